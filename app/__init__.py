@@ -1,0 +1,1 @@
+"""finrag: question answering over SEC filings."""

@@ -1,0 +1,23 @@
+"""Agentic: CBR, then verify that the top chunks belong to the target company; on "no", retry
+CBR with the prefix "In {ticker}'s 10-K annual report: " (at most `max_retries`, default 2)."""
+from langgraph.graph import END, START
+
+from finrag.graphs.builder import add_retrieval, new_graph
+from finrag.nodes import extract_metadata, generate, route_after_verify, verify
+
+
+def build():
+    g = new_graph()
+    g.add_node("extract_metadata", extract_metadata)
+    add_retrieval(g)
+    g.add_node("verify", verify)
+    g.add_node("generate", generate)
+    g.add_edge(START, "extract_metadata")
+    g.add_edge("extract_metadata", "rewrite")
+    g.add_edge("rerank", "verify")
+    g.add_conditional_edges("verify", route_after_verify, {"rewrite": "rewrite", "generate": "generate"})
+    g.add_edge("generate", END)
+    return g.compile(name="agentic")
+
+
+graph = build()

@@ -1,0 +1,46 @@
+"""Shared wiring for the six graphs: edges only, no retrieval logic.
+
+`add_retrieval` wires rewrite -> (fts_search || vector_search) -> rrf -> rerank,
+with the index variant and document scoping bound into the nodes.
+"""
+from __future__ import annotations
+
+from functools import partial, update_wrapper
+
+from langgraph.graph import END, START, StateGraph
+
+from finrag.nodes import fts_search, generate, rerank, rewrite, rrf, vector_search
+from finrag.state.configuration import Configuration
+from finrag.state.graph_state import FinragState, InputState, OutputState
+
+
+def bound(fn, **kwargs):
+    """A node with some keyword arguments fixed (keeps the function's name for Studio)."""
+    return update_wrapper(partial(fn, **kwargs), fn)
+
+
+def new_graph() -> StateGraph:
+    return StateGraph(FinragState, input_schema=InputState, output_schema=OutputState, context_schema=Configuration)
+
+
+def add_retrieval(g: StateGraph, *, variant: str = "base", scoped: bool = False) -> None:
+    g.add_node("rewrite", rewrite)
+    g.add_node("fts_search", bound(fts_search, variant=variant, scoped=scoped))
+    g.add_node("vector_search", bound(vector_search, variant=variant, scoped=scoped))
+    g.add_node("rrf", rrf)
+    g.add_node("rerank", bound(rerank, variant=variant, scoped=scoped))
+    g.add_edge("rewrite", "fts_search")
+    g.add_edge("rewrite", "vector_search")
+    g.add_edge(["fts_search", "vector_search"], "rrf")
+    g.add_edge("rrf", "rerank")
+
+
+def chunk_rag(name: str, *, variant: str = "base"):
+    """CBR and its index variants: retrieval over the whole corpus, then generation."""
+    g = new_graph()
+    add_retrieval(g, variant=variant)
+    g.add_node("generate", generate)
+    g.add_edge(START, "rewrite")
+    g.add_edge("rerank", "generate")
+    g.add_edge("generate", END)
+    return g.compile(name=name)

@@ -1,0 +1,27 @@
+"""rrf: reciprocal rank fusion of the BM25 and vector lists, score = sum 1 / (k + rank), k = 60."""
+from __future__ import annotations
+
+from finrag.nodes.common import config_of, timed
+
+
+def reciprocal_rank_fusion(lists: list[list[dict]], k: int = 60) -> list[dict]:
+    fused: dict[int, dict] = {}
+    for hits in lists:
+        for rank, hit in enumerate(hits, 1):
+            cid = hit["chunk_id"]
+            entry = fused.setdefault(cid, {**hit, "rrf_score": 0.0})
+            entry["rrf_score"] += 1.0 / (k + rank)
+            for key in ("fts_rank", "vector_rank", "vector_distance"):
+                if hit.get(key) is not None:
+                    entry[key] = hit[key]
+    out = sorted(fused.values(), key=lambda h: (-h["rrf_score"], h["chunk_id"]))
+    for h in out:
+        h["score"] = h["rrf_score"]
+    return out
+
+
+@timed("rrf")
+def rrf(state: dict, config=None) -> dict:
+    cfg = config_of(config)
+    return {"fused": reciprocal_rank_fusion([state.get("fts_results") or [], state.get("vector_results") or []],
+                                            k=int(cfg.rrf_k))}

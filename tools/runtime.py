@@ -1,0 +1,59 @@
+"""Process-wide handles: the open index and its registry, shared by every request.
+
+A server opens the index once; concurrent requests share it (the Store serialises
+SQLite access with a lock; FAISS searches are read-only). The registry is rebuilt
+when the index's generation changes (documents added or removed).
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from finrag.state.configuration import Configuration
+from finrag.tools.store import Store, default_index_dir
+
+_LOCK = threading.Lock()
+_STORES: dict[tuple[str, str], Store] = {}
+_REGISTRIES: dict[str, tuple[int, object]] = {}
+
+
+def index_dir_of(cfg: Configuration) -> Path:
+    return Path(cfg.index_dir) if cfg.index_dir else default_index_dir()
+
+
+def get_store(cfg: Configuration) -> Store:
+    from finrag.tools.embedders import get_embedder
+
+    key = (str(index_dir_of(cfg).resolve()), cfg.embedder)
+    with _LOCK:
+        store = _STORES.get(key)
+        if store is None:
+            store = Store(index_dir_of(cfg), create=False)
+            store.check_embedder(get_embedder(cfg.embedder))
+            _STORES[key] = store
+        return store
+
+
+def get_registry(store: Store, alias_file: str = ""):
+    from finrag.tools.registry import Registry
+
+    alias = alias_file or store.get_meta("alias_file") or None
+    key = f"{store.index_dir.resolve()}|{alias}"
+    with _LOCK:
+        cached = _REGISTRIES.get(key)
+        if cached is None or cached[0] != store.generation:
+            cached = (store.generation, Registry(store.documents(), alias_file=alias))
+            _REGISTRIES[key] = cached
+        return cached[1]
+
+
+def reset() -> None:
+    """Forget open stores (tests, and after an index is rebuilt under a live process)."""
+    with _LOCK:
+        for s in _STORES.values():
+            try:
+                s.close()
+            except Exception:
+                pass
+        _STORES.clear()
+        _REGISTRIES.clear()

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import threading
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
@@ -39,6 +42,9 @@ __all__ = [
     "LLMJudge",
     "OfflineJudge",
     "OfflineJudgeParams",
+    "JudgeFeatures",
+    "content_tokens",
+    "cohen_kappa",
     "NumberMention",
     "parse_numbers",
     "parse_judge_json",
@@ -101,10 +107,12 @@ Return the JSON object {{"score": ..., "justification": ...}}."""
 
 
 class JudgeResult(BaseModel):
-    """A grade on the 1-10 rubric with a short justification.
+    """Grade of a candidate answer against the gold answer: an integer score on the 1-10 rubric
+    and a short justification."""
 
-    `parse_error` and `usage` are bookkeeping filled in by the judge (hidden from the JSON
-    schema given to an LLM for structured output)."""
+    # `parse_error` (the LLM reply could not be parsed; score forced to 1) and `usage` (token
+    # usage of the judge call) are bookkeeping set by the judge; SkipJsonSchema keeps them out of
+    # the schema an LLM sees through with_structured_output.
 
     model_config = ConfigDict(extra="ignore")
 
@@ -258,7 +266,8 @@ class LLMJudge(Judge):
     include_raw=True)` and falls back to parsing JSON from the text reply when the model
     cannot bind tools; True/False forces one path. After each call `last_usage` holds the
     token usage of the reply (`input_tokens`, `output_tokens`, `total_tokens`) when the model
-    reports `usage_metadata`, `total_usage` accumulates it, and `calls` counts calls."""
+    reports `usage_metadata`, `total_usage` accumulates it, and `calls` counts calls (thread-safe;
+    each result also carries its own `usage`)."""
 
     def __init__(self, chat_model: Any, name: str = "judge", *, structured: Optional[bool] = None,
                  system_prompt: str = JUDGE_SYSTEM_PROMPT, user_prompt: str = JUDGE_USER_PROMPT,
@@ -272,6 +281,7 @@ class LLMJudge(Judge):
         self.last_raw: str = ""
         self.total_usage: dict = {}
         self.calls = 0
+        self._lock = threading.Lock()  # runners call score() from several threads
         self._structured = None
         if structured is not False:
             try:
@@ -316,10 +326,13 @@ class LLMJudge(Judge):
             except (ValueError, TypeError):
                 parsed = None
         result = parsed if isinstance(parsed, JudgeResult) else parse_judge_json(text)
-        self.calls += 1
-        self.last_usage = usage
-        self.last_raw = text
-        _add_usage(self.total_usage, usage)
+        if not text.strip() and raw is not None and getattr(raw, "tool_calls", None):
+            text = json.dumps(raw.tool_calls[0].get("args", {}))
+        with self._lock:
+            self.calls += 1
+            self.last_usage = usage
+            self.last_raw = text
+            _add_usage(self.total_usage, usage)
         if result is None:
             return JudgeResult(score=1, justification=f"UNPARSEABLE JUDGE OUTPUT: {text.strip()}",
                                parse_error=True, usage=usage)
@@ -405,7 +418,7 @@ _NUM_RE = re.compile(
     (?P<cur0>US\$|\$)?
     (?P<open>\(\s*)?                          # "(1,561)" accounting negative
     (?P<sign1>[-\u2212\u2013])?               # -$1,561
-    (?P<cur>US\$|USD\s?|\$|\u20ac|\u00a3)?\s?
+    (?P<cur>(?:US\$|USD|\$|\u20ac|\u00a3)\s?)?
     (?P<sign2>[-\u2212])?                     # $-1,561
     (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
     (?![\d])
@@ -424,8 +437,9 @@ _UNIT_TAIL_RE = re.compile(r"^\s*(?:-\s*[KQ]\b|st\b|nd\b|rd\b|th\b)", re.I)
 @dataclass(frozen=True)
 class NumberMention:
     """A number found in text. `value` is as written (sign applied, commas removed);
-    `scale` is the explicit multiplier (1e3/1e6/1e9) or None; `decimals` the significant
-    decimals written; `percent`/`currency` flag the unit."""
+    `scale` is the explicit multiplier (1e3/1e6/1e9/1e12) or None; `decimals` the decimals as
+    written, `sig_decimals` without trailing zeros; `percent`/`currency` flag the unit;
+    `start`/`end` locate it in the text."""
 
     value: float
     raw: str
@@ -435,6 +449,7 @@ class NumberMention:
     percent: bool = False
     currency: bool = False
     decimals: int = 0
+    sig_decimals: int = 0  # decimals without trailing zeros ("$1577.00" -> 0)
 
     @property
     def absolute(self) -> float:
@@ -442,25 +457,30 @@ class NumberMention:
         return self.value * (self.scale or 1.0)
 
 
-def _decimals(num: str) -> int:
+def _decimals(num: str, strip_zeros: bool = False) -> int:
     if "." not in num:
         return 0
-    frac = num.split(".", 1)[1].rstrip("0")
-    return len(frac)
+    frac = num.split(".", 1)[1]
+    return len(frac.rstrip("0") if strip_zeros else frac)
 
 
 def parse_numbers(text: Any, *, keep_years: bool = False) -> list[NumberMention]:
+    """Extract numbers with units and scales (see `_parse_numbers`); cached per text."""
+    if text is None:
+        return []
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        text = _to_text(text)
+    return list(_parse_numbers(str(text), keep_years))
+
+
+@lru_cache(maxsize=8192)
+def _parse_numbers(text: str, keep_years: bool = False) -> tuple[NumberMention, ...]:
     """Extract numbers with units and scales: "$1,577 million", "$1.577 billion", "(1,561)",
     "-$1561M", "65.4%", "USD 8.7bn", "5,466,312 (in thousands)".
 
     Skipped: years (1900-2099 written without currency, decimals or scale) unless
     `keep_years`, fiscal labels glued to letters (FY2022, Q2, 10-K), day numbers after a month
     name, ordinals, and list markers ("1. ")."""
-    if text is None:
-        return []
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        text = _to_text(text)
-    text = str(text)
     out: list[NumberMention] = []
     for m in _NUM_RE.finditer(text):
         num = m.group("num")
@@ -509,8 +529,9 @@ def parse_numbers(text: Any, *, keep_years: bool = False) -> list[NumberMention]
         if negative:
             value = -value
         out.append(NumberMention(value=value, raw=text[start:end].strip(), start=start, end=end,
-                                 scale=scale, percent=pct, currency=cur, decimals=_decimals(num)))
-    return out
+                                 scale=scale, percent=pct, currency=cur, decimals=_decimals(num),
+                                 sig_decimals=_decimals(num, strip_zeros=True)))
+    return tuple(out)
 
 
 def _question_unit(question: str) -> tuple[Optional[float], bool]:
@@ -526,9 +547,9 @@ def _question_unit(question: str) -> tuple[Optional[float], bool]:
     return scale, percent
 
 
-def _rounding_tol(m: NumberMention, unit: float) -> float:
-    """Half a unit in the last written decimal place, in absolute terms."""
-    return 0.5 * 10 ** (-m.decimals) * unit
+def _rounding_tol(decimals: int, unit: float) -> float:
+    """Half a unit in the last decimal place, in absolute terms."""
+    return 0.5 * 10 ** (-decimals) * unit
 
 
 def numbers_match(a: NumberMention, g: NumberMention, *, rel_tol: float = 0.01,
@@ -565,15 +586,15 @@ def numbers_match(a: NumberMention, g: NumberMention, *, rel_tol: float = 0.01,
                 return True
             continue
         diff = abs(x - y)
-        tol = max(rel_tol * y, _rounding_tol(g, yunit) * 1.0000001,
-                  min(_rounding_tol(a, xunit) * 1.0000001, answer_round_cap * y))
+        tol = max(rel_tol * y, _rounding_tol(g.sig_decimals, yunit) * 1.0000001,
+                  min(_rounding_tol(a.decimals, xunit) * 1.0000001, answer_round_cap * y))
         if diff <= tol:
             return True
     return False
 
 
 # --------------------------------------------------------------------------------------
-# Refusals, yes/no polarity, tokens
+# Refusals, yes/no polarity, content words
 # --------------------------------------------------------------------------------------
 
 _REFUSAL_PATTERNS = [
@@ -581,85 +602,88 @@ _REFUSAL_PATTERNS = [
     r"\bas an ai\b", r"\bas an? (?:ai )?language model\b", r"\bknowledge cut-?off\b",
     r"\bas of my last (?:update|training|knowledge)\b", r"\breal-time\b",
     r"\bi (?:do not|don't|cannot|can't|can ?not) (?:have|access|provide|answer|determine|calculate|find|browse|give)\b",
-    r"\b(?:i am|i'm) (?:unable|not able)\b", r"\bunable to (?:provide|determine|answer|calculate|find|locate|access|compute|give)\b",
-    r"\b(?:cannot|can't|can ?not) be (?:determined|calculated|answered|found|computed)\b",
-    r"\b(?:does|do|did) ?(?:not|n't) (?:provide|contain|include|mention|specify|state|disclose|give|have|list|offer|show|present|report|detail)\b",
-    r"\bnot (?:explicitly |specifically |directly )?(?:provided|mentioned|stated|available|included|disclosed|specified|given|found|present|listed|reported)\b",
+    r"\b(?:i am|i'm) (?:unable|not able)\b",
+    r"\bunable to (?:provide|determine|answer|calculate|find|locate|access|compute|give)\b",
+    r"\b(?:cannot|can't|can ?not) be (?:determined|calculated|answered|found|computed|confirmed)\b",
+    r"\b(?:does|do|did) ?(?:not|n't) (?:provide|contain|include|mention|specify|state|disclose|give|list|offer|"
+    r"show|present|report|detail)\b",
+    r"\bnot (?:explicitly |specifically |directly )?(?:provided|mentioned|stated|available|included|disclosed|"
+    r"specified|given|found|present|listed|reported)\b",
     r"\bno (?:specific |explicit |relevant |direct )?(?:information|data|details|mention|figures?)\b",
     r"\b(?:insufficient|not enough|not sufficient|lack of|limited) (?:information|data|details|context)\b",
-    r"\bwould need (?:to|more|additional|access)\b", r"\byou would need\b", r"\bi (?:would )?recommend (?:checking|consulting|referring|looking)\b",
-    r"\bplease (?:check|refer|consult)\b", r"\bit is not possible to\b", r"\bnot possible to (?:determine|calculate|answer)\b",
-    r"\bthere is no (?:information|mention|data|specific)\b", r"\bdoesn't (?:provide|contain|include|mention|specify)\b",
+    r"\bwould need (?:to|more|additional|access)\b", r"\byou would need\b",
+    r"\bi (?:would )?recommend (?:checking|consulting|referring|looking)\b",
+    r"\bplease (?:check|refer|consult)\b", r"\b(?:it is|it's) (?:not possible|impossible) to\b",
+    r"\bthere is no (?:information|mention|data|specific)\b",
 ]
 _REFUSAL_RE = re.compile("|".join(_REFUSAL_PATTERNS), re.I)
 
 
 def detect_refusal(answer: str) -> float:
-    """Strength of refusal cues in an answer, 0 (none) .. 1 (a plain refusal).
+    """Strength of refusal cues in an answer: 0 (none) .. 1 (a plain refusal).
 
-    Counts cues such as "I'm sorry", "cannot", "not provided", "does not include", "as an AI",
-    weighted towards the opening of the answer and towards short answers."""
+    Cues: "I'm sorry", "cannot", "unable to", "not provided", "does not include", "as an AI",
+    "as of my last update", ...; one cue scores 0.5, plus 0.25 when it opens the answer, plus
+    0.25 when the answer is short, plus 0.1 per extra cue."""
     if not answer or not answer.strip():
         return 1.0
     text = answer.strip()
     hits = list(_REFUSAL_RE.finditer(text))
     if not hits:
         return 0.0
-    first = hits[0].start()
-    head = first < max(200, len(text) * 0.25)
+    head = hits[0].start() < max(200, len(text) * 0.25)
     strength = 0.5 + 0.25 * head + 0.25 * (len(text) < 400) + 0.1 * (len(hits) - 1)
     return float(min(1.0, strength))
 
 
-_NEG_WORDS = re.compile(
+_NEG_RE = re.compile(
     r"\b(?:not|no|never|neither|nor|none|without|cannot|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|"
-    r"hasn't|haven't|hadn't|won't|wouldn't|can't|n't)\b", re.I)
-_ANTONYMS = [
-    ({"increase", "increased", "increasing", "increases", "grow", "grew", "grown", "growth", "rise", "rose", "risen",
-      "higher", "up", "improve", "improved", "improving", "improvement", "gain", "gained", "expand", "expanded"},
-     {"decrease", "decreased", "decreasing", "decreases", "decline", "declined", "declining", "fall", "fell", "fallen",
-      "drop", "dropped", "lower", "down", "shrink", "shrank", "reduced", "reduction", "deteriorate", "deteriorated",
-      "worsen", "worsened", "contract", "contracted"}),
-    ({"positive", "healthy", "strong", "surplus"}, {"negative", "unhealthy", "weak", "deficit"}),
-]
-_YES_RE = re.compile(r"^\W*(?:yes|yeah|correct|indeed|affirmative)\b", re.I)
-_NO_RE = re.compile(r"^\W*(?:no|nope)\b(?![-\s]*(?:doubt|change)\b)", re.I)
-_CONCLUDE_RE = re.compile(r"\b(?:therefore|thus|hence|so|overall|in conclusion|in summary|to summari[sz]e|conclusion)\b", re.I)
+    r"hasn't|haven't|hadn't|won't|wouldn't|can't)\b|n't\b", re.I)
+_POS_WORDS = {"increase", "increased", "increasing", "increases", "grow", "grew", "grown", "growing", "growth", "rise",
+              "rose", "risen", "higher", "improve", "improved", "improving", "improvement", "gain", "gained",
+              "expand", "expanded", "positive", "healthy", "surplus", "up"}
+_NEG_PRED_WORDS = {"decrease", "decreased", "decreasing", "decreases", "decline", "declined", "declining", "fall",
+                   "fell", "fallen", "drop", "dropped", "lower", "shrink", "shrank", "reduced", "reduction",
+                   "deteriorate", "deteriorated", "worsen", "worsened", "negative", "unhealthy", "deficit", "down"}
+_YES_RE = re.compile(r"^\W*(?:yes|yeah|indeed|affirmative)\b", re.I)
+_NO_RE = re.compile(r"^\W*(?:no|nope)\b(?!\s+(?:doubt|change|material|significant|longer)\b)", re.I)
+_CONCLUDE_RE = re.compile(r"^\W*(?:therefore|thus|hence|so|overall|in conclusion|in summary|to summari[sz]e|"
+                          r"as a result|consequently|in short|this (?:indicates|suggests|means|shows))\b", re.I)
+_DEFINITION_RE = re.compile(r"^\W*to (?:assess|determine|answer|calculate|evaluate|find)\b|"
+                            r"\b(?:is|are) (?:a |an )?(?:measure|metric|ratio|calculated|defined|computed)\b", re.I)
+_INLINE_YESNO_RE = re.compile(r"(?:^|[.:;!?]\s+|\b(?:summary|conclusion|short|answer is|so|overall),?\s+)(yes|no)\s*[,.!:;]",
+                              re.I)
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(\-*•])|\n+", text)
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(\-*\u2022\d])|\n+", text)
     return [p.strip() for p in parts if p and p.strip()]
 
 
-def _sentence_polarity(sentence: str, question_words: set[str]) -> Optional[int]:
-    s = sentence.strip()
-    if _YES_RE.match(s):
-        return 1
-    if _NO_RE.match(s):
-        return -1
-    words = set(re.findall(r"[a-z']+", s.lower()))
-    if not (words & question_words):
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z']+", text.lower()))
+
+
+def _sentence_polarity(sentence: str, qwords: set[str], q_pos: bool, q_neg: bool) -> Optional[int]:
+    words = _words(sentence)
+    shared = {w for w in words & qwords if w not in _STOP and len(w) > 2}
+    if len(shared) < min(2, max(1, len(qwords))):
         return None
-    pol = 1
-    if _NEG_WORDS.search(s):
+    pol = -1 if len(_NEG_RE.findall(sentence)) % 2 else 1
+    s_pos, s_neg = bool(words & _POS_WORDS), bool(words & _NEG_PRED_WORDS)
+    if (q_pos and not q_neg and s_neg and not s_pos) or (q_neg and not q_pos and s_pos and not s_neg):
         pol = -pol
-    for pos, neg in _ANTONYMS:
-        q_pos, q_neg = bool(question_words & pos), bool(question_words & neg)
-        s_pos, s_neg = bool(words & pos), bool(words & neg)
-        if q_pos and not q_neg and s_neg and not s_pos:
-            pol = -pol
-        elif q_neg and not q_pos and s_pos and not s_neg:
-            pol = -pol
     return pol
 
 
 def yes_no_polarity(text: str, question: str = "") -> Optional[int]:
-    """+1 (yes), -1 (no) or None (unclear).
+    """+1 (yes), -1 (no) or None (unclear) for an answer to a yes/no question.
 
-    An explicit leading "Yes"/"No" (also after a short "Based on ...," preamble) decides;
-    otherwise the opening and concluding sentences that share words with the question are read
-    for negations and antonyms of the question's predicate ("Did X increase?" / "X decreased")."""
+    An explicit "Yes"/"No" (leading, after a short "Based on ...," preamble, or as "so, yes,")
+    decides. Otherwise sentences are read in the order: concluding ("Therefore ...", "Overall
+    ..."), first, second, last; definitions ("To assess ...", "... is a measure ...") are skipped.
+    The first sentence that shares words with the question gives the polarity: negations flip
+    it, and so does an antonym of the question's predicate ("Did X increase?" / "X decreased")."""
     if not text or not text.strip():
         return None
     t = text.strip()
@@ -667,22 +691,18 @@ def yes_no_polarity(text: str, question: str = "") -> Optional[int]:
         return 1
     if _NO_RE.match(t):
         return -1
-    m = re.match(r"^[^.?!\n]{0,160}?,\s*(yes|no)\b", t, re.I)
+    m = re.match(r"^[^.?!\n]{0,160}?,\s*(yes|no)\b", t, re.I) or _INLINE_YESNO_RE.search(t)
     if m:
         return 1 if m.group(1).lower() == "yes" else -1
-    m = re.search(r"(?:answer is|answer:|short answer[:,]?|in short[:,]?)\s*\**\s*(yes|no)\b", t, re.I)
-    if m:
-        return 1 if m.group(1).lower() == "yes" else -1
-    qwords = {w for w in re.findall(r"[a-z']+", question.lower()) if w not in _STOP and len(w) > 2}
-    for pos, neg in _ANTONYMS:
-        if qwords & (pos | neg):
-            qwords |= pos | neg
-    sents = _sentences(t)
+    qwords = {w for w in _words(question) if w not in _STOP and len(w) > 2}
+    q_pos, q_neg = bool(qwords & _POS_WORDS), bool(qwords & _NEG_PRED_WORDS)
+    sents = [s for s in _sentences(t) if not _DEFINITION_RE.search(s)]
     if not sents:
         return None
-    ordered = sents[:2] + [s for s in sents[2:] if _CONCLUDE_RE.match(s)] + sents[-1:]
+    ordered = [s for s in sents if _CONCLUDE_RE.match(s)] + sents[:2] + sents[-1:]
     for s in ordered:
-        pol = _sentence_polarity(s, qwords)
+        pol = _sentence_polarity(s, qwords | _POS_WORDS | _NEG_PRED_WORDS if (q_pos or q_neg) else qwords,
+                                 q_pos, q_neg)
         if pol is not None:
             return pol
     return None
@@ -691,72 +711,90 @@ def yes_no_polarity(text: str, question: str = "") -> Optional[int]:
 _STOP = set("""
 a about above after again against all am an and any are aren't as at be because been before being below between
 both but by can could did do does doing down during each few for from further had has have having he her here hers
-herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once
+herself him himself his how i if in into is it its itself just me more my myself nor now of off on once
 only or other our ours ourselves out over own same she should so some such than that the their theirs them themselves
 then there these they this those through to too under until up very was we were what when where which while who whom
 why will with would you your yours yourself yourselves also per via vs versus upon within whose whereas may might
 must shall us one two three amongst among based answer question provided information data following shown given
-company company's companies fiscal year years fy period periods total amount figure figures value values number
-approximately approx around about roughly near nearly reported report reports document filing filings statement
-statements financial financials annual quarter quarterly q1 q2 q3 q4 usd dollar dollars million millions billion
+company companies fiscal year years fy period periods total amount figure figures value values number
+approximately approx around roughly near nearly reported report reports document filing filings statement
+statements financial financials annual quarter quarterly usd dollar dollars million millions billion
 billions thousand thousands percent percentage end ended ending compared comparison respectively let calculate
 calculated calculation using use used however therefore thus hence overall according specifically primarily mainly
 """.split())
 _SYNONYMS = {
-    "revenues": "revenue", "sales": "revenue", "topline": "revenue", "top-line": "revenue",
-    "pp&e": "ppne", "ppe": "ppne", "capex": "capital_expenditure", "capital": "capital",
+    "revenues": "revenue", "sales": "revenue", "topline": "revenue", "top-line": "revenue", "net sales": "revenue",
+    "pp&e": "ppne", "ppe": "ppne", "capex": "capital expenditure", "capital expenditures": "capital expenditure",
     "declined": "decrease", "decline": "decrease", "declines": "decrease", "decreased": "decrease",
     "dropped": "decrease", "drop": "decrease", "fell": "decrease", "lower": "decrease", "reduction": "decrease",
     "reduced": "decrease", "increased": "increase", "increases": "increase", "grew": "increase", "growth": "increase",
-    "rose": "increase", "higher": "increase", "improved": "improve", "improvement": "improve", "improving": "improve",
-    "earnings": "income", "profit": "income", "ebit": "ebit", "u.s.": "us", "united": "us", "states": "us",
-    "jnj": "johnson", "j&j": "johnson",
+    "grow": "increase", "rose": "increase", "higher": "increase", "improved": "improve", "improvement": "improve",
+    "improving": "improve", "highest": "most", "largest": "most", "biggest": "most", "best": "most",
+    "lowest": "least", "smallest": "least", "worst": "least",
+    "earnings": "income", "profit": "income", "u.s.": "us", "usa": "us", "jnj": "johnson", "j&j": "johnson",
+    "emea": "europe middle east africa", "apac": "asia pacific", "asia-pacific": "asia pacific",
+    "lacc": "latin america caribbean canada", "latam": "latin america", "sg&a": "selling general administrative",
+    "cogs": "cost goods sold", "ebitda": "ebitda", "fcf": "free cash flow", "eps": "earnings per share",
 }
 
 
 def _stem(w: str) -> str:
-    w = _SYNONYMS.get(w, w)
-    for suf, rep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if len(w) > 4 and w.endswith(suf):
-            w = w[: -len(suf)] + rep
+    """Crude stem: plural/verbal suffix stripping, then the first 6 letters."""
+    for suf in ("ies", "es", "s"):
+        if len(w) > 4 and w.endswith(suf) and not w.endswith("ss"):
+            w = w[: -len(suf)] + ("y" if suf == "ies" else "")
             break
-    return _SYNONYMS.get(w, w)
+    return w[:6]
 
 
-def content_tokens(text: str) -> set[str]:
-    """Content words (lower case, light stemming, financial synonyms); numbers excluded."""
-    toks = re.findall(r"[a-z][a-z&'\-.]*[a-z]|[a-z]", (text or "").lower())
+def content_tokens(text: str) -> frozenset[str]:
+    """Content words of a text (lower case, stop words removed, financial acronyms and synonyms
+    normalised, crude stems); numbers are excluded (they are compared as numbers)."""
+    return _content_tokens(text or "")
+
+
+@lru_cache(maxsize=8192)
+def _content_tokens(text: str) -> frozenset[str]:
+    low = text.lower().replace("united states", "us").replace("net sales", "revenue")
     out = set()
-    for t in toks:
+    for t in re.findall(r"[a-z][a-z&'\-.]*[a-z]|[a-z]", low):
         t = t.strip("'.-")
         if t.endswith("'s"):
             t = t[:-2]
         if not t or t in _STOP or len(t) < 2:
             continue
-        out.add(_stem(t))
-    return out - {_stem(s) for s in ("company", "year")}
+        for u in _SYNONYMS.get(t, t).split():
+            if u not in _STOP:
+                out.add(_stem(u))
+    return frozenset(out - {"compan", "year"})
 
 
 # --------------------------------------------------------------------------------------
 # Offline judge
 # --------------------------------------------------------------------------------------
 
-_CAVEAT_RE = re.compile(r"(?i)\b(?:the answer here assumes|this answer (?:considers|assumes)|note that the answer)\b.*$", re.S)
+_CAVEAT_RE = re.compile(r"(?i)\b(?:the answer here assumes|this answer (?:considers|assumes)|note that the answer)\b.*$",
+                        re.S)
 
 
 @dataclass
 class OfflineJudgeParams:
-    """Tunable knobs of `OfflineJudge` (defaults: `eval/data/offline_judge_params.json`)."""
+    """Knobs of `OfflineJudge`; the defaults in use come from `eval/data/offline_judge_params.json`."""
 
-    rel_tol: float = 0.01            # relative tolerance of a numeric match
-    answer_round_cap: float = 0.01   # max relative slack granted by the answer's own rounding ("$11.6 billion")
-    near_tol: float = 0.05           # relative band for "close but wrong" (partial credit)
-    overlap_hi: float = 0.5          # text: recall of gold content words for "substantively correct"
-    overlap_lo: float = 0.25         # text: recall for "partially correct"
-    refusal_min: float = 0.75        # refusal strength that makes an answer without gold content a refusal
-    nonfinal_match_score: int = 8    # numeric gold matched only inside intermediate working
-    yesno_wrong_numbers_score: int = 5  # polarity right but the gold's key figure contradicted
+    rel_tol: float = 0.005              # relative tolerance of a numeric match (besides rounding)
+    answer_round_cap: float = 0.01      # max relative slack granted by the answer's own rounding ("$11.6 billion")
+    overlap_hi: float = 0.5             # text: weighted recall of gold content words -> substantively correct (8)
+    overlap_lo: float = 0.25            # text: ... -> partially correct (5)
+    refusal_min: float = 0.75           # refusal strength at which an answer without the gold figure scores 1
+    nonfinal_match_score: int = 8       # numeric gold found only inside intermediate working
+    yesno_wrong_numbers_score: int = 8  # yes/no polarity right, figures stated, none matches the gold's
+    text_wrong_numbers_cap: int = 5     # text gold has figures, the answer has figures, none matches
+    near_tol: float = 0.05              # "close but wrong" band (score 5); not tuned
     source: str = "built-in defaults"
+
+    TUNABLE = ("rel_tol", "answer_round_cap", "overlap_hi", "overlap_lo", "refusal_min", "nonfinal_match_score",
+               "yesno_wrong_numbers_score", "text_wrong_numbers_cap")
+    FEATURE_PARAMS = ("rel_tol", "answer_round_cap", "near_tol")  # the ones that change the features
 
     @classmethod
     def load(cls, path: Optional[Path | str] = None) -> "OfflineJudgeParams":
@@ -776,155 +814,151 @@ class OfflineJudgeParams:
 
 
 @dataclass
-class _Features:
-    kind: str                                  # numeric | yesno | text
-    refusal: float = 0.0
-    empty: bool = False
-    gold_numbers: int = 0
-    number_match: bool = False                 # key gold number found in the answer
-    number_match_final: bool = False           # ... in a conclusive position
-    number_near: bool = False
+class JudgeFeatures:
+    """What `OfflineJudge` measured on one (question, gold, answer)."""
+
+    kind: str                                  # numeric | yesno | text | empty
+    refusal: float = 0.0                       # refusal cue strength 0..1
+    gold_numbers: int = 0                      # key figures of the gold answer
     answer_numbers: int = 0
-    number_recall: float = 0.0                 # share of gold key numbers found (text/yes-no)
-    overlap: float = 0.0                       # recall of gold content words not in the question
-    overlap_all: float = 0.0                   # recall of all gold content words
+    number_match: bool = False                 # a gold figure is stated in the answer
+    number_match_final: bool = False           # ... in a conclusive position (numeric gold)
+    number_near: bool = False                  # only within near_tol (numeric gold)
+    number_recall: float = 0.0                 # share of gold figures stated (text / yes-no)
+    overlap: float = 0.0                       # weighted recall of gold content words
     gold_polarity: Optional[int] = None
     answer_polarity: Optional[int] = None
-    notes: list = field(default_factory=list)
 
 
 class OfflineJudge(Judge):
     """Deterministic judge without an LLM, on the same 1-10 rubric.
 
-    - numeric gold ("$1577.00", "65.4%", "0.66", "-3.7"): 10 if the answer states the value in a
-      conclusive position (first/last sentences, last figure, "therefore ..."), allowing units,
+    Gold kinds (from the gold answer's shape):
+    - numeric ("$1577.00", "65.4%", "0.66", "-3.7"): 10 if the answer states the value in a
+      conclusive position (first/last sentences, "therefore ...", last figure), allowing units,
       scales, fractions vs percents and rounding; `nonfinal_match_score` if it appears only in
-      intermediate working; 5 if close (`near_tol`); else 2 (1 for a refusal).
-    - yes/no gold: polarity must agree (else 2); with the gold's key figures found -> 10, not
-      stated -> 8, contradicted -> `yesno_wrong_numbers_score`.
-    - text gold: recall of the gold's key figures and content words (gold words not already in
-      the question; the gold justification breaks ties): >= `overlap_hi` -> 8 (10 with all figures),
-      >= `overlap_lo` -> 5, else 2.
-    - refusals ("I'm sorry", "cannot", "not provided", "does not include", ...) without gold
-      content score 1.
+      intermediate working; 5 if within `near_tol`; else 2.
+    - yes/no ("Yes. ...", "No, ..."): contradicting polarity 2; agreeing polarity 10 with the
+      gold's key figure, 8 without figures, `yesno_wrong_numbers_score` with other figures;
+      unclear polarity: graded as text, capped at 7.
+    - text: all gold figures stated -> 10 (8 with little gold wording), some -> 5; none but other
+      figures -> capped at `text_wrong_numbers_cap`; otherwise by the weighted recall of the
+      gold's content words (words not in the question weigh 1, question words 0.25, gold
+      justification words 0.25): >= `overlap_hi` -> 8, >= `overlap_lo` -> 5, else 2.
+    - a refusal ("I'm sorry", "cannot", "not provided", "does not include", ...) of strength
+      >= `refusal_min` that does not state a gold figure scores 1; an empty answer scores 1.
     """
 
     def __init__(self, params: Optional[OfflineJudgeParams] = None, name: str = "offline", **overrides: Any):
-        self.params = params or OfflineJudgeParams.load()
-        if overrides:
-            self.params = OfflineJudgeParams(**{**self.params.to_dict(), **overrides})
+        base = params or OfflineJudgeParams.load()
+        self.params = replace(base, **overrides) if overrides else base
         self.name = name
 
     # ---- features -------------------------------------------------------------------
-    def features(self, question: str, gold: Any, answer: Any, justification: str = "") -> _Features:
+    def features(self, question: str, gold: Any, answer: Any, justification: str = "") -> JudgeFeatures:
         p = self.params
         question = _to_text(question)
-        gold_t = _CAVEAT_RE.sub("", _to_text(gold)).strip() or _to_text(gold).strip()
+        gold_raw = _to_text(gold).strip()
+        gold_t = _CAVEAT_RE.sub("", gold_raw).strip() or gold_raw
         ans = _to_text(answer).strip()
         if not ans:
-            return _Features(kind="empty", refusal=1.0, empty=True)
+            return JudgeFeatures(kind="empty", refusal=1.0)
         q_scale, q_pct = _question_unit(question)
-        refusal = detect_refusal(ans)
         gnums = parse_numbers(gold_t)
         anums = parse_numbers(ans)
         kind = _gold_kind(gold_t, gnums)
-        f = _Features(kind=kind, refusal=refusal, answer_numbers=len(anums))
+        f = JudgeFeatures(kind=kind, refusal=detect_refusal(ans), answer_numbers=len(anums))
+        match = dict(rel_tol=p.rel_tol, question_scale=q_scale, question_percent=q_pct,
+                     answer_round_cap=p.answer_round_cap)
         if kind == "numeric":
             g = gnums[0]
             if not g.percent and q_pct and not g.currency and abs(g.value) < 10 and g.scale is None:
-                # FinanceBench stores percents as fractions: 0.654 for "65.4%" questions
+                # FinanceBench stores percents as fractions: 0.654 for "in units of percents" questions
                 g = NumberMention(value=g.value * 100, raw=g.raw, start=g.start, end=g.end, percent=True,
-                                  decimals=max(0, g.decimals - 2))
-            gnums = [g]
+                                  decimals=max(0, g.decimals - 2), sig_decimals=max(0, g.sig_decimals - 2))
             f.gold_numbers = 1
             final_idx = _conclusive_indices(ans, anums)
+            near = dict(match, rel_tol=p.near_tol, answer_round_cap=p.near_tol)
             for i, a in enumerate(anums):
-                if any(numbers_match(a, gg, rel_tol=p.rel_tol, question_scale=q_scale, question_percent=q_pct,
-                                 answer_round_cap=p.answer_round_cap) for gg in gnums):
+                if numbers_match(a, g, **match):
                     f.number_match = True
-                    if i in final_idx:
-                        f.number_match_final = True
-                elif any(numbers_match(a, gg, rel_tol=p.near_tol, question_scale=q_scale, question_percent=q_pct,
-                                       answer_round_cap=p.near_tol) for gg in gnums):
+                    f.number_match_final = f.number_match_final or i in final_idx
+                elif numbers_match(a, g, **near):
                     f.number_near = True
             return f
-        # text and yes/no: key numbers of the gold (first figures, not boilerplate)
         keys = _key_gold_numbers(gnums)
         f.gold_numbers = len(keys)
         if keys:
-            found = sum(any(numbers_match(a, g, rel_tol=p.rel_tol, question_scale=q_scale, question_percent=q_pct,
-                                          answer_round_cap=p.answer_round_cap) for a in anums) for g in keys)
+            found = sum(any(numbers_match(a, g, **match) for a in anums) for g in keys)
             f.number_recall = found / len(keys)
             f.number_match = found > 0
         qtok = content_tokens(question)
         gtok = content_tokens(gold_t)
         atok = content_tokens(ans)
-        novel = gtok - qtok
-        if novel:
-            f.overlap = len(novel & atok) / len(novel)
-        elif gtok:
-            f.overlap = len(gtok & atok) / len(gtok)
-        f.overlap_all = len(gtok & atok) / len(gtok) if gtok else 0.0
-        if justification:
-            jtok = content_tokens(justification) - qtok - gtok
-            if jtok and novel:
-                # justification words count at half weight towards the overlap
-                f.overlap = max(f.overlap, (len(novel & atok) + 0.5 * len(jtok & atok)) / (len(novel) + 0.5 * len(jtok)))
+        jtok = content_tokens(justification) - gtok - qtok if justification else frozenset()
+        weights = {t: (0.25 if t in qtok else 1.0) for t in gtok}
+        weights.update({t: 0.25 for t in jtok})
+        total = sum(weights.values())
+        f.overlap = sum(w for t, w in weights.items() if t in atok) / total if total else 0.0
         if kind == "yesno":
             f.gold_polarity = 1 if _YES_RE.match(gold_t) else -1
             f.answer_polarity = yes_no_polarity(ans, question)
         return f
 
     # ---- mapping to the rubric ------------------------------------------------------
-    def _grade(self, f: _Features) -> tuple[int, str]:
-        p = self.params
-        if f.empty:
+    def grade(self, f: JudgeFeatures, params: Optional[OfflineJudgeParams] = None) -> tuple[int, str]:
+        """Rubric score and reason for measured features (`params` overrides the judge's own
+        grading thresholds; used by the calibration grid search)."""
+        p = params or self.params
+        if f.kind == "empty":
             return 1, "empty answer"
-        has_content = f.number_match or (f.kind != "numeric" and f.overlap >= p.overlap_hi)
-        if f.refusal >= p.refusal_min and not has_content:
-            return 1, f"refusal (cue strength {f.refusal:.2f}) without the gold content"
+        if f.refusal >= p.refusal_min and not f.number_match:
+            return 1, f"refusal (cue strength {f.refusal:.2f}) without the gold figure"
         if f.kind == "numeric":
             if f.number_match_final:
-                return 10, "gold figure stated (units/rounding normalised)"
+                return 10, "gold figure stated (units, scale and rounding normalised)"
             if f.number_match:
                 return p.nonfinal_match_score, "gold figure appears, but not as the final answer"
-            if f.number_near:
-                return 5, f"a figure within {p.near_tol:.0%} of the gold, not within {p.rel_tol:.1%}"
             if f.refusal > 0:
-                return 1, "no matching figure; answer declines"
+                return 1, "no matching figure; the answer declines"
+            if f.number_near:
+                return 5, f"a figure within {p.near_tol:.0%} of the gold, not within tolerance"
             return 2, "no figure matches the gold answer"
         if f.kind == "yesno":
             if f.answer_polarity is None:
-                s, why = self._grade_text(f)
+                s, why = self._grade_text(f, p)
                 return min(s, 7), f"yes/no unclear; {why}"
             if f.answer_polarity != f.gold_polarity:
                 return 2, "yes/no polarity contradicts the gold answer"
             if f.gold_numbers and f.number_match:
                 return 10, "polarity agrees and the gold's key figure is stated"
-            if f.gold_numbers and f.answer_numbers >= 1 and not f.number_match:
-                return p.yesno_wrong_numbers_score, "polarity agrees but the gold's key figures are not matched"
+            if f.gold_numbers and f.answer_numbers:
+                return p.yesno_wrong_numbers_score, "polarity agrees; the gold's figures are not stated"
             return 8, "polarity agrees with the gold answer"
-        return self._grade_text(f)
+        return self._grade_text(f, p)
 
-    def _grade_text(self, f: _Features) -> tuple[int, str]:
-        p = self.params
-        if f.gold_numbers:
-            if f.number_recall >= 1.0 and f.overlap >= p.overlap_lo:
+    @staticmethod
+    def _grade_text(f: JudgeFeatures, p: OfflineJudgeParams) -> tuple[int, str]:
+        if f.gold_numbers and f.number_recall >= 1.0:
+            if f.overlap >= p.overlap_lo:
                 return 10, f"all gold figures stated, overlap {f.overlap:.2f}"
-            if f.number_match and f.overlap >= p.overlap_lo:
-                return 8, f"some gold figures stated ({f.number_recall:.0%}), overlap {f.overlap:.2f}"
-            if f.number_match:
-                return 5, f"gold figure stated but little gold content (overlap {f.overlap:.2f})"
+            return 8, f"all gold figures stated, little gold wording (overlap {f.overlap:.2f})"
+        if f.gold_numbers and f.number_match:
+            return 5, f"{f.number_recall:.0%} of the gold figures stated"
         if f.overlap >= p.overlap_hi:
-            return 8, f"content overlap {f.overlap:.2f} >= {p.overlap_hi}"
-        if f.overlap >= p.overlap_lo:
-            return 5, f"content overlap {f.overlap:.2f}: partial"
-        return 2, f"content overlap {f.overlap:.2f}: incorrect"
+            s, why = 8, f"content overlap {f.overlap:.2f} >= {p.overlap_hi}"
+        elif f.overlap >= p.overlap_lo:
+            s, why = 5, f"content overlap {f.overlap:.2f}: partial"
+        else:
+            s, why = 2, f"content overlap {f.overlap:.2f}: incorrect"
+        if f.gold_numbers and f.answer_numbers and s > p.text_wrong_numbers_cap:
+            return p.text_wrong_numbers_cap, why + "; the gold's figures are not stated"
+        return s, why
 
     def score(self, question: str, gold: str, answer: str, justification: str = "") -> JudgeResult:
         f = self.features(question, gold, answer, justification)
-        s, why = self._grade(f)
-        return JudgeResult(score=s, justification=f"[{f.kind}] {why}")
+        s, why = self.grade(f)
+        return JudgeResult(score=s, justification=f"[offline/{f.kind}] {why}")
 
 
 def _gold_kind(gold: str, gnums: list[NumberMention]) -> str:
@@ -933,14 +967,14 @@ def _gold_kind(gold: str, gnums: list[NumberMention]) -> str:
         return "yesno"
     if len(gnums) == 1:
         rest = (g[: gnums[0].start] + g[gnums[0].end:]).strip()
-        rest = re.sub(r"(?i)\b(?:usd|dollars?|increase|decrease|approximately|about|~)\b", "", rest)
+        rest = re.sub(r"(?i)\b(?:usd|dollars?|increase|decrease|approximately|about)\b|~", "", rest)
         if len(re.sub(r"[\W_]+", "", rest)) <= 3:
             return "numeric"
     return "text"
 
 
 def _key_gold_numbers(gnums: list[NumberMention]) -> list[NumberMention]:
-    # up to four figures; drop small bare integers (counts like "two", list markers)
+    """Up to four figures of the gold; small bare integers (counts, list markers) are left out."""
     keys = [g for g in gnums if g.percent or g.currency or g.scale or g.decimals or abs(g.value) >= 10]
     return keys[:4]
 
@@ -959,11 +993,8 @@ def _conclusive_indices(answer: str, mentions: list[NumberMention]) -> set[int]:
             continue
         spans.append((k, k + len(s), s))
         pos = k + len(s)
-    conclusive = []
-    for j, (a, b, s) in enumerate(spans):
-        if j == 0 or j >= len(spans) - 2 or _CONCLUDE_RE.search(s[:40]) or re.search(
-                r"(?i)\b(?:is|was|were|are|of|equals?|=|amounts? to|came to|totall?ed)\s*(?:approximately|about|around|roughly|~)?\s*[\$(\-]?\d", s) and j < 2:
-            conclusive.append((a, b))
+    conclusive = [(a, b) for j, (a, b, s) in enumerate(spans)
+                  if j == 0 or j >= len(spans) - 2 or _CONCLUDE_RE.match(s)]
     for i, m in enumerate(mentions):
         if any(a <= m.start < b for a, b in conclusive):
             idx.add(i)
@@ -975,15 +1006,33 @@ def _conclusive_indices(answer: str, mentions: list[NumberMention]) -> set[int]:
 # --------------------------------------------------------------------------------------
 
 
-def make_judge(role: str = "judge", configurable: Optional[dict] = None, **kwargs: Any) -> Judge:
-    """The judge for a role ("judge" or "judge2"): an `LLMJudge` on the chat model that
-    `finrag.tools.llm.get_chat_model(role, configurable)` returns, or the `OfflineJudge`
-    when it returns None (offline strategy) or the LLM factory is unavailable."""
+def make_judge(role: str = "judge", configurable: Any = None, **llm_kwargs: Any) -> Judge:
+    """The judge for a role ("judge" or "judge2"): an `LLMJudge` (named after the role, with
+    `llm_kwargs`) on the chat model that `finrag.tools.llm.get_chat_model(role, cfg)` returns,
+    or the calibrated `OfflineJudge` when that returns None (the offline strategy).
+
+    `configurable` is a `Configuration`, or the `configurable` dict of a RunnableConfig (e.g.
+    `{"judge_model": "openai/gpt-4.1", "judge2_model": chat_model}`); `<role>_model` is honoured
+    from that dict or from `FINRAG_<ROLE>_MODEL` even where `Configuration` has no such field,
+    and falls back to the default `llm` otherwise."""
     try:
         from finrag.tools.llm import get_chat_model  # type: ignore
-    except ImportError:
-        return OfflineJudge(**kwargs)
-    model = get_chat_model(role, configurable or {})
+    except ModuleNotFoundError as exc:  # the LLM factory itself is absent: offline
+        if exc.name not in ("finrag.tools.llm", "finrag.tools"):
+            raise
+        return OfflineJudge()
+    cfg = configurable
+    if cfg is None or isinstance(cfg, Mapping):
+        values = dict(cfg or {})
+        from finrag.state.configuration import Configuration  # type: ignore
+
+        cfg = Configuration.from_runnable_config({"configurable": values})
+        key = f"{role}_model"
+        if key not in {f.name for f in fields(cfg)}:
+            override = values.get(key) or os.environ.get(f"FINRAG_{key.upper()}")
+            if override:
+                setattr(cfg, key, override)
+    model = get_chat_model(role, cfg)
     if model is None:
-        return OfflineJudge(**kwargs)
-    return LLMJudge(model, name=role, **kwargs)
+        return OfflineJudge()
+    return LLMJudge(model, name=role, **llm_kwargs)

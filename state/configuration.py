@@ -34,6 +34,8 @@ class Configuration:
     verifier_model: Any = ""
     generator_model: Any = ""
     contextualizer_model: Any = ""
+    judge_model: Any = ""
+    judge2_model: Any = ""
     temperature: float = 0.0
     # retrieval (paper defaults)
     fts_k: int = 20

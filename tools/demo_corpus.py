@@ -57,8 +57,8 @@ __all__ = [
     "write_demo_questions",
 ]
 
-BASE_YEAR = 2016  # financials are chained from here; filings can be made for BASE_YEAR + 1 .. 2040
-MAX_YEAR = 2040
+BASE_YEAR = 2010  # financials are chained from here (seeded year by year)
+MIN_YEAR, MAX_YEAR = 2012, 2040  # fiscal years a filing can be generated for (each shows year - 1 too)
 NBSP = "\u00a0"
 
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -160,9 +160,9 @@ DEMO_COMPANIES: tuple[DemoCompany, ...] = (
         revenue_policy="Revenue from the sale of electricity is recognized over time as energy is "
                        "delivered to the interconnection point, based on metered volumes.",
         website="www.borealisenergy.example",
-        revenue_base=21000, growth=(0.0, 0.12), gross_margin=0.42, sga_ratio=0.07, rnd_ratio=0.005,
+        revenue_base=21000, growth=(0.0, 0.12), gross_margin=0.36, sga_ratio=0.07, rnd_ratio=0.005,
         capex_ratio=0.22, employees_per_musd=0.7, dps_cents_base=120, shares_k_base=152_000,
-        debt_base=40000, inventory_ratio=0.04, aliases=("Borealis", "Borealis Energy Corp"),
+        debt_base=34000, inventory_ratio=0.04, aliases=("Borealis", "Borealis Energy Corp"),
     ),
     DemoCompany(
         key="COBALTSOFTWARE", name="Cobalt Software Inc.", short="Cobalt Software", ticker="CBLT",
@@ -197,8 +197,8 @@ DEMO_COMPANIES: tuple[DemoCompany, ...] = (
                        "center, net of trade promotions, coupons and slotting fees.",
         website="www.dunmorefoods.example",
         revenue_base=15000, growth=(0.01, 0.06), gross_margin=0.28, sga_ratio=0.15, rnd_ratio=0.01,
-        capex_ratio=0.04, employees_per_musd=3.0, dps_cents_base=140, shares_k_base=98_000,
-        debt_base=12000, inventory_ratio=0.16, aliases=("Dunmore",),
+        capex_ratio=0.04, employees_per_musd=3.0, dps_cents_base=90, shares_k_base=98_000,
+        debt_base=9000, inventory_ratio=0.16, aliases=("Dunmore",),
     ),
     DemoCompany(
         key="ELMSTEADPHARMA", name="Elmstead Pharmaceuticals, Inc.", short="Elmstead Pharmaceuticals",
@@ -243,10 +243,10 @@ def _select_companies(companies: Union[int, Sequence[CompanyRef]]) -> list[DemoC
     return [company_by(c) for c in companies]
 
 
-def _check_year(year: int) -> int:
+def _check_year(year: int, lo: int = MIN_YEAR) -> int:
     year = int(year)
-    if not BASE_YEAR < year <= MAX_YEAR:
-        raise ValueError(f"demo fiscal years must be in {BASE_YEAR + 1}..{MAX_YEAR}, got {year}")
+    if not lo <= year <= MAX_YEAR:
+        raise ValueError(f"demo fiscal years must be in {lo}..{MAX_YEAR}, got {year}")
     return year
 
 
@@ -324,7 +324,9 @@ def _financial_series(key: str, last_year: int) -> tuple[dict, ...]:
         f["diluted_shares_k"] = round(f["shares_k"] * r.uniform(1.003, 1.012))
         f["eps_basic"] = f["net_income"] * 100_000 / f["shares_k"] / 1000  # dollars
         f["eps_diluted"] = f["net_income"] * 100_000 / f["diluted_shares_k"] / 1000
-        f["dps_cents"] = p["dps_cents"] + r.choice((0, 2, 4, 4, 6, 8))
+        raise_cents = r.choice((0, 2, 4, 4, 6, 8))
+        payout_cap = 0.6 * 100 * f["eps_diluted"]  # no raise above a 60% payout ratio
+        f["dps_cents"] = p["dps_cents"] + (raise_cents if p["dps_cents"] + raise_cents <= payout_cap else 0)
         f["dividends"] = round(f["dps_cents"] * f["shares_k"] / 10_000)
         f["employees"] = int(p["employees"] * (1 + g * 0.6 + r.uniform(-0.02, 0.02)))
         # balance sheet working capital
@@ -346,7 +348,9 @@ def _financial_series(key: str, last_year: int) -> tuple[dict, ...]:
         f["buybacks"] = round(rev * r.uniform(0.0, 0.02))
         target_cash = round(rev * r.uniform(0.11, 0.19))
         borrow = target_cash - (p["cash"] + f["cfo"] + f["cfi"] - f["dividends"] - f["buybacks"])
-        borrow = max(borrow, -p["debt"])
+        if borrow < -p["debt"]:  # debt repaid in full: return the excess cash through buybacks
+            f["buybacks"] += -p["debt"] - borrow
+            borrow = -p["debt"]
         f["borrowings"] = borrow
         f["cff"] = -f["dividends"] - f["buybacks"] + borrow
         f["cash_begin"] = p["cash"]
@@ -376,7 +380,7 @@ def _financial_series(key: str, last_year: int) -> tuple[dict, ...]:
 def demo_financials(company: CompanyRef, year: int) -> dict:
     """Seeded financials of one fiscal year; money in integer tenths of $ million."""
     c = company_by(company)
-    year = _check_year(year)
+    year = _check_year(year, MIN_YEAR - 1)
     return dict(_financial_series(c.key, year)[year - BASE_YEAR])
 
 
@@ -460,11 +464,14 @@ class _Page:
         return "\n".join(t for t, s in self.lines if s != "blank")
 
 
+_AMOUNT_RE = re.compile(r"\$[\d,]+(?:\.\d+)? (?:million|billion|per diluted share|per share)")
+
+
 class _Layout:
     def __init__(self) -> None:
         self.pages: list[_Page] = [_Page()]
         self.facts: dict[str, list[int]] = {}
-        self.fact_text: dict[str, str] = {}
+        self.fact_text: dict[tuple[str, int], str] = {}  # (fact, page) -> paragraph/line stating it
         self.headings: dict[str, int] = {}
 
     @property
@@ -519,6 +526,8 @@ class _Layout:
             if ans not in text:
                 raise ValueError(f"fact {ans!r} not in paragraph {text[:60]!r}")
             text = text.replace(ans, ans.replace(" ", NBSP))
+        # keep every amount on one line ("$1,234.5 million", "$0.88 per share") so it can be matched verbatim
+        text = _AMOUNT_RE.sub(lambda m: m.group(0).replace(" ", NBSP), text)
         lines = textwrap.wrap(text, WRAP, break_long_words=False, break_on_hyphens=False)
         for line in lines:
             self._emit(line.replace(NBSP, " "), "body")
@@ -527,7 +536,7 @@ class _Layout:
                     pages = self.facts.setdefault(fid, [])
                     if self.page_index not in pages:
                         pages.append(self.page_index)
-                    self.fact_text.setdefault(fid, text.replace(NBSP, " "))
+                    self.fact_text.setdefault((fid, self.page_index), text.replace(NBSP, " "))
         self.blank()
 
     def mark_fact(self, fid: str, answer: str) -> None:
@@ -538,6 +547,7 @@ class _Layout:
         pages = self.facts.setdefault(fid, [])
         if self.page_index not in pages:
             pages.append(self.page_index)
+        self.fact_text.setdefault((fid, self.page_index), text)
 
     def mono(self, lines: Sequence[str]) -> None:
         """Fixed-width lines (tables) kept on one page."""
@@ -550,16 +560,16 @@ class _Layout:
 # --------------------------------------------------------------------------------------------------
 # The filing's text
 # --------------------------------------------------------------------------------------------------
-def _table(header: Sequence[str], rows: Sequence[tuple], width: int = 50) -> list[str]:
+def _table(header: Sequence[str], rows: Sequence[tuple], width: int = 54) -> list[str]:
     """rows: (label, v1, v2) with ints (tenths), strings, or None for a label-only row."""
-    out = [" " * width + "".join(f"{h:>15}" for h in header)]
+    out = [" " * width + "".join(f"{h:>13}" for h in header)]
     for row in rows:
         label, vals = row[0], row[1:]
         if not vals or vals[0] is None:
             out.append(label)
             continue
         cells = [v if isinstance(v, str) else _cell(v) for v in vals]
-        out.append(f"{label:<{width}}" + "".join(f"{v:>15}" for v in cells))
+        out.append(f"{label:<{width}}" + "".join(f"{v:>13}" for v in cells))
     return out
 
 
@@ -678,7 +688,7 @@ def _build(c: DemoCompany, year: int, toc_pages: dict[str, int] | None = None) -
     L.heading("PART I", 1, new_page=True)
     L.heading(_heading_of("Item 1.", "Business"))
     L.heading("General", 2)
-    L.para(f"We are a provider of {c.industry}. We design, manufacture and sell {c.products} to "
+    L.para(f"We are a provider of {c.industry}. We design, develop and sell {c.products} to "
            f"{c.customers}. The Company was founded in {c.founded}, is incorporated in {c.state} and has its "
            f"corporate headquarters in {c.hq_city}.", facts_hq)
     L.heading("Segments", 2)
@@ -1192,7 +1202,7 @@ def demo_questions(corpus=None, *, companies: Union[int, Sequence[CompanyRef]] =
             "question_type": _QUESTION_TYPE.get(metric, "metric_lookup"),
             "doc_name": fl.doc_id,
             "evidence": [{"doc_name": fl.doc_id, "evidence_page_num": pg,
-                          "evidence_text": layout.fact_text[metric]} for pg in pages],
+                          "evidence_text": layout.fact_text[(metric, pg)]} for pg in pages],
         })
     return out
 

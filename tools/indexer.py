@@ -73,7 +73,8 @@ def _parsed_stream(paths: list[str], workers: int) -> Iterator[ParsedDocument | 
         return
     import multiprocessing as mp
 
-    ctx = mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods() else mp.get_context("spawn")
+    # fork: workers only run PyMuPDF, and fork works from scripts without a __main__ guard
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         yield from pool.map(_parse_job, paths, chunksize=1)
 
@@ -154,6 +155,8 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
         bar.close()
     if alias_file:
         store.set_meta("alias_file", str(Path(alias_file).resolve()))
+    if not report.interrupted:
+        refresh_registry(store)
     if not report.interrupted and (report.indexed or not _faiss_current(store)):
         store.build_faiss("base")
         for variant in ("meta", "llmctx"):
@@ -165,6 +168,24 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                     log(f"warning: variant {variant} not updated: {exc}")
     report.total_seconds = time.perf_counter() - t0
     return report
+
+
+def refresh_registry(store: Store) -> int:
+    """Re-derive every document's registry entry from its path and stored cover pages.
+
+    Cheap (no parsing, no embedding), so improvements to the registry reach an
+    existing index on the next `finrag index` run. Returns how many changed.
+    """
+    from finrag.tools.registry import build_document_info
+
+    changed = 0
+    for old in store.documents():
+        cover = "\n".join(store.pages_of(old.doc_id)[:3])
+        new = build_document_info(old.path, cover)
+        if new != old:
+            store.update_document_info(new)
+            changed += 1
+    return changed
 
 
 def _faiss_current(store: Store) -> bool:
@@ -210,8 +231,10 @@ def build_variant(store: Store, variant: str, *, contextualizer=None, budget_cal
         if not batch:
             return
         vecs = [None] * len(batch)
-        if variant == "llmctx":
-            vecs = list(store.embedder.embed_documents([p for _, p, _ in batch]))
+        if variant == "llmctx":  # embed each distinct context once
+            distinct = list(dict.fromkeys(p for _, p, _ in batch))
+            by_text = dict(zip(distinct, store.embedder.embed_documents(distinct)))
+            vecs = [by_text[p] for _, p, _ in batch]
         store.add_prefixes(variant, [(cid, p, v) for (cid, p, _), v in zip(batch, vecs)])
         done["added"] += len(batch)
         batch.clear()

@@ -84,4 +84,5 @@ def offline_context(info: DocumentInfo, page_start: int, heading: str) -> str:
         period = "an unknown period"
     dated = f", dated {info.filed_date}" if info.filed_date else ""
     section = f" Section: {heading}." if heading else ""
-    return f"This excerpt is from {name}{tick}'s {form} for {period}{dated}, page {page_start + 1}.{section}"
+    # no page number: contexts then repeat within a section and are embedded once per distinct text
+    return f"This excerpt is from {name}{tick}'s {form} for {period}{dated}.{section}"

@@ -1,0 +1,55 @@
+"""Shared fixtures: a generated demo corpus indexed once per session, and the shared data folder."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.pop("OPENAI_API_KEY", None)  # tests are offline unless they inject fake models
+os.environ.pop("FINRAG_LLM", None)
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "data" / "financebench"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not (SHARED / "pdfs").is_dir():
+        pytest.skip(f"shared FinanceBench data not found at {SHARED}")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def demo_corpus(tmp_path_factory) -> tuple[Path, list[Path]]:
+    from finrag.tools.demo_corpus import generate_demo_corpus
+
+    folder = tmp_path_factory.mktemp("demo") / "filings"
+    return folder, generate_demo_corpus(folder)
+
+
+@pytest.fixture(scope="session")
+def demo_index(tmp_path_factory, demo_corpus) -> Path:
+    """An index of the demo corpus with both variants (built once per test session)."""
+    from finrag.tools.embedders import get_embedder
+    from finrag.tools.indexer import build_variant, index_paths
+    from finrag.tools.store import Store
+
+    index_dir = tmp_path_factory.mktemp("demo_index")
+    store = Store(index_dir, create=True)
+    store.check_embedder(get_embedder())
+    report = index_paths([demo_corpus[0]], store, progress=False, workers=1)
+    assert not report.failed, report.failed
+    build_variant(store, "meta", progress=False)
+    build_variant(store, "llmctx", progress=False)
+    store.close()
+    return index_dir
+
+
+@pytest.fixture(scope="session")
+def demo_qas(demo_corpus) -> list[dict]:
+    from finrag.tools.demo_corpus import demo_questions
+
+    return demo_questions(demo_corpus[1])

@@ -1,0 +1,379 @@
+"""The HTTP server (LangServe on FastAPI), tested through real servers on 127.0.0.1.
+
+- `finrag serve` runs as a subprocess on a free port against the demo index (the real CLI path);
+  it is called with LangServe's `RemoteRunnable` and with plain `httpx`.
+- Variants that need other settings (API key, a tiny timeout, a missing index, an injected bug) run
+  `create_app(...)` under uvicorn in a thread of the test process.
+Every request is bounded; no test talks to anything but loopback.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+HOST = "127.0.0.1"
+HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
+              "generate"}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url: str, *, timeout: float, ok=(200,), proc: subprocess.Popen | None = None, log: Path | None = None):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            tail = log.read_text(errors="replace")[-3000:] if log and log.exists() else ""
+            raise RuntimeError(f"server exited with {proc.returncode} before it was ready:\n{tail}")
+        try:
+            r = httpx.get(url, timeout=5)
+            if r.status_code in ok:
+                return r
+            last = f"{r.status_code} {r.text[:200]}"
+        except httpx.HTTPError as exc:
+            last = repr(exc)
+        time.sleep(0.25)
+    raise RuntimeError(f"{url} not ready after {timeout:.0f} s (last: {last})")
+
+
+class ThreadServer:
+    """uvicorn serving an app in a background thread (same process, so tests can patch and read logs)."""
+
+    def __init__(self, app):
+        import uvicorn
+
+        self.port = free_port()
+        self.url = f"http://{HOST}:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=self.port, log_level="warning",
+                                                    timeout_graceful_shutdown=2))
+        self.thread = threading.Thread(target=self.server.run, name=f"uvicorn-{self.port}", daemon=True)
+
+    def __enter__(self) -> "ThreadServer":
+        self.thread.start()
+        deadline = time.monotonic() + 120
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("in-thread server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def finrag_server(demo_index, tmp_path_factory):
+    """`finrag serve --index <demo index>` on a free loopback port; yields its base URL."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("server") / "serve.log"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env.pop("FINRAG_API_KEY", None)
+    with log.open("w") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "finrag.cli", "serve", "--index", str(demo_index),
+                                 "--host", HOST, "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
+    url = f"http://{HOST}:{port}"
+    try:
+        wait_http(f"{url}/health", timeout=120, proc=proc, log=log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        text = log.read_text(errors="replace")
+        assert "Traceback" not in text, text[-3000:]
+
+
+@pytest.fixture(scope="session")
+def http(finrag_server):
+    with httpx.Client(base_url=finrag_server, timeout=60) as client:
+        yield client
+
+
+def single_company_qas(demo_qas, n=3):
+    qs = [q for q in demo_qas if q["question_type"] == "metric_lookup"]
+    assert len(qs) >= n
+    return qs[:n]
+
+
+def assert_contract(out: dict, system: str):
+    for key in ("id", "system", "question", "answer", "routing", "contexts", "cost", "timings_ms"):
+        assert key in out, key
+    assert out["system"] == system
+    assert isinstance(out["answer"], str) and out["answer"].strip()
+    assert set(out["routing"]) >= {"status", "routed_docs", "reason", "extracted"}
+    for c in out["contexts"]:
+        assert set(c) >= {"chunk_id", "doc_id", "page_start", "page_end", "score", "text"}
+    assert set(out["cost"]) >= {"llm_calls", "prompt_tokens", "completion_tokens", "context_tokens"}
+    assert out["timings_ms"]["total"] > 0
+
+
+# ----------------------------------------------------------------- happy paths
+def test_health(http, demo_index):
+    r = http.get("/health")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["status"] == "ok"
+    assert body["documents"] == 6
+    assert Path(body["index"]) == Path(demo_index).resolve()
+    assert body["systems"] == ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"]
+
+
+def test_hdrr_invoke_remote_runnable(finrag_server, demo_qas):
+    from langserve import RemoteRunnable
+
+    hdrr = RemoteRunnable(f"{finrag_server}/hdrr/", timeout=60)
+    for qa in single_company_qas(demo_qas):
+        out = hdrr.invoke({"question": qa["question"], "id": qa["id"]})
+        assert_contract(out, "hdrr")
+        assert out["id"] == qa["id"]
+        assert out["routing"]["routed_docs"] == [qa["doc_id"]]
+        assert out["contexts"], "HDRR returned no context"
+        assert {c["doc_id"] for c in out["contexts"]} == {qa["doc_id"]}, "HDRR context left the routed filing"
+        assert any(set(range(c["page_start"], c["page_end"] + 1)) & set(qa["evidence_pages"])
+                   for c in out["contexts"]), "no context chunk covers an evidence page"
+
+
+@pytest.mark.parametrize("system", ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"])
+def test_invoke_every_system_httpx(http, demo_qas, system):
+    qa = demo_qas[0]
+    r = http.post(f"/{system}/invoke", json={"input": {"question": qa["question"]}})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert set(body) >= {"output", "metadata"}
+    out = body["output"]
+    assert_contract(out, system)
+    assert out["contexts"], f"{system} returned no context"
+    if system in ("hdrr", "sfr"):
+        assert {c["doc_id"] for c in out["contexts"]} == {qa["doc_id"]}
+
+
+def test_hdrr_batch(finrag_server, http, demo_qas):
+    from langserve import RemoteRunnable
+
+    qas = single_company_qas(demo_qas)
+    outs = RemoteRunnable(f"{finrag_server}/hdrr/", timeout=60).batch([{"question": q["question"]} for q in qas])
+    assert len(outs) == len(qas)
+    for qa, out in zip(qas, outs):
+        assert_contract(out, "hdrr")
+        assert out["question"] == qa["question"]
+        assert {c["doc_id"] for c in out["contexts"]} == {qa["doc_id"]}
+
+    r = http.post("/hdrr/batch", json={"inputs": [{"question": q["question"]} for q in qas[:2]]})
+    assert r.status_code == 200, r.text
+    assert [o["routing"]["routed_docs"] for o in r.json()["output"]] == [[q["doc_id"]] for q in qas[:2]]
+
+
+def test_hdrr_stream_adds_up_to_invoke(finrag_server, demo_qas):
+    from langserve import RemoteRunnable
+
+    qa = demo_qas[0]
+    hdrr = RemoteRunnable(f"{finrag_server}/hdrr/", timeout=60)
+    chunks = list(hdrr.stream({"question": qa["question"], "id": "s1"}))
+    assert len(chunks) >= 3, chunks
+    assert set(chunks[0]) == {"id", "system", "question"}
+    assert set(chunks[1]) == {"routing"} and chunks[1]["routing"]["routed_docs"] == [qa["doc_id"]]
+    merged: dict = {}
+    for c in chunks:
+        assert not set(c) & set(merged), "stream pieces overlap"
+        merged.update(c)
+    invoked = hdrr.invoke({"question": qa["question"], "id": "s1"})
+    merged["timings_ms"], invoked["timings_ms"] = {}, {}
+    assert merged == invoked
+
+
+def test_hdrr_stream_raw_sse(http, demo_qas):
+    events = []
+    with http.stream("POST", "/hdrr/stream", json={"input": {"question": demo_qas[0]["question"]}}) as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        for line in r.iter_lines():
+            if line.startswith("event:"):
+                events.append(line.split(":", 1)[1].strip())
+    assert events[0] == "metadata" and events[-1] == "end"
+    assert events.count("data") >= 3
+
+
+def test_hdrr_stream_events_show_nodes(finrag_server, demo_qas):
+    from langserve import RemoteRunnable
+
+    async def collect():
+        hdrr = RemoteRunnable(f"{finrag_server}/hdrr/", timeout=60)
+        return [e async for e in hdrr.astream_events({"question": demo_qas[0]["question"]}, version="v2")]
+
+    events = asyncio.run(collect())
+    started = [e["name"] for e in events if e["event"] == "on_chain_start"]
+    assert HDRR_NODES <= set(started), started
+    assert started.index("extract_metadata") < started.index("resolve_docs") < started.index("generate")
+    end = [e for e in events if e["event"] == "on_chain_end" and e["name"] == "/hdrr"]
+    assert end and end[-1]["data"]["output"]["answer"].strip()
+
+
+def test_root_and_schemas(http):
+    assert http.get("/").json()["systems"] == ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"]
+    inp = http.get("/hdrr/input_schema").json()
+    assert inp["required"] == ["question"] and set(inp["properties"]) == {"question", "id"}
+    out = json.dumps(http.get("/hdrr/output_schema").json())
+    for key in ("routed_docs", "contexts", "page_start", "timings_ms", "context_tokens"):
+        assert key in out
+    assert http.get("/hdrr/playground/").status_code == 200
+
+
+# ---------------------------------------------------------------- bad requests
+SYSTEM_LIST = ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"]
+
+
+@pytest.mark.parametrize("payload,status,message", [
+    ({"input": {"question": ""}}, 422, "question is empty"),
+    ({"input": {"question": "   \n\t "}}, 422, "question is empty"),
+    ({"input": {}}, 422, "question: Field required"),
+    ({"input": {"question": 42}}, 422, "question"),
+    ({"input": {"question": "x", "bogus": 1}}, 422, "bogus"),
+    ({"input": {"question": "word " * 1000}}, 422, "question is too long"),
+    ({"question": "no input wrapper"}, 422, "input"),
+])
+def test_bad_input(http, payload, status, message):
+    r = http.post("/hdrr/invoke", json=payload)
+    assert r.status_code == status, r.text
+    assert message in r.json()["detail"], r.json()
+    assert "Traceback" not in r.text
+
+
+def test_client_cannot_reconfigure_server(http, demo_index):
+    """A client's `configurable` is dropped: the server's index (and models) always apply."""
+    r = http.post("/hdrr/invoke", json={"input": {"question": "What was CBLT's total revenue for fiscal 2023?"},
+                                        "config": {"configurable": {"index_dir": "/etc", "llm": "openai/gpt-4.1"}}})
+    assert r.status_code == 200, r.text
+    out = r.json()["output"]
+    assert out["routing"]["routed_docs"] == ["COBALTSOFTWARE_2023_10K"] and out["cost"]["llm_calls"] == 0
+
+
+def test_malformed_json(http):
+    for path in ("/hdrr/invoke", "/hdrr/batch", "/hdrr/stream"):
+        r = http.post(path, content=b'{"input": {"question": ', headers={"content-type": "application/json"})
+        assert r.status_code == 422, r.text
+        assert r.json()["detail"] == "malformed JSON body"
+
+
+def test_empty_question_in_stream_and_batch(http):
+    r = http.post("/hdrr/stream", json={"input": {"question": " "}})
+    assert r.status_code == 422 and "question is empty" in r.json()["detail"]
+    r = http.post("/hdrr/batch", json={"inputs": [{"question": "What was CBLT's revenue?"}, {"question": ""}]})
+    assert r.status_code == 422 and "question is empty" in r.json()["detail"]
+
+
+def test_unknown_system_404(http):
+    for method, path in (("POST", "/nope/invoke"), ("GET", "/nope"), ("POST", "/hdrr/nope")):
+        r = http.request(method, path, json={"input": {"question": "q"}})
+        assert r.status_code == 404, r.text
+        body = r.json()
+        assert body["systems"] == SYSTEM_LIST
+        assert "hdrr" in body["detail"] and path in body["detail"]
+
+
+def test_body_too_large_413(http):
+    big = {"input": {"question": "x" * 70_000}}
+    r = http.post("/hdrr/invoke", json=big)
+    assert r.status_code == 413
+    assert "limit of 64,000 bytes" in r.json()["detail"]
+
+    def chunks():  # no Content-Length: the limit is enforced while reading
+        for _ in range(20):
+            yield b"x" * 8192
+
+    r = http.post("/hdrr/invoke", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "limit" in r.json()["detail"]
+
+
+# -------------------------------------------------- variants run in this process
+@pytest.fixture(scope="module")
+def keyed_server(demo_index):
+    from finrag.server import create_app
+
+    with ThreadServer(create_app(demo_index, api_key="s3cret-key")) as srv:
+        yield srv
+
+
+def test_api_key(keyed_server, demo_qas):
+    from langserve import RemoteRunnable
+
+    url, q = keyed_server.url, {"input": {"question": demo_qas[0]["question"]}}
+    assert httpx.get(f"{url}/health", timeout=30).json()["status"] == "ok"  # health stays open
+    for headers in ({}, {"X-API-Key": "wrong"}):
+        r = httpx.post(f"{url}/hdrr/invoke", json=q, headers=headers, timeout=30)
+        assert r.status_code == 401, r.text
+        assert "X-API-Key" in r.json()["detail"]
+    assert httpx.get(f"{url}/hdrr/playground/", timeout=30).status_code == 401
+    assert httpx.get(f"{url}/", timeout=30).status_code == 401
+    r = httpx.post(f"{url}/hdrr/invoke", json=q, headers={"X-API-Key": "s3cret-key"}, timeout=60)
+    assert r.status_code == 200 and r.json()["output"]["answer"].strip()
+    out = RemoteRunnable(f"{url}/cbr/", headers={"X-API-Key": "s3cret-key"}, timeout=60).invoke(
+        {"question": demo_qas[1]["question"]})
+    assert_contract(out, "cbr")
+    with pytest.raises(httpx.HTTPStatusError) as err:
+        RemoteRunnable(f"{url}/cbr/", timeout=30).invoke({"question": demo_qas[1]["question"]})
+    assert err.value.response.status_code == 401
+
+
+def test_unexpected_error_is_one_line_500(keyed_server, demo_qas, monkeypatch, caplog):
+    import finrag.server as server
+
+    def boom(*a, **k):
+        raise RuntimeError("kaboom\n  File 'secret.py', line 1")
+
+    monkeypatch.setattr(server, "to_contract", boom)
+    headers = {"X-API-Key": "s3cret-key"}
+    with caplog.at_level(logging.ERROR, logger="finrag.server"):
+        r = httpx.post(f"{keyed_server.url}/hdrr/invoke", json={"input": {"question": demo_qas[0]["question"]}},
+                       headers=headers, timeout=60)
+    assert r.status_code == 500
+    assert r.json() == {"detail": "internal error (RuntimeError); see the server log"}
+    assert "Traceback" not in r.text and "secret.py" not in r.text
+    lines = [rec.getMessage() for rec in caplog.records if rec.name == "finrag.server"]
+    assert any("RuntimeError" in m and "kaboom" in m and "\n" not in m for m in lines), lines
+
+
+def test_timeout_504(demo_index, demo_qas):
+    from langserve import RemoteRunnable
+
+    from finrag.server import create_app
+
+    with ThreadServer(create_app(demo_index, timeout_s=0.001, warm_up=False)) as srv:
+        q = {"question": demo_qas[0]["question"]}
+        r = httpx.post(f"{srv.url}/hdrr/invoke", json={"input": q}, timeout=30)
+        assert r.status_code == 504, r.text
+        assert r.json()["detail"] == "request timed out after 0.001 s"
+        with pytest.raises(httpx.HTTPStatusError) as err:
+            list(RemoteRunnable(f"{srv.url}/hdrr/", timeout=30).stream(q))
+        assert err.value.response.status_code == 504
+        assert httpx.get(f"{srv.url}/health", timeout=30).status_code == 200  # health is not timed
+
+
+def test_missing_index_503(tmp_path):
+    from finrag.server import create_app
+
+    with ThreadServer(create_app(tmp_path / "no-index-here", warm_up=False)) as srv:
+        r = httpx.get(f"{srv.url}/health", timeout=30)
+        assert r.status_code == 503
+        assert r.json()["status"] == "unavailable" and "no finrag index" in r.json()["detail"]
+        r = httpx.post(f"{srv.url}/sfr/invoke", json={"input": {"question": "What was CBLT's revenue in 2023?"}},
+                       timeout=30)
+        assert r.status_code == 503 and "no finrag index" in r.json()["detail"]

@@ -1,0 +1,135 @@
+"""LangGraph Studio / langgraph-api: `langgraph dev` serves the six graphs of langgraph.json.
+
+Starts `langgraph dev --no-browser --no-reload --port N` (in-memory runtime, loopback only) with
+FINRAG_HOME pointing at the demo index, then drives it with `langgraph_sdk`. Skips only when the
+`langgraph` CLI (langgraph-cli[inmem]) is not installed.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+ALL_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
+             "verify", "generate"}
+HDRR_NODES = ALL_NODES - {"verify"}
+SYSTEMS = ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"]
+
+
+def _langgraph_cli() -> str | None:
+    exe = Path(sys.executable).with_name("langgraph")
+    return str(exe) if exe.exists() else shutil.which("langgraph")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def studio(demo_index, tmp_path_factory):
+    cli = _langgraph_cli()
+    if cli is None:
+        pytest.skip("the `langgraph` CLI is not installed (pip install 'langgraph-cli[inmem]')")
+    try:
+        import langgraph_sdk  # noqa: F401
+    except ImportError:
+        pytest.skip("langgraph_sdk is not installed")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("studio") / "langgraph-dev.log"
+    state_dir = REPO / ".langgraph_api"  # the in-memory runtime persists here (relative to cwd)
+    had_state = state_dir.exists()
+    env = {**os.environ, "FINRAG_HOME": str(demo_index), "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+           "LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false"}
+    for key in ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY", "OPENAI_API_KEY"):
+        env.pop(key, None)
+    with log.open("w") as fh:
+        proc = subprocess.Popen([cli, "dev", "--no-browser", "--no-reload", "--host", HOST, "--port", str(port)],
+                                cwd=REPO, env=env, stdout=fh, stderr=subprocess.STDOUT)
+    url = f"http://{HOST}:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{url}/ok", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"langgraph dev not ready after 60 s:\n{log.read_text()[-3000:]}")
+            time.sleep(0.25)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        if not had_state:
+            shutil.rmtree(state_dir, ignore_errors=True)
+
+
+def test_studio_lists_graphs_and_nodes(studio):
+    from langgraph_sdk import get_client
+
+    async def main():
+        client = get_client(url=studio)
+        assistants = await client.assistants.search(limit=50)
+        by_graph = {a["graph_id"]: a for a in assistants}
+        assert set(by_graph) == set(SYSTEMS)
+        nodes = {}
+        for gid, a in by_graph.items():
+            g = await client.assistants.get_graph(a["assistant_id"])
+            nodes[gid] = {n["id"] for n in g["nodes"]} - {"__start__", "__end__"}
+        return nodes
+
+    nodes = asyncio.run(main())
+    assert set().union(*nodes.values()) == ALL_NODES
+    assert nodes["hdrr"] == HDRR_NODES
+    assert nodes["agentic"] == ALL_NODES - {"resolve_docs"}
+    assert nodes["sfr"] == {"extract_metadata", "resolve_docs", "generate"}
+
+
+def test_studio_runs_hdrr_thread(studio, demo_qas):
+    from langgraph_sdk import get_client
+
+    qa = next(q for q in demo_qas if q["question_type"] == "metric_lookup")
+
+    async def main():
+        client = get_client(url=studio)
+        thread = await client.threads.create()
+        visited, final = [], None
+        async for part in client.runs.stream(thread["thread_id"], "hdrr", input={"question": qa["question"]},
+                                             stream_mode=["updates", "values"]):
+            if part.event == "updates":
+                visited.extend(part.data.keys())
+            elif part.event == "values":
+                final = part.data
+            elif part.event == "error":
+                raise AssertionError(f"run failed: {part.data}")
+        state = await client.threads.get_state(thread["thread_id"])
+        waited = await client.runs.wait(None, "hdrr", input={"question": qa["question"]})
+        return visited, final, state, waited
+
+    visited, final, state, waited = asyncio.run(main())
+    assert set(visited) == HDRR_NODES, visited
+    assert visited[0] == "extract_metadata" and visited[1] == "resolve_docs" and visited[-1] == "generate"
+    assert final["answer"].strip()
+    assert final["routed_docs"] == [qa["doc_id"]]
+    assert final["contexts"] and {c["doc_id"] for c in final["contexts"]} == {qa["doc_id"]}
+    assert state["values"]["answer"] == final["answer"]
+    assert waited["answer"] == final["answer"]  # stateless run, same deterministic answer

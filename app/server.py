@@ -237,8 +237,12 @@ class _Guard:
         path = scope.get("path", "")
         started = False
 
+        timed_out = False
+
         async def tracking_send(message):
             nonlocal started
+            if timed_out:  # the request has been answered with a 504: drop what the cancelled app still sends
+                return
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
@@ -291,17 +295,28 @@ class _Guard:
             timed = (self.timeout_s > 0 and len(parts) == 2 and parts[0] in SYSTEMS and parts[1] in RUN_ENDPOINTS)
             if not timed:
                 return await self.app(scope, receive_, tracking_send)
+            task = asyncio.ensure_future(self.app(scope, receive_, tracking_send))
             try:
-                await asyncio.wait_for(self.app(scope, receive_, tracking_send), self.timeout_s)
-            except asyncio.TimeoutError:
-                message = f"request timed out after {self.timeout_s:g} s"
-                log.warning("%s %s: %s", scope.get("method"), path, message)
-                if not started:
-                    return await reply(504, {"detail": message})
-                # a stream is under way: end it with an SSE error event the LangServe client understands
-                event = json.dumps({"status_code": 504, "message": message})
-                await send({"type": "http.response.body", "body": f"event: error\r\ndata: {event}\r\n\r\n".encode(),
-                            "more_body": False})
+                done, _ = await asyncio.wait({task}, timeout=self.timeout_s)
+            except asyncio.CancelledError:  # the server is shutting down or the client went away
+                task.cancel()
+                raise
+            if task in done:
+                return task.result()
+            timed_out = True
+            task.cancel()
+            try:
+                await task
+            except BaseException:  # noqa: BLE001 - CancelledError, or whatever the app raised on the way out
+                pass
+            message = f"request timed out after {self.timeout_s:g} s"
+            log.warning("%s %s: %s", scope.get("method"), path, message)
+            if not started:
+                return await reply(504, {"detail": message})
+            # a stream is under way: end it with an SSE error event that LangServe's client raises as a 504
+            event = json.dumps({"status_code": 504, "message": message})
+            await send({"type": "http.response.body", "body": f"event: error\r\ndata: {event}\r\n\r\n".encode(),
+                        "more_body": False})
         except Exception as exc:  # noqa: BLE001 - the last resort: one log line, one JSON line, no traceback
             log.error("unhandled %s on %s %s: %s", type(exc).__name__, scope.get("method"), path,
                       _one_line(exc))
@@ -364,6 +379,7 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
     from finrag.state.configuration import Configuration
     from finrag.tools import runtime
 
+    _quiet_langserve_warnings()
     index = _resolve_index(index_dir)
     server_conf = {"index_dir": str(index)}
     cfg = Configuration.from_runnable_config({"configurable": server_conf})
@@ -420,6 +436,17 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
         return JSONResponse(status_code=422, content={"detail": _validation_detail(errors),
                                                       "errors": _plain_errors(errors)})
 
+    from pydantic import ValidationError
+
+    @app.exception_handler(ValidationError)
+    async def _invalid_model(request: Request, exc: ValidationError):
+        # LangServe's /batch validates each input outside its own error translation
+        if exc.title == QuestionInput.__name__:
+            errors = list(exc.errors())
+            return JSONResponse(status_code=422, content={"detail": _validation_detail(errors),
+                                                          "errors": _plain_errors(errors)})
+        raise exc  # anything else is a server bug: the guard logs one line and answers 500
+
     @app.exception_handler(QuestionError)
     async def _bad_question(request: Request, exc: QuestionError):
         return JSONResponse(status_code=422, content={"detail": str(exc)})
@@ -444,6 +471,17 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
     app.add_middleware(_Guard, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s)
     app.state.index_dir = index
     return app
+
+
+def _quiet_langserve_warnings() -> None:
+    """LangServe 0.3 reads `model.model_fields` on instances (deprecated in pydantic 2.11) on every request."""
+    import warnings
+
+    try:
+        from pydantic.warnings import PydanticDeprecatedSince211
+    except ImportError:  # pragma: no cover - older pydantic
+        return
+    warnings.filterwarnings("ignore", category=PydanticDeprecatedSince211, module=r"langserve(\.|$)")
 
 
 def _version() -> str:

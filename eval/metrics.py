@@ -313,11 +313,19 @@ def per_query_retrieval(r: dict) -> dict:
     return out
 
 
+_NOT_ROUTING = ("not_routed", "error", "unknown", "", None)
+
+
+def _routes(recs: Sequence[dict]) -> bool:
+    """Does the system route at all? (CBR-like systems report no routed docs and status `not_routed`.)"""
+    return any(r.get("routed_docs") or r.get("routing_status") not in _NOT_ROUTING for r in recs)
+
+
 def retrieval_table(records: Sequence[dict]) -> list[dict]:
     """Per system, over queries with gold documents / evidence:
 
     - `exact_routing_acc`: routed_docs == the gold document set; `gold_in_routed`: every gold doc routed
-      (both None for a system that never reports routed documents, e.g. CBR searching everything);
+      (both None for a system that never routes: no routed documents and status `not_routed`, e.g. CBR);
     - `evidence_recall`: mean per-query share of gold evidence pages inside some context's page span;
       `evidence_hit_rate`: share of queries with at least one;
     - `wrong_doc_chunk_share`: contexts whose doc_id is not a gold doc, over all contexts (pooled);
@@ -327,7 +335,7 @@ def retrieval_table(records: Sequence[dict]) -> list[dict]:
     for system in systems_of(records):
         recs = by[system]
         pq = [(r, per_query_retrieval(r)) for r in recs]
-        routes = any(r.get("routed_docs") for r in recs)
+        routes = _routes(recs)
         with_gold = [(r, p) for r, p in pq if p["exact_routing"] is not None]
         with_ev = [p for _, p in pq if p["evidence_recall"] is not None]
         n_ctx = sum(p["n_contexts"] for _, p in with_gold)
@@ -352,7 +360,8 @@ def coverage_table(records: Sequence[dict], min_docs: int = 2) -> list[dict]:
     """Multi-document coverage per system over queries with at least `min_docs` gold documents:
     routing coverage (share of gold docs among the routed docs), retrieval coverage (share of gold docs
     with at least one context chunk) and answer coverage (share of the gold companies named in the
-    answer); each is the mean of the per-query shares. Also the share of queries fully covered."""
+    answer); each is the mean of the per-query shares. Also the share of queries fully covered.
+    Routing coverage is None for a system that never routes (see `retrieval_table`)."""
     by = _by_system(records)
     rows = []
     for system in systems_of(records):
@@ -360,13 +369,14 @@ def coverage_table(records: Sequence[dict], min_docs: int = 2) -> list[dict]:
         if not multi:
             continue
         cov_a = [p["answer_coverage"] for p in multi if p["answer_coverage"] is not None]
+        routes = _routes(by[system])
         rows.append({
             "system": system,
             "queries": len(multi),
-            "routing_coverage": mean(p["routing_coverage"] for p in multi),
+            "routing_coverage": mean(p["routing_coverage"] for p in multi) if routes else None,
             "retrieval_coverage": mean(p["retrieval_coverage"] for p in multi),
             "answer_coverage": mean(cov_a),
-            "all_routed": mean(float(p["routing_coverage"] == 1.0) for p in multi),
+            "all_routed": mean(float(p["routing_coverage"] == 1.0) for p in multi) if routes else None,
             "all_retrieved": mean(float(p["retrieval_coverage"] == 1.0) for p in multi),
             "all_named": mean(float(x == 1.0) for x in cov_a),
             "mean_score": mean(_scores([p["_r"] for p in multi])),

@@ -78,6 +78,8 @@ def plot_paired_differences(paired_rows: Sequence[dict], path: Path, title: str 
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels([r["comparison"] for r in rows], rotation=20, ha="right", fontsize=9)
     ax.set_ylabel(f"difference in {title}")
+    if title.startswith("P("):
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.set_title(f"Paired per-group differences in {title} (above 0: {rows[0]['reference']} better)", fontsize=10)
     ax.legend(fontsize=8, loc="best")
     ax.grid(axis="y", alpha=0.3)
@@ -115,7 +117,7 @@ def plot_cost_quality(quality_rows: Sequence[dict], retrieval_rows: Sequence[dic
         ax.set_ylabel(title)
         if "recall" in title:
             ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
-            ax.set_ylim(-0.05, 1.05)
+            ax.set_ylim(-0.05, 1.12)
         else:
             ax.margins(y=0.2)
         ax.grid(alpha=0.3)

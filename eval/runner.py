@@ -396,10 +396,13 @@ def run_eval(cfg: EvalConfig, log: Callable[[str], None] = print, command: str =
         raise ValueError(f"unknown system(s) {', '.join(unknown)}; choose from {', '.join(SYSTEMS)}")
     if not cfg.systems:
         raise ValueError("no systems given")
+    try:
+        judge = resolve_judge(cfg.judge or "offline", "judge", cfg.judge_base_url)
+        judge2 = resolve_judge(cfg.judge2, "judge2", cfg.judge_base_url)
+    except Exception as exc:  # e.g. no OPENAI_API_KEY for openai/<model>: fail before answering anything
+        raise ValueError(f"cannot create the judge ({type(exc).__name__}: {exc})") from exc
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
-    judge = resolve_judge(cfg.judge or "offline", "judge", cfg.judge_base_url)
-    judge2 = resolve_judge(cfg.judge2, "judge2", cfg.judge_base_url)
     judges = [(_judge_name(cfg.judge, judge), judge)]
     if judge2 is not None:
         name2 = _judge_name(cfg.judge2, judge2)

@@ -351,20 +351,50 @@ def test_unexpected_error_is_one_line_500(keyed_server, demo_qas, monkeypatch, c
     assert any("RuntimeError" in m and "kaboom" in m and "\n" not in m for m in lines), lines
 
 
-def test_timeout_504(demo_index, demo_qas):
+class _SlowGraph:
+    """Stands in for a compiled graph that hangs (to test the timeout deterministically)."""
+
+    async def astream(self, *args, **kwargs):
+        await asyncio.sleep(30)
+        yield "values", {}
+
+    def stream(self, *args, **kwargs):  # pragma: no cover - the server uses astream
+        time.sleep(30)
+        yield "values", {}
+
+
+def test_timeout_504(demo_index, demo_qas, monkeypatch):
     from langserve import RemoteRunnable
 
-    from finrag.server import create_app
+    import finrag.server as server
 
-    with ThreadServer(create_app(demo_index, timeout_s=0.001, warm_up=False)) as srv:
-        q = {"question": demo_qas[0]["question"]}
+    q = {"question": demo_qas[0]["question"]}
+    # a real graph, a timeout it cannot meet
+    with ThreadServer(server.create_app(demo_index, timeout_s=0.001, warm_up=False)) as srv:
         r = httpx.post(f"{srv.url}/hdrr/invoke", json={"input": q}, timeout=30)
         assert r.status_code == 504, r.text
-        assert r.json()["detail"] == "request timed out after 0.001 s"
-        with pytest.raises(httpx.HTTPStatusError) as err:
-            list(RemoteRunnable(f"{srv.url}/hdrr/", timeout=30).stream(q))
-        assert err.value.response.status_code == 504
+        assert r.json() == {"detail": "request timed out after 0.001 s"}
         assert httpx.get(f"{srv.url}/health", timeout=30).status_code == 200  # health is not timed
+
+    # a hanging graph: invoke gets a 504 response; a stream that has started ends with a 504 error event
+    monkeypatch.setattr(server, "get_graph", lambda system: _SlowGraph())
+    with ThreadServer(server.create_app(demo_index, timeout_s=0.5, warm_up=False)) as srv:
+        t0 = time.monotonic()
+        r = httpx.post(f"{srv.url}/hdrr/invoke", json={"input": q}, timeout=30)
+        assert r.status_code == 504 and r.json()["detail"] == "request timed out after 0.5 s"
+        assert time.monotonic() - t0 < 5
+        with httpx.stream("POST", f"{srv.url}/hdrr/stream", json={"input": q}, timeout=30) as resp:
+            assert resp.status_code == 200
+            text = "".join(resp.iter_text())
+        assert '"question"' in text  # the first piece went out before the timeout
+        assert text.rstrip().endswith('data: {"status_code": 504, "message": "request timed out after 0.5 s"}')
+        assert "Internal Server Error" not in text
+        chunks = []
+        with pytest.raises(httpx.HTTPStatusError) as err:
+            for chunk in RemoteRunnable(f"{srv.url}/hdrr/", timeout=30).stream(q):
+                chunks.append(chunk)
+        assert err.value.response.status_code == 504
+        assert chunks and chunks[0]["question"] == q["question"]
 
 
 def test_missing_index_503(tmp_path):

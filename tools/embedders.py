@@ -104,6 +104,8 @@ class OpenAIEmbedder:
             if base_url:
                 kwargs["base_url"] = base_url
                 kwargs["check_embedding_ctx_length"] = False
+                # local OpenAI-compatible servers need no key, but the openai client insists on one
+                api_key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
             if api_key:
                 kwargs["api_key"] = api_key
             client = OpenAIEmbeddings(**kwargs)

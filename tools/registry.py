@@ -296,6 +296,21 @@ def _book_from_csv(text: str) -> AliasBook:
     return book
 
 
+def _yaml_loader():
+    """A safe loader where only true/false are booleans: tickers ON, YES, NO stay strings."""
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class _Loader(base):  # type: ignore[misc, valid-type]
+        pass
+
+    _Loader.yaml_implicit_resolvers = {
+        k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:bool"]
+        for k, v in base.yaml_implicit_resolvers.items()}
+    _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                  list("tTfF"))
+    return _Loader
+
+
 def load_alias_file(path: Optional[PathLike]) -> AliasBook:
     """Read a YAML or CSV alias file; a missing or unreadable file gives an empty book."""
     if not path:
@@ -307,7 +322,7 @@ def load_alias_file(path: Optional[PathLike]) -> AliasBook:
     if Path(path).suffix.lower() == ".csv":
         return _book_from_csv(text)
     try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError:
         return _book_from_csv(text)
     if isinstance(data, dict):
@@ -562,13 +577,15 @@ def _press_release_name(text: str) -> tuple[str, list[str]]:
 
 
 def _tickers_from_table(text: str) -> list[str]:
-    start = _SECTION_12B.search(text)
+    """Symbols listed in the Section 12(b) table (the block up to Section 12(g) / "Indicate by check mark")."""
+    start = _SECTION_12B.search(text) or re.search(r"title\s+of\s+each\s+class", text, re.IGNORECASE) \
+        or _TRADING_SYMBOL.search(text)
     if not start:
         return []
     end = _SECTION_END.search(text, start.end())
     stop = end.start() if end else start.end() + 3000
     block = text[start.end():min(stop, start.end() + 4000)]
-    if not _TRADING_SYMBOL.search(block):
+    if not _TRADING_SYMBOL.search(text, max(0, start.start() - 10), min(stop, start.end() + 4000)):
         return []
     out = []
     for line in block.split("\n"):
@@ -650,7 +667,10 @@ def read_cover_text(path: PathLike, pages: int = 3) -> str:
     try:
         p = Path(path)
         if p.suffix.lower() == ".pdf":
-            import fitz  # PyMuPDF
+            try:
+                import pymupdf as fitz
+            except ImportError:  # older PyMuPDF
+                import fitz  # type: ignore
 
             with fitz.open(str(p)) as doc:
                 return "\n".join(doc[i].get_text() for i in range(min(pages, len(doc))))

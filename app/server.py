@@ -235,16 +235,16 @@ class _Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         path = scope.get("path", "")
-        started = False
-
-        timed_out = False
+        started = completed = timed_out = False
 
         async def tracking_send(message):
-            nonlocal started
+            nonlocal started, completed
             if timed_out:  # the request has been answered with a 504: drop what the cancelled app still sends
                 return
             if message["type"] == "http.response.start":
                 started = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                completed = True
             await send(message)
 
         async def reply(status: int, payload: dict):
@@ -309,6 +309,8 @@ class _Guard:
                 await task
             except BaseException:  # noqa: BLE001 - CancelledError, or whatever the app raised on the way out
                 pass
+            if completed:  # the answer went out just as the clock ran out
+                return
             message = f"request timed out after {self.timeout_s:g} s"
             log.warning("%s %s: %s", scope.get("method"), path, message)
             if not started:
@@ -321,8 +323,13 @@ class _Guard:
             log.error("unhandled %s on %s %s: %s", type(exc).__name__, scope.get("method"), path,
                       _one_line(exc))
             log.debug("traceback", exc_info=True)
-            if not started:
-                await reply(500, {"detail": f"internal error ({type(exc).__name__}); see the server log"})
+            try:
+                if not started:
+                    await reply(500, {"detail": f"internal error ({type(exc).__name__}); see the server log"})
+                elif not completed:  # a stream broke (LangServe has sent its `error` event): close it properly
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+            except Exception:  # noqa: BLE001 - the client is gone
+                pass
 
 
 def _one_line(exc: BaseException) -> str:
@@ -515,6 +522,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
         server.run()
     except KeyboardInterrupt:
         return 0
+    except SystemExit:  # uvicorn exits when it cannot bind (it has logged why)
+        return 1
     return 0 if server.started else 1
 
 

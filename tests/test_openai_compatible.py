@@ -202,7 +202,7 @@ def test_openai_embedder_against_the_stub(stub, demo_corpus, demo_qas, tmp_path,
     index_dir = tmp_path / "openai_index"
     store, report = _small_openai_index(index_dir, demo_corpus, stub)
     assert report.segments > 0
-    embedded = sum(len(r["body"]["input"]) for r in stub.embedding_requests()[1:])
+    embedded = sum(len(r["body"]["input"]) for r in stub.embedding_requests()[2:])  # after docs + query
     assert embedded == report.segments
     assert store.get_meta("embedder") == emb.identity and store.get_meta("embedding_dim") == "1024"
     hits = store.search_vectors(emb.embed_query("Acme Widgets total revenue"), k=5, max_distance=2.0)
@@ -223,7 +223,9 @@ def test_openai_embedder_against_the_stub(stub, demo_corpus, demo_qas, tmp_path,
                     configurable=llm_conf(stub, embedder="openai:text-embedding-3-small:1024"))
     assert res["routing"]["routed_docs"] == [demo_qas[0]["doc_id"]]
     assert res["answer"].startswith("Stub answer:") and res["cost"]["llm_calls"] == 3
-    assert len(stub.embedding_requests()) == 1  # the rewritten query's vector
+    # query vectors only (vector search, and the offline reranker's cosine): one text each, the query
+    queries = [r["body"]["input"] for r in stub.embedding_requests()]
+    assert 1 <= len(queries) <= 2 and all(len(x) == 1 and "Acme Widgets" in x[0] for x in queries), queries
 
 
 # ------------------------------------------------------------------------------------------ 5
@@ -271,3 +273,22 @@ def test_llm_contextualizer_variant_with_budget_and_resume(stub, demo_corpus, tm
     third = build_variant(store, "llmctx", contextualizer=ctx_model, progress=False, log=logs.append)
     assert third["llm_calls"] == 0 and third["added"] == 0  # nothing left: no LLM calls
     store.close()
+
+
+# ------------------------------------------------------------------------------------------ 6
+@pytest.mark.parametrize("structured", [None, False])
+def test_llm_judge_against_the_stub(stub, structured):
+    from langchain_openai import ChatOpenAI
+
+    from finrag.eval.judges import LLMJudge
+
+    judge = LLMJudge(ChatOpenAI(model="judge-model", base_url=stub.base_url, api_key="not-needed", temperature=0,
+                                max_retries=0), structured=structured)
+    result = judge.score("What was Acme Widgets' total revenue in FY2022?", "$1,476.2 million",
+                         "Total revenue was $1,476.2 million.")
+    assert (result.score, result.justification, result.parse_error) == (8, "stub", False)
+    (req,) = stub.chat_requests()
+    assert req["model"] == "judge-model"
+    assert ((req["body"].get("response_format") or {}).get("type") == "json_schema") == (structured is None)
+    assert result.usage["input_tokens"] == req["usage"]["prompt_tokens"]
+    assert result.usage["output_tokens"] == req["usage"]["completion_tokens"]

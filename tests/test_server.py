@@ -22,6 +22,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+# LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
+pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
+
 HOST = "127.0.0.1"
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
@@ -349,6 +352,17 @@ def test_unexpected_error_is_one_line_500(keyed_server, demo_qas, monkeypatch, c
     assert "Traceback" not in r.text and "secret.py" not in r.text
     lines = [rec.getMessage() for rec in caplog.records if rec.name == "finrag.server"]
     assert any("RuntimeError" in m and "kaboom" in m and "\n" not in m for m in lines), lines
+
+    # the same bug in a stream: the first pieces arrive, then an SSE error event, and the stream is closed
+    from langserve import RemoteRunnable
+
+    chunks = []
+    with pytest.raises(httpx.HTTPStatusError) as err:
+        for chunk in RemoteRunnable(f"{keyed_server.url}/hdrr/", headers=headers, timeout=60).stream(
+                {"question": demo_qas[0]["question"]}):
+            chunks.append(chunk)
+    assert err.value.response.status_code == 500
+    assert chunks and chunks[0]["system"] == "hdrr"
 
 
 class _SlowGraph:

@@ -61,6 +61,7 @@ class MiniLMEmbedder:
         self.identity = "sentence-transformers:all-MiniLM-L6-v2:384"
         self._model = None
         self._lock = threading.Lock()
+        self._queries = QueryCache()
 
     @property
     def model(self):
@@ -84,7 +85,7 @@ class MiniLMEmbedder:
         return np.asarray(vecs, dtype=np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.embed_documents([text])[0]
+        return self._queries.get(text, lambda t: self.embed_documents([t])[0])
 
 
 class OpenAIEmbedder:
@@ -110,6 +111,7 @@ class OpenAIEmbedder:
                 kwargs["api_key"] = api_key
             client = OpenAIEmbeddings(**kwargs)
         self.client = client
+        self._queries = QueryCache()
 
     def embed_documents(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         if not texts:
@@ -121,7 +123,28 @@ class OpenAIEmbedder:
         return normalize(np.asarray(out, dtype=np.float32))
 
     def embed_query(self, text: str) -> np.ndarray:
-        return normalize(np.asarray(self.client.embed_query(text), dtype=np.float32))
+        return self._queries.get(text, lambda t: normalize(np.asarray(self.client.embed_query(t), dtype=np.float32)))
+
+
+class QueryCache:
+    """Remember recent query vectors: vector search and the offline reranker embed the same query."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._data: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def get(self, text: str, compute) -> np.ndarray:
+        with self._lock:
+            hit = self._data.get(text)
+        if hit is not None:
+            return hit
+        vec = compute(text)
+        with self._lock:
+            if len(self._data) >= self.size:
+                self._data.pop(next(iter(self._data)))
+            self._data[text] = vec
+        return vec
 
 
 _CACHE: dict[str, Embedder] = {}

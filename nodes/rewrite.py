@@ -62,7 +62,10 @@ STOPWORDS = frozenset(
     the their them then there these they this those through to too under until up us using very was we were what
     when where which while who whom why will with would you your yours details shown clearly outlined information
     provided plainly judgments judgment base answer following best abilities perspective relying drawing conclusions
-    stated only reasonable approximation exact possible number metric company's""".split())
+    stated only reasonable approximation exact possible number metric company's fy usd millions billions
+    thousands defined define definition give solution round rounded decimal decimals place places units unit
+    percents percent percentage calculate calculation compute amount data assume assuming analyst banker
+    investment resource resources help want need approximately roughly""".split())
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z&'.-]*[A-Za-z&]|\d{4}|\d+(?:\.\d+)?%?|[A-Za-z]")
 

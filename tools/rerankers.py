@@ -1,9 +1,12 @@
 """Rerankers and the paper's adaptive cutoff.
 
-* `offline` (default): no model download needed. Each candidate gets
-  0.5 x cosine(query, chunk) (the chunk vector comes back out of FAISS, no
-  re-embedding) + 0.5 x weighted keyword coverage (numbers and years count
-  double, since filings differ mostly in them). Scores are in [0, 1].
+* `offline` (default): no model download needed. Each candidate gets a weighted
+  sum, in [0, 1], of: cosine(query, chunk) (the chunk vector comes back out of
+  FAISS, no re-embedding); keyword coverage (numbers and years count double,
+  since filings differ mostly in them); for questions whose metric lives in a
+  primary statement (capex -> cash flows, revenue -> income statement,
+  inventories -> balance sheet), whether the chunk is that statement's table
+  (title + digit density); and its fused RRF score relative to the best.
 * `cross-encoder:<path>`: a sentence-transformers CrossEncoder from a local
   path (e.g. the paper's jina-reranker-v2-base-multilingual downloaded
   beforehand), sigmoid scores.
@@ -50,26 +53,73 @@ def keyword_coverage(keywords: Sequence[str], text: str) -> float:
     return got / total if total else 0.0
 
 
+STATEMENT_TITLES = {
+    "cash_flow": re.compile(r"statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?|cash\s+flows?\s+statements?", re.I),
+    "income": re.compile(r"statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings|comprehensive\s+income)"
+                         r"|income\s+statements?", re.I),
+    "balance": re.compile(r"balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?financial\s+position", re.I),
+}
+STATEMENT_CUES = {
+    "cash_flow": re.compile(r"cash\s*flow|capex|capital\s+expenditure|purchases?\s+of\s+property|dividends?\s+paid"
+                            r"|cash\s+from\s+operations|operating\s+activities|investing|financing|repurchase|d&a"
+                            r"|depreciation", re.I),
+    "income": re.compile(r"income\s+statement|statement\s+of\s+(?:income|operations)|p&l|revenue|net\s+sales|net\s+income"
+                         r"|operating\s+income|cogs|cost\s+of\s+(?:goods|sales|revenue)|gross\s+(?:margin|profit)"
+                         r"|operating\s+margin|ebitda?|interest\s+expense|earnings\s+per\s+share|\beps\b|sg&a"
+                         r"|effective\s+tax\s+rate|dpo|days\s+payable|inventory\s+turnover", re.I),
+    "balance": re.compile(r"balance\s+sheet|financial\s+position|total\s+assets|current\s+assets|current\s+liabilities"
+                          r"|inventor(?:y|ies)|accounts\s+payable|receivables?|pp&?n?e|property,?\s+plant|working\s+capital"
+                          r"|quick\s+ratio|total\s+debt|shareholders.?\s+equity|return\s+on\s+assets|\broa\b|dpo"
+                          r"|days\s+payable", re.I),
+}
+_DIGITS = re.compile(r"\d")
+
+
+def statement_intent(question: str) -> set[str]:
+    """Which primary financial statements a question needs (by its metric words)."""
+    return {name for name, rx in STATEMENT_CUES.items() if rx.search(question)}
+
+
+def statements_in(text: str) -> set[str]:
+    return {name for name, rx in STATEMENT_TITLES.items() if rx.search(text)}
+
+
 class OfflineReranker:
+    """cosine + keyword coverage (+ statement match for statement questions) + fusion evidence, in [0, 1]."""
+
     name = "offline"
 
-    def __init__(self, store, variant: str = "base"):
+    def __init__(self, store, variant: str = "base", w_cos: float = 0.35, w_kw: float = 0.3,
+                 w_statement: float = 0.2, w_fusion: float = 0.15):
         self.store = store
         self.variant = variant
+        self.weights = (w_cos, w_kw, w_statement, w_fusion)
 
     def score(self, query: str, keywords: Sequence[str], chunks: Sequence[dict]) -> list[float]:
         if not chunks:
             return []
+        w_cos, w_kw, w_st, w_fu = self.weights
         qv = self.store.embedder.embed_query(query)
         index = self.store.faiss_index(self.variant)
+        wanted = statement_intent(query)
+        if not wanted:
+            w_cos, w_kw, w_fu = (w / (1.0 - w_st) for w in (w_cos, w_kw, w_fu))
+            w_st = 0.0
+        best_rrf = max((c.get("rrf_score") or 0.0) for c in chunks) or 1.0
         out = []
         for c in chunks:
+            text = c.get("text", "")
             try:
-                cv = index.reconstruct(int(c["chunk_id"]))
-                cos = float(np.dot(qv, cv))
+                cos = float(np.dot(qv, index.reconstruct(int(c["chunk_id"]))))
             except Exception:
                 cos = 0.0
-            out.append(0.5 * max(0.0, cos) + 0.5 * keyword_coverage(keywords, c.get("text", "")))
+            st = 0.0
+            if w_st:
+                found = statements_in(text)
+                digits = len(_DIGITS.findall(text)) / max(len(text), 1)
+                st = (1.0 if found & wanted else 0.0) * min(1.0, digits / 0.08)
+            out.append(w_cos * max(0.0, cos) + w_kw * keyword_coverage(keywords, text) + w_st * st
+                       + w_fu * (c.get("rrf_score") or 0.0) / best_rrf)
         return out
 
 

@@ -1,0 +1,95 @@
+"""The `finrag` command line: demo, ask, batch, info, index errors; exit codes and messages, never tracebacks."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from finrag.cli import main
+from finrag.tools import runtime
+from finrag.tools.bad_files import make_bad_files
+
+
+@pytest.fixture(autouse=True)
+def _fresh_runtime():
+    yield
+    runtime.reset()
+
+
+def run_cli(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "finrag.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"})
+
+
+def test_ask_json_prints_the_contract(demo_index, demo_qas, capsys):
+    q = demo_qas[0]
+    assert main(["ask", "--index", str(demo_index), "--system", "hdrr", "--json", q["question"]]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["routing"]["routed_docs"] == [q["doc_id"]] and out["answer"]
+
+
+def test_ask_human_output_names_routing_and_sources(demo_index, demo_qas, capsys):
+    assert main(["ask", "--index", str(demo_index), demo_qas[1]["question"]]) == 0
+    out = capsys.readouterr().out
+    assert "routing" in out and demo_qas[1]["doc_id"] in out
+
+
+def test_missing_index_and_empty_question_are_one_line_errors(tmp_path, demo_index):
+    r = run_cli("ask", "--index", str(tmp_path / "none"), "What was revenue?")
+    assert r.returncode == 2 and "no finrag index" in r.stderr and "Traceback" not in r.stderr
+    r = run_cli("ask", "--index", str(demo_index), "   ")
+    assert r.returncode == 2 and "question is empty" in r.stderr and "Traceback" not in r.stderr
+    r = run_cli("ask", "--system", "nope", "q")
+    assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_batch_writes_one_contract_per_line_and_resumes(demo_index, demo_qas, tmp_path, capsys):
+    src = tmp_path / "q.jsonl"
+    src.write_text("\n".join(json.dumps({"id": q["id"], "question": q["question"]}) for q in demo_qas[:3])
+                   + "\n" + json.dumps({"id": "empty", "question": " "}) + "\n")
+    out = tmp_path / "a.jsonl"
+    code = main(["batch", "--index", str(demo_index), "--system", "cbr", "--in", str(src), "--out", str(out), "-q"])
+    assert code == 1  # one question was rejected, the rest answered
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in rows] == [q["id"] for q in demo_qas[:3]] + ["empty"]
+    assert all(r["answer"] for r in rows[:3]) and rows[3]["error"] == "question is empty"
+    capsys.readouterr()
+    main(["batch", "--index", str(demo_index), "--system", "cbr", "--in", str(src), "--out", str(out), "-q",
+          "--resume"])
+    assert "wrote 0 answer(s)" in capsys.readouterr().out
+    assert len(out.read_text().splitlines()) == 4
+
+
+def test_batch_rejects_malformed_input(demo_index, tmp_path):
+    src = tmp_path / "bad.jsonl"
+    src.write_text('{"id": 1}\n')
+    assert main(["batch", "--index", str(demo_index), "--in", str(src), "--out", str(tmp_path / "o.jsonl")]) == 2
+
+
+def test_index_reports_each_bad_file_and_exits_1(tmp_path):
+    folder = tmp_path / "in"
+    make_bad_files(folder)
+    (folder / "good.htm").unlink()
+    r = run_cli("index", str(folder), "--index", str(tmp_path / "idx"), "-q", "--workers", "1")
+    assert r.returncode == 1, r.stderr
+    failed = [ln for ln in r.stderr.splitlines() if ln.startswith("failed")]
+    assert len(failed) == 7 and all(":" in ln for ln in failed) and "Traceback" not in r.stderr
+    assert "indexed 1 file(s)" in r.stdout
+    info = run_cli("info", "--index", str(tmp_path / "idx"), "--documents")
+    assert info.returncode == 0 and "documents  1" in info.stdout
+    again = run_cli("index", str(folder / "good.txt"), "--index", str(tmp_path / "idx"), "-q")
+    assert again.returncode == 0 and "unchanged 1" in again.stdout
+    gone = run_cli("index", "--remove", "good", "nosuchdoc", "--index", str(tmp_path / "idx"))
+    assert gone.returncode == 1 and "removed good" in gone.stdout and "no such document" in gone.stderr
+
+
+def test_demo_command_runs_end_to_end(tmp_path, demo_index, capsys):
+    index_copy = tmp_path / "index"
+    shutil.copytree(demo_index, index_copy)
+    assert main(["demo", "--dir", str(tmp_path / "demo"), "--index", str(index_copy), "--questions", "3", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "3/3 answering 3 questions" in out and "gold answer found in the answer" in out
+    assert "hdrr" in out

@@ -159,15 +159,12 @@ def test_offline_text_overlap():
     assert judge.score(q2, gold2, good).score >= 8
 
 
-def test_offline_is_deterministic_fast_and_a_judge():
+def test_offline_is_deterministic_and_a_judge():
     judge = OfflineJudge()
     assert isinstance(judge, Judge) and judge.name == "offline"
     items = [("What is X (in USD millions)?", "1577", f"X is ${1500 + i:,} million.") for i in range(1500)]
-    t = time.perf_counter()
     first = judge.score_many(items)
-    elapsed = time.perf_counter() - t
     assert [r.score for r in first] == [r.score for r in judge.score_many(items)]
-    assert len(items) / elapsed > 500  # thousands/s on a normal machine; loose bound for CI
     res = judge.score_many([{"question": "q (in USD millions)", "gold": "1577", "answer": "$1,577 million"}])
     assert res[0].score == 10 and res[0].justification.startswith("[offline/numeric]")
 

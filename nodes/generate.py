@@ -43,24 +43,28 @@ def whole_document_contexts(store, doc_ids: list[str], max_tokens: int) -> list[
     return out
 
 
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"$])")
+_LABEL = re.compile(r"[A-Za-z]{3}")
+
+
 def _units(text: str) -> list[str]:
-    """Sentences, and runs of short lines (PDF table rows come out one cell per line)."""
-    units, run = [], []
-    for line in (ln.strip() for ln in text.splitlines()):
-        if not line:
+    """Candidate answer units: sentences (PDF lines re-joined) and table rows.
+
+    PyMuPDF often puts each table cell on its own line, so a row is a line with a
+    label followed by up to four short lines that carry its numbers.
+    """
+    lines = [ln.strip() for ln in text.splitlines()]
+    units = [s.strip() for s in _SENTENCE_END.split(" ".join(ln for ln in lines if ln)) if 25 <= len(s.strip()) <= 600]
+    for i, line in enumerate(lines):
+        if not _LABEL.search(line) or len(line) > 160:
             continue
-        if len(line) < 70:
-            run.append(line)
-            if len(run) >= 6:
-                units.append(" ".join(run))
-                run = run[3:]
-            continue
-        if run:
-            units.append(" ".join(run))
-            run = []
-        units.extend(s.strip() for s in re.split(r"(?<=[.;])\s+(?=[A-Z(])", line) if len(s.strip()) > 20)
-    if run:
-        units.append(" ".join(run))
+        row = [line]
+        for nxt in lines[i + 1 : i + 5]:
+            if not nxt or _LABEL.search(nxt.replace("million", "").replace("$", "")) or len(nxt) > 40:
+                break
+            row.append(nxt)
+        if _NUM.search(" ".join(row)):
+            units.append(" ".join(row))
     return units
 
 

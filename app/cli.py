@@ -60,6 +60,11 @@ def cmd_index(args) -> int:
             for name, why in rep.failed:
                 print(f"failed  {name}: {why}", file=sys.stderr)
             return EXIT_FAILED if rep.failed else EXIT_OK
+        for variant in args.drop_variant or []:
+            store.delete_prefixes(variant)
+            for key in ("source", "llm_calls", "prompt_tokens", "completion_tokens"):
+                store.set_meta(f"variant_{variant}_{key}", "0" if key != "source" else "")
+            print(f"dropped variant {variant}")
         rep = None
         if args.paths:
             rep = index_paths(args.paths, store, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
@@ -73,7 +78,7 @@ def cmd_index(args) -> int:
                 print("interrupted: every document committed so far is in the index; run again to resume",
                       file=sys.stderr)
                 return EXIT_INTERRUPTED
-        elif not args.variant:
+        elif not args.variant and not args.drop_variant:
             _err("nothing to index: give files or folders (or --remove DOC, or --variant NAME)")
             return EXIT_USAGE
         for variant in args.variant or []:
@@ -252,6 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--remove", nargs="+", metavar="DOC", help="remove documents (id or file name)")
     s.add_argument("--variant", action="append", choices=["meta", "llmctx"],
                    help="also build an index variant (CBR+Meta: meta, CBR+LLM-Ctx: llmctx)")
+    s.add_argument("--drop-variant", action="append", choices=["meta", "llmctx"],
+                   help="forget a variant's prefixes (before rebuilding it, e.g. with another contextualizer)")
     s.add_argument("--chunk-size", type=int, default=2500)
     s.add_argument("--chunk-overlap", type=int, default=1250)
     s.add_argument("--workers", type=int, default=None, help="parser processes (default: cores)")

@@ -155,22 +155,33 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
         bar.close()
     if alias_file:
         store.set_meta("alias_file", str(Path(alias_file).resolve()))
+    changed: list[str] = []
     if not report.interrupted:
-        refresh_registry(store)
-    if not report.interrupted and (report.indexed or not _faiss_current(store)):
+        changed = refresh_registry(store)
+        if changed:  # prefixes derived from registry entries are stale for these documents
+            store.delete_prefixes("meta", changed)
+            if (store.get_meta("variant_llmctx_source") or "offline") == "offline":
+                store.delete_prefixes("llmctx", changed)
+    if not report.interrupted and (report.indexed or changed or not _faiss_current(store)):
         store.build_faiss("base")
         for variant in ("meta", "llmctx"):
-            have, _ = store.variant_status(variant)
-            if have:  # keep variants that exist in step with the base index
-                try:
-                    build_variant(store, variant, progress=progress, log=log)
-                except Exception as exc:
-                    log(f"warning: variant {variant} not updated: {exc}")
+            have, total = store.variant_status(variant)
+            if not have or have == total and _faiss_current(store, variant):
+                continue
+            source = store.get_meta(f"variant_{variant}_source") or "offline"
+            if source != "offline":  # never mix offline contexts into an LLM-built variant
+                log(f"variant {variant} was built with {source}: run `finrag index --variant {variant} --llm ...` "
+                    f"to cover the new documents ({have}/{total} chunks have a prefix)")
+                continue
+            try:  # keep variants that exist in step with the base index
+                build_variant(store, variant, progress=progress, log=log)
+            except Exception as exc:
+                log(f"warning: variant {variant} not updated: {exc}")
     report.total_seconds = time.perf_counter() - t0
     return report
 
 
-def refresh_registry(store: Store) -> int:
+def refresh_registry(store: Store) -> list[str]:
     """Re-derive every document's registry entry from its path and stored cover pages.
 
     Cheap (no parsing, no embedding), so improvements to the registry reach an
@@ -178,18 +189,18 @@ def refresh_registry(store: Store) -> int:
     """
     from finrag.tools.registry import build_document_info
 
-    changed = 0
+    changed = []
     for old in store.documents():
         cover = "\n".join(store.pages_of(old.doc_id)[:3])
         new = build_document_info(old.path, cover)
         if new != old:
             store.update_document_info(new)
-            changed += 1
+            changed.append(old.doc_id)
     return changed
 
 
-def _faiss_current(store: Store) -> bool:
-    return store._faiss_is_current("base")
+def _faiss_current(store: Store, variant: str = "base") -> bool:
+    return store._faiss_is_current(variant)
 
 
 def remove_documents(store: Store, names: Iterable[str]) -> IndexReport:
@@ -239,6 +250,16 @@ def build_variant(store: Store, variant: str, *, contextualizer=None, budget_cal
         done["added"] += len(batch)
         batch.clear()
 
+    if missing:
+        from finrag.tools.llm import model_name
+
+        source = "offline" if variant == "meta" or contextualizer is None else f"llm:{model_name(contextualizer)}"
+        recorded = store.get_meta(f"variant_{variant}_source")
+        have, _ = store.variant_status(variant)
+        if have and recorded and recorded != source:
+            raise ValueError(f"variant {variant!r} was built with {recorded}, not {source}; to rebuild it, remove it "
+                             f"first (`finrag index --drop-variant {variant}`)")
+        store.set_meta(f"variant_{variant}_source", source)
     try:
         for row in missing:
             info = infos[row["doc_id"]]

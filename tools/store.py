@@ -488,6 +488,22 @@ class Store:
                 self.conn.rollback()
                 raise
 
+    def delete_prefixes(self, variant: str, doc_ids: Sequence[str] | None = None) -> None:
+        """Forget a variant's prefixes (of some documents, or all): they are rebuilt on the next run."""
+        with self._lock:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                if doc_ids is None:
+                    self.conn.execute("DELETE FROM chunk_prefix WHERE variant=?", (_variant(variant),))
+                else:
+                    for d in doc_ids:
+                        self.conn.execute("DELETE FROM chunk_prefix WHERE variant=? AND chunk_id IN "
+                                          "(SELECT chunk_id FROM chunks WHERE doc_id=?)", (_variant(variant), d))
+                self.conn.commit()
+            except BaseException:
+                self.conn.rollback()
+                raise
+
     def prefix_of(self, variant: str, chunk_id: int) -> str | None:
         with self._lock:
             row = self.conn.execute("SELECT prefix FROM chunk_prefix WHERE variant=? AND chunk_id=?",

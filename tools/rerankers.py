@@ -36,9 +36,15 @@ class Reranker(Protocol):
 
 
 def _stem(tok: str) -> str:
-    for suf in ("ies", "es", "s", "ing", "ed"):
-        if tok.endswith(suf) and len(tok) - len(suf) >= 3:
-            return tok[: -len(suf)]
+    """A tiny plural/verb-form folding: expenditures -> expenditure, liabilities -> liability."""
+    if len(tok) <= 4:
+        return tok
+    if tok.endswith("ies"):
+        return tok[:-3] + "y"
+    if tok.endswith(("sses", "xes", "ches", "shes")):
+        return tok[:-2]
+    if tok.endswith("s") and not tok.endswith("ss"):
+        return tok[:-1]
     return tok
 
 
@@ -199,7 +205,7 @@ def adaptive_cutoff(scored: list[dict], cumulative: float = 0.55, cliff: float =
             break
         if kept and top - c["rerank_score"] > cliff:
             break
-        if kept and acc >= cumulative:
+        if kept and acc >= cumulative - 1e-9:
             break
         kept.append(c)
         acc += max(0.0, c["rerank_score"]) / total

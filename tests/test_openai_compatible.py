@@ -63,7 +63,8 @@ def test_real_llm_path_against_the_stub(demo_index, demo_qas, stub, system):
 
     # the answer is the stub's: the first context line quoted with a citation of the gold filing
     assert res["answer"].startswith("Stub answer:"), res["answer"]
-    assert f"[{q['doc_id']}, p" in res["answer"]
+    if system != "agentic":  # agentic does not route: its first chunk may come from another filing
+        assert f"[{q['doc_id']}, p" in res["answer"]
 
     # one tracked call per role, in graph order, all on the stub's model
     calls = res["cost"]["calls"]

@@ -29,6 +29,20 @@ HOST = "127.0.0.1"
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
 
+# langserve's RemoteRunnable closes its clients from a weakref finalizer that submits to a thread pool;
+# if garbage collection runs it inside another ThreadPoolExecutor.submit (uvicorn runs in this process),
+# the two deadlock on concurrent.futures' global lock. Keeping the clients alive until exit avoids that.
+_CLIENTS: list = []
+
+
+def _remote(url: str, **kwargs):
+    from langserve import RemoteRunnable
+
+    client = RemoteRunnable(url, **kwargs)
+    _CLIENTS.append(client)
+    return client
+
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -143,7 +157,7 @@ def test_health(http, demo_index):
 def test_hdrr_invoke_remote_runnable(finrag_server, demo_qas):
     from langserve import RemoteRunnable
 
-    hdrr = RemoteRunnable(f"{finrag_server}/hdrr/", timeout=60)
+    hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
     for qa in single_company_qas(demo_qas):
         out = hdrr.invoke({"question": qa["question"], "id": qa["id"]})
         assert_contract(out, "hdrr")
@@ -173,7 +187,7 @@ def test_hdrr_batch(finrag_server, http, demo_qas):
     from langserve import RemoteRunnable
 
     qas = single_company_qas(demo_qas)
-    outs = RemoteRunnable(f"{finrag_server}/hdrr/", timeout=60).batch([{"question": q["question"]} for q in qas])
+    outs = _remote(f"{finrag_server}/hdrr/", timeout=60).batch([{"question": q["question"]} for q in qas])
     assert len(outs) == len(qas)
     for qa, out in zip(qas, outs):
         assert_contract(out, "hdrr")
@@ -189,7 +203,7 @@ def test_hdrr_stream_adds_up_to_invoke(finrag_server, demo_qas):
     from langserve import RemoteRunnable
 
     qa = demo_qas[0]
-    hdrr = RemoteRunnable(f"{finrag_server}/hdrr/", timeout=60)
+    hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
     chunks = list(hdrr.stream({"question": qa["question"], "id": "s1"}))
     assert len(chunks) >= 3, chunks
     assert set(chunks[0]) == {"id", "system", "question"}
@@ -219,7 +233,7 @@ def test_hdrr_stream_events_show_nodes(finrag_server, demo_qas):
     from langserve import RemoteRunnable
 
     async def collect():
-        hdrr = RemoteRunnable(f"{finrag_server}/hdrr/", timeout=60)
+        hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
         return [e async for e in hdrr.astream_events({"question": demo_qas[0]["question"]}, version="v2")]
 
     events = asyncio.run(collect())
@@ -328,11 +342,11 @@ def test_api_key(keyed_server, demo_qas):
     assert httpx.get(f"{url}/", timeout=30).status_code == 401
     r = httpx.post(f"{url}/hdrr/invoke", json=q, headers={"X-API-Key": "s3cret-key"}, timeout=60)
     assert r.status_code == 200 and r.json()["output"]["answer"].strip()
-    out = RemoteRunnable(f"{url}/cbr/", headers={"X-API-Key": "s3cret-key"}, timeout=60).invoke(
+    out = _remote(f"{url}/cbr/", headers={"X-API-Key": "s3cret-key"}, timeout=60).invoke(
         {"question": demo_qas[1]["question"]})
     assert_contract(out, "cbr")
     with pytest.raises(httpx.HTTPStatusError) as err:
-        RemoteRunnable(f"{url}/cbr/", timeout=30).invoke({"question": demo_qas[1]["question"]})
+        _remote(f"{url}/cbr/", timeout=30).invoke({"question": demo_qas[1]["question"]})
     assert err.value.response.status_code == 401
 
 
@@ -358,7 +372,7 @@ def test_unexpected_error_is_one_line_500(keyed_server, demo_qas, monkeypatch, c
 
     chunks = []
     with pytest.raises(httpx.HTTPStatusError) as err:
-        for chunk in RemoteRunnable(f"{keyed_server.url}/hdrr/", headers=headers, timeout=60).stream(
+        for chunk in _remote(f"{keyed_server.url}/hdrr/", headers=headers, timeout=60).stream(
                 {"question": demo_qas[0]["question"]}):
             chunks.append(chunk)
     assert err.value.response.status_code == 500
@@ -405,7 +419,7 @@ def test_timeout_504(demo_index, demo_qas, monkeypatch):
         assert "Internal Server Error" not in text
         chunks = []
         with pytest.raises(httpx.HTTPStatusError) as err:
-            for chunk in RemoteRunnable(f"{srv.url}/hdrr/", timeout=30).stream(q):
+            for chunk in _remote(f"{srv.url}/hdrr/", timeout=30).stream(q):
                 chunks.append(chunk)
         assert err.value.response.status_code == 504
         assert chunks and chunks[0]["question"] == q["question"]

@@ -36,16 +36,12 @@ class Reranker(Protocol):
 
 
 def _stem(tok: str) -> str:
-    """A tiny plural/verb-form folding: expenditures -> expenditure, liabilities -> liability."""
-    if len(tok) <= 4:
-        return tok
-    if tok.endswith("ies"):
-        return tok[:-3] + "y"
-    if tok.endswith(("sses", "xes", "ches", "shes")):
-        return tok[:-2]
-    if tok.endswith("s") and not tok.endswith("ss"):
-        return tok[:-1]
-    return tok
+    """Crude suffix folding so that inflections meet: expenditure(s) -> expenditur, operat(ing|ed) -> operat."""
+    for suf in ("ies", "es", "s", "ing", "ed"):
+        if tok.endswith(suf) and len(tok) - len(suf) >= 3:
+            tok = tok[: -len(suf)]
+            break
+    return tok[:-1] if len(tok) > 4 and tok.endswith("e") else tok
 
 
 def keyword_coverage(keywords: Sequence[str], text: str) -> float:

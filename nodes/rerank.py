@@ -2,12 +2,24 @@
 
 For a multi-document route, candidates are reranked and cut per routed document
 (each gets an equal share of `max_chunks`), so every company keeps its chunks.
+When a scoped graph (HDRR) found no route, `fallback_scope="top_document"` keeps
+only the chunks of the filing with the highest total score among the top ten
+instead of a mixture of filings (the default, `corpus`, is the paper's).
 """
 from __future__ import annotations
 
 from finrag.nodes.common import config_of, timed
 from finrag.tools.rerankers import adaptive_cutoff, get_reranker
 from finrag.tools.runtime import get_store
+
+
+def only_top_document(candidates: list[dict], top: int = 10) -> list[dict]:
+    """The candidates of the one document with the largest score mass among the top `top`."""
+    mass: dict[str, float] = {}
+    for c in sorted(candidates, key=lambda c: -c["rerank_score"])[:top]:
+        mass[c["doc_id"]] = mass.get(c["doc_id"], 0.0) + c["rerank_score"]
+    best = max(mass, key=mass.get)
+    return [c for c in candidates if c["doc_id"] == best]
 
 
 @timed("rerank")
@@ -31,5 +43,7 @@ def rerank(state: dict, config=None, *, variant: str = "base", scoped: bool = Fa
             kept += adaptive_cutoff([c for c in candidates if c["doc_id"] == doc], max_chunks=share, **cut)
         kept.sort(key=lambda c: -c["rerank_score"])
     else:
+        if scoped and not routed and cfg.fallback_scope == "top_document":
+            candidates = only_top_document(candidates)
         kept = adaptive_cutoff(candidates, max_chunks=int(cfg.max_chunks), **cut)
     return {"reranked": kept}

@@ -47,6 +47,7 @@ class Configuration:
     rerank_cliff: float = 0.15
     max_chunks: int = 10
     default_year: int = 2023
+    fallback_scope: str = "corpus"  # HDRR when routing fails: corpus (paper) | top_document
     max_retries: int = 2
     retry_prefix: str = "In {ticker}'s 10-K annual report: "
     # SFR

@@ -167,3 +167,12 @@ def test_unknown_system_and_missing_index_are_clear_errors(demo_index, tmp_path)
         ask(demo_index, "revenue?", "nope")
     with pytest.raises(IndexMissing, match="finrag index"):
         run_query("What was revenue?", system="cbr", index_dir=str(tmp_path / "missing"))
+
+
+def test_hdrr_top_document_fallback_keeps_one_filing(demo_index):
+    q = "Which segment reported the highest operating income growth?"
+    mixed = ask(demo_index, q, "hdrr")
+    single = ask(demo_index, q, "hdrr", fallback_scope="top_document")
+    assert single["routing"]["status"] == "fallback_no_tickers"
+    assert len({c["doc_id"] for c in single["contexts"]}) == 1
+    assert len({c["doc_id"] for c in mixed["contexts"]}) >= 1

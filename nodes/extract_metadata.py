@@ -13,7 +13,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from finrag.nodes.common import config_of, timed
 from finrag.nodes.prompts import ROUTER_SYSTEM
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.llm import get_chat_model, invoke_structured
+from finrag.tools.llm import get_chat_model, try_structured
 from finrag.tools.runtime import get_registry, get_store
 
 
@@ -41,12 +41,8 @@ def extract_metadata(state: dict, config=None) -> dict:
     calls = []
     llm_out = None
     if model is not None:
-        try:
-            llm_out, rec = invoke_structured("router", model, ExtractedMetadata,
-                                             [SystemMessage(ROUTER_SYSTEM), HumanMessage(question)])
-            calls.append(rec)
-        except Exception as exc:  # the linker's answer stands
-            calls.append({"role": "router", "model": "error", "prompt_tokens": 0, "completion_tokens": 0,
-                          "error": f"{type(exc).__name__}: {str(exc)[:200]}"})
+        llm_out, rec = try_structured("router", model, ExtractedMetadata,
+                                      [SystemMessage(ROUTER_SYSTEM), HumanMessage(question)])
+        calls.append(rec)  # on failure the linker's answer stands
     merged = merge_extracted(linked, llm_out, registry)
     return {"extracted": merged.model_dump(), "llm_calls": calls}

@@ -19,7 +19,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from finrag.nodes.common import config_of, context_label, timed
 from finrag.nodes.prompts import GENERATE_SYSTEM, GENERATE_USER
-from finrag.tools.llm import get_chat_model, invoke_tracked
+from finrag.tools.llm import get_chat_model, try_text
 from finrag.tools.rerankers import keyword_coverage
 from finrag.tools.runtime import get_registry, get_store
 from finrag.tools.tokens import count_tokens
@@ -134,13 +134,8 @@ def generate(state: dict, config=None, *, whole_document: bool = False) -> dict:
             if blocks:
                 content = blocks + [{"type": "text", "text": GENERATE_USER.format(context="(the attached filing)",
                                                                                   question=question)}]
-        try:
-            reply, rec = invoke_tracked("generator", model, [SystemMessage(GENERATE_SYSTEM), HumanMessage(content)])
-            calls.append(rec)
-            answer = str(reply.content).strip()
-        except Exception as exc:
-            calls.append({"role": "generator", "model": "error", "prompt_tokens": 0, "completion_tokens": 0,
-                          "error": f"{type(exc).__name__}: {str(exc)[:200]}"})
+        answer, rec = try_text("generator", model, [SystemMessage(GENERATE_SYSTEM), HumanMessage(content)])
+        calls.append(rec)
     if not answer:
         from finrag.nodes.rewrite import offline_rewrite
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from finrag.nodes.common import config_of, timed
 from finrag.nodes.prompts import REWRITE_SYSTEM
-from finrag.tools.llm import get_chat_model, invoke_structured
+from finrag.tools.llm import get_chat_model, try_structured
 
 ABBREVIATIONS = {
     "pp&e": "property plant and equipment", "ppne": "property plant and equipment",
@@ -118,13 +118,8 @@ def rewrite(state: dict, config=None) -> dict:
     calls = []
     result = None
     if model is not None:
-        try:
-            result, rec = invoke_structured("rewriter", model, Rewrite,
-                                            [SystemMessage(REWRITE_SYSTEM), HumanMessage(question)])
-            calls.append(rec)
-        except Exception as exc:
-            calls.append({"role": "rewriter", "model": "error", "prompt_tokens": 0, "completion_tokens": 0,
-                          "error": f"{type(exc).__name__}: {str(exc)[:200]}"})
+        result, rec = try_structured("rewriter", model, Rewrite, [SystemMessage(REWRITE_SYSTEM), HumanMessage(question)])
+        calls.append(rec)
     if result is None or not (result.query or "").strip():
         result = offline_rewrite(question)
     elif state.get("retries"):

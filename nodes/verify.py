@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from finrag.nodes.common import config_of, context_label, timed
 from finrag.nodes.prompts import VERIFY_SYSTEM
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.llm import get_chat_model, invoke_structured
+from finrag.tools.llm import get_chat_model, try_structured
 from finrag.tools.runtime import get_registry, get_store
 
 
@@ -58,13 +58,8 @@ def verify(state: dict, config=None) -> dict:
         if model is not None:
             passages = "\n\n".join(f"{context_label(c)}\n{c['text'][:1500]}" for c in top)
             msg = f"Target company: {anchor}\nQuestion: {state.get('question', '')}\n\nPassages:\n{passages}"
-            try:
-                verdict, rec = invoke_structured("verifier", model, Verdict,
-                                                 [SystemMessage(VERIFY_SYSTEM), HumanMessage(msg)])
-                calls.append(rec)
-            except Exception as exc:
-                calls.append({"role": "verifier", "model": "error", "prompt_tokens": 0, "completion_tokens": 0,
-                              "error": f"{type(exc).__name__}: {str(exc)[:200]}"})
+            verdict, rec = try_structured("verifier", model, Verdict, [SystemMessage(VERIFY_SYSTEM), HumanMessage(msg)])
+            calls.append(rec)
         if verdict is None:
             owners = [(registry.get(c["doc_id"]).company_key if registry.get(c["doc_id"]) else "?") for c in top]
             wrong = [c["doc_id"] for c, o in zip(top, owners) if o not in targets]

@@ -97,3 +97,26 @@ def invoke_structured(role: str, model: BaseChatModel, schema, messages: list) -
         if not m:
             raise ValueError(f"{role}: no JSON object in the model's reply")
         return schema.model_validate(json.loads(m.group(0))), record
+
+
+def error_record(role: str, exc: BaseException) -> dict:
+    """A call that failed: recorded (and not counted as an LLM call) so the offline strategy can take over."""
+    return {"role": role, "model": "error", "prompt_tokens": 0, "completion_tokens": 0,
+            "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+
+
+def try_structured(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, dict]:
+    """`invoke_structured`, but a failure returns (None, error record) instead of raising."""
+    try:
+        return invoke_structured(role, model, schema, messages)
+    except Exception as exc:
+        return None, error_record(role, exc)
+
+
+def try_text(role: str, model: BaseChatModel, messages: list) -> tuple[str, dict]:
+    """A plain-text call; a failure returns ("", error record) instead of raising."""
+    try:
+        reply, record = invoke_tracked(role, model, messages)
+        return str(reply.content).strip(), record
+    except Exception as exc:
+        return "", error_record(role, exc)

@@ -73,6 +73,12 @@ class MiniLMEmbedder:
 
                 logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
                 logging.getLogger("transformers").setLevel(logging.ERROR)
+                try:  # the "Loading weights" bar on every start is noise for a CLI
+                    from transformers.utils import logging as hf_logging
+
+                    hf_logging.disable_progress_bar()
+                except Exception:
+                    pass
                 self._model = SentenceTransformer(self.model_path, device="cpu")
                 self._model.max_seq_length = 256
             return self._model

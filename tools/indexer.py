@@ -66,23 +66,50 @@ def _parse_job(path: str) -> ParsedDocument | tuple[str, str]:
         return (path, f"unexpected parser error: {type(exc).__name__}: {str(exc)[:120]}")
 
 
-def _parsed_stream(paths: list[str], workers: int) -> Iterator[ParsedDocument | tuple[str, str]]:
+def _parsed_stream(paths: list[str], workers: int, on_parsed: Callable[[], None] = lambda: None
+                   ) -> Iterator[ParsedDocument | tuple[str, str]]:
+    """Parse files in a process pool; yield results in input order, call `on_parsed` as each finishes."""
     if workers <= 1 or len(paths) <= 1:
         for p in paths:
-            yield _parse_job(p)
+            result = _parse_job(p)
+            on_parsed()
+            yield result
         return
     import multiprocessing as mp
 
     # fork: workers only run PyMuPDF, and fork works from scripts without a __main__ guard
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+    from collections import deque
+
+    ahead = workers * 4  # parse at most this many files ahead of the embedder (bounded memory)
+    pending = iter(paths)
+    window: deque = deque()
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        yield from pool.map(_parse_job, paths, chunksize=1)
+
+        def submit_next() -> None:
+            path = next(pending, None)
+            if path is not None:
+                fut = pool.submit(_parse_job, path)
+                fut.add_done_callback(lambda _f: on_parsed())
+                window.append(fut)
+
+        for _ in range(ahead):
+            submit_next()
+        try:
+            while window:
+                result = window.popleft().result()
+                submit_next()
+                yield result
+        finally:
+            for fut in window:
+                fut.cancel()
 
 
-def _progress(total: int, desc: str, unit: str, enabled: bool):
+def _progress(total: int, desc: str, unit: str, enabled: bool, position: int = 0):
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, dynamic_ncols=True, leave=True)
+    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, dynamic_ncols=True, leave=True,
+                position=position)
 
 
 def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 2500, chunk_overlap: int = 1250,
@@ -117,10 +144,11 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     workers = workers or max(1, min(os.cpu_count() or 1, 4))
     embedder = store.embedder
     step = chunk_size - chunk_overlap
-    bar = _progress(len(todo), "parse+embed", "file", progress and bool(todo))
+    parse_bar = _progress(len(todo), "parse", "file", progress and bool(todo), position=0)
+    bar = _progress(len(todo), "embed", "file", progress and bool(todo), position=1)
     try:
         t_parse = time.perf_counter()
-        for item in _parsed_stream(todo, workers):
+        for item in _parsed_stream(todo, workers, on_parsed=lambda: parse_bar.update(1)):
             report.parse_seconds += time.perf_counter() - t_parse
             if isinstance(item, tuple):
                 report.failed.append(item)
@@ -153,6 +181,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
         report.interrupted = True
     finally:
         bar.close()
+        parse_bar.close()
     if alias_file:
         store.set_meta("alias_file", str(Path(alias_file).resolve()))
     changed: list[str] = []

@@ -176,3 +176,35 @@ def test_hdrr_top_document_fallback_keeps_one_filing(demo_index):
     assert single["routing"]["status"] == "fallback_no_tickers"
     assert len({c["doc_id"] for c in single["contexts"]}) == 1
     assert len({c["doc_id"] for c in mixed["contexts"]}) >= 1
+
+
+def test_sfr_multi_company_question_gives_every_filing_a_share_of_the_budget(demo_index):
+    res = ask(demo_index, "Compare Acme Widgets' and Borealis Energy's total revenue in FY2023.", "sfr",
+              sfr_max_context_tokens=3000)
+    docs = [c["doc_id"] for c in res["contexts"]]
+    assert set(docs) == {"ACMEWIDGETS_2023_10K", "BOREALISENERGY_2023_10K"}
+    assert res["cost"]["context_tokens"] <= 3000 + 50
+
+
+_SEEN: list = []
+
+
+class _RecordingModel(GenericFakeChatModel):
+    """LangChain's fake chat model that also remembers the messages it was sent."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        _SEEN.append(messages)
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+def test_sfr_can_send_the_pdf_itself_as_a_file_input(demo_index, demo_qas):
+    model = _RecordingModel(messages=iter([AIMessage("From the attached filing: $1,476.2 million.")]))
+    res = ask(demo_index, demo_qas[0]["question"], "sfr", generator_model=model, sfr_pdf_input=True)
+    content = _SEEN[-1][-1].content
+    # LangChain normalises OpenAI's {"type": "file", "file": {...}} into its standard file block
+    block = content[0]
+    assert isinstance(content, list) and block["type"] == "file"
+    flat = json.dumps(block)
+    assert "application/pdf" in flat and f"{demo_qas[0]['doc_id']}.pdf" in flat
+    assert len(flat) > 10_000  # the PDF bytes travel with the message
+    assert res["answer"].startswith("From the attached filing")

@@ -5,7 +5,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 from finrag.graphs import SYSTEMS

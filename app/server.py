@@ -167,48 +167,50 @@ def make_runnable(system: str, server_conf: Optional[dict] = None, *, max_questi
         q = validate_question(inp.get("question"), max_question_chars)
         return q, str(inp.get("id") or uuid.uuid4().hex[:12])
 
-    def _routing_piece(mode: str, chunk: Any, final_state: dict) -> Optional[dict]:
-        if mode == "updates" and isinstance(chunk, dict) and isinstance(chunk.get("resolve_docs"), dict):
-            routing = _routing_of(chunk["resolve_docs"])
-            routing["extracted"] = final_state.get("extracted") or {}
-            return routing
-        return None
+    class _Pieces:
+        """Turns the graph's stream into the contract's pieces: head, routing (once known), the rest."""
+
+        def __init__(self, inp: Any):
+            self.question, self.qid = _prepare(inp)
+            self.state: dict = {}
+            self.routing_sent: Optional[dict] = None
+            self.t0 = time.perf_counter()
+
+        def head(self) -> AddableDict:
+            return AddableDict(id=self.qid, system=system, question=self.question)
+
+        def feed(self, mode: str, chunk: Any) -> Optional[AddableDict]:
+            if mode == "values":
+                self.state = chunk
+            elif (self.routing_sent is None and mode == "updates" and isinstance(chunk, dict)
+                  and isinstance(chunk.get("resolve_docs"), dict)):
+                self.routing_sent = _routing_of(chunk["resolve_docs"])
+                self.routing_sent["extracted"] = self.state.get("extracted") or {}
+                return AddableDict(routing=self.routing_sent)
+            return None
+
+        def rest(self) -> AddableDict:
+            total = (time.perf_counter() - self.t0) * 1000.0
+            return AddableDict(_pieces(system, self.state, qid=self.qid, question=self.question, total_ms=total,
+                                       routing_sent=self.routing_sent))
 
     async def astream_answer(inp: Any, config: RunnableConfig) -> AsyncIterator[dict]:
-        question, qid = _prepare(inp)
-        yield AddableDict(id=qid, system=system, question=question)
-        t0 = time.perf_counter()
-        state: dict = {}
-        routing_sent: Optional[dict] = None
-        async for mode, chunk in graph.astream({"question": question}, _run_config(config, server_conf),
+        pieces = _Pieces(inp)
+        yield pieces.head()
+        async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config, server_conf),
                                                stream_mode=["updates", "values"]):
-            if mode == "values":
-                state = chunk
-            elif routing_sent is None:
-                routing_sent = _routing_piece(mode, chunk, state)
-                if routing_sent is not None:
-                    yield AddableDict(routing=routing_sent)
-        total = (time.perf_counter() - t0) * 1000.0
-        yield AddableDict(_pieces(system, state, qid=qid, question=question, total_ms=total,
-                                  routing_sent=routing_sent))
+            if (piece := pieces.feed(mode, chunk)) is not None:
+                yield piece
+        yield pieces.rest()
 
     def stream_answer(inp: Any, config: RunnableConfig) -> Iterator[dict]:
-        question, qid = _prepare(inp)
-        yield AddableDict(id=qid, system=system, question=question)
-        t0 = time.perf_counter()
-        state: dict = {}
-        routing_sent: Optional[dict] = None
-        for mode, chunk in graph.stream({"question": question}, _run_config(config, server_conf),
+        pieces = _Pieces(inp)
+        yield pieces.head()
+        for mode, chunk in graph.stream({"question": pieces.question}, _run_config(config, server_conf),
                                         stream_mode=["updates", "values"]):
-            if mode == "values":
-                state = chunk
-            elif routing_sent is None:
-                routing_sent = _routing_piece(mode, chunk, state)
-                if routing_sent is not None:
-                    yield AddableDict(routing=routing_sent)
-        total = (time.perf_counter() - t0) * 1000.0
-        yield AddableDict(_pieces(system, state, qid=qid, question=question, total_ms=total,
-                                  routing_sent=routing_sent))
+            if (piece := pieces.feed(mode, chunk)) is not None:
+                yield piece
+        yield pieces.rest()
 
     return RunnableLambda(stream_answer, afunc=astream_answer, name=system).with_types(
         input_type=QuestionInput, output_type=AnswerContract)

@@ -285,23 +285,30 @@ def run_answers(queries: Sequence[dict], systems: Sequence[str], out: Path, *, i
         return stats
     conf = dict(configurable or {})
     bar = tqdm(total=len(todo), desc="answering", unit="q", disable=not progress, file=sys.stderr)
-    pool = ThreadPoolExecutor(max_workers=max(1, int(concurrency)), thread_name_prefix="finrag-eval")
     try:
-        futures = {pool.submit(answer_one, s, q, out, index_dir, conf): (s, q["id"]) for s, q in todo}
-        for fut in as_completed(futures):
-            res = fut.result()
+        for res in run_in_threads(answer_one, [(s, q, out, index_dir, conf) for s, q in todo], concurrency,
+                                  "finrag-eval"):
             stats["answered"] += 1
             stats["errors"] += bool(res.get("error"))
             bar.update(1)
             if res.get("error"):
                 bar.set_postfix_str(f"errors {stats['errors']}")
+    finally:
+        bar.close()
+    return stats
+
+
+def run_in_threads(fn, jobs: Sequence[tuple], concurrency: int, name: str):
+    """Yield fn(*job) for every job as they finish, on a thread pool; on an error or Ctrl-C the queued
+    jobs are cancelled instead of waited for."""
+    pool = ThreadPoolExecutor(max_workers=max(1, int(concurrency)), thread_name_prefix=name)
+    try:
+        for fut in as_completed([pool.submit(fn, *job) for job in jobs]):
+            yield fut.result()
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
-    finally:
-        bar.close()
     pool.shutdown(wait=True)
-    return stats
 
 
 # --------------------------------------------------------------------------------------------------
@@ -354,11 +361,9 @@ def run_judges(queries: Sequence[dict], systems: Sequence[str], out: Path, judge
         st = {"judged": 0, "cached": 0, "no_gold": 0, "judge_errors": 0}
         items = [(s, q) for q in queries for s in systems]
         bar = tqdm(total=len(items), desc=f"judging ({name})", unit="a", disable=not progress, file=sys.stderr)
-        pool = ThreadPoolExecutor(max_workers=max(1, int(concurrency)), thread_name_prefix="finrag-judge")
         try:
-            futs = [pool.submit(judge_one, judge, name, s, q, out) for s, q in items]
-            for fut in as_completed(futs):
-                rec, computed = fut.result()
+            for rec, computed in run_in_threads(judge_one, [(judge, name, s, q, out) for s, q in items],
+                                                concurrency, "finrag-judge"):
                 if rec is None:
                     st["no_gold"] += 1
                 elif rec.get("score") is None:
@@ -368,12 +373,8 @@ def run_judges(queries: Sequence[dict], systems: Sequence[str], out: Path, judge
                 else:
                     st["cached"] += 1
                 bar.update(1)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
         finally:
             bar.close()
-        pool.shutdown(wait=True)
         stats[name] = st
     return stats
 

@@ -31,7 +31,7 @@ def _runtime_context() -> dict:
         return {}
     if isinstance(ctx, dict):
         return {k: v for k, v in ctx.items() if v not in (None, "")}
-    from dataclasses import asdict, fields, is_dataclass
+    from dataclasses import fields, is_dataclass
 
     if is_dataclass(ctx):
         defaults = Configuration()

@@ -19,6 +19,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from finrag.nodes.common import config_of, context_label, timed
 from finrag.nodes.prompts import GENERATE_SYSTEM, GENERATE_USER
+from finrag.nodes.rewrite import offline_rewrite
 from finrag.tools.llm import get_chat_model, try_text
 from finrag.tools.rerankers import keyword_coverage
 from finrag.tools.runtime import get_registry, get_store
@@ -140,8 +141,6 @@ def generate(state: dict, config=None, *, whole_document: bool = False) -> dict:
         answer, rec = try_text("generator", model, [SystemMessage(GENERATE_SYSTEM), HumanMessage(content)])
         calls.append(rec)
     if not answer:
-        from finrag.nodes.rewrite import offline_rewrite
-
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords
         answer = extractive_answer(question, keywords, contexts)
     return {"answer": answer, "contexts": contexts, "context_tokens": count_tokens(context_text), "llm_calls": calls}

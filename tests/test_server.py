@@ -12,7 +12,6 @@ import asyncio
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -25,7 +24,8 @@ import pytest
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-HOST = "127.0.0.1"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from servers import HOST, free_port, stop_process, wait_http  # noqa: E402
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
 
@@ -42,30 +42,6 @@ def _remote(url: str, **kwargs):
     _CLIENTS.append(client)
     return client
 
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-def wait_http(url: str, *, timeout: float, ok=(200,), proc: subprocess.Popen | None = None, log: Path | None = None):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            tail = log.read_text(errors="replace")[-3000:] if log and log.exists() else ""
-            raise RuntimeError(f"server exited with {proc.returncode} before it was ready:\n{tail}")
-        try:
-            r = httpx.get(url, timeout=5)
-            if r.status_code in ok:
-                return r
-            last = f"{r.status_code} {r.text[:200]}"
-        except httpx.HTTPError as exc:
-            last = repr(exc)
-        time.sleep(0.25)
-    raise RuntimeError(f"{url} not ready after {timeout:.0f} s (last: {last})")
 
 
 class ThreadServer:
@@ -109,12 +85,7 @@ def finrag_server(demo_index, tmp_path_factory):
         wait_http(f"{url}/health", timeout=120, proc=proc, log=log)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        stop_process(proc)
         text = log.read_text(errors="replace")
         assert "Traceback" not in text, text[-3000:]
 
@@ -155,8 +126,6 @@ def test_health(http, demo_index):
 
 
 def test_hdrr_invoke_remote_runnable(finrag_server, demo_qas):
-    from langserve import RemoteRunnable
-
     hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
     for qa in single_company_qas(demo_qas):
         out = hdrr.invoke({"question": qa["question"], "id": qa["id"]})
@@ -184,8 +153,6 @@ def test_invoke_every_system_httpx(http, demo_qas, system):
 
 
 def test_hdrr_batch(finrag_server, http, demo_qas):
-    from langserve import RemoteRunnable
-
     qas = single_company_qas(demo_qas)
     outs = _remote(f"{finrag_server}/hdrr/", timeout=60).batch([{"question": q["question"]} for q in qas])
     assert len(outs) == len(qas)
@@ -200,8 +167,6 @@ def test_hdrr_batch(finrag_server, http, demo_qas):
 
 
 def test_hdrr_stream_adds_up_to_invoke(finrag_server, demo_qas):
-    from langserve import RemoteRunnable
-
     qa = demo_qas[0]
     hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
     chunks = list(hdrr.stream({"question": qa["question"], "id": "s1"}))
@@ -230,8 +195,6 @@ def test_hdrr_stream_raw_sse(http, demo_qas):
 
 
 def test_hdrr_stream_events_show_nodes(finrag_server, demo_qas):
-    from langserve import RemoteRunnable
-
     async def collect():
         hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
         return [e async for e in hdrr.astream_events({"question": demo_qas[0]["question"]}, version="v2")]
@@ -330,8 +293,6 @@ def keyed_server(demo_index):
 
 
 def test_api_key(keyed_server, demo_qas):
-    from langserve import RemoteRunnable
-
     url, q = keyed_server.url, {"input": {"question": demo_qas[0]["question"]}}
     assert httpx.get(f"{url}/health", timeout=30).json()["status"] == "ok"  # health stays open
     for headers in ({}, {"X-API-Key": "wrong"}):
@@ -368,8 +329,6 @@ def test_unexpected_error_is_one_line_500(keyed_server, demo_qas, monkeypatch, c
     assert any("RuntimeError" in m and "kaboom" in m and "\n" not in m for m in lines), lines
 
     # the same bug in a stream: the first pieces arrive, then an SSE error event, and the stream is closed
-    from langserve import RemoteRunnable
-
     chunks = []
     with pytest.raises(httpx.HTTPStatusError) as err:
         for chunk in _remote(f"{keyed_server.url}/hdrr/", headers=headers, timeout=60).stream(
@@ -392,8 +351,6 @@ class _SlowGraph:
 
 
 def test_timeout_504(demo_index, demo_qas, monkeypatch):
-    from langserve import RemoteRunnable
-
     import finrag.server as server
 
     q = {"question": demo_qas[0]["question"]}

@@ -9,17 +9,15 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-HOST = "127.0.0.1"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from servers import HOST, free_port, stop_process, wait_http  # noqa: E402
 ALL_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
              "verify", "generate"}
 HDRR_NODES = ALL_NODES - {"verify"}
@@ -31,12 +29,6 @@ def _langgraph_cli() -> str | None:
     return str(exe) if exe.exists() else shutil.which("langgraph")
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def studio(demo_index, tmp_path_factory):
     cli = _langgraph_cli()
@@ -46,7 +38,7 @@ def studio(demo_index, tmp_path_factory):
         import langgraph_sdk  # noqa: F401
     except ImportError:
         pytest.skip("langgraph_sdk is not installed")
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("studio") / "langgraph-dev.log"
     state_dir = REPO / ".langgraph_api"  # the in-memory runtime persists here (relative to cwd)
     had_state = state_dir.exists()
@@ -59,26 +51,13 @@ def studio(demo_index, tmp_path_factory):
                                 cwd=REPO, env=env, stdout=fh, stderr=subprocess.STDOUT)
     url = f"http://{HOST}:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{url}/ok", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev not ready after 60 s:\n{log.read_text()[-3000:]}")
-            time.sleep(0.25)
+        try:
+            wait_http(f"{url}/ok", timeout=60, proc=proc, log=log)
+        except RuntimeError as exc:
+            pytest.fail(f"langgraph dev did not become ready: {exc}")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        stop_process(proc)
         if not had_state:
             shutil.rmtree(state_dir, ignore_errors=True)
 

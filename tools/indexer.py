@@ -191,11 +191,11 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
             store.delete_prefixes("meta", changed)
             if (store.get_meta("variant_llmctx_source") or "offline") == "offline":
                 store.delete_prefixes("llmctx", changed)
-    if not report.interrupted and (report.indexed or changed or not _faiss_current(store)):
+    if not report.interrupted and (report.indexed or changed or not store.faiss_is_current()):
         store.build_faiss("base")
         for variant in ("meta", "llmctx"):
             have, total = store.variant_status(variant)
-            if not have or have == total and _faiss_current(store, variant):
+            if not have or have == total and store.faiss_is_current(variant):
                 continue
             source = store.get_meta(f"variant_{variant}_source") or "offline"
             if source != "offline":  # never mix offline contexts into an LLM-built variant
@@ -226,10 +226,6 @@ def refresh_registry(store: Store) -> list[str]:
             store.update_document_info(new)
             changed.append(old.doc_id)
     return changed
-
-
-def _faiss_current(store: Store, variant: str = "base") -> bool:
-    return store._faiss_is_current(variant)
 
 
 def remove_documents(store: Store, names: Iterable[str]) -> IndexReport:

@@ -400,7 +400,7 @@ class Store:
         self._faiss[variant] = index
         return index
 
-    def _faiss_is_current(self, variant: str) -> bool:
+    def faiss_is_current(self, variant: str = "base") -> bool:
         side = self._faiss_path(variant).with_suffix(".json")
         if not side.exists() or not self._faiss_path(variant).exists():
             return False
@@ -423,7 +423,7 @@ class Store:
         variant = _variant(variant)
         with self._lock:
             index = self._faiss.get(variant)
-            if index is not None and self._faiss_is_current(variant):
+            if index is not None and self.faiss_is_current(variant):
                 return index
             if variant != "base":
                 have, total = self.variant_status(variant)
@@ -431,7 +431,7 @@ class Store:
                     raise VariantMissing(
                         f"index variant {variant!r} covers {have} of {total} chunks; build it with "
                         f"`finrag index --variant {variant} --index {self.index_dir}`")
-            if self._faiss_is_current(variant):
+            if self.faiss_is_current(variant):
                 index = faiss.read_index(str(self._faiss_path(variant)))
                 self._faiss[variant] = index
                 return index

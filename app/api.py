@@ -12,7 +12,7 @@ import uuid
 from typing import Any
 
 from finrag.graphs import SYSTEMS, get_graph
-from finrag.tools.tokens import count_tokens
+from finrag.tools.llm.tokens import count_tokens
 
 
 class QuestionError(ValueError):

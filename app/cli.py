@@ -45,9 +45,9 @@ def _quiet_libraries() -> None:
 
 # ------------------------------------------------------------------- index
 def cmd_index(args) -> int:
-    from finrag.tools.embedders import get_embedder
-    from finrag.tools.indexer import build_variant, index_paths, remove_documents
-    from finrag.tools.store import Store
+    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.indexer import build_variant, index_paths, remove_documents
+    from finrag.tools.indexing.store import Store
 
     store = Store(args.index, create=True)
     try:
@@ -84,7 +84,7 @@ def cmd_index(args) -> int:
             model = None
             if variant == "llmctx":
                 from finrag.state.configuration import Configuration
-                from finrag.tools.llm import get_chat_model
+                from finrag.tools.llm.chat import get_chat_model
 
                 model = get_chat_model("contextualizer", Configuration.from_runnable_config(
                     {"configurable": _configurable(args)}))
@@ -99,7 +99,7 @@ def cmd_index(args) -> int:
 
 
 def cmd_info(args) -> int:
-    from finrag.tools.store import Store
+    from finrag.tools.indexing.store import Store
 
     store = Store(args.index)
     stats = store.stats()
@@ -198,10 +198,10 @@ def cmd_batch(args) -> int:
 # -------------------------------------------------------------------- demo
 def cmd_demo(args) -> int:
     from finrag.api import run_query
-    from finrag.tools.demo_corpus import demo_questions, generate_demo_corpus
-    from finrag.tools.embedders import get_embedder
-    from finrag.tools.indexer import build_variant, index_paths
-    from finrag.tools.store import Store
+    from finrag.tools.demo.corpus import demo_questions, generate_demo_corpus
+    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.indexer import build_variant, index_paths
+    from finrag.tools.indexing.store import Store
 
     home = Path(args.dir)
     corpus = home / "filings"
@@ -323,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
-    from finrag.tools.store import IndexError_
+    from finrag.tools.indexing.store import IndexError_
 
     try:
         return int(args.func(args) or 0)

@@ -374,7 +374,7 @@ def _plain_errors(errors: list) -> list:
 
 
 def _resolve_index(index_dir: Optional[str | os.PathLike]) -> Path:
-    from finrag.tools.store import default_index_dir
+    from finrag.tools.indexing.store import default_index_dir
 
     return Path(index_dir).expanduser().resolve() if index_dir else default_index_dir().resolve()
 
@@ -460,7 +460,7 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
     async def _bad_question(request: Request, exc: QuestionError):
         return JSONResponse(status_code=422, content={"detail": str(exc)})
 
-    from finrag.tools.store import IndexError_
+    from finrag.tools.indexing.store import IndexError_
 
     @app.exception_handler(IndexError_)
     async def _no_index(request: Request, exc: IndexError_):

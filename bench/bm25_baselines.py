@@ -9,7 +9,7 @@ import argparse
 import json
 from pathlib import Path
 
-from finrag.tools.store import Store
+from finrag.tools.indexing.store import Store
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "financebench"
 

@@ -35,9 +35,9 @@ def main() -> int:
     ap.add_argument("--variants", default="meta,llmctx")
     args = ap.parse_args()
 
-    from finrag.tools.embedders import get_embedder
-    from finrag.tools.indexer import _parsed_stream, build_variant, discover, index_paths, IndexReport
-    from finrag.tools.store import Store
+    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.indexer import _parsed_stream, build_variant, discover, index_paths, IndexReport
+    from finrag.tools.indexing.store import Store
 
     result: dict = {"pdfs": args.pdfs, "cores": os.cpu_count()}
     files = [str(p) for p in discover([args.pdfs], IndexReport())]

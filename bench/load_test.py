@@ -38,10 +38,10 @@ def free_port() -> int:
 
 
 def build_demo_index(work: Path) -> tuple[Path, list[dict]]:
-    from finrag.tools.demo_corpus import demo_questions, generate_demo_corpus
-    from finrag.tools.embedders import get_embedder
-    from finrag.tools.indexer import build_variant, index_paths
-    from finrag.tools.store import Store
+    from finrag.tools.demo.corpus import demo_questions, generate_demo_corpus
+    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.indexer import build_variant, index_paths
+    from finrag.tools.indexing.store import Store
 
     paths = generate_demo_corpus(work / "filings")
     index_dir = work / "index"
@@ -62,7 +62,7 @@ def load_questions(path: str | None) -> list[str]:
     if path:
         rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
         return [r["question"] for r in rows]
-    from finrag.tools.demo_corpus import demo_questions
+    from finrag.tools.demo.corpus import demo_questions
 
     return [q["question"] for q in demo_questions()]
 

@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_index(index_dir: Optional[str]) -> None:
-    from finrag.tools.store import Store, default_index_dir
+    from finrag.tools.indexing.store import Store, default_index_dir
 
     Store(index_dir or default_index_dir()).close()  # raises IndexMissing with a clear message
 
@@ -175,7 +175,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
-    from finrag.tools.store import IndexError_
+    from finrag.tools.indexing.store import IndexError_
 
     try:
         return {"run": cmd_run, "report": cmd_report, "groups": cmd_groups}[args.command](args)

@@ -12,7 +12,7 @@ same 1-10 integer rubric (see `RUBRIC`) and returns a `JudgeResult`:
   against the FinanceBench human labels by `finrag.eval.calibrate` (tuning half only) and
   are stored in `eval/data/offline_judge_params.json`.
 - `make_judge(role, configurable)` returns an `LLMJudge` for the configured chat model of
-  that role, or the `OfflineJudge` when `finrag.tools.llm.get_chat_model` returns None.
+  that role, or the `OfflineJudge` when `finrag.tools.llm.chat.get_chat_model` returns None.
 
 Score >= `CORRECT_THRESHOLD` (8, "substantively correct") counts as a correct answer.
 """
@@ -31,6 +31,8 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
+
+from finrag.state.prompts import JUDGE_SYSTEM_PROMPT, JUDGE_USER_PROMPT, RUBRIC
 
 __all__ = [
     "CORRECT_THRESHOLD",
@@ -64,42 +66,6 @@ DEFAULT_PARAMS_PATH = Path(__file__).resolve().parent / "data" / "offline_judge_
 # --------------------------------------------------------------------------------------
 # Prompt (one place)
 # --------------------------------------------------------------------------------------
-
-RUBRIC = """\
-10 = fully correct: the answer states the gold answer (numbers match up to rounding and units).
-8-9 = substantively correct with minor omissions or harmless extra detail.
-5-7 = partially correct: part of the gold answer is there, but significant information is missing or a secondary figure is wrong.
-2-4 = mostly incorrect: the key figure, direction or entity is wrong, with only some relevant content.
-1 = completely incorrect, irrelevant, or a refusal / "the information is not provided"."""
-
-JUDGE_SYSTEM_PROMPT = f"""\
-You are a strict grader of answers to financial questions about SEC filings.
-Compare the CANDIDATE ANSWER with the GOLD ANSWER (and the gold justification when given) and
-grade how correct the candidate is on this 1-10 integer rubric:
-
-{RUBRIC}
-
-Rules:
-- Judge correctness against the gold answer only; do not reward length or style.
-- Numbers: accept equivalent units and scales (e.g. $1,577 million = $1.577 billion = 1577 in USD millions),
-  percentages written as fractions (0.654 = 65.4%), negatives in parentheses, and rounding to the
-  precision of the gold answer. A different value, scale or sign is incorrect.
-- Yes/no questions: the polarity must match the gold answer; supporting figures should agree.
-- A refusal, "I cannot answer", or "the information is not provided" scores 1.
-- Reply with a JSON object only: {{"score": <integer 1-10>, "justification": "<one or two sentences>"}}."""
-
-JUDGE_USER_PROMPT = """\
-QUESTION:
-{question}
-
-GOLD ANSWER:
-{gold}
-{justification_block}
-CANDIDATE ANSWER:
-{answer}
-
-Return the JSON object {{"score": ..., "justification": ...}}."""
-
 
 # --------------------------------------------------------------------------------------
 # Result and interface
@@ -1008,7 +974,7 @@ def _conclusive_indices(answer: str, mentions: list[NumberMention]) -> set[int]:
 
 def make_judge(role: str = "judge", configurable: Any = None, **llm_kwargs: Any) -> Judge:
     """The judge for a role ("judge" or "judge2"): an `LLMJudge` (named after the role, with
-    `llm_kwargs`) on the chat model that `finrag.tools.llm.get_chat_model(role, cfg)` returns,
+    `llm_kwargs`) on the chat model that `finrag.tools.llm.chat.get_chat_model(role, cfg)` returns,
     or the calibrated `OfflineJudge` when that returns None (the offline strategy).
 
     `configurable` is a `Configuration`, or the `configurable` dict of a RunnableConfig (e.g.
@@ -1016,9 +982,9 @@ def make_judge(role: str = "judge", configurable: Any = None, **llm_kwargs: Any)
     from that dict or from `FINRAG_<ROLE>_MODEL` even where `Configuration` has no such field,
     and falls back to the default `llm` otherwise."""
     try:
-        from finrag.tools.llm import get_chat_model  # type: ignore
+        from finrag.tools.llm.chat import get_chat_model  # type: ignore
     except ModuleNotFoundError as exc:  # the LLM factory itself is absent: offline
-        if exc.name not in ("finrag.tools.llm", "finrag.tools"):
+        if exc.name not in ("finrag.tools.llm.chat", "finrag.tools"):
             raise
         return OfflineJudge()
     cfg = configurable

@@ -88,7 +88,7 @@ def index_meta_of(index_dir: str | Path | None) -> dict:
     if not index_dir or not Path(index_dir).is_dir():
         return {}
     try:
-        from finrag.tools.store import Store
+        from finrag.tools.indexing.store import Store
 
         store = Store(index_dir)
     except Exception:

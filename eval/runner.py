@@ -120,7 +120,7 @@ def _now() -> str:
 def resolve_judge(spec: Any, role: str = "judge", base_url: str | None = None):
     """A judge from a spec: None/'' -> None; a Judge -> itself; a LangChain chat model -> LLMJudge;
     'offline' -> OfflineJudge; 'auto' -> 'openai/gpt-4.1' when OPENAI_API_KEY is set, else offline;
-    'openai/<model>' (or any `provider/model` finrag.tools.llm knows) -> LLMJudge on
+    'openai/<model>' (or any `provider/model` finrag.tools.llm.chat knows) -> LLMJudge on
     `get_chat_model(role, Configuration(llm=spec, llm_base_url=base_url))`."""
     from finrag.eval.judges import Judge, LLMJudge, OfflineJudge
 
@@ -141,7 +141,7 @@ def resolve_judge(spec: Any, role: str = "judge", base_url: str | None = None):
     if spec.lower() in ("offline", "none"):
         return OfflineJudge()
     from finrag.state.configuration import Configuration
-    from finrag.tools import llm as llm_mod
+    from finrag.tools.llm import chat as llm_mod
 
     cfg = Configuration(llm=spec, llm_base_url=base_url or "")
     model = llm_mod.get_chat_model(role, cfg)

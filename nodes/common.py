@@ -8,6 +8,7 @@ from typing import Callable
 from langchain_core.runnables import RunnableConfig
 
 from finrag.state.configuration import Configuration
+from finrag.tools.answering.extractive import context_label  # noqa: F401  (nodes cite contexts the same way)
 
 
 def config_of(config: RunnableConfig | None) -> Configuration:
@@ -63,9 +64,3 @@ def scope_of(state: dict, scoped: bool) -> list[str] | None:
         return None
     docs = state.get("routed_docs") or []
     return list(docs) if docs else None
-
-
-def context_label(chunk: dict) -> str:
-    ps, pe = chunk.get("page_start"), chunk.get("page_end")
-    pages = f"p. {ps}" if ps == pe else f"pp. {ps}-{pe}"
-    return f"[{chunk.get('doc_id')}, {pages}]"

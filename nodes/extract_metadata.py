@@ -11,9 +11,10 @@ from __future__ import annotations
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from finrag.nodes.common import config_of, timed
-from finrag.nodes.prompts import ROUTER_SYSTEM
+from finrag.state.prompts import ROUTER_SYSTEM
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.llm import get_chat_model, try_structured
+from finrag.tools.llm.chat import get_chat_model
+from finrag.tools.llm.calls import try_structured
 from finrag.tools.runtime import get_registry, get_store
 
 

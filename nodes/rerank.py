@@ -9,7 +9,8 @@ instead of a mixture of filings (the default, `corpus`, is the paper's).
 from __future__ import annotations
 
 from finrag.nodes.common import config_of, timed
-from finrag.tools.rerankers import adaptive_cutoff, get_reranker
+from finrag.tools.retrieval.cutoff import adaptive_cutoff
+from finrag.tools.retrieval.rerankers import get_reranker
 from finrag.tools.runtime import get_store
 
 

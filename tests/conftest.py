@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ os.environ.pop("OPENAI_API_KEY", None)  # tests are offline unless they inject f
 os.environ.pop("FINRAG_LLM", None)
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))  # test helpers: `from support.servers import ...`
 SHARED = REPO.parent / "shared" / "data" / "financebench"
 
 
@@ -24,7 +26,7 @@ def shared_data() -> Path:
 
 @pytest.fixture(scope="session")
 def demo_corpus(tmp_path_factory) -> tuple[Path, list[Path]]:
-    from finrag.tools.demo_corpus import generate_demo_corpus
+    from finrag.tools.demo.corpus import generate_demo_corpus
 
     folder = tmp_path_factory.mktemp("demo") / "filings"
     return folder, generate_demo_corpus(folder)
@@ -33,9 +35,9 @@ def demo_corpus(tmp_path_factory) -> tuple[Path, list[Path]]:
 @pytest.fixture(scope="session")
 def demo_index(tmp_path_factory, demo_corpus) -> Path:
     """An index of the demo corpus with both variants (built once per test session)."""
-    from finrag.tools.embedders import get_embedder
-    from finrag.tools.indexer import build_variant, index_paths
-    from finrag.tools.store import Store
+    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.indexer import build_variant, index_paths
+    from finrag.tools.indexing.store import Store
 
     index_dir = tmp_path_factory.mktemp("demo_index")
     store = Store(index_dir, create=True)
@@ -50,6 +52,6 @@ def demo_index(tmp_path_factory, demo_corpus) -> Path:
 
 @pytest.fixture(scope="session")
 def demo_qas(demo_corpus) -> list[dict]:
-    from finrag.tools.demo_corpus import demo_questions
+    from finrag.tools.demo.corpus import demo_questions
 
     return demo_questions(demo_corpus[1])

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 from finrag.state.configuration import Configuration
-from finrag.tools.store import Store, default_index_dir
+from finrag.tools.indexing.store import Store, default_index_dir
 
 _LOCK = threading.Lock()
 _STORES: dict[tuple[str, str], Store] = {}
@@ -22,7 +22,7 @@ def index_dir_of(cfg: Configuration) -> Path:
 
 
 def get_store(cfg: Configuration) -> Store:
-    from finrag.tools.embedders import get_embedder
+    from finrag.tools.indexing.embedders import get_embedder
 
     key = (str(index_dir_of(cfg).resolve()), cfg.embedder)
     with _LOCK:
@@ -35,7 +35,7 @@ def get_store(cfg: Configuration) -> Store:
 
 
 def get_registry(store: Store, alias_file: str = ""):
-    from finrag.tools.registry import Registry
+    from finrag.tools.routing.registry import Registry
 
     alias = alias_file or store.get_meta("alias_file") or None
     key = f"{store.index_dir.resolve()}|{alias}"

@@ -46,7 +46,7 @@ try:  # PyMuPDF >= 1.24 ships `pymupdf`; `fitz` is the legacy alias (deprecated 
 except ImportError:  # pragma: no cover
     import fitz  # type: ignore
 
-from finrag.tools.demo_corpus import company_by, demo_filing_pages, demo_financials
+from finrag.tools.demo.corpus import company_by, demo_filing_pages, demo_financials
 
 __all__ = ["BadFile", "BAD_FILES", "ENCRYPTED_USER_PASSWORD", "ENCRYPTED_OWNER_PASSWORD",
            "GOOD_TXT_SOURCE", "GOOD_HTM_SOURCE", "make_bad_files"]

@@ -16,7 +16,7 @@ from finrag.eval.judges import (DEFAULT_PARAMS_PATH, JUDGE_SYSTEM_PROMPT, Judge,
                                 detect_refusal, make_judge, numbers_match, parse_judge_json, parse_numbers,
                                 yes_no_polarity)
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "financebench"
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "financebench"
 
 
 def one(text):
@@ -289,9 +289,9 @@ def test_cross_evaluator_agreement():
 
 
 def test_make_judge_uses_llm_factory(monkeypatch):
-    fake = types.ModuleType("finrag.tools.llm")
+    fake = types.ModuleType("finrag.tools.llm.chat")
     fake.get_chat_model = lambda role, cfg: None
-    monkeypatch.setitem(sys.modules, "finrag.tools.llm", fake)
+    monkeypatch.setitem(sys.modules, "finrag.tools.llm.chat", fake)
     assert isinstance(make_judge("judge"), OfflineJudge)
     model = FakeListChatModel(responses=['{"score": 6, "justification": "x"}'])
     fake.get_chat_model = lambda role, cfg: model if cfg.model_for(role) == "fake/judge2" else None
@@ -301,7 +301,7 @@ def test_make_judge_uses_llm_factory(monkeypatch):
 
 
 def test_make_judge_with_the_real_factory(monkeypatch):
-    pytest.importorskip("finrag.tools.llm")
+    pytest.importorskip("finrag.tools.llm.chat")
     monkeypatch.delenv("FINRAG_LLM", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert isinstance(make_judge("judge", {"llm": "offline"}), OfflineJudge)

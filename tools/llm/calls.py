@@ -1,57 +1,15 @@
-"""LLM factory and token accounting.
-
-`get_chat_model(role, cfg)` returns a LangChain chat model for a role, or None
-when the role runs offline (its deterministic strategy). `invoke_tracked` calls
-a model and returns the reply together with an `LLMCall` record (role, model,
-prompt/completion tokens) that nodes append to the state's `llm_calls`.
-"""
+"""LLM calls with accounting: every call returns its reply and an `llm_calls` record (role, model,
+prompt/completion tokens); `try_*` turn a failure into an error record so the offline strategy can take over."""
 from __future__ import annotations
 
-import os
-import threading
+import json
+import re
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from finrag.state.configuration import Configuration
-from finrag.tools.tokens import count_tokens
-
-OFFLINE = ("offline", "none", "")
-_CACHE: dict[tuple, BaseChatModel] = {}
-_LOCK = threading.Lock()
-
-
-def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
-    spec = cfg.model_for(role)
-    if isinstance(spec, BaseChatModel):
-        return spec
-    spec = str(spec).strip()
-    if spec.lower() in OFFLINE:
-        return None
-    provider, _, model = spec.partition("/")
-    if not model:
-        provider, model = "openai", provider
-    if provider not in ("openai", "openai-compatible"):
-        raise ValueError(f"unknown model provider {provider!r} in {spec!r}; use 'offline' or 'openai/<model>'")
-    base_url = cfg.llm_base_url or os.environ.get("OPENAI_BASE_URL") or None
-    key = (model, base_url, float(cfg.temperature))
-    with _LOCK:
-        if key not in _CACHE:
-            from langchain_openai import ChatOpenAI
-
-            kwargs: dict[str, Any] = {"model": model, "temperature": float(cfg.temperature), "max_retries": 3,
-                                      "timeout": 120}
-            if base_url:
-                kwargs["base_url"] = base_url
-                kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")
-            _CACHE[key] = ChatOpenAI(**kwargs)
-        return _CACHE[key]
-
-
-def model_name(model: BaseChatModel | None) -> str:
-    if model is None:
-        return "offline"
-    return str(getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__)
+from finrag.tools.llm.chat import model_name
+from finrag.tools.llm.tokens import count_tokens
 
 
 def usage_of(message: Any, prompt_text: str = "", completion_text: str = "") -> tuple[int, int]:
@@ -88,9 +46,6 @@ def invoke_structured(role: str, model: BaseChatModel, schema, messages: list) -
         return parsed, call_record(role, model, pt, ct)
     except NotImplementedError:
         # models without tool calling: ask for JSON and parse it
-        import json
-        import re
-
         reply, record = invoke_tracked(role, model, messages)
         text = str(reply.content)
         m = re.search(r"\{.*\}", text, re.S)

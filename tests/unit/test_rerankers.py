@@ -8,8 +8,10 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from finrag.tools.rerankers import (JinaReranker, adaptive_cutoff, get_reranker, keyword_coverage,
-                                    statement_intent, statements_in)
+from finrag.tools.retrieval.cutoff import adaptive_cutoff
+from finrag.tools.retrieval.rerankers import JinaReranker, get_reranker
+from finrag.tools.retrieval.statements import statement_intent, statements_in
+from finrag.tools.retrieval.vocabulary import keyword_coverage
 
 
 def scored(*scores):

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from finrag.tools.chunking import chunk_pages, chunk_segment_span, join_pages, segments
-from finrag.tools.parsing import SUPPORTED_SUFFIXES, ParseError, ParsedDocument, doc_id_for, file_hash, parse_file
-from finrag.tools.store import Store
+from finrag.tools.indexing.chunking import chunk_pages, chunk_segment_span, join_pages, segments
+from finrag.tools.indexing.parsing import SUPPORTED_SUFFIXES, ParseError, ParsedDocument, doc_id_for, file_hash, parse_file
+from finrag.tools.indexing.store import Store
 
 
 @dataclass
@@ -116,7 +116,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                 workers: int | None = None, progress: bool = True, alias_file: str | None = None,
                 log: Callable[[str], None] = print) -> IndexReport:
     """Index files and folders into `store` (which must have an embedder)."""
-    from finrag.tools.registry import build_document_info
+    from finrag.tools.routing.registry import build_document_info
 
     if store.embedder is None:
         raise ValueError("index_paths needs a Store opened with an embedder")
@@ -216,7 +216,7 @@ def refresh_registry(store: Store) -> list[str]:
     Cheap (no parsing, no embedding), so improvements to the registry reach an
     existing index on the next `finrag index` run. Returns how many changed.
     """
-    from finrag.tools.registry import build_document_info
+    from finrag.tools.routing.registry import build_document_info
 
     changed = []
     for old in store.documents():
@@ -251,8 +251,8 @@ def build_variant(store: Store, variant: str, *, contextualizer=None, budget_cal
     `contextualizer` is a chat model for `llmctx` (None = the offline context).
     Returns what was done, including LLM calls and tokens spent at index time.
     """
-    from finrag.tools import variants as V
-    from finrag.tools.llm import invoke_tracked
+    from finrag.tools.indexing import variants as V
+    from finrag.tools.llm.calls import invoke_tracked
 
     infos = {d.doc_id: d for d in store.documents()}
     missing = store.missing_prefix_chunks(variant)
@@ -276,7 +276,7 @@ def build_variant(store: Store, variant: str, *, contextualizer=None, budget_cal
         batch.clear()
 
     if missing:
-        from finrag.tools.llm import model_name
+        from finrag.tools.llm.chat import model_name
 
         source = "offline" if variant == "meta" or contextualizer is None else f"llm:{model_name(contextualizer)}"
         recorded = store.get_meta(f"variant_{variant}_source")

@@ -24,8 +24,7 @@ import pytest
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from servers import HOST, free_port, stop_process, wait_http  # noqa: E402
+from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E402
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
 

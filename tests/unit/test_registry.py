@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
-from finrag.tools.registry import (
+from finrag.tools.routing.registry import (
     STATUSES, Registry, Resolution, build_document_info, builtin_aliases, clean_company_name, detect_forms,
     extract_periods, load_alias_file, name_variants, parse_cover_page, parse_path, question_cues, read_cover_text,
     squash,
 )
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "financebench"
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "financebench"
 FORM_OF_DOC_TYPE = {"10k": "10K", "10q": "10Q", "8k": "8K", "earnings": "EARNINGS", "10k_annualreport": "ANNUALREPORT"}
 
 

@@ -19,8 +19,7 @@ import pytest
 from finrag import run_query
 from finrag.tools import runtime
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from openai_stub import OpenAIStub  # noqa: E402
+from support.openai_stub import OpenAIStub  # noqa: E402
 
 STRUCTURED = {"router": "ExtractedMetadata", "rewriter": "Rewrite", "verifier": "Verdict"}
 EXPECTED_ROLES = {"hdrr": ["router", "rewriter", "generator"], "sfr": ["router", "generator"],
@@ -170,9 +169,9 @@ def test_only_the_failing_role_falls_back(demo_index, demo_qas, stub):
 
 # ------------------------------------------------------------------------------------------ 4
 def _small_openai_index(index_dir: Path, demo_corpus, stub, names=("ACMEWIDGETS_2022_10K", "BOREALISENERGY_2022_10K")):
-    from finrag.tools.embedders import OpenAIEmbedder
-    from finrag.tools.indexer import index_paths
-    from finrag.tools.store import Store
+    from finrag.tools.indexing.embedders import OpenAIEmbedder
+    from finrag.tools.indexing.indexer import index_paths
+    from finrag.tools.indexing.store import Store
 
     pdfs = [p for p in demo_corpus[1] if p.stem in names]
     assert len(pdfs) == len(names), demo_corpus[1]
@@ -184,8 +183,8 @@ def _small_openai_index(index_dir: Path, demo_corpus, stub, names=("ACMEWIDGETS_
 
 
 def test_openai_embedder_against_the_stub(stub, demo_corpus, demo_qas, tmp_path, monkeypatch):
-    from finrag.tools.embedders import MiniLMEmbedder, OpenAIEmbedder
-    from finrag.tools.store import EmbedderMismatch, Store
+    from finrag.tools.indexing.embedders import MiniLMEmbedder, OpenAIEmbedder
+    from finrag.tools.indexing.store import EmbedderMismatch, Store
 
     emb = OpenAIEmbedder(model="text-embedding-3-small", dimensions=1024, base_url=stub.base_url)
     assert emb.identity == "openai:text-embedding-3-small:1024"
@@ -232,7 +231,7 @@ def test_openai_embedder_against_the_stub(stub, demo_corpus, demo_qas, tmp_path,
 def test_llm_contextualizer_variant_with_budget_and_resume(stub, demo_corpus, tmp_path):
     from langchain_openai import ChatOpenAI
 
-    from finrag.tools.indexer import build_variant
+    from finrag.tools.indexing.indexer import build_variant
 
     store, _ = _small_openai_index(tmp_path / "ctx_index", demo_corpus, stub, names=("ACMEWIDGETS_2022_10K",))
     have, total = store.variant_status("llmctx")

@@ -13,8 +13,8 @@ try:
 except ImportError:  # pragma: no cover
     import fitz  # type: ignore
 
-from finrag.tools import bad_files as bf
-from finrag.tools import demo_corpus as dc
+from support import bad_files as bf
+from finrag.tools.demo import corpus as dc
 
 EXPECTED_NAMES = [
     "ACMEWIDGETS_2022_10K.pdf", "ACMEWIDGETS_2023_10K.pdf",

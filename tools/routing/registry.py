@@ -332,7 +332,7 @@ def load_alias_file(path: Optional[PathLike]) -> AliasBook:
 
 @functools.lru_cache(maxsize=1)
 def builtin_aliases() -> AliasBook:
-    """The alias knowledge shipped in tools/data/aliases.yaml (cached)."""
+    """The alias knowledge shipped in tools/routing/data/aliases.yaml (cached)."""
     return load_alias_file(BUILTIN_ALIAS_FILE)
 
 

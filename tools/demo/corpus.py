@@ -21,7 +21,7 @@ Public API
 - `demo_questions(corpus=None, *, companies=3, years=(2022, 2023))` -> ~12 question dicts;
   `write_demo_questions(path, corpus=None, ...)` writes them as JSONL.
 
-Command line: ``python -m finrag.tools.demo_corpus OUT_DIR [--companies N] [--years 2022 2023]
+Command line: ``python -m finrag.tools.demo.corpus OUT_DIR [--companies N] [--years 2022 2023]
 [--questions questions.jsonl]``.
 """
 from __future__ import annotations
@@ -1221,7 +1221,7 @@ def write_demo_questions(path: Union[str, Path], corpus=None, *,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m finrag.tools.demo_corpus", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m finrag.tools.demo.corpus", description=__doc__.split("\n")[0])
     ap.add_argument("out_dir", type=Path)
     ap.add_argument("--companies", type=int, default=3)
     ap.add_argument("--years", type=int, nargs="+", default=[2022, 2023])

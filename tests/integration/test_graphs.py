@@ -12,7 +12,7 @@ from finrag import SYSTEMS, QuestionError, run_query
 from finrag.graphs import get_graph
 from finrag.nodes import NODE_NAMES
 from finrag.tools import runtime
-from finrag.tools.store import IndexMissing
+from finrag.tools.indexing.store import IndexMissing
 
 CONTRACT_KEYS = {"id", "system", "question", "answer", "routing", "contexts", "cost", "timings_ms"}
 

@@ -10,7 +10,7 @@ import pytest
 
 from finrag.cli import main
 from finrag.tools import runtime
-from finrag.tools.bad_files import make_bad_files
+from support.bad_files import make_bad_files
 
 
 @pytest.fixture(autouse=True)

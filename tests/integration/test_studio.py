@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from servers import HOST, free_port, stop_process, wait_http  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
+from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E402
 ALL_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
              "verify", "generate"}
 HDRR_NODES = ALL_NODES - {"verify"}

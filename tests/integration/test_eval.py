@@ -343,7 +343,7 @@ def test_run_records_errors_and_retries_only_them(tmp_path, monkeypatch):
 def test_llm_judge_path_with_fake_chat_model(tmp_path, monkeypatch):
     from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-    from finrag.tools import llm as llm_mod
+    from finrag.tools.llm import chat as llm_mod
 
     fake = FakeRunQuery()
     fake.fail = False

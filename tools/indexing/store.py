@@ -341,7 +341,7 @@ class Store:
 
     def chunk_vectors(self, variant: str = "base", progress: bool = False):
         """Yield (chunk_ids, vectors) per document, computed from stored segments (+ prefixes)."""
-        from finrag.tools.embedders import normalize
+        from finrag.tools.indexing.embedders import normalize
 
         prefix_vecs = self._prefix_vectors(variant) if variant != "base" else {}
         with self._lock:

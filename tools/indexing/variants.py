@@ -18,19 +18,10 @@ from dataclasses import dataclass, field
 
 from finrag.state.schema import DocumentInfo
 
+from finrag.state.prompts import CONTEXT_PROMPT
+
 FORM_NAMES = {"10K": "10-K annual report", "10Q": "10-Q quarterly report", "8K": "8-K current report",
               "EARNINGS": "earnings release", "ANNUALREPORT": "annual report"}
-
-CONTEXT_PROMPT = """<document>
-{document}
-</document>
-Here is the chunk we want to situate within the whole document
-<chunk>
-{chunk}
-</chunk>
-Please give a short succinct context (50-100 tokens) to situate this chunk within the overall document \
-(company, filing, fiscal period, section) for the purposes of improving search retrieval of the chunk. \
-Answer only with the succinct context and nothing else."""
 
 _HEADING = re.compile(
     r"^(?:item\s+\d{1,2}[a-c]?\.?\s.{0,90}"

@@ -1,0 +1,5 @@
+"""finrag.tools.llm = `tools/llm/`: the only place LLM calls are made and counted.
+
+chat.py (a chat model per role from the configuration, or None for the offline strategy),
+calls.py (structured and text calls with `llm_calls` records and graceful failure), tokens.py.
+"""

@@ -1,0 +1,76 @@
+"""The offline query rewriter: expand financial abbreviations and statement names, drop instruction
+boilerplate ("answer in USD millions", "round to one decimal"), keep financial terms, names and numbers."""
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from finrag.tools.retrieval.vocabulary import STOPWORDS
+
+ABBREVIATIONS = {
+    "pp&e": "property plant and equipment", "ppne": "property plant and equipment",
+    "fcf": "free cash flow", "cogs": "cost of goods sold cost of sales", "capex": "capital expenditures",
+    "sg&a": "selling general and administrative expenses", "r&d": "research and development",
+    "eps": "earnings per share", "roa": "return on assets net income total assets",
+    "roe": "return on equity", "dpo": "days payable outstanding accounts payable cost of sales",
+    "dso": "days sales outstanding accounts receivable", "dio": "days inventory outstanding inventories",
+    "ccc": "cash conversion cycle", "ebitda": "ebitda depreciation amortization operating income",
+    "ebit": "ebit operating income", "ebitdar": "ebitdar", "yoy": "year over year",
+    "cagr": "compound annual growth revenue", "d&a": "depreciation and amortization",
+    "m&a": "mergers and acquisitions", "opex": "operating expenses", "fx": "foreign exchange",
+    "gaap": "gaap", "capital expenditure": "capital expenditures purchases of property",
+    "working capital": "working capital total current assets total current liabilities",
+    "quick ratio": "quick ratio cash marketable securities receivables current liabilities",
+    "gross margin": "gross margin gross profit net sales cost of sales",
+    "operating margin": "operating margin operating income net sales",
+    "free cash flow": "free cash flow net cash provided by operating activities capital expenditures",
+    "effective tax rate": "effective tax rate income taxes",
+    "inventory turnover": "inventory turnover cost of sales inventories",
+}
+
+STATEMENTS = {
+    "balance sheet": "consolidated balance sheets total assets liabilities equity",
+    "statement of financial position": "consolidated balance sheets total assets liabilities",
+    "cash flow statement": "consolidated statements of cash flows operating investing financing activities",
+    "statement of cash flows": "consolidated statements of cash flows operating investing financing activities",
+    "income statement": "consolidated statements of operations income revenue net income",
+    "statement of income": "consolidated statements of income revenue net income",
+    "p&l": "consolidated statements of operations income",
+}
+
+BOILERPLATE = re.compile(
+    r"(answer in [^.?]*|round(?:ed)? to [^.?]*|(?:please )?(?:state|give|provide) (?:your )?(?:answer|a response)[^.?]*"
+    r"|in units of [^.?]*|calculate what was asked[^.?]*|if [^.?]* is not (?:a )?(?:useful|relevant)[^.?]*"
+    r"|assume that you are [^.?]*|you are an? [^.?]*analyst[^.?]*|as if you are [^.?]*)",
+    re.I)
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z&'.-]*[A-Za-z&]|\d{4}|\d+(?:\.\d+)?%?|[A-Za-z]")
+
+
+class Rewrite(BaseModel):
+    query: str = Field(description="The question restated as a clear search query")
+    keywords: list[str] = Field(default_factory=list, description="3-12 search keywords")
+
+
+def offline_rewrite(question: str) -> Rewrite:
+    core = BOILERPLATE.sub(" ", question)
+    low = core.lower()
+    expansions = [v for k, v in {**ABBREVIATIONS, **STATEMENTS}.items()
+                  if re.search(r"(?<![a-z])" + re.escape(k) + r"(?![a-z])", question.lower())]
+    keywords: list[str] = []
+    for tok in _TOKEN.findall(low):
+        tok = tok.strip(".'-")
+        if len(tok) < 2 or tok in STOPWORDS or tok.endswith("'s") and tok[:-2] in STOPWORDS:
+            continue
+        tok = tok[:-2] if tok.endswith("'s") else tok
+        if tok not in keywords:
+            keywords.append(tok)
+    for exp in expansions:
+        for tok in exp.split():
+            if tok not in keywords and tok not in STOPWORDS:
+                keywords.append(tok)
+    query = " ".join(core.split())
+    if expansions:
+        query += " (" + "; ".join(expansions) + ")"
+    return Rewrite(query=query, keywords=keywords[:32])

@@ -1,4 +1,7 @@
-"""finrag: question answering over large collections of SEC filings.
+"""finrag = the folder `app/`: question answering over large collections of SEC filings.
+
+The package root holds the public API (api.py), the CLI (cli.py) and the server (server.py); the
+other top-level folders are its subpackages (`finrag.graphs` = `graphs/`, `finrag.tools` = `tools/`, ...).
 
     from finrag import run_query, SYSTEMS
     from finrag.graphs import hdrr          # hdrr.graph is the compiled LangGraph graph

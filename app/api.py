@@ -3,15 +3,18 @@
     from finrag import run_query
     result = run_query("What was 3M's FY2018 capex?", system="hdrr", index_dir=".finrag")
 
-See ../shared/DESIGN.md (and README) for the contract's fields.
+The contract's fields: `finrag.state.contract.Answer` (state/contract.py) and docs/contract.md.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 import uuid
-from typing import Any
+from typing import Any, Mapping
 
 from finrag.graphs import SYSTEMS, get_graph
+from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
+from finrag.state.contract import Answer, Context, Cost, Routing
 from finrag.tools.llm.tokens import count_tokens
 
 
@@ -19,7 +22,9 @@ class QuestionError(ValueError):
     """The question cannot be answered as given (empty, too long)."""
 
 
-def validate_question(question: Any, max_chars: int = 4000) -> str:
+def validate_question(question: Any, max_chars: int = MAX_QUESTION_CHARS) -> str:
+    """The question with whitespace collapsed; QuestionError when it is not a non-empty string of at most
+    `max_chars` characters."""
     if not isinstance(question, str):
         raise QuestionError("question must be a string")
     q = " ".join(question.split())
@@ -31,45 +36,63 @@ def validate_question(question: Any, max_chars: int = 4000) -> str:
 
 
 def to_contract(state: dict, *, system: str, qid: str, question: str, total_ms: float) -> dict:
+    """A graph's final state as the JSON contract: built through `finrag.state.contract.Answer`, returned as
+    a plain dict (optional fields, `verification` and `error`, only when the run produced them)."""
     calls = list(state.get("llm_calls") or [])
-    contexts = [{"chunk_id": c.get("chunk_id"), "doc_id": c.get("doc_id"), "page_start": c.get("page_start"),
-                 "page_end": c.get("page_end"), "score": round(float(c.get("score") or 0.0), 6), "text": c.get("text", "")}
+    contexts = [Context(chunk_id=c.get("chunk_id"), doc_id=c.get("doc_id"), page_start=c.get("page_start"),
+                        page_end=c.get("page_end"), score=round(float(c.get("score") or 0.0), 6), text=c.get("text", ""))
                 for c in state.get("contexts") or []]
     timings = {k: round(float(v), 3) for k, v in (state.get("timings_ms") or {}).items()}
     timings["total"] = round(total_ms, 3)
-    out = {
-        "id": qid,
-        "system": system,
-        "question": question,
-        "answer": state.get("answer", ""),
-        "routing": {"status": state.get("routing_status", "not_routed"), "routed_docs": list(state.get("routed_docs") or []),
-                    "reason": state.get("routing_reason", ""), "extracted": state.get("extracted") or {}},
-        "contexts": contexts,
-        "cost": {"llm_calls": len([c for c in calls if c.get("model") != "error"]),
-                 "prompt_tokens": sum(int(c.get("prompt_tokens") or 0) for c in calls),
-                 "completion_tokens": sum(int(c.get("completion_tokens") or 0) for c in calls),
-                 "context_tokens": int(state.get("context_tokens") or count_tokens("".join(c["text"] for c in contexts))),
-                 "calls": calls},
-        "timings_ms": timings,
-    }
+    optional: dict[str, Any] = {}
     if state.get("verification") is not None:
-        out["verification"] = {**state["verification"], "retries": int(state.get("retries") or 0)}
+        optional["verification"] = {**state["verification"], "retries": int(state.get("retries") or 0)}
     if state.get("error"):
-        out["error"] = state["error"]
-    return out
+        optional["error"] = state["error"]
+    return Answer(
+        id=qid,
+        system=system,
+        question=question,
+        answer=state.get("answer", ""),
+        routing=Routing(status=state.get("routing_status", "not_routed"), routed_docs=list(state.get("routed_docs") or []),
+                        reason=state.get("routing_reason", ""), extracted=state.get("extracted") or {}),
+        contexts=contexts,
+        cost=Cost(llm_calls=len([c for c in calls if c.get("model") != "error"]),
+                  prompt_tokens=sum(int(c.get("prompt_tokens") or 0) for c in calls),
+                  completion_tokens=sum(int(c.get("completion_tokens") or 0) for c in calls),
+                  context_tokens=int(state.get("context_tokens") or count_tokens("".join(c.text for c in contexts))),
+                  calls=calls),
+        timings_ms=timings,
+        **optional,
+    ).to_dict()
+
+
+def run_configuration(configurable: Mapping[str, Any] | Configuration | None = None, *,
+                      index_dir: str | None = None) -> Configuration:
+    """The Configuration of one run: `configurable` (values of its fields, or a Configuration used as it
+    is) with `index_dir` on top when given; the FINRAG_* environment fills the rest."""
+    if isinstance(configurable, Configuration):
+        return dataclasses.replace(configurable, index_dir=str(index_dir)) if index_dir else configurable
+    values = dict(configurable or {})
+    if index_dir:
+        values["index_dir"] = str(index_dir)
+    return Configuration(**values)
 
 
 def run_query(question: str, system: str = "hdrr", *, index_dir: str | None = None, qid: str | None = None,
-              configurable: dict | None = None) -> dict:
-    """Answer one question with one system; returns the JSON contract as a dict."""
+              configurable: Mapping[str, Any] | Configuration | None = None) -> dict:
+    """Answer one question with one system; returns the JSON contract as a dict.
+
+    `configurable` sets fields of `finrag.state.configuration.Configuration` for this run (e.g.
+    `{"llm": "openai/gpt-4.1", "fts_k": 30}`; a role's model may be a LangChain chat model); the
+    Configuration is built once, here, and given to the graph as its run context (`context=`).
+    """
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}; choose one of: {', '.join(SYSTEMS)}")
-    conf = dict(configurable or {})
-    if index_dir:
-        conf["index_dir"] = str(index_dir)
-    q = validate_question(question, int(conf.get("max_question_chars") or 4000))
+    cfg = run_configuration(configurable, index_dir=index_dir)
+    q = validate_question(question, int(cfg.max_question_chars))
     graph = get_graph(system)
     t0 = time.perf_counter()
-    state = graph.invoke({"question": q}, config={"configurable": conf})
+    state = graph.invoke({"question": q}, context=cfg)
     total = (time.perf_counter() - t0) * 1000.0
     return to_contract(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from finrag.graphs import SYSTEMS
+from finrag.state.configuration import INDEX_DIR_RULE
+from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -18,10 +20,11 @@ def _err(msg: str) -> None:
 
 def _index_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--index", metavar="DIR", default=None,
-                   help="index directory (default: $FINRAG_HOME or ./.finrag)")
+                   help=f"index directory (default: {INDEX_DIR_RULE})")
 
 
 def _configurable(args) -> dict:
+    """The run's configuration values given as flags (the rest comes from FINRAG_* and the defaults)."""
     conf = {}
     if getattr(args, "index", None):
         conf["index_dir"] = args.index
@@ -81,15 +84,15 @@ def cmd_index(args) -> int:
             _err("nothing to index: give files or folders (or --remove DOC, or --variant NAME)")
             return EXIT_USAGE
         for variant in args.variant or []:
-            model = None
-            if variant == "llmctx":
+            llm: dict = {}
+            if variant == "llmctx":  # the contextualizer's model and prompt come from the configuration
                 from finrag.state.configuration import Configuration
                 from finrag.tools.llm.chat import get_chat_model
 
-                model = get_chat_model("contextualizer", Configuration.from_runnable_config(
-                    {"configurable": _configurable(args)}))
-            done = build_variant(store, variant, contextualizer=model, budget_calls=args.llm_budget,
-                                 progress=not args.quiet)
+                cfg = Configuration(**_configurable(args))
+                llm = {"contextualizer": get_chat_model("contextualizer", cfg),
+                       "context_prompt": cfg.contextualizer_prompt}
+            done = build_variant(store, variant, budget_calls=args.llm_budget, progress=not args.quiet, **llm)
             print(f"variant {variant}: {done['added']} chunk prefixes added, {done['llm_calls']} LLM calls")
         if args.json_report and rep is not None:
             Path(args.json_report).write_text(json.dumps(rep.as_dict(), indent=2))
@@ -113,7 +116,7 @@ def cmd_info(args) -> int:
     print(f"documents  {stats['documents']}   pages {stats['pages']:,}   chunks {stats['chunks']:,}")
     print(f"embedder   {stats['embedder']} (dim {stats['embedding_dim']})")
     print(f"chunking   {stats['chunk_size']} chars, {stats['chunk_overlap']} overlap")
-    print(f"variants   " + ", ".join(f"{k}: {v:,} chunks" for k, v in stats["variants"].items()))
+    print("variants   " + ", ".join(f"{k}: {v:,} chunks" for k, v in stats["variants"].items()))
     print(f"size       {stats['size_bytes'] / 1e6:,.1f} MB on disk")
     if args.documents:
         for d in docs:
@@ -258,8 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also build an index variant (CBR+Meta: meta, CBR+LLM-Ctx: llmctx)")
     s.add_argument("--drop-variant", action="append", choices=["meta", "llmctx"],
                    help="forget a variant's prefixes (before rebuilding it, e.g. with another contextualizer)")
-    s.add_argument("--chunk-size", type=int, default=2500)
-    s.add_argument("--chunk-overlap", type=int, default=1250)
+    s.add_argument("--chunk-size", type=int, default=CHUNK_SIZE, help=f"characters per chunk (default {CHUNK_SIZE})")
+    s.add_argument("--chunk-overlap", type=int, default=CHUNK_OVERLAP,
+                   help=f"characters shared by neighbouring chunks (default {CHUNK_OVERLAP})")
     s.add_argument("--workers", type=int, default=None, help="parser processes (default: cores)")
     s.add_argument("--embedder", default=None, help="minilm (default) or openai[:model[:dims]]")
     s.add_argument("--alias-file", default=None, help="YAML/CSV of extra company aliases and ticker history")

@@ -14,15 +14,16 @@ Routes (see docs/serving.md):
   ``finrag.graphs.SYSTEMS``.
 
 Each route's runnable is an async-generator ``RunnableLambda`` that validates the question, runs the
-system's compiled graph with ``configurable={"index_dir": <server index>}`` and maps the final state
+system's compiled graph with the server's ``Configuration`` as its run context (``context=``, built once
+per request from the server's index directory and the FINRAG_* environment) and maps the final state
 through ``finrag.api.to_contract``. The graph runs *inside* the lambda with the lambda's child config,
 so ``/stream_events`` carries the graph's own events (one ``on_chain_start``/``on_chain_end`` pair per
 node: extract_metadata, resolve_docs, rewrite, fts_search, ...), and ``/stream`` emits the contract in
 pieces that add up (``+``) to the ``/invoke`` output: first ``{id, system, question}``, then
 ``{routing}`` as soon as routing is known, then the rest (answer, contexts, cost, timings_ms).
 
-Clients cannot change the server's configuration: the ``configurable`` a client sends is replaced by
-the server's (index directory), so a request cannot point the server at another directory or model.
+Clients cannot change the server's configuration: the ``configurable`` a client sends is dropped (the
+graphs read only their run context), so a request cannot point the server at another directory or model.
 
 Guards (one pure-ASGI middleware, so they hold for streaming responses too):
 optional ``X-API-Key`` (401), request body limit (413), per-request timeout (504; a stream that has
@@ -42,19 +43,20 @@ import time
 import uuid
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator, Optional
+from typing import Any, AsyncIterator, Iterator, Mapping, Optional
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.runnables.utils import AddableDict
-from pydantic import BaseModel, ConfigDict, Field, field_validator, with_config
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from typing_extensions import NotRequired, TypedDict
 
 from finrag.api import QuestionError, to_contract, validate_question
 from finrag.graphs import SYSTEMS, get_graph
+from finrag.state.configuration import Configuration, resolve_index_dir
+from finrag.state.contract import Answer
 
 log = logging.getLogger("finrag.server")
 
@@ -85,54 +87,16 @@ class QuestionInput(BaseModel):
         return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
 
 
-@with_config(ConfigDict(extra="allow"))
-class Routing(TypedDict):
-    status: str
-    routed_docs: list[str]
-    reason: str
-    extracted: dict[str, Any]
-
-
-@with_config(ConfigDict(extra="allow"))
-class Context(TypedDict):
-    chunk_id: Optional[int]
-    doc_id: Optional[str]
-    page_start: Optional[int]
-    page_end: Optional[int]
-    score: float
-    text: str
-
-
-@with_config(ConfigDict(extra="allow"))
-class Cost(TypedDict):
-    llm_calls: int
-    prompt_tokens: int
-    completion_tokens: int
-    context_tokens: int
-    calls: NotRequired[list[dict[str, Any]]]
-
-
-@with_config(ConfigDict(extra="allow"))
-class AnswerContract(TypedDict):
-    """The JSON contract of `finrag ask --json` / `finrag.api.to_contract` (extra keys pass through)."""
-
-    id: str
-    system: str
-    question: str
-    answer: str
-    routing: Routing
-    contexts: list[Context]
-    cost: Cost
-    timings_ms: dict[str, float]
-    verification: NotRequired[dict[str, Any]]
-    error: NotRequired[Optional[str]]
+# The output of every route: the JSON contract (state/contract.py), so /output_schema and the playground
+# show its fields with their descriptions.
+AnswerContract = Answer
 
 
 # ----------------------------------------------------------------- runnable
-def _run_config(config: RunnableConfig | None, server_conf: dict) -> RunnableConfig:
-    """The lambda's child config (callbacks, tags) with the server's configurable, and only that."""
+def _run_config(config: RunnableConfig | None) -> RunnableConfig:
+    """The lambda's child config (callbacks, tags) without any `configurable` a client sent."""
     cfg = dict(config or {})
-    cfg["configurable"] = dict(server_conf)
+    cfg.pop("configurable", None)
     cfg.pop("run_name", None)
     cfg.pop("run_id", None)
     return cfg  # type: ignore[return-value]
@@ -152,12 +116,15 @@ def _routing_of(update: dict) -> dict:
             "reason": update.get("routing_reason", ""), "extracted": {}}
 
 
-def make_runnable(system: str, server_conf: Optional[dict] = None, *, max_question_chars: int = 4000):
-    """The runnable served at `/{system}`: question -> graph -> JSON contract, streaming in pieces."""
+def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
+    """The runnable served at `/{system}`: question -> graph -> JSON contract, streaming in pieces.
+
+    `server_conf` holds the server's `Configuration` values (its index directory); each request builds
+    its Configuration from them once and runs the graph with it as the run context."""
     graph = get_graph(system)
     server_conf = dict(server_conf or {})
 
-    def _prepare(inp: Any) -> tuple[str, str]:
+    def _prepare(inp: Any, max_question_chars: int) -> tuple[str, str]:
         if isinstance(inp, str):
             inp = {"question": inp}
         if isinstance(inp, BaseModel):
@@ -171,7 +138,8 @@ def make_runnable(system: str, server_conf: Optional[dict] = None, *, max_questi
         """Turns the graph's stream into the contract's pieces: head, routing (once known), the rest."""
 
         def __init__(self, inp: Any):
-            self.question, self.qid = _prepare(inp)
+            self.context = Configuration(**server_conf)
+            self.question, self.qid = _prepare(inp, int(self.context.max_question_chars))
             self.state: dict = {}
             self.routing_sent: Optional[dict] = None
             self.t0 = time.perf_counter()
@@ -197,8 +165,8 @@ def make_runnable(system: str, server_conf: Optional[dict] = None, *, max_questi
     async def astream_answer(inp: Any, config: RunnableConfig) -> AsyncIterator[dict]:
         pieces = _Pieces(inp)
         yield pieces.head()
-        async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config, server_conf),
-                                               stream_mode=["updates", "values"]):
+        async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config),
+                                               context=pieces.context, stream_mode=["updates", "values"]):
             if (piece := pieces.feed(mode, chunk)) is not None:
                 yield piece
         yield pieces.rest()
@@ -206,8 +174,8 @@ def make_runnable(system: str, server_conf: Optional[dict] = None, *, max_questi
     def stream_answer(inp: Any, config: RunnableConfig) -> Iterator[dict]:
         pieces = _Pieces(inp)
         yield pieces.head()
-        for mode, chunk in graph.stream({"question": pieces.question}, _run_config(config, server_conf),
-                                        stream_mode=["updates", "values"]):
+        for mode, chunk in graph.stream({"question": pieces.question}, _run_config(config),
+                                        context=pieces.context, stream_mode=["updates", "values"]):
             if (piece := pieces.feed(mode, chunk)) is not None:
                 yield piece
         yield pieces.rest()
@@ -374,9 +342,7 @@ def _plain_errors(errors: list) -> list:
 
 
 def _resolve_index(index_dir: Optional[str | os.PathLike]) -> Path:
-    from finrag.tools.indexing.store import default_index_dir
-
-    return Path(index_dir).expanduser().resolve() if index_dir else default_index_dir().resolve()
+    return resolve_index_dir(index_dir).resolve()
 
 
 def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[str] = None,
@@ -385,13 +351,12 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
     """The FastAPI app serving the six systems (see the module docstring)."""
     from langserve import add_routes
 
-    from finrag.state.configuration import Configuration
     from finrag.tools import runtime
 
     _quiet_langserve_warnings()
     index = _resolve_index(index_dir)
     server_conf = {"index_dir": str(index)}
-    cfg = Configuration.from_runnable_config({"configurable": server_conf})
+    cfg = Configuration(**server_conf)  # the server's configuration at start-up (health, warm-up)
 
     def open_store():
         return runtime.get_store(cfg)
@@ -435,7 +400,7 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
                 "playground": [f"/{s}/playground/" for s in SYSTEMS], "docs": "/docs"}
 
     for system in SYSTEMS:
-        add_routes(app, make_runnable(system, server_conf, max_question_chars=cfg.max_question_chars),
+        add_routes(app, make_runnable(system, server_conf),
                    path=f"/{system}", config_keys=(), enable_feedback_endpoint=False,
                    enable_public_trace_link_endpoint=False)
 

@@ -23,12 +23,12 @@ def main() -> int:
     ap.add_argument("--int8", action="store_true")
     args = ap.parse_args()
 
-    from finrag.tools.indexing.chunking import join_pages, segments
+    from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE, join_pages, segments
     from finrag.tools.indexing.embedders import MiniLMEmbedder
     from finrag.tools.indexing.parsing import parse_file
 
     text, _ = join_pages(parse_file(args.pdf).pages)
-    segs = segments(text, 1250)[: args.n]
+    segs = segments(text, CHUNK_SIZE - CHUNK_OVERLAP)[: args.n]
     emb = MiniLMEmbedder()
     emb.embed_documents(segs[:8])  # load the model
     t0 = time.perf_counter()

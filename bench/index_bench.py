@@ -36,7 +36,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from finrag.tools.indexing.embedders import get_embedder
-    from finrag.tools.indexing.indexer import _parsed_stream, build_variant, discover, index_paths, IndexReport
+    from finrag.tools.indexing.indexer import IndexReport, _parsed_stream, build_variant, discover, index_paths
     from finrag.tools.indexing.store import Store
 
     result: dict = {"pdfs": args.pdfs, "cores": os.cpu_count()}

@@ -1,1 +1,1 @@
-"""finrag.eval."""
+"""finrag.eval = the folder `eval/`: datasets, judges (`eval/judges/`), metrics, reports and the `finrag eval` runner."""

@@ -35,8 +35,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
-from finrag.eval.judges import (CORRECT_THRESHOLD, DEFAULT_PARAMS_PATH, OfflineJudge, OfflineJudgeParams,
-                                cohen_kappa)
+from finrag.eval.judges import make_judge
+from finrag.eval.judges.agreement import cohen_kappa, cross_evaluator_agreement, spearman
+from finrag.eval.judges.base import CORRECT_THRESHOLD
+from finrag.eval.judges.llm import LLMJudge
+from finrag.eval.judges.offline import DEFAULT_PARAMS_PATH, OfflineJudge, OfflineJudgeParams
 
 LABELS = ("Correct Answer", "Incorrect Answer", "Refusal")
 BINARY = {"Correct Answer": 1, "Incorrect Answer": 0, "Refusal": 0}
@@ -121,15 +124,6 @@ def split_questions(rows: Iterable[dict], seed: int = DEFAULT_SEED) -> tuple[set
 # ---------------------------------------------------------------------------------------
 
 
-def _spearman(x: Sequence[float], y: Sequence[float]) -> Optional[float]:
-    if len(set(x)) < 2 or len(set(y)) < 2:
-        return None
-    from scipy.stats import spearmanr
-
-    res = spearmanr(x, y)
-    return float(res.statistic if hasattr(res, "statistic") else res[0])
-
-
 def metrics(scores: Sequence[int], labels: Sequence[str], threshold: int = CORRECT_THRESHOLD) -> dict:
     """Accuracy / kappa / precision / recall of `score >= threshold` vs `label == Correct Answer`,
     Spearman of score vs binary and ordinal labels, confusion matrices."""
@@ -152,8 +146,8 @@ def metrics(scores: Sequence[int], labels: Sequence[str], threshold: int = CORRE
         "kappa": cohen_kappa(pred, gold),
         "precision": tp / (tp + fp) if tp + fp else None,
         "recall": tp / (tp + fn) if tp + fn else None,
-        "spearman_binary": _spearman(scores, gold),
-        "spearman_ordinal": _spearman(scores, [ORDINAL[lab] for lab in labels]),
+        "spearman_binary": spearman(scores, gold),
+        "spearman_ordinal": spearman(scores, [ORDINAL[lab] for lab in labels]),
         "human_correct_rate": sum(gold) / n if n else None,
         "judge_correct_rate": sum(pred) / n if n else None,
         "confusion": {"tp": tp, "fp": fp, "fn": fn, "tn": tn},
@@ -361,8 +355,6 @@ def evaluate_judge(judge: Any, data_dir: Path | str = DEFAULT_DATA, seed: int = 
     """Score the HELD-OUT half with any judge (e.g. an `LLMJudge`) and report the same metrics
     as for the offline judge, plus the agreement with the offline judge on the same rows.
     Nothing is tuned; `limit` caps the number of rows (LLM cost)."""
-    from finrag.eval.judges import OfflineJudge, cross_evaluator_agreement
-
     rows = load_rows(data_dir)
     _, held_ids = split_questions(rows, seed)
     held = [r for r in rows if r["financebench_id"] in held_ids][: limit or None]
@@ -396,8 +388,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="with --llm-role: at most this many rows")
     args = ap.parse_args(argv)
     if args.llm_role:
-        from finrag.eval.judges import LLMJudge, make_judge
-
         judge = make_judge(args.llm_role)
         if not isinstance(judge, LLMJudge):
             print(f"no chat model configured for role {args.llm_role!r} (offline); nothing to do", file=sys.stderr)

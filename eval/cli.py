@@ -21,7 +21,6 @@ from collections import Counter
 from typing import Optional, Sequence
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-ALL_SYSTEMS = "cbr,sfr,hdrr,cbr_meta,cbr_llm_ctx,agentic"
 
 
 def _err(msg: str) -> None:
@@ -66,14 +65,16 @@ def _sampling_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from finrag.state.configuration import INDEX_DIR_RULE
+
     p = argparse.ArgumentParser(prog="finrag eval", description="Evaluation harness: the paper's protocol.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("run", help="answer every query with every system, judge, and write the report (resumable)")
-    s.add_argument("--systems", type=_systems, default=_systems(ALL_SYSTEMS),
-                   help=f"comma-separated systems or 'all' (default: {ALL_SYSTEMS})")
+    s.add_argument("--systems", type=_systems, default=_systems("all"),
+                   help=f"comma-separated systems or 'all' (default: all: {','.join(_systems('all'))})")
     _sampling_args(s)
-    s.add_argument("--index", metavar="DIR", default=None, help="index directory (default: $FINRAG_HOME or ./.finrag)")
+    s.add_argument("--index", metavar="DIR", default=None, help=f"index directory (default: {INDEX_DIR_RULE})")
     s.add_argument("--out", required=True, metavar="DIR", help="run directory (rerun with the same DIR to resume)")
     s.add_argument("--judge", default="offline",
                    help="offline (default), auto (openai/gpt-4.1 when OPENAI_API_KEY is set), or provider/model, "
@@ -105,9 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_index(index_dir: Optional[str]) -> None:
-    from finrag.tools.indexing.store import Store, default_index_dir
+    from finrag.tools.indexing.store import Store
 
-    Store(index_dir or default_index_dir()).close()  # raises IndexMissing with a clear message
+    Store(index_dir).close()  # raises IndexMissing with a clear message
 
 
 def cmd_run(args) -> int:

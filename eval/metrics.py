@@ -387,22 +387,12 @@ def coverage_table(records: Sequence[dict], min_docs: int = 2) -> list[dict]:
 # --------------------------------------------------------------------------------------------------
 # cross-evaluator agreement
 # --------------------------------------------------------------------------------------------------
-def _spearman(a: Sequence[float], b: Sequence[float]) -> Optional[float]:
-    if len(a) < 2 or len(set(a)) < 2 or len(set(b)) < 2:
-        return None
-    from scipy.stats import spearmanr
-
-    res = spearmanr(a, b)
-    v = float(res.statistic if hasattr(res, "statistic") else res[0])
-    return None if math.isnan(v) else v
-
-
 def agreement_table(records: Sequence[dict], key_a: str = "score", key_b: str = "score2") -> dict:
     """Agreement of two judges (records with both scores and no system error): per system (Spearman,
     mean |delta|, exact / within-1 agreement, kappa of s>=8, the two means), over all records, and the
     system-level Spearman between the systems' mean scores under each judge. Empty when no record has
     both scores."""
-    from finrag.eval.judges import cross_evaluator_agreement
+    from finrag.eval.judges.agreement import cross_evaluator_agreement, spearman
 
     both = [r for r in records if r.get(key_a) is not None and r.get(key_b) is not None and not r.get("error")]
     if not both:
@@ -421,7 +411,7 @@ def agreement_table(records: Sequence[dict], key_a: str = "score", key_b: str = 
     return {
         "per_system": per_system,
         "overall": {k: overall.get(k) for k in keep},
-        "system_level": {"n_systems": len(per_system), "spearman": _spearman(ma, mb),
+        "system_level": {"n_systems": len(per_system), "spearman": spearman(ma, mb),
                          "rank_a": _ranks(dict(zip([r["system"] for r in per_system], ma))),
                          "rank_b": _ranks(dict(zip([r["system"] for r in per_system], mb)))},
     }

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from finrag.eval import metrics as M
-from finrag.eval.runner import answer_path, judgement_path, load_run_queries, read_json
+from finrag.eval.runfiles import answer_path, judgement_path, load_run_queries, read_json
 
 __all__ = ["build_records", "compute_tables", "write_report", "index_meta_of", "markdown_report"]
 

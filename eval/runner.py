@@ -9,6 +9,8 @@ Layout of a run directory (`OUT`):
     judgements/{judge}/{system}/{id}.json   one cached judge result per answer and judge
     report.md, summary.json, per_query.csv/.jsonl, tables/*.csv|json, plots/*.png   (finrag.eval.report)
 
+(paths and JSON reads/writes of these files: finrag.eval.runfiles)
+
 A rerun with the same `--out` skips every (system, query) whose answer file exists without `error`
 (`retry_errors=False` skips failed ones too) and every judgement whose inputs did not change, so an
 interrupted run resumes where it stopped.
@@ -18,9 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -30,9 +30,11 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from finrag.eval.datasets import GroupSplit, dataset_fingerprint, load_dataset, stratified_groups
+from finrag.eval.judges import make_judge
+from finrag.eval.report import write_report
+from finrag.eval.runfiles import answer_path, atomic_write_json, judgement_path, read_json
 
-__all__ = ["EvalConfig", "run_eval", "run_answers", "run_judges", "resolve_judge", "judge_slug", "safe_name",
-           "answer_path", "judgement_path", "atomic_write_json", "parse_configurable", "run_query"]
+__all__ = ["EvalConfig", "run_eval", "run_answers", "run_judges", "parse_configurable", "run_query"]
 
 DEFAULT_SEED = 2024
 
@@ -45,52 +47,6 @@ def run_query(question: str, system: str, **kwargs: Any) -> dict:
     from finrag.api import run_query as _rq
 
     return _rq(question, system, **kwargs)
-
-
-def safe_name(qid: str) -> str:
-    """A file-system safe file stem for a query id (a short hash is added when characters were replaced)."""
-    s = re.sub(r"[^A-Za-z0-9._-]", "_", str(qid))[:120].strip(".") or "q"
-    if s != str(qid):
-        s += "-" + hashlib.sha1(str(qid).encode()).hexdigest()[:8]
-    return s
-
-
-def judge_slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(name)).strip("_") or "judge"
-
-
-def answer_path(out: Path, system: str, qid: str) -> Path:
-    return Path(out) / "answers" / system / f"{safe_name(qid)}.json"
-
-
-def judgement_path(out: Path, judge_name: str, system: str, qid: str) -> Path:
-    return Path(out) / "judgements" / judge_slug(judge_name) / system / f"{safe_name(qid)}.json"
-
-
-def atomic_write_json(path: Path, obj: Any) -> None:
-    """Write JSON to a temporary file in the same folder, then rename it over `path`."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(obj, fh, ensure_ascii=False, indent=1)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def read_json(path: Path) -> Optional[Any]:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
 
 
 def parse_configurable(pairs: Sequence[str] | None) -> dict:
@@ -117,37 +73,11 @@ def _now() -> str:
 # --------------------------------------------------------------------------------------------------
 # judges
 # --------------------------------------------------------------------------------------------------
-def resolve_judge(spec: Any, role: str = "judge", base_url: str | None = None):
-    """A judge from a spec: None/'' -> None; a Judge -> itself; a LangChain chat model -> LLMJudge;
-    'offline' -> OfflineJudge; 'auto' -> 'openai/gpt-4.1' when OPENAI_API_KEY is set, else offline;
-    'openai/<model>' (or any `provider/model` finrag.tools.llm.chat knows) -> LLMJudge on
-    `get_chat_model(role, Configuration(llm=spec, llm_base_url=base_url))`."""
-    from finrag.eval.judges import Judge, LLMJudge, OfflineJudge
-
+def _judge_of(spec: Any, role: str, base_url: str | None):
+    """The judge of `--judge` / `--judge2` (`make_judge` with a spec); None when no judge is given."""
     if spec is None or (isinstance(spec, str) and not spec.strip()):
         return None
-    if isinstance(spec, Judge):
-        return spec
-    try:
-        from langchain_core.language_models import BaseChatModel
-
-        if isinstance(spec, BaseChatModel):
-            return LLMJudge(spec, name=role)
-    except ImportError:  # pragma: no cover
-        pass
-    spec = str(spec).strip()
-    if spec.lower() == "auto":
-        spec = "openai/gpt-4.1" if os.environ.get("OPENAI_API_KEY") else "offline"
-    if spec.lower() in ("offline", "none"):
-        return OfflineJudge()
-    from finrag.state.configuration import Configuration
-    from finrag.tools.llm import chat as llm_mod
-
-    cfg = Configuration(llm=spec, llm_base_url=base_url or "")
-    model = llm_mod.get_chat_model(role, cfg)
-    if model is None:
-        return OfflineJudge()
-    return LLMJudge(model, name=spec)
+    return make_judge(role, spec=spec, base_url=base_url)
 
 
 def _judge_key(judge_name: str, q: dict, answer: str, error: str | None) -> str:
@@ -231,13 +161,6 @@ def prepare_queries(cfg: EvalConfig, log: Callable[[str], None] = print) -> tupl
     os.replace(tmp, out / "queries.jsonl")
     log(f"groups: {split['note']}; sizes {split['group_sizes']} (seed {split['seed']})")
     return ordered, split
-
-
-def load_run_queries(out: Path) -> list[dict]:
-    path = Path(out) / "queries.jsonl"
-    if not path.is_file():
-        raise FileNotFoundError(f"no queries.jsonl in {out} (is it a `finrag eval run` output folder?)")
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -398,8 +321,8 @@ def run_eval(cfg: EvalConfig, log: Callable[[str], None] = print, command: str =
     if not cfg.systems:
         raise ValueError("no systems given")
     try:
-        judge = resolve_judge(cfg.judge or "offline", "judge", cfg.judge_base_url)
-        judge2 = resolve_judge(cfg.judge2, "judge2", cfg.judge_base_url)
+        judge = _judge_of(cfg.judge or "offline", "judge", cfg.judge_base_url)
+        judge2 = _judge_of(cfg.judge2, "judge2", cfg.judge_base_url)
     except Exception as exc:  # e.g. no OPENAI_API_KEY for openai/<model>: fail before answering anything
         raise ValueError(f"cannot create the judge ({type(exc).__name__}: {exc})") from exc
     out = Path(cfg.out)
@@ -433,8 +356,6 @@ def run_eval(cfg: EvalConfig, log: Callable[[str], None] = print, command: str =
     atomic_write_json(manifest_path, manifest)
     result = {"out": str(out), "answers": astats, "judges": jstats, "groups": split}
     if cfg.report:
-        from finrag.eval.report import write_report
-
         result["report"] = write_report(out, index_dir=cfg.index_dir, plots=cfg.plots)
         log(f"report: {result['report']['report_md']}")
     return result

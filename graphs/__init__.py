@@ -1,4 +1,11 @@
-"""The six systems as compiled LangGraph graphs: `from finrag.graphs import hdrr; hdrr.graph.invoke(...)`."""
+"""finrag.graphs = the folder `graphs/`: the six systems as compiled LangGraph graphs.
+
+    from finrag.graphs import hdrr
+    hdrr.graph.invoke({"question": "..."}, context={"index_dir": ".finrag"})
+
+`SYSTEMS` is the one list of the systems (the CLI, the server, the API and the evaluation use it;
+langgraph.json lists the same graphs, which a test checks). Each module holds only edges.
+"""
 from __future__ import annotations
 
 import importlib

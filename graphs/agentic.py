@@ -7,6 +7,7 @@ from finrag.nodes import extract_metadata, generate, route_after_verify, verify
 
 
 def build():
+    """The compiled Agentic graph: extract_metadata -> retrieval -> verify (-> rewrite again) -> generate."""
     g = new_graph()
     g.add_node("extract_metadata", extract_metadata)
     add_retrieval(g)

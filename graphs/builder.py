@@ -20,6 +20,7 @@ def bound(fn, **kwargs):
 
 
 def new_graph() -> StateGraph:
+    """An empty graph over the shared state; its run context (LangGraph's `context=`) is a `Configuration`."""
     return StateGraph(FinragState, input_schema=InputState, output_schema=OutputState, context_schema=Configuration)
 
 

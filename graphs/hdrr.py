@@ -10,6 +10,7 @@ from finrag.nodes import extract_metadata, generate, resolve_docs
 
 
 def build():
+    """The compiled HDRR graph: extract_metadata -> resolve_docs -> scoped retrieval -> generate."""
     g = new_graph()
     g.add_node("extract_metadata", extract_metadata)
     g.add_node("resolve_docs", resolve_docs)

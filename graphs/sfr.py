@@ -6,6 +6,7 @@ from finrag.nodes import extract_metadata, generate, resolve_docs
 
 
 def build():
+    """The compiled SFR graph: extract_metadata -> resolve_docs -> whole-document generate."""
     g = new_graph()
     g.add_node("extract_metadata", extract_metadata)
     g.add_node("resolve_docs", resolve_docs)

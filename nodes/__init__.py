@@ -1,4 +1,9 @@
-"""The nine nodes every system is built from. Each is a function `(state, config) -> partial update`."""
+"""finrag.nodes = the folder `nodes/`: the nine nodes every system is built from.
+
+Each node is a function `(state: FinragState, runtime: Runtime[Configuration]) -> partial update`: it reads
+the run's configuration from `runtime.context` (see `finrag.nodes.common.configuration`) and returns only
+the state keys it sets. Node modules share helpers through `finrag.nodes.common` and never import each other.
+"""
 from finrag.nodes.extract_metadata import extract_metadata
 from finrag.nodes.fts_search import fts_search
 from finrag.nodes.generate import generate

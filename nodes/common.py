@@ -1,55 +1,47 @@
-"""Small helpers the nodes share: timing, configuration, chunk dicts."""
+"""Helpers the nodes share: the run's configuration, timing, and document scope.
+
+Node modules import only this module from `finrag.nodes` (never each other); logic that more than
+one node needs lives here or in `finrag.tools`.
+"""
 from __future__ import annotations
 
 import functools
 import time
-from typing import Callable
+from typing import Any, Callable, Optional
 
-from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 
 from finrag.state.configuration import Configuration
-from finrag.tools.answering.extractive import context_label  # noqa: F401  (nodes cite contexts the same way)
+from finrag.state.graph_state import FinragState
+
+NO_CONTEXT = ("finrag graphs read their configuration from LangGraph's run context, and this run has none: "
+              "call graph.invoke({'question': ...}, context={'index_dir': '.finrag'}) (context={} for the "
+              "defaults and the FINRAG_* environment); config={'configurable': ...} is not read")
 
 
-def config_of(config: RunnableConfig | None) -> Configuration:
-    """The run's Configuration from `configurable`, merged with LangGraph's run context if one is given."""
-    context = _runtime_context()
-    if context:
-        merged = dict(context)
-        merged.update({k: v for k, v in ((config or {}).get("configurable") or {}).items() if v not in (None, "")})
-        config = {**(config or {}), "configurable": merged}
-    return Configuration.from_runnable_config(config)
+def configuration(runtime: Optional[Runtime[Configuration]]) -> Configuration:
+    """The run's Configuration, as the caller built it once for the whole run.
 
-
-def _runtime_context() -> dict:
-    try:
-        from langgraph.runtime import get_runtime
-
-        ctx = get_runtime().context
-    except Exception:
-        return {}
-    if ctx is None:
-        return {}
-    if isinstance(ctx, dict):
-        return {k: v for k, v in ctx.items() if v not in (None, "")}
-    from dataclasses import fields, is_dataclass
-
-    if is_dataclass(ctx):
-        defaults = Configuration()
-        return {f.name: getattr(ctx, f.name) for f in fields(ctx)
-                if getattr(ctx, f.name) != getattr(defaults, f.name, None)}
-    return {}
+    The graphs declare `context_schema=Configuration`, so LangGraph has already turned a dict given as
+    `context=` into a Configuration (which is where the environment was applied); nodes only read it.
+    """
+    context = getattr(runtime, "context", None)
+    if isinstance(context, Configuration):
+        return context
+    if context is None:
+        raise TypeError(NO_CONTEXT)
+    raise TypeError(f"the run context must be a finrag Configuration or a dict of its fields, "
+                    f"not {type(context).__name__}")
 
 
 def timed(name: str) -> Callable:
-    """Add the node's wall time to `timings_ms[name]` in its update."""
+    """Decorate a node so its update adds the node's wall time to `timings_ms[name]`."""
 
     def wrap(fn):
         @functools.wraps(fn)
-        def node(state, config: RunnableConfig | None = None, **kwargs):
+        def node(state: FinragState, runtime: Optional[Runtime[Configuration]] = None, **kwargs: Any) -> dict:
             t0 = time.perf_counter()
-            update = fn(state, config, **kwargs) or {}
-            update = dict(update)
+            update = dict(fn(state, runtime, **kwargs) or {})
             update["timings_ms"] = {name: (time.perf_counter() - t0) * 1000.0}
             return update
 
@@ -58,7 +50,7 @@ def timed(name: str) -> Callable:
     return wrap
 
 
-def scope_of(state: dict, scoped: bool) -> list[str] | None:
+def scope_of(state: FinragState, scoped: bool) -> list[str] | None:
     """The documents a scoped search may look at, or None for the whole corpus."""
     if not scoped:
         return None

@@ -9,16 +9,19 @@ unchecked.
 from __future__ import annotations
 
 from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
 
-from finrag.nodes.common import config_of, timed
-from finrag.state.prompts import ROUTER_SYSTEM
+from finrag.nodes.common import configuration, timed
+from finrag.state.configuration import Configuration
+from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.calls import try_structured
+from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.runtime import get_registry, get_store
 
 
 def merge_extracted(linked: ExtractedMetadata, llm: ExtractedMetadata | None, registry) -> ExtractedMetadata:
+    """The linker's extraction plus what the LLM router found that the registry recognises."""
     if llm is None:
         return linked
     out = linked.model_copy(deep=True)
@@ -33,8 +36,9 @@ def merge_extracted(linked: ExtractedMetadata, llm: ExtractedMetadata | None, re
 
 
 @timed("extract_metadata")
-def extract_metadata(state: dict, config=None) -> dict:
-    cfg = config_of(config)
+def extract_metadata(state: FinragState, runtime: Runtime[Configuration]) -> dict:
+    """Find the companies, tickers, years, periods, forms and dates the question names (`extracted`)."""
+    cfg = configuration(runtime)
     registry = get_registry(get_store(cfg), cfg.alias_file)
     question = state.get("question", "")
     linked = registry.link(question)
@@ -43,7 +47,7 @@ def extract_metadata(state: dict, config=None) -> dict:
     llm_out = None
     if model is not None:
         llm_out, rec = try_structured("router", model, ExtractedMetadata,
-                                      [SystemMessage(ROUTER_SYSTEM), HumanMessage(question)])
+                                      [SystemMessage(cfg.router_prompt), HumanMessage(question)])
         calls.append(rec)  # on failure the linker's answer stands
     merged = merge_extracted(linked, llm_out, registry)
     return {"extracted": merged.model_dump(), "llm_calls": calls}

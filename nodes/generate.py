@@ -15,22 +15,27 @@ import base64
 from pathlib import Path
 
 from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
 
-from finrag.nodes.common import config_of, timed
-from finrag.state.prompts import GENERATE_SYSTEM, GENERATE_USER
+from finrag.nodes.common import configuration, timed
+from finrag.state.configuration import Configuration
+from finrag.state.graph_state import FinragState
 from finrag.tools.answering.extractive import context_label, extractive_answer
 from finrag.tools.answering.whole_document import whole_document_contexts
-from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.calls import try_text
+from finrag.tools.llm.chat import get_chat_model
+from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
 from finrag.tools.runtime import get_registry, get_store
-from finrag.tools.llm.tokens import count_tokens
+
 
 def format_context(contexts: list[dict]) -> str:
+    """The context as the generator reads it: each passage under its `[document, pages]` label."""
     return "\n\n".join(f"{context_label(c)}\n{c.get('text', '')}" for c in contexts)
 
 
 def _pdf_block(path: str) -> dict | None:
+    """An OpenAI file-input content block carrying the PDF at `path`, or None if it is not a PDF."""
     p = Path(path)
     if p.suffix.lower() != ".pdf" or not p.is_file():
         return None
@@ -39,8 +44,9 @@ def _pdf_block(path: str) -> dict | None:
 
 
 @timed("generate")
-def generate(state: dict, config=None, *, whole_document: bool = False) -> dict:
-    cfg = config_of(config)
+def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_document: bool = False) -> dict:
+    """Answer from `reranked` (or, for SFR, the routed filings): `answer`, `contexts`, `context_tokens`."""
+    cfg = configuration(runtime)
     question = state.get("question", "")
     if whole_document:
         store = get_store(cfg)
@@ -53,16 +59,16 @@ def generate(state: dict, config=None, *, whole_document: bool = False) -> dict:
     calls = []
     answer = ""
     if model is not None and contexts:
-        user = GENERATE_USER.format(context=context_text, question=question)
+        user = cfg.generate_user_prompt.format(context=context_text, question=question)
         content: list | str = user
         if whole_document and cfg.sfr_pdf_input:
             registry = get_registry(get_store(cfg), cfg.alias_file)
             blocks = [b for d in state.get("routed_docs") or [] if registry.get(d)
                       for b in [_pdf_block(registry.get(d).path)] if b]
             if blocks:
-                content = blocks + [{"type": "text", "text": GENERATE_USER.format(context="(the attached filing)",
-                                                                                  question=question)}]
-        answer, rec = try_text("generator", model, [SystemMessage(GENERATE_SYSTEM), HumanMessage(content)])
+                content = blocks + [{"type": "text", "text": cfg.generate_user_prompt.format(
+                    context="(the attached filing)", question=question)}]
+        answer, rec = try_text("generator", model, [SystemMessage(cfg.generate_prompt), HumanMessage(content)])
         calls.append(rec)
     if not answer:
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords

@@ -8,7 +8,11 @@ instead of a mixture of filings (the default, `corpus`, is the paper's).
 """
 from __future__ import annotations
 
-from finrag.nodes.common import config_of, timed
+from langgraph.runtime import Runtime
+
+from finrag.nodes.common import configuration, timed
+from finrag.state.configuration import Configuration
+from finrag.state.graph_state import FinragState
 from finrag.tools.retrieval.cutoff import adaptive_cutoff
 from finrag.tools.retrieval.rerankers import get_reranker
 from finrag.tools.runtime import get_store
@@ -24,8 +28,10 @@ def only_top_document(candidates: list[dict], top: int = 10) -> list[dict]:
 
 
 @timed("rerank")
-def rerank(state: dict, config=None, *, variant: str = "base", scoped: bool = False) -> dict:
-    cfg = config_of(config)
+def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str = "base",
+           scoped: bool = False) -> dict:
+    """Score `fused` with the configured reranker and keep the adaptive cutoff's chunks in `reranked`."""
+    cfg = configuration(runtime)
     candidates = list(state.get("fused") or [])
     if not candidates:
         return {"reranked": []}

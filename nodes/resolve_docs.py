@@ -7,14 +7,19 @@ how the route was found (`exact_path`, `filename_fallback`, `default_year`,
 """
 from __future__ import annotations
 
-from finrag.nodes.common import config_of, timed
+from langgraph.runtime import Runtime
+
+from finrag.nodes.common import configuration, timed
+from finrag.state.configuration import Configuration
+from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata
 from finrag.tools.runtime import get_registry, get_store
 
 
 @timed("resolve_docs")
-def resolve_docs(state: dict, config=None) -> dict:
-    cfg = config_of(config)
+def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
+    """Route `extracted` to indexed filings: `routed_docs`, `routing_status`, `routing_reason`."""
+    cfg = configuration(runtime)
     registry = get_registry(get_store(cfg), cfg.alias_file)
     extracted = ExtractedMetadata.model_validate(state.get("extracted") or {})
     res = registry.resolve(extracted, question=state.get("question", ""), default_year=int(cfg.default_year))

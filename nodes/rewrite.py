@@ -9,14 +9,17 @@ keep financial terms, names and numbers. Agentic retries arrive with
 from __future__ import annotations
 
 from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
 
-from finrag.nodes.common import config_of, timed
-from finrag.state.prompts import REWRITE_SYSTEM
-from finrag.tools.llm.chat import get_chat_model
+from finrag.nodes.common import configuration, timed
+from finrag.state.configuration import Configuration
+from finrag.state.graph_state import FinragState
 from finrag.tools.llm.calls import try_structured
+from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.retrieval.query_rewrite import Rewrite, offline_rewrite
 
-def anchored_question(state: dict, prefix_template: str) -> str:
+
+def anchored_question(state: FinragState, prefix_template: str) -> str:
     """The question, with the Agentic retry prefix when this is a retry."""
     question = state.get("question", "")
     if not state.get("retries"):
@@ -29,14 +32,15 @@ def anchored_question(state: dict, prefix_template: str) -> str:
 
 
 @timed("rewrite")
-def rewrite(state: dict, config=None) -> dict:
-    cfg = config_of(config)
+def rewrite(state: FinragState, runtime: Runtime[Configuration]) -> dict:
+    """Turn the question (anchored on a retry) into a search `query` and BM25 `keywords`."""
+    cfg = configuration(runtime)
     question = anchored_question(state, cfg.retry_prefix)
     model = get_chat_model("rewriter", cfg)
     calls = []
     result = None
     if model is not None:
-        result, rec = try_structured("rewriter", model, Rewrite, [SystemMessage(REWRITE_SYSTEM), HumanMessage(question)])
+        result, rec = try_structured("rewriter", model, Rewrite, [SystemMessage(cfg.rewrite_prompt), HumanMessage(question)])
         calls.append(rec)
     if result is None or not (result.query or "").strip():
         result = offline_rewrite(question)

@@ -1,10 +1,15 @@
 """rrf: reciprocal rank fusion of the BM25 and vector lists, score = sum 1 / (k + rank), k = 60."""
 from __future__ import annotations
 
-from finrag.nodes.common import config_of, timed
+from langgraph.runtime import Runtime
+
+from finrag.nodes.common import configuration, timed
+from finrag.state.configuration import Configuration
+from finrag.state.graph_state import FinragState
 
 
 def reciprocal_rank_fusion(lists: list[list[dict]], k: int = 60) -> list[dict]:
+    """Merge ranked hit lists by chunk id; each hit adds 1 / (k + rank); best first, ties by chunk id."""
     fused: dict[int, dict] = {}
     for hits in lists:
         for rank, hit in enumerate(hits, 1):
@@ -21,7 +26,8 @@ def reciprocal_rank_fusion(lists: list[list[dict]], k: int = 60) -> list[dict]:
 
 
 @timed("rrf")
-def rrf(state: dict, config=None) -> dict:
-    cfg = config_of(config)
+def rrf(state: FinragState, runtime: Runtime[Configuration]) -> dict:
+    """Fuse `fts_results` and `vector_results` into `fused` (constant `rrf_k`)."""
+    cfg = configuration(runtime)
     return {"fused": reciprocal_rank_fusion([state.get("fts_results") or [], state.get("vector_results") or []],
                                             k=int(cfg.rrf_k))}

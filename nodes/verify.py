@@ -8,17 +8,22 @@ the entity-anchored prefix "In {ticker}'s 10-K annual report: " (at most
 from __future__ import annotations
 
 from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from finrag.nodes.common import config_of, context_label, timed
-from finrag.state.prompts import VERIFY_SYSTEM
+from finrag.nodes.common import configuration, timed
+from finrag.state.configuration import Configuration
+from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.llm.chat import get_chat_model
+from finrag.tools.answering.extractive import context_label
 from finrag.tools.llm.calls import try_structured
+from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.runtime import get_registry, get_store
 
 
 class Verdict(BaseModel):
+    """The verifier's structured output."""
+
     belongs: bool
     reason: str = ""
 
@@ -41,8 +46,10 @@ def target_companies(registry, extracted: dict, question: str, default_year: int
 
 
 @timed("verify")
-def verify(state: dict, config=None) -> dict:
-    cfg = config_of(config)
+def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
+    """Judge whether the top three `reranked` chunks come from the target company; set `verification`
+    (with `retry` when another anchored attempt is allowed) and count `retries`."""
+    cfg = configuration(runtime)
     registry = get_registry(get_store(cfg), cfg.alias_file)
     retries = int(state.get("retries") or 0)
     top = (state.get("reranked") or [])[:3]
@@ -59,7 +66,7 @@ def verify(state: dict, config=None) -> dict:
         if model is not None:
             passages = "\n\n".join(f"{context_label(c)}\n{c['text'][:1500]}" for c in top)
             msg = f"Target company: {anchor}\nQuestion: {state.get('question', '')}\n\nPassages:\n{passages}"
-            verdict, rec = try_structured("verifier", model, Verdict, [SystemMessage(VERIFY_SYSTEM), HumanMessage(msg)])
+            verdict, rec = try_structured("verifier", model, Verdict, [SystemMessage(cfg.verify_prompt), HumanMessage(msg)])
             calls.append(rec)
         if verdict is None:
             owners = [(registry.get(c["doc_id"]).company_key if registry.get(c["doc_id"]) else "?") for c in top]
@@ -73,6 +80,6 @@ def verify(state: dict, config=None) -> dict:
             "retries": retries + 1 if retry else retries, "llm_calls": calls}
 
 
-def route_after_verify(state: dict) -> str:
+def route_after_verify(state: FinragState) -> str:
     """Conditional edge: retry CBR with the anchored prefix, or generate."""
     return "rewrite" if (state.get("verification") or {}).get("retry") else "generate"

@@ -1,82 +1,209 @@
-"""The run configuration: one object read from LangGraph's RunnableConfig.
+"""The run configuration: one `Configuration` per run, carried as LangGraph's runtime context.
 
-Every field can be set per run (`config={"configurable": {...}}`, LangGraph Studio's
-assistant config, the CLI's flags) or by environment variable `FINRAG_<FIELD>` in
-upper case. Defaults are the paper's. Models are named `provider/model`:
-`offline` (deterministic, no LLM), `openai/gpt-4.1`, or `openai/<model>` with
-`llm_base_url` for any OpenAI-compatible server (vLLM, Ollama, llama.cpp).
-A role's model may also be a LangChain chat model instance (tests pass fakes).
+The graphs declare `context_schema=Configuration`; every node reads the run's object from
+`runtime.context` and never looks at the environment. The object is built once per run, at the edge
+that starts the run:
+
+* `finrag.run_query(..., configurable={...})`, the CLI and the LangServe server build it with
+  `Configuration(**values)` and invoke the graph with `context=`;
+* LangGraph Studio / `langgraph dev` send the assistant's (and the run's) context as a dict, which
+  LangGraph turns into `Configuration(**context)`;
+* in Python, `graph.invoke({"question": ...}, context={"index_dir": ".finrag"})` does the same
+  (`context={}` for the defaults; a `Configuration` instance is used as it is).
+
+Building one is the only place the environment is read: each field takes the value given for the run,
+else `FINRAG_<FIELD>` (upper case) from the environment, else its default; None and "" count as not
+given. Strings are coerced to the field's type (int, float, bool), so environment variables, CLI
+`--configurable key=value` pairs and Studio's form all work. The index directory, when not given, is
+resolved here too (`$FINRAG_HOME`, else `./.finrag`). Defaults are the paper's, except the vector
+distance cut, which is ours (the paper's threshold belongs to its OpenAI embeddings).
+
+Models are named `provider/model`: `offline` (deterministic, no LLM), `openai/gpt-4.1`, or
+`openai/<model>` with `llm_base_url` for any OpenAI-compatible server (vLLM, Ollama, llama.cpp).
+A role's model may also be a LangChain chat model instance (tests pass fakes); it is kept as it is.
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, fields
-from typing import Any, Optional
+from dataclasses import MISSING, Field, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Mapping, Optional
 
-from langchain_core.runnables import RunnableConfig
+from finrag.state import prompts
+
+MAX_QUESTION_CHARS = 4000
+"""The longest question (in characters, after collapsing whitespace) any entry point accepts."""
+
+DEFAULT_INDEX_DIR = ".finrag"
+"""The index directory when neither `--index` / `index_dir` nor `$FINRAG_HOME` names one."""
+
+INDEX_DIR_RULE = f"$FINRAG_HOME, else ./{DEFAULT_INDEX_DIR}"
+"""How the default index directory is found, for help texts."""
+
+OPENAI_DEFAULT_MODEL = "openai/gpt-4.1"
+"""The default `llm` when OPENAI_API_KEY is set and FINRAG_LLM is not."""
+
+ENV_PREFIX = "FINRAG_"
 
 
-def _default_model() -> str:
-    return os.environ.get("FINRAG_LLM") or ("openai/gpt-4.1" if os.environ.get("OPENAI_API_KEY") else "offline")
+def resolve_index_dir(index_dir: str | os.PathLike | None = None) -> Path:
+    """The index directory: `index_dir` when given (`--index`, the configuration's `index_dir`),
+    else `$FINRAG_HOME`, else `./.finrag`. The one place this rule is written."""
+    if index_dir:
+        return Path(index_dir).expanduser()
+    return Path(os.environ.get("FINRAG_HOME") or DEFAULT_INDEX_DIR)
 
 
-@dataclass(kw_only=True)
+def _setting(default: Any, description: str) -> Any:
+    return field(default=default, metadata={"description": description})
+
+
+@dataclass(kw_only=True, init=False)
 class Configuration:
-    # where the index lives
-    index_dir: str = ""  # "" means $FINRAG_HOME or ./.finrag
-    embedder: str = "minilm"
-    alias_file: str = ""
-    # models per role ("" = the default model)
-    llm: str = field(default_factory=_default_model)
-    llm_base_url: str = ""
-    router_model: Any = ""
-    rewriter_model: Any = ""
-    verifier_model: Any = ""
-    generator_model: Any = ""
-    contextualizer_model: Any = ""
-    judge_model: Any = ""
-    judge2_model: Any = ""
-    temperature: float = 0.0
-    # retrieval (paper defaults)
-    fts_k: int = 20
-    vector_k: int = 30
-    vector_max_distance: float = 1.25  # L2 between unit vectors; 1.25 <=> cosine >= 0.22
-    rrf_k: int = 60
-    reranker: str = "offline"  # offline | cross-encoder:<path or model> | jina
-    rerank_cumulative: float = 0.55
-    rerank_cliff: float = 0.15
-    max_chunks: int = 10
-    default_year: int = 2023
-    fallback_scope: str = "corpus"  # HDRR when routing fails: corpus (paper) | top_document
-    max_retries: int = 2
-    retry_prefix: str = "In {ticker}'s 10-K annual report: "
-    # SFR
-    sfr_max_context_tokens: int = 120_000
-    sfr_pdf_input: bool = False
-    max_question_chars: int = 4000
+    """How one run answers: index, models per role, prompts, retrieval and cutoff parameters."""
+
+    # ---------------------------------------------------------------- the index
+    index_dir: str = _setting("", "Index directory. Empty: $FINRAG_HOME, else ./.finrag (resolved when the "
+                                  "configuration is built).")
+    embedder: str = _setting("minilm", "Query embedder; must be the one that built the index: 'minilm' (bundled, "
+                                       "offline) or 'openai[:model[:dims]]'.")
+    alias_file: str = _setting("", "YAML or CSV of extra company aliases and ticker history for routing. Empty: "
+                                   "the one recorded in the index, if any.")
+
+    # --------------------------------------------------------- models per role
+    llm: str = _setting("offline", "Model for every LLM role, 'provider/model': 'offline' (deterministic "
+                                   "strategies, no LLM) or 'openai/<model>'. Default: openai/gpt-4.1 when "
+                                   "OPENAI_API_KEY is set, else offline.")
+    llm_base_url: str = _setting("", "Base URL of an OpenAI-compatible server (vLLM, Ollama, llama.cpp), e.g. "
+                                     "http://host:8000/v1. Empty: OpenAI (or $OPENAI_BASE_URL).")
+    router_model: Any = _setting("", "Model that extracts company, period and form from the question (SFR, HDRR, "
+                                     "Agentic). Empty: `llm`.")
+    rewriter_model: Any = _setting("", "Model that rewrites the question into a search query and keywords. "
+                                       "Empty: `llm`.")
+    verifier_model: Any = _setting("", "Model that checks the top chunks belong to the target company (Agentic). "
+                                       "Empty: `llm`.")
+    generator_model: Any = _setting("", "Model that writes the answer from the context. Empty: `llm`.")
+    contextualizer_model: Any = _setting("", "Model that writes the situating context of each chunk when the "
+                                             "V-B index variant (llmctx) is built. Empty: `llm`.")
+    judge_model: Any = _setting("", "Model of the evaluation judge. Empty: `llm`.")
+    judge2_model: Any = _setting("", "Model of the second evaluation judge. Empty: `llm`.")
+    temperature: float = _setting(0.0, "Sampling temperature of every LLM call.")
+
+    # ------------------------------------------------------------------ prompts
+    router_prompt: str = _setting(prompts.ROUTER_SYSTEM, "System prompt of the router (structured output: "
+                                                         "companies, tickers, years, periods, forms, dates).")
+    rewrite_prompt: str = _setting(prompts.REWRITE_SYSTEM, "System prompt of the query rewriter (structured "
+                                                           "output: query, keywords).")
+    verify_prompt: str = _setting(prompts.VERIFY_SYSTEM, "System prompt of the Agentic verifier (structured "
+                                                         "output: belongs, reason).")
+    generate_prompt: str = _setting(prompts.GENERATE_SYSTEM, "System prompt of the generator.")
+    generate_user_prompt: str = _setting(prompts.GENERATE_USER, "User message of the generator; `{context}` and "
+                                                                "`{question}` are filled in.")
+    contextualizer_prompt: str = _setting(prompts.CONTEXT_PROMPT, "Prompt of the V-B contextualizer at index "
+                                                                  "time; `{document}` and `{chunk}` are filled in.")
+
+    # ----------------------------------------------------------------- retrieval
+    fts_k: int = _setting(20, "BM25 (SQLite FTS5) candidates per query.")
+    vector_k: int = _setting(30, "Vector (FAISS) candidates per query.")
+    vector_max_distance: float = _setting(1.25, "Largest L2 distance between unit vectors a vector candidate "
+                                                "may have (1.25 = cosine 0.22).")
+    rrf_k: int = _setting(60, "Reciprocal rank fusion constant: score = sum of 1 / (k + rank).")
+    reranker: str = _setting("offline", "Reranker: 'offline', 'cross-encoder:<local path or model>', or 'jina' "
+                                        "(needs JINA_API_KEY).")
+    rerank_cumulative: float = _setting(0.55, "Adaptive cutoff: keep chunks until their share of the total "
+                                              "rerank score reaches this.")
+    rerank_cliff: float = _setting(0.15, "Adaptive cutoff: drop chunks scoring more than this below the top "
+                                         "chunk (1.0 turns it off).")
+    max_chunks: int = _setting(10, "Adaptive cutoff: at most this many chunks reach the generator.")
+
+    # ------------------------------------------------------------------- routing
+    default_year: int = _setting(2023, "Fiscal year to route to when the question names none.")
+    fallback_scope: str = _setting("corpus", "HDRR when routing finds no filing: 'corpus' (the paper's "
+                                             "full-corpus fallback) or 'top_document' (only the chunks of the "
+                                             "best-scoring filing).")
+
+    # ------------------------------------------------------------------- Agentic
+    max_retries: int = _setting(2, "Agentic: retries with the entity-anchored prefix after a failed "
+                                   "verification.")
+    retry_prefix: str = _setting("In {ticker}'s 10-K annual report: ", "Agentic: prefix put before the "
+                                                                      "question on a retry; `{ticker}` is the "
+                                                                      "target company.")
+
+    # ----------------------------------------------------------------------- SFR
+    sfr_max_context_tokens: int = _setting(120_000, "SFR: token budget of the whole-filing context, split "
+                                                    "equally between the routed filings.")
+    sfr_pdf_input: bool = _setting(False, "SFR: send the routed filing's PDF itself as an OpenAI file input "
+                                          "(LLM generator only).")
+
+    # --------------------------------------------------------------------- input
+    max_question_chars: int = _setting(MAX_QUESTION_CHARS, "Longest question accepted, in characters.")
+
+    def __init__(self, **values: Any) -> None:
+        """The run's configuration: each field is `values[name]`, else `FINRAG_<NAME>` from the
+        environment, else its default (None and "" count as not given); strings are coerced to the
+        field's type. The only place the environment is read."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"unknown configuration field(s): {', '.join(unknown)}; the fields are "
+                             f"{', '.join(sorted(known))}")
+        for f in fields(self):
+            setattr(self, f.name, _resolve(f, values.get(f.name)))
+        if not self.index_dir:
+            self.index_dir = str(resolve_index_dir())
 
     @classmethod
-    def from_runnable_config(cls, config: Optional[RunnableConfig] = None) -> "Configuration":
+    def from_runnable_config(cls, config: Optional[Mapping[str, Any]] = None) -> "Configuration":
+        """A Configuration from a RunnableConfig's `configurable` (keys that are not fields are ignored).
+
+        For code that holds a RunnableConfig (eval's judges); the graphs do not read `configurable`."""
         configurable = dict((config or {}).get("configurable") or {})
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            if not f.init:
-                continue
-            if f.name in configurable and configurable[f.name] not in (None, ""):
-                values[f.name] = configurable[f.name]
-                continue
-            env = os.environ.get(f"FINRAG_{f.name.upper()}")
-            if env not in (None, ""):
-                values[f.name] = env
-        inst = cls(**values)
-        for f in fields(cls):  # coerce env strings to the field's type
-            v = getattr(inst, f.name)
-            if isinstance(v, str) and f.type in ("int", "float"):
-                setattr(inst, f.name, int(v) if f.type == "int" else float(v))
-            elif isinstance(v, str) and f.type == "bool":
-                setattr(inst, f.name, v.lower() in ("1", "true", "yes"))
-        return inst
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in configurable.items() if k in known})
 
     def model_for(self, role: str) -> Any:
+        """The model of a role (`router`, `rewriter`, ...): its own field if set, else `llm`."""
         value = getattr(self, f"{role}_model", "") or ""
         return value or self.llm
+
+
+def _given(value: Any) -> bool:
+    return not (value is None or (isinstance(value, str) and value == ""))
+
+
+def _resolve(f: Field, given: Any) -> Any:
+    """One field's value for a run: the given value, else the environment, else the default."""
+    if _given(given):
+        return _coerce(f, given, f.name)
+    env_name = f"{ENV_PREFIX}{f.name.upper()}"
+    raw = os.environ.get(env_name)
+    if _given(raw):
+        return _coerce(f, raw, env_name)
+    if f.name == "llm" and os.environ.get("OPENAI_API_KEY"):
+        return OPENAI_DEFAULT_MODEL
+    return f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _coerce(f: Field, value: Any, source: str) -> Any:
+    """Strings for int/float/bool fields become that type (env vars, CLI pairs, forms); the rest pass."""
+    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
+    if not isinstance(value, str) or kind not in ("int", "float", "bool"):
+        return value
+    text = value.strip()
+    try:
+        if kind == "int":
+            return int(text)
+        if kind == "float":
+            return float(text)
+    except ValueError:
+        raise ValueError(f"{source}: expected {'an integer' if kind == 'int' else 'a number'}, "
+                         f"got {value!r}") from None
+    if text.lower() in _TRUE:
+        return True
+    if text.lower() in _FALSE:
+        return False
+    raise ValueError(f"{source}: expected true or false, got {value!r}")

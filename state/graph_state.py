@@ -14,6 +14,7 @@ from typing_extensions import TypedDict
 
 
 def add_timings(left: dict | None, right: dict | None) -> dict:
+    """Reducer of `timings_ms`: add each node's milliseconds to what earlier runs of it took."""
     out = dict(left or {})
     for k, v in (right or {}).items():
         out[k] = round(out.get(k, 0.0) + float(v), 3)
@@ -21,53 +22,127 @@ def add_timings(left: dict | None, right: dict | None) -> dict:
 
 
 class InputState(TypedDict):
-    """What a caller gives a graph: the question (and optionally an id)."""
+    """What a caller gives a graph: the question."""
 
     question: str
+    """The question, e.g. "What was 3M's FY2018 capital expenditure?" (the public entry points collapse
+    whitespace and reject empty or over-long questions before a run starts)."""
 
 
 class FinragState(TypedDict, total=False):
+    """Everything the nodes read and write during one run; each node returns a partial update."""
+
     question: str
-    qid: str
+    """The question as the caller gave it (never rewritten; retries and the rewriter work on copies)."""
+
     # extract_metadata / resolve_docs
     extracted: dict[str, Any]
+    """Document identity found in the question (`ExtractedMetadata` as a dict: companies, tickers,
+    years, periods, forms, dates), from `extract_metadata`."""
+
     routed_docs: list[str]
+    """Ids of the indexed filings the question is routed to, from `resolve_docs`; empty when routing
+    failed (scoped retrieval then searches the whole corpus)."""
+
     routing_status: str
+    """How the route was found (`exact_path`, `filename_fallback`, `default_year`, `multi_doc`) or why
+    there is none (`fallback_no_tickers`, `fallback_no_files_on_disk`)."""
+
     routing_reason: str
+    """One human-readable sentence explaining the route."""
+
     # rewrite
     query: str
+    """The search query for vector search and reranking, from `rewrite` (on an Agentic retry it
+    starts with the entity-anchored prefix)."""
+
     keywords: list[str]
+    """Search keywords for BM25 and the offline reranker and generator, from `rewrite`."""
+
     # retrieval
     fts_results: list[dict]
+    """BM25 hits (`RetrievedChunk` dicts with `fts_rank`), best first, from `fts_search`."""
+
     vector_results: list[dict]
+    """Vector hits (`RetrievedChunk` dicts with `vector_rank` and `vector_distance`), nearest first,
+    from `vector_search`."""
+
     fused: list[dict]
+    """The union of both hit lists ordered by reciprocal rank fusion (`rrf_score`), from `rrf`."""
+
     reranked: list[dict]
+    """The chunks kept by the reranker's adaptive cutoff (`rerank_score`), best first, from `rerank`;
+    these are the generator's context."""
+
     # verify (Agentic)
     verification: dict[str, Any]
+    """The last verdict of `verify`: belongs, reason, anchor (the ticker or name a retry is anchored
+    on), retry (whether the graph goes back to `rewrite`) and attempt."""
+
     retries: int
+    """How many anchored retries the Agentic graph has made so far."""
+
     # generate
     contexts: list[dict]
+    """Exactly what the generator saw, in order: chunk_id, doc_id, page_start, page_end, score, text
+    (for SFR, the routed filings page by page)."""
+
     answer: str
+    """The answer, with `[document, p. N]` citations; never empty."""
+
     context_tokens: int
+    """Tokens of the context text sent to the generator."""
+
     # accounting
     llm_calls: Annotated[list[dict], operator.add]
+    """One record per LLM call (role, model, tokens, milliseconds); nodes append to it."""
+
     timings_ms: Annotated[dict[str, float], add_timings]
+    """Wall time per node in milliseconds; a node that runs again adds to its entry."""
+
     error: Optional[str]
+    """A one-line error to report with the answer (copied to the JSON contract's `error`); the
+    built-in nodes do not set it."""
 
 
 class OutputState(TypedDict, total=False):
     """What a graph returns to callers (the JSON contract is built from it)."""
 
     question: str
+    """The question the graph answered."""
+
     answer: str
+    """The answer, with citations."""
+
     extracted: dict[str, Any]
+    """Document identity found in the question (routing systems only)."""
+
     routed_docs: list[str]
+    """The filings the question was routed to (routing systems only)."""
+
     routing_status: str
+    """How the route was found, or why there is none (routing systems only)."""
+
     routing_reason: str
+    """One sentence explaining the route (routing systems only)."""
+
     contexts: list[dict]
+    """Exactly what the generator saw, in order."""
+
     context_tokens: int
+    """Tokens of the context sent to the generator."""
+
     verification: dict[str, Any]
+    """Agentic only: the last verification verdict."""
+
     retries: int
+    """Agentic only: how many anchored retries were made."""
+
     llm_calls: list[dict]
+    """One record per LLM call (role, model, tokens, milliseconds)."""
+
     timings_ms: dict[str, float]
+    """Wall time per node in milliseconds."""
+
     error: Optional[str]
+    """A one-line error, when a run reports one."""

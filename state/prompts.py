@@ -1,4 +1,10 @@
-"""Every prompt finrag sends to an LLM, in one place (the configuration's defaults for its prompt fields)."""
+"""Every prompt finrag sends to an LLM, in one place.
+
+The retrieval and generation prompts are the defaults of the configuration's prompt fields
+(`router_prompt`, `rewrite_prompt`, `verify_prompt`, `generate_prompt`, `generate_user_prompt`,
+`contextualizer_prompt`), so a run or a Studio assistant can change them; the nodes read them from
+the configuration. The judge prompts (`RUBRIC`, `JUDGE_*`) are used by `finrag.eval` directly.
+"""
 
 ROUTER_SYSTEM = """You identify which SEC filing a financial question is about.
 Extract: companies (names as written), tickers (upper case), years (four-digit fiscal years), periods \

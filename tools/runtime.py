@@ -7,34 +7,32 @@ when the index's generation changes (documents added or removed).
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
-from finrag.state.configuration import Configuration
-from finrag.tools.indexing.store import Store, default_index_dir
+from finrag.state.configuration import Configuration, resolve_index_dir
+from finrag.tools.indexing.store import Store
 
 _LOCK = threading.Lock()
 _STORES: dict[tuple[str, str], Store] = {}
 _REGISTRIES: dict[str, tuple[int, object]] = {}
 
 
-def index_dir_of(cfg: Configuration) -> Path:
-    return Path(cfg.index_dir) if cfg.index_dir else default_index_dir()
-
-
 def get_store(cfg: Configuration) -> Store:
+    """The open index of `cfg.index_dir` with `cfg.embedder` (opened once per process and shared)."""
     from finrag.tools.indexing.embedders import get_embedder
 
-    key = (str(index_dir_of(cfg).resolve()), cfg.embedder)
+    index_dir = resolve_index_dir(cfg.index_dir)
+    key = (str(index_dir.resolve()), cfg.embedder)
     with _LOCK:
         store = _STORES.get(key)
         if store is None:
-            store = Store(index_dir_of(cfg), create=False)
+            store = Store(index_dir, create=False)
             store.check_embedder(get_embedder(cfg.embedder))
             _STORES[key] = store
         return store
 
 
 def get_registry(store: Store, alias_file: str = ""):
+    """The registry of the store's documents (with `alias_file`, else the one the index recorded)."""
     from finrag.tools.routing.registry import Registry
 
     alias = alias_file or store.get_meta("alias_file") or None

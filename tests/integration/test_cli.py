@@ -7,10 +7,10 @@ import subprocess
 import sys
 
 import pytest
+from support.bad_files import make_bad_files
 
 from finrag.cli import main
 from finrag.tools import runtime
-from support.bad_files import make_bad_files
 
 
 @pytest.fixture(autouse=True)

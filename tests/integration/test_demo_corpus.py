@@ -1,4 +1,4 @@
-"""The generated demo corpus (tools/demo_corpus.py) and the bad-input fixtures (tools/bad_files.py)."""
+"""The generated demo corpus (tools/demo/) and the bad-input fixtures (tests/support/bad_files.py)."""
 from __future__ import annotations
 
 import json
@@ -14,6 +14,7 @@ except ImportError:  # pragma: no cover
     import fitz  # type: ignore
 
 from support import bad_files as bf
+
 from finrag.tools.demo import corpus as dc
 
 EXPECTED_NAMES = [
@@ -168,6 +169,17 @@ def test_companies_metadata():
         dc.demo_filings(companies=99)
 
 
+def test_tables_load_from_package_data():
+    """Companies, filing texts, statement rows and question templates are files in tools/demo/data/."""
+    from importlib.resources import files
+
+    from finrag.tools.demo import companies, data_files
+    for name in ("companies.yaml", "filing_text.yaml", "statements.yaml", "questions.yaml"):
+        assert (files("finrag.tools.demo") / "data" / name).is_file()
+        assert (data_files.DATA_DIR / name).is_file()
+    assert companies.load_companies() == dc.DEMO_COMPANIES
+
+
 # ------------------------------------------------------------------------------------------- questions
 def test_questions_answers_on_evidence_pages(corpus):
     qs = dc.demo_questions(corpus["paths"])
@@ -231,10 +243,10 @@ def test_bad_files_exist_as_documented(bad):
 
 
 def test_bad_pdfs_behave_as_expected(bad):
-    with pytest.raises(Exception):  # pymupdf.FileDataError
+    with pytest.raises(fitz.FileDataError):
         fitz.open(bad["corrupt"])
     assert bad["corrupt"].read_bytes().startswith(b"%PDF-")
-    with pytest.raises(Exception):  # pymupdf.EmptyFileError
+    with pytest.raises(fitz.EmptyFileError):
         fitz.open(bad["empty"])
     with fitz.open(bad["encrypted"]) as doc:
         assert doc.needs_pass and doc.is_encrypted

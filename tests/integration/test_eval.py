@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from finrag.eval import metrics as M
-from finrag.eval import runner
-from finrag.eval.datasets import (CROSS_COMPANY, detect_format, load_answers, load_dataset, stratified_groups)
+from finrag.eval import runfiles, runner
+from finrag.eval.datasets import CROSS_COMPANY, detect_format, load_answers, load_dataset, stratified_groups
 
 
 # ----------------------------------------------------------------------------------------------
@@ -282,15 +282,15 @@ def test_agreement_table():
 # runner pieces with a fake run_query (no index needed)
 # ----------------------------------------------------------------------------------------------
 def test_runner_utilities(tmp_path):
-    assert runner.safe_name("plain-id_1.x") == "plain-id_1.x"
-    s = runner.safe_name("a/b c")
-    assert "/" not in s and s.startswith("a_b_c-") and s != runner.safe_name("a_b c")
+    assert runfiles.safe_name("plain-id_1.x") == "plain-id_1.x"
+    s = runfiles.safe_name("a/b c")
+    assert "/" not in s and s.startswith("a_b_c-") and s != runfiles.safe_name("a_b c")
     assert runner.parse_configurable(["llm=openai/gpt-4.1", "fts_k=30", "sfr_pdf_input=true"]) == {
         "llm": "openai/gpt-4.1", "fts_k": 30, "sfr_pdf_input": True}
     with pytest.raises(ValueError):
         runner.parse_configurable(["novalue"])
     p = tmp_path / "x" / "y.json"
-    runner.atomic_write_json(p, {"a": 1})
+    runfiles.atomic_write_json(p, {"a": 1})
     assert json.loads(p.read_text()) == {"a": 1} and list(p.parent.iterdir()) == [p]
 
 
@@ -328,7 +328,7 @@ def test_run_records_errors_and_retries_only_them(tmp_path, monkeypatch):
                             groups=2, per_group=3, progress=False, plots=False, concurrency=2)
     res = runner.run_eval(cfg, log=lambda m: None)
     assert fake.calls == 12 and res["answers"]["errors"] == 2
-    bad = json.loads(runner.answer_path(cfg.out, "hdrr", "t3").read_text())
+    bad = json.loads(runfiles.answer_path(cfg.out, "hdrr", "t3").read_text())
     assert "kaput" in bad["error"] and bad["answer"] == ""
     summary = json.loads((Path(cfg.out) / "summary.json").read_text())
     q = {r["system"]: r for r in summary["tables"]["quality"]}
@@ -360,7 +360,7 @@ def test_llm_judge_path_with_fake_chat_model(tmp_path, monkeypatch):
                             groups=2, per_group=None, judge="openai/gpt-4.1", judge2="offline", progress=False)
     res = runner.run_eval(cfg, log=lambda m: None)
     assert seen and seen[0] == ("judge", "openai/gpt-4.1")
-    j = json.loads(runner.judgement_path(cfg.out, "openai/gpt-4.1", "hdrr", "t0").read_text())
+    j = json.loads(runfiles.judgement_path(cfg.out, "openai/gpt-4.1", "hdrr", "t0").read_text())
     assert j["score"] == 9 and j["justification"] == "matches the gold figure"
     assert res["judges"]["openai/gpt-4.1"]["judged"] == 12 and res["judges"]["offline"]["judged"] == 12
     summary = json.loads((Path(cfg.out) / "summary.json").read_text())

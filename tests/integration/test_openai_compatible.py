@@ -9,17 +9,15 @@ model names, temperature and token accounting are checked against what went over
 from __future__ import annotations
 
 import json
-import sys
 import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pytest
+from support.openai_stub import OpenAIStub  # noqa: E402
 
 from finrag import run_query
 from finrag.tools import runtime
-
-from support.openai_stub import OpenAIStub  # noqa: E402
 
 STRUCTURED = {"router": "ExtractedMetadata", "rewriter": "Rewrite", "verifier": "Verdict"}
 EXPECTED_ROLES = {"hdrr": ["router", "rewriter", "generator"], "sfr": ["router", "generator"],
@@ -279,7 +277,7 @@ def test_llm_contextualizer_variant_with_budget_and_resume(stub, demo_corpus, tm
 def test_llm_judge_against_the_stub(stub, structured):
     from langchain_openai import ChatOpenAI
 
-    from finrag.eval.judges import LLMJudge
+    from finrag.eval.judges.llm import LLMJudge
 
     judge = LLMJudge(ChatOpenAI(model="judge-model", base_url=stub.base_url, api_key="not-needed", temperature=0,
                                 max_retries=0), structured=structured)

@@ -21,10 +21,13 @@ from pathlib import Path
 import httpx
 import pytest
 
+from finrag.graphs import SYSTEMS
+
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
 from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E402
+
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
 
@@ -121,7 +124,7 @@ def test_health(http, demo_index):
     assert body["status"] == "ok"
     assert body["documents"] == 6
     assert Path(body["index"]) == Path(demo_index).resolve()
-    assert body["systems"] == ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"]
+    assert body["systems"] == list(SYSTEMS)
 
 
 def test_hdrr_invoke_remote_runnable(finrag_server, demo_qas):
@@ -137,7 +140,7 @@ def test_hdrr_invoke_remote_runnable(finrag_server, demo_qas):
                    for c in out["contexts"]), "no context chunk covers an evidence page"
 
 
-@pytest.mark.parametrize("system", ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_invoke_every_system_httpx(http, demo_qas, system):
     qa = demo_qas[0]
     r = http.post(f"/{system}/invoke", json={"input": {"question": qa["question"]}})
@@ -207,7 +210,7 @@ def test_hdrr_stream_events_show_nodes(finrag_server, demo_qas):
 
 
 def test_root_and_schemas(http):
-    assert http.get("/").json()["systems"] == ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"]
+    assert http.get("/").json()["systems"] == list(SYSTEMS)
     inp = http.get("/hdrr/input_schema").json()
     assert inp["required"] == ["question"] and set(inp["properties"]) == {"question", "id"}
     out = json.dumps(http.get("/hdrr/output_schema").json())
@@ -217,7 +220,7 @@ def test_root_and_schemas(http):
 
 
 # ---------------------------------------------------------------- bad requests
-SYSTEM_LIST = ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"]
+SYSTEM_LIST = list(SYSTEMS)
 
 
 @pytest.mark.parametrize("payload,status,message", [

@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from finrag.graphs import SYSTEMS
+
 REPO = Path(__file__).resolve().parents[2]
 from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E402
+
 ALL_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
              "verify", "generate"}
 HDRR_NODES = ALL_NODES - {"verify"}
-SYSTEMS = ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"]
 
 
 def _langgraph_cli() -> str | None:
@@ -111,3 +113,28 @@ def test_studio_runs_hdrr_thread(studio, demo_qas):
     assert final["contexts"] and {c["doc_id"] for c in final["contexts"]} == {qa["doc_id"]}
     assert state["values"]["answer"] == final["answer"]
     assert waited["answer"] == final["answer"]  # stateless run, same deterministic answer
+
+
+def test_studio_assistant_context_reaches_the_nodes(studio, demo_qas):
+    """The assistant's context (Studio's form, whose fields carry descriptions) and a run's own context become
+    the run's Configuration; the FINRAG_HOME of the server process still applies to what is not set."""
+    from langgraph_sdk import get_client
+
+    qa = next(q for q in demo_qas if q["question_type"] == "metric_lookup")
+
+    async def main():
+        client = get_client(url=studio)
+        assistant = await client.assistants.create(graph_id="hdrr", context={"max_chunks": 2})
+        schemas = await client.assistants.get_schemas(assistant["assistant_id"])
+        narrow = await client.runs.wait(None, assistant["assistant_id"], input={"question": qa["question"]})
+        per_run = await client.runs.wait(None, "hdrr", input={"question": qa["question"]}, context={"max_chunks": 1})
+        # langgraph-api turns a run's `configurable` into its context when no context is given
+        via_config = await client.runs.wait(None, "hdrr", input={"question": qa["question"]},
+                                            config={"configurable": {"max_chunks": 1}})
+        return schemas, narrow, per_run, via_config
+
+    schemas, narrow, per_run, via_config = asyncio.run(main())
+    props = schemas["context_schema"]["properties"]
+    assert props["max_chunks"]["description"] and props["generate_prompt"]["description"]
+    assert 1 <= len(narrow["contexts"]) <= 2 and narrow["routed_docs"] == [qa["doc_id"]]
+    assert len(per_run["contexts"]) == 1 and len(via_config["contexts"]) == 1

@@ -11,10 +11,14 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
-from finrag.eval.judges import (DEFAULT_PARAMS_PATH, JUDGE_SYSTEM_PROMPT, Judge, JudgeResult, LLMJudge,
-                                OfflineJudge, OfflineJudgeParams, cohen_kappa, cross_evaluator_agreement,
-                                detect_refusal, make_judge, numbers_match, parse_judge_json, parse_numbers,
-                                yes_no_polarity)
+from finrag.eval.judges import make_judge
+from finrag.eval.judges.agreement import cohen_kappa, cross_evaluator_agreement
+from finrag.eval.judges.base import Judge, JudgeResult
+from finrag.eval.judges.cues import detect_refusal, yes_no_polarity
+from finrag.eval.judges.llm import LLMJudge, parse_judge_json
+from finrag.eval.judges.numbers import numbers_match, parse_numbers, question_unit
+from finrag.eval.judges.offline import DEFAULT_PARAMS_PATH, OfflineJudge, OfflineJudgeParams
+from finrag.state.prompts import JUDGE_SYSTEM_PROMPT
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "financebench"
 
@@ -74,9 +78,7 @@ def test_parse_skips_years_labels_dates_and_list_markers():
     ("decreased by 3.7", "-3.7", "cash conversion cycle?", True),
 ])
 def test_numbers_match(answer, gold, question, ok):
-    from finrag.eval.judges import _question_unit
-
-    qs, qp = _question_unit(question)
+    qs, qp = question_unit(question)
     a = parse_numbers(answer)
     g = one(gold)
     assert any(numbers_match(x, g, rel_tol=0.001, question_scale=qs, question_percent=qp) for x in a) is ok

@@ -1,4 +1,4 @@
-"""The document registry and the deterministic question linker (tools/registry.py).
+"""The document registry and the deterministic question linker (tools/routing/).
 
 Two kinds of tests:
 
@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
-from finrag.tools.routing.registry import (
-    STATUSES, Registry, Resolution, build_document_info, builtin_aliases, clean_company_name, detect_forms,
-    extract_periods, load_alias_file, name_variants, parse_cover_page, parse_path, question_cues, read_cover_text,
-    squash,
-)
+from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
+from finrag.tools.routing.cover import parse_cover_page, read_cover_text
+from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants
+from finrag.tools.routing.filenames import parse_path
+from finrag.tools.routing.questions import detect_forms, extract_periods, question_cues
+from finrag.tools.routing.registry import STATUSES, Registry, Resolution
+from finrag.tools.routing.text import squash
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "financebench"
 FORM_OF_DOC_TYPE = {"10k": "10K", "10q": "10Q", "8k": "8K", "earnings": "EARNINGS", "10k_annualreport": "ANNUALREPORT"}

@@ -22,23 +22,6 @@ NO_CONTEXT = ("I could not find passages in the indexed filings that answer this
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-def whole_document_contexts(store, doc_ids: list[str], max_tokens: int) -> list[dict]:
-    """One context per page of the routed documents; each document gets an equal share of the budget,
-    so a multi-company question is not answered from the first filing alone."""
-    out = []
-    share = max_tokens // max(1, len(doc_ids))
-    for doc_id in doc_ids:
-        budget = share
-        for page_no, text in enumerate(store.pages_of(doc_id)):
-            cost = count_tokens(text)
-            if cost > budget:
-                break
-            budget -= cost
-            out.append({"chunk_id": None, "doc_id": doc_id, "page_start": page_no, "page_end": page_no,
-                        "score": 1.0, "text": text})
-    return out
-
-
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"$])")
 _LABEL = re.compile(r"[A-Za-z]{3}")
 
@@ -83,7 +66,7 @@ def extractive_answer(question: str, keywords: list[str], contexts: list[dict], 
         return f"{' '.join(c.get('text', '').split())[:400]} {context_label(c)}"
     scored.sort(key=lambda t: (-t[0], t[1]))
     picked, seen = [], set()
-    for s, _, unit, ctx in scored:
+    for _score, _, unit, ctx in scored:
         key = unit[:80]
         if key in seen:
             continue

@@ -8,16 +8,24 @@ Embedding uses *segments*: the stretches `[k*step, (k+1)*step)`. With the
 default 50% overlap a chunk is exactly two consecutive segments, and each
 segment is shared with the neighbouring chunk, so every stretch of text is
 embedded once yet every chunk's vector covers all of its text (see
-tools/embedders.py for why: the offline embedder reads only 256 tokens).
+tools/indexing/embedders.py for why: the offline embedder reads only 256 tokens).
 """
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
 
+CHUNK_SIZE = 2500
+"""Default chunk length in characters (the paper's); an index records the chunking it was built with."""
+
+CHUNK_OVERLAP = 1250
+"""Default overlap between neighbouring chunks in characters (the paper's 50%)."""
+
 
 @dataclass(frozen=True)
 class Chunk:
+    """One window of a document: its position (`ord`), character span, zero-based page span and text."""
+
     ord: int
     char_start: int
     char_end: int
@@ -36,7 +44,8 @@ def join_pages(pages: list[str]) -> tuple[str, list[int]]:
     return "\n".join(parts), starts
 
 
-def chunk_pages(pages: list[str], size: int = 2500, overlap: int = 1250) -> list[Chunk]:
+def chunk_pages(pages: list[str], size: int = CHUNK_SIZE, overlap: int = CHUNK_OVERLAP) -> list[Chunk]:
+    """The document's chunks: windows of `size` characters moved by `size - overlap`; blank ones dropped."""
     if size <= 0 or overlap < 0 or overlap >= size:
         raise ValueError(f"invalid chunking: size={size}, overlap={overlap} (need 0 <= overlap < size)")
     text, page_starts = join_pages(pages)

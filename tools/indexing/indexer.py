@@ -18,8 +18,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from finrag.tools.indexing.chunking import chunk_pages, chunk_segment_span, join_pages, segments
-from finrag.tools.indexing.parsing import SUPPORTED_SUFFIXES, ParseError, ParsedDocument, doc_id_for, file_hash, parse_file
+from finrag.state.prompts import CONTEXT_PROMPT
+from finrag.tools.indexing.chunking import (
+    CHUNK_OVERLAP,
+    CHUNK_SIZE,
+    chunk_pages,
+    chunk_segment_span,
+    join_pages,
+    segments,
+)
+from finrag.tools.indexing.parsing import (
+    SUPPORTED_SUFFIXES,
+    ParsedDocument,
+    ParseError,
+    doc_id_for,
+    file_hash,
+    parse_file,
+)
 from finrag.tools.indexing.store import Store
 
 
@@ -112,11 +127,12 @@ def _progress(total: int, desc: str, unit: str, enabled: bool, position: int = 0
                 position=position)
 
 
-def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 2500, chunk_overlap: int = 1250,
+def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = CHUNK_SIZE,
+                chunk_overlap: int = CHUNK_OVERLAP,
                 workers: int | None = None, progress: bool = True, alias_file: str | None = None,
                 log: Callable[[str], None] = print) -> IndexReport:
     """Index files and folders into `store` (which must have an embedder)."""
-    from finrag.tools.routing.registry import build_document_info
+    from finrag.tools.routing.documents import build_document_info
 
     if store.embedder is None:
         raise ValueError("index_paths needs a Store opened with an embedder")
@@ -216,7 +232,7 @@ def refresh_registry(store: Store) -> list[str]:
     Cheap (no parsing, no embedding), so improvements to the registry reach an
     existing index on the next `finrag index` run. Returns how many changed.
     """
-    from finrag.tools.routing.registry import build_document_info
+    from finrag.tools.routing.documents import build_document_info
 
     changed = []
     for old in store.documents():
@@ -244,11 +260,13 @@ def remove_documents(store: Store, names: Iterable[str]) -> IndexReport:
     return report
 
 
-def build_variant(store: Store, variant: str, *, contextualizer=None, budget_calls: int | None = None,
-                  progress: bool = True, log: Callable[[str], None] = print) -> dict:
+def build_variant(store: Store, variant: str, *, contextualizer=None, context_prompt: str = CONTEXT_PROMPT,
+                  budget_calls: int | None = None, progress: bool = True,
+                  log: Callable[[str], None] = print) -> dict:
     """Fill the missing prefixes of a variant (resumable), then build its FAISS file.
 
-    `contextualizer` is a chat model for `llmctx` (None = the offline context).
+    `contextualizer` is a chat model for `llmctx` (None = the offline context), prompted with
+    `context_prompt` (the configuration's `contextualizer_prompt`; `{document}` and `{chunk}` are filled in).
     Returns what was done, including LLM calls and tokens spent at index time.
     """
     from finrag.tools.indexing import variants as V
@@ -302,7 +320,7 @@ def build_variant(store: Store, variant: str, *, contextualizer=None, budget_cal
                     doc_texts = {info.doc_id: store.document_text(info.doc_id)[:200_000]}
                 from langchain_core.messages import HumanMessage
 
-                msg = V.CONTEXT_PROMPT.format(document=doc_texts[info.doc_id], chunk=row["text"])
+                msg = context_prompt.format(document=doc_texts[info.doc_id], chunk=row["text"])
                 reply, rec = invoke_tracked("contextualizer", contextualizer, [HumanMessage(msg)])
                 prefix = " ".join(str(reply.content).split())[:800]
                 done["llm_calls"] += 1

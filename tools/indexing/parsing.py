@@ -66,18 +66,28 @@ def parse_file(path: str | Path) -> ParsedDocument:
         raise ParseError(f"unreadable: permission denied ({exc.strerror})") from None
     except OSError as exc:
         raise ParseError(f"unreadable: {exc.strerror or exc}") from None
-    if suffix == ".pdf":
-        pages = _pdf_pages(p)
-    elif suffix == ".txt":
-        pages = _text_pages(p.read_text(encoding="utf-8", errors="replace"))
-    else:
-        pages = _html_pages(p.read_text(encoding="utf-8", errors="replace"))
+    pages = read_pages(p)
     if not any(t.strip() for t in pages):
         raise ParseError("no extractable text (scanned image-only file? OCR is not supported)")
     return ParsedDocument(doc_id=doc_id_for(p), path=str(p.resolve()), content_hash=digest, pages=pages)
 
 
-def _pdf_pages(path: Path) -> list[str]:
+def read_pages(path: str | Path, max_pages: int | None = None) -> list[str]:
+    """The text of a file's pages (the first `max_pages` only, when given); raises ParseError.
+
+    The one reader for indexing and for cover pages (the registry reads the first three)."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix == ".pdf":
+        return _pdf_pages(p, max_pages)
+    if suffix == ".txt":
+        pages = _text_pages(p.read_text(encoding="utf-8", errors="replace"))
+    else:
+        pages = _html_pages(p.read_text(encoding="utf-8", errors="replace"))
+    return pages if max_pages is None else pages[:max_pages]
+
+
+def _pdf_pages(path: Path, max_pages: int | None = None) -> list[str]:
     import pymupdf as fitz
 
     with open(path, "rb") as fh:
@@ -96,6 +106,8 @@ def _pdf_pages(path: Path) -> list[str]:
             raise ParseError("PDF has no pages")
         pages = []
         for page in doc:
+            if max_pages is not None and len(pages) >= max_pages:
+                break
             try:
                 pages.append(page.get_text())
             except Exception as exc:

@@ -26,6 +26,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from finrag.state.configuration import resolve_index_dir
 from finrag.state.schema import DocumentInfo, RetrievedChunk
 
 SCHEMA_VERSION = 1
@@ -47,10 +48,6 @@ class EmbedderMismatch(IndexError_):
 
 class VariantMissing(IndexError_):
     pass
-
-
-def default_index_dir() -> Path:
-    return Path(os.environ.get("FINRAG_HOME") or ".finrag")
 
 
 _SCHEMA = """
@@ -129,7 +126,7 @@ class Store:
     """Owns the SQLite connection and the FAISS indexes of one index directory."""
 
     def __init__(self, index_dir: str | Path | None = None, embedder=None, create: bool = False):
-        self.index_dir = Path(index_dir) if index_dir else default_index_dir()
+        self.index_dir = resolve_index_dir(index_dir)
         db_path = self.index_dir / DB_NAME
         if not db_path.exists():
             if not create:

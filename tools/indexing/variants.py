@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 
 from finrag.state.schema import DocumentInfo
 
-from finrag.state.prompts import CONTEXT_PROMPT
-
 FORM_NAMES = {"10K": "10-K annual report", "10Q": "10-Q quarterly report", "8K": "8-K current report",
               "EARNINGS": "earnings release", "ANNUALREPORT": "annual report"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from langchain_core.language_models import BaseChatModel
 
@@ -25,33 +25,78 @@ def call_record(role: str, model: BaseChatModel | None, prompt_tokens: int, comp
             "completion_tokens": int(completion_tokens)}
 
 
+def _prompt_text(messages: list) -> str:
+    return "\n".join(str(getattr(m, "content", m)) for m in messages)
+
+
 def invoke_tracked(role: str, model: BaseChatModel, messages: list) -> tuple[Any, dict]:
     """Invoke a chat model; return (reply message, call record)."""
     reply = model.invoke(messages)
-    prompt_text = "\n".join(str(getattr(m, "content", m)) for m in messages)
-    pt, ct = usage_of(reply, prompt_text, str(getattr(reply, "content", "")))
+    pt, ct = usage_of(reply, _prompt_text(messages), str(getattr(reply, "content", "")))
     return reply, call_record(role, model, pt, ct)
+
+
+def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, Any, Any, dict]:
+    """`with_structured_output(schema, include_raw=True)` with token accounting; returns (parsed or None,
+    raw reply message, parsing error or None, call record). A reply the parser rejected does not raise, so
+    the caller can read the raw reply (`message_text`, `json_objects`); a model that cannot bind tools
+    raises NotImplementedError."""
+    runnable = model.with_structured_output(schema, include_raw=True)
+    out = runnable.invoke(messages)
+    parsed, raw = out.get("parsed"), out.get("raw")
+    pt, ct = usage_of(raw, _prompt_text(messages), str(getattr(raw, "content", "") or parsed))
+    return parsed, raw, out.get("parsing_error"), call_record(role, model, pt, ct)
 
 
 def invoke_structured(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, dict]:
     """Structured output with token accounting (include_raw keeps the usage metadata)."""
-    prompt_text = "\n".join(str(getattr(m, "content", m)) for m in messages)
     try:
-        runnable = model.with_structured_output(schema, include_raw=True)
-        out = runnable.invoke(messages)
-        parsed, raw = out.get("parsed"), out.get("raw")
-        if parsed is None and out.get("parsing_error") is not None:
-            raise ValueError(str(out["parsing_error"]))
-        pt, ct = usage_of(raw, prompt_text, str(getattr(raw, "content", "") or parsed))
-        return parsed, call_record(role, model, pt, ct)
+        parsed, _raw, error, record = invoke_structured_raw(role, model, schema, messages)
+        if parsed is None and error is not None:
+            raise ValueError(str(error))
+        return parsed, record
     except NotImplementedError:
         # models without tool calling: ask for JSON and parse it
         reply, record = invoke_tracked(role, model, messages)
         text = str(reply.content)
         m = re.search(r"\{.*\}", text, re.S)
         if not m:
-            raise ValueError(f"{role}: no JSON object in the model's reply")
+            raise ValueError(f"{role}: no JSON object in the model's reply") from None
         return schema.model_validate(json.loads(m.group(0))), record
+
+
+def message_text(content: Any) -> str:
+    """The text of a reply's content: a string, or the text blocks of a list of content blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content blocks
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict) and block.get("type") in (None, "text", "output_text"):
+                parts.append(str(block.get("text", "")))
+        return "".join(parts)
+    return "" if content is None else str(content)
+
+
+_FENCE_RE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
+
+
+def json_objects(text: str) -> Iterator[dict]:
+    """JSON objects in a plain-text reply, in order of preference: inside ```json code fences first,
+    then anywhere in the text (prose before or after is skipped); one per opening brace that parses."""
+    if not text:
+        return
+    decoder = json.JSONDecoder()
+    for cand in [m.group(1) for m in _FENCE_RE.finditer(text)] + [text]:
+        for start in [i for i, ch in enumerate(cand) if ch == "{"]:
+            try:
+                obj, _ = decoder.raw_decode(cand, start)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                yield obj
 
 
 def error_record(role: str, exc: BaseException) -> dict:

@@ -39,3 +39,13 @@ def keyword_coverage(keywords: Sequence[str], text: str) -> float:
         if stem(kw.replace(",", "")) in words:
             got += w
     return got / total if total else 0.0
+
+
+def prefix_stem(w: str) -> str:
+    """A coarser stem than `stem`, used for the offline judge's content words: one plural suffix
+    stripped (-ies -> -y, -es, -s; not -ss; only words longer than 4 letters), then the first 6 letters."""
+    for suf in ("ies", "es", "s"):
+        if len(w) > 4 and w.endswith(suf) and not w.endswith("ss"):
+            w = w[: -len(suf)] + ("y" if suf == "ies" else "")
+            break
+    return w[:6]

@@ -1,0 +1,225 @@
+"""The run configuration: defaults, the environment (applied in one place, with type coercion),
+per-run values winning over it, descriptions for Studio, prompt defaults, chat-model pass-through, and
+the one channel it reaches the nodes by (LangGraph's run context)."""
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langgraph.graph import END, START, StateGraph
+from typing_extensions import TypedDict
+
+from finrag.api import run_configuration, validate_question
+from finrag.state import prompts
+from finrag.state.configuration import DEFAULT_INDEX_DIR, MAX_QUESTION_CHARS, Configuration, resolve_index_dir
+from finrag.tools.llm.chat import get_chat_model
+
+FIELDS = {f.name: f for f in dataclasses.fields(Configuration)}
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    """No FINRAG_* (or OpenAI) settings from the machine running the tests."""
+    for key in list(os.environ):
+        if key.startswith("FINRAG_") or key in ("OPENAI_API_KEY",):
+            monkeypatch.delenv(key, raising=False)
+    return monkeypatch
+
+
+def _fake(*replies: str) -> GenericFakeChatModel:
+    return GenericFakeChatModel(messages=iter([AIMessage(r) for r in replies]))
+
+
+# ------------------------------------------------------------------ defaults
+def test_defaults_are_the_papers():
+    cfg = Configuration()
+    assert (cfg.fts_k, cfg.vector_k, cfg.rrf_k) == (20, 30, 60)
+    assert (cfg.rerank_cumulative, cfg.rerank_cliff, cfg.max_chunks) == (0.55, 0.15, 10)
+    assert cfg.vector_max_distance == 1.25 and cfg.default_year == 2023 and cfg.max_retries == 2
+    assert cfg.llm == "offline" and cfg.reranker == "offline" and cfg.embedder == "minilm"
+    assert cfg.fallback_scope == "corpus" and cfg.sfr_max_context_tokens == 120_000 and cfg.sfr_pdf_input is False
+    assert cfg.max_question_chars == MAX_QUESTION_CHARS == 4000
+
+
+def test_every_field_default_is_what_an_empty_configuration_holds():
+    cfg = Configuration()
+    for name, f in FIELDS.items():
+        if name == "index_dir":  # resolved when built
+            continue
+        assert getattr(cfg, name) == f.default, name
+
+
+def test_index_dir_is_given_else_finrag_home_else_dot_finrag(clean_env, tmp_path):
+    assert Configuration().index_dir == DEFAULT_INDEX_DIR == ".finrag"
+    assert resolve_index_dir() == Path(".finrag")
+    clean_env.setenv("FINRAG_HOME", str(tmp_path / "home"))
+    assert Configuration().index_dir == str(tmp_path / "home")
+    assert resolve_index_dir(None) == tmp_path / "home"
+    assert Configuration(index_dir=str(tmp_path / "given")).index_dir == str(tmp_path / "given")
+    assert resolve_index_dir(tmp_path / "given") == tmp_path / "given"
+
+
+# --------------------------------------------------------------- environment
+def test_environment_overrides_with_type_coercion(clean_env):
+    clean_env.setenv("FINRAG_FTS_K", "33")
+    clean_env.setenv("FINRAG_VECTOR_MAX_DISTANCE", "0.9")
+    clean_env.setenv("FINRAG_SFR_PDF_INPUT", "true")
+    clean_env.setenv("FINRAG_RERANKER", "jina")
+    clean_env.setenv("FINRAG_LLM", "openai/gpt-4.1-mini")
+    cfg = Configuration()
+    assert cfg.fts_k == 33 and type(cfg.fts_k) is int
+    assert cfg.vector_max_distance == 0.9 and type(cfg.vector_max_distance) is float
+    assert cfg.sfr_pdf_input is True
+    assert cfg.reranker == "jina" and cfg.llm == "openai/gpt-4.1-mini"
+
+
+@pytest.mark.parametrize("raw, expected", [("1", True), ("yes", True), ("On", True), ("TRUE", True),
+                                           ("0", False), ("false", False), ("no", False), ("off", False)])
+def test_booleans_from_the_environment(clean_env, raw, expected):
+    clean_env.setenv("FINRAG_SFR_PDF_INPUT", raw)
+    assert Configuration().sfr_pdf_input is expected
+
+
+@pytest.mark.parametrize("name, raw", [("FINRAG_FTS_K", "many"), ("FINRAG_RERANK_CLIFF", "steep"),
+                                       ("FINRAG_SFR_PDF_INPUT", "maybe")])
+def test_bad_environment_values_name_the_variable(clean_env, name, raw):
+    clean_env.setenv(name, raw)
+    with pytest.raises(ValueError, match=name):
+        Configuration()
+
+
+def test_openai_key_makes_gpt_4_1_the_default_model_unless_finrag_llm_says_otherwise(clean_env):
+    clean_env.setenv("OPENAI_API_KEY", "sk-test")
+    assert Configuration().llm == "openai/gpt-4.1"
+    clean_env.setenv("FINRAG_LLM", "offline")
+    assert Configuration().llm == "offline"
+    assert Configuration(llm="openai/gpt-4.1-mini").llm == "openai/gpt-4.1-mini"
+
+
+def test_empty_environment_values_count_as_unset(clean_env):
+    clean_env.setenv("FINRAG_FTS_K", "")
+    assert Configuration().fts_k == 20
+
+
+# ------------------------------------------------------------ per-run values
+def test_per_run_values_win_over_the_environment_even_when_they_equal_the_default(clean_env):
+    clean_env.setenv("FINRAG_FTS_K", "33")
+    clean_env.setenv("FINRAG_FALLBACK_SCOPE", "top_document")
+    clean_env.setenv("FINRAG_SFR_PDF_INPUT", "true")
+    cfg = Configuration(fts_k=20, fallback_scope="corpus", sfr_pdf_input=False)
+    assert (cfg.fts_k, cfg.fallback_scope, cfg.sfr_pdf_input) == (20, "corpus", False)
+
+
+def test_per_run_strings_are_coerced_and_none_or_empty_means_not_given(clean_env):
+    clean_env.setenv("FINRAG_VECTOR_K", "40")
+    cfg = Configuration(fts_k="30", rerank_cliff="0.25", sfr_pdf_input="yes", vector_k=None, llm_base_url="")
+    assert (cfg.fts_k, cfg.rerank_cliff, cfg.sfr_pdf_input) == (30, 0.25, True)
+    assert cfg.vector_k == 40 and cfg.llm_base_url == ""
+
+
+def test_unknown_fields_are_an_error_except_through_from_runnable_config():
+    with pytest.raises(ValueError, match="unknown configuration field.*fts_kk"):
+        Configuration(fts_kk=3)
+    cfg = Configuration.from_runnable_config({"configurable": {"fts_k": 5, "thread_id": "t1"}})
+    assert cfg.fts_k == 5
+
+
+def test_run_configuration_builds_once_from_values_or_takes_a_configuration(clean_env, tmp_path):
+    clean_env.setenv("FINRAG_RRF_K", "10")
+    cfg = run_configuration({"fts_k": 7}, index_dir=str(tmp_path))
+    assert (cfg.fts_k, cfg.rrf_k, cfg.index_dir) == (7, 10, str(tmp_path))
+    given = Configuration(max_chunks=3)
+    assert run_configuration(given) is given
+    moved = run_configuration(given, index_dir=str(tmp_path))
+    assert moved.index_dir == str(tmp_path) and moved.max_chunks == 3
+
+
+def test_the_question_limit_has_one_default():
+    validate_question("x" * MAX_QUESTION_CHARS)
+    with pytest.raises(ValueError, match=f"{MAX_QUESTION_CHARS:,}"):
+        validate_question("x" * (MAX_QUESTION_CHARS + 1))
+
+
+# ------------------------------------------------------- Studio descriptions
+def test_every_field_has_a_description():
+    for name, f in FIELDS.items():
+        text = f.metadata.get("description", "")
+        assert isinstance(text, str) and len(text) > 10, name
+
+
+def test_the_context_schema_studio_shows_carries_descriptions_and_defaults():
+    from finrag.graphs import get_graph
+
+    schema = get_graph("hdrr").get_context_jsonschema()
+    props = schema["properties"]
+    assert set(props) == set(FIELDS)
+    for name, prop in props.items():
+        assert prop.get("description") == FIELDS[name].metadata["description"], name
+        assert prop.get("default") == FIELDS[name].default, name
+
+
+# ------------------------------------------------------------------- prompts
+def test_prompt_fields_default_to_the_prompts_module():
+    cfg = Configuration()
+    assert cfg.router_prompt == prompts.ROUTER_SYSTEM
+    assert cfg.rewrite_prompt == prompts.REWRITE_SYSTEM
+    assert cfg.verify_prompt == prompts.VERIFY_SYSTEM
+    assert cfg.generate_prompt == prompts.GENERATE_SYSTEM
+    assert cfg.generate_user_prompt == prompts.GENERATE_USER
+    assert cfg.contextualizer_prompt == prompts.CONTEXT_PROMPT
+
+
+def test_prompts_can_be_set_per_run_and_from_the_environment(clean_env):
+    clean_env.setenv("FINRAG_VERIFY_PROMPT", "Check the company.")
+    cfg = Configuration(generate_prompt="Answer briefly.")
+    assert cfg.generate_prompt == "Answer briefly." and cfg.verify_prompt == "Check the company."
+
+
+# ------------------------------------------------------------ chat models
+def test_chat_model_instances_pass_through():
+    fake = _fake("ok")
+    cfg = Configuration(router_model=fake, generator_model=fake)
+    assert cfg.router_model is fake and cfg.model_for("router") is fake
+    assert get_chat_model("generator", cfg) is fake
+    assert cfg.model_for("rewriter") == "offline" and get_chat_model("rewriter", cfg) is None
+
+
+def test_role_models_fall_back_to_llm(clean_env):
+    clean_env.setenv("FINRAG_LLM", "openai/gpt-4.1-mini")
+    clean_env.setenv("FINRAG_JUDGE_MODEL", "openai/gpt-4.1")
+    cfg = Configuration()
+    assert cfg.model_for("router") == "openai/gpt-4.1-mini" and cfg.model_for("judge") == "openai/gpt-4.1"
+
+
+# ------------------------------------------- the channel: LangGraph's context
+class _S(TypedDict, total=False):
+    seen: dict
+
+
+def _probe_graph():
+    """A one-node graph with finrag's context schema that reports what its node sees."""
+
+    def probe(state: _S, runtime) -> dict:
+        cfg = runtime.context
+        return {"seen": {"type": type(cfg).__name__, "fts_k": cfg.fts_k, "rrf_k": cfg.rrf_k,
+                         "router": cfg.router_model}}
+
+    g = StateGraph(_S, context_schema=Configuration)
+    g.add_node("probe", probe)
+    g.add_edge(START, "probe")
+    g.add_edge("probe", END)
+    return g.compile()
+
+
+def test_a_context_dict_becomes_a_configuration_with_env_and_per_run_values(clean_env):
+    clean_env.setenv("FINRAG_FTS_K", "33")
+    clean_env.setenv("FINRAG_RRF_K", "5")
+    fake = _fake("ok")
+    seen = _probe_graph().invoke({}, context={"fts_k": 20, "router_model": fake})["seen"]
+    assert seen == {"type": "Configuration", "fts_k": 20, "rrf_k": 5, "router": fake}
+    seen = _probe_graph().invoke({}, context={})["seen"]
+    assert (seen["fts_k"], seen["rrf_k"]) == (33, 5)

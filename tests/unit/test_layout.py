@@ -1,0 +1,169 @@
+"""The repository layout, checked so it cannot rot.
+
+* typings/finrag/ (the tree mypy and pyright resolve `finrag.*` imports through) mirrors
+  pyproject's `[tool.setuptools.package-dir]`: one relative symlink per module of app/ (the `finrag`
+  package itself) and one per mapped folder, nothing else.
+* every package in `[tool.setuptools] packages` has an `__init__.py` whose docstring names its folder,
+  and every folder with an `__init__.py` is in that list (a wheel leaves out the ones that are not).
+* no module in the package folders is over MAX_LINES lines.
+* the signatures listed in docs/architecture.md match the code.
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import os
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TYPINGS = REPO / "typings" / "finrag"
+PACKAGE_FOLDERS = ("app", "graphs", "nodes", "state", "tools", "eval")
+MAX_LINES = 600
+
+
+@pytest.fixture(scope="module")
+def pyproject() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def package_dir(pyproject: dict) -> dict[str, str]:
+    return pyproject["tool"]["setuptools"]["package-dir"]
+
+
+def folder_of(package: str, mapping: dict[str, str]) -> str:
+    """The repository folder of a package, by setuptools' rule: the longest mapped prefix."""
+    parts = package.split(".")
+    for n in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:n])
+        if prefix in mapping:
+            return "/".join([mapping[prefix], *parts[n:]])
+    raise AssertionError(f"{package} is not under any package-dir entry")
+
+
+def relative_link(path: Path) -> str:
+    assert path.is_symlink(), f"{path.relative_to(REPO)} should be a symlink"
+    target = os.readlink(path)
+    assert not os.path.isabs(target), f"{path.relative_to(REPO)} -> {target}: use a relative link"
+    return target
+
+
+def test_typings_mirror_package_dir(pyproject):
+    mapping = package_dir(pyproject)
+    assert mapping.get("finrag") == "app"
+    assert TYPINGS.is_dir() and not TYPINGS.is_symlink()
+    expected: dict[str, Path] = {p.name: p for p in sorted((REPO / "app").glob("*.py"))}
+    for package, folder in mapping.items():
+        if package == "finrag":
+            continue
+        head, _, name = package.partition(".")
+        assert head == "finrag" and "." not in name, f"package-dir entry {package!r}: typings/ mirrors finrag.<name> only"
+        expected[name] = REPO / folder
+    found = {p.name for p in TYPINGS.iterdir() if p.name != "__pycache__"}
+    assert found == set(expected), (f"typings/finrag/ is out of date: missing {sorted(set(expected) - found)}, "
+                                    f"extra {sorted(found - set(expected))}")
+    for name, real in expected.items():
+        link = TYPINGS / name
+        target = relative_link(link)
+        assert (TYPINGS / target).resolve() == real.resolve(), f"typings/finrag/{name} -> {target}, expected {real}"
+
+
+def test_analysers_use_typings(pyproject):
+    tool = pyproject["tool"]
+    assert tool["mypy"]["mypy_path"] == "typings"
+    assert "typings" in tool["pyright"]["extraPaths"]
+
+
+def test_packages_have_docstrings_naming_their_folder(pyproject):
+    mapping = package_dir(pyproject)
+    problems = []
+    for package in pyproject["tool"]["setuptools"]["packages"]:
+        folder = folder_of(package, mapping)
+        init = REPO / folder / "__init__.py"
+        if not init.is_file():
+            problems.append(f"{package}: no {folder}/__init__.py")
+            continue
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        if f"{folder}/" not in doc:
+            problems.append(f"{package}: the docstring of {folder}/__init__.py does not name `{folder}/`")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_package_folder_is_listed(pyproject):
+    mapping = package_dir(pyproject)
+    listed = {folder_of(p, mapping) for p in pyproject["tool"]["setuptools"]["packages"]}
+    on_disk = set()
+    for top in PACKAGE_FOLDERS:
+        for dirpath, dirnames, filenames in os.walk(REPO / top):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            if "__init__.py" in filenames:
+                on_disk.add(Path(dirpath).relative_to(REPO).as_posix())
+    assert on_disk <= listed, f"packages missing from [tool.setuptools] packages: {sorted(on_disk - listed)}"
+
+
+def test_no_module_is_too_long():
+    long = []
+    for top in PACKAGE_FOLDERS:
+        for path in sorted((REPO / top).rglob("*.py")):
+            n = len(path.read_text(encoding="utf-8").splitlines())
+            if n > MAX_LINES:
+                long.append(f"{path.relative_to(REPO)}: {n} lines")
+    assert not long, f"modules over {MAX_LINES} lines (split them):\n" + "\n".join(long)
+
+
+SIG_HEADING = re.compile(r"^#{2,4} `(finrag(?:\.\w+)*)`")
+SIG_LINE = re.compile(r"^- `([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\((.*)\)(?:\s*->\s*[^`]+)?`\s*$")
+
+
+def documented_signatures() -> list[tuple[str, str, str]]:
+    """(module, name, parameter list) of every `- `name(...)`` line under a `finrag.x` heading."""
+    out, module = [], None
+    for line in (REPO / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            m = SIG_HEADING.match(line)
+            module = m.group(1) if m else None
+            continue
+        m = SIG_LINE.match(line)
+        if m:
+            assert module, f"docs/architecture.md: {line!r} is not under a `finrag.x` heading"
+            out.append((module, m.group(1), m.group(2)))
+    return out
+
+
+def shape_of_doc(params: str) -> list[tuple[str, str, bool]]:
+    args = ast.parse(f"def _f({params}): pass").body[0].args  # type: ignore[attr-defined]
+    positional = [(a.arg, "POSITIONAL_ONLY") for a in args.posonlyargs] + [(a.arg, "POSITIONAL_OR_KEYWORD") for a in args.args]
+    n_default = len(args.defaults)
+    out = [(name, kind, i >= len(positional) - n_default) for i, (name, kind) in enumerate(positional)]
+    if args.vararg:
+        out.append((args.vararg.arg, "VAR_POSITIONAL", False))
+    out += [(a.arg, "KEYWORD_ONLY", d is not None) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    if args.kwarg:
+        out.append((args.kwarg.arg, "VAR_KEYWORD", False))
+    return out
+
+
+def shape_of_code(obj) -> list[tuple[str, str, bool]]:
+    params = list(inspect.signature(obj).parameters.values())
+    if params and params[0].name in ("self", "cls"):
+        params = params[1:]
+    return [(p.name, p.kind.name, p.default is not inspect.Parameter.empty) for p in params]
+
+
+def test_architecture_doc_signatures():
+    sigs = documented_signatures()
+    assert len(sigs) > 40
+    wrong = []
+    for module, name, params in sigs:
+        obj = importlib.import_module(module)
+        for part in name.split("."):
+            obj = getattr(obj, part, None)
+        if obj is None:
+            wrong.append(f"{module}.{name}: does not exist")
+        elif shape_of_doc(params) != shape_of_code(obj):
+            wrong.append(f"{module}.{name}{inspect.signature(obj)}: documented as ({params})")
+    assert not wrong, "docs/architecture.md is out of date:\n" + "\n".join(wrong)

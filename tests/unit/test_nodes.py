@@ -1,0 +1,228 @@
+"""Each node on a hand-made state, without an index: rrf, rerank's cutoff (with a stand-in reranker),
+rewrite and generate offline and with recording fake models (prompts come from the configuration),
+verify's routing function, the configuration channel, and the node modules' import rule."""
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
+
+from finrag.nodes import generate, rerank, rewrite, route_after_verify, rrf
+from finrag.nodes.common import configuration, scope_of
+from finrag.nodes.rrf import reciprocal_rank_fusion
+from finrag.state.configuration import Configuration
+
+rerank_module = importlib.import_module("finrag.nodes.rerank")  # the attribute `finrag.nodes.rerank` is the node
+NODES_DIR = Path(__file__).resolve().parents[2] / "nodes"
+
+
+def run(**values) -> Runtime[Configuration]:
+    """The runtime a node sees in a run with these configuration values."""
+    return Runtime(context=Configuration(**values))
+
+
+def hit(chunk_id: int, doc_id: str = "ACME_2023_10K", **extra) -> dict:
+    return {"chunk_id": chunk_id, "doc_id": doc_id, "page_start": chunk_id, "page_end": chunk_id,
+            "text": f"chunk {chunk_id}", "score": 0.0, **extra}
+
+
+class Recording(GenericFakeChatModel):
+    """LangChain's fake chat model that also keeps the messages it was sent."""
+
+    seen: list = []
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        self.seen.append(messages)
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+def recording(*replies: str) -> Recording:
+    return Recording(messages=iter([AIMessage(r) for r in replies]), seen=[])
+
+
+# ----------------------------------------------------------------------- rrf
+def test_rrf_fuses_both_lists_by_reciprocal_rank():
+    fts = [hit(1, fts_rank=1), hit(2, fts_rank=2), hit(3, fts_rank=3)]
+    vec = [hit(3, vector_rank=1, vector_distance=0.5), hit(4, vector_rank=2, vector_distance=0.7)]
+    out = rrf({"fts_results": fts, "vector_results": vec}, run())
+    fused = out["fused"]
+    assert [h["chunk_id"] for h in fused] == [3, 1, 2, 4]
+    top = fused[0]
+    assert top["rrf_score"] == pytest.approx(1 / 63 + 1 / 61) and top["score"] == top["rrf_score"]
+    assert top["fts_rank"] == 3 and top["vector_rank"] == 1 and top["vector_distance"] == 0.5
+    assert set(out) == {"fused", "timings_ms"} and out["timings_ms"]["rrf"] >= 0
+
+
+def test_rrf_uses_the_configured_constant_and_handles_empty_lists():
+    out = rrf({"fts_results": [hit(7)], "vector_results": []}, run(rrf_k=1))
+    assert out["fused"][0]["rrf_score"] == pytest.approx(0.5)
+    assert rrf({}, run())["fused"] == []
+    assert reciprocal_rank_fusion([[hit(2)], [hit(1)]])[0]["chunk_id"] == 1  # ties broken by chunk id
+
+
+# -------------------------------------------------------------------- rerank
+class StandIn:
+    """A reranker that gives each candidate the score listed for its chunk id."""
+
+    def __init__(self, scores: dict[int, float]):
+        self.scores = scores
+        self.calls: list[tuple] = []
+
+    def score(self, query, keywords, candidates):
+        self.calls.append((query, list(keywords)))
+        return [self.scores[c["chunk_id"]] for c in candidates]
+
+
+@pytest.fixture
+def stand_in(monkeypatch):
+    holder = {}
+
+    def install(scores: dict[int, float]) -> StandIn:
+        holder["reranker"] = StandIn(scores)
+        return holder["reranker"]
+
+    monkeypatch.setattr(rerank_module, "get_store", lambda cfg: None)
+    monkeypatch.setattr(rerank_module, "get_reranker", lambda spec, store, variant="base": holder["reranker"])
+    return install
+
+
+def test_rerank_keeps_the_top_until_the_cliff(stand_in):
+    reranker = stand_in({1: 0.9, 2: 0.85, 3: 0.8, 4: 0.5, 5: 0.49})
+    state = {"question": "revenue?", "query": "total revenue", "keywords": ["revenue"],
+             "fused": [hit(i) for i in (5, 4, 3, 2, 1)]}
+    out = rerank(state, run(rerank_cumulative=0.99))
+    assert [c["chunk_id"] for c in out["reranked"]] == [1, 2, 3]
+    assert all(c["score"] == c["rerank_score"] for c in out["reranked"])
+    assert reranker.calls == [("total revenue", ["revenue"])]
+
+
+def test_rerank_cutoff_follows_the_configuration(stand_in):
+    stand_in({i: 0.5 for i in range(20)})
+    state = {"question": "q", "fused": [hit(i) for i in range(20)]}
+    assert len(rerank(state, run())["reranked"]) == 10  # max_chunks
+    assert len(rerank(state, run(max_chunks=4))["reranked"]) == 4
+    assert len(rerank(state, run(rerank_cumulative=0.2))["reranked"]) == 4  # 4 x 5% reaches 20%
+
+
+def test_rerank_with_no_candidates_needs_no_index():
+    assert rerank({"question": "q", "fused": []}, run())["reranked"] == []
+
+
+def test_rerank_shares_the_chunks_between_routed_documents(stand_in):
+    stand_in({1: 0.9, 2: 0.88, 3: 0.86, 4: 0.4, 5: 0.39, 6: 0.38})
+    fused = [hit(1, "A"), hit(2, "A"), hit(3, "A"), hit(4, "B"), hit(5, "B"), hit(6, "B")]
+    state = {"question": "q", "fused": fused, "routed_docs": ["A", "B"]}
+    kept = rerank(state, run(max_chunks=4, rerank_cumulative=1.0), scoped=True)["reranked"]
+    assert [c["chunk_id"] for c in kept] == [1, 2, 4, 5]  # two each, best first
+
+
+def test_rerank_top_document_fallback_keeps_one_filing(stand_in):
+    stand_in({1: 0.9, 2: 0.3, 3: 0.8, 4: 0.7})
+    fused = [hit(1, "A"), hit(2, "A"), hit(3, "B"), hit(4, "B")]
+    state = {"question": "q", "fused": fused, "routed_docs": []}
+    mixed = rerank(state, run(rerank_cumulative=1.0, rerank_cliff=1.0), scoped=True)["reranked"]
+    assert {c["doc_id"] for c in mixed} == {"A", "B"}
+    single = rerank({**state, "fused": [hit(1, "A"), hit(2, "A"), hit(3, "B"), hit(4, "B")]},
+                    run(rerank_cumulative=1.0, rerank_cliff=1.0, fallback_scope="top_document"), scoped=True)
+    assert {c["doc_id"] for c in single["reranked"]} == {"B"}  # 0.8 + 0.7 outweighs 0.9 + 0.3
+
+
+# ------------------------------------------------------------------- rewrite
+def test_rewrite_offline_expands_and_extracts_keywords():
+    out = rewrite({"question": "What was Acme's FY2022 capex? Answer in USD millions."}, run())
+    assert "capital expenditure" in out["query"].lower()
+    assert out["keywords"] and out["llm_calls"] == []
+    assert "rewrite" in out["timings_ms"]
+
+
+def test_rewrite_on_a_retry_puts_the_configured_anchor_prefix_first():
+    state = {"question": "What was revenue in FY2022?", "retries": 1, "verification": {"anchor": "ACME"}}
+    assert rewrite(state, run())["query"].startswith("In ACME's 10-K annual report: ")
+    out = rewrite(state, run(retry_prefix="About {ticker}: "))
+    assert out["query"].startswith("About ACME: ")
+
+
+def test_rewrite_sends_the_configured_prompt_to_the_model():
+    model = recording('{"query": "Acme total revenue 2022", "keywords": ["total revenue", "2022"]}')
+    out = rewrite({"question": "Acme revenue 2022?"}, run(rewriter_model=model, rewrite_prompt="REWRITE IT"))
+    assert out["query"] == "Acme total revenue 2022" and out["keywords"] == ["total revenue", "2022"]
+    assert model.seen[0][0].content == "REWRITE IT"
+    assert [c["role"] for c in out["llm_calls"]] == ["rewriter"]
+
+
+# ------------------------------------------------------------------ generate
+CHUNKS = [
+    {**hit(1, "ACMEWIDGETS_2022_10K"), "text": "Total revenue was $1,476.2 million in fiscal 2022.", "rerank_score": 0.9,
+     "score": 0.9},
+    {**hit(2, "ACMEWIDGETS_2022_10K"), "text": "Operating expenses rose 4% to $900.0 million.", "rerank_score": 0.5,
+     "score": 0.5},
+]
+
+
+def test_generate_offline_answers_from_the_reranked_chunks_with_citations():
+    state = {"question": "What was Acme Widgets' total revenue in FY2022?", "keywords": ["total revenue", "2022"],
+             "reranked": CHUNKS}
+    out = generate(state, run())
+    assert "1,476.2" in out["answer"] and "ACMEWIDGETS_2022_10K" in out["answer"]
+    assert [c["chunk_id"] for c in out["contexts"]] == [1, 2]
+    assert set(out["contexts"][0]) == {"chunk_id", "doc_id", "page_start", "page_end", "score", "text"}
+    assert out["context_tokens"] > 0 and out["llm_calls"] == []
+
+
+def test_generate_with_no_context_still_answers():
+    out = generate({"question": "What was revenue?", "reranked": []}, run())
+    assert out["answer"].strip() and out["contexts"] == []
+
+
+def test_generate_sends_the_configured_prompts_to_the_model():
+    model = recording("Revenue was $1,476.2 million [ACMEWIDGETS_2022_10K, p. 1].")
+    cfg = run(generator_model=model, generate_prompt="SYSTEM", generate_user_prompt="Q={question}\nC={context}")
+    out = generate({"question": "Revenue?", "reranked": CHUNKS}, cfg)
+    system, user = model.seen[0]
+    assert system.content == "SYSTEM"
+    assert user.content.startswith("Q=Revenue?\nC=") and "Total revenue was $1,476.2 million" in user.content
+    assert out["answer"].startswith("Revenue was $1,476.2 million")
+
+
+# -------------------------------------------------------------------- verify
+@pytest.mark.parametrize("verification, nxt", [({"retry": True}, "rewrite"), ({"retry": False}, "generate"),
+                                               ({}, "generate"), (None, "generate")])
+def test_route_after_verify(verification, nxt):
+    state = {} if verification is None else {"verification": verification}
+    assert route_after_verify(state) == nxt
+
+
+# ---------------------------------------------------------- shared helpers
+def test_scope_of():
+    assert scope_of({"routed_docs": ["A"]}, scoped=False) is None
+    assert scope_of({"routed_docs": []}, scoped=True) is None
+    assert scope_of({"routed_docs": ["A", "B"]}, scoped=True) == ["A", "B"]
+
+
+def test_nodes_read_the_configuration_only_from_the_run_context():
+    cfg = Configuration(fts_k=3)
+    assert configuration(Runtime(context=cfg)) is cfg
+    with pytest.raises(TypeError, match=r"context=\{'index_dir'"):
+        configuration(Runtime(context=None))
+    with pytest.raises(TypeError, match="must be a finrag Configuration"):
+        configuration(Runtime(context={"fts_k": 3}))
+
+
+def test_a_graph_run_without_context_says_how_to_pass_one():
+    from finrag.graphs import get_graph
+
+    with pytest.raises(TypeError, match="context="):
+        get_graph("cbr").invoke({"question": "What was revenue?"}, config={"configurable": {"index_dir": "x"}})
+
+
+def test_node_modules_import_only_the_shared_helpers():
+    for path in sorted(NODES_DIR.glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        imported = set(re.findall(r"finrag\.nodes\.(\w+)", path.read_text()))
+        assert imported <= {"common"}, (path.name, imported)

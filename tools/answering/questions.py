@@ -1,0 +1,142 @@
+"""What a question asks the reader for: a metric or line item, which fiscal years, units and rounding.
+
+`plan_question(question, years=..., fiscal_year=...)` returns a `Plan`. The years come from the question
+text (ranges such as "FY2019 - FY2021" or "from FY2016 to FY2018" need the text), then from the routing
+step's extracted years, then from the routed filing's fiscal year.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from finrag.tools.answering.line_items import item_in_question
+from finrag.tools.answering.metrics import Metric, metric_in_question
+
+__all__ = ["Plan", "plan_question", "question_years"]
+
+_FY = re.compile(r"(?i)\b(?:fy|fiscal(?: year)?|year(?: end)?|calendar year|cy)?\s*'?((?:19|20)\d\d|\d\d)\b")
+_FY4 = re.compile(r"(?i)\b(?:fy\s*|fiscal(?: year)?\s*|year\s*)?((?:19|20)\d\d)\b")
+_FY2 = re.compile(r"(?i)\bfy\s*'?(\d\d)\b")
+_RANGE = re.compile(r"(?i)(?:from|between)?\s*(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)?\d\d)\s*(?:-|–|to|and|through|until)\s*"
+                    r"(?:the\s+)?(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)?\d\d)\b")
+_NUMWORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_AVG = re.compile(r"(?i)\b(two|three|four|five|[2-5])[- ]year average\b|\baverage of\b.*\bfrom\b")
+_CAGR = re.compile(r"(?i)\bcagr\b|compound annual growth")
+_GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth)|\byoy\b|\b% change\b|"
+                     r"\bchange in\b|\bgrowth in\b|\bhow much has\b.*\bchanged\b|\bchanged? between\b|\bgrow\b|\bgrew\b|"
+                     r"\bincreased?\b.*\bbetween\b|\bdecreased?\b.*\bbetween\b|\bimprov(?:e|ed|ing)\b|\bdeclin(?:e|ed|ing)\b")
+_YESNO = re.compile(r"(?i)^\s*(?:does|did|is|are|has|have|was|were|can|could|will|would|should)\b")
+_DRIVERS = re.compile(r"(?i)\bwhat (?:drove|drives|caused|led to|explains?|were the (?:main |primary )?(?:drivers|reasons))\b|"
+                      r"\bwhy did\b|\bwhat (?:is|was|were) the (?:main |primary )?(?:driver|reason)s?\b|\bwhy\b")
+_SCALE = re.compile(r"(?i)\b(?:in|usd|\$)\s*(?:usd\s*)?(thousands|millions|billions)\b|\bunits of (?:usd )?(millions|billions|thousands)")
+_DECIMALS = re.compile(r"(?i)round(?:ed)?(?: your answer)? to (one|two|three|zero|no|\d) decimal")
+_WORDNUM = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
+
+
+@dataclass
+class Plan:
+    """The reader's reading of a question."""
+
+    kind: str
+    """'metric', 'item', or 'other' (no metric or line item the reader knows)."""
+    metric: Optional[Metric] = None
+    item: Optional[str] = None
+    years: list[int] = field(default_factory=list)
+    """Fiscal years the answer is about, oldest first (one for a plain value, two for a change, N for an average)."""
+    aggregate: str = "single"
+    """'single', 'average' (mean of per-year values), 'change' (from the first year to the last), 'cagr'."""
+    yesno: bool = False
+    direction: str = ""
+    """For yes/no: 'positive', 'healthy', 'increase', 'decrease', 'improve'."""
+    scale: Optional[str] = None
+    """Requested scale: 'thousands', 'millions', 'billions' (None: as in the filing)."""
+    decimals: Optional[int] = None
+    drivers: bool = False
+
+
+def _year(tok: str) -> int:
+    y = int(tok)
+    return y if y >= 100 else 2000 + y
+
+
+def question_years(question: str) -> list[int]:
+    """Four-digit fiscal years named in the question ('FY2018', 'fiscal 2019', 'FY20'), in order of appearance."""
+    out = [(m.start(), int(m.group(1))) for m in _FY4.finditer(question)]
+    out += [(m.start(), 2000 + int(m.group(1))) for m in _FY2.finditer(question)]
+    seen, years = set(), []
+    for _, y in sorted(out):
+        if y not in seen:
+            seen.add(y)
+            years.append(y)
+    return years
+
+
+def plan_question(question: str, *, years: Optional[list[int]] = None, fiscal_year: Optional[int] = None) -> Plan:
+    """How the reader should answer `question`; `years` are the routing step's extracted years and
+    `fiscal_year` the routed filing's."""
+    q = " ".join(question.split())
+    head = re.split(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b", q)[0]
+    metric = metric_in_question(head) or metric_in_question(q)
+    items = item_in_question(head)
+    plan = Plan(kind="metric" if metric else ("item" if items else "other"), metric=metric,
+                item=None if metric or not items else items[0][1])
+    plan.yesno = bool(_YESNO.match(q))
+    plan.drivers = bool(_DRIVERS.search(q))
+    m = _SCALE.search(q)
+    plan.scale = (m.group(1) or m.group(2)).lower() if m else None
+    m = _DECIMALS.search(q)
+    if m:
+        w = m.group(1).lower()
+        plan.decimals = _WORDNUM.get(w, int(w) if w.isdigit() else None)
+
+    qyears = question_years(head) or question_years(q) or sorted(set(years or []))
+    rng = _RANGE.search(head)
+    avg = _AVG.search(q)
+    if _CAGR.search(q):
+        plan.aggregate = "cagr"
+    elif avg:
+        plan.aggregate = "average"
+    elif _GROWTH.search(q):
+        plan.aggregate = "change"
+    if rng:
+        a, b = sorted((_year(rng.group(1)), _year(rng.group(2))))
+        if plan.aggregate in ("average", "cagr"):
+            qyears = list(range(a, b + 1))
+        elif plan.aggregate == "change" or (plan.yesno and a != b):
+            qyears = [a, b]
+            plan.aggregate = "change"
+        elif b - a <= 5:
+            qyears = [a, b]
+    if plan.aggregate == "average" and avg and avg.group(1):
+        n = _NUMWORDS.get(avg.group(1).lower(), 0)
+        end = max(qyears) if qyears else fiscal_year
+        if n and end:
+            qyears = list(range(end - n + 1, end + 1))
+    if not qyears and fiscal_year:
+        qyears = [fiscal_year]
+    if plan.aggregate == "single" and qyears:
+        qyears = qyears[:1]
+    if plan.aggregate in ("change", "cagr") and len(qyears) == 1:
+        qyears = [qyears[0] - 1, qyears[0]]
+    plan.years = sorted(set(qyears))
+    if plan.aggregate == "change" and len(plan.years) > 2:
+        plan.years = [plan.years[0], plan.years[-1]]
+    ql = q.lower()
+    if plan.yesno:
+        if re.search(r"\bpositive\b", ql):
+            plan.direction = "positive"
+        elif re.search(r"\b(?:healthy|adequate|strong) liquidity|\bhealthy\b", ql):
+            plan.direction = "healthy"
+        elif re.search(r"\bimprov", ql):
+            plan.direction = "improve"
+        elif re.search(r"\b(?:increase|grow|grew|rise|rose|higher)", ql):
+            plan.direction = "increase"
+        elif re.search(r"\b(?:decrease|decline|drop|fall|fell|reduc|lower)", ql):
+            plan.direction = "decrease"
+    elif re.search(r"\bimproved or declined\b|\bincreased? or decreased?\b", ql):
+        plan.direction = "improve"
+    if plan.direction in ("improve", "increase", "decrease") and plan.aggregate == "single" and plan.years:
+        plan.aggregate = "change"
+        plan.years = [plan.years[0] - 1, plan.years[0]] if len(plan.years) == 1 else plan.years
+    return plan

@@ -1,0 +1,101 @@
+"""A filing's identity: company display name, name variants, and the `DocumentInfo` of a file.
+
+`build_document_info` combines what the path says (`filenames.parse_path`) with what the cover
+page says (`cover.parse_cover_page`) and the alias book: company key (a cover registrant fixes a
+misspelt file key), display name, tickers, fiscal year, quarter, period, form, filing date and
+the name variants the linker matches. `clean_company_name` drops "The" and legal-form tails;
+`name_variants` lists the ways a name is written. Nothing here ever raises on bad input.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+from typing import Optional
+
+from finrag.state.schema import DocumentInfo
+from finrag.tools.routing.aliases import AliasBook, builtin_aliases
+from finrag.tools.routing.cover import parse_cover_page
+from finrag.tools.routing.filenames import canonical_company_key, parse_path
+from finrag.tools.routing.text import SUFFIX_WORDS, PathLike, edit_distance, squash, uniq
+
+__all__ = ["build_document_info", "clean_company_name", "name_variants", "readable_key"]
+
+_SUFFIX_TAIL = re.compile(rf"(?:[\s,]+(?:&\s*(?:company|co)|{SUFFIX_WORDS})\.?)+\s*$", re.IGNORECASE)
+_GENERIC_TAIL = re.compile(r"\s+(?:international|worldwide|global|holdings|group|systems|communications|"
+                           r"stores|wholesale|companies|technologies|enterprises|industries)$", re.IGNORECASE)
+
+
+def _smart_case(name: str) -> str:
+    """Title-case an ALL-CAPS name, keeping acronyms like CVS, MGM, 3M."""
+    if not name or any(c.islower() for c in name):
+        return name
+
+    def word(w: str) -> str:
+        core = re.sub(r"[^A-Za-z]", "", w)
+        if any(c.isdigit() for c in w) or (len(core) <= 3 and not re.search(r"[AEIOUY]", core)):
+            return w
+        return "-".join(p[:1] + p[1:].lower() for p in w.split("-"))
+
+    return " ".join(word(w) for w in name.split())
+
+
+def clean_company_name(name: str) -> str:
+    """'THE COCA-COLA COMPANY' -> 'Coca-Cola'; 'JPMorgan Chase & Co.' -> 'JPMorgan Chase'."""
+    name = re.sub(r"\s+", " ", str(name or "")).strip(" ,.")
+    name = re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
+    prev = None
+    while prev != name:
+        prev, name = name, _SUFFIX_TAIL.sub("", name).strip(" ,")
+    return _smart_case(name)
+
+
+def name_variants(name: str) -> list[str]:
+    """Ways to write a company name: '&'/'and', hyphens, squashed, generic tail removed."""
+    base = clean_company_name(name)
+    if not base:
+        return []
+    out = [base]
+    if base.lower().endswith(".com"):
+        out.append(base[:-4])
+    for v in list(out):
+        short = _GENERIC_TAIL.sub("", v)
+        if short != v and len(squash(short)) >= 3:
+            out.append(short)
+    for v in list(out):
+        out += [v.replace("&", " and "), v.replace("&", " "), v.replace("-", " "), v.replace(".", "")]
+        tokens = re.findall(r"[A-Za-z0-9]+", v)
+        if len(tokens) > 1 and len("".join(tokens)) >= 5:
+            out.append("".join(tokens))
+    return uniq(re.sub(r"\s+", " ", v).strip() for v in out)
+
+
+def readable_key(key: str) -> str:
+    """A display name from a file key: 'JOHNSON_JOHNSON' -> 'Johnson Johnson'."""
+    return " ".join(w.capitalize() if not any(c.isdigit() for c in w) else w for w in key.split("_") if w)
+
+
+def build_document_info(path: PathLike, cover_text: str = "", book: Optional[AliasBook] = None) -> DocumentInfo:
+    """Combine what the path and the cover page say about a filing (never raises)."""
+    book = book or builtin_aliases()
+    p = parse_path(path)
+    c = parse_cover_page(cover_text if isinstance(cover_text, str) else "")
+    registrant = c["registrant"]
+    cleaned = clean_company_name(registrant)
+    key = p["company_key"]
+    if not key or (squash(key) not in book.known_keys() and cleaned
+                   and 0 < edit_distance(squash(key), squash(cleaned), 2) <= 2):
+        key = canonical_company_key(cleaned, book) if cleaned else (p["ticker"] or key)
+    entry = book.entry_for(key, [cleaned] if cleaned else [], [p["ticker"], *c["tickers"]])
+    company = entry.name if entry else (cleaned or readable_key(key))
+    tickers = uniq([*c["tickers"], p["ticker"]]) or (list(entry.tickers[:1]) if entry else [])
+    form = p["form"] or c["form"]
+    fiscal_year = p["fiscal_year"] or c["fiscal_year"]
+    filed = p["filed_date"] or (c["report_date"] if form == "8K" else None)
+    aliases = uniq([*name_variants(company), *(name_variants(cleaned) if cleaned else []),
+                     *name_variants(readable_key(key)),
+                     *((a for n in entry.names() for a in name_variants(n)) if entry else ())])
+    return DocumentInfo(
+        doc_id=p["doc_id"] or PurePath(str(path)).stem, path=str(path), company=company, company_key=key,
+        registrant=registrant, tickers=tickers, fiscal_year=fiscal_year, quarter=p["quarter"],
+        period=p["period"] or (str(fiscal_year) if fiscal_year else ""), form=form, filed_date=filed,
+        fiscal_year_end=c["fiscal_year_end"], aliases=aliases)

@@ -1,0 +1,88 @@
+"""Small text helpers shared by the routing modules.
+
+Month names and dates, squashing a name to its letters and digits, accents, a bounded edit
+distance, two-digit years, order-keeping de-duplication, and the two patterns several modules
+share: what a ticker looks like and the legal-form words that end a company name.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+import unicodedata
+from pathlib import PurePath
+from typing import Iterable, Optional, Union
+
+__all__ = [
+    "MONTH_RE", "PathLike", "SUFFIX_WORDS", "TICKER_SHAPE", "edit_distance", "iso_date", "month_num", "squash",
+    "strip_accents", "two_digit_year", "uniq",
+]
+
+PathLike = Union[str, PurePath]
+
+_MONTHS = {m: i for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"], 1)}
+_MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+               "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+MONTH_RE = (r"(January|February|March|April|May|June|July|August|September|October|November|December"
+            r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)")
+
+TICKER_SHAPE = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")
+"""What a ticker looks like: 1-5 capitals and an optional share class ('BRK.B')."""
+
+SUFFIX_WORDS = (r"inc|incorporated|corp|corporation|company|co|plc|p\.l\.c|ltd|limited|llc|l\.l\.c|"
+                r"lp|l\.p|n\.v|s\.a|ag|se|sa|nv")
+"""Legal-form words that end a company name (a regex alternation, without the trailing dot)."""
+
+
+def month_num(name: str) -> int:
+    """'March' / 'Mar' / 'mar.' -> 3; 0 if not a month."""
+    n = name.lower().rstrip(".")
+    return _MONTHS.get(n) or _MONTH_ABBR.get(n, 0)
+
+
+def iso_date(year: int, month: int, day: int) -> Optional[str]:
+    """'YYYY-MM-DD', or None for an impossible date."""
+    try:
+        return _dt.date(int(year), int(month), int(day)).isoformat()
+    except (ValueError, TypeError):
+        return None
+
+
+def squash(text: str) -> str:
+    """Upper-case letters and digits only: 'Coca-Cola' -> 'COCACOLA' (accents removed)."""
+    return re.sub(r"[^A-Z0-9]", "", strip_accents(str(text or "")).upper())
+
+
+def strip_accents(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def edit_distance(a: str, b: str, limit: int = 2) -> int:
+    """Levenshtein distance, early exit once it exceeds `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return prev[-1]
+
+
+def two_digit_year(text: str) -> int:
+    """'22' -> 2022, '98' -> 1998, '2021' -> 2021."""
+    y = int(text)
+    if len(text) == 2:
+        y += 2000 if y < 70 else 1900
+    return y
+
+
+def uniq(items: Iterable) -> list:
+    """Items in first-seen order, without duplicates, None or ''."""
+    return list(dict.fromkeys(i for i in items if i not in (None, "")))

@@ -37,7 +37,8 @@ def validate_question(question: Any, max_chars: int = MAX_QUESTION_CHARS) -> str
 
 def to_contract(state: dict, *, system: str, qid: str, question: str, total_ms: float) -> dict:
     """A graph's final state as the JSON contract: built through `finrag.state.contract.Answer`, returned as
-    a plain dict (optional fields, `verification` and `error`, only when the run produced them)."""
+    a plain dict (optional fields, `verification`, `error` and `offline_fallback`, only when the run produced
+    them)."""
     calls = list(state.get("llm_calls") or [])
     contexts = [Context(chunk_id=c.get("chunk_id"), doc_id=c.get("doc_id"), page_start=c.get("page_start"),
                         page_end=c.get("page_end"), score=round(float(c.get("score") or 0.0), 6), text=c.get("text", ""))
@@ -49,19 +50,28 @@ def to_contract(state: dict, *, system: str, qid: str, question: str, total_ms: 
         optional["verification"] = {**state["verification"], "retries": int(state.get("retries") or 0)}
     if state.get("error"):
         optional["error"] = state["error"]
+    fell_back = list(dict.fromkeys(str(c.get("role")) for c in calls if c.get("model") == "error"))
+    if fell_back:  # only possible with on_llm_error=offline: otherwise a failed call stops the run
+        optional["offline_fallback"] = fell_back
+    if state.get("vector_status"):
+        optional["retrieval"] = state["vector_status"]
+    reader = state.get("reader") or {}
+    if reader:
+        optional["reader"] = {k: v for k, v in reader.items() if k != "llm_calls_saved"}
     return Answer(
         id=qid,
         system=system,
         question=question,
         answer=state.get("answer", ""),
         routing=Routing(status=state.get("routing_status", "not_routed"), routed_docs=list(state.get("routed_docs") or []),
-                        reason=state.get("routing_reason", ""), extracted=state.get("extracted") or {}),
+                        reason=state.get("routing_reason", ""), extracted=state.get("extracted") or {},
+                        confidence=state.get("routing_confidence")),
         contexts=contexts,
         cost=Cost(llm_calls=len([c for c in calls if c.get("model") != "error"]),
                   prompt_tokens=sum(int(c.get("prompt_tokens") or 0) for c in calls),
                   completion_tokens=sum(int(c.get("completion_tokens") or 0) for c in calls),
                   context_tokens=int(state.get("context_tokens") or count_tokens("".join(c.text for c in contexts))),
-                  calls=calls),
+                  calls=calls, llm_calls_saved=int(reader.get("llm_calls_saved") or 0)),
         timings_ms=timings,
         **optional,
     ).to_dict()

@@ -1,21 +1,48 @@
-"""The `finrag` command line: index, info, ask, batch, demo, serve, eval."""
+"""The `finrag` command line: index, info, ask, batch, demo, serve, eval.
+
+Every error a user can cause ends in one line on stderr (`finrag: error: ...`) and one of the exit codes
+in `EXIT_CODES` (also printed by `finrag --help` and listed in the README), never in a traceback.
+"""
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
 from finrag.graphs import SYSTEMS
-from finrag.state.configuration import INDEX_DIR_RULE
+from finrag.state.configuration import INDEX_DIR_RULE, resolve_index_dir
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED, EXIT_INDEX, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 5, 130
+EXIT_CODES = {
+    EXIT_OK: "done",
+    EXIT_FAILED: "done, but some inputs failed (bad files, folders that cannot be listed, rejected questions); "
+                 "each is reported on stderr",
+    EXIT_USAGE: "usage or input error (bad arguments, no index, a question or batch file that cannot be used, "
+                "an LLM that cannot be configured)",
+    EXIT_LLM: "the requested LLM failed (unreachable, HTTP error, unparseable reply) and --on-llm-error is fail",
+    EXIT_LOCKED: "the index is locked by another `finrag index` (its PID is named)",
+    EXIT_INDEX: "the index is damaged or cannot be written (corrupt database, disk full); `finrag index --check` "
+                "verifies one",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C); finished work is kept, run the same command again to resume",
+}
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 def _err(msg: str) -> None:
     print(f"finrag: error: {msg}", file=sys.stderr)
+
+
+def _warn(msg: str) -> None:
+    print(f"finrag: warning: {msg}", file=sys.stderr)
+
+
+class UsageError(ValueError):
+    """A command-line mistake found before any work starts (exit code 2)."""
 
 
 def _index_arg(p: argparse.ArgumentParser) -> None:
@@ -23,12 +50,25 @@ def _index_arg(p: argparse.ArgumentParser) -> None:
                    help=f"index directory (default: {INDEX_DIR_RULE})")
 
 
+def _index_dir(args) -> Path:
+    """The index directory the command uses (`--index`, else $FINRAG_HOME, else ./.finrag), checked."""
+    path = resolve_index_dir(getattr(args, "index", None))
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{path} is a file, not an index directory (--index DIR, $FINRAG_HOME)")
+    return path
+
+
+def _progress(args) -> bool:
+    """Progress bars only on a terminal: in a log they would be control codes, not lines."""
+    return not getattr(args, "quiet", False) and sys.stderr.isatty()
+
+
 def _configurable(args) -> dict:
     """The run's configuration values given as flags (the rest comes from FINRAG_* and the defaults)."""
     conf = {}
     if getattr(args, "index", None):
         conf["index_dir"] = args.index
-    for name in ("llm", "llm_base_url", "reranker", "embedder", "alias_file"):
+    for name in ("llm", "llm_base_url", "reranker", "embedder", "alias_file", "on_llm_error"):
         v = getattr(args, name, None)
         if v:
             conf[name] = v
@@ -48,13 +88,53 @@ def _quiet_libraries() -> None:
 
 # ------------------------------------------------------------------- index
 def cmd_index(args) -> int:
+    from finrag.tools.indexing.locking import writer_lock
+
+    index_dir = _index_dir(args)
+    if args.check:
+        return _cmd_check(index_dir, args)
+    if not (args.paths or args.remove or args.variant or args.drop_variant or args.embed or args.vector_index):
+        _err("nothing to index: give files or folders (or --remove DOC, --variant NAME, --embed, or --check)")
+        return EXIT_USAGE
+    if args.embed and args.no_embed:
+        _err("--embed and --no-embed contradict each other")
+        return EXIT_USAGE
+    if args.device:
+        from finrag.tools.indexing.embedders import select_device
+
+        select_device(args.device)  # a clear error now rather than after the parse pass
+    with writer_lock(index_dir):
+        return _index_locked(index_dir, args)
+
+
+def _cmd_check(index_dir: Path, args) -> int:
+    from finrag.tools.indexing.check import check_index
+
+    report = check_index(index_dir)
+    if args.json_report:
+        Path(args.json_report).write_text(json.dumps(report.as_dict(), indent=2))
+    print("\n".join(report.lines()))
+    return EXIT_OK if report.ok else EXIT_INDEX
+
+
+def _embed_rate(rep) -> str:
+    if not rep.segments:
+        return "nothing to embed"
+    return (f"{rep.segments / max(rep.embed_pass_seconds, 1e-9):.1f} segments/s "
+            f"(encoder alone {rep.segments / max(rep.embed_seconds, 1e-9):.1f}/s)")
+
+
+def _index_locked(index_dir: Path, args) -> int:
+    """`finrag index` while holding the index's writer lock."""
     from finrag.tools.indexing.embedders import get_embedder
     from finrag.tools.indexing.indexer import build_variant, index_paths, remove_documents
     from finrag.tools.indexing.store import Store
 
-    store = Store(args.index, create=True)
+    store = Store(index_dir, create=True)
     try:
-        store.check_embedder(get_embedder(args.embedder))
+        store.check_embedder(get_embedder(args.embedder, device=args.device))
+        if args.vector_index:
+            store.set_meta("vector_index", args.vector_index)
         if args.remove:
             rep = remove_documents(store, args.remove)
             for d in rep.removed:
@@ -70,19 +150,31 @@ def cmd_index(args) -> int:
         rep = None
         if args.paths:
             rep = index_paths(args.paths, store, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
-                              workers=args.workers, progress=not args.quiet, alias_file=args.alias_file)
+                              workers=args.workers, progress=_progress(args), alias_file=args.alias_file,
+                              embed=not args.no_embed)
             for name, why in rep.failed:
                 print(f"failed  {name}: {why}", file=sys.stderr)
             print(f"indexed {len(rep.indexed)} file(s), {rep.pages} pages, {rep.chunks} chunks; "
                   f"unchanged {len(rep.unchanged)}; failed {len(rep.failed)}; "
-                  f"parse {rep.parse_seconds:.1f}s, embed {rep.embed_seconds:.1f}s, total {rep.total_seconds:.1f}s")
+                  f"parse {rep.parse_seconds:.1f}s, answerable after {rep.answerable_seconds:.1f}s; "
+                  f"embedded {len(rep.embedded)} file(s), {rep.segments} segments, {_embed_rate(rep)}; "
+                  f"total {rep.total_seconds:.1f}s")
             if rep.interrupted:
                 print("interrupted: every document committed so far is in the index; run again to resume",
                       file=sys.stderr)
                 return EXIT_INTERRUPTED
-        elif not args.variant and not args.drop_variant:
-            _err("nothing to index: give files or folders (or --remove DOC, or --variant NAME)")
-            return EXIT_USAGE
+        elif args.embed or args.vector_index:
+            from finrag.tools.indexing.indexer import embed_pending
+
+            store.ensure_lexical()  # an index of an earlier version gets its BM25 postings here too
+            rep = embed_pending(store, progress=_progress(args))
+            if not rep.interrupted:
+                store.build_faiss("base")
+            print(f"embedded {len(rep.embedded)} file(s), {rep.segments} segments, {_embed_rate(rep)}")
+            if rep.interrupted:
+                print("interrupted: every document committed so far is in the index; run again to resume",
+                      file=sys.stderr)
+                return EXIT_INTERRUPTED
         for variant in args.variant or []:
             llm: dict = {}
             if variant == "llmctx":  # the contextualizer's model and prompt come from the configuration
@@ -92,7 +184,14 @@ def cmd_index(args) -> int:
                 cfg = Configuration(**_configurable(args))
                 llm = {"contextualizer": get_chat_model("contextualizer", cfg),
                        "context_prompt": cfg.contextualizer_prompt}
-            done = build_variant(store, variant, budget_calls=args.llm_budget, progress=not args.quiet, **llm)
+            try:
+                done = build_variant(store, variant, budget_calls=args.llm_budget, progress=_progress(args), **llm)
+            except Exception as exc:
+                if not llm.get("contextualizer") or isinstance(exc, (OSError, sqlite3.Error)):
+                    raise
+                from finrag.tools.llm.calls import LLMError
+
+                raise LLMError("contextualizer", llm["contextualizer"], exc) from exc
             print(f"variant {variant}: {done['added']} chunk prefixes added, {done['llm_calls']} LLM calls")
         if args.json_report and rep is not None:
             Path(args.json_report).write_text(json.dumps(rep.as_dict(), indent=2))
@@ -104,7 +203,7 @@ def cmd_index(args) -> int:
 def cmd_info(args) -> int:
     from finrag.tools.indexing.store import Store
 
-    store = Store(args.index)
+    store = Store(_index_dir(args))
     stats = store.stats()
     docs = store.documents()
     store.close()
@@ -138,15 +237,25 @@ def _print_answer(res: dict) -> None:
           f"total {res['timings_ms']['total']:.0f} ms")
 
 
+def _fallback_note(res: dict) -> str:
+    roles = res.get("offline_fallback") or []
+    errors = sorted({c.get("error", "") for c in res["cost"]["calls"] if c.get("model") == "error"})
+    return (f"the {', '.join(roles)} LLM call(s) failed ({'; '.join(errors)[:300]}); answered with the offline "
+            "strategy instead (--on-llm-error offline); the answer is marked offline_fallback")
+
+
 def cmd_ask(args) -> int:
     from finrag.api import QuestionError, run_query
 
     question = " ".join(args.question)
+    _index_dir(args)
     try:
         res = run_query(question, system=args.system, index_dir=args.index, configurable=_configurable(args))
     except QuestionError as exc:
         _err(str(exc))
         return EXIT_USAGE
+    if res.get("offline_fallback"):
+        _warn(_fallback_note(res))
     if args.json:
         print(json.dumps(res, ensure_ascii=False))
     else:
@@ -158,99 +267,68 @@ def cmd_batch(args) -> int:
     from tqdm import tqdm
 
     from finrag.api import QuestionError, run_query
+    from finrag.batchfile import answered_ids, read_questions, same_file
+    from finrag.tools.llm.calls import LLMError
 
-    src = Path(args.inp)
+    src, out = Path(args.inp), Path(args.out)
     if not src.is_file():
-        _err(f"no such input file: {src}")
-        return EXIT_USAGE
-    rows = []
-    for n, line in enumerate(src.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-            rows.append((str(obj.get("id", n)), obj["question"]))
-        except (ValueError, KeyError, AttributeError):
-            _err(f"{src}:{n}: expected a JSON object with a 'question' field")
-            return EXIT_USAGE
-    out = Path(args.out)
+        raise UsageError(f"no such input file: {src}")
+    if same_file(src, out):
+        raise UsageError(f"--out {out} is the input file; write the answers to another file")
+    _index_dir(args)
+    rows = read_questions(src)
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
+    done: set[str] = set()
     if out.exists() and args.resume:
-        for line in out.read_text(encoding="utf-8").splitlines():
-            try:
-                done.add(str(json.loads(line)["id"]))
-            except (ValueError, KeyError):
-                pass
-    failed = 0
+        done, dropped = answered_ids(out)
+        if dropped:
+            _warn(f"{out}: dropped an incomplete last line ({dropped} bytes, an answer cut off when the previous "
+                  "run stopped); its question is answered again")
+    todo = [r for r in rows if r[0] not in done]
+    failed = fell_back = written = 0
     with out.open("a" if args.resume else "w", encoding="utf-8") as fh:
-        for qid, q in tqdm([r for r in rows if r[0] not in done], desc=f"{args.system}", unit="q",
-                           disable=args.quiet):
+        for qid, q, line in tqdm(todo, desc=f"{args.system}", unit="q", disable=not _progress(args)):
             try:
                 res = run_query(q, system=args.system, index_dir=args.index, qid=qid,
                                 configurable=_configurable(args))
             except QuestionError as exc:
                 failed += 1
                 res = {"id": qid, "system": args.system, "question": q, "answer": "", "error": str(exc)}
+            except LLMError as exc:
+                _err(f"{src}:{line}: {exc}; {written} answer(s) written to {out}; rerun with --resume to continue")
+                return EXIT_LLM
+            fell_back += bool(res.get("offline_fallback"))
             fh.write(json.dumps(res, ensure_ascii=False) + "\n")
             fh.flush()
-    print(f"wrote {len(rows) - len(done)} answer(s) to {out}" + (f" ({failed} rejected)" if failed else ""))
+            written += 1
+    if fell_back:
+        _warn(f"{fell_back} answer(s) used the offline strategy after an LLM call failed (--on-llm-error offline); "
+              "they are marked offline_fallback")
+    print(f"wrote {written} answer(s) to {out}" + (f" ({failed} rejected)" if failed else ""))
     return EXIT_FAILED if failed else EXIT_OK
 
 
 # -------------------------------------------------------------------- demo
 def cmd_demo(args) -> int:
-    from finrag.api import run_query
-    from finrag.tools.demo.corpus import demo_questions, generate_demo_corpus
-    from finrag.tools.indexing.embedders import get_embedder
-    from finrag.tools.indexing.indexer import build_variant, index_paths
-    from finrag.tools.indexing.store import Store
+    from finrag.demo import run_demo
 
     home = Path(args.dir)
-    corpus = home / "filings"
     index_dir = Path(args.index) if args.index else home / "index"
-    print(f"1/3 writing a demo corpus of filing-like PDFs to {corpus}")
-    paths = generate_demo_corpus(corpus)
-    print(f"    {len(paths)} filings: " + ", ".join(p.name for p in paths))
-    print(f"2/3 indexing into {index_dir} (offline embedder)")
-    store = Store(index_dir, create=True)
-    store.check_embedder(get_embedder())
-    rep = index_paths([corpus], store, progress=not args.quiet)
-    for variant in ("meta", "llmctx"):
-        build_variant(store, variant, progress=False)
-    store.close()
-    print(f"    {len(rep.indexed)} indexed, {len(rep.unchanged)} unchanged, {rep.chunks} chunks")
-    qs = demo_questions(paths)[: args.questions]
-    print(f"3/3 answering {len(qs)} questions with {', '.join(args.systems)}\n")
-    from finrag.tools import runtime
-
-    runtime.reset()
-    hits = {s: 0 for s in args.systems}
-    for q in qs:
-        print(f"Q: {q['question']}\n   gold: {q['answer']}  ({q['doc_id']} p.{q['evidence_pages']})")
-        for system in args.systems:
-            res = run_query(q["question"], system=system, index_dir=str(index_dir), qid=q["id"])
-            ctx_docs = [c["doc_id"] for c in res["contexts"]]
-            right = sum(d == q["doc_id"] for d in ctx_docs)
-            found = q["answer"] in res["answer"]
-            hits[system] += found
-            print(f"   {system:8s} routing={res['routing']['status']:<20s} context {right}/{len(ctx_docs)} from the right "
-                  f"filing; gold answer in answer: {'yes' if found else 'no'}")
-        print()
-    print("gold answer found in the answer: " + ", ".join(f"{s} {hits[s]}/{len(qs)}" for s in args.systems))
-    print(f"\nTry: finrag ask --index {index_dir} --system hdrr \"{qs[0]['question']}\"")
-    return EXIT_OK
+    if index_dir.exists() and not index_dir.is_dir():
+        raise UsageError(f"{index_dir} is a file, not an index directory")
+    return run_demo(home, index_dir, list(args.systems), args.questions, _progress(args))
 
 
 # ------------------------------------------------------------------- serve
 def cmd_serve(args) -> int:
     from finrag.server import serve
 
-    return serve(host=args.host, port=args.port, index_dir=args.index, api_key=args.api_key)
+    return serve(host=args.host, port=args.port, index_dir=args.index, api_key=args.api_key, max_batch=args.max_batch)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="finrag", description="Question answering over SEC filings (offline by default).")
+    p = argparse.ArgumentParser(prog="finrag", description="Question answering over SEC filings (offline by default).",
+                                epilog="exit codes: " + "; ".join(f"{k} {v.split(' (')[0]}" for k, v in EXIT_CODES.items()))
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("index", help="index PDF/.txt/.htm filings (incremental)")
@@ -266,11 +344,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"characters shared by neighbouring chunks (default {CHUNK_OVERLAP})")
     s.add_argument("--workers", type=int, default=None, help="parser processes (default: cores)")
     s.add_argument("--embedder", default=None, help="minilm (default) or openai[:model[:dims]]")
+    s.add_argument("--device", default=None, choices=["auto", "cpu", "cuda"],
+                   help="where MiniLM embeds documents (default auto: a GPU when torch sees one)")
+    s.add_argument("--no-embed", action="store_true",
+                   help="store text only (routable and BM25-searchable at once); embed later with --embed")
+    s.add_argument("--embed", action="store_true",
+                   help="embed the documents that have no vectors yet (e.g. in the background after --no-embed)")
+    s.add_argument("--vector-index", default=None, choices=["auto", "flat", "ivf", "hnsw"],
+                   help="CBR's vector search: exact (flat), FAISS IVF or HNSW; auto (default): IVF from 200,000 chunks")
     s.add_argument("--alias-file", default=None, help="YAML/CSV of extra company aliases and ticker history")
     s.add_argument("--llm", default=None, help="model for the llmctx contextualizer, e.g. openai/gpt-4.1-mini")
     s.add_argument("--llm-base-url", default=None)
     s.add_argument("--llm-budget", type=int, default=None, help="max LLM calls for --variant llmctx")
-    s.add_argument("--json-report", default=None, help="write the run's numbers to this JSON file")
+    s.add_argument("--json-report", default=None, help="write the run's numbers (or the --check report) to this JSON file")
+    s.add_argument("--check", action="store_true",
+                   help="verify the index without changing it (SQLite, documents/chunks/FTS/vectors, FAISS); "
+                        "exit 5 if it is inconsistent")
     s.add_argument("-q", "--quiet", action="store_true")
     s.set_defaults(func=cmd_index)
 
@@ -286,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
         _index_arg(s)
         s.add_argument("--llm", default=None, help="offline (default without OPENAI_API_KEY) or openai/<model>")
         s.add_argument("--llm-base-url", default=None, help="OpenAI-compatible server URL (vLLM, Ollama, ...)")
+        s.add_argument("--on-llm-error", default=None, choices=["fail", "offline"],
+                       help="when an LLM call fails: fail (default: one-line error, exit 3) or offline (answer with "
+                            "the offline strategy; the answer is marked offline_fallback and stderr says so)")
         s.add_argument("--reranker", default=None, help="offline (default), cross-encoder:<path>, jina")
         s.add_argument("--alias-file", default=None)
         s.add_argument("--embedder", default=None)
@@ -300,8 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
         s.set_defaults(func=fn)
 
     s = sub.add_parser("demo", help="generate filing-like PDFs, index them, answer questions (offline)")
-    s.add_argument("--dir", default=".finrag-demo", help="where to write the corpus and index")
-    _index_arg(s)
+    s.add_argument("--dir", default=".finrag-demo", help="where to write the corpus and index (default .finrag-demo)")
+    s.add_argument("--index", metavar="DIR", default=None,
+                   help="index directory (default: DIR/index, i.e. the index folder inside --dir)")
     s.add_argument("--systems", nargs="+", default=["cbr", "hdrr", "agentic"], choices=SYSTEMS)
     s.add_argument("--questions", type=int, default=6)
     s.add_argument("-q", "--quiet", action="store_true")
@@ -311,6 +404,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--api-key", default=os.environ.get("FINRAG_API_KEY"), help="require this X-API-Key header")
+    s.add_argument("--max-batch", type=int, default=None,
+                   help="most inputs per /batch request (default 32, or $FINRAG_SERVE_MAX_BATCH)")
     _index_arg(s)
     s.set_defaults(func=cmd_serve)
 
@@ -320,25 +415,63 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 def main(argv: list[str] | None = None) -> int:
     _quiet_libraries()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval"]:  # its own parser, `-h` included
+        from finrag.eval.cli import main as eval_main
+
+        return eval_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
-    from finrag.tools.indexing.store import IndexError_
+    from finrag.tools.indexing.locking import IndexLocked
+    from finrag.tools.indexing.store import IndexCorrupt, IndexError_
+    from finrag.tools.llm.calls import LLMError
 
     try:
         return int(args.func(args) or 0)
+    except IndexLocked as exc:
+        _err(str(exc))
+        return EXIT_LOCKED
+    except IndexCorrupt as exc:
+        _err(str(exc))
+        return EXIT_INDEX
     except IndexError_ as exc:
         _err(str(exc))
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        _err("interrupted")
-        return EXIT_INTERRUPTED
-    except (ValueError, FileNotFoundError, PermissionError) as exc:
+    except LLMError as exc:
         _err(str(exc))
+        return EXIT_LLM
+    except KeyboardInterrupt:
+        _err("interrupted; finished work is kept: run the same command again to resume")
+        return EXIT_INTERRUPTED
+    except sqlite3.DatabaseError as exc:
+        db = resolve_index_dir(getattr(args, "index", None)) / "finrag.sqlite"
+        if "full" in str(exc):
+            _err(f"disk full while writing {db} ({exc}); every document committed before is in the index: free "
+                 "space and run the same command again to resume")
+        else:
+            _err(f"index database {db} cannot be used ({exc}); `finrag index --check --index {db.parent}` tells more")
+        return EXIT_INDEX
+    except OSError as exc:
+        if exc.errno in _DISK_FULL:
+            _err(f"disk full: {_one_line(exc)}; every document committed before is in the index: free space and "
+                 "run the same command again to resume")
+            return EXIT_INDEX
+        if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError,
+                            FileExistsError)):
+            _err(_one_line(exc))
+            return EXIT_USAGE
+        raise
+    except ValueError as exc:
+        _err(_one_line(exc))
         return EXIT_USAGE
 
 

@@ -26,7 +26,8 @@ Clients cannot change the server's configuration: the ``configurable`` a client 
 graphs read only their run context), so a request cannot point the server at another directory or model.
 
 Guards (one pure-ASGI middleware, so they hold for streaming responses too):
-optional ``X-API-Key`` (401), request body limit (413), per-request timeout (504; a stream that has
+optional ``X-API-Key`` (401), request body limit (413), a cap on the inputs of one ``/batch`` request
+(413, ``DEFAULT_MAX_BATCH``), a body that is not UTF-8 (422), per-request timeout (504; a stream that has
 already started ends with an SSE ``error`` event carrying status 504), and a catch-all that turns any
 unexpected exception into a one-line 500 JSON message plus one log line. Validation problems (empty or
 whitespace-only question, malformed JSON, wrong fields) are 422 with a one-line ``detail``; unknown
@@ -61,6 +62,9 @@ from finrag.state.contract import Answer
 log = logging.getLogger("finrag.server")
 
 DEFAULT_MAX_BODY_BYTES = 64_000
+DEFAULT_MAX_BATCH = 32
+"""Most inputs one `/{system}/batch` request may carry (each answer costs ~40 ms of CPU offline, far more with
+an LLM); more is a 413 that says so. FINRAG_SERVE_MAX_BATCH or `finrag serve --max-batch` change it."""
 DEFAULT_TIMEOUT_S = 120.0
 API_KEY_HEADER = "X-API-Key"
 OPEN_PATHS = frozenset({"/health"})
@@ -74,7 +78,9 @@ class QuestionInput(BaseModel):
     model_config = ConfigDict(extra="forbid", title="QuestionInput")
 
     question: str = Field(..., description="The question, e.g. \"What was 3M's FY2018 capital expenditure?\"")
-    id: Optional[str] = Field(None, description="Optional id echoed in the answer (default: a random id)")
+    # a plain string with a default, not Optional[str]: the LangServe playground's form cannot render the
+    # `anyOf: [string, null]` schema that Optional produces (the page stays blank); null is still accepted
+    id: str = Field("", description="Optional id echoed in the answer (empty: a random id)")
 
     @field_validator("question")
     @classmethod
@@ -84,6 +90,8 @@ class QuestionInput(BaseModel):
     @field_validator("id", mode="before")
     @classmethod
     def _id_str(cls, v: Any) -> Any:
+        if v is None:
+            return ""
         return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
 
 
@@ -111,9 +119,11 @@ def _pieces(system: str, state: dict, *, qid: str, question: str, total_ms: floa
     return rest
 
 
-def _routing_of(update: dict) -> dict:
-    return {"status": update.get("routing_status", "not_routed"), "routed_docs": list(update.get("routed_docs") or []),
-            "reason": update.get("routing_reason", ""), "extracted": {}}
+def _routing_of(system: str, state: dict, update: dict) -> dict:
+    """The contract's `routing` as soon as `resolve_docs` has run: built by `to_contract` itself from the state
+    so far plus the node's update, so it equals the final answer's `routing` (which then is not sent again;
+    two pieces with a `routing` would not add up)."""
+    return to_contract({**state, **update}, system=system, qid="-", question="-", total_ms=0.0)["routing"]
 
 
 def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
@@ -152,8 +162,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
                 self.state = chunk
             elif (self.routing_sent is None and mode == "updates" and isinstance(chunk, dict)
                   and isinstance(chunk.get("resolve_docs"), dict)):
-                self.routing_sent = _routing_of(chunk["resolve_docs"])
-                self.routing_sent["extracted"] = self.state.get("extracted") or {}
+                self.routing_sent = _routing_of(system, self.state, chunk["resolve_docs"])
                 return AddableDict(routing=self.routing_sent)
             return None
 
@@ -195,11 +204,35 @@ def _json_body(status: int, payload: dict) -> tuple[dict, dict]:
 class _Guard:
     """API key, body limit, timeout and a last-resort error handler, as one ASGI middleware."""
 
-    def __init__(self, app, *, api_key: Optional[str], max_body_bytes: int, timeout_s: float):
+    def __init__(self, app, *, api_key: Optional[str], max_body_bytes: int, timeout_s: float,
+                 max_batch: int = DEFAULT_MAX_BATCH):
         self.app = app
         self.api_key = api_key or None
         self.max_body_bytes = int(max_body_bytes)
         self.timeout_s = float(timeout_s) if timeout_s else 0.0
+        self.max_batch = int(max_batch)
+
+    def _body_problem(self, path: str, body: bytes) -> Optional[tuple[int, str]]:
+        """(status, detail) for a body a run endpoint must refuse before LangServe parses it: not UTF-8 (JSON
+        is UTF-8; Starlette would fail with a 500), or a `/batch` with more inputs than `max_batch`."""
+        parts = path.strip("/").split("/")
+        if not body or len(parts) != 2 or parts[0] not in SYSTEMS or parts[1] not in RUN_ENDPOINTS:
+            return None
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return 422, (f"request body is not valid UTF-8 (byte 0x{body[exc.start]:02x} at offset {exc.start}); "
+                         "send JSON encoded as UTF-8")
+        if parts[1] == "batch" and self.max_batch > 0:
+            try:
+                payload = json.loads(text)
+            except ValueError:
+                return None  # malformed JSON: LangServe's own 422
+            inputs = payload.get("inputs") if isinstance(payload, dict) else None
+            if isinstance(inputs, list) and len(inputs) > self.max_batch:
+                return 413, (f"batch of {len(inputs):,} inputs is larger than the limit of {self.max_batch} inputs "
+                             "per request; send them in several requests")
+        return None
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -249,6 +282,9 @@ class _Guard:
                     if not message.get("more_body", False):
                         break
                 body, replayed = b"".join(chunks), False
+                problem = self._body_problem(path, body)
+                if problem is not None:
+                    return await reply(problem[0], {"detail": problem[1]})
 
                 async def replay():
                     nonlocal replayed
@@ -347,7 +383,7 @@ def _resolve_index(index_dir: Optional[str | os.PathLike]) -> Path:
 
 def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[str] = None,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, timeout_s: float = DEFAULT_TIMEOUT_S,
-               *, warm_up: bool = True) -> FastAPI:
+               *, warm_up: bool = True, max_batch: int = DEFAULT_MAX_BATCH) -> FastAPI:
     """The FastAPI app serving the six systems (see the module docstring)."""
     from langserve import add_routes
 
@@ -369,6 +405,11 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
                 embedder = getattr(store, "embedder", None)
                 if embedder is not None and hasattr(embedder, "embed_query"):
                     embedder.embed_query("warm up")  # load the model once, before concurrent requests
+                try:  # and the registry and the vector file's mapping (an empty index has neither yet)
+                    runtime.get_registry(store, cfg.alias_file)
+                    store.search_vectors(embedder.embed_query("warm up"), k=1)
+                except Exception:  # noqa: BLE001 - requests report what is missing
+                    pass
                 return store.count_documents()
 
             try:
@@ -442,7 +483,30 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
         return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail},
                             headers=getattr(exc, "headers", None))
 
-    app.add_middleware(_Guard, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s)
+    from finrag.tools.llm.calls import LLMError
+    from finrag.tools.llm.chat import LLMConfigError
+
+    @app.exception_handler(LLMError)
+    async def _llm_failed(request: Request, exc: LLMError):
+        # the configured LLM failed and the policy is on_llm_error=fail: a bad gateway, not a silent offline answer
+        log.warning("%s %s: %s", request.method, request.url.path, _one_line(exc))
+        return JSONResponse(status_code=502, content={"detail": _one_line(exc)})
+
+    @app.exception_handler(LLMConfigError)
+    async def _llm_misconfigured(request: Request, exc: LLMConfigError):
+        log.warning("%s %s: %s", request.method, request.url.path, _one_line(exc))
+        return JSONResponse(status_code=503, content={"detail": _one_line(exc)})
+
+    import sqlite3
+
+    @app.exception_handler(sqlite3.DatabaseError)
+    async def _database(request: Request, exc: sqlite3.DatabaseError):
+        detail = f"index database {index / 'finrag.sqlite'} cannot be used ({_one_line(exc)})"
+        log.warning("%s %s: %s", request.method, request.url.path, detail)
+        return JSONResponse(status_code=503, content={"detail": detail})
+
+    app.add_middleware(_Guard, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
+                       max_batch=max_batch)
     app.state.index_dir = index
     return app
 
@@ -469,10 +533,11 @@ def _version() -> str:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = None,
           api_key: Optional[str] = None, *, max_body_bytes: Optional[int] = None,
-          timeout_s: Optional[float] = None, log_level: str = "info") -> int:
+          timeout_s: Optional[float] = None, log_level: str = "info", max_batch: Optional[int] = None) -> int:
     """Run the app with uvicorn until interrupted; 0 on a clean stop, 1 if the server could not start.
 
-    Limits also come from the environment: FINRAG_SERVE_MAX_BODY (bytes), FINRAG_SERVE_TIMEOUT (seconds).
+    Limits also come from the environment: FINRAG_SERVE_MAX_BODY (bytes), FINRAG_SERVE_TIMEOUT (seconds),
+    FINRAG_SERVE_MAX_BATCH (inputs per /batch request).
     """
     import uvicorn
 
@@ -480,7 +545,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     max_body = max_body_bytes or int(os.environ.get("FINRAG_SERVE_MAX_BODY") or DEFAULT_MAX_BODY_BYTES)
     timeout = timeout_s or float(os.environ.get("FINRAG_SERVE_TIMEOUT") or DEFAULT_TIMEOUT_S)
-    app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout)
+    batch = max_batch or int(os.environ.get("FINRAG_SERVE_MAX_BATCH") or DEFAULT_MAX_BATCH)
+    app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
     config = uvicorn.Config(app, host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     log.info("finrag serving on http://%s:%d (index %s, API key %s)", host, int(port), app.state.index_dir,

@@ -9,6 +9,8 @@ run directory; tests write them by hand). Keys used here (missing keys mean "unk
     routing_status, routed_docs [doc ids]
     contexts [{doc_id, page_start, page_end}]          (the chunks the generator saw)
     llm_calls, prompt_tokens, completion_tokens, context_tokens, latency_ms
+    llm_calls_saved (generator calls skipped on the reader's fast path), fast_path (bool), reader_kind,
+    reader_confident (bool), question_type
     score (1-10 from the primary judge, or None when not judged), score2 (second judge, or None)
 
 Score thresholds (paper): failure s = 1, correct s >= 8, perfect s = 10; bands <= 3, 4-7, >= 8.
@@ -27,6 +29,7 @@ __all__ = [
     "systems_of",
     "score_stats",
     "quality_table",
+    "quality_by_type_table",
     "group_table",
     "paired_differences",
     "routing_breakdown",
@@ -120,6 +123,26 @@ def quality_table(records: Sequence[dict], score_key: str = "score") -> list[dic
         row["errors"] = sum(1 for r in recs if r.get("error"))
         row["not_judged"] = sum(1 for r in recs if r.get(score_key) is None)
         rows.append(row)
+    return rows
+
+
+def quality_by_type_table(records: Sequence[dict], score_key: str = "score") -> list[dict]:
+    """Per system and question type (FinanceBench `question_type`, or a dataset's template): score_stats, and
+    the shares of answers the statement reader was confident in and that took the LLM fast path."""
+    rows = []
+    by = _by_system(records)
+    for system in systems_of(records):
+        types: dict[str, list[dict]] = defaultdict(list)
+        for r in by[system]:
+            types[r.get("question_type") or "(none)"].append(r)
+        if len(types) < 2 and "(none)" in types:
+            continue
+        for qtype in sorted(types):
+            recs = types[qtype]
+            row = {"system": system, "question_type": qtype, "queries": len(recs),
+                   **score_stats(_scores(recs, score_key))}
+            row["reader_confident_share"] = _share(sum(bool(r.get("reader_confident")) for r in recs), len(recs))
+            rows.append(row)
     return rows
 
 
@@ -221,6 +244,9 @@ def cost_table(records: Sequence[dict], index_meta: Optional[dict] = None) -> li
         for key in ("llm_calls", "prompt_tokens", "completion_tokens", "context_tokens"):
             row[f"{key}_per_query"] = mean(r.get(key) for r in recs)
         row["total_llm_calls"] = sum(int(r.get("llm_calls") or 0) for r in recs)
+        row["total_llm_calls_saved"] = sum(int(r.get("llm_calls_saved") or 0) for r in recs)
+        row["fast_path_share"] = _share(sum(bool(r.get("fast_path")) for r in recs), len(recs))
+        row["reader_confident_share"] = _share(sum(bool(r.get("reader_confident")) for r in recs), len(recs))
         row["latency_ms_mean"] = mean(r.get("latency_ms") for r in recs)
         row["latency_ms_median"] = median(r.get("latency_ms") for r in recs)
         variant = INDEX_COST_SYSTEMS.get(system)

@@ -57,6 +57,10 @@ def _record(system: str, q: dict, ans: Optional[dict], j1: Optional[dict], j2: O
         "prompt_tokens": cost.get("prompt_tokens"),
         "completion_tokens": cost.get("completion_tokens"),
         "context_tokens": cost.get("context_tokens"),
+        "llm_calls_saved": cost.get("llm_calls_saved"),
+        "fast_path": bool((ans.get("reader") or {}).get("fast_path")),
+        "reader_kind": (ans.get("reader") or {}).get("kind"),
+        "reader_confident": bool((ans.get("reader") or {}).get("confident")),
         "latency_ms": timings.get("total"),
         "score": (j1 or {}).get("score"),
         "score2": (j2 or {}).get("score"),
@@ -105,6 +109,7 @@ def index_meta_of(index_dir: str | Path | None) -> dict:
 def compute_tables(records: Sequence[dict], index_meta: Optional[dict] = None, reference: str = "hdrr") -> dict:
     tables: dict[str, Any] = {
         "quality": M.quality_table(records),
+        "quality_by_type": M.quality_by_type_table(records),
         "groups_mean": M.group_table(records, stat="mean"),
         "groups_correct": M.group_table(records, stat="correct_rate"),
         "paired_mean": M.paired_differences(records, reference, stat="mean"),
@@ -168,6 +173,13 @@ def markdown_report(tables: dict, info: dict) -> str:
           "correct s ≥ 8, perfect s = 10. A query whose system raised an error counts as s = 1.", ""]
 
     L += ["## Answer quality", ""] + _md_table(tables["quality"], _QUALITY_COLS)
+    if tables.get("quality_by_type"):
+        L += ["## Answer quality per question type", "", "`reader confident`: share of answers where the statement "
+              "reader found every input and computed the result.", ""]
+        L += _md_table(tables["quality_by_type"], [
+            ("system", "system", ""), ("question_type", "question type", ""), ("queries", "queries", "int"),
+            ("mean", "mean score", ""), ("failure_rate", "P(s=1)", "pct"), ("correct_rate", "P(s≥8)", "pct"),
+            ("perfect_rate", "P(s=10)", "pct"), ("reader_confident_share", "reader confident", "pct")])
 
     g_rows = tables["groups_mean"]
     gcols = sorted({k for r in g_rows for k in r if k.startswith("g") and k[1:].isdigit()}, key=lambda k: int(k[1:]))
@@ -209,13 +221,15 @@ def markdown_report(tables: dict, info: dict) -> str:
             ("all_named", "all named", "pct"), ("mean_score", "mean score", "")])
 
     L += ["## Cost", "", "Per query (means); index-time LLM cost of the CBR+LLM-Ctx variant from the index "
-          "metadata (one-off, shared by all queries).", ""]
+          "metadata (one-off, shared by all queries). `fast path`: share of answers where the statement reader "
+          "answered and the generator LLM call was skipped; `LLM calls saved`: those skipped calls in total.", ""]
     L += _md_table(tables["cost"], [
         ("system", "system", ""), ("llm_calls_per_query", "LLM calls", ""), ("prompt_tokens_per_query", "prompt tok", "int"),
         ("completion_tokens_per_query", "completion tok", "int"), ("context_tokens_per_query", "context tok", "int"),
         ("latency_ms_mean", "latency ms (mean)", "int"), ("latency_ms_median", "latency ms (median)", "int"),
         ("index_llm_calls", "index LLM calls", "int"), ("index_prompt_tokens", "index prompt tok", "int"),
-        ("index_completion_tokens", "index completion tok", "int")])
+        ("index_completion_tokens", "index completion tok", "int"), ("fast_path_share", "fast path", "pct"),
+        ("total_llm_calls_saved", "LLM calls saved", "int")])
 
     if tables.get("agreement"):
         sl = tables["agreement_system_level"]
@@ -263,6 +277,8 @@ def _per_query_rows(records: Sequence[dict]) -> list[dict]:
                      "retrieval_coverage": p["retrieval_coverage"], "answer_coverage": p["answer_coverage"],
                      "llm_calls": r["llm_calls"], "prompt_tokens": r["prompt_tokens"],
                      "completion_tokens": r["completion_tokens"], "context_tokens": r["context_tokens"],
+                     "llm_calls_saved": r.get("llm_calls_saved"), "fast_path": r.get("fast_path"),
+                     "reader_kind": r.get("reader_kind"), "reader_confident": r.get("reader_confident"),
                      "latency_ms": r["latency_ms"], "question": r["question"], "gold": r["gold"], "answer": r["answer"],
                      "judge_justification": r["judge_justification"]})
     return rows

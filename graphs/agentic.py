@@ -1,9 +1,10 @@
 """Agentic: CBR, then verify that the top chunks belong to the target company; on "no", retry
-CBR with the prefix "In {ticker}'s 10-K annual report: " (at most `max_retries`, default 2)."""
+CBR with the prefix "In {ticker}'s 10-K annual report: " (at most `max_retries`, default 2). A question
+about a company the index does not hold skips retrieval: `verify` fails it and `generate` says so."""
 from langgraph.graph import END, START
 
 from finrag.graphs.builder import add_retrieval, new_graph
-from finrag.nodes import extract_metadata, generate, route_after_verify, verify
+from finrag.nodes import extract_metadata, generate, route_after_extract, route_after_verify, verify
 
 
 def build():
@@ -14,7 +15,7 @@ def build():
     g.add_node("verify", verify)
     g.add_node("generate", generate)
     g.add_edge(START, "extract_metadata")
-    g.add_edge("extract_metadata", "rewrite")
+    g.add_conditional_edges("extract_metadata", route_after_extract, {"rewrite": "rewrite", "verify": "verify"})
     g.add_edge("rerank", "verify")
     g.add_conditional_edges("verify", route_after_verify, {"rewrite": "rewrite", "generate": "generate"})
     g.add_edge("generate", END)

@@ -1,12 +1,14 @@
 """HDRR: SFR's routing, then CBR restricted to the routed document(s).
 
 When routing finds no document (status `fallback_*`), the scoped nodes see no
-routed ids and search the full corpus: the graceful fallback.
+routed ids and search the full corpus: the graceful fallback. A question about a
+company the index does not hold (`company_not_indexed`) skips retrieval: `generate`
+says which company is missing, with no other company's chunks.
 """
 from langgraph.graph import END, START
 
-from finrag.graphs.builder import add_retrieval, new_graph
-from finrag.nodes import extract_metadata, generate, resolve_docs
+from finrag.graphs.builder import add_retrieval, bound, new_graph
+from finrag.nodes import extract_metadata, generate, resolve_docs, route_after_resolve
 
 
 def build():
@@ -15,10 +17,10 @@ def build():
     g.add_node("extract_metadata", extract_metadata)
     g.add_node("resolve_docs", resolve_docs)
     add_retrieval(g, scoped=True)
-    g.add_node("generate", generate)
+    g.add_node("generate", bound(generate, fast_path_default=True))  # fast_path=auto is on for HDRR
     g.add_edge(START, "extract_metadata")
     g.add_edge("extract_metadata", "resolve_docs")
-    g.add_edge("resolve_docs", "rewrite")
+    g.add_conditional_edges("resolve_docs", route_after_resolve, {"rewrite": "rewrite", "generate": "generate"})
     g.add_edge("rerank", "generate")
     g.add_edge("generate", END)
     return g.compile(name="hdrr")

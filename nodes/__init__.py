@@ -4,11 +4,11 @@ Each node is a function `(state: FinragState, runtime: Runtime[Configuration]) -
 the run's configuration from `runtime.context` (see `finrag.nodes.common.configuration`) and returns only
 the state keys it sets. Node modules share helpers through `finrag.nodes.common` and never import each other.
 """
-from finrag.nodes.extract_metadata import extract_metadata
+from finrag.nodes.extract_metadata import extract_metadata, route_after_extract
 from finrag.nodes.fts_search import fts_search
 from finrag.nodes.generate import generate
 from finrag.nodes.rerank import rerank
-from finrag.nodes.resolve_docs import resolve_docs
+from finrag.nodes.resolve_docs import resolve_docs, route_after_resolve
 from finrag.nodes.rewrite import rewrite
 from finrag.nodes.rrf import rrf
 from finrag.nodes.vector_search import vector_search
@@ -18,4 +18,4 @@ NODE_NAMES = ("extract_metadata", "resolve_docs", "rewrite", "fts_search", "vect
               "verify", "generate")
 
 __all__ = ["extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
-           "verify", "generate", "route_after_verify", "NODE_NAMES"]
+           "verify", "generate", "route_after_extract", "route_after_resolve", "route_after_verify", "NODE_NAMES"]

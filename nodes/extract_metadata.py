@@ -1,10 +1,12 @@
 """extract_metadata: the document identity a question asks about.
 
-The registry linker (company names, tickers, aliases, ticker history, fiscal
-periods, forms, dates) always runs. With an LLM configured for the `router`
-role, structured output adds what the linker missed; LLM values are only kept
-if the registry knows them, so nothing extracted reaches the file system
-unchecked.
+The registry linker (company names, derived short names, tickers scored by context, ticker history,
+company-like names the index does not hold, fiscal periods, forms, dates) always runs; every
+candidate carries a confidence and its reason (`extracted.candidates`). With an LLM configured for
+the `router` role, one structured call adjudicates the linker's candidates (it may drop them, and it
+may only name documents the registry holds) and, with `router_rewrite` on (the default), also writes
+the search query and keywords, so HDRR needs 2 LLM calls instead of 3 (the `rewrite` node then makes
+none on the first attempt). Nothing the LLM says reaches the file system unchecked.
 """
 from __future__ import annotations
 
@@ -14,40 +16,52 @@ from langgraph.runtime import Runtime
 from finrag.nodes.common import configuration, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
-from finrag.state.schema import ExtractedMetadata
+from finrag.state.schema import ExtractedMetadata, RouteAndRewrite, RouterOutput
 from finrag.tools.llm.calls import try_structured
 from finrag.tools.llm.chat import get_chat_model
+from finrag.tools.routing.linker import ACCEPT
 from finrag.tools.runtime import get_registry, get_store
 
 
-def merge_extracted(linked: ExtractedMetadata, llm: ExtractedMetadata | None, registry) -> ExtractedMetadata:
-    """The linker's extraction plus what the LLM router found that the registry recognises."""
-    if llm is None:
-        return linked
-    out = linked.model_copy(deep=True)
-    known = registry.link(" ; ".join(llm.companies + llm.tickers)) if (llm.companies or llm.tickers) else None
-    for field in ("companies", "tickers"):
-        extra = getattr(known, field) if known else []
-        setattr(out, field, list(dict.fromkeys(getattr(out, field) + extra)))
-    out.years = sorted(set(out.years) | {y for y in llm.years if 1990 <= int(y) <= 2100})
-    for field in ("periods", "forms", "dates"):
-        setattr(out, field, list(dict.fromkeys(getattr(out, field) + [str(v) for v in getattr(llm, field)])))
-    return out
+def merge_extracted(linked: ExtractedMetadata, llm: RouterOutput | ExtractedMetadata | None,
+                    registry) -> ExtractedMetadata:
+    """The linker's extraction adjudicated by the LLM router (see `Registry.merge_llm`)."""
+    return registry.merge_llm(linked, llm)
 
 
 @timed("extract_metadata")
 def extract_metadata(state: FinragState, runtime: Runtime[Configuration]) -> dict:
-    """Find the companies, tickers, years, periods, forms and dates the question names (`extracted`)."""
+    """Find the companies, tickers, years, periods, forms and dates the question names (`extracted`); with the
+    merged router + rewriter call, also `query` and `keywords`."""
     cfg = configuration(runtime)
     registry = get_registry(get_store(cfg), cfg.alias_file)
     question = state.get("question", "")
     linked = registry.link(question)
     model = get_chat_model("router", cfg)
-    calls = []
+    update: dict = {"llm_calls": []}
     llm_out = None
     if model is not None:
-        llm_out, rec = try_structured("router", model, ExtractedMetadata,
-                                      [SystemMessage(cfg.router_prompt), HumanMessage(question)])
-        calls.append(rec)  # on failure the linker's answer stands
-    merged = merge_extracted(linked, llm_out, registry)
-    return {"extracted": merged.model_dump(), "llm_calls": calls}
+        merged_call = bool(cfg.router_rewrite)
+        schema = RouteAndRewrite if merged_call else RouterOutput
+        prompt = cfg.router_rewrite_prompt if merged_call else cfg.router_prompt
+        system = f"{prompt}\n\n{registry.describe_candidates(linked)}"
+        llm_out, rec = try_structured("router", model, schema, [SystemMessage(system), HumanMessage(question)])
+        update["llm_calls"].append(rec)  # on failure the linker's answer stands (and `rewrite` calls its LLM)
+        if merged_call and isinstance(llm_out, RouteAndRewrite) and (llm_out.query or "").strip():
+            update["query"] = llm_out.query.strip()
+            update["keywords"] = [str(k) for k in llm_out.keywords if str(k).strip()]
+    update["extracted"] = merge_extracted(linked, llm_out, registry).model_dump()
+    return update
+
+
+def names_only_missing_companies(extracted: dict) -> bool:
+    """True when the question names companies, none of which the index holds (nothing to retrieve)."""
+    ex = extracted or {}
+    indexed = any(c.get("in_index") and float(c.get("confidence") or 0) >= ACCEPT for c in ex.get("candidates") or [])
+    return bool(ex.get("not_indexed")) and not indexed and not ex.get("documents")
+
+
+def route_after_extract(state: FinragState) -> str:
+    """Agentic's conditional edge: a question about a company the index does not hold skips retrieval and
+    goes to `verify` (which fails it and says why); anything else goes to `rewrite`."""
+    return "verify" if names_only_missing_companies(state.get("extracted") or {}) else "rewrite"

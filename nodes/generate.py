@@ -1,13 +1,18 @@
 """generate: answer only from the context, citing document and page.
 
-With an LLM (`generator` role, GPT-4.1 at temperature 0 by default when
-OPENAI_API_KEY is set) the paper's generation prompt. Offline an extractive
-answer: the sentences or table rows of the context that best cover the
-question's keywords and numbers, each with its citation; never an empty string.
+First the statement reader (`finrag.tools.answering`, unless `reader` is off) reads the statement tables of
+the context: line items and registry metrics, each input cited `[doc, p. N]`. Statement pages of the routed
+filing that it read beyond the context and cites are added to `contexts`.
 
-`whole_document=True` (SFR) sends the routed filings page by page instead of
-reranked chunks (and, with `sfr_pdf_input`, the PDF itself as an OpenAI file
-input).
+With an LLM (`generator` role, GPT-4.1 at temperature 0 by default when OPENAI_API_KEY is set) the paper's
+generation prompt, with the reader's tables appended to the context; on the fast path (`fast_path`: 'auto'
+is on for the graphs that bind `fast_path_default=True`, i.e. HDRR) a confident reader answer is used and
+the generator call is skipped (`cost.llm_calls_saved`). Offline: the reader's answer for line-item and
+metric questions (or what it found and could not find), else the evidence sentences for yes/no, drivers and
+which questions, else an extractive answer; never an empty string.
+
+`whole_document=True` (SFR) sends the routed filings page by page instead of reranked chunks (and, with
+`sfr_pdf_input`, the PDF itself as an OpenAI file input).
 """
 from __future__ import annotations
 
@@ -20,12 +25,21 @@ from langgraph.runtime import Runtime
 from finrag.nodes.common import configuration, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
-from finrag.tools.answering.extractive import context_label, extractive_answer
+from finrag.tools.answering.extractive import context_label
+from finrag.tools.answering.fast_path import (
+    cited_page_contexts,
+    fast_path_enabled,
+    offline_answer,
+    reader_context,
+    reader_summary,
+    run_reader,
+)
 from finrag.tools.answering.whole_document import whole_document_contexts
 from finrag.tools.llm.calls import try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
+from finrag.tools.routing.registry import NO_RETRIEVAL_STATUSES, unanswerable_answer
 from finrag.tools.runtime import get_registry, get_store
 
 
@@ -44,21 +58,45 @@ def _pdf_block(path: str) -> dict | None:
 
 
 @timed("generate")
-def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_document: bool = False) -> dict:
-    """Answer from `reranked` (or, for SFR, the routed filings): `answer`, `contexts`, `context_tokens`."""
+def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_document: bool = False,
+             fast_path_default: bool = False) -> dict:
+    """Answer from `reranked` (or, for SFR, the routed filings): `answer`, `contexts`, `context_tokens`, `reader`."""
     cfg = configuration(runtime)
     question = state.get("question", "")
+    if state.get("routing_status") in NO_RETRIEVAL_STATUSES:  # routing ended the run (issue 9): say why
+        return {"answer": unanswerable_answer(state["routing_status"], state.get("routing_reason", "")),
+                "contexts": [], "context_tokens": 0, "llm_calls": []}
     if whole_document:
         store = get_store(cfg)
         contexts = whole_document_contexts(store, list(state.get("routed_docs") or []), int(cfg.sfr_max_context_tokens))
     else:
         contexts = [{k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "score", "text")}
                     for c in (state.get("reranked") or [])]
-    context_text = format_context(contexts)
     model = get_chat_model("generator", cfg)
+    fast = fast_path_enabled(cfg.fast_path, fast_path_default)
+    result, reader_error = None, ""
+    if cfg.reader and contexts:
+        try:
+            store = get_store(cfg)
+            result, source = run_reader(question, [] if whole_document else contexts, store,
+                                        get_registry(store, cfg.alias_file),
+                                        routed_docs=list(state.get("routed_docs") or []),
+                                        extracted=state.get("extracted") or {},
+                                        statement_pages=bool(cfg.reader_statement_pages) or whole_document)
+            contexts = contexts + cited_page_contexts(result, source, contexts)  # pages it cites beyond the context
+        except Exception as exc:  # no index to read pages from, or a reader bug: the other strategies answer
+            result, reader_error = None, f"{type(exc).__name__}: {exc}"[:200]
+    context_text = format_context(contexts)
     calls = []
     answer = ""
-    if model is not None and contexts:
+    saved = 0
+    on_fast_path = False
+    if model is not None and contexts and result is not None and result.confident and fast:
+        answer, on_fast_path, saved = result.answer, True, 1
+    elif model is not None and contexts:
+        extra = reader_context(result)
+        if extra:
+            context_text = f"{context_text}\n\n{extra}"
         user = cfg.generate_user_prompt.format(context=context_text, question=question)
         content: list | str = user
         if whole_document and cfg.sfr_pdf_input:
@@ -72,5 +110,11 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         calls.append(rec)
     if not answer:
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords
-        answer = extractive_answer(question, keywords, contexts)
-    return {"answer": answer, "contexts": contexts, "context_tokens": count_tokens(context_text), "llm_calls": calls}
+        answer = offline_answer(question, keywords, contexts, result)
+    update = {"answer": answer, "contexts": contexts, "context_tokens": count_tokens(context_text), "llm_calls": calls}
+    if result is not None:
+        update["reader"] = reader_summary(result, fast_path=on_fast_path, saved=saved)
+    elif reader_error:
+        update["reader"] = {"kind": "error", "confident": False, "fast_path": False, "llm_calls_saved": 0,
+                            "error": reader_error}
+    return update

@@ -1,9 +1,11 @@
 """resolve_docs: turn the extracted identity into documents of the index.
 
-Only document ids that exist in the registry can be returned; the status says
-how the route was found (`exact_path`, `filename_fallback`, `default_year`,
-`multi_doc`) or why there is none (`fallback_no_tickers`,
-`fallback_no_files_on_disk`), in which case retrieval uses the full corpus.
+Only document ids that exist in the registry can be returned; the status says how the route was found
+(`exact_path`, `filename_fallback`, `default_year`, `multi_doc`, `forward_looking`, `comparative_period`,
+`company_scope`, `period_not_in_index`) or why there is none (`fallback_no_tickers`,
+`fallback_low_confidence`: retrieval then uses the full corpus; `company_not_indexed`: no retrieval at
+all, the answer says which company is missing). `routing_scope` decides whether a route that is not
+sure reads the company's tied filings too.
 """
 from __future__ import annotations
 
@@ -13,15 +15,25 @@ from finrag.nodes.common import configuration, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata
+from finrag.tools.routing.registry import NO_RETRIEVAL_STATUSES
 from finrag.tools.runtime import get_registry, get_store
 
 
 @timed("resolve_docs")
 def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
-    """Route `extracted` to indexed filings: `routed_docs`, `routing_status`, `routing_reason`."""
+    """Route `extracted` to indexed filings: `routed_docs`, `routing_status`, `routing_reason`,
+    `routing_confidence`."""
     cfg = configuration(runtime)
     registry = get_registry(get_store(cfg), cfg.alias_file)
     extracted = ExtractedMetadata.model_validate(state.get("extracted") or {})
-    res = registry.resolve(extracted, question=state.get("question", ""), default_year=int(cfg.default_year))
-    docs = [d for d in res.doc_ids if registry.get(d) is not None]
-    return {"routed_docs": docs, "routing_status": res.status, "routing_reason": res.reason}
+    res = registry.resolve(extracted, question=state.get("question", ""), default_year=int(cfg.default_year),
+                           scope=str(cfg.routing_scope or "confidence"))
+    docs = [registry.get(d).doc_id for d in res.doc_ids if registry.get(d) is not None]
+    return {"routed_docs": docs, "routing_status": res.status, "routing_reason": res.reason,
+            "routing_confidence": res.confidence}
+
+
+def route_after_resolve(state: FinragState) -> str:
+    """HDRR's conditional edge: a route that ends without retrieval (a company the index does not hold) goes
+    straight to `generate`, which says so; every other route goes on to `rewrite`."""
+    return "generate" if state.get("routing_status") in NO_RETRIEVAL_STATUSES else "rewrite"

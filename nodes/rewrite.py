@@ -5,6 +5,8 @@ extractor: expand common financial abbreviations and statement names, drop
 instruction boilerplate ("answer in USD millions", "round to one decimal"),
 keep financial terms, names and numbers. Agentic retries arrive with
 `retries > 0` and the entity-anchored prefix is put in front of the question.
+When the merged router + rewriter call (`router_rewrite`, in `extract_metadata`)
+already wrote `query` and `keywords`, the first attempt keeps them and makes no call.
 """
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ def anchored_question(state: FinragState, prefix_template: str) -> str:
 def rewrite(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     """Turn the question (anchored on a retry) into a search `query` and BM25 `keywords`."""
     cfg = configuration(runtime)
+    if not state.get("retries") and cfg.router_rewrite and (state.get("query") or "").strip() \
+            and any(c.get("role") == "router" and c.get("model") != "error" for c in state.get("llm_calls") or []):
+        return {"llm_calls": []}  # the router's merged call already rewrote the question
     question = anchored_question(state, cfg.retry_prefix)
     model = get_chat_model("rewriter", cfg)
     calls = []

@@ -1,4 +1,10 @@
-"""vector_search: FAISS top-30 with a distance threshold, scoped by an IDSelector when the graph says so."""
+"""vector_search: nearest chunks (top-30 within a distance cut), scoped to the routed filings when the graph says so.
+
+Filings whose vectors are not stored yet (`finrag index` stores text first and embeds after) are
+BM25-only: a scoped search (HDRR) embeds its routed filings on demand when `embed_on_demand` is on
+(stored, so the next question finds them), a corpus-wide one searches the filings that have vectors.
+`vector_status` says which case the run was in; the answer carries it as `retrieval`.
+"""
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
@@ -8,6 +14,24 @@ from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.runtime import get_store
 
+LISTED = 20  # at most this many filings without vectors are named in the status
+
+
+def coverage_status(missing: list[str], total: int, embedded: list[str], scoped: bool, error: str = "") -> dict:
+    """The `retrieval` record of an answer: were the searched filings' vectors there?"""
+    if not missing:
+        vectors = "embedded_on_demand" if embedded else "complete"
+        note = (f"embedded {len(embedded)} filing(s) on demand: {', '.join(embedded)}" if embedded else "")
+    else:
+        vectors = "none" if len(missing) >= total else "partial"
+        where = "the routed filing(s)" if scoped else f"{len(missing)} of {total} filings"
+        note = (f"no vectors yet for {where}: retrieval for them was BM25 only; "
+                "`finrag index --embed` (or the running index) adds them")
+        if error:
+            note += f" (embedding on demand failed: {error})"
+    return {"vectors": vectors, "missing_vectors": missing[:LISTED], "missing_count": len(missing),
+            "embedded_on_demand": embedded, "note": note}
+
 
 @timed("vector_search")
 def vector_search(state: FinragState, runtime: Runtime[Configuration], *, variant: str = "base",
@@ -15,8 +39,21 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
     """Nearest chunks to the embedded query (else the question) within the distance cut, into `vector_results`."""
     cfg = configuration(runtime)
     store = get_store(cfg)
+    scope = scope_of(state, scoped)
+    missing, total = store.vector_coverage(scope)
+    embedded: list[str] = []
+    error = ""
+    if missing and scope is not None and cfg.embed_on_demand:
+        try:
+            embedded = store.embed_missing(missing)
+        except Exception as exc:  # the BM25 half still answers; the status says what happened
+            error = f"{type(exc).__name__}: {str(exc)[:120]}"
+        missing = [d for d in missing if d not in embedded]
     query = state.get("query") or state.get("question", "")
-    vec = store.embedder.embed_query(query)
-    hits = store.search_vectors(vec, k=int(cfg.vector_k), doc_ids=scope_of(state, scoped), variant=variant,
-                                max_distance=float(cfg.vector_max_distance))
-    return {"vector_results": [h.model_dump() for h in hits]}
+    hits = []
+    if len(missing) < total:
+        vec = store.embedder.embed_query(query)
+        hits = store.search_vectors(vec, k=int(cfg.vector_k), doc_ids=scope, variant=variant,
+                                    max_distance=float(cfg.vector_max_distance))
+    return {"vector_results": [h.model_dump() for h in hits],
+            "vector_status": coverage_status(missing, total, embedded, scope is not None, error)}

@@ -3,7 +3,10 @@
 With an LLM (`verifier` role) the model answers `{"belongs": bool, "reason": str}`;
 offline the chunks' registry metadata decides. On "no", the graph retries CBR with
 the entity-anchored prefix "In {ticker}'s 10-K annual report: " (at most
-`max_retries` times).
+`max_retries` times). A question about a company the index does not hold never
+passes: the verdict says which company is missing, no retry runs (no filing of it
+can be found), and the run reports `routing_status` `company_not_indexed` so that
+`generate` answers with that instead of another company's figures.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from finrag.state.schema import ExtractedMetadata
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.llm.calls import try_structured
 from finrag.tools.llm.chat import get_chat_model
+from finrag.tools.routing.registry import NO_RETRIEVAL_STATUSES
 from finrag.tools.runtime import get_registry, get_store
 
 
@@ -28,10 +32,12 @@ class Verdict(BaseModel):
     reason: str = ""
 
 
-def target_companies(registry, extracted: dict, question: str, default_year: int) -> tuple[set[str], str]:
+def target_companies(registry, extracted: dict, question: str, default_year: int,
+                     res=None) -> tuple[set[str], str]:
     """Company keys the question is about, and the ticker (or name) to anchor a retry on."""
-    res = registry.resolve(ExtractedMetadata.model_validate(extracted or {}), question=question,
-                           default_year=default_year)
+    if res is None:
+        res = registry.resolve(ExtractedMetadata.model_validate(extracted or {}), question=question,
+                               default_year=default_year)
     keys, anchor = set(), ""
     for doc_id in res.doc_ids:
         info = registry.get(doc_id)
@@ -53,9 +59,17 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     registry = get_registry(get_store(cfg), cfg.alias_file)
     retries = int(state.get("retries") or 0)
     top = (state.get("reranked") or [])[:3]
+    res = registry.resolve(ExtractedMetadata.model_validate(state.get("extracted") or {}),
+                           question=state.get("question", ""), default_year=int(cfg.default_year))
     targets, anchor = target_companies(registry, state.get("extracted") or {}, state.get("question", ""),
-                                       int(cfg.default_year))
+                                       int(cfg.default_year), res=res)
     calls = []
+    if res.status in NO_RETRIEVAL_STATUSES:
+        anchor = ", ".join(res.missing) or anchor
+        verification = {"belongs": False, "reason": res.reason, "anchor": anchor, "retry": False,
+                        "attempt": retries + 1}
+        return {"verification": verification, "retries": retries, "llm_calls": calls,
+                "routing_status": res.status, "routing_reason": res.reason}
     if not targets and not anchor:
         verdict = Verdict(belongs=True, reason="no target company in the question; nothing to verify")
     elif not top:

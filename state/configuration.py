@@ -88,10 +88,18 @@ class Configuration:
     judge_model: Any = _setting("", "Model of the evaluation judge. Empty: `llm`.")
     judge2_model: Any = _setting("", "Model of the second evaluation judge. Empty: `llm`.")
     temperature: float = _setting(0.0, "Sampling temperature of every LLM call.")
+    on_llm_error: str = _setting("fail", "When a call to the requested LLM fails (unreachable server, HTTP "
+                                         "error, a reply that does not parse): 'fail' stops the run with one "
+                                         "line naming the role, model and cause; 'offline' answers that role "
+                                         "with its offline strategy and marks the answer (`offline_fallback`).")
 
     # ------------------------------------------------------------------ prompts
     router_prompt: str = _setting(prompts.ROUTER_SYSTEM, "System prompt of the router (structured output: "
                                                          "companies, tickers, years, periods, forms, dates).")
+    router_rewrite_prompt: str = _setting(prompts.ROUTER_REWRITE_SYSTEM, "System prompt of the merged router + "
+                                                                         "rewriter call (structured output: the "
+                                                                         "router's fields plus query, keywords); "
+                                                                         "used when `router_rewrite` is on.")
     rewrite_prompt: str = _setting(prompts.REWRITE_SYSTEM, "System prompt of the query rewriter (structured "
                                                            "output: query, keywords).")
     verify_prompt: str = _setting(prompts.VERIFY_SYSTEM, "System prompt of the Agentic verifier (structured "
@@ -107,6 +115,10 @@ class Configuration:
     vector_k: int = _setting(30, "Vector (FAISS) candidates per query.")
     vector_max_distance: float = _setting(1.25, "Largest L2 distance between unit vectors a vector candidate "
                                                 "may have (1.25 = cosine 0.22).")
+    embed_on_demand: bool = _setting(True, "HDRR: embed a routed filing whose vectors are not stored yet (the "
+                                           "index stores text first; about 15 s for a 10-K on two CPU cores), "
+                                           "kept for the next question; false: BM25 only for it, and the "
+                                           "answer's `retrieval` says so.")
     rrf_k: int = _setting(60, "Reciprocal rank fusion constant: score = sum of 1 / (k + rank).")
     reranker: str = _setting("offline", "Reranker: 'offline', 'cross-encoder:<local path or model>', or 'jina' "
                                         "(needs JINA_API_KEY).")
@@ -118,6 +130,12 @@ class Configuration:
 
     # ------------------------------------------------------------------- routing
     default_year: int = _setting(2023, "Fiscal year to route to when the question names none.")
+    routing_scope: str = _setting("confidence", "How many filings a route reads: 'confidence' (one filing when "
+                                                "routing is sure; the company's tied filings, e.g. two 8-Ks that "
+                                                "both fit, when it is not) or 'filing' (always one per company).")
+    router_rewrite: bool = _setting(True, "With an LLM router: one structured call extracts the routing identity, "
+                                          "judges the registry's candidates and rewrites the query (HDRR makes 2 "
+                                          "LLM calls instead of 3); false: separate router and rewriter calls.")
     fallback_scope: str = _setting("corpus", "HDRR when routing finds no filing: 'corpus' (the paper's "
                                              "full-corpus fallback) or 'top_document' (only the chunks of the "
                                              "best-scoring filing).")
@@ -134,6 +152,18 @@ class Configuration:
                                                     "equally between the routed filings.")
     sfr_pdf_input: bool = _setting(False, "SFR: send the routed filing's PDF itself as an OpenAI file input "
                                           "(LLM generator only).")
+
+    # -------------------------------------------------------------------- reader
+    reader: bool = _setting(True, "Run the statement reader before generating: line items and metrics (margins, "
+                                  "turnover and days ratios, liquidity ratios, growth) computed from the statement "
+                                  "tables of the context, each input cited. Offline it answers when it can.")
+    reader_statement_pages: bool = _setting(True, "Reader: when an input is not on the context's pages, also read "
+                                                  "the routed filing's primary statement pages (found by their "
+                                                  "titles); pages it cites are added to the contexts.")
+    fast_path: str = _setting("auto", "With an LLM generator: skip the generator call when the reader is "
+                                      "confident, answering from the statements ('auto' = on for HDRR, off "
+                                      "for the other systems; 'on'; 'off'). Otherwise the LLM gets the "
+                                      "reader's tables as extra context.")
 
     # --------------------------------------------------------------------- input
     max_question_chars: int = _setting(MAX_QUESTION_CHARS, "Longest question accepted, in characters.")

@@ -6,8 +6,8 @@
     Answer.model_json_schema()                            # the schema, with a description per field
 
 `finrag.api.to_contract` builds every answer through `Answer` and returns `model_dump()`. Required
-fields are always present, `null` included (`chunk_id` is `null` for SFR's whole pages); the three
-optional fields (`verification`, `error`, a call's `error`) are left out of every dump (`model_dump`,
+fields are always present, `null` included (`chunk_id` is `null` for SFR's whole pages); the four
+optional fields (`verification`, `error`, `offline_fallback`, `reader`, a call's `error`) are left out of every dump (`model_dump`,
 `model_dump_json`, FastAPI/LangServe encoding) when they are None, rather than written as `null`
 (`model_dump(exclude_none=True)` would also drop `chunk_id: null`). Every model accepts extra keys, so
 the contract can be extended without breaking readers (the evaluation runner adds `eval` to its files).
@@ -20,24 +20,33 @@ from typing import Any, ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-__all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "Answer", "Context", "Cost", "LLMCall", "Routing", "Verification"]
+__all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "Answer", "Context", "Cost", "LLMCall", "Reader", "ReaderInput", "Retrieval", "Routing",
+           "Verification"]
 
 ROUTING_STATUSES: dict[str, str] = {
     # a route was found (routed_docs is not empty)
     "exact_path": "company and period select exactly one filing",
     "filename_fallback": "several filings of the company in the period (or a dated 8-K): the best-scoring one by form and cues",
-    "default_year": "no period in the question: the company's filing of `default_year`, else its latest year",
+    "default_year": "no period in the question: the filing of the form it names, else of `default_year`, else the latest year",
     "multi_doc": "several companies in the question: the best filing of each",
+    "forward_looking": "the question asks what was expected for a period: the company's latest filing published before it",
+    "comparative_period": "no filing of the asked year: the next annual filing, which still reports it as a comparative period",
+    "company_scope": "routing is not sure between tied filings of the company (e.g. two 8-Ks that both fit): all of them",
+    "period_not_in_index": "no filing of the company for (or reporting) the asked period: its nearest filing, never another company's",
     # no route (routed_docs is empty): HDRR searches the whole corpus (or one filing with fallback_scope=top_document), SFR has no context
     "fallback_no_tickers": "no known company or ticker in the question",
-    "fallback_no_files_on_disk": "a known company, but no filing of it (or none of the asked period) in the index",
+    "fallback_low_confidence": "only weak evidence for a company (e.g. a ticker-shaped word that is also an English word)",
+    # no route and no retrieval: the answer says which company is missing and which close names the index holds
+    "company_not_indexed": "the question names a company the index holds no filing of",
     # the system does not route
     "not_routed": "the system has no routing step (cbr, cbr_meta, cbr_llm_ctx, agentic)",
 }
 """Every `routing.status` a run can report, with its meaning (`finrag.tools.routing` produces all but
-`not_routed`, which `to_contract` reports when no routing node ran)."""
+`not_routed`, which `to_contract` reports when no routing node ran; Agentic reports `company_not_indexed`
+when its verifier stops a question about a company the index does not hold)."""
 
-ROUTED_STATUSES = ("exact_path", "filename_fallback", "default_year", "multi_doc")
+ROUTED_STATUSES = ("exact_path", "filename_fallback", "default_year", "multi_doc", "forward_looking",
+                   "comparative_period", "company_scope", "period_not_in_index")
 """The statuses that come with at least one routed document."""
 
 
@@ -60,12 +69,17 @@ class _Open(BaseModel):
 class Routing(_Open):
     """Which filings the question was routed to, and why (SFR, HDRR; `not_routed` for the others)."""
 
+    _omit_if_none = ("confidence",)
+
     status: str = Field(description="One of ROUTING_STATUSES, e.g. 'exact_path', 'fallback_no_tickers', 'not_routed'")
     routed_docs: list[str] = Field(description="Doc ids the routing chose, in order; empty when nothing was routed")
     reason: str = Field(description="One human-readable line on how the route was found or why there is none; '' when not routed")
     extracted: dict[str, Any] = Field(
         description="The identity found in the question (ExtractedMetadata: companies, tickers, years, periods, forms, "
-                    "dates); {} for systems without extract_metadata (cbr, cbr_meta, cbr_llm_ctx)")
+                    "dates, and the linker's not_indexed names and candidates with confidence and reason); {} for "
+                    "systems without extract_metadata (cbr, cbr_meta, cbr_llm_ctx)")
+    confidence: Optional[float] = Field(None, description="How sure routing is of company and period, 0-1 (SFR, HDRR); "
+                                                          "left out for systems that do not route")
 
 
 class Context(_Open):
@@ -99,6 +113,36 @@ class Cost(_Open):
     completion_tokens: int = Field(description="Sum of completion tokens over `calls`")
     context_tokens: int = Field(description="Tokens of the context the generator saw (the contexts with their citation labels)")
     calls: list[LLMCall] = Field(description="Every LLM call in order; [] offline")
+    llm_calls_saved: int = Field(0, description="LLM calls the run did not make because finrag's statement reader "
+                                                "answered (the generator fast path); 0 offline, where no call is made")
+
+
+class ReaderInput(_Open):
+    """One input the statement reader used: a line item of one fiscal year, as printed, with its page."""
+
+    item: str = Field(description="Canonical line item, e.g. 'capex', 'total_current_liabilities'")
+    year: int = Field(description="Fiscal year of the column it was read from")
+    value: float = Field(description="The value as printed in the table (in `scale`), sign included")
+    label: str = Field(description="The row label as printed, e.g. 'Purchases of property, plant and equipment (PP&E)'")
+    doc_id: str = Field(description="The filing")
+    page: int = Field(description="Zero-based page of the table")
+    scale: Optional[str] = Field(None, description="'thousands', 'millions', 'billions' as stated on the page, or null")
+
+
+class Reader(_Open):
+    """What the statement reader did (every system's generate node runs it unless `reader` is off)."""
+
+    kind: str = Field(description="'item' (a line item), 'metric' (a metric of the registry), 'none' (not a "
+                                  "question the reader answers: the extractive or LLM answer is used), or 'error' "
+                                  "(the reader could not run; its extra key `error` says why)")
+    confident: bool = Field(description="Every input was found, in the asked fiscal year's column, and the result computed")
+    fast_path: bool = Field(description="The answer is the reader's and the generator LLM call was skipped")
+    metric: Optional[str] = Field(None, description="The metric's name, e.g. 'dpo', 'gross_margin'")
+    item: Optional[str] = Field(None, description="The line item's name for line-item questions")
+    years: list[int] = Field(default_factory=list, description="The fiscal years the answer is about")
+    inputs: list[ReaderInput] = Field(default_factory=list, description="Every input found, with its page")
+    missing: list[str] = Field(default_factory=list, description="Inputs not found (then the reader is not confident)")
+    value: Optional[float] = Field(None, description="The computed result (percent for percent metrics), when confident")
 
 
 class Verification(_Open):
@@ -112,11 +156,26 @@ class Verification(_Open):
     retries: int = Field(description="How many retries ran (0 to max_retries)")
 
 
+class Retrieval(_Open):
+    """Whether the vector half of retrieval could run (chunk-retrieval systems; left out for SFR).
+
+    `finrag index` stores a filing's text first (routable and BM25-searchable at once) and its vectors after;
+    a question asked meanwhile is answered with what is there, and this record says what that was."""
+
+    vectors: str = Field(description="'complete' (every searched filing had vectors), 'embedded_on_demand' (HDRR "
+                                     "embedded its routed filing(s) for this question), 'partial' (some searched "
+                                     "filings have no vectors yet: BM25 only for them) or 'none' (BM25 only)")
+    missing_vectors: list[str] = Field(description="Searched filings without vectors (at most 20 listed)")
+    missing_count: int = Field(description="How many searched filings had no vectors")
+    embedded_on_demand: list[str] = Field(description="Filings embedded on demand for this answer")
+    note: str = Field(description="One line on what was not ready and how to complete it; '' when complete")
+
+
 class Answer(_Open):
     """One answer: `finrag ask --json`, a line of `finrag batch`, `run_query(...)`, `/{system}/invoke`'s output."""
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True, title="Answer")
-    _omit_if_none = ("verification", "error")
+    _omit_if_none = ("verification", "error", "offline_fallback", "reader", "retrieval")
 
     id: str = Field(description="The question's id: given by the caller (batch line `id`), else a random 12-hex id")
     system: str = Field(description="cbr, sfr, hdrr, cbr_meta, cbr_llm_ctx or agentic")
@@ -128,7 +187,16 @@ class Answer(_Open):
     timings_ms: dict[str, float] = Field(
         description="Wall time per node in ms (a node that runs more than once is summed) and `total` for the whole run")
     verification: Optional[Verification] = Field(None, description="Agentic only: the last verification and the retry count")
+    retrieval: Optional[Retrieval] = Field(None, description="Chunk-retrieval systems: whether the searched filings had "
+                                                             "vectors (BM25 only where they did not); absent for SFR")
     error: Optional[str] = Field(None, description="Only when the run recorded an error")
+    offline_fallback: Optional[list[str]] = Field(
+        None, description="Only with on_llm_error=offline, when an LLM call failed: the roles (router, rewriter, "
+                          "verifier, generator) whose offline strategy answered instead; their errors are in "
+                          "cost.calls")
+    reader: Optional[Reader] = Field(None, description="What the statement reader did: its kind, whether it was "
+                                                       "confident, the inputs it read and whether it answered on "
+                                                       "the fast path; absent when the reader did not run")
 
     def to_dict(self) -> dict[str, Any]:
         """The contract as a plain dict (what `to_contract` returns); optional fields only when not None."""

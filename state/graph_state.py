@@ -45,11 +45,14 @@ class FinragState(TypedDict, total=False):
     failed (scoped retrieval then searches the whole corpus)."""
 
     routing_status: str
-    """How the route was found (`exact_path`, `filename_fallback`, `default_year`, `multi_doc`) or why
-    there is none (`fallback_no_tickers`, `fallback_no_files_on_disk`)."""
+    """How the route was found or why there is none: one of `finrag.state.contract.ROUTING_STATUSES`
+    (`exact_path`, `comparative_period`, ..., `fallback_no_tickers`, `company_not_indexed`)."""
 
     routing_reason: str
     """One human-readable sentence explaining the route."""
+
+    routing_confidence: float
+    """How sure routing is of company and period, 0-1 (`Resolution.confidence`), from `resolve_docs`."""
 
     # rewrite
     query: str
@@ -66,6 +69,11 @@ class FinragState(TypedDict, total=False):
     vector_results: list[dict]
     """Vector hits (`RetrievedChunk` dicts with `vector_rank` and `vector_distance`), nearest first,
     from `vector_search`."""
+
+    vector_status: dict[str, Any]
+    """Whether the searched filings had vectors (`vectors`: complete, embedded_on_demand, partial, none),
+    which did not (`missing_vectors`, `missing_count`), which were embedded on demand, and a `note`; from
+    `vector_search` (the answer's `retrieval`)."""
 
     fused: list[dict]
     """The union of both hit lists ordered by reciprocal rank fusion (`rrf_score`), from `rrf`."""
@@ -92,6 +100,10 @@ class FinragState(TypedDict, total=False):
 
     context_tokens: int
     """Tokens of the context text sent to the generator."""
+
+    reader: dict[str, Any]
+    """What the statement reader did in `generate` (`finrag.tools.answering.fast_path.reader_summary`): kind,
+    confident, fast_path (the generator LLM call was skipped), llm_calls_saved, inputs with their pages."""
 
     # accounting
     llm_calls: Annotated[list[dict], operator.add]
@@ -126,11 +138,20 @@ class OutputState(TypedDict, total=False):
     routing_reason: str
     """One sentence explaining the route (routing systems only)."""
 
+    routing_confidence: float
+    """How sure routing is, 0-1 (routing systems only)."""
+
     contexts: list[dict]
     """Exactly what the generator saw, in order."""
 
+    vector_status: dict[str, Any]
+    """Whether the searched filings had vectors (chunk-retrieval systems only)."""
+
     context_tokens: int
     """Tokens of the context sent to the generator."""
+
+    reader: dict[str, Any]
+    """What the statement reader did (kind, confident, fast_path, llm_calls_saved, inputs)."""
 
     verification: dict[str, Any]
     """Agentic only: the last verification verdict."""

@@ -1,7 +1,7 @@
 """Every prompt finrag sends to an LLM, in one place.
 
 The retrieval and generation prompts are the defaults of the configuration's prompt fields
-(`router_prompt`, `rewrite_prompt`, `verify_prompt`, `generate_prompt`, `generate_user_prompt`,
+(`router_prompt`, `router_rewrite_prompt`, `rewrite_prompt`, `verify_prompt`, `generate_prompt`, `generate_user_prompt`,
 `contextualizer_prompt`), so a run or a Studio assistant can change them; the nodes read them from
 the configuration. The judge prompts (`RUBRIC`, `JUDGE_*`) are used by `finrag.eval` directly.
 """
@@ -10,7 +10,15 @@ ROUTER_SYSTEM = """You identify which SEC filing a financial question is about.
 Extract: companies (names as written), tickers (upper case), years (four-digit fiscal years), periods \
 ('FY2022' for a fiscal year, '2023Q2' for a fiscal quarter), forms ('10K', '10Q', '8K', 'EARNINGS', \
 'ANNUALREPORT') and calendar dates (YYYY-MM-DD). Two-digit years like FY21 mean 2021. \
-Leave a list empty when the question does not say. Do not guess."""
+The document registry's candidates are listed below with their confidence and reason: keep the companies \
+the question is about, put candidates it does not mean (a ticker-shaped word used as an English word or a \
+finance abbreviation) in `rejected`, and in `documents` name only doc ids listed below, or none to let the \
+registry choose by period and form. Leave a list empty when the question does not say. Do not guess."""
+
+ROUTER_REWRITE_SYSTEM = ROUTER_SYSTEM + """
+Also rewrite the question for search: `query` is the question restated with abbreviations expanded (e.g. \
+PP&E -> property, plant and equipment; FCF -> free cash flow) and the financial statement line items it \
+needs; `keywords` are 3-12 search keywords (line items, metrics, years, section names). Do not answer."""
 
 REWRITE_SYSTEM = """You rewrite a question about SEC filings into a clear search query.
 Return `query`: the question restated with abbreviations expanded (e.g. PP&E -> property, plant and \

@@ -22,12 +22,37 @@ class ExtractedMetadata(BaseModel):
     periods: list[str] = Field(default_factory=list, description="Fiscal periods: 'FY2022' for a year, '2023Q2' for a quarter")
     forms: list[str] = Field(default_factory=list, description="Form types: '10K', '10Q', '8K', 'EARNINGS', 'ANNUALREPORT'")
     dates: list[str] = Field(default_factory=list, description="Calendar dates mentioned, ISO 'YYYY-MM-DD'")
+    not_indexed: list[str] = Field(default_factory=list, description="Company-like names the question names that the index holds no filing of, e.g. ['Zorblax Corporation'] (filled by the linker)")
+    candidates: list[dict] = Field(default_factory=list, description="Every company the linker considered: name, key, in_index, text, confidence (0-1), kind, reason (filled by the linker; accepted ones reach `companies`)")
+    documents: list[str] = Field(default_factory=list, description="Doc ids an LLM router chose among the registry's candidates (only ids the registry holds are kept)")
+
+
+class RouterOutput(BaseModel):
+    """What an LLM router returns: the identity in the question and its verdict on the linker's candidates."""
+
+    companies: list[str] = Field(default_factory=list, description="Companies the question is about, as written or as listed in the candidates; [] if none")
+    tickers: list[str] = Field(default_factory=list, description="Ticker symbols the question names, upper case")
+    years: list[int] = Field(default_factory=list, description="Fiscal years mentioned, four digits")
+    periods: list[str] = Field(default_factory=list, description="'FY2022' for a fiscal year, '2023Q2' for a fiscal quarter")
+    forms: list[str] = Field(default_factory=list, description="'10K', '10Q', '8K', 'EARNINGS', 'ANNUALREPORT'")
+    dates: list[str] = Field(default_factory=list, description="Calendar dates, ISO 'YYYY-MM-DD'")
+    documents: list[str] = Field(default_factory=list, description="Doc ids from the candidate filings listed in the prompt that the question needs; [] to leave the choice to the registry")
+    rejected: list[str] = Field(default_factory=list, description="Candidate names from the prompt that the question does NOT mean (e.g. 'ON' used as a word)")
+
+
+class RouteAndRewrite(RouterOutput):
+    """The merged router + rewriter call: routing identity plus the search query and keywords."""
+
+    query: str = Field("", description="The question restated as a clear search query, abbreviations expanded")
+    keywords: list[str] = Field(default_factory=list, description="3-12 search keywords (line items, metrics, years, sections)")
 
 
 class DocumentInfo(BaseModel):
     """One filing as the registry knows it (from its path AND its cover page)."""
 
-    doc_id: str = Field(description="File name without extension, e.g. '3M_2018_10K'")
+    doc_id: str = Field(description="Unique id: the file name without extension ('3M_2018_10K'); the paper's "
+                                    "'{year}/{TICKER}.pdf' gives 'TICKER_year', a bare period name in a company "
+                                    "folder gives 'FOLDER_name'")
     path: str = ""
     company: str = Field("", description="Display name, e.g. 'Johnson & Johnson'")
     company_key: str = Field("", description="Normalised key from the path, e.g. 'JOHNSON_JOHNSON'")
@@ -39,7 +64,11 @@ class DocumentInfo(BaseModel):
     form: str = Field("", description="'10K', '10Q', '8K', 'EARNINGS', 'ANNUALREPORT', or '' if unknown")
     filed_date: Optional[str] = Field(None, description="ISO date for dated filings (8-Ks)")
     fiscal_year_end: Optional[str] = Field(None, description="e.g. 'December 31' from the cover page")
+    period_end: Optional[str] = Field(None, description="ISO end of the fiscal year or quarter the filing covers, from the cover page")
+    items: list[str] = Field(default_factory=list, description="8-K items the filing reports, from its cover, e.g. ['5.02', '9.01']")
     aliases: list[str] = Field(default_factory=list)
+    alias_ids: list[str] = Field(default_factory=list, description="Ids other files with identical content would have had (indexed once)")
+    alias_paths: list[str] = Field(default_factory=list, description="Other paths with identical content (indexed once, under this id)")
 
 
 class RetrievedChunk(BaseModel):

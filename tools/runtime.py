@@ -1,19 +1,30 @@
 """Process-wide handles: the open index and its registry, shared by every request.
 
-A server opens the index once; concurrent requests share it (the Store serialises
-SQLite access with a lock; FAISS searches are read-only). The registry is rebuilt
-when the index's generation changes (documents added or removed).
+A server opens the index once; concurrent requests share it (each thread reads through its
+own SQLite connection; the vector files are memory-mapped read-only). The registry is built
+once per index generation (documents added or removed) and stored next to the index
+(`registry.pickle`, keyed by the generation, the alias file and the routing code), so a
+one-shot `finrag ask` loads it in milliseconds instead of rebuilding it. The stored copy is a
+pickle: the index directory must be as trusted as the code that reads it (it already is: the
+database decides what every answer says).
 """
 from __future__ import annotations
 
+import hashlib
+import io
+import json
+import os
+import pickle
 import threading
+from pathlib import Path
 
 from finrag.state.configuration import Configuration, resolve_index_dir
 from finrag.tools.indexing.store import Store
 
 _LOCK = threading.Lock()
 _STORES: dict[tuple[str, str], Store] = {}
-_REGISTRIES: dict[str, tuple[int, object]] = {}
+_REGISTRIES: dict[str, tuple[tuple, object]] = {}
+REGISTRY_FILE = "registry.pickle"
 
 
 def get_store(cfg: Configuration) -> Store:
@@ -31,16 +42,79 @@ def get_store(cfg: Configuration) -> Store:
         return store
 
 
+def _code_stamp() -> str:
+    """Names, sizes and mtimes of the modules a registry is built from: a stored registry of other code is rebuilt."""
+    here = Path(__file__).resolve().parent
+    files = sorted((here / "routing").glob("*.py")) + sorted((here / "routing" / "data").glob("*"))
+    files.append(here.parent / "state" / "schema.py")
+    h = hashlib.sha1()
+    for f in files:
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
+def _registry_key(store: Store, alias: str | None, generation: int) -> dict:
+    alias_stamp = None
+    if alias:
+        try:
+            st = os.stat(alias)
+            alias_stamp = [str(Path(alias).resolve()), st.st_size, st.st_mtime_ns]
+        except OSError:
+            alias_stamp = [str(alias), None, None]
+    return {"generation": generation, "info": store.get_meta("info_generation", "0"), "alias": alias_stamp,
+            "code": _code_stamp(), "documents": store.count_documents()}
+
+
+def _load_stored(path: Path, key: dict):
+    try:
+        with path.open("rb") as fh:
+            header = json.loads(fh.readline())
+            if header != key:
+                return None
+            return pickle.load(fh)
+    except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return None
+
+
+def _store(path: Path, key: dict, registry) -> None:
+    from finrag.tools.indexing.locking import unique_tmp
+
+    buf = io.BytesIO()
+    buf.write(json.dumps(key).encode() + b"\n")
+    pickle.dump(registry, buf, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp = unique_tmp(path)
+    try:
+        tmp.write_bytes(buf.getvalue())
+        os.replace(tmp, path)
+    except OSError:  # a read-only index directory: the registry stays in memory
+        pass
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def get_registry(store: Store, alias_file: str = ""):
     """The registry of the store's documents (with `alias_file`, else the one the index recorded)."""
-    from finrag.tools.routing.registry import Registry
-
     alias = alias_file or store.get_meta("alias_file") or None
     key = f"{store.index_dir.resolve()}|{alias}"
+    generation = store.generation
+    stamp = (generation, store.get_meta("info_generation", "0"))
     with _LOCK:
         cached = _REGISTRIES.get(key)
-        if cached is None or cached[0] != store.generation:
-            cached = (store.generation, Registry(store.documents(), alias_file=alias))
+        if cached is None or cached[0] != stamp:
+            stored_key = _registry_key(store, alias, generation)
+            path = store.index_dir / (REGISTRY_FILE if not alias_file else
+                                      f"registry-{hashlib.sha1(str(alias).encode()).hexdigest()[:12]}.pickle")
+            registry = _load_stored(path, stored_key)
+            if registry is None:
+                from finrag.tools.routing.registry import Registry
+
+                registry = Registry(store.documents(), alias_file=alias)
+                _store(path, stored_key, registry)
+            cached = (stamp, registry)
             _REGISTRIES[key] = cached
         return cached[1]
 

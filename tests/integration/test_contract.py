@@ -51,7 +51,9 @@ def test_run_query_answers_validate(demo_index, demo_qas, system):
     ("What was the total revenue of Acme Widgets and Cobalt Software in FY2023?", "multi_doc"),
     ("What was Acme Widgets' total revenue?", "default_year"),
     ("What was total revenue in FY2022?", "fallback_no_tickers"),
-    ("What was Acme Widgets' total revenue in FY2015?", "fallback_no_files_on_disk"),
+    ("What was Acme Widgets' total revenue in FY2015?", "period_not_in_index"),
+    ("What was Acme Widgets' total revenue in FY2021?", "comparative_period"),
+    ("What was Globex Corporation's total revenue in FY2023?", "company_not_indexed"),
 ])
 def test_routing_statuses_on_the_demo(demo_index, question, status):
     answer = check(run_query(question, system="hdrr", index_dir=str(demo_index)))

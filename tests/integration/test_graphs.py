@@ -83,10 +83,14 @@ def test_hdrr_falls_back_to_the_full_corpus_when_no_company_is_named(demo_index)
     assert res["contexts"] and res["answer"]
 
 
-def test_unknown_company_falls_back_gracefully(demo_index):
-    res = ask(demo_index, "What was Globex Corporation's revenue in FY2023?", "hdrr")
-    assert res["routing"]["status"].startswith("fallback")
-    assert res["answer"]
+@pytest.mark.parametrize("system", ["hdrr", "sfr", "agentic"])
+def test_unknown_company_is_answered_as_not_indexed(demo_index, system):
+    """Issue 9: no other company's chunks, an answer that names the missing company (Agentic's verifier fails it)."""
+    res = ask(demo_index, "What was Globex Corporation's revenue in FY2023?", system)
+    assert res["routing"]["status"] == "company_not_indexed" and res["routing"]["routed_docs"] == []
+    assert res["contexts"] == [] and "Globex Corporation" in res["answer"] and "not in the index" in res["answer"]
+    if system == "agentic":
+        assert res["verification"]["belongs"] is False and res["verification"]["retries"] == 0
 
 
 def test_path_traversal_in_a_question_routes_nowhere(demo_index):
@@ -134,7 +138,7 @@ def test_llm_path_with_fake_models_counts_calls_and_tokens(demo_index):
     rewriter = _fake('{"query": "Acme Widgets total revenue fiscal 2022", "keywords": ["total revenue", "2022"]}')
     generator = _fake("Total revenue was $1,476.2 million [ACMEWIDGETS_2022_10K, p. 5].")
     res = ask(demo_index, "What was Acme Widgets' total revenue in FY2022?", "hdrr",
-              router_model=router, rewriter_model=rewriter, generator_model=generator)
+              router_model=router, rewriter_model=rewriter, generator_model=generator, fast_path="off")
     assert res["answer"].startswith("Total revenue was $1,476.2 million")
     roles = [c["role"] for c in res["cost"]["calls"]]
     assert roles == ["router", "rewriter", "generator"]
@@ -152,8 +156,9 @@ def test_llm_router_cannot_route_to_unknown_files(demo_index):
 def test_llm_failure_falls_back_to_the_offline_strategy(demo_index):
     broken = _fake("this is not json")
     res = ask(demo_index, "What was Acme Widgets' total revenue in FY2022?", "hdrr", router_model=broken,
-              rewriter_model=_fake("still not json"))
+              rewriter_model=_fake("still not json"), on_llm_error="offline")
     assert res["routing"]["routed_docs"] == ["ACMEWIDGETS_2022_10K"] and res["answer"]
+    assert res["offline_fallback"]
 
 
 @pytest.mark.parametrize("question", ["", "   \n\t ", "x" * 100_000])

@@ -107,10 +107,11 @@ def test_index_reports_bad_files_and_indexes_the_rest(store, tmp_path, demo_corp
     for name in ("corrupt.pdf", "encrypted.pdf", "empty.pdf", "scanned.pdf", "notapdf.pdf", "dangling.pdf",
                  "directory.pdf"):
         assert name in failed, failed
-    # good.txt and good.htm share the document id "good": the second is reported, not silently merged
-    assert any("duplicate document id 'good'" in why for why in failed.values())
-    assert sorted(report.indexed) == ["good", "good_demo"]
-    assert store.count_documents() == 2
+    # good.htm and good.txt would share the id "good" (different content): the second is told apart by its
+    # folder (issue 9: ids unique in every layout), neither is dropped nor merged
+    assert not any("duplicate" in why for why in failed.values())
+    assert sorted(report.indexed) == ["good", "good_demo", "mixed_good"]
+    assert store.count_documents() == 3
     assert store.faiss_index().ntotal == store.stats()["chunks"] > 0
 
 
@@ -170,15 +171,20 @@ def test_interrupted_run_leaves_a_consistent_index(store, demo_corpus, monkeypat
 
     monkeypatch.setattr(store.embedder, "embed_documents", flaky)
     rep = index_paths([demo_corpus[0]], store, progress=False, workers=1)
-    assert rep.interrupted and len(rep.indexed) == 1
+    n = len(demo_corpus[1])
+    # text first: every document is committed (routable, BM25-searchable); the embed pass stopped after one
+    assert rep.interrupted and len(rep.indexed) == n and len(rep.embedded) == 1
     monkeypatch.setattr(store.embedder, "embed_documents", real)
-    # the committed document is complete; FAISS is rebuilt from SQLite on demand
     reopened = Store(store.index_dir)
     reopened.check_embedder(get_embedder())
-    assert reopened.count_documents() == 1
-    assert reopened.faiss_index().ntotal == reopened.stats()["chunks"] > 0
+    assert reopened.count_documents() == n
+    assert sorted(reopened.vector_coverage()[0]) == sorted(set(rep.indexed) - set(rep.embedded))
+    # the embedded document is complete; its vectors are written from SQLite on demand
+    assert reopened.faiss_index().ntotal == len(reopened.chunks_of(rep.embedded[0])) > 0
     resumed = index_paths([demo_corpus[0]], reopened, progress=False, workers=1)
-    assert len(resumed.unchanged) == 1 and len(resumed.indexed) == len(demo_corpus[1]) - 1
+    assert len(resumed.unchanged) == n and not resumed.indexed
+    assert sorted(resumed.embedded) == sorted(set(rep.indexed) - set(rep.embedded))
+    assert reopened.faiss_index().ntotal == reopened.stats()["chunks"]
     reopened.close()
 
 

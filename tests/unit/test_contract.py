@@ -90,8 +90,9 @@ def test_to_contract_exact_output():
                       "text": "Revenue was $1."},
                      {"chunk_id": None, "doc_id": "A_2022_10K", "page_start": 5, "page_end": 5, "score": 1.0, "text": "p"}],
         "cost": {"llm_calls": 1, "prompt_tokens": 100, "completion_tokens": 9, "context_tokens": 42,
-                 "calls": STATE["llm_calls"]},
+                 "calls": STATE["llm_calls"], "llm_calls_saved": 0},
         "timings_ms": {"generate": 1.235, "total": 10.0},
+        "offline_fallback": ["rewriter"],  # the failed rewriter call: only possible with on_llm_error=offline
     }
     assert json.dumps(out) == json.dumps(expected)  # same keys, same order, same values (1.0 stays a float)
     assert "error" not in out["cost"]["calls"][1] and "verification" not in out and "error" not in out
@@ -101,7 +102,7 @@ def test_to_contract_optional_fields_and_defaults():
     state = {**STATE, "verification": {"belongs": True, "reason": "ok", "anchor": "A", "retry": False, "attempt": 2},
              "retries": 1, "error": "boom"}
     out = to_contract(state, system="agentic", qid="q2", question="q", total_ms=1.0)
-    assert list(out)[-2:] == ["verification", "error"]
+    assert list(out)[-3:] == ["verification", "error", "offline_fallback"]
     assert out["verification"] == {"belongs": True, "reason": "ok", "anchor": "A", "retry": False, "attempt": 2,
                                    "retries": 1}
     empty = to_contract({}, system="cbr", qid="q3", question="q", total_ms=1.0)

@@ -144,7 +144,8 @@ def test_parse_path_never_raises(path):
 
 def test_doc_id_is_the_file_stem():
     assert parse_path("/a/b/FOOTLOCKER_2022_8K_dated_2022-08-19.pdf")["doc_id"] == "FOOTLOCKER_2022_8K_dated_2022-08-19"
-    assert build_document_info("/a/2023/AAPL.pdf", "").doc_id == "AAPL"
+    # the paper's layout: one id per year (issue 9: `2022/MMM.pdf` and `2023/MMM.pdf` used to clash)
+    assert build_document_info("/a/2023/AAPL.pdf", "").doc_id == "AAPL_2023"
 
 
 # --------------------------------------------------------------------------- #
@@ -217,7 +218,7 @@ def test_build_document_info_combines_path_and_cover(synthetic_docs):
     assert by_id["BLOCK_2020_10K"].registrant == "SQUARE, INC." and "Square" in by_id["BLOCK_2020_10K"].aliases
     assert by_id["COCACOLA_2017_10K"].company == "Coca-Cola" and by_id["COCACOLA_2017_10K"].tickers == ["KO"]
     assert by_id["JOHNSON_JOHNSON_2023_8K_dated-2023-08-30"].filed_date == "2023-08-30"
-    assert by_id["AAPL"].company == "Apple" and by_id["AAPL"].form == "10K"
+    assert by_id["AAPL_2023"].company == "Apple" and by_id["AAPL_2023"].form == "10K"
     unknown = build_document_info("/x/GLOBEX_2021_10K.pdf", cover("GLOBEX INTERNATIONAL HOLDINGS, INC.", ["GLBX"]))
     assert unknown.company == "Globex International Holdings" and unknown.tickers == ["GLBX"]
     assert build_document_info("", None).doc_id == ""  # never raises
@@ -352,9 +353,9 @@ def test_link_extracts_everything(reg):
     ("What did JnJ announce on August 21, 2023?", "JOHNSON_JOHNSON_2023_8K_dated-2023-08-23", "filename_fallback"),
     ("JnJ cash as of December 31, 2022", "JOHNSON_JOHNSON_2022_10K", "filename_fallback"),
     ("If JPM went bankrupt by the end of 2021 Q1", "JPMORGAN_2021Q1_10Q", "exact_path"),
-    ("What did Apple report for FY2023?", "AAPL", "exact_path"),
-    ("What did AAPL report in 2023?", "AAPL", "exact_path"),
-    ("Microsoft's FY2022 revenue", "MSFT", "exact_path"),
+    ("What did Apple report for FY2023?", "AAPL_2023", "exact_path"),
+    ("What did AAPL report in 2023?", "AAPL_2023", "exact_path"),
+    ("Microsoft's FY2022 revenue", "MSFT_2022", "exact_path"),
 ])
 def test_resolve_picks_the_best_document(reg, question, doc_id, status):
     res = route(reg, question)
@@ -370,14 +371,15 @@ def test_empty_and_garbage_questions(reg):
     assert reg.resolve(None).status == "fallback_no_tickers"
 
 
-def test_unknown_company_falls_back_to_the_corpus(reg):
+def test_unknown_company_is_recognised_as_not_indexed(reg):
+    """Issue 9: a company-like name the index does not hold gets its own status (no corpus fallback)."""
     res = route(reg, "What was Globex Corporation's revenue in FY2023?")
-    assert res.doc_ids == [] and res.status == "fallback_no_tickers"
+    assert res.doc_ids == [] and res.status == "company_not_indexed" and "Globex Corporation" in res.reason
 
 
 def test_known_company_not_in_the_registry(reg):
     res = route(reg, "What was Tesla's revenue in FY2023?")
-    assert res.doc_ids == [] and res.status == "fallback_no_files_on_disk" and "Tesla" in res.reason
+    assert res.doc_ids == [] and res.status == "company_not_indexed" and "Tesla" in res.reason
 
 
 def test_missing_year_uses_the_default_year_or_the_latest_filing(reg):
@@ -390,9 +392,12 @@ def test_missing_year_uses_the_default_year_or_the_latest_filing(reg):
 
 
 def test_company_without_a_filing_for_that_year(reg):
-    """Documented choice: no neighbouring year is guessed (its numbers would be wrong); the caller falls back."""
+    """Issue 9: a past year without its own filing goes to the next annual filing, which still reports it as a
+    comparative period; a year no filing reports stays inside the company's filings (never another company)."""
     res = route(reg, "What was Pfizer's revenue in FY2019?")
-    assert res.doc_ids == [] and res.status == "fallback_no_files_on_disk" and "FY2019" in res.reason
+    assert res.doc_ids == ["PFIZER_2020_10K"] and res.status == "comparative_period" and "FY2019" in res.reason
+    res = route(reg, "What was Pfizer's revenue in FY2012?")
+    assert res.doc_ids == ["PFIZER_2020_10K"] and res.status == "period_not_in_index" and "FY2012" in res.reason
     # a quarter without its own filing falls back to that fiscal year's annual filing
     res = route(reg, "Has Corning paid dividends in Q2 of FY2021?")
     assert res.doc_ids == ["CORNING_2021_10K"]
@@ -402,10 +407,10 @@ def test_multi_company_question(reg):
     res = route(reg, "Compare Pfizer's and JnJ's revenue growth in FY2022 vs FY2021")
     assert res.status == "multi_doc"
     assert res.doc_ids == ["PFIZER_2021_10K", "JOHNSON_JOHNSON_2022_10K"]
-    res = route(reg, "Compare Apple and Microsoft in FY2023")
-    assert res.status == "multi_doc" and res.doc_ids == ["AAPL"]  # Microsoft has no FY2023 filing
+    res = route(reg, "Compare Apple and Microsoft in FY2023")  # Microsoft has no FY2023 filing: its nearest
+    assert res.status == "multi_doc" and res.doc_ids == ["AAPL_2023", "MSFT_2022"] and "period_not_in_index" in res.reason
     res = route(reg, "Compare Tesla and Pfizer in FY2021")  # Tesla is known but has no filing
-    assert res.status == "exact_path" and res.doc_ids == ["PFIZER_2021_10K"]
+    assert res.status == "exact_path" and res.doc_ids == ["PFIZER_2021_10K"] and "Tesla" in res.reason
 
 
 def test_paths_in_questions_are_just_text(reg, synthetic_docs):
@@ -487,7 +492,7 @@ def test_builtin_ticker_history(reg):
     assert ("PEAK", "DOC") in book.history and ("FB", "META") in book.history and ("SQ", "XYZ") in book.history
     meta = [build_document_info("/x/2019/FB.pdf", ""), build_document_info("/x/META_2023_10K.pdf", "")]
     r = Registry(meta)
-    assert route(r, "What did META report in 2019?").doc_ids == ["FB"]
+    assert route(r, "What did META report in 2019?").doc_ids == ["FB_2019"]
     assert route(r, "Facebook's 2023 revenue").doc_ids == ["META_2023_10K"]
 
 

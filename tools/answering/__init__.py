@@ -1,4 +1,10 @@
 """finrag.tools.answering = `tools/answering/`: answer strategies that need no LLM.
 
-extractive.py: the offline generator (sentences and table rows of the context, each cited).
+reader.py: the statement reader (line items and registry metrics from the statement tables of the context,
+    each input cited), built from tables.py (tables recovered from a page), line_items.py (names and
+    synonyms), metrics.py (metric definitions), questions.py (what a question asks) and render.py (answers).
+evidence.py: yes/no and "what drove" questions answered from evidence sentences, marked extractive.
+extractive.py: the offline generator's last resort (sentences and table rows of the context, each cited).
+fast_path.py: how the generate node uses the reader, offline and on the LLM fast path.
+sources.py: page sources for the reader (the index, or PDF files). whole_document.py: SFR's context.
 """

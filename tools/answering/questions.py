@@ -31,6 +31,17 @@ _DRIVERS = re.compile(r"(?i)\bwhat (?:drove|drives|caused|led to|explains?|were 
                       r"\bwhy did\b|\bwhat (?:is|was|were) the (?:main |primary )?(?:driver|reason)s?\b|\bwhy\b")
 _SCALE = re.compile(r"(?i)\b(?:in|usd|\$)\s*(?:usd\s*)?(thousands|millions|billions)\b|\bunits of (?:usd )?(millions|billions|thousands)")
 _DECIMALS = re.compile(r"(?i)round(?:ed)?(?: your answer)? to (one|two|three|zero|no|\d) decimal")
+_ALTERNATIVES = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|higher) or (?:declined|decreased?|fallen|lower|"
+                           r"worsened)\b")
+_QUARTER = re.compile(r"(?i)\bq([1-4])\b|\b(first|second|third|fourth) quarter\b")
+_QUARTER_WORDS = {"first": "1", "second": "2", "third": "3", "fourth": "4"}
+_BOILERPLATE = re.compile(r"(?i)\bif (?:the )?[\w ,&%/-]+ (?:is )?not (?:a )?(?:useful|relevant|something)\b.*$")
+_QUALIFIERS = re.compile(r"(?i)\b(?:which|why|drove|drivers?|reasons?|categor(?:y|ies)|segments?|regions?|regional|"
+                         r"geograph\w*|domestic|international|adjusted|non[- ]?gaap|organic|real|excluding|exclude[sd]?|"
+                         r"constant currency|comparable|wages?|per store|stores?|spend|occurred|guidance|expects?|"
+                         r"expected|forecast|numerator|denominator|per share|eps|headcount|employees|backlog|"
+                         r"capital[- ]intensive|high growth)\b")
+_US = re.compile(r"\b(?:US|U\.S\.|USA)\b")
 _WORDNUM = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
 
 
@@ -53,6 +64,10 @@ class Plan:
     """Requested scale: 'thousands', 'millions', 'billions' (None: as in the filing)."""
     decimals: Optional[int] = None
     drivers: bool = False
+    quarter: Optional[int] = None
+    """The fiscal quarter the question asks about (1-4), when it names one."""
+    blocked: str = ""
+    """Why the reader should not answer this question itself (a qualifier it does not model), or ''."""
 
 
 def _year(tok: str) -> int:
@@ -72,16 +87,35 @@ def question_years(question: str) -> list[int]:
     return years
 
 
-def plan_question(question: str, *, years: Optional[list[int]] = None, fiscal_year: Optional[int] = None) -> Plan:
-    """How the reader should answer `question`; `years` are the routing step's extracted years and
-    `fiscal_year` the routed filing's."""
+def _blocked(head: str, metric: Optional[Metric], question: str) -> str:
+    """A qualifier in the question that changes what is asked beyond the metric or line item."""
+    text = _BOILERPLATE.sub("", head)
+    if metric is not None:
+        for p in metric.question:
+            text = re.sub(p, " ", text, flags=re.I)
+    m = _QUALIFIERS.search(text) or _US.search(text)
+    return f"the question asks about '{m.group(0)}', which the reader does not model" if m else ""
+
+
+def plan_question(question: str, *, years: Optional[list[int]] = None, fiscal_year: Optional[int] = None,
+                  quarter: Optional[int] = None) -> Plan:
+    """How the reader should answer `question`; `years` are the routing step's extracted years, and
+    `fiscal_year` and `quarter` the routed filing's."""
     q = " ".join(question.split())
     head = re.split(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b", q)[0]
-    metric = metric_in_question(head) or metric_in_question(q)
+    bare = re.sub(r"\s*\([^)]*\)", "", head)
+    metric = metric_in_question(bare) or metric_in_question(head) or metric_in_question(q)
     items = item_in_question(head)
     plan = Plan(kind="metric" if metric else ("item" if items else "other"), metric=metric,
                 item=None if metric or not items else items[0][1])
-    plan.yesno = bool(_YESNO.match(q))
+    plan.yesno = bool(_YESNO.match(q)) and not _ALTERNATIVES.search(q)
+    plan.blocked = _blocked(head, metric, q)
+    qs = {_QUARTER_WORDS.get(m.group(1).lower(), m.group(1)) for m in _QUARTER.finditer(q)}
+    if qs:
+        plan.quarter = int(next(iter(qs))) if len(qs) == 1 else None
+        years_named = len(_FY4.findall(q)) + len(_FY2.findall(q))
+        if len(qs) > 1 or plan.quarter != quarter or len(_QUARTER.findall(q)) < years_named:
+            plan.blocked = plan.blocked or "a quarter the routed filing's columns may not hold"
     plan.drivers = bool(_DRIVERS.search(q))
     m = _SCALE.search(q)
     plan.scale = (m.group(1) or m.group(2)).lower() if m else None
@@ -92,13 +126,18 @@ def plan_question(question: str, *, years: Optional[list[int]] = None, fiscal_ye
 
     qyears = question_years(head) or question_years(q) or sorted(set(years or []))
     rng = _RANGE.search(head)
-    avg = _AVG.search(q)
-    if _CAGR.search(q):
+    avg = _AVG.search(head)
+    if _CAGR.search(head):
         plan.aggregate = "cagr"
     elif avg:
         plan.aggregate = "average"
-    elif _GROWTH.search(q):
+    elif _GROWTH.search(head):
         plan.aggregate = "change"
+    # "average" over a span of years means an average of yearly values, unless the metric itself averages
+    # two balances ("net income over the average of FY2018 and FY2019 total assets")
+    averaging_metric = metric is not None and any(i.offset for i in metric.inputs)
+    if rng and plan.aggregate == "single" and re.search(r"(?i)\baverage\b", head) and not averaging_metric:
+        plan.aggregate = "average"
     if rng:
         a, b = sorted((_year(rng.group(1)), _year(rng.group(2))))
         if plan.aggregate in ("average", "cagr"):
@@ -106,8 +145,6 @@ def plan_question(question: str, *, years: Optional[list[int]] = None, fiscal_ye
         elif plan.aggregate == "change" or (plan.yesno and a != b):
             qyears = [a, b]
             plan.aggregate = "change"
-        elif b - a <= 5:
-            qyears = [a, b]
     if plan.aggregate == "average" and avg and avg.group(1):
         n = _NUMWORDS.get(avg.group(1).lower(), 0)
         end = max(qyears) if qyears else fiscal_year

@@ -1,6 +1,8 @@
 """finrag.tools.indexing = `tools/indexing/`: files -> pages -> chunks -> vectors -> the index.
 
 parsing.py (PDF/HTML/text pages), chunking.py (chunks with page spans, embedding segments),
-embedders.py (offline MiniLM, OpenAI), store.py (SQLite source of truth + derived FAISS files),
-indexer.py (the incremental `finrag index` pipeline), variants.py (the V-A / V-B chunk prefixes).
+embedders.py (offline MiniLM, OpenAI; minilm_numpy.py embeds queries without torch), store.py (SQLite
+source of truth; its search half in store_search.py, BM25 postings in lexical.py, the memory-mapped vector
+files and the optional approximate index in vectors.py), indexer.py (the incremental `finrag index`
+pipeline: text first, vectors after), variants.py (the V-A / V-B chunk prefixes).
 """

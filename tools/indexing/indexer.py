@@ -3,10 +3,15 @@
 * Files are found recursively; each is hashed and skipped when its hash is
   already in the index (re-running does no parsing or embedding work).
 * Changed or new files are parsed in a process pool (PyMuPDF is single
-  threaded; parsing overlaps with embedding in the main process).
-* Each document is committed in one SQLite transaction (pages, chunks, FTS via
-  triggers, segment vectors), so a crash or Ctrl-C loses at most the document in
-  flight. FAISS is rebuilt from the stored vectors at the end (or on next open).
+  threaded; parsing overlaps with storing text in the main process).
+* Text first, vectors after: each document's text is committed in one SQLite
+  transaction (pages, chunks, FTS via triggers, BM25 postings, registry entry),
+  so every filing is routable and BM25-searchable as soon as the parse pass ends;
+  then the embed pass stores each document's segment vectors (one transaction per
+  document; `embed=False` / `finrag index --no-embed` leaves that to a later
+  `finrag index --embed`, and HDRR embeds a routed filing on demand meanwhile).
+  A crash or Ctrl-C loses at most the document in flight. The vector files are
+  derived from the stored vectors (tools/indexing/vectors.py).
 * Bad files are reported one line each with the reason; the others are indexed.
 """
 from __future__ import annotations
@@ -31,8 +36,8 @@ from finrag.tools.indexing.parsing import (
     SUPPORTED_SUFFIXES,
     ParsedDocument,
     ParseError,
+    assign_doc_ids,
     doc_id_for,
-    file_hash,
     parse_file,
 )
 from finrag.tools.indexing.store import Store
@@ -44,16 +49,46 @@ class IndexReport:
     unchanged: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    duplicates: list[tuple[str, str]] = field(default_factory=list)  # (path, id of the identical document)
     pages: int = 0
     chunks: int = 0
     segments: int = 0
     parse_seconds: float = 0.0
-    embed_seconds: float = 0.0
+    embed_seconds: float = 0.0  # inside the encoder (the raw encoder's time on exactly these segments)
+    embed_pass_seconds: float = 0.0  # wall time of the embed pass (encoder + storing the vectors)
+    answerable_seconds: float = 0.0  # from the start until every new filing was routable and BM25-searchable
+    embedded: list[str] = field(default_factory=list)
     total_seconds: float = 0.0
     interrupted: bool = False
 
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _walk(folder: Path, report: IndexReport) -> list[Path]:
+    """Supported files under `folder` (links followed, each real folder once); a folder that cannot be
+    listed is one failure in the report, not a silent gap."""
+    found: list[Path] = []
+    seen: set[tuple[int, int]] = set()
+
+    def unlistable(exc: OSError) -> None:
+        report.failed.append((str(exc.filename or folder), f"cannot list folder: {exc.strerror or exc}"))
+
+    for root, dirs, files in os.walk(folder, onerror=unlistable, followlinks=True):
+        try:
+            st = os.stat(root)
+        except OSError as exc:
+            unlistable(exc)
+            dirs[:] = []
+            continue
+        if (st.st_dev, st.st_ino) in seen:  # a link back up the tree
+            dirs[:] = []
+            continue
+        seen.add((st.st_dev, st.st_ino))
+        for name in files + dirs:  # a folder named like a filing is reported by the parser, not skipped
+            if Path(name).suffix.lower() in SUPPORTED_SUFFIXES and not name.startswith("."):
+                found.append(Path(root) / name)
+    return sorted(found)
 
 
 def discover(paths: Sequence[str | Path], report: IndexReport) -> list[Path]:
@@ -62,14 +97,39 @@ def discover(paths: Sequence[str | Path], report: IndexReport) -> list[Path]:
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            for f in sorted(p.rglob("*")):
-                if f.suffix.lower() in SUPPORTED_SUFFIXES and not f.name.startswith("."):
-                    found.append(f)
+            found.extend(_walk(p, report))
         elif p.exists() or p.is_symlink():
             found.append(p)
         else:
             report.failed.append((str(p), "file not found"))
     return found
+
+
+def _worker_init(parent_pid: int) -> None:
+    """Pool initializer: a parse worker exits with the process that started it, however that one dies.
+
+    Forked workers hold both ends of the pool's pipes, so they never see EOF when the parent is killed
+    (kill -9, OOM) and would stay alive, reparented. Linux's PR_SET_PDEATHSIG sends them SIGKILL when the
+    parent exits; a watchdog thread that polls the parent PID covers other systems and the moment before
+    the signal was armed."""
+    import signal
+    import threading
+
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):  # not Linux: the watchdog alone
+        pass
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+    def watchdog() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watchdog, name="parent-watchdog", daemon=True).start()
 
 
 def _parse_job(path: str) -> ParsedDocument | tuple[str, str]:
@@ -96,10 +156,11 @@ def _parsed_stream(paths: list[str], workers: int, on_parsed: Callable[[], None]
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
     from collections import deque
 
-    ahead = workers * 4  # parse at most this many files ahead of the embedder (bounded memory)
+    ahead = workers * 4  # parse at most this many files ahead of the store (bounded memory)
     pending = iter(paths)
     window: deque = deque()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init,
+                             initargs=(os.getpid(),)) as pool:
 
         def submit_next() -> None:
             path = next(pending, None)
@@ -130,8 +191,9 @@ def _progress(total: int, desc: str, unit: str, enabled: bool, position: int = 0
 def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = CHUNK_SIZE,
                 chunk_overlap: int = CHUNK_OVERLAP,
                 workers: int | None = None, progress: bool = True, alias_file: str | None = None,
-                log: Callable[[str], None] = print) -> IndexReport:
-    """Index files and folders into `store` (which must have an embedder)."""
+                log: Callable[[str], None] = print, embed: bool = True) -> IndexReport:
+    """Index files and folders into `store` (which must have an embedder): the text of every new or changed
+    file first, then (with `embed`) the vectors of every document that has none."""
     from finrag.tools.routing.documents import build_document_info
 
     if store.embedder is None:
@@ -139,29 +201,24 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     store.check_chunking(chunk_size, chunk_overlap)
     report = IndexReport()
     t0 = time.perf_counter()
+    store.ensure_lexical(log=log)  # indexes built before the BM25 postings existed: migrated in place
     files = discover(paths, report)
     known = store.document_hashes()
     todo: list[str] = []
-    seen: dict[str, str] = {}
+    plan = assign_doc_ids(files, known)  # unique ids; identical content under several names = one document
+    ids_by_path = {str(Path(f).resolve()): doc_id for f, doc_id in plan.ids.items()}
     for f in files:
-        doc_id = doc_id_for(f)
-        if doc_id in seen:
-            report.failed.append((str(f), f"duplicate document id {doc_id!r} (also {seen[doc_id]})"))
-            continue
-        seen[doc_id] = str(f)
-        try:
-            digest = file_hash(f) if f.is_file() else None
-        except OSError:
-            digest = None
-        if digest is not None and doc_id in known and known[doc_id][0] == digest:
+        doc_id, digest = plan.ids.get(str(f)), plan.hashes.get(str(f))
+        if doc_id is None:
+            report.duplicates.append((str(f), plan.duplicates[str(f)]))
+        elif digest and doc_id in known and known[doc_id][0] == digest:
             report.unchanged.append(doc_id)
         else:
             todo.append(str(f))
     workers = workers or max(1, min(os.cpu_count() or 1, 4))
-    embedder = store.embedder
     step = chunk_size - chunk_overlap
     parse_bar = _progress(len(todo), "parse", "file", progress and bool(todo), position=0)
-    bar = _progress(len(todo), "embed", "file", progress and bool(todo), position=1)
+    bar = _progress(len(todo), "store", "file", progress and bool(todo), position=1)
     try:
         t_parse = time.perf_counter()
         for item in _parsed_stream(todo, workers, on_parsed=lambda: parse_bar.update(1)):
@@ -172,24 +229,20 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                 t_parse = time.perf_counter()
                 continue
             doc = item
-            info = build_document_info(doc.path, "\n".join(doc.pages[:3]))
+            doc.doc_id = ids_by_path.get(doc.path, doc.doc_id)
+            info = build_document_info(doc.path, "\n".join(doc.pages[:3])).model_copy(update={"doc_id": doc.doc_id})
             chunks = chunk_pages(doc.pages, chunk_size, chunk_overlap)
             text, _ = join_pages(doc.pages)
-            t_embed = time.perf_counter()
             if chunk_size % step == 0:
-                segs = segments(text, step)
-                spans = [chunk_segment_span(c, chunk_size, chunk_overlap, len(segs)) for c in chunks]
+                n_segs = len(segments(text, step))
+                spans = [chunk_segment_span(c, chunk_size, chunk_overlap, n_segs) for c in chunks]
                 chunk_segs = [(s.start, len(s)) for s in spans]
             else:  # chunk size not a multiple of the step: one vector per chunk
-                segs = [c.text for c in chunks]
                 chunk_segs = [(i, 1) for i in range(len(chunks))]
-            vectors = embedder.embed_documents(segs)
-            report.embed_seconds += time.perf_counter() - t_embed
-            store.replace_document(info, doc.content_hash, doc.pages, chunks, vectors, chunk_segs)
+            store.replace_document(info, doc.content_hash, doc.pages, chunks, None, chunk_segs)
             report.indexed.append(doc.doc_id)
             report.pages += len(doc.pages)
             report.chunks += len(chunks)
-            report.segments += len(segs)
             bar.set_postfix_str(f"{doc.doc_id}: {len(doc.pages)}p {len(chunks)}c", refresh=False)
             bar.update(1)
             t_parse = time.perf_counter()
@@ -200,6 +253,8 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
         parse_bar.close()
     if alias_file:
         store.set_meta("alias_file", str(Path(alias_file).resolve()))
+    if report.duplicates and not report.interrupted:
+        record_duplicates(store, report.duplicates)
     changed: list[str] = []
     if not report.interrupted:
         changed = refresh_registry(store)
@@ -207,7 +262,16 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
             store.delete_prefixes("meta", changed)
             if (store.get_meta("variant_llmctx_source") or "offline") == "offline":
                 store.delete_prefixes("llmctx", changed)
-    if not report.interrupted and (report.indexed or changed or not store.faiss_is_current()):
+        try:  # build and store the registry now, so the first question does not pay for it
+            from finrag.tools.runtime import get_registry
+
+            get_registry(store)
+        except Exception as exc:  # routing data problems surface on the first question with their own message
+            log(f"warning: registry not stored: {exc}")
+        report.answerable_seconds = time.perf_counter() - t0
+        if embed:
+            embed_pending(store, progress=progress, report=report)
+    if not report.interrupted and (report.indexed or report.embedded or changed or not store.faiss_is_current()):
         store.build_faiss("base")
         for variant in ("meta", "llmctx"):
             have, total = store.variant_status(variant)
@@ -226,6 +290,39 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     return report
 
 
+def embed_pending(store: Store, *, progress: bool = True, report: IndexReport | None = None,
+                  doc_ids: Sequence[str] | None = None) -> IndexReport:
+    """The embed pass: store the segment vectors of every document that has none (or of `doc_ids`).
+
+    One encoder call and one transaction per document, nothing else runs meanwhile, so the pass runs at
+    the encoder's speed: `embed_seconds` is the time inside the encoder, `embed_pass_seconds` the wall time.
+    Resumable: Ctrl-C keeps every document stored so far.
+    """
+    report = report if report is not None else IndexReport()
+    pending, _ = store.vector_coverage(doc_ids)
+    if not pending:
+        return report
+    bar = _progress(len(pending), "embed", "file", progress, position=2)
+    t0 = time.perf_counter()
+    try:
+        for doc_id in pending:
+            texts = store.segment_texts(doc_id)
+            t = time.perf_counter()
+            vectors = store.embedder.embed_documents(texts)
+            report.embed_seconds += time.perf_counter() - t
+            if store.add_segments(doc_id, vectors):
+                report.embedded.append(doc_id)
+                report.segments += len(texts)
+            bar.set_postfix_str(f"{doc_id}: {len(texts)} segments", refresh=False)
+            bar.update(1)
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        bar.close()
+        report.embed_pass_seconds += time.perf_counter() - t0
+    return report
+
+
 def refresh_registry(store: Store) -> list[str]:
     """Re-derive every document's registry entry from its path and stored cover pages.
 
@@ -237,11 +334,28 @@ def refresh_registry(store: Store) -> list[str]:
     changed = []
     for old in store.documents():
         cover = "\n".join(store.pages_of(old.doc_id)[:3])
-        new = build_document_info(old.path, cover)
+        new = build_document_info(old.path, cover).model_copy(
+            update={"doc_id": old.doc_id, "alias_ids": old.alias_ids, "alias_paths": old.alias_paths})
         if new != old:
             store.update_document_info(new)
             changed.append(old.doc_id)
     return changed
+
+
+def record_duplicates(store: Store, duplicates: list[tuple[str, str]]) -> None:
+    """Record files with the same content as an indexed document as that document's aliases."""
+    infos = {d.doc_id: d for d in store.documents()}
+    for path, owner in duplicates:
+        info = infos.get(owner)
+        if info is None:
+            continue
+        resolved = str(Path(path).resolve())
+        if resolved == str(Path(info.path).resolve()) or resolved in info.alias_paths:
+            continue
+        info = info.model_copy(update={"alias_paths": [*info.alias_paths, resolved],
+                                       "alias_ids": [*info.alias_ids, doc_id_for(path)]})
+        infos[owner] = info
+        store.update_document_info(info)
 
 
 def remove_documents(store: Store, names: Iterable[str]) -> IndexReport:

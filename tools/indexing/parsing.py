@@ -35,8 +35,11 @@ class ParsedDocument:
 
 
 def doc_id_for(path: str | Path) -> str:
-    """A document's id is its file name without extension."""
-    return Path(path).stem
+    """A document's id: its file name without extension, except where that would not be unique (the paper's
+    `{year}/{TICKER}.pdf` -> `TICKER_year`; see `finrag.tools.routing.filenames.doc_id_for`)."""
+    from finrag.tools.routing.filenames import doc_id_for as routing_doc_id
+
+    return routing_doc_id(path) or Path(path).stem
 
 
 def file_hash(path: str | Path) -> str:
@@ -167,3 +170,51 @@ def html_to_text(markup: str) -> str:
 
 def _html_pages(markup: str) -> list[str]:
     return [html_to_text(part) for part in _PAGE_BREAK.split(markup)]
+
+
+@dataclass
+class IdPlan:
+    """Document ids for one indexing run: `ids` (path -> id, one per distinct content) and `duplicates`
+    (path -> id of the document with identical content that it is an alias of)."""
+
+    ids: dict[str, str] = field(default_factory=dict)
+    duplicates: dict[str, str] = field(default_factory=dict)
+    hashes: dict[str, str] = field(default_factory=dict)
+
+
+def assign_doc_ids(files: list[Path], known: dict[str, tuple[str, str]]) -> IdPlan:
+    """Unique ids for `files`, given the index's `known` documents (doc_id -> (content hash, path)).
+
+    Identical content (same SHA-256) under several names is one document: the first name (or the one
+    already indexed) keeps it, the others become its aliases. Different files that would share an id
+    (`a/report_2023.pdf`, `b/report_2023.pdf`) are told apart by their folder (`b_report_2023`), and
+    a file whose id is held by another indexed file that still exists is qualified the same way."""
+    plan = IdPlan()
+    by_hash = {h: doc_id for doc_id, (h, _p) in known.items()}
+    taken: dict[str, str] = {}
+    for f in files:
+        try:
+            digest = file_hash(f) if f.is_file() else ""
+        except OSError:
+            digest = ""
+        plan.hashes[str(f)] = digest
+        base = doc_id_for(f)
+        owner = by_hash.get(digest) if digest else None
+        if owner:
+            owner_path = taken.get(owner) or (known[owner][1] if owner in known else "")
+            if not owner_path or Path(owner_path).resolve() != f.resolve():
+                plan.duplicates[str(f)] = owner
+                continue
+        doc_id, parents = base, list(f.resolve().parents)
+        while doc_id in taken or (doc_id in known and known[doc_id][0] != digest
+                                  and Path(known[doc_id][1]).resolve() != f.resolve() and Path(known[doc_id][1]).exists()):
+            folder = parents.pop(0).name if parents else ""
+            if not folder:
+                doc_id = f"{base}_{digest[:8] or len(taken)}"
+                break
+            doc_id = f"{re.sub(r'[^A-Za-z0-9&.-]+', '_', folder).strip('_')}_{doc_id}"
+        taken[doc_id] = str(f.resolve())
+        plan.ids[str(f)] = doc_id
+        if digest:
+            by_hash.setdefault(digest, doc_id)
+    return plan

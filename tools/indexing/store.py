@@ -1,22 +1,27 @@
-"""The index: one SQLite database (documents, pages, chunks, FTS5) and FAISS files.
+"""The index: one SQLite database (documents, pages, chunks, FTS5, BM25 postings) and derived vector files.
 
 SQLite is the source of truth. It holds the page texts, the chunks, an FTS5
-index kept in sync by triggers (BM25 ranking), and the *segment* embeddings
-(see tools/chunking.py), so the FAISS indexes are derived data: each is an
-`IndexIDMap2` over chunk ids, saved atomically (temp file + rename) with the
-generation of the database it was built from. A crash or Ctrl-C between a
-database commit and a FAISS save leaves a stale FAISS file, which is detected
-by its generation and rebuilt from SQLite without re-embedding anything.
+index kept in sync by triggers, per-document BM25 postings (tools/indexing/lexical.py),
+and the *segment* embeddings (see tools/indexing/chunking.py). The chunk vectors are
+derived data (tools/indexing/vectors.py): a memory-mapped file addressed by chunk id,
+written document by document and rebuilt from SQLite without re-embedding when it
+is missing; an approximate index (FAISS IVF or HNSW) over it is optional.
+
+A document is stored in two steps when `finrag index` runs: its text (pages, chunks,
+FTS5, postings, registry entry) in one transaction, which makes it routable and
+BM25-searchable at once, and its segment vectors later (`add_segments`), by the
+embed pass or on demand by HDRR. Each step is atomic.
+
+Reads go through one SQLite connection per thread (WAL: readers never wait for each
+other or for the writer); writes through the Store's own connection, under its lock.
 
 Variants (CBR+Meta `meta`, CBR+LLM-Ctx `llmctx`) live in the same database:
 a `chunk_prefix` row per chunk and variant, an external-content FTS5 table over
-`prefix + text`, and their own FAISS file whose vectors add the prefix's
+`prefix + text`, and their own vector file whose vectors add the prefix's
 embedding to the chunk's segments.
 """
 from __future__ import annotations
 
-import json
-import os
 import re
 import sqlite3
 import threading
@@ -28,8 +33,11 @@ import numpy as np
 
 from finrag.state.configuration import resolve_index_dir
 from finrag.state.schema import DocumentInfo, RetrievedChunk
+from finrag.tools.indexing import lexical
+from finrag.tools.indexing import vectors as V
+from finrag.tools.indexing.store_search import SearchMixin
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: BM25 postings (lex_*), vector rows (vec_rows); version 1 indexes migrate in place
 VARIANTS = ("base", "meta", "llmctx")
 DB_NAME = "finrag.sqlite"
 
@@ -48,6 +56,15 @@ class EmbedderMismatch(IndexError_):
 
 class VariantMissing(IndexError_):
     pass
+
+
+class IndexCorrupt(IndexError_):
+    """The index database cannot be read (truncated, overwritten, not a finrag database)."""
+
+    def __init__(self, db_path: Path, exc: BaseException):
+        super().__init__(f"index database {db_path} is damaged or not a finrag index ({exc}); "
+                         f"`finrag index --check --index {db_path.parent}` tells more; rebuild it from the filings "
+                         "into a new directory")
 
 
 _SCHEMA = """
@@ -100,18 +117,23 @@ _FTS_STOP = frozenset(
 )
 
 
-def fts_query(text: str, max_terms: int = 32) -> str:
-    """Turn free text into a safe FTS5 OR-query of quoted terms (no syntax injection)."""
+def fts_phrases(text: str, max_terms: int = 32) -> list[str]:
+    """The search terms of free text: lower-cased words without stop words, in order, at most `max_terms`."""
     seen, terms = set(), []
     for tok in _FTS_TOKEN.findall(text or ""):
-        tok = tok.strip(".'-&").lower()
+        tok = tok.strip(".'-&").lower().replace('"', "")
         if not tok or tok in _FTS_STOP or tok in seen:
             continue
         seen.add(tok)
-        terms.append('"' + tok.replace('"', "") + '"')
+        terms.append(tok)
         if len(terms) >= max_terms:
             break
-    return " OR ".join(terms)
+    return terms
+
+
+def fts_query(text: str, max_terms: int = 32) -> str:
+    """Turn free text into a safe FTS5 OR-query of quoted terms (no syntax injection)."""
+    return " OR ".join('"' + t + '"' for t in fts_phrases(text, max_terms))
 
 
 def _vec_blob(v: np.ndarray) -> bytes:
@@ -122,8 +144,8 @@ def _blob_vec(b: bytes) -> np.ndarray:
     return np.frombuffer(b, dtype=np.float32)
 
 
-class Store:
-    """Owns the SQLite connection and the FAISS indexes of one index directory."""
+class Store(SearchMixin):
+    """Owns the SQLite connections and the vector files of one index directory."""
 
     def __init__(self, index_dir: str | Path | None = None, embedder=None, create: bool = False):
         self.index_dir = resolve_index_dir(index_dir)
@@ -138,21 +160,45 @@ class Store:
         self.conn = sqlite3.connect(str(db_path), check_same_thread=False, timeout=30)
         self.conn.row_factory = sqlite3.Row
         with self._lock:
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.executescript(_SCHEMA)
-            for v in VARIANTS[1:]:
-                self.conn.executescript(_VARIANT_SCHEMA.format(v=v))
-            self.conn.commit()
+            try:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=NORMAL")
+                self.conn.executescript(_SCHEMA)
+                for v in VARIANTS[1:]:
+                    self.conn.executescript(_VARIANT_SCHEMA.format(v=v))
+                self.conn.executescript(lexical.SCHEMA)
+                self.conn.executescript(V.SCHEMA)
+                self.conn.commit()
+            except sqlite3.DatabaseError as exc:
+                self.conn.close()
+                if isinstance(exc, sqlite3.OperationalError):  # locked, unable to open, disk full: not damage
+                    raise
+                raise IndexCorrupt(db_path, exc) from None
         self.embedder = embedder
-        self._faiss: dict[str, object] = {}
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._vec_lock = threading.RLock()
+        self._vfiles: dict[str, V.VectorFile] = {}
+        self._anns: dict = {}
+        self._synced: dict[str, tuple] = {}
+        self._variants_ok: set[tuple] = set()
         if embedder is not None:
             self.check_embedder(embedder)
 
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read connection (opened on first use; WAL lets readers run in parallel)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=30)
+            conn.row_factory = sqlite3.Row
+            self._local.conn = conn
+            with self._lock:
+                self._readers.append(conn)
+        return conn
+
     # ------------------------------------------------------------------ meta
     def get_meta(self, key: str, default: str | None = None) -> str | None:
-        with self._lock:
-            row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        row = self._reader().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else default
 
     def _set_meta(self, key: str, value) -> None:
@@ -162,6 +208,11 @@ class Store:
         with self._lock:
             self._set_meta(key, value)
             self.conn.commit()
+
+    def _bump(self, key: str) -> None:
+        """Increment a counter in `meta` (inside the caller's write transaction)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        self._set_meta(key, int(row[0] if row else 0) + 1)
 
     @property
     def generation(self) -> int:
@@ -197,27 +248,25 @@ class Store:
 
     # ------------------------------------------------------------- documents
     def count_documents(self) -> int:
-        with self._lock:
-            return self.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
+        return self._reader().execute("SELECT COUNT(*) FROM documents").fetchone()[0]
 
     def documents(self) -> list[DocumentInfo]:
-        with self._lock:
-            rows = self.conn.execute("SELECT info_json FROM documents ORDER BY doc_id").fetchall()
+        rows = self._reader().execute("SELECT info_json FROM documents ORDER BY doc_id").fetchall()
         return [DocumentInfo.model_validate_json(r[0]) for r in rows]
 
     def document_hashes(self) -> dict[str, tuple[str, str]]:
         """doc_id -> (content_hash, path)."""
-        with self._lock:
-            rows = self.conn.execute("SELECT doc_id, content_hash, path FROM documents").fetchall()
+        rows = self._reader().execute("SELECT doc_id, content_hash, path FROM documents").fetchall()
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    def replace_document(self, info: DocumentInfo, content_hash: str, pages: list[str],
-                         chunks: Sequence, segment_vectors: np.ndarray, chunk_segments: Sequence[tuple[int, int]]) -> None:
-        """Insert or replace one document atomically (one transaction)."""
+    def replace_document(self, info: DocumentInfo, content_hash: str, pages: list[str], chunks: Sequence,
+                         segment_vectors: np.ndarray | None, chunk_segments: Sequence[tuple[int, int]]) -> None:
+        """Insert or replace one document atomically (one transaction): pages, chunks, FTS5, BM25 postings and,
+        when given, its segment vectors (`None`: text only; `add_segments` stores them later)."""
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
-                self._delete_document(info.doc_id)
+                replaced = self._delete_document(info.doc_id)
                 self.conn.execute(
                     "INSERT INTO documents(doc_id, path, content_hash, n_pages, n_chars, info_json, indexed_at) "
                     "VALUES (?,?,?,?,?,?,?)",
@@ -225,49 +274,93 @@ class Store:
                      info.model_dump_json(), time.time()))
                 self.conn.executemany("INSERT INTO pages(doc_id, page_no, text) VALUES (?,?,?)",
                                       [(info.doc_id, i, t) for i, t in enumerate(pages)])
-                self.conn.executemany(
-                    "INSERT INTO segments(doc_id, ord, vec) VALUES (?,?,?)",
-                    [(info.doc_id, i, _vec_blob(v)) for i, v in enumerate(segment_vectors)])
+                if segment_vectors is not None:
+                    self.conn.executemany(
+                        "INSERT INTO segments(doc_id, ord, vec) VALUES (?,?,?)",
+                        [(info.doc_id, i, _vec_blob(v)) for i, v in enumerate(segment_vectors)])
                 self.conn.executemany(
                     "INSERT INTO chunks(doc_id, ord, page_start, page_end, char_start, char_end, seg_first, seg_count, text) "
                     "VALUES (?,?,?,?,?,?,?,?,?)",
                     [(info.doc_id, c.ord, c.page_start, c.page_end, c.char_start, c.char_end, s0, sn, c.text)
                      for c, (s0, sn) in zip(chunks, chunk_segments)])
+                rows = self.conn.execute("SELECT chunk_id, char_start, char_end, text FROM chunks WHERE doc_id=? "
+                                         "ORDER BY chunk_id", (info.doc_id,)).fetchall()
+                lexical.add_document(self.conn, info.doc_id, [r[0] for r in rows], [r[3] for r in rows],
+                                     [(r[1], r[2]) for r in rows])
                 self._set_meta("generation", self.generation + 1)
                 self.conn.commit()
             except BaseException:
                 self.conn.rollback()
                 raise
+        if replaced:
+            self.forget_vector_rows(info.doc_id)
+        if segment_vectors is not None:
+            self.write_doc_vectors(info.doc_id, "base")
 
     def update_document_info(self, info: DocumentInfo) -> None:
         with self._lock:
             self.conn.execute("UPDATE documents SET info_json=? WHERE doc_id=?", (info.model_dump_json(), info.doc_id))
+            self._bump("info_generation")
             self.conn.commit()
 
-    def _delete_document(self, doc_id: str) -> None:
+    def _delete_document(self, doc_id: str) -> bool:
+        """Delete a document's rows (inside a write transaction); True when it existed."""
+        if not self.conn.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone():
+            return False
+        lexical.remove_document(self.conn, doc_id)  # reads the chunk texts: before they go
         self.conn.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
         self.conn.execute("DELETE FROM segments WHERE doc_id=?", (doc_id,))
         self.conn.execute("DELETE FROM pages WHERE doc_id=?", (doc_id,))
         self.conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+        return True
 
     def remove_document(self, doc_id: str) -> bool:
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
-                exists = self.conn.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
+                exists = self._delete_document(doc_id)
                 if exists:
-                    self._delete_document(doc_id)
                     self._set_meta("generation", self.generation + 1)
                 self.conn.commit()
-                return bool(exists)
             except BaseException:
                 self.conn.rollback()
                 raise
+        if exists:
+            self.forget_vector_rows(doc_id)
+        return exists
+
+    def ensure_lexical(self, log=None) -> int:
+        """Write the BM25 postings of documents indexed before they existed (schema 1 indexes); returns how many."""
+        with self._lock:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                lexical.drop_stale(self.conn)
+                self.conn.commit()
+            except BaseException:
+                self.conn.rollback()
+                raise
+        todo = [r[0] for r in self._reader().execute(
+            "SELECT doc_id FROM documents WHERE doc_id NOT IN (SELECT doc_id FROM lex_docs) ORDER BY doc_id")]
+        for doc_id in todo:
+            with self._lock:
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    rows = self.conn.execute("SELECT chunk_id, char_start, char_end, text FROM chunks WHERE doc_id=? "
+                                             "ORDER BY chunk_id", (doc_id,)).fetchall()
+                    if not self.conn.execute("SELECT 1 FROM lex_docs WHERE doc_id=?", (doc_id,)).fetchone():
+                        lexical.add_document(self.conn, doc_id, [r[0] for r in rows], [r[3] for r in rows],
+                                             [(r[1], r[2]) for r in rows])
+                    self.conn.commit()
+                except BaseException:
+                    self.conn.rollback()
+                    raise
+        if todo and log:
+            log(f"BM25 postings written for {len(todo)} document(s) indexed by an earlier version")
+        return len(todo)
 
     # ---------------------------------------------------------------- reading
     def pages_of(self, doc_id: str) -> list[str]:
-        with self._lock:
-            rows = self.conn.execute("SELECT text FROM pages WHERE doc_id=? ORDER BY page_no", (doc_id,)).fetchall()
+        rows = self._reader().execute("SELECT text FROM pages WHERE doc_id=? ORDER BY page_no", (doc_id,)).fetchall()
         return [r[0] for r in rows]
 
     def document_text(self, doc_id: str) -> str:
@@ -279,93 +372,37 @@ class Store:
                               page_end=r["page_end"], text=r["text"], **extra)
 
     def chunks_of(self, doc_id: str) -> list[RetrievedChunk]:
-        with self._lock:
-            rows = self.conn.execute("SELECT * FROM chunks WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
+        rows = self._reader().execute("SELECT * FROM chunks WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
         return [self._row_chunk(r) for r in rows]
 
     def get_chunks(self, chunk_ids: Iterable[int]) -> dict[int, RetrievedChunk]:
         ids = list(chunk_ids)
         out: dict[int, RetrievedChunk] = {}
-        with self._lock:
-            for i in range(0, len(ids), 500):
-                part = ids[i : i + 500]
-                q = f"SELECT * FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
-                for r in self.conn.execute(q, part).fetchall():
-                    out[r["chunk_id"]] = self._row_chunk(r)
+        conn = self._reader()
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            q = f"SELECT * FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
+            for r in conn.execute(q, part).fetchall():
+                out[r["chunk_id"]] = self._row_chunk(r)
         return out
 
     def chunk_ids_of(self, doc_ids: Iterable[str]) -> np.ndarray:
         docs = list(doc_ids)
         if not docs:
             return np.zeros(0, dtype=np.int64)
-        with self._lock:
-            q = f"SELECT chunk_id FROM chunks WHERE doc_id IN ({','.join('?' * len(docs))})"
-            rows = self.conn.execute(q, docs).fetchall()
+        q = f"SELECT chunk_id FROM chunks WHERE doc_id IN ({','.join('?' * len(docs))}) ORDER BY chunk_id"
+        rows = self._reader().execute(q, docs).fetchall()
         return np.array([r[0] for r in rows], dtype=np.int64)
 
-    def search_fts(self, query: str, k: int = 20, doc_ids: Sequence[str] | None = None,
-                   variant: str = "base") -> list[RetrievedChunk]:
-        """BM25 over the chunk text (or the variant's prefixed text), optionally scoped to documents."""
-        match = fts_query(query)
-        if not match or k <= 0:
-            return []
-        table = "chunks_fts" if variant == "base" else f"chunks_fts_{_variant(variant)}"
-        sql = (f"SELECT c.*, bm25({table}) AS bm25 FROM {table} JOIN chunks c ON c.chunk_id = {table}.rowid "
-               f"WHERE {table} MATCH ?")
-        params: list = [match]
-        if doc_ids is not None:
-            if not doc_ids:
-                return []
-            sql += f" AND c.doc_id IN ({','.join('?' * len(doc_ids))})"
-            params.extend(doc_ids)
-        sql += f" ORDER BY bm25({table}) LIMIT ?"
-        params.append(int(k))
-        with self._lock:
-            rows = self.conn.execute(sql, params).fetchall()
-        out = []
-        for rank, r in enumerate(rows, 1):
-            chunk = self._row_chunk(r, score=-float(r["bm25"]), fts_rank=rank)
-            out.append(chunk)
-        return out
-
-    # ----------------------------------------------------------------- FAISS
-    def _faiss_path(self, variant: str) -> Path:
-        return self.index_dir / f"faiss_{_variant(variant)}.index"
-
-    def _segment_matrix(self, doc_id: str) -> np.ndarray:
-        rows = self.conn.execute("SELECT vec FROM segments WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
-        return np.stack([_blob_vec(r[0]) for r in rows]) if rows else np.zeros((0, 0), np.float32)
-
-    def chunk_vectors(self, variant: str = "base", progress: bool = False):
-        """Yield (chunk_ids, vectors) per document, computed from stored segments (+ prefixes)."""
-        from finrag.tools.indexing.embedders import normalize
-
-        prefix_vecs = self._prefix_vectors(variant) if variant != "base" else {}
-        with self._lock:
-            doc_ids = [r[0] for r in self.conn.execute("SELECT doc_id FROM documents ORDER BY doc_id")]
-        for doc_id in doc_ids:
-            with self._lock:
-                segs = self._segment_matrix(doc_id)
-                rows = self.conn.execute(
-                    "SELECT chunk_id, seg_first, seg_count FROM chunks WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
-            if not rows or segs.size == 0:
-                continue
-            ids, vecs = [], []
-            for cid, s0, sn in rows:
-                parts = [segs[s0 : s0 + max(sn, 1)]]
-                if variant != "base":
-                    pv = prefix_vecs.get(cid)
-                    if pv is None:
-                        raise VariantMissing(f"variant {variant!r} has no prefix for chunk {cid} of {doc_id}")
-                    parts.append(pv[None, :])
-                ids.append(cid)
-                vecs.append(np.concatenate(parts).mean(axis=0))
-            yield np.array(ids, dtype=np.int64), normalize(np.stack(vecs))
-
-    def _prefix_vectors(self, variant: str) -> dict[int, np.ndarray]:
-        with self._lock:
-            rows = self.conn.execute("SELECT chunk_id, prefix, vec FROM chunk_prefix WHERE variant=?",
-                                     (variant,)).fetchall()
+    # ----------------------------------------------------------------- vectors
+    def _prefix_vectors(self, variant: str, doc_id: str | None = None) -> dict[int, np.ndarray]:
+        """chunk_id -> prefix vector of a variant (of one document's chunks, or all); missing ones are embedded."""
+        sql = "SELECT p.chunk_id, p.prefix, p.vec FROM chunk_prefix p WHERE p.variant=?"
+        params: list = [variant]
+        if doc_id is not None:
+            sql += " AND p.chunk_id IN (SELECT chunk_id FROM chunks WHERE doc_id=?)"
+            params.append(doc_id)
+        rows = self._reader().execute(sql, params).fetchall()
         missing = sorted({r["prefix"] for r in rows if r["vec"] is None})
         cache: dict[str, np.ndarray] = {}
         if missing:
@@ -375,102 +412,60 @@ class Store:
                 cache[text] = vec
         return {r["chunk_id"]: (_blob_vec(r["vec"]) if r["vec"] is not None else cache[r["prefix"]]) for r in rows}
 
-    def build_faiss(self, variant: str = "base"):
-        import faiss
+    def _check_variant(self, variant: str) -> None:
+        """VariantMissing unless the variant's prefixes cover every chunk (remembered until the index changes)."""
+        if variant == "base":
+            return
+        stamp = (variant, self.generation, self.get_meta("prefix_generation", "0"))
+        if stamp in self._variants_ok:
+            return
+        have, total = self.variant_status(variant)
+        if have < total:
+            raise VariantMissing(
+                f"index variant {variant!r} covers {have} of {total} chunks; build it with "
+                f"`finrag index --variant {variant} --index {self.index_dir}`")
+        self._variants_ok.add(stamp)
 
-        dim = int(self.get_meta("embedding_dim", "0") or 0)
-        if not dim:
-            raise IndexError_("index has no embedding dimension recorded (empty index?)")
-        generation = self.generation
-        index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
-        for ids, vecs in self.chunk_vectors(variant):
-            index.add_with_ids(vecs, ids)
-        path = self._faiss_path(variant)
-        tmp = path.with_suffix(".tmp")
-        faiss.write_index(index, str(tmp))
-        os.replace(tmp, path)
-        side = path.with_suffix(".json")
-        tmp_side = side.with_suffix(".json.tmp")
-        tmp_side.write_text(json.dumps({"generation": generation, "ntotal": int(index.ntotal),
-                                        "embedder": self.get_meta("embedder")}))
-        os.replace(tmp_side, side)
-        self._faiss[variant] = index
-        return index
+    def build_faiss(self, variant: str = "base"):
+        """Bring the variant's vector file (and its approximate index, when one is configured) up to date
+        with SQLite, without re-embedding; returns the FAISS-like view (`faiss_index`)."""
+        variant = _variant(variant)
+        self._check_variant(variant)
+        self.sync_vectors(variant)
+        self.build_ann(variant)
+        return self.faiss_index(variant)
 
     def faiss_is_current(self, variant: str = "base") -> bool:
-        side = self._faiss_path(variant).with_suffix(".json")
-        if not side.exists() or not self._faiss_path(variant).exists():
-            return False
-        try:
-            meta = json.loads(side.read_text())
-        except (OSError, ValueError):
-            return False
-        return meta.get("generation") == self.generation and meta.get("embedder") == self.get_meta("embedder")
-
-    def variant_status(self, variant: str) -> tuple[int, int]:
-        """(chunks with a prefix for the variant, all chunks)."""
-        with self._lock:
-            have = self.conn.execute("SELECT COUNT(*) FROM chunk_prefix WHERE variant=?", (variant,)).fetchone()[0]
-            total = self.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-        return have, total
-
-    def faiss_index(self, variant: str = "base"):
-        import faiss
-
+        """Whether every document with stored vectors has its rows in the variant's vector file."""
         variant = _variant(variant)
-        with self._lock:
-            index = self._faiss.get(variant)
-            if index is not None and self.faiss_is_current(variant):
-                return index
-            if variant != "base":
-                have, total = self.variant_status(variant)
-                if have < total:
-                    raise VariantMissing(
-                        f"index variant {variant!r} covers {have} of {total} chunks; build it with "
-                        f"`finrag index --variant {variant} --index {self.index_dir}`")
-            if self.faiss_is_current(variant):
-                index = faiss.read_index(str(self._faiss_path(variant)))
-                self._faiss[variant] = index
-                return index
-            return self.build_faiss(variant)
+        try:
+            fid = self.vector_file(variant).file_id()
+        except IndexError_:
+            return False
+        if fid is None:
+            return False
+        return self.docs_with_vectors() <= set(self._recorded(variant, fid))
 
-    def search_vectors(self, vector: np.ndarray, k: int = 30, doc_ids: Sequence[str] | None = None,
-                       variant: str = "base", max_distance: float | None = None) -> list[RetrievedChunk]:
-        """Inner-product search over unit vectors; `distance` is the L2 distance sqrt(2 - 2 cos)."""
-        import faiss
-
-        if k <= 0:
-            return []
-        index = self.faiss_index(variant)
-        params = None
-        if doc_ids is not None:
-            allowed = self.chunk_ids_of(doc_ids)
-            if allowed.size == 0:
-                return []
-            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))
-            k = min(k, int(allowed.size))
-        q = np.asarray(vector, dtype=np.float32).reshape(1, -1)
-        sims, ids = index.search(q, int(k), params=params)
-        hits = [(int(i), float(s)) for i, s in zip(ids[0], sims[0]) if i >= 0]
-        chunks = self.get_chunks([i for i, _ in hits])
-        out = []
-        for rank, (cid, sim) in enumerate(hits, 1):
-            dist = float(np.sqrt(max(0.0, 2.0 - 2.0 * sim)))
-            if max_distance is not None and dist > max_distance:
-                continue
-            c = chunks.get(cid)
-            if c is None:
-                continue
-            out.append(c.model_copy(update={"score": sim, "vector_rank": rank, "vector_distance": dist}))
-        return out
+    def faiss_index(self, variant: str = "base") -> V.IdView:
+        """The variant's chunk vectors as FAISS callers used them: `ntotal`, `reconstruct(chunk_id)`, `search`."""
+        variant = _variant(variant)
+        self._check_variant(variant)
+        self.sync_vectors(variant)
+        return V.IdView(self.vector_file(variant), lambda q, k: self._corpus_search(variant, q, k))
 
     # ---------------------------------------------------------------- variants
+    def variant_status(self, variant: str) -> tuple[int, int]:
+        """(chunks with a prefix for the variant, all chunks)."""
+        conn = self._reader()
+        have = conn.execute("SELECT COUNT(*) FROM chunk_prefix WHERE variant=?", (variant,)).fetchone()[0]
+        total = conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        return have, total
+
     def missing_prefix_chunks(self, variant: str) -> list[sqlite3.Row]:
-        with self._lock:
-            return self.conn.execute(
-                "SELECT c.chunk_id, c.doc_id, c.ord, c.page_start, c.char_start, c.text FROM chunks c "
-                "LEFT JOIN chunk_prefix p ON p.chunk_id = c.chunk_id AND p.variant = ? "
-                "WHERE p.chunk_id IS NULL ORDER BY c.doc_id, c.ord", (_variant(variant),)).fetchall()
+        return self._reader().execute(
+            "SELECT c.chunk_id, c.doc_id, c.ord, c.page_start, c.char_start, c.text FROM chunks c "
+            "LEFT JOIN chunk_prefix p ON p.chunk_id = c.chunk_id AND p.variant = ? "
+            "WHERE p.chunk_id IS NULL ORDER BY c.doc_id, c.ord", (_variant(variant),)).fetchall()
 
     def add_prefixes(self, variant: str, rows: Sequence[tuple[int, str, np.ndarray | None]]) -> None:
         with self._lock:
@@ -480,13 +475,20 @@ class Store:
                     "INSERT OR REPLACE INTO chunk_prefix(variant, chunk_id, prefix, vec) VALUES (?,?,?,?)",
                     [(_variant(variant), cid, prefix, None if vec is None else _vec_blob(vec))
                      for cid, prefix, vec in rows])
+                self._bump("prefix_generation")
                 self.conn.commit()
             except BaseException:
                 self.conn.rollback()
                 raise
 
     def delete_prefixes(self, variant: str, doc_ids: Sequence[str] | None = None) -> None:
-        """Forget a variant's prefixes (of some documents, or all): they are rebuilt on the next run."""
+        """Forget a variant's prefixes (of some documents, or all): they are rebuilt on the next run, and so are
+        the variant's vectors of those documents."""
+        recorded = self._reader().execute("SELECT doc_id, lo, hi FROM vec_rows WHERE variant=?",
+                                          (_variant(variant),)).fetchall()
+        stale = {r[0]: (r[1], r[2]) for r in recorded if doc_ids is None or r[0] in set(doc_ids)}
+        if stale:
+            self._drop_rows(variant, stale)
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
@@ -496,33 +498,43 @@ class Store:
                     for d in doc_ids:
                         self.conn.execute("DELETE FROM chunk_prefix WHERE variant=? AND chunk_id IN "
                                           "(SELECT chunk_id FROM chunks WHERE doc_id=?)", (_variant(variant), d))
+                self._bump("prefix_generation")
                 self.conn.commit()
             except BaseException:
                 self.conn.rollback()
                 raise
 
     def prefix_of(self, variant: str, chunk_id: int) -> str | None:
-        with self._lock:
-            row = self.conn.execute("SELECT prefix FROM chunk_prefix WHERE variant=? AND chunk_id=?",
-                                    (variant, chunk_id)).fetchone()
+        row = self._reader().execute("SELECT prefix FROM chunk_prefix WHERE variant=? AND chunk_id=?",
+                                     (variant, chunk_id)).fetchone()
         return row[0] if row else None
 
     # ------------------------------------------------------------------ stats
     def stats(self) -> dict:
-        with self._lock:
-            c = self.conn
-            docs = c.execute("SELECT COUNT(*), COALESCE(SUM(n_pages),0), COALESCE(SUM(n_chars),0) FROM documents").fetchone()
-            chunks = c.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-            variants = {v: c.execute("SELECT COUNT(*) FROM chunk_prefix WHERE variant=?", (v,)).fetchone()[0]
-                        for v in VARIANTS[1:]}
+        c = self._reader()
+        docs = c.execute("SELECT COUNT(*), COALESCE(SUM(n_pages),0), COALESCE(SUM(n_chars),0) FROM documents").fetchone()
+        chunks = c.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        variants = {v: c.execute("SELECT COUNT(*) FROM chunk_prefix WHERE variant=?", (v,)).fetchone()[0]
+                    for v in VARIANTS[1:]}
         size = sum(f.stat().st_size for f in self.index_dir.iterdir() if f.is_file())
+        missing, _ = self.vector_coverage()
+        ann = V._read_json(self.index_dir / "ann_base.json")
         return {"index_dir": str(self.index_dir), "documents": docs[0], "pages": docs[1], "chars": docs[2],
                 "chunks": chunks, "embedder": self.get_meta("embedder"), "embedding_dim": self.get_meta("embedding_dim"),
                 "chunk_size": self.get_meta("chunk_size"), "chunk_overlap": self.get_meta("chunk_overlap"),
-                "variants": variants, "size_bytes": size, "generation": self.generation}
+                "variants": variants, "size_bytes": size, "generation": self.generation,
+                "documents_without_vectors": len(missing), "vector_index": self.get_meta("vector_index") or "auto",
+                "ann": {k: ann[k] for k in ("kind", "param", "recall_at_30", "ntotal") if k in ann} or None}
 
     def close(self) -> None:
         with self._lock:
+            for conn in self._readers:
+                try:
+                    conn.close()
+                except sqlite3.Error:
+                    pass
+            self._readers.clear()
+            self._local = threading.local()
             self.conn.close()
 
 

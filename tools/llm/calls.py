@@ -1,15 +1,37 @@
 """LLM calls with accounting: every call returns its reply and an `llm_calls` record (role, model,
-prompt/completion tokens); `try_*` turn a failure into an error record so the offline strategy can take over."""
+prompt/completion tokens).
+
+The error policy (`Configuration.on_llm_error`) is applied by `try_structured` / `try_text`, the calls the
+nodes make: with `fail` (the default) a failed call (unreachable server, HTTP error, a reply that does not
+parse) raises `LLMError`, one line naming the role, the model, the server and the cause; with `offline` it
+returns an error record (`model: "error"`) and the node's offline strategy answers that role, which
+`finrag.api.to_contract` reports as `offline_fallback`. The policy travels with the model:
+`finrag.tools.llm.chat.get_chat_model` tags the models it hands out for `offline` (`policy_of`)."""
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from langchain_core.language_models import BaseChatModel
+if TYPE_CHECKING:  # annotations only: importing it costs ~0.6 s, which an offline run never needs
+    from langchain_core.language_models import BaseChatModel
 
-from finrag.tools.llm.chat import model_name
+from finrag.tools.llm.chat import ON_LLM_ERROR_FAIL, model_name, policy_of
 from finrag.tools.llm.tokens import count_tokens
+
+
+class LLMError(RuntimeError):
+    """A call to the requested LLM failed and the run's policy (`on_llm_error="fail"`) does not allow the
+    offline strategy to stand in. `str()` is one line: role, model, server, cause, and how to fall back."""
+
+    def __init__(self, role: str, model: BaseChatModel | None, cause: BaseException):
+        self.role, self.model, self.cause = role, model_name(model), cause
+        base = getattr(model, "openai_api_base", None) or ""
+        where = f"{self.model} at {base}" if base else self.model
+        detail = " ".join(str(cause).split())[:300]
+        super().__init__(f"the {role} LLM ({where}) failed: {type(cause).__name__}: {detail or 'no detail'}; "
+                         f"to answer with the offline strategy instead, use --on-llm-error offline "
+                         f"(on_llm_error=offline, FINRAG_ON_LLM_ERROR=offline)")
 
 
 def usage_of(message: Any, prompt_text: str = "", completion_text: str = "") -> tuple[int, int]:
@@ -105,18 +127,26 @@ def error_record(role: str, exc: BaseException) -> dict:
             "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
 
 
+def _failed(role: str, model: BaseChatModel, exc: Exception) -> dict:
+    """The error record of a failed call when the model's policy is `offline`; else raise `LLMError`."""
+    if policy_of(model) == ON_LLM_ERROR_FAIL:
+        raise LLMError(role, model, exc) from exc
+    return error_record(role, exc)
+
+
 def try_structured(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, dict]:
-    """`invoke_structured`, but a failure returns (None, error record) instead of raising."""
+    """`invoke_structured` under the error policy: a failure raises `LLMError` (`on_llm_error="fail"`) or
+    returns (None, error record) so the offline strategy can take over (`"offline"`)."""
     try:
         return invoke_structured(role, model, schema, messages)
     except Exception as exc:
-        return None, error_record(role, exc)
+        return None, _failed(role, model, exc)
 
 
 def try_text(role: str, model: BaseChatModel, messages: list) -> tuple[str, dict]:
-    """A plain-text call; a failure returns ("", error record) instead of raising."""
+    """A plain-text call under the error policy: a failure raises `LLMError`, or returns ("", error record)."""
     try:
         reply, record = invoke_tracked(role, model, messages)
         return str(reply.content).strip(), record
     except Exception as exc:
-        return "", error_record(role, exc)
+        return "", _failed(role, model, exc)

@@ -1,24 +1,66 @@
 """Chat models per role: `get_chat_model(role, cfg)` returns a LangChain chat model, or None when
-the role runs offline (its deterministic strategy)."""
+the role runs offline (its deterministic strategy).
+
+A model that cannot be built (unknown provider, OpenAI without OPENAI_API_KEY and without a base URL)
+raises `LLMConfigError`, a ValueError with a one-line message. The run's error policy
+(`Configuration.on_llm_error`) travels with the model: for `offline` the model carries
+`metadata["finrag_on_llm_error"] = "offline"`, which `finrag.tools.llm.calls` reads (`policy_of`); an
+untagged model (the default, or a chat model instance passed in the configuration) fails loudly.
+"""
 from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
+if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an offline run never needs it
+    from langchain_core.language_models import BaseChatModel
 
 from finrag.state.configuration import Configuration
 
 OFFLINE = ("offline", "none", "")
+ON_LLM_ERROR_FAIL, ON_LLM_ERROR_OFFLINE = "fail", "offline"
+ON_LLM_ERROR = (ON_LLM_ERROR_FAIL, ON_LLM_ERROR_OFFLINE)
+POLICY_KEY = "finrag_on_llm_error"
 _CACHE: dict[tuple, BaseChatModel] = {}
 _LOCK = threading.Lock()
 
 
+class LLMConfigError(ValueError):
+    """The configuration names a model that cannot be built (one line; the CLI's exit code 2)."""
+
+
+def on_llm_error(cfg: Configuration) -> str:
+    """The run's error policy, checked: `fail` (the default) or `offline`."""
+    value = str(getattr(cfg, "on_llm_error", "") or ON_LLM_ERROR_FAIL).strip().lower()
+    if value not in ON_LLM_ERROR:
+        raise LLMConfigError(f"on_llm_error must be one of {', '.join(ON_LLM_ERROR)}, not {value!r}")
+    return value
+
+
+def policy_of(model: BaseChatModel | None) -> str:
+    """The error policy a model was handed out with (`fail` unless tagged `offline`)."""
+    meta = getattr(model, "metadata", None) or {}
+    return ON_LLM_ERROR_OFFLINE if meta.get(POLICY_KEY) == ON_LLM_ERROR_OFFLINE else ON_LLM_ERROR_FAIL
+
+
+def _tagged(model: BaseChatModel, policy: str) -> BaseChatModel:
+    if policy == policy_of(model):
+        return model
+    meta = {k: v for k, v in (model.metadata or {}).items() if k != POLICY_KEY}
+    if policy == ON_LLM_ERROR_OFFLINE:
+        meta[POLICY_KEY] = ON_LLM_ERROR_OFFLINE
+    return model.model_copy(update={"metadata": meta or None})
+
+
 def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
+    policy = on_llm_error(cfg)
     spec = cfg.model_for(role)
-    if isinstance(spec, BaseChatModel):
-        return spec
+    if not isinstance(spec, str) and spec is not None:
+        from langchain_core.language_models import BaseChatModel
+
+        if isinstance(spec, BaseChatModel):
+            return _tagged(spec, policy)
     spec = str(spec).strip()
     if spec.lower() in OFFLINE:
         return None
@@ -26,9 +68,14 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
     if not model:
         provider, model = "openai", provider
     if provider not in ("openai", "openai-compatible"):
-        raise ValueError(f"unknown model provider {provider!r} in {spec!r}; use 'offline' or 'openai/<model>'")
+        raise LLMConfigError(f"unknown model provider {provider!r} in {spec!r} (the {role}'s model); "
+                             "use 'offline' or 'openai/<model>' (with --llm-base-url for a compatible server)")
     base_url = cfg.llm_base_url or os.environ.get("OPENAI_BASE_URL") or None
-    key = (model, base_url, float(cfg.temperature))
+    if not base_url and not os.environ.get("OPENAI_API_KEY"):
+        raise LLMConfigError(f"the {role}'s model {spec!r} needs OPENAI_API_KEY in the environment, or "
+                             "--llm-base-url (llm_base_url) for an OpenAI-compatible server; --llm offline "
+                             "answers without an LLM")
+    key = (model, base_url, float(cfg.temperature), policy)
     with _LOCK:
         if key not in _CACHE:
             from langchain_openai import ChatOpenAI
@@ -38,6 +85,8 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
             if base_url:
                 kwargs["base_url"] = base_url
                 kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")
+            if policy == ON_LLM_ERROR_OFFLINE:
+                kwargs["metadata"] = {POLICY_KEY: ON_LLM_ERROR_OFFLINE}
             _CACHE[key] = ChatOpenAI(**kwargs)
         return _CACHE[key]
 

@@ -1,6 +1,7 @@
 """The one home for finrag's query vocabulary: stop words, stemming, keyword coverage."""
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -21,6 +22,7 @@ STOPWORDS = frozenset(
 
 
 
+@functools.lru_cache(maxsize=262_144)  # pure and called for every word of every candidate chunk: remembered
 def stem(tok: str) -> str:
     """Crude suffix folding so that inflections meet: expenditure(s) -> expenditur, operat(ing|ed) -> operat."""
     for suf in ("ies", "es", "s", "ing", "ed"):
@@ -31,7 +33,7 @@ def stem(tok: str) -> str:
 
 
 def keyword_coverage(keywords: Sequence[str], text: str) -> float:
-    words = {stem(w) for w in WORD.findall(text.lower().replace(",", ""))}
+    words = {stem(w) for w in set(WORD.findall(text.lower().replace(",", "")))}
     total = got = 0.0
     for kw in dict.fromkeys(k.lower() for k in keywords):
         w = 2.0 if any(ch.isdigit() for ch in kw) else 1.0

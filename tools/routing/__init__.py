@@ -4,11 +4,14 @@ The registry knows every indexed filing's identity (company, tickers, fiscal per
 path and cover page plus an alias book (`data/aliases.yaml`); its linker reads questions.
 
 * `text`       small text helpers (squash, accents, edit distance, months, two-digit years, uniq)
+* `words`      evidence about words: English word frequency (wordfreq), finance abbreviations
 * `aliases`    the alias book: built-in `data/aliases.yaml` plus user YAML/CSV files
-* `filenames`  filing identity from a path (FinanceBench, paper and generic layouts)
+* `filenames`  filing identity and unique doc ids from a path (FinanceBench, paper, company-folder, generic)
 * `cover`      cover-page parsing and reading a file's first pages
 * `documents`  company names and variants; `build_document_info` (path + cover -> DocumentInfo)
-* `questions`  years, periods, dates, forms and cues in a question
+* `names`      short names derived from legal names (head words, initialisms, abbreviated words)
+* `linker`     candidate companies in a question, each with a confidence and the reason
+* `questions`  years, ranges, periods, dates, forms, forward-looking years and cues in a question
 * `resolver`   choosing one company's filing for a question (priors and cues)
 * `registry`   `Registry` (linker + resolver over the documents of an index) and `Resolution`
 """

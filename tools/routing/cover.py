@@ -28,7 +28,7 @@ MAX_COVER_CHARS = 60000
 _BOILERPLATE = re.compile(
     r"commission|file\s+n|transition\s+period|fiscal\s+year|quarterly\s+period|date\s+of\s+report|"
     r"earliest\s+event|mark\s+one|pursuant|exchange\s+act|securities|identification|telephone|"
-    r"\(state|incorporation|^form\s|annual\s+report|quarterly\s+report|current\s+report|washington|"
+    r"\(state|incorporation|^form\s|annual\s+report|quarterly\s+report|current\s+report|washington,?\s+d\.?\s?c\b|"
     r"^table\s+of\s+contents|^or$|^\W*$", re.IGNORECASE)
 _EXACT_NAME = re.compile(r"\(\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
 _COMPANYISH = re.compile(rf"\b(?:{SUFFIX_WORDS}|international|group|holdings|trust|bancorp)\b\.?",
@@ -167,11 +167,11 @@ def parse_cover_page(text: str) -> dict:
     Symbol(s)" column of the Section 12(b) table – old covers without it give none
     – or the "(NYSE: XYZ)" of a press release), ``fiscal_year_end`` ('December 31'),
     ``fiscal_year`` (year of a fiscal-year end), ``period_end`` (ISO end of the
-    year or quarter covered), ``form`` (from the cover) and ``report_date`` (ISO
-    "Date of Report" of an 8-K). Never raises; garbage gives empty fields.
+    year or quarter covered), ``form`` (from the cover), ``report_date`` (ISO
+    "Date of Report" of an 8-K) and ``items`` (the 8-K items it reports, e.g. ['5.02', '9.01']). Never raises; garbage gives empty fields.
     """
     out = {"registrant": "", "registrant_source": "", "tickers": [], "fiscal_year_end": None,
-           "fiscal_year": None, "period_end": None, "form": "", "report_date": None}
+           "fiscal_year": None, "period_end": None, "form": "", "report_date": None, "items": []}
     if not isinstance(text, str) or not text.strip():
         return out
     try:
@@ -203,6 +203,8 @@ def _fill_cover(text: str, out: dict) -> None:
             # 52/53-week years ending in the first days of January belong to the previous year
             out["fiscal_year"] = year - 1 if (month == 1 and day <= 7) else year
     out["form"] = _cover_form(text)
+    if out["form"] == "8K":
+        out["items"] = sorted(set(re.findall(r"\bItem\s+(\d\.\d{2})\b", text[:20000], re.IGNORECASE)))
     rd = _REPORT_DATE.search(text[:6000])
     if rd:
         out["report_date"] = iso_date(int(rd.group(3)), month_num(rd.group(1)), int(rd.group(2)))

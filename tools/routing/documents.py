@@ -98,4 +98,4 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
         doc_id=p["doc_id"] or PurePath(str(path)).stem, path=str(path), company=company, company_key=key,
         registrant=registrant, tickers=tickers, fiscal_year=fiscal_year, quarter=p["quarter"],
         period=p["period"] or (str(fiscal_year) if fiscal_year else ""), form=form, filed_date=filed,
-        fiscal_year_end=c["fiscal_year_end"], aliases=aliases)
+        fiscal_year_end=c["fiscal_year_end"], period_end=c["period_end"], items=list(c["items"]), aliases=aliases)

@@ -15,7 +15,7 @@ from typing import Optional
 from finrag.tools.routing.aliases import AliasBook, builtin_aliases
 from finrag.tools.routing.text import PathLike, edit_distance, iso_date, squash
 
-__all__ = ["FORMS", "canonical_company_key", "parse_path"]
+__all__ = ["FORMS", "canonical_company_key", "doc_id_for", "parse_path"]
 
 FORMS = ("10K", "10Q", "8K", "EARNINGS", "ANNUALREPORT")
 
@@ -65,6 +65,42 @@ def canonical_company_key(raw: str, book: Optional[AliasBook] = None) -> str:
     return key
 
 
+_PERIOD_WORDS = re.compile(
+    r"(?:19|20)\d{2}(?:[-_]?\d{2}){0,2}|FY|CY|Q[1-4]|[1-4]Q|H[12]|10-?K(?:A|405)?|10-?Q(?:A)?|8-?K(?:A)?|"
+    r"annual|report|quarterly|earnings|release|press|form|filing|transcript|dated|final|amended|amendment|v\d+|"
+    r"\d{1,2}", re.IGNORECASE)
+
+
+def _is_period_only(stem: str) -> bool:
+    """'2023', 'FY2023', '10-K_2023', '2023Q2_10Q': names that carry no company."""
+    if not re.search(r"(?:19|20)\d{2}|10-?[KQ]|8-?K", stem, re.I):
+        return False
+    text = re.sub(r"(?<![A-Za-z0-9])(?:10-?K(?:A|405)?|10-?Q(?:A)?|8-?K(?:A)?)(?![A-Za-z])", " ", stem, flags=re.I)
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", text) if w]
+    return all(_PERIOD_WORDS.fullmatch(w) or re.fullmatch(r"(?:FY|Q[1-4])?\d+(?:Q[1-4])?", w, re.I) for w in words)
+
+
+def doc_id_for(path: PathLike) -> str:
+    """A document id that stays unique in every supported layout.
+
+    FinanceBench and generic names keep their file name without extension (`3M_2018_10K`); the
+    paper's `{year}/{TICKER}.pdf` becomes `TICKER_year` (`2022/MMM.pdf` -> `MMM_2022`); a name that
+    only gives a period, inside a folder per company, is prefixed with the folder
+    (`AAPL/10-K_2023.pdf` -> `AAPL_10-K_2023`). The indexer qualifies the rare remaining clashes."""
+    try:
+        p = PurePath(str(path))
+    except Exception:
+        return ""
+    stem, parent = p.stem, p.parent.name
+    if re.fullmatch(r"(?:19|20)\d{2}", parent or "") and _PAPER_TICKER.fullmatch(stem or ""):
+        return f"{stem.upper()}_{parent}"
+    if stem and parent and parent not in (".", "..") and _is_period_only(stem) \
+            and not re.fullmatch(r"(?:19|20)\d{2}", parent):
+        folder = re.sub(r"[^A-Za-z0-9&.\-]+", "_", parent).strip("_")
+        return f"{folder}_{stem}" if folder else stem
+    return stem
+
+
 def parse_path(path: PathLike) -> dict:
     """What a file name says about a filing; never raises, unknown fields are empty.
 
@@ -79,12 +115,13 @@ def parse_path(path: PathLike) -> dict:
         p = PurePath(str(path))
     except Exception:
         return _empty_path_info()
-    stem = p.stem  # same as tools.indexing.parsing.doc_id_for
-    info = _empty_path_info(stem)
+    stem = p.stem
+    info = _empty_path_info(doc_id_for(p))
     if not stem:
         return info
     try:
-        return _parse_financebench(stem, info) or _parse_paper(p, stem, info) or _parse_generic(stem, info)
+        return _parse_financebench(stem, info) or _parse_paper(p, stem, info) or _parse_company_folder(p, stem, info) \
+            or _parse_generic(stem, info)
     except Exception:  # defensive: a file name must never break indexing
         return info
 
@@ -112,6 +149,27 @@ def _parse_paper(p: PurePath, stem: str, info: dict) -> Optional[dict]:
     key = (entry.key or squash(entry.name)) if entry else ticker
     info.update(layout="paper", company_key=key.upper(), ticker=ticker, fiscal_year=int(parent),
                 period=parent, form="10K")
+    return info
+
+
+def _parse_company_folder(p: PurePath, stem: str, info: dict) -> Optional[dict]:
+    """`AAPL/2023.pdf`, `Apple/10-K_FY2023.pdf`: the folder names the company, the file the period."""
+    parent = p.parent.name
+    if not parent or not _is_period_only(stem) or re.fullmatch(r"(?:19|20)\d{2}", parent):
+        return None
+    info = _parse_generic(stem, info)
+    words = [w for w in re.split(r"[^A-Za-z0-9&]+", parent) if w]
+    company = "_".join(words)
+    entry = builtin_aliases().entry_for(tickers=[company.upper()]) if _PAPER_TICKER.fullmatch(company) else None
+    if entry is not None and squash(company) not in builtin_aliases().known_keys():
+        info["ticker"] = company.upper()
+        company = entry.key or squash(entry.name)
+    elif _PAPER_TICKER.fullmatch(company) and company.isupper():
+        info["ticker"] = company
+    info.update(layout="company_folder", company_key=canonical_company_key(company) if company else "")
+    if not info["form"] and info["fiscal_year"] and not info["quarter"]:
+        info["form"] = "10K" if re.search(r"10-?K|annual", stem, re.I) or re.fullmatch(r"(?:FY)?\d{4}", stem, re.I) \
+            else info["form"]
     return info
 
 

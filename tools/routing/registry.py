@@ -2,31 +2,29 @@
 
 `Registry(docs, alias_file)` takes the `DocumentInfo` of every indexed filing (see
 `finrag.tools.routing.documents.build_document_info`), merges the spellings of one company,
-attaches the alias book (`aliases.py`, plus an optional user alias file) and indexes the names
-and tickers. Then, deterministic and offline:
+attaches the alias book (`aliases.py`, plus an optional user alias file) and indexes the names,
+the short names derived from legal names (`names.py`) and the tickers. Then, offline:
 
-* **What a question asks about** – `Registry.link` finds companies (names and
-  aliases, longest match first, case-insensitive except for common words and
-  very short names), tickers (case-sensitive, ambiguous ones only in a ticker
-  context such as ``$IT`` or ``(NYSE: ALL)``), fiscal years, quarters, forms and
-  dates (`questions.py`), and returns an `ExtractedMetadata`.
-* **Which document(s) to read** – `Registry.resolve` picks one document per
-  company the question names (`resolver.best_document`). Only ids of registered
-  documents can come out; a path in a question is just text.
+* **What a question asks about** – `Registry.link` runs the linker (`linker.py`): every candidate
+  company with a confidence and the reason (names, derived short names, tickers scored by context,
+  company-like names the index does not hold), plus fiscal years, quarters, ranges, forms and dates
+  (`questions.py`), as an `ExtractedMetadata`.
+* **Which document(s) to read** – `Registry.resolve` picks the filing(s) of each company the question
+  names (`resolver.best_document`, time reasoning included). Only ids of registered documents can come
+  out; a path in a question is just text. Routing confidence drives the scope (`scope="confidence"`):
+  a confident route reads one filing; a tie between filings of the company (three 8-Ks of one year)
+  reads those filings (`company_scope`); a company found only on weak evidence is not routed
+  (`fallback_low_confidence`, the caller searches the corpus).
 
-Statuses: ``exact_path`` (company + period select exactly one filing),
-``filename_fallback`` (several candidates, decided by the scoring in `resolver`, or a
-date match), ``default_year`` (no period in the question),
-``fallback_no_tickers`` (no known company: empty ids, the caller searches the
-whole corpus), ``fallback_no_files_on_disk`` (known company but no filing of
-it, or none of the asked period: empty ids – we do not guess a neighbouring
-year, a wrong year's filing would answer with wrong numbers), ``multi_doc``
-(several companies: the best filing of each).
+Statuses (also in `finrag.state.contract.ROUTING_STATUSES`):
+``exact_path``, ``filename_fallback``, ``default_year``, ``multi_doc``, ``forward_looking``,
+``comparative_period``, ``company_scope``, ``period_not_in_index`` (a route inside the company's own
+filings); ``fallback_no_tickers``, ``fallback_low_confidence`` (no route: the caller searches the whole
+corpus); ``company_not_indexed`` (the question names a company the index does not hold: no route and no
+retrieval, the answer says which company is missing and which close names exist).
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from pydantic import BaseModel, Field
@@ -35,54 +33,42 @@ from finrag.state.schema import DocumentInfo, ExtractedMetadata
 from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import read_cover_text
 from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants, readable_key
-from finrag.tools.routing.questions import MAX_QUESTION_CHARS, detect_forms, extract_periods, question_cues
-from finrag.tools.routing.resolver import best_document
-from finrag.tools.routing.text import PathLike, edit_distance, squash, strip_accents, uniq
+from finrag.tools.routing.linker import ACCEPT, Candidate, Company, Linker, alias_tokens
+from finrag.tools.routing.questions import (
+    MAX_QUESTION_CHARS,
+    detect_forms,
+    event_items,
+    extract_periods,
+    forward_years,
+    question_cues,
+)
+from finrag.tools.routing.resolver import Pick, best_document
+from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
 
-__all__ = ["STATUSES", "Registry", "Resolution"]
+__all__ = ["NO_RETRIEVAL_STATUSES", "SCOPES", "STATUSES", "Registry", "Resolution", "unanswerable_answer"]
 
-STATUSES = ("exact_path", "filename_fallback", "default_year", "fallback_no_tickers",
-            "fallback_no_files_on_disk", "multi_doc")
+STATUSES = ("exact_path", "filename_fallback", "default_year", "multi_doc", "forward_looking", "comparative_period",
+            "company_scope", "period_not_in_index", "fallback_no_tickers", "fallback_low_confidence",
+            "company_not_indexed")
+
+NO_RETRIEVAL_STATUSES = ("company_not_indexed",)
+"""Statuses that end routing without any retrieval: the answer says what is missing instead."""
+
+SCOPES = ("confidence", "filing")
 
 
 class Resolution(BaseModel):
-    """Which documents to read: ids from the registry only, with a status and a reason."""
+    """Which documents to read: ids from the registry only, with a status, a reason and how sure routing is."""
 
     doc_ids: list[str] = Field(default_factory=list)
     status: str = "fallback_no_tickers"
     reason: str = ""
+    confidence: float = Field(0.0, description="0-1: how sure routing is of the company and period (0 when nothing is routed)")
+    candidates: list[dict] = Field(default_factory=list, description="Per routed company: company, doc_id, status, "
+                                                                      "confidence, reason, alternates")
+    missing: list[str] = Field(default_factory=list, description="Companies the question names that the index does not hold")
+    close_names: list[str] = Field(default_factory=list, description="Indexed companies whose names are closest to the missing ones")
 
-
-@dataclass
-class _Company:
-    key: str
-    name: str = ""
-    in_registry: bool = True
-    tickers: list[str] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)
-    doc_ids: list[str] = field(default_factory=list)
-
-
-_TOKEN = re.compile(r"[^\W_]+|&")
-_TICKER_TOKEN = re.compile(r"(?<![\w&.\-])(\$)?([A-Z]{2,5}(?:\.[A-Z])?)(?![\w&\-]|\.[A-Za-z])")
-_TICKER_CONTEXT = re.compile(r"(?:\$|\(|\[|(?:NYSE|NASDAQ|Nasdaq|ticker|symbol)\s*:?\s*)$", re.I)
-_NEVER_TICKERS = {
-    "CEO", "CFO", "COO", "CTO", "EPS", "GAAP", "USD", "EUR", "GBP", "JPY", "FY", "YOY", "QOQ", "TTM", "LTM",
-    "YTD", "EBIT", "EBITDA", "ROA", "ROE", "ROI", "ROIC", "DPO", "DSO", "DIO", "CCC", "FCF", "COGS",
-    "CAPEX", "OPEX", "PPE", "PPNE", "CAGR", "SGA", "USA", "US", "UK", "EU", "SEC", "IPO", "ESG", "HR", "RD",
-    "FX", "NYSE", "LLC", "INC", "LP", "ETF", "REIT", "GDP", "CPI", "AND", "THE", "FOR", "NA", "OK", "IRS",
-    "FDA", "DOJ", "FTC", "EPA", "AI", "API", "ASC", "IFRS", "FASB", "NAV", "AUM", "NII", "NIM", "BPS",
-    "LIFO", "FIFO", "RSU", "PSU", "SBC", "DTA", "DTL", "NOL", "OCI", "AOCI", "WACC", "DCF", "EV",
-}
-
-
-def _tokens(text: str) -> list[tuple[str, int, int]]:
-    """(normalised token, start, end) – lower case, accents removed, '&' kept as a token."""
-    return [(strip_accents(m.group(0)).casefold(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-
-
-def _alias_tokens(alias: str) -> tuple[str, ...]:
-    return tuple(t for t, _, _ in _tokens(alias))
 
 
 class Registry:
@@ -98,7 +84,7 @@ class Registry:
             self._book = self._book.merged(load_alias_file(alias_file))
         self._ticker_class = self._ticker_classes(self._book.history)
         self._doc_key: dict[str, str] = self._merge_company_keys()
-        self._companies: dict[str, _Company] = {}
+        self._companies: dict[str, Company] = {}
         self._build_companies()
         self._attach_alias_entries()
         self._build_indexes()
@@ -140,9 +126,11 @@ class Registry:
         ranked = sorted(count, key=lambda k: (-count[k], k))
         canon: dict[str, str] = {}
         ticker_owner: dict[str, str] = {}
-        for d in self._docs.values():
-            for t in d.tickers:
-                ticker_owner.setdefault(t.upper(), d.company_key)
+        key_tickers: dict[str, set[str]] = {}
+        for d in sorted(self._docs.values(), key=lambda d: (-count.get(d.company_key, 0), d.doc_id)):
+            for t in self._equivalent_tickers(d.tickers):
+                ticker_owner.setdefault(t, d.company_key)
+                key_tickers.setdefault(d.company_key, set()).add(t)
         for k in ranked:
             sq = squash(k)
             target = next((c for c in canon.values() if squash(c) == sq), None)
@@ -151,13 +139,16 @@ class Registry:
                                if len(squash(c)) >= 6 and edit_distance(sq, squash(c), 1) <= 1), None)
             if target is None and k in ticker_owner and ticker_owner[k] != k and ticker_owner[k] in canon:
                 target = canon[ticker_owner[k]]
+            if target is None:  # the same ticker (or ticker history: FB -> META) is the same company
+                mine = key_tickers.get(k, set())
+                target = next((canon[o] for o in canon if mine & key_tickers.get(o, set())), None)
             canon[k] = target or k
         return {d.doc_id: canon[d.company_key or squash(d.company) or d.doc_id.upper()] for d in self._docs.values()}
 
     def _build_companies(self) -> None:
         for doc_id, d in sorted(self._docs.items(), key=lambda kv: (kv[1].fiscal_year or 0, kv[0])):
             key = self._doc_key[doc_id]
-            comp = self._companies.setdefault(key, _Company(key=key))
+            comp = self._companies.setdefault(key, Company(key=key))
             comp.doc_ids.append(doc_id)
             comp.name = d.company or comp.name or readable_key(key)  # latest filing's name wins
             comp.tickers = uniq([*comp.tickers, *d.tickers])
@@ -187,7 +178,7 @@ class Registry:
                 if not key:
                     continue
                 ckey = f"~{key}"
-                self._companies[ckey] = _Company(key=key, name=entry.name or readable_key(key), in_registry=False)
+                self._companies[ckey] = Company(key=key, name=entry.name or readable_key(key), in_registry=False)
             comp = self._companies[ckey]
             if entry.name and (comp.in_registry or not comp.name):
                 comp.name = entry.name
@@ -198,17 +189,14 @@ class Registry:
             comp.tickers = self._equivalent_tickers(comp.tickers)
 
     def _build_indexes(self) -> None:
-        self._alias_index: dict[tuple[str, ...], set[str]] = {}
         self._ticker_index: dict[str, set[str]] = {}
         for ckey, comp in self._companies.items():
-            for n in comp.names:
-                toks = _alias_tokens(n)
-                if toks and not (len(toks) == 1 and toks[0].isdigit()):
-                    self._alias_index.setdefault(toks, set()).add(ckey)
             for t in comp.tickers:
                 self._ticker_index.setdefault(t.upper(), set()).add(ckey)
-        self._max_alias_len = max((len(t) for t in self._alias_index), default=1)
+        self._linker = Linker(self._companies, self._ticker_index)
+        self._alias_index = self._linker.alias_index
         self._docs_by_company = {k: [self._docs[i] for i in c.doc_ids] for k, c in self._companies.items()}
+        self._alias_ids = {a: d.doc_id for d in self._docs.values() for a in d.alias_ids if a not in self._docs}
 
     @classmethod
     def from_paths(cls, paths: Iterable[PathLike], alias_file: Optional[PathLike] = None) -> "Registry":
@@ -217,7 +205,10 @@ class Registry:
 
     # ----- simple accessors -----------------------------------------------
     def get(self, doc_id: str) -> Optional[DocumentInfo]:
-        return self._docs.get(doc_id) if isinstance(doc_id, str) else None
+        """The document with this id (or with this id among its aliases: identical copies), else None."""
+        if not isinstance(doc_id, str):
+            return None
+        return self._docs.get(doc_id) or self._docs.get(self._alias_ids.get(doc_id, ""))
 
     def doc_ids(self) -> list[str]:
         return sorted(self._docs)
@@ -237,103 +228,207 @@ class Registry:
         return doc_id in self._docs
 
     # ----- linking ----------------------------------------------------------
-    def _alias_ok(self, alias: tuple[str, ...], text: str, start: int, end: int) -> bool:
-        original = text[start:end]
-        if len(alias) == 1:
-            tok = alias[0]
-            if tok in self._book.common_words and not original[:1].isupper():
-                return False
-            if len(tok) <= 3 and original.islower():
-                return False
-            if tok[:1].isdigit() and start > 0 and re.match(r"[$.,\d]", text[start - 1]):
-                return False
-        return True
-
-    def _find_companies(self, text: str) -> list[str]:
-        toks = _tokens(text)
-        found, i = [], 0
-        while i < len(toks):
-            hit = None
-            for n in range(min(self._max_alias_len, len(toks) - i), 0, -1):
-                key = tuple(t for t, _, _ in toks[i:i + n])
-                if key in self._alias_index and self._alias_ok(key, text, toks[i][1], toks[i + n - 1][2]):
-                    hit = (n, self._alias_index[key])
-                    break
-            if hit:
-                found.extend(sorted(hit[1], key=lambda k: (not self._companies[k].in_registry, k)))
-                i += hit[0]
-            else:
-                i += 1
-        return uniq(found)
-
-    def _find_tickers(self, text: str) -> list[tuple[str, list[str]]]:
-        letters = [c for c in text if c.isalpha()]
-        shouting = len(letters) > 20 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
-        out = []
-        for m in _TICKER_TOKEN.finditer(text):
-            tick = m.group(2)
-            keys = self._ticker_index.get(tick)
-            if not keys or (tick in _NEVER_TICKERS and not m.group(1)):
-                continue
-            ambiguous = tick in self._book.ambiguous_tickers or tick.lower() in self._book.common_words
-            context = bool(m.group(1)) or bool(_TICKER_CONTEXT.search(text[max(0, m.start() - 12):m.start()])) \
-                or text[m.end():m.end() + 1] == ")"
-            if (ambiguous or shouting) and not context:
-                continue
-            out.append((tick, sorted(keys, key=lambda k: (not self._companies[k].in_registry, k))))
-        return out
+    def candidates(self, question: str) -> list[Candidate]:
+        """Every company the linker considered for a question, accepted or not, with confidence and reason."""
+        text = question[:MAX_QUESTION_CHARS] if isinstance(question, str) else ""
+        return self._linker.candidates(text) if text.strip() else []
 
     def link(self, question: str) -> ExtractedMetadata:
-        """Deterministic entity linking: companies, tickers, years, periods, forms, dates."""
+        """Entity linking with evidence: companies (and the candidates behind them), tickers, company-like
+        names the index does not hold, years, periods, forms and dates."""
         text = question[:MAX_QUESTION_CHARS] if isinstance(question, str) else ""
         if not text.strip():
             return ExtractedMetadata()
-        keys = self._find_companies(text)
-        explicit = []
-        for tick, tkeys in self._find_tickers(text):
-            explicit.append(tick)
-            keys.extend(tkeys)
+        cands = self._linker.candidates(text)
+        keys, tickers, missing = [], [], []
+        for c in cands:
+            if not c.accepted:
+                continue
+            if c.key:
+                keys.append(c.key)
+                if c.ticker:
+                    tickers.append(c.ticker)
+                if not self._docs_by_company.get(c.key):
+                    missing.append(self._companies[c.key].name or c.key)
+            else:
+                missing.append(c.name)
         keys = uniq(keys)
-        tickers = uniq([*explicit, *(self._companies[k].tickers[0] for k in keys if self._companies[k].tickers)])
+        tickers = uniq([*tickers, *(self._companies[k].tickers[0] for k in keys if self._companies[k].tickers)])
         years, periods, dates = extract_periods(text)
         return ExtractedMetadata(companies=[self._companies[k].name for k in keys], tickers=tickers,
-                                 years=years, periods=periods, forms=detect_forms(text), dates=dates)
+                                 years=years, periods=periods, forms=detect_forms(text), dates=dates,
+                                 not_indexed=uniq(missing), candidates=[c.as_dict() for c in cands])
 
     # ----- resolving ----------------------------------------------------------
     def _keys_of(self, extracted: ExtractedMetadata) -> list[str]:
         keys: list[str] = []
         for name in extracted.companies or []:
-            toks = _alias_tokens(str(name))
-            if toks in self._alias_index:
-                keys.extend(sorted(self._alias_index[toks]))
+            toks = alias_tokens(str(name))
+            entries = self._alias_index.get(toks) or {}
+            names = [k for k, kind in entries.items() if kind == "name"] or list(entries)
+            if names:
+                keys.extend(sorted(names))
             else:
-                keys.extend(self._find_companies(str(name)))
+                keys.extend(c.key for c in self._linker.candidates(str(name)) if c.accepted and c.key)
         for tick in extracted.tickers or []:
             for t in self._equivalent_tickers([str(tick).upper().lstrip("$")]):
                 keys.extend(sorted(self._ticker_index.get(t, ())))
         return uniq(keys)
 
+    def confidence_of(self, extracted: ExtractedMetadata, key: str) -> float:
+        """The linker's confidence that the question names company `key` (1.0 when given without candidates)."""
+        confs = [float(c.get("confidence") or 0) for c in extracted.candidates or [] if c.get("key") == key]
+        return max(confs) if confs else 1.0
+
+    def close_names(self, names: Iterable[str], limit: int = 3) -> list[str]:
+        """Indexed companies whose names (or tickers) are closest to `names` (fuzzy, rapidfuzz WRatio)."""
+        indexed = {k: c for k, c in self._companies.items() if c.in_registry and self._docs_by_company.get(k)}
+        choices = {}
+        for c in indexed.values():
+            label = c.name + (f" ({c.tickers[0]})" if c.tickers else "")
+            for n in [c.name, *c.tickers[:1]]:
+                choices.setdefault(n, label)
+        try:
+            from rapidfuzz import fuzz, process
+        except ImportError:  # pragma: no cover
+            return []
+        scored: dict[str, float] = {}
+        for name in names:
+            for choice, score, _ in process.extract(str(name), list(choices), scorer=fuzz.WRatio, limit=limit * 2,
+                                                    score_cutoff=50):
+                label = choices[choice]
+                scored[label] = max(scored.get(label, 0.0), score)
+        return [label for label, _ in sorted(scored.items(), key=lambda kv: -kv[1])[:limit]]
+
     def resolve(self, extracted: Optional[ExtractedMetadata], question: str = "",
-                default_year: int = 2023) -> Resolution:
-        """Pick the document(s) a question is about: the best filing of each company it names (the rules
-        are in `finrag.tools.routing.resolver`; statuses in the module docstring)."""
+                default_year: int = 2023, scope: str = "confidence") -> Resolution:
+        """Pick the document(s) a question is about (rules in `finrag.tools.routing.resolver`, statuses in the
+        module docstring). `scope="filing"` always reads one filing per company."""
         ex = extracted if isinstance(extracted, ExtractedMetadata) else ExtractedMetadata()
         keys = self._keys_of(ex)
         in_reg = [k for k in keys if self._companies[k].in_registry and self._docs_by_company.get(k)]
+        missing = uniq([*(self._companies[k].name for k in keys if k not in in_reg), *(ex.not_indexed or [])])
+        chosen = [d for d in ex.documents or [] if d in self._docs or d in self._alias_ids]
+        if chosen:
+            return self._resolve_chosen(chosen, ex, missing)
         if not in_reg:
-            if keys:
-                names = ", ".join(self._companies[k].name for k in keys)
-                return Resolution(status="fallback_no_files_on_disk",
-                                  reason=f"recognised {names}, but the registry has no document of it")
+            if missing:
+                close = self.close_names(missing)
+                reason = (f"{', '.join(missing)}: not in the index (no filing of it)"
+                          + (f"; closest indexed names: {', '.join(close)}" if close else ""))
+                return Resolution(status="company_not_indexed", reason=reason, missing=missing, close_names=close)
+            weak = [c for c in ex.candidates or [] if c.get("key") and 0.2 <= c.get("confidence", 0) < ACCEPT
+                    and c.get("in_index")]
+            if weak:
+                best = max(weak, key=lambda c: c.get("confidence", 0))
+                return Resolution(status="fallback_low_confidence", reason=(
+                    f"only weak evidence for a company: '{best.get('text')}' -> {best.get('name')} "
+                    f"({best.get('confidence')}: {best.get('reason')})"), candidates=[best])
             return Resolution(status="fallback_no_tickers", reason="no known company or ticker in the question")
         cues = question_cues(question)
-        picks = [(k, *best_document(self._docs_by_company[k], self._companies[k].name, ex, cues, default_year))
-                 for k in in_reg]
-        if len(picks) == 1:
-            _, doc_id, status, why = picks[0]
-            return Resolution(doc_ids=[doc_id] if doc_id else [], status=status, reason=why)
-        doc_ids = uniq(d for _, d, _, _ in picks)
-        reason = "; ".join(f"{self._companies[k].name}: {d or '-'} ({s}: {w})" for k, d, s, w in picks)
+        fwd = tuple(forward_years(question))
+        items = frozenset(event_items(question))
+        picks: list[tuple[str, Pick]] = []
+        for k in in_reg:
+            pick = best_document(self._docs_by_company[k], self._companies[k].name, ex, cues, default_year,
+                                 forward=fwd, items=items)
+            pick.confidence = round(pick.confidence * min(1.0, self.confidence_of(ex, k)), 3)
+            picks.append((k, pick))
+        return self._combine(picks, missing, scope)
+
+    def _resolve_chosen(self, chosen: list[str], ex: ExtractedMetadata, missing: list[str]) -> Resolution:
+        ids = uniq(self.get(d).doc_id for d in chosen)
+        status = "multi_doc" if len({self.company_of(d) for d in ids}) > 1 else \
+            ("exact_path" if len(ids) == 1 else "company_scope")
+        reason = f"chosen by the router among the registry's filings: {', '.join(ids)}" + \
+            (f"; not in the index: {', '.join(missing)}" if missing else "")
+        return Resolution(doc_ids=ids, status=status, reason=reason, confidence=0.9, missing=missing,
+                          candidates=[{"company": self.get(d).company, "doc_id": d, "status": status,
+                                       "confidence": 0.9, "reason": "router LLM", "alternates": []} for d in ids])
+
+    def _combine(self, picks: list[tuple[str, Pick]], missing: list[str], scope: str) -> Resolution:
+        rows = []
+        doc_ids: list[str] = []
+        for k, p in picks:
+            widen = scope == "confidence" and p.alternates and p.confidence < 0.8
+            ids = [p.doc_id, *p.alternates[:2]] if widen else [p.doc_id]
+            rows.append({"company": self._companies[k].name, "doc_id": p.doc_id, "status": p.status,
+                         "confidence": p.confidence, "reason": p.reason, "alternates": list(p.alternates),
+                         "scope": [i for i in ids if i]})
+            doc_ids.extend(i for i in ids if i)
+        doc_ids = uniq(doc_ids)
+        note = f"; not in the index: {', '.join(missing)}" if missing else ""
+        confidence = min(r["confidence"] for r in rows)
+        if len(rows) == 1:
+            r = rows[0]
+            status = "company_scope" if len(r["scope"]) > 1 else r["status"]
+            reason = r["reason"] + (f"; tied filings also read: {', '.join(r['scope'][1:])}" if len(r["scope"]) > 1
+                                    else "")
+            return Resolution(doc_ids=doc_ids, status=status, reason=reason + note, confidence=confidence,
+                              candidates=rows, missing=missing)
+        reason = "; ".join(f"{r['company']}: {r['doc_id'] or '-'} ({r['status']}: {r['reason']})" for r in rows)
         if not doc_ids:
-            return Resolution(status="fallback_no_files_on_disk", reason=reason)
-        return Resolution(doc_ids=doc_ids, status="multi_doc", reason=reason)
+            return Resolution(status="fallback_low_confidence", reason=reason + note, candidates=rows, missing=missing)
+        return Resolution(doc_ids=doc_ids, status="multi_doc", reason=reason + note, confidence=confidence,
+                          candidates=rows, missing=missing)
+
+    # ----- for an LLM router ------------------------------------------------
+    def describe_candidates(self, extracted: ExtractedMetadata, max_docs: int = 12) -> str:
+        """The linker's candidates and their filings, as text for an LLM router to adjudicate."""
+        lines = []
+        for c in extracted.candidates or []:
+            state = "accepted" if float(c.get("confidence") or 0) >= ACCEPT else "rejected"
+            where = "in the index" if c.get("in_index") and self._docs_by_company.get(c.get("key", "")) \
+                else "NOT in the index"
+            lines.append(f"- '{c.get('text')}' -> {c.get('name')} ({where}); confidence {c.get('confidence')}, "
+                         f"{state}: {c.get('reason')}")
+            docs = sorted(self._docs_by_company.get(c.get("key", ""), []),
+                          key=lambda d: (d.fiscal_year or 0, d.quarter or 0, d.filed_date or ""), reverse=True)
+            for d in docs[:max_docs] if state == "accepted" else []:
+                lines.append(f"    {d.doc_id}: {d.form or '?'} {d.period or '?'}"
+                             + (f" filed {d.filed_date}" if d.filed_date else "")
+                             + (f" items {', '.join(d.items)}" if d.items else ""))
+        return "Candidates from the document registry:\n" + ("\n".join(lines) if lines else "(none)")
+
+    def merge_llm(self, linked: ExtractedMetadata, llm) -> ExtractedMetadata:
+        """The linker's extraction adjudicated by an LLM router: its companies and tickers count only if the
+        registry recognises them, `rejected` candidates are dropped, `documents` are kept only if registered."""
+        if llm is None:
+            return linked
+        out = linked.model_copy(deep=True)
+        rejected = {str(r).casefold().strip() for r in getattr(llm, "rejected", []) or []}
+        if rejected:
+            drop = {c.get("key") for c in out.candidates if str(c.get("text", "")).casefold() in rejected
+                    or str(c.get("name", "")).casefold() in rejected}
+            names = {self._companies[k].name for k in drop if k in self._companies}
+            out.companies = [n for n in out.companies if n not in names and n.casefold() not in rejected]
+            out.tickers = [t for t in out.tickers if t.casefold() not in rejected
+                           and not (set(self._ticker_index.get(t, ())) & drop)]
+            out.not_indexed = [n for n in out.not_indexed if n.casefold() not in rejected]
+            for c in out.candidates:
+                if c.get("key") in drop or str(c.get("text", "")).casefold() in rejected:
+                    c["confidence"], c["reason"] = 0.0, f"rejected by the router LLM; was: {c.get('reason')}"
+        names = [str(n) for n in [*(getattr(llm, "companies", []) or []), *(getattr(llm, "tickers", []) or [])]
+                 if str(n).strip()]
+        if names:
+            known = self.link(" ; ".join(names))
+            out.companies = uniq([*out.companies, *known.companies])
+            out.tickers = uniq([*out.tickers, *known.tickers])
+            out.not_indexed = uniq([*out.not_indexed, *(n for n in known.not_indexed if n.casefold() not in rejected)])
+            out.candidates += [dict(c, reason=f"router LLM: {c.get('reason')}") for c in known.candidates
+                               if c.get("key") and c.get("key") not in {x.get("key") for x in out.candidates}]
+        out.years = sorted(set(out.years) | {int(y) for y in getattr(llm, "years", []) or []
+                                             if str(y).isdigit() and 1990 <= int(y) <= 2100})
+        for f in ("periods", "forms", "dates"):
+            setattr(out, f, uniq([*getattr(out, f), *(str(v) for v in getattr(llm, f, []) or [])]))
+        docs = [self.get(str(d)) for d in getattr(llm, "documents", []) or []]
+        out.documents = uniq(d.doc_id for d in docs if d is not None)
+        return out
+
+
+def unanswerable_answer(status: str, reason: str) -> str:
+    """The answer for a route that ends without retrieval (`NO_RETRIEVAL_STATUSES`): what is missing and why."""
+    if status == "company_not_indexed":
+        return f"The index holds no filing of the company this question asks about, so it is not answered from " \
+               f"another company's filings. {reason}."
+    return f"Not answered: {reason}."

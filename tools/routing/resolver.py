@@ -1,19 +1,25 @@
-"""Which filing of one company a question is about: the per-company half of `Registry.resolve`.
+"""Which filing(s) of one company a question is about: the per-company half of `Registry.resolve`.
 
-Resolution of one company, in order of precedence:
+Resolution of one company, in order of precedence (each step says how sure it is, `Pick.confidence`):
 
-* **Date** – a non-period-end date ("May 26, 2023") selects the dated filing
-  (8-K) filed on the date or up to 14 days after it (2 days before tolerated),
-  closest first. Period-end dates ("December 31, 2022") only give a year.
-* **Quarter** – "Q2 of FY2024", "2023 Q1", "Q2'2023"... select the filings of
-  that fiscal quarter (the latest quarter that has filings). If there is none,
-  the quarter's fiscal year is tried next (a 10-K covers its Q4 and the year).
-* **Year** – the latest mentioned fiscal year that has filings ("FY2019 -
-  FY2021" reads the FY2021 filing, which holds the comparatives). Years marked
-  as fiscal ("FY2021", "fiscal 2021") outrank bare years, so "as of FY2021 ...
-  expected payments in 2024" stays in 2021.
-* **Default** – nothing time-like in the question: `default_year`, or the
-  company's latest fiscal year if it has no filing in `default_year`.
+* **Date** – a date that is not a period end ("May 26, 2023") selects the dated filing (8-K) filed on the
+  date or up to 14 days after it (2 days before tolerated). A date within a week of a filing's period
+  end ("as of January 28, 2023" for a January year end) selects that filing's fiscal period; any other
+  date the fiscal year that contains it (fiscal years that do not end in December included).
+* **Quarter** – "Q2 of FY2024", "2023 Q1", "Q2'23", "H1 2023"... select the filings of that fiscal quarter;
+  without one, the quarter's fiscal year is tried next (a 10-K covers its Q4 and the year).
+* **Forward-looking** – what a company *expects* for a period ("guidance for FY2023", "2025 outlook",
+  "FY24E capex") is in the filings published before it: the latest fiscal year before that period
+  (`forward_looking`), unless the question names that earlier year itself.
+* **Year** – the latest mentioned fiscal year that has filings ("FY2019 - FY2021" reads the FY2021 filing,
+  which holds the comparatives). Years marked as fiscal outrank bare years.
+* **Past years only later filings report** – a year without a filing of its own is still reported by the
+  next annual filings (a 10-K carries three years of income statements and two of balance sheets): the
+  earliest later annual filing within two years (`comparative_period`).
+* **No filing for the period** – stay inside the company: its nearest filing(s), status
+  `period_not_in_index`; never another company's.
+* **No period** – a named form ("in its 10-Q", "the 8-K") picks among the company's filings of that form;
+  otherwise `default_year`, else the company's latest fiscal year.
 
 Within the selected period the filings are scored::
 
@@ -23,34 +29,44 @@ Within the selected period the filings are scored::
   + 5.0  the form is named ("10-K", "quarterly report", "8-K", "earnings release")
   + 4.5  the other annual form is named (10-K <-> annual report)
   + 2.0  EARNINGS filing and earnings-release vocabulary in the question
-         (adjusted / non-GAAP / EBITDA(R) / guidance / outlook / organic /
-         constant currency / excluding the impact of ... / sales growth ...)
-  + 3.0  8-K and corporate-event vocabulary (new CEO, appointed, resigned,
-         nominees, votes, credit agreement, Item 5.02 ...)
+  + 3.0  8-K and corporate-event vocabulary (new CEO, votes, credit agreement, Item 5.02 ...)
+  + 2.0  8-K whose cover lists an item the question asks about (5.02 officers, 5.07 votes ...)
 
-and the best one wins (ties: later quarter, later filing date, doc id).
+and the best one wins (ties: later quarter, later filing date, doc id). Filings that tie with the best
+(within `TIE`) are returned too as `alternates`: the registry widens the scope to them when its
+confidence policy says so.
 """
 from __future__ import annotations
 
 import datetime as _dt
 import re
+from dataclasses import dataclass, field
 from typing import Optional
 
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
 from finrag.tools.routing.filenames import FORMS
 
-__all__ = ["best_document"]
+__all__ = ["Pick", "best_document"]
 
 _FORM_ANNUAL = {"10K", "ANNUALREPORT"}
 _YEAR_PRIOR = {"10K": 3.0, "ANNUALREPORT": 2.9, "10Q": 1.0, "EARNINGS": 0.5, "8K": 0.3, "": 0.2}
 _QUARTER_PRIOR = {"10Q": 3.0, "EARNINGS": 2.0, "10K": 1.0, "ANNUALREPORT": 0.9, "8K": 0.3, "": 0.2}
 _Q4_EARNINGS_PRIOR = 2.0
-_NAMED_FORM, _ANNUAL_FAMILY, _EARNINGS_CUE, _EVENT_CUE = 5.0, 4.5, 2.0, 3.0
+_NAMED_FORM, _ANNUAL_FAMILY, _EARNINGS_CUE, _EVENT_CUE, _ITEM_CUE = 5.0, 4.5, 2.0, 3.0, 2.0
 _DATE_WINDOW = (-2, 14)  # days the filing may be before / after the date in the question
+_PERIOD_END_SLACK = 7  # days between a date in the question and a filing's period end
+TIE = 0.05
 
 
-def _is_period_end(iso: str) -> bool:
-    return iso[5:] in ("03-31", "06-30", "09-30", "12-31")
+@dataclass
+class Pick:
+    """One company's route: the filing, how it was found, how sure, and filings that tie with it."""
+
+    doc_id: Optional[str]
+    status: str
+    reason: str
+    confidence: float = 1.0
+    alternates: list[str] = field(default_factory=list)
 
 
 def _doc_year(d: DocumentInfo) -> Optional[int]:
@@ -59,10 +75,18 @@ def _doc_year(d: DocumentInfo) -> Optional[int]:
     return int(d.filed_date[:4]) if d.filed_date and d.filed_date[:4].isdigit() else None
 
 
-def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cues: set[str],
-                  default_year: int) -> tuple[Optional[str], str, str]:
-    """(doc id or None, status, reason): the filing of one company (`docs`, display `name`) to read."""
-    forms = {f for f in (ex.forms or []) if f in FORMS}
+def _iso(value: Optional[str]) -> Optional[_dt.date]:
+    try:
+        return _dt.date.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _is_period_end(iso: str) -> bool:
+    return iso[5:] in ("03-31", "06-30", "09-30", "12-31")
+
+
+def _periods(ex: ExtractedMetadata) -> tuple[list[tuple[int, int]], list[int]]:
     quarters, fy_years = [], []
     for p in ex.periods or []:
         m = re.fullmatch(r"(\d{4})Q([1-4])", str(p).strip().upper())
@@ -71,35 +95,114 @@ def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cu
         m = re.fullmatch(r"FY\s*(\d{4})", str(p).strip().upper())
         if m:
             fy_years.append(int(m.group(1)))
-    years = set(fy_years) | {y for y, _ in quarters} if (fy_years or quarters) \
-        else {int(y) for y in ex.years or [] if str(y).isdigit()}
+    return quarters, fy_years
+
+
+def _date_periods(docs: list[DocumentInfo], dates: list[str]) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Dates as fiscal periods of this company: (quarters, fiscal years, calendar years)."""
+    quarters, years, calendar = [], [], []
+    for iso in dates:
+        day = _iso(iso)
+        if day is None:
+            continue
+        near = [d for d in docs if _iso(d.period_end) and abs((_iso(d.period_end) - day).days) <= _PERIOD_END_SLACK]
+        if near:
+            d = near[0]
+            (quarters.append((_doc_year(d), d.quarter)) if d.quarter else years.append(_doc_year(d)))
+            continue
+        covering = [d for d in docs if d.form in _FORM_ANNUAL and _iso(d.period_end)
+                    and 0 <= (_iso(d.period_end) - day).days < 365]
+        if covering:
+            years.append(_doc_year(covering[0]))
+        else:
+            calendar.append(day.year)
+    return quarters, [y for y in years if y], calendar
+
+
+def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cues: set[str],
+                  default_year: int, forward: tuple[int, ...] = (), items: frozenset[str] = frozenset()) -> Pick:
+    """The filing of one company (`docs`, display `name`) to read for a question (see the module docstring)."""
+    forms = {f for f in (ex.forms or []) if f in FORMS}
+    quarters, fy_years = _periods(ex)
+    bare = {int(y) for y in ex.years or [] if str(y).isdigit()}
     dates = [d for d in (ex.dates or []) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(d))]
+    ctx = (forms, cues, items)
 
     dated = _by_date(docs, dates)
     if dated:
         doc, delta = dated
-        return doc.doc_id, "filename_fallback", f"{name}: filing dated {doc.filed_date}, {delta} day(s) " \
-                                                f"after the date in the question"
-    if not years and dates:
-        years = {int(d[:4]) for d in dates}
+        return Pick(doc.doc_id, "filename_fallback", f"{name}: filing dated {doc.filed_date}, {delta} day(s) after "
+                                                     f"the date in the question", 0.95)
+    dq, dy, dcal = _date_periods(docs, [d for d in dates])
+    quarters = sorted(set(quarters) | set(dq))
+    years = set(fy_years) | set(dy) | {y for y, _ in quarters} if (fy_years or quarters or dy) \
+        else bare | set(dcal)
+    have = sorted({y for y in (_doc_year(d) for d in docs) if y})
+    fwd = sorted({y for y in forward if y in years or y in bare}, reverse=True)
+    if fwd and not quarters:
+        target = fwd[0]
+        asked_before = [y for y in years if y < target and y in have]
+        before = [y for y in have if y < target]
+        if not asked_before and before:
+            y = before[-1]
+            pick = _pick([d for d in docs if _doc_year(d) == y], "year", ctx, f"{name} fiscal {y}")
+            pick.status, pick.confidence = "forward_looking", 0.85
+            pick.reason = f"expectations for {target} are in the filings published before it: {pick.reason}"
+            return pick
+        years.discard(target) if asked_before else None
     for y, q in sorted(set(quarters), reverse=True):
         cands = [d for d in docs if _doc_year(d) == y and d.quarter == q]
         if cands:
-            return _pick(cands, "quarter", forms, cues, f"{name} {y}Q{q}")
+            return _pick(cands, "quarter", ctx, f"{name} {y}Q{q}")
     for y in sorted(years, reverse=True):
         cands = [d for d in docs if _doc_year(d) == y]
         if cands:
-            return _pick(cands, "year", forms, cues, f"{name} fiscal {y}")
+            return _pick(cands, "year", ctx, f"{name} fiscal {y}")
     if years or quarters:
-        asked = ", ".join([f"{y}Q{q}" for y, q in quarters] + [f"FY{y}" for y in sorted(years)])
-        have = ", ".join(sorted({str(_doc_year(d)) for d in docs}))
-        return None, "fallback_no_files_on_disk", f"{name}: no filing for {asked} (have {have})"
-    have_years = sorted({y for y in (_doc_year(d) for d in docs) if y})
-    year = default_year if default_year in have_years else (have_years[-1] if have_years else None)
+        return _missing_period(docs, name, sorted(years | {y for y, _ in quarters}), have, ctx)
+    if forms:
+        formed = [d for d in docs if d.form in forms or (d.form in _FORM_ANNUAL and forms & _FORM_ANNUAL)]
+        if formed:
+            fy = sorted({_doc_year(d) or 0 for d in formed})
+            year = default_year if default_year in fy else fy[-1]
+            pick = _pick([d for d in formed if (_doc_year(d) or 0) == year], "year", ctx,
+                         f"{name} {'/'.join(sorted(forms))} of {year or 'unknown year'}")
+            pick.status, pick.confidence = "default_year", 0.8
+            pick.reason = f"no period in the question, the form it names: {pick.reason}"
+            return pick
+    year = default_year if default_year in have else (have[-1] if have else None)
     cands = [d for d in docs if _doc_year(d) == year] or docs
-    doc_id, _, why = _pick(cands, "year", forms, cues, f"{name} fiscal {year}")
+    if items and "8K" in cues:  # an event question: the 8-Ks reporting that item, whatever their year
+        evented = [d for d in docs if d.form == "8K" and set(d.items) & items]
+        if evented and not any(d in evented for d in cands):
+            cands = evented
+    pick = _pick(cands, "year", ctx, f"{name} fiscal {year}")
     how = "default year" if year == default_year else f"latest year (none in {default_year})"
-    return doc_id, "default_year", f"no period in the question, {how}: {why}"
+    pick.status, pick.confidence = "default_year", 0.75 if len(have) > 1 else 0.95
+    pick.reason = f"no period in the question, {how}: {pick.reason}"
+    return pick
+
+
+def _missing_period(docs: list[DocumentInfo], name: str, asked: list[int], have: list[int], ctx) -> Pick:
+    """No filing of the asked period: a later annual filing that still reports it, else the nearest filing."""
+    target = asked[-1]
+    label = ", ".join(f"FY{y}" for y in asked)
+    for ahead in (1, 2):
+        annual = [d for d in docs if _doc_year(d) == target + ahead and d.form in _FORM_ANNUAL]
+        if annual:
+            pick = _pick(annual, "year", ctx, f"{name} fiscal {target + ahead}")
+            pick.status, pick.confidence = "comparative_period", 0.85 if ahead == 1 else 0.7
+            pick.reason = (f"no filing for {label}; the FY{target + ahead} annual report still reports FY{target} as a "
+                           f"comparative period: {pick.reason}")
+            return pick
+    if not have:
+        return Pick(None, "period_not_in_index", f"{name}: no filing for {label} and no dated filing", 0.3)
+    nearest = min(have, key=lambda y: (abs(y - target), -y))
+    pick = _pick([d for d in docs if _doc_year(d) == nearest], "year", ctx, f"{name} fiscal {nearest}")
+    pick.status, pick.confidence = "period_not_in_index", 0.4
+    pick.reason = (f"no filing of {name} for {label} (have {', '.join(map(str, have))}); staying inside "
+                   f"{name}'s filings, nearest: {pick.reason}")
+    return pick
 
 
 def _by_date(docs: list[DocumentInfo], dates: list[str]) -> Optional[tuple[DocumentInfo, int]]:
@@ -107,14 +210,12 @@ def _by_date(docs: list[DocumentInfo], dates: list[str]) -> Optional[tuple[Docum
     for iso in dates:
         if _is_period_end(iso):
             continue
-        asked = _dt.date.fromisoformat(iso)
+        asked = _iso(iso)
         for d in docs:
-            if not d.filed_date:
+            filed = _iso(d.filed_date)
+            if asked is None or filed is None:
                 continue
-            try:
-                delta = (_dt.date.fromisoformat(d.filed_date) - asked).days
-            except ValueError:
-                continue
+            delta = (filed - asked).days
             if _DATE_WINDOW[0] <= delta <= _DATE_WINDOW[1]:
                 rank = (delta < 0, abs(delta), d.doc_id)
                 if best is None or rank < best[0]:
@@ -122,7 +223,8 @@ def _by_date(docs: list[DocumentInfo], dates: list[str]) -> Optional[tuple[Docum
     return (best[1], best[2]) if best else None
 
 
-def _score(d: DocumentInfo, level: str, forms: set[str], cues: set[str]) -> float:
+def _score(d: DocumentInfo, level: str, ctx) -> float:
+    forms, cues, items = ctx
     if level == "year":
         s = _Q4_EARNINGS_PRIOR if (d.form == "EARNINGS" and d.quarter == 4) else _YEAR_PRIOR.get(d.form, 0.2)
         s += 0.1 * (d.quarter or 0)
@@ -136,20 +238,25 @@ def _score(d: DocumentInfo, level: str, forms: set[str], cues: set[str]) -> floa
         s += _EARNINGS_CUE
     if d.form == "8K" and "8K" in cues:
         s += _EVENT_CUE
+        if set(d.items) & set(items):
+            s += _ITEM_CUE
     return s
 
 
-def _pick(cands: list[DocumentInfo], level: str, forms: set[str], cues: set[str],
-          what: str) -> tuple[str, str, str]:
-    ranked = sorted(cands, key=lambda d: (_score(d, level, forms, cues), d.quarter or 0,
-                                          d.filed_date or "", d.doc_id), reverse=True)
+def _pick(cands: list[DocumentInfo], level: str, ctx, what: str) -> Pick:
+    forms, cues, _ = ctx
+    ranked = sorted(cands, key=lambda d: (_score(d, level, ctx), d.quarter or 0, d.filed_date or "", d.doc_id),
+                    reverse=True)
     best = ranked[0]
     if len(cands) == 1:
-        return best.doc_id, "exact_path", f"{what}: the only filing"
+        return Pick(best.doc_id, "exact_path", f"{what}: the only filing", 1.0)
+    top = _score(best, level, ctx)
     runner = ranked[1]
-    return best.doc_id, "filename_fallback", (
-        f"{what}: {len(cands)} filings, {best.form or '?'} scored "
-        f"{_score(best, level, forms, cues):.1f} vs {runner.doc_id} "
-        f"{_score(runner, level, forms, cues):.1f}"
+    ties = [d.doc_id for d in ranked[1:] if top - _score(d, level, ctx) <= TIE]
+    margin = top - _score(runner, level, ctx)
+    conf = 0.95 if margin >= 1.5 else 0.85 if margin >= 0.5 else 0.7 if margin > TIE else 0.55
+    return Pick(best.doc_id, "filename_fallback", (
+        f"{what}: {len(cands)} filings, {best.form or '?'} scored {top:.1f} vs {runner.doc_id} "
+        f"{_score(runner, level, ctx):.1f}"
         + (f" (cues: {', '.join(sorted(cues))})" if cues else "")
-        + (f" (forms: {', '.join(sorted(forms))})" if forms else ""))
+        + (f" (forms: {', '.join(sorted(forms))})" if forms else "")), conf, ties)

@@ -1,0 +1,246 @@
+"""Retrieval cost as the corpus grows: 1x, 10x, 100x copies of a real index.
+
+    python bench/scale.py --source /tmp/fb-copy --work /tmp/finrag-scale --sizes 1 10 100 \
+        --questions ../shared/data/financebench/questions_dev.jsonl --out docs/bench_scale.json
+
+For each size m it builds (once; `--rebuild` to redo) an index with m copies of every filing of
+`--source`: copy j > 0 of a filing gets a new document id and a synthetic company (so routing still
+finds the real filing), the same chunk texts under new chunk ids, its BM25 postings (the same
+records under the new first chunk id; corpus statistics scaled), and perturbed vectors (each chunk
+vector plus Gaussian noise, renormalised: cosine about 0.9 to the original) written straight into
+the vector file. Copies have no page texts and no segment embeddings (nothing here needs them),
+FTS5 rows only up to `--fts5-up-to` (FTS5 is not on the measured paths: BM25 reads the postings),
+and chunk texts only up to `--text-up-to` (beyond, copies' chunk texts are empty so that 100x fits the
+disk; HDRR never reads a copy, CBR's reranker then reads empty texts for copies among its candidates,
+so the corpus-dependent part of CBR is its `fts_search` and `vector_search` nodes, reported per node).
+
+Then, in a fresh process per size, it answers the questions with HDRR and CBR and reports per size:
+retrieval latency p50/p95 (the graph's wall time minus the generator's, one question at a time),
+the vector search used by CBR (exact below `AUTO_ANN_ROWS` chunks, else the approximate index),
+recall@30 of the approximate index against exact search for the questions' query vectors, the
+index's size on disk, and the measuring process's peak RSS while answering (the recall check, which
+reads every vector, comes after). The machine's load average is recorded with every size: timings on
+a shared machine are only comparable at similar load.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+MIN_FREE_BYTES = 8e9  # stop building rather than fill the disk
+NOISE = 0.025  # per-dimension std of the perturbation: cos(v, v') ~ 1/sqrt(1 + 384 * NOISE^2) ~ 0.9
+
+
+def _du(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def _copy_index(src: Path, dst: Path) -> None:
+    dst.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(f"file:{src / 'finrag.sqlite'}?mode=ro", uri=True) as a, \
+            sqlite3.connect(dst / "finrag.sqlite") as b:
+        a.backup(b)
+    for f in src.iterdir():  # derived files are rebuilt; the stored registry is reused when current
+        if f.name.startswith("registry"):
+            shutil.copy(f, dst / f.name)
+
+
+def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, log=print) -> None:
+    """An index with m copies of every document of `src` (see the module docstring)."""
+    from finrag.state.schema import DocumentInfo
+    from finrag.tools.indexing import lexical
+    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.store import Store
+
+    t0 = time.time()
+    _copy_index(src, dst)
+    store = Store(dst)
+    store.check_embedder(get_embedder())
+    store.ensure_lexical(log=log)
+    store.sync_vectors("base")  # the originals' rows, from their stored segments
+    if m > 1:
+        conn = store.conn
+        if m > fts5_up_to:
+            conn.execute("DROP TRIGGER IF EXISTS chunks_ai")
+        docs = conn.execute("SELECT doc_id, info_json FROM documents ORDER BY doc_id").fetchall()
+        vf = store.vector_file("base")
+        fid = store._current_file("base")
+        rng = np.random.default_rng(14)
+        df_add: dict[str, int] = {}
+        rows0, tokens0 = conn.execute("SELECT rows, tokens FROM lex_stats").fetchone()
+        serial = 0
+        for doc_id, info_json in docs:
+            info = DocumentInfo.model_validate_json(info_json)
+            chunks = conn.execute("SELECT chunk_id, ord, page_start, page_end, char_start, char_end, seg_first, "
+                                  "seg_count, text FROM chunks WHERE doc_id=? ORDER BY chunk_id", (doc_id,)).fetchall()
+            lo0 = chunks[0][0]
+            post = conn.execute("SELECT term, post FROM lex_post WHERE lo=?", (lo0,)).fetchall()
+            for term, blob in post:
+                df_add[term] = df_add.get(term, 0) + (m - 1) * (len(blob) // lexical.POST_DTYPE.itemsize)
+            vecs = vf.gather(np.array([c[0] for c in chunks], dtype=np.int64))
+            if shutil.disk_usage(dst).free < MIN_FREE_BYTES:
+                raise SystemExit(f"stopped building x{m}: less than {MIN_FREE_BYTES / 1e9:.0f} GB free on {dst}")
+            conn.execute("BEGIN")
+            copies = []
+            for j in range(1, m):
+                serial += 1
+                new_id = f"{doc_id}~{j}"
+                fake = info.model_copy(update={
+                    "doc_id": new_id, "path": f"synthetic/{new_id}.pdf", "company": f"Synthetic Company {serial:06d}",
+                    "company_key": f"SYNTHETIC{serial:06d}", "registrant": f"Synthetic Company {serial:06d}",
+                    "tickers": [f"SYN{serial:06d}"], "aliases": [], "alias_ids": [], "alias_paths": []})
+                conn.execute("INSERT INTO documents(doc_id, path, content_hash, n_pages, n_chars, info_json, indexed_at) "
+                             "VALUES (?,?,?,?,?,?,?)", (new_id, fake.path, f"synthetic-{serial}", 0, 0,
+                                                        fake.model_dump_json(), time.time()))
+                conn.executemany("INSERT INTO chunks(doc_id, ord, page_start, page_end, char_start, char_end, "
+                                 "seg_first, seg_count, text) VALUES (?,?,?,?,?,?,?,?,?)",
+                                 [(new_id, *c[1:-1], c[-1] if m <= text_up_to else "") for c in chunks])
+                lo = conn.execute("SELECT MIN(chunk_id) FROM chunks WHERE doc_id=?", (new_id,)).fetchone()[0]
+                conn.execute("INSERT INTO lex_docs(lo, doc_id, n) VALUES (?,?,?)", (lo, new_id, len(chunks)))
+                conn.executemany("INSERT INTO lex_post(term, lo, post) VALUES (?,?,?)", [(t, lo, b) for t, b in post])
+                copies.append((new_id, int(lo)))
+            conn.commit()
+            n = len(chunks)
+            ids = np.concatenate([np.arange(lo, lo + n, dtype=np.int64) for _, lo in copies])
+            noisy = np.tile(vecs, (len(copies), 1))
+            noisy += rng.normal(scale=NOISE, size=noisy.shape).astype(np.float32)
+            noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
+            vf.write(ids, noisy)
+            conn.executemany("INSERT OR REPLACE INTO vec_rows(variant, doc_id, lo, hi, file) VALUES ('base',?,?,?,?)",
+                             [(new_id, lo, lo + n - 1, fid) for new_id, lo in copies])
+            conn.commit()
+            log(f"  x{m}: {doc_id} copied {m - 1} times ({time.time() - t0:.0f}s)")
+        conn.execute("BEGIN")
+        conn.executemany("UPDATE lex_df SET df = df + ? WHERE term = ?", [(d, t) for t, d in df_add.items()])
+        conn.execute("UPDATE lex_stats SET rows = ?, tokens = ? WHERE id = 0", (rows0 * m, tokens0 * m))
+        store._set_meta("generation", store.generation + 1)
+        conn.commit()
+    store.set_meta("vector_index", "auto")
+    rec = store.build_ann("base", kind="ivf")
+    log(f"  x{m}: approximate index {rec}")
+    store.close()
+    (dst / "BUILT").write_text(json.dumps({"m": m, "seconds": round(time.time() - t0, 1)}))
+
+
+def _load_questions(path: Path, n: int) -> list[str]:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r["question"] for r in rows][:n]
+
+
+def measure(index: Path, questions: list[str], systems: list[str]) -> dict:
+    """Latency, recall and memory on one index (run in its own process)."""
+    from finrag.api import run_query
+    from finrag.state.configuration import Configuration
+    from finrag.tools import runtime
+    from finrag.tools.indexing.vectors import AUTO_ANN_ROWS, Ann, recall_at
+
+    out: dict = {"index": str(index), "load_avg_start": os.getloadavg()[0]}
+    for warm in ("What was the revenue of Acme in 2020?", "Total assets of the company in FY2021?"):
+        for system in systems:
+            run_query(warm, system=system, index_dir=str(index))
+    embedder = runtime.get_store(Configuration(index_dir=str(index))).embedder
+    for system in systems:
+        lat, parts = [], {}
+        for q in questions:
+            embedder._queries = type(embedder._queries)()  # no query vector from an earlier system's run
+            t = time.perf_counter()
+            res = run_query(q, system=system, index_dir=str(index))
+            wall = (time.perf_counter() - t) * 1000.0
+            gen = res["timings_ms"].get("generate", 0.0)
+            lat.append(wall - gen)
+            for k, v in res["timings_ms"].items():
+                parts.setdefault(k, []).append(v)
+        out[system] = {"p50_ms": round(statistics.median(lat), 2),
+                       "p95_ms": round(float(np.percentile(lat, 95)), 2), "n": len(lat),
+                       "nodes_p50_ms": {k: round(statistics.median(v), 2) for k, v in parts.items() if k != "total"}}
+    rss_serving = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the recall check maps every vector
+    store = runtime.get_store(Configuration(index_dir=str(index)))
+    stats = store.stats()
+    vf = store.vector_file("base")
+    ann = Ann.load(vf, vf.file_id())
+    qv = [store.embedder.embed_query(q) for q in questions]
+    exact = [vf.exact_search(v, 30)[0] for v in qv]
+    t = time.perf_counter()
+    approx = [ann.search(v, 30)[0] for v in qv] if ann else exact
+    ann_ms = (time.perf_counter() - t) * 1000.0 / max(1, len(qv))
+    t = time.perf_counter()
+    for v in qv:
+        vf.exact_search(v, 30)
+    exact_ms = (time.perf_counter() - t) * 1000.0 / max(1, len(qv))
+    out.update({
+        "documents": stats["documents"], "chunks": stats["chunks"],
+        "vector_search_cbr": "ivf" if stats["chunks"] >= AUTO_ANN_ROWS else "exact",
+        "ann": ann.record if ann else None,
+        "ann_recall_at_30_questions": round(recall_at(exact, approx, 30), 4),
+        "ann_search_ms": round(ann_ms, 2), "exact_search_ms": round(exact_ms, 2),
+        "index_bytes": _du(index), "peak_rss_mb": round(rss_serving, 1),
+        "peak_rss_with_recall_check_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "load_avg_end": os.getloadavg()[0],
+    })
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--source", type=Path, required=False, help="a finished finrag index (it is only read)")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/finrag-scale"))
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1, 10, 100])
+    ap.add_argument("--questions", type=Path,
+                    default=Path(__file__).resolve().parents[2] / "shared/data/financebench/questions_dev.jsonl")
+    ap.add_argument("--n", type=int, default=86, help="questions per system and size")
+    ap.add_argument("--systems", nargs="+", default=["hdrr", "cbr"])
+    ap.add_argument("--fts5-up-to", type=int, default=10, help="copies get FTS5 rows up to this size")
+    ap.add_argument("--text-up-to", type=int, default=10,
+                    help="copies keep their chunk text up to this size (beyond, '' to fit the disk: 100x with text "
+                         "is ~50 GB; the BM25 postings, vectors and registry entries of the copies are complete)")
+    ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--measure", type=Path, default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    questions = _load_questions(args.questions, args.n)
+    if args.measure:
+        print(json.dumps(measure(args.measure, questions, args.systems)))
+        return 0
+    if not args.source:
+        ap.error("--source is required")
+    results = []
+    for m in args.sizes:
+        dst = args.work / f"x{m}"
+        if args.rebuild or not (dst / "BUILT").exists():
+            shutil.rmtree(dst, ignore_errors=True)
+            print(f"building x{m} in {dst}", file=sys.stderr)
+            build(args.source, dst, m, args.fts5_up_to, args.text_up_to, log=lambda s: print(s, file=sys.stderr))
+        r = subprocess.run([sys.executable, __file__, "--measure", str(dst), "--questions", str(args.questions),
+                            "--n", str(args.n), "--systems", *args.systems], capture_output=True, text=True)
+        if r.returncode:
+            print(r.stderr[-3000:], file=sys.stderr)
+            return 1
+        res = {"size": m, **json.loads(r.stdout.strip().splitlines()[-1])}
+        results.append(res)
+        print(json.dumps(res), file=sys.stderr)
+    print("| size | documents | chunks | HDRR p50 / p95 ms | CBR p50 / p95 ms | CBR vectors | ANN recall@30 | "
+          "index size | peak RSS |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        print(f"| {r['size']}x | {r['documents']:,} | {r['chunks']:,} | {r['hdrr']['p50_ms']} / {r['hdrr']['p95_ms']} | "
+              f"{r['cbr']['p50_ms']} / {r['cbr']['p95_ms']} | {r['vector_search_cbr']} | "
+              f"{r['ann_recall_at_30_questions']} | {r['index_bytes'] / 1e9:.2f} GB | {r['peak_rss_mb']:.0f} MB |")
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

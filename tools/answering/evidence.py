@@ -1,0 +1,69 @@
+"""Yes/no and "what drove / which segment" questions answered from the best evidence sentences.
+
+The answer is extractive and says so: the sentences (and table rows) of the context that best cover the
+question, each cited. For "what drove" questions sentences that give a cause ("driven by", "due to",
+"primarily reflecting", "offset by") come first. The offline strategy does not decide yes or no itself:
+it shows the evidence.
+"""
+from __future__ import annotations
+
+import re
+
+from finrag.tools.answering.extractive import _units, context_label
+from finrag.tools.retrieval.vocabulary import keyword_coverage
+
+__all__ = ["question_style", "evidence_answer"]
+
+_YESNO = re.compile(r"(?i)^\s*(?:does|did|is|are|has|have|was|were|can|could|will|would|should)\b")
+_DRIVERS = re.compile(r"(?i)\bwhat (?:drove|drives|caused|led to|explains?)\b|\bwhy\b|\b(?:drivers?|reasons?) (?:for|of|behind)\b")
+_WHICH = re.compile(r"(?i)^\s*(?:which|who|among)\b")
+_CAUSE = re.compile(r"(?i)\b(?:driven by|due (?:primarily |mainly |largely )?to|primarily (?:due to|reflect\w*|as a result)|"
+                    r"as a result of|reflect(?:s|ed|ing)|attributable to|because of|resulting from|offset by|"
+                    r"(?:increase|decrease|decline|improvement)s? (?:was|were) (?:primarily |mainly )?(?:due|driven|attributable)|"
+                    r"led by|benefit(?:ed)? from|partially offset)\b")
+
+
+def question_style(question: str) -> str:
+    """'drivers', 'yesno', 'which' or 'open'."""
+    if _DRIVERS.search(question):
+        return "drivers"
+    if _YESNO.match(question):
+        return "yesno"
+    if _WHICH.match(question):
+        return "which"
+    return "open"
+
+
+def evidence_answer(question: str, keywords: list[str], contexts: list[dict], max_units: int = 3) -> str:
+    """The best evidence sentences for a yes/no, drivers or which question, marked as extractive; '' when
+    the context has none worth quoting (less than half of the question's keywords)."""
+    style = question_style(question)
+    if style == "open" or not contexts:
+        return ""
+    kws = keywords or question.split()
+    scored = []
+    for rank, ctx in enumerate(contexts):
+        for unit in _units(ctx.get("text", "")):
+            cov = keyword_coverage(kws, unit)
+            s = cov + 0.02 * (len(contexts) - rank) / len(contexts)
+            if style == "drivers" and _CAUSE.search(unit):
+                s += 0.25
+            scored.append((s, cov, rank, unit, ctx))
+    if not scored:
+        return ""
+    scored.sort(key=lambda t: (-t[0], t[2]))
+    if scored[0][1] < 0.5:
+        return ""
+    picked, seen = [], set()
+    for _s, cov, _r, unit, ctx in scored:
+        key = unit[:80]
+        if key in seen or cov < 0.3:
+            continue
+        seen.add(key)
+        picked.append(f"{' '.join(unit.split())[:500]} {context_label(ctx)}")
+        if len(picked) >= max_units:
+            break
+    lead = {"drivers": "Extractive answer, the filing's own explanation",
+            "yesno": "Extractive answer, the passages that bear on the question",
+            "which": "Extractive answer, the passages that bear on the question"}[style]
+    return f"{lead}: " + " ... ".join(picked)

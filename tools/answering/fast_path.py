@@ -1,0 +1,121 @@
+"""How the generate node uses the reader: run it on the context, answer offline, and decide the LLM fast path.
+
+* `run_reader` reads the statement tables of the context (and, for a routed question, the routed filing's
+  statement pages) and returns a `ReaderResult`.
+* `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
+  answer, into contexts (so `contexts` stay exactly what the answer was made from).
+* `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
+  what it could not find; else the evidence sentences (yes/no, drivers, which); else the extractive answer
+  (which is also the whole answer when the reader is off).
+* `fast_path_enabled`: with an LLM, whether a confident reader answer skips the generator call
+  (`Configuration.fast_path`: 'auto' = on for the graphs that ask for it (HDRR), 'on', 'off').
+* `reader_context`: the reader's tables as extra context for the LLM when the fast path is not taken.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from finrag.tools.answering.evidence import evidence_answer
+from finrag.tools.answering.extractive import extractive_answer
+from finrag.tools.answering.reader import ReaderResult, read
+from finrag.tools.answering.sources import StorePages
+
+__all__ = ["run_reader", "cited_page_contexts", "offline_answer", "fast_path_enabled", "reader_context", "reader_summary",
+           "FAST_PATH_VALUES"]
+
+FAST_PATH_VALUES = {"auto": None, "on": True, "true": True, "yes": True, "1": True, "off": False, "false": False,
+                    "no": False, "0": False}
+
+
+def fast_path_enabled(setting: Any, graph_default: bool) -> bool:
+    """'auto' follows the graph (HDRR binds `fast_path_default=True`); 'on'/'off' (or booleans) decide."""
+    if isinstance(setting, bool):
+        return setting
+    key = str(setting or "auto").strip().lower()
+    if key not in FAST_PATH_VALUES:
+        raise ValueError(f"fast_path must be 'auto', 'on' or 'off', not {setting!r}")
+    value = FAST_PATH_VALUES[key]
+    return graph_default if value is None else value
+
+
+def run_reader(question: str, contexts: list[dict], store, registry, *, routed_docs: list[str],
+               extracted: Optional[dict] = None, statement_pages: bool = True) -> tuple[ReaderResult, StorePages]:
+    """The reader over `contexts`; the routed filing's statement pages are read only for a routed question."""
+    source = StorePages(store, registry)
+    docs = [d for d in routed_docs if d]
+    info = None
+    if len(docs) == 1 and registry is not None and registry.get(docs[0]) is not None:
+        info = registry.get(docs[0]).model_dump()
+    elif not docs and contexts and registry is not None and registry.get(contexts[0].get("doc_id")) is not None:
+        info = registry.get(contexts[0]["doc_id"]).model_dump()
+        # without a route the top chunk's filing may be another company's: read it only when the question
+        # names that company (else the reader would answer about the wrong company)
+        if not names_company(question, info):
+            return ReaderResult(answer="", confident=False, kind="none"), source
+    result = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
+                  statement_pages=statement_pages and bool(docs))
+    return result, source
+
+
+def names_company(question: str, info: dict) -> bool:
+    """Does the question name the filing's company (its name, registrant, an alias or a ticker)?"""
+    names = [info.get("company"), info.get("registrant"), *(info.get("aliases") or [])]
+    for name in names:
+        core = re.sub(r"(?i)[,.]?\s+(?:inc|corp|corporation|co|company|ltd|plc|llc)\.?$", "", str(name or "")).strip()
+        if len(core) >= 3 and re.search(rf"(?i)\b{re.escape(core)}\b", question):
+            return True
+    return any(re.search(rf"\b{re.escape(t)}\b", question) for t in info.get("tickers") or [] if len(t) >= 2)
+
+
+def cited_page_contexts(result: ReaderResult, source: StorePages, contexts: list[dict]) -> list[dict]:
+    """Whole-page contexts for the statement pages the reader added and cited (not already in `contexts`)."""
+    have = {(c.get("doc_id"), p) for c in contexts
+            for p in range(int(c.get("page_start") or 0), int(c.get("page_end") or c.get("page_start") or 0) + 1)}
+    cited = {(f.doc_id, f.page) for f in result.found}
+    out = []
+    for doc_id, page in result.pages_added:
+        if (doc_id, page) in cited and (doc_id, page) not in have:
+            out.append({"chunk_id": None, "doc_id": doc_id, "page_start": page, "page_end": page, "score": 0.0,
+                        "text": source.page_text(doc_id, page)})
+            have.add((doc_id, page))
+    return out
+
+
+def offline_answer(question: str, keywords: list[str], contexts: list[dict], result: Optional[ReaderResult]) -> str:
+    """The answer without an LLM (see the module docstring)."""
+    if result is None:  # the reader is off: the plain extractive answer
+        return extractive_answer(question, keywords, contexts)
+    if result.kind in ("item", "metric") and result.answer:
+        return result.answer
+    text = evidence_answer(question, keywords, contexts)
+    return text or extractive_answer(question, keywords, contexts)
+
+
+def reader_context(result: Optional[ReaderResult]) -> str:
+    """The reader's statement tables (and its own reading, when it has one) as extra context for an LLM."""
+    if result is None or not result.extraction:
+        return ""
+    head = "Statement tables recovered by finrag's reader (row | one column per period):"
+    note = f"\nReader's note: {result.answer}" if result.answer else ""
+    return f"{head}\n{result.extraction}{note}"
+
+
+def reader_summary(result: Optional[ReaderResult], *, fast_path: bool, saved: int) -> dict:
+    """What the reader did, for the state's `reader` key and the contract."""
+    if result is None:
+        return {"kind": "none", "confident": False, "fast_path": False, "llm_calls_saved": 0}
+    plan = result.plan
+    return {
+        "kind": result.kind,
+        "confident": bool(result.confident),
+        "fast_path": bool(fast_path),
+        "llm_calls_saved": int(saved),
+        "metric": plan.metric.name if plan is not None and plan.metric is not None else None,
+        "item": plan.item if plan is not None else None,
+        "years": list(plan.years) if plan is not None else [],
+        "inputs": [{"item": f.item, "year": f.year, "value": f.value, "label": f.label, "doc_id": f.doc_id,
+                    "page": f.page, "scale": f.scale} for f in result.found],
+        "missing": list(result.missing),
+        "value": result.value,
+    }

@@ -1,0 +1,482 @@
+"""Financial statement tables recovered from a page: row labels, one column per period, units and scale.
+
+Two readers share one output (`Table`):
+
+* `tables_from_words` works on PyMuPDF's word boxes (`page.get_text("words")`): words are grouped into
+  visual rows by their vertical position, the period columns are the x positions of the year headers
+  ("2018", "December 31, 2017", "Fiscal 2019"), and every number of a row goes to the nearest column.
+  Labels keep their spaces and numbers their signs ("(1,577)" is -1577). This is the default when the
+  filing's PDF is at hand (`page_tables`); a page takes a few milliseconds.
+* `tables_from_text` works on the page text the index stores (one cell per line, as PyMuPDF's plain
+  text puts it): a label line followed by its numbers, assigned to the year columns in order when the
+  count matches. It is the fallback for documents without a PDF (.txt, .htm).
+
+`bench/reader_tables.py` compares these with PyMuPDF's `page.find_tables()` and `pymupdf4llm`.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from finrag.tools.retrieval.statements import STATEMENT_TITLES
+
+__all__ = ["Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "tables_from_words",
+           "tables_from_text", "page_tables", "clean_label"]
+
+YEAR = re.compile(r"^(?:FY|fy|Fiscal|fiscal)?'?((?:19|20)\d\d)[,:;)*]?$")
+_YEAR_ANY = re.compile(r"\b((?:19|20)\d\d)\b")
+_NUMBER = re.compile(r"^\(?-?\$?\(?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\)?%?\)?[,;]?$")
+_DASHES = {"—", "–", "-", "−", "——", "— ", "--", "n/a", "N/A", "nm", "NM", "n/m"}
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+           "dec")
+_GROUP_WORDS = re.compile(r"(?i)\b(three|six|nine|twelve|fiscal|year|years|months|quarter|weeks|ended|ending|"
+                          r"as of|q[1-4])\b")
+SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+_SCALE_RX = re.compile(r"(?i)(?:\bin\s+|\(|\$\s*|dollars\s+in\s+|amounts\s+in\s+)(thousands|millions|billions)\b"
+                       r"|\((thousands|millions|billions)\b")
+
+
+def parse_number(tok: str) -> Optional[float]:
+    """A table cell's number: '(1,577)' -> -1577.0, '5,363' -> 5363.0, '16,865.2' -> 16865.2, '12.5%' -> 12.5;
+    None when the token is not a number."""
+    t = tok.strip().replace("$", "").replace("\u2212", "-")
+    if not t or not _NUMBER.match(tok.strip().replace("\u2212", "-")):
+        return None
+    neg = t.startswith("(") or t.startswith("-") or (t.endswith(")") and "(" in t)
+    digits = re.sub(r"[^\d.]", "", t)
+    if not digits or digits == ".":
+        return None
+    try:
+        v = float(digits)
+    except ValueError:
+        return None
+    return -v if neg else v
+
+
+def _is_dash(tok: str) -> bool:
+    return tok.strip() in _DASHES
+
+
+def clean_label(text: str) -> str:
+    """A row label without footnote markers, leaders and trailing punctuation."""
+    t = re.sub(r"\s*\(\d\)\s*", " ", text)
+    t = re.sub(r"[.\u2026]{3,}", " ", t)
+    t = re.sub(r"\s+", " ", t).strip(" :$.")
+    return t
+
+
+def page_scale(text: str) -> Optional[str]:
+    """'thousands', 'millions' or 'billions' when the page states a scale ('(In millions, except ...)',
+    '(Millions)', '$ in thousands'), else None."""
+    m = _SCALE_RX.search(text)
+    if not m:
+        return None
+    return (m.group(1) or m.group(2)).lower()
+
+
+def statement_titles(text: str) -> list[str]:
+    """The primary statements whose titles stand as short lines of a page ('Consolidated Statements of Cash
+    Flows'), in page order; prose that merely mentions a statement is not a title."""
+    out = []
+    for line in text.splitlines():
+        line = " ".join(line.split())
+        if not line or len(line) > 100:
+            continue
+        for name, rx in STATEMENT_TITLES.items():
+            if rx.search(line) and not re.search(r"(?i)\b(?:see|refer|notes? to|accompanying|included in|index|data|"
+                                                 r"selected|certain|summary|summari[sz]ed|supplemental|"
+                                                 r"reconciliation|information)\b", line):
+                out.append(name)
+    return out
+
+
+def page_statement(text: str) -> Optional[str]:
+    """Which primary statement a page holds ('income', 'balance', 'cash_flow'), from a title near its top."""
+    head = "\n".join(text.splitlines()[:15])
+    found = statement_titles(head)
+    if found:
+        return found[0]
+    flat = " ".join(text.split())[:300]
+    best = None
+    for name, rx in STATEMENT_TITLES.items():
+        m = rx.search(flat)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), name)
+    return best[1] if best else None
+
+
+@dataclass
+class Column:
+    """One value column: the fiscal year of its period (None for '% change' and other non-period columns),
+    the header text as read, and its x position on the page (None for text-parsed tables)."""
+
+    year: Optional[int]
+    header: str
+    x: Optional[float] = None
+    group: str = ""
+
+    @property
+    def months(self) -> Optional[int]:
+        """3, 6, 9 or 12 when the header says so ('Three Months Ended'), else None."""
+        g = f"{self.group} {self.header}".lower()
+        for word, n in (("three", 3), ("six", 6), ("nine", 9), ("twelve", 12), ("quarter", 3)):
+            if word in g:
+                return n
+        return None
+
+
+@dataclass
+class Row:
+    label: str
+    values: dict[int, float] = field(default_factory=dict)
+    """Column index -> value (dashes are 0.0)."""
+    raw: dict[int, str] = field(default_factory=dict)
+    """Column index -> the cell as printed."""
+    section: str = ""
+    """The last label-only row above it ('Current assets:', 'Cash flows from investing activities')."""
+
+
+@dataclass
+class Table:
+    """One table of a page: its columns, rows, the page's scale and statement, and where it came from."""
+
+    doc_id: str
+    page: int
+    columns: list[Column]
+    rows: list[Row]
+    scale: Optional[str] = None
+    statement: Optional[str] = None
+    title: str = ""
+    method: str = "words"
+
+    def years(self) -> list[Optional[int]]:
+        return [c.year for c in self.columns]
+
+    def to_text(self, max_rows: int = 60) -> str:
+        """A compact plain-text rendering for an LLM's context: header line, then `label | v1 | v2`."""
+        scale = f" (in {self.scale})" if self.scale else ""
+        head = " | ".join(f"{c.group + ' ' if c.group else ''}{c.header}".strip() for c in self.columns)
+        lines = [f"[{self.doc_id}, p. {self.page}] {self.title or self.statement or 'table'}{scale}: {head}"]
+        for r in self.rows[:max_rows]:
+            cells = " | ".join(r.raw.get(i, "") for i in range(len(self.columns)))
+            lines.append(f"{r.label} | {cells}")
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- word geometry
+def _visual_rows(words: list) -> list[list]:
+    """Words grouped into visual rows (by vertical centre), each sorted left to right."""
+    ws = sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0]))
+    rows: list[list] = []
+    for w in ws:
+        yc = (w[1] + w[3]) / 2
+        h = max(1.0, w[3] - w[1])
+        if rows:
+            last = rows[-1]
+            lyc = sum((v[1] + v[3]) / 2 for v in last) / len(last)
+            if abs(yc - lyc) <= max(2.0, 0.45 * h):
+                last.append(w)
+                continue
+        rows.append([w])
+    return [sorted(r, key=lambda w: w[0]) for r in rows]
+
+
+def _merge_cells(row: list) -> list[tuple[float, float, str]]:
+    """Adjacent pieces of one cell joined: '$' + '5,363', '(1,577' + ')', '12.5' + '%'."""
+    out: list[list] = []
+    for w in row:
+        x0, x1, t = w[0], w[2], w[4]
+        if out:
+            px0, px1, pt = out[-1]
+            gap = x0 - px1
+            if gap < 4.0 and (pt in ("$", "(", "($", "$(") or t in (")", "%", ")%", "%)")
+                              or (pt.endswith("$") and parse_number(t) is not None)):
+                out[-1] = [px0, x1, (pt + t) if pt not in ("$",) else t]
+                continue
+        out.append([x0, x1, t])
+    return [(a, b, c) for a, b, c in out]
+
+
+def _year_of(tok: str) -> Optional[int]:
+    m = YEAR.match(tok.strip())
+    return int(m.group(1)) if m else None
+
+
+def _header_columns(cells: list[tuple[float, float, str]], label_end: float) -> list[tuple[float, int, str]]:
+    """Year headers of a row: (x centre, year, header text) for cells right of the label area."""
+    out = []
+    for i, (x0, _x1, t) in enumerate(cells):
+        y = _year_of(t)
+        if y is None or x0 < label_end:
+            continue
+        # the words just before the year on the same row belong to its header ('December 31,', 'Fiscal')
+        prefix = []
+        j = i - 1
+        while j >= 0 and x0 - cells[j][1] < 40 and _year_of(cells[j][2]) is None and parse_number(cells[j][2]) is None:
+            prefix.insert(0, cells[j][2])
+            x0 = cells[j][0]
+            j -= 1
+        out.append(((cells[i][0] + cells[i][1]) / 2, y, " ".join(prefix + [t]).strip()))
+    return out
+
+
+def _is_header_row(cells: list[tuple[float, float, str]], page_width: float) -> bool:
+    """A row whose cells right of the page's first third are years (and date words), with no other numbers."""
+    right = [c for c in cells if c[0] > page_width * 0.3]
+    years = [c for c in right if _year_of(c[2]) is not None]
+    if len(years) < 1:
+        return False
+    for c in right:
+        t = c[2].strip().lower().strip(",.")
+        if _year_of(c[2]) is not None:
+            continue
+        if parse_number(c[2]) is not None and not re.fullmatch(r"\d{1,2},?", t):
+            return False
+    # a data row that happens to have a year-like value ('2019' of 2,019 units) has a long label and one value
+    label_words = [c for c in cells if c[0] <= page_width * 0.3]
+    if len(years) == 1 and len(right) == 1 and len(label_words) > 3:
+        return False
+    # prose that ends in a year ('... the results of fiscal 2022') is not a header
+    words = [c for c in cells if _year_of(c[2]) is None]
+    if len(words) > 8 or len(right) - len(years) > 3 * len(years):
+        return False
+    return True
+
+
+def tables_from_words(words: list, *, doc_id: str = "", page: int = 0, page_width: float = 612.0,
+                      text: str = "") -> list[Table]:
+    """Tables of one page from PyMuPDF word boxes `(x0, y0, x1, y1, text, ...)`."""
+    vrows = [_merge_cells(r) for r in _visual_rows(words)]
+    scale = page_scale(text or " ".join(w[4] for w in words[:400]))
+    statement = page_statement(text or " ".join(w[4] for w in words[:120]))
+    tables: list[Table] = []
+    current: Optional[Table] = None
+    label_end = page_width * 0.3
+    pending_label = ""
+    group_row: list[tuple[float, float, str]] = []
+    section = ""
+    for cells in vrows:
+        line = " ".join(c[2] for c in cells)
+        titled = statement_titles(line) if len(cells) <= 14 else []
+        if titled:
+            statement = titled[0]
+        if _is_header_row(cells, page_width):
+            heads = _header_columns(cells, page_width * 0.3)
+            if not heads:
+                continue
+            xs = [h[0] for h in heads]
+            # a second header row right under the first (e.g. 'December 31,' then '2018 2017') extends it
+            if current is not None and not current.rows and len(current.columns) == len(heads):
+                for c, h in zip(current.columns, heads):
+                    c.header = f"{c.header} {h[2]}".strip()
+                    c.year = h[1]
+                continue
+            cols = [Column(year=h[1], header=h[2], x=h[0]) for h in heads]
+            for gx0, gx1, gt in group_row:
+                for c in cols:
+                    if gx0 - 30 <= c.x <= gx1 + 30:
+                        c.group = f"{c.group} {gt}".strip()
+            gap = min((b - a for a, b in zip(xs, xs[1:])), default=80.0)
+            label_end = min(xs) - max(25.0, 0.55 * gap)
+            current = Table(doc_id=doc_id, page=page, columns=cols, rows=[], scale=scale, statement=statement,
+                            method="words")
+            tables.append(current)
+            pending_label, section, group_row = "", "", []
+            continue
+        if current is None:
+            # text above the first header: remember a period group line ('Three Months Ended ...')
+            right = [c for c in cells if c[0] > page_width * 0.3]
+            if right and _GROUP_WORDS.search(" ".join(c[2] for c in right)):
+                group_row = _group_spans(right)
+            continue
+        label_words = [c[2] for c in cells if c[1] <= label_end + 2 or parse_number(c[2]) is None and c[0] < label_end]
+        value_cells = [c for c in cells if c[0] >= label_end - 2 and (parse_number(c[2]) is not None or _is_dash(c[2]))]
+        label = clean_label(" ".join(t for t in label_words if t not in ("$",)))
+        if not value_cells:
+            if label and not any(_year_of(t) for t in label.split()[-1:]):
+                # a label continued on the next line, or a section heading
+                if pending_label and label[:1].islower():
+                    pending_label = f"{pending_label} {label}"
+                else:
+                    pending_label = label
+                    if label.endswith(":") or len(label) < 80:
+                        section = label
+            continue
+        if label and label[:1].islower() and pending_label:
+            label = f"{pending_label} {label}"
+        elif not label:
+            # a total printed without a label closes its section ('Revenues' ... then the sum)
+            label = pending_label or (f"Total {section.rstrip(':').lower()}" if section else "")
+        pending_label = ""
+        if not label:
+            continue
+        row = Row(label=label, section=section)
+        for x0, x1, t in value_cells:
+            xc = (x0 + x1) / 2
+            best = min(range(len(current.columns)), key=lambda i: abs((current.columns[i].x or 0) - xc))
+            if best in row.values:
+                continue
+            v = 0.0 if _is_dash(t) else parse_number(t)
+            if v is None:
+                continue
+            row.values[best] = v
+            row.raw[best] = t
+        if row.values:
+            current.rows.append(row)
+    for t in tables:
+        t.title = _title(text)
+    return [t for t in tables if t.rows]
+
+
+def _group_spans(cells: list[tuple[float, float, str]]) -> list[tuple[float, float, str]]:
+    """Header words grouped into phrases by horizontal gaps: 'Three Months Ended' | 'Six Months Ended'."""
+    spans: list[list] = []
+    for x0, x1, t in cells:
+        if spans and x0 - spans[-1][1] < 12:
+            spans[-1][1] = x1
+            spans[-1][2] += " " + t
+        else:
+            spans.append([x0, x1, t])
+    return [(a, b, c) for a, b, c in spans]
+
+
+def _title(text: str) -> str:
+    head = " ".join(text.split())[:400]
+    for rx in STATEMENT_TITLES.values():
+        m = rx.search(head)
+        if m:
+            return m.group(0)
+    return ""
+
+
+# --------------------------------------------------------------------------- plain text
+def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Table]:
+    """Tables of one page from its plain text (one cell per line): the fallback without a PDF."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln and ln != "$"]
+    scale, statement = page_scale(text), page_statement(text)
+    tables: list[Table] = []
+    i = 0
+    while i < len(lines):
+        # a header: two or more consecutive lines that are years (possibly after a date prefix)
+        years, j, heads = [], i, []
+        while j < len(lines):
+            ln = lines[j]
+            m = _YEAR_ANY.search(ln)
+            only_year = m and (YEAR.match(ln) or re.fullmatch(r"(?i)(?:[a-z]+\.?\s+\d{1,2},?\s*)?(?:19|20)\d\d", ln))
+            if only_year:
+                years.append(int(m.group(1)))
+                heads.append(ln)
+                j += 1
+            elif years and re.fullmatch(r"(?i)[a-z]+\.?\s+\d{1,2},?", ln):
+                j += 1
+            else:
+                break
+        if len(years) < 2:
+            i += 1
+            continue
+        cols = [Column(year=y, header=h) for y, h in zip(years, heads)]
+        table = Table(doc_id=doc_id, page=page, columns=cols, rows=[], scale=scale, statement=statement,
+                      method="text", title=_title(text))
+        k, section, label = j, "", ""
+        while k < len(lines):
+            ln = lines[k]
+            toks = ln.replace("$", " ").split()
+            nums = [t for t in toks if parse_number(t) is not None or _is_dash(t)]
+            if toks and len(nums) == len(toks):
+                if label:
+                    vals = [0.0 if _is_dash(t) else parse_number(t) for t in nums]
+                    pend = table.rows[-1] if table.rows and table.rows[-1].label == label else None
+                    if pend is None:
+                        pend = Row(label=label, section=section)
+                        table.rows.append(pend)
+                    for t, v in zip(nums, vals):
+                        n = len(pend.values)
+                        if n < len(cols):
+                            pend.values[n] = v
+                            pend.raw[n] = t
+                k += 1
+                continue
+            # the next header starts another table
+            if YEAR.match(ln) and k + 1 < len(lines) and YEAR.match(lines[k + 1]):
+                break
+            if table.rows and table.rows[-1].label == label and len(table.rows[-1].values) != len(cols):
+                table.rows.pop()
+            label = clean_label(ln)
+            if label.endswith(":") or (k + 1 < len(lines) and parse_number(lines[k + 1].replace("$", "").split()[0]
+                                                                           if lines[k + 1].replace("$", "").split()
+                                                                           else "") is None):
+                section = label
+            k += 1
+        if table.rows and len(table.rows[-1].values) != len(cols):
+            table.rows.pop()
+        if table.rows:
+            tables.append(table)
+        i = max(k, i + 1)
+    return tables
+
+
+# --------------------------------------------------------------------------- pages of a filing
+_CACHE: "OrderedDict[tuple[str, int, str], list[Table]]" = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 512
+
+
+_PDFS: "OrderedDict[str, object]" = OrderedDict()
+_PDF_LOCK = threading.Lock()
+_PDF_OPEN = 8
+
+
+def _open_pdf(path: str):
+    """An open PyMuPDF document, kept open for the next pages (opening a 500-page filing takes ~60 ms);
+    the caller holds `_PDF_LOCK` (PyMuPDF documents are not thread-safe)."""
+    import pymupdf
+
+    key = str(Path(path).resolve())
+    doc = _PDFS.get(key)
+    if doc is None:
+        doc = pymupdf.open(key)
+        _PDFS[key] = doc
+        while len(_PDFS) > _PDF_OPEN:
+            _PDFS.popitem(last=False)[1].close()
+    else:
+        _PDFS.move_to_end(key)
+    return doc
+
+
+def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: str = "words") -> list[Table]:
+    """The tables of page `page` of a filing: from the PDF's word boxes when `pdf_path` is a readable PDF
+    (`method='words'`), else from the stored page `text`. Cached per (doc, page, method)."""
+    use_pdf = bool(pdf_path) and method == "words" and Path(pdf_path).suffix.lower() == ".pdf" and Path(pdf_path).is_file()
+    key = (doc_id, page, "words" if use_pdf else "text")
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    tables: list[Table] = []
+    if use_pdf:
+        try:
+            with _PDF_LOCK:
+                doc = _open_pdf(pdf_path)
+                if 0 <= page < doc.page_count:
+                    p = doc[page]
+                    words, width = p.get_text("words"), p.rect.width
+                    text = text or p.get_text()
+                else:
+                    words = []
+            if words:
+                tables = tables_from_words(words, doc_id=doc_id, page=page, page_width=width, text=text)
+        except Exception:  # an unreadable PDF falls back to the stored text
+            tables = []
+    if not tables and text:
+        tables = tables_from_text(text, doc_id=doc_id, page=page)
+    with _CACHE_LOCK:
+        _CACHE[key] = tables
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return tables

@@ -1,0 +1,415 @@
+"""BM25 whose cost depends on the documents searched: per-document postings next to FTS5.
+
+SQLite FTS5's `bm25()` first counts, for every phrase of the query, the rows of the *whole table*
+that contain it (its IDF), so even a query restricted to one filing's rowid range costs time
+proportional to the corpus. This module keeps what BM25 needs in ordinary tables, written in the
+same transaction as the document:
+
+* `lex_post(term, lo, post)`: for each (term, document) the chunks that contain the term, as
+  packed (chunk offset from the document's first chunk id `lo`, term frequency, chunk length in
+  tokens) records;
+* `lex_df(term, df)`: in how many chunks of the corpus each term occurs;
+* `lex_docs(lo, doc_id, n)`: which documents are covered, and how many chunks each has;
+* `lex_stats`: the corpus's chunk and token counts (FTS5's row count and average length).
+
+Terms are FTS5's own: each distinct word goes through an FTS5 table with the same tokenizer (porter
+unicode61) in the connection's temp schema once and is remembered (`Terms`), so the scores equal
+FTS5's `bm25()` (k1 = 1.2, b = 0.75, IDF floored at 1e-6) for single-word terms. A quoted term that
+FTS5 splits into several tokens (`"p&l"`, `"year-over-year"`) is a phrase to FTS5; here it matches
+chunks that contain all its tokens, with the smallest of their frequencies (there are no positions).
+
+A scoped search reads the postings of the routed documents only (a few primary-key lookups per
+term), so its cost does not grow with the corpus. A corpus-wide search reads every document's
+postings of the query terms; terms in more than half of the chunks (whose IDF is FTS5's floor)
+are skipped when the other terms already fill the k results.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from typing import Iterable, Sequence
+
+import numpy as np
+
+K1, B = 1.2, 0.75
+IDF_FLOOR = 1e-6
+POST_DTYPE = np.dtype([("off", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS lex_docs(lo INTEGER PRIMARY KEY, doc_id TEXT NOT NULL, n INTEGER);
+CREATE INDEX IF NOT EXISTS lex_docs_doc ON lex_docs(doc_id);
+CREATE TABLE IF NOT EXISTS lex_post(term TEXT, lo INTEGER, post BLOB, PRIMARY KEY(term, lo)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lex_df(term TEXT PRIMARY KEY, df INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lex_stats(id INTEGER PRIMARY KEY CHECK (id = 0), rows INTEGER, tokens INTEGER);
+INSERT OR IGNORE INTO lex_stats(id, rows, tokens) VALUES (0, 0, 0);
+"""
+
+_TOKENIZER = "porter unicode61"
+_TEMP = """
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_tok USING fts5(text, tokenize='{tok}');
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_tok_v USING fts5vocab(temp, lex_tok, instance);
+""".format(tok=_TOKENIZER)
+_WORD_RE = re.compile("[\\w\ue000-\uf8ff\U000f0000-\U0010fffd]+")  # letters, digits, private use (unicode61's Co)
+
+
+def _words(text: str) -> list[str]:
+    """unicode61's token characters in runs (it separates at '_', which \\w would keep)."""
+    return _WORD_RE.findall(text.replace("_", " "))
+
+
+
+
+def ensure_schema(conn: sqlite3.Connection) -> None:
+    conn.executescript(SCHEMA)
+
+
+class Terms:
+    """Words -> FTS5 terms, with FTS5 itself as the tokenizer and a per-process cache.
+
+    Text is split into words (maximal runs of letters and digits, which unicode61 never splits
+    further except for a few scripts, handled because each word goes through FTS5 whole); each
+    distinct word is run through an FTS5 table with the index's tokenizer once (porter stemming,
+    case and diacritic folding) and remembered, so indexing a document costs a regex pass and
+    dictionary lookups, and the terms are exactly FTS5's.
+    """
+
+    def __init__(self, size: int = 500_000):
+        self._map: dict[str, tuple[int, ...]] = {}
+        self._single: dict[str, int] = {}  # the term id of a word with exactly one term, -1 none, -2 several
+        self._ids: dict[str, int] = {}
+        self.names: list[str] = []
+        self._lock = threading.Lock()
+        self.size = size
+
+    def _id(self, term: str) -> int:
+        tid = self._ids.get(term)
+        if tid is None:
+            tid = self._ids[term] = len(self.names)
+            self.names.append(term)
+        return tid
+
+    def _learn(self, conn: sqlite3.Connection, words: Sequence[str]) -> None:
+        conn.executescript(_TEMP)
+        conn.execute("DELETE FROM temp.lex_tok")
+        conn.executemany("INSERT INTO temp.lex_tok(rowid, text) VALUES (?, ?)", list(enumerate(words)))
+        found: dict[int, list[tuple[int, str]]] = {}
+        for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.lex_tok_v"):
+            found.setdefault(doc, []).append((offset, term))
+        conn.execute("DELETE FROM temp.lex_tok")
+        with self._lock:
+            if len(self._map) > self.size:
+                self._map.clear()
+                self._single.clear()
+            for i, w in enumerate(words):
+                tup = tuple(self._id(t) for _, t in sorted(found.get(i, [])))
+                self._map[w] = tup
+                self._single[w] = tup[0] if len(tup) == 1 else (-1 if not tup else -2)
+
+    def _ensure(self, conn: sqlite3.Connection, words: Sequence[str]) -> None:
+        missing = [w for w in dict.fromkeys(words) if w not in self._single]
+        for i in range(0, len(missing), 5000):
+            self._learn(conn, missing[i:i + 5000])
+
+    def ids(self, conn: sqlite3.Connection, words: Sequence[str]) -> list[tuple[int, ...]]:
+        """The term ids of each word (usually one; none for a word FTS5 drops)."""
+        self._ensure(conn, words)
+        try:
+            return [self._map[w] for w in words]
+        except KeyError:  # the cache was cleared by another thread meanwhile
+            self._learn(conn, list(dict.fromkeys(words)))
+            return [self._map[w] for w in words]
+
+    def flat(self, conn: sqlite3.Connection, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """All the words' term ids in order, and where each word's ids start (len(words) + 1 bounds)."""
+        self._ensure(conn, words)
+        try:
+            single = np.fromiter(map(self._single.__getitem__, words), dtype=np.int64, count=len(words))
+        except KeyError:
+            self._learn(conn, list(dict.fromkeys(words)))
+            single = np.fromiter(map(self._single.__getitem__, words), dtype=np.int64, count=len(words))
+        counts = (single >= 0).astype(np.int64)
+        multi = np.flatnonzero(single == -2)
+        for i in multi:
+            counts[i] = len(self._map[words[i]])
+        bounds = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(counts, out=bounds[1:])
+        out = np.empty(int(bounds[-1]), dtype=np.int64)
+        one = single >= 0
+        out[bounds[:-1][one]] = single[one]
+        for i in multi:
+            out[bounds[i]:bounds[i + 1]] = self._map[words[i]]
+        return out, bounds
+
+    def phrase(self, conn: sqlite3.Connection, text: str) -> tuple[str, ...]:
+        """FTS5's terms of a query phrase, in order."""
+        return tuple(self.names[t] for ids in self.ids(conn, _words(text)) for t in ids)
+
+
+TERMS = Terms()
+_SPLIT_RE = re.compile("(" + _WORD_RE.pattern + ")")
+
+
+def _chunk_terms(conn: sqlite3.Connection, texts: Sequence[str],
+                 spans: Sequence[tuple[int, int]] | None) -> list[np.ndarray]:
+    """Each text's FTS5 term ids, in order.
+
+    With `spans` (each text's character span in the document, as chunks have) the document is tokenized
+    once: a chunk's terms are the words inside its span plus the parts of the words it cuts at either end,
+    which is what FTS5 sees in the chunk's text. Without, each text is tokenized on its own."""
+    pieces, pos = [], 0
+    if spans is not None and len(spans) == len(texts) and all(
+            isinstance(s, int) and isinstance(e, int) and e - s == len(t) for (s, e), t in zip(spans, texts)):
+        for (s, e), t in zip(spans, texts):
+            if s > pos:
+                pieces.append(" " * (s - pos))  # a blank window that was not stored as a chunk
+                pos = s
+            if e > pos:
+                pieces.append(t[pos - s:])
+                pos = e
+    else:
+        words = [_words(t) for t in texts]
+        flat, bounds = TERMS.flat(conn, [w for ws in words for w in ws])
+        out, i = [], 0
+        for ws in words:
+            out.append(flat[bounds[i]:bounds[i + len(ws)]])
+            i += len(ws)
+        return out
+    full = "".join(pieces).replace("_", " ")
+    parts = _SPLIT_RE.split(full)  # separator, word, separator, word, ..., separator
+    words = parts[1::2]
+    lens = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+    offs = np.zeros(len(parts), dtype=np.int64)
+    np.cumsum(lens[:-1], out=offs[1:])
+    starts, ends = offs[1::2], offs[1::2] + lens[1::2]
+    flat, bounds = TERMS.flat(conn, words)
+    cuts: list[str] = []  # words cut by a chunk's start or end: what FTS5 sees of them in that chunk
+    plan = []
+    for s, e in spans:
+        i0 = int(np.searchsorted(starts, s, "left"))
+        i1 = int(np.searchsorted(ends, e, "right"))
+        head = tail = -1
+        if i0 > 0 and ends[i0 - 1] > s:  # cut by the chunk's start (or covering the whole chunk)
+            head = len(cuts)
+            cuts.append(full[s:min(int(ends[i0 - 1]), e)])
+        if i1 < len(words) and starts[i1] < e < ends[i1] and starts[i1] >= s:  # cut by its end
+            tail = len(cuts)
+            cuts.append(full[int(starts[i1]):e])
+        plan.append((i0, i1, head, tail))
+    cut_flat, cut_bounds = TERMS.flat(conn, cuts)
+    out = []
+    for i0, i1, head, tail in plan:
+        inner = flat[bounds[i0]:bounds[i1]] if i1 > i0 else flat[0:0]
+        if head >= 0 or tail >= 0:
+            h = cut_flat[cut_bounds[head]:cut_bounds[head + 1]] if head >= 0 else flat[0:0]
+            t = cut_flat[cut_bounds[tail]:cut_bounds[tail + 1]] if tail >= 0 else flat[0:0]
+            inner = np.concatenate([h, inner, t])
+        out.append(inner)
+    return out
+
+
+def _postings(conn: sqlite3.Connection, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
+              ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """term -> POST_DTYPE records (position in `texts`, frequency, length) and each text's length in tokens."""
+    per_chunk = _chunk_terms(conn, texts, spans)
+    lens = np.array([len(t) for t in per_chunk], dtype=np.int64)
+    if not lens.sum():
+        return {}, lens
+    terms = np.concatenate(per_chunk)
+    chunks = np.repeat(np.arange(len(texts), dtype=np.int64), lens)
+    key = terms * (len(texts) + 1) + chunks  # one entry per (term, chunk), with its count
+    uniq, tf = np.unique(key, return_counts=True)
+    t_ids, c_ids = uniq // (len(texts) + 1), uniq % (len(texts) + 1)
+    cut = np.flatnonzero(np.diff(t_ids)) + 1
+    rec = np.empty(len(uniq), dtype=POST_DTYPE)
+    rec["off"] = c_ids
+    rec["tf"] = np.minimum(tf, 65535)
+    rec["dl"] = np.minimum(lens, 65535)[c_ids]
+    names = TERMS.names
+    starts_ = np.concatenate([[0], cut]).tolist()
+    ends_ = np.concatenate([cut, [len(uniq)]]).tolist()
+    heads = t_ids[starts_].tolist()
+    return {names[t]: rec[a:b] for t, a, b in zip(heads, starts_, ends_)}, lens
+
+
+def add_document(conn: sqlite3.Connection, doc_id: str, chunk_ids: Sequence[int], texts: Sequence[str],
+                 spans: Sequence[tuple[int, int]] | None = None) -> None:
+    """Write a document's postings (inside the caller's transaction). Chunk ids must be ascending; `spans`
+    (the chunks' character spans in the document) lets the document be tokenized once."""
+    if not len(chunk_ids):
+        return
+    lo = int(chunk_ids[0])
+    offsets = np.asarray(chunk_ids, dtype=np.int64) - lo
+    post, lens = _postings(conn, texts, spans)
+    for rec in post.values():  # positions in `texts` -> offsets from `lo`
+        rec["off"] = offsets[rec["off"]]
+    conn.execute("INSERT OR REPLACE INTO lex_docs(lo, doc_id, n) VALUES (?,?,?)", (lo, doc_id, len(texts)))
+    conn.executemany("INSERT OR REPLACE INTO lex_post(term, lo, post) VALUES (?,?,?)",
+                     [(t, lo, rec.tobytes()) for t, rec in post.items()])
+    conn.executemany("INSERT INTO lex_df(term, df) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET df = df + excluded.df",
+                     [(t, len(rec)) for t, rec in post.items()])
+    conn.execute("UPDATE lex_stats SET rows = rows + ?, tokens = tokens + ? WHERE id = 0",
+                 (len(texts), int(lens.sum())))
+
+
+def remove_document(conn: sqlite3.Connection, doc_id: str) -> None:
+    """Drop a document's postings and its share of the statistics (inside the caller's transaction,
+    before its chunks are deleted: their text names the terms to remove)."""
+    for lo, n in conn.execute("SELECT lo, n FROM lex_docs WHERE doc_id=?", (doc_id,)).fetchall():
+        rows = conn.execute("SELECT char_start, char_end, text FROM chunks WHERE doc_id=? ORDER BY chunk_id",
+                            (doc_id,)).fetchall()
+        tokens = 0
+        for term in _postings(conn, [r[2] for r in rows], [(r[0], r[1]) for r in rows])[0]:
+            row = conn.execute("SELECT post FROM lex_post WHERE term=? AND lo=?", (term, lo)).fetchone()
+            if row is None:
+                continue
+            rec = np.frombuffer(row[0], dtype=POST_DTYPE)
+            tokens += int(rec["tf"].astype(np.int64).sum())
+            conn.execute("DELETE FROM lex_post WHERE term=? AND lo=?", (term, lo))
+            conn.execute("UPDATE lex_df SET df = df - ? WHERE term=?", (len(rec), term))
+        conn.execute("DELETE FROM lex_df WHERE df <= 0")
+        conn.execute("DELETE FROM lex_docs WHERE lo=?", (lo,))
+        conn.execute("UPDATE lex_stats SET rows = MAX(rows - ?, 0), tokens = MAX(tokens - ?, 0) WHERE id = 0",
+                     (n, tokens))
+
+
+_CURRENT = "l.lo = (SELECT MIN(c.chunk_id) FROM chunks c WHERE c.doc_id = l.doc_id)"
+"""Postings are current when they start at the document's first chunk (a document re-indexed by an earlier
+version of finrag, which did not know these tables, has new chunk ids and stale postings)."""
+
+
+def covered(conn: sqlite3.Connection, doc_ids: Iterable[str]) -> dict[str, int]:
+    """doc_id -> lo for the given documents that have current postings."""
+    docs = list(doc_ids)
+    out: dict[str, int] = {}
+    for i in range(0, len(docs), 500):
+        part = docs[i:i + 500]
+        q = f"SELECT l.doc_id, l.lo FROM lex_docs l WHERE l.doc_id IN ({','.join('?' * len(part))}) AND {_CURRENT}"
+        out.update({d: lo for d, lo in conn.execute(q, part)})
+    return out
+
+
+def count_covered(conn: sqlite3.Connection) -> int:
+    """How many documents have current postings."""
+    return conn.execute(f"SELECT COUNT(*) FROM lex_docs l WHERE {_CURRENT}").fetchone()[0]
+
+
+def drop_stale(conn: sqlite3.Connection) -> list[str]:
+    """Remove postings that no longer match their document's chunks (inside the caller's transaction); returns
+    the documents concerned. Slow (a scan of the postings per document) but only needed after an earlier
+    version of finrag re-indexed or removed documents of an index that already had postings."""
+    stale = conn.execute(f"SELECT l.lo, l.doc_id, l.n FROM lex_docs l WHERE NOT ({_CURRENT}) OR NOT EXISTS "
+                         "(SELECT 1 FROM chunks c WHERE c.doc_id = l.doc_id)").fetchall()
+    for lo, _doc, n in stale:
+        tokens = 0
+        for term, post in conn.execute("SELECT term, post FROM lex_post WHERE lo = ?", (lo,)).fetchall():
+            rec = np.frombuffer(post, dtype=POST_DTYPE)
+            tokens += int(rec["tf"].astype(np.int64).sum())
+            conn.execute("UPDATE lex_df SET df = df - ? WHERE term=?", (len(rec), term))
+        conn.execute("DELETE FROM lex_post WHERE lo = ?", (lo,))
+        conn.execute("DELETE FROM lex_docs WHERE lo = ?", (lo,))
+        conn.execute("UPDATE lex_stats SET rows = MAX(rows - ?, 0), tokens = MAX(tokens - ?, 0) WHERE id = 0",
+                     (n, tokens))
+    if stale:
+        conn.execute("DELETE FROM lex_df WHERE df <= 0")
+    return [d for _, d, _ in stale]
+
+
+def idf(n_rows: int, df: int) -> float:
+    v = float(np.log((n_rows - df + 0.5) / (df + 0.5))) if df > 0 else 0.0
+    return v if v > 0 else IDF_FLOOR
+
+
+def search(conn: sqlite3.Connection, phrases: Sequence[str], k: int,
+           los: Sequence[int] | None = None) -> list[tuple[int, float]]:
+    """(chunk_id, BM25 score) of the best k chunks for an OR of `phrases`, best first.
+
+    `los`: restrict to the documents whose first chunk ids these are (None: the whole corpus).
+    """
+    if k <= 0 or not phrases or (los is not None and not los):
+        return []
+    phrase_terms = [t for t in (TERMS.phrase(conn, p) for p in phrases) if t]
+    if not phrase_terms:
+        return []
+    n_rows, tokens = conn.execute("SELECT rows, tokens FROM lex_stats WHERE id = 0").fetchone()
+    if not n_rows:
+        return []
+    avgdl = tokens / n_rows
+    terms = sorted({t for p in phrase_terms for t in p})
+    df = dict(conn.execute(f"SELECT term, df FROM lex_df WHERE term IN ({','.join('?' * len(terms))})", terms))
+    weights = []
+    for p in phrase_terms:
+        d = min(df.get(t, 0) for t in p)
+        weights.append((p, idf(n_rows, d) if d else 0.0))
+    weights = [(p, w) for p, w in weights if w > 0]
+    if not weights:
+        return []
+    if los is None:  # terms at FTS5's IDF floor add nothing measurable; read them only if needed
+        strong = [(p, w) for p, w in weights if w > IDF_FLOOR]
+        if strong and len(strong) < len(weights):
+            hits = _score(conn, strong, k, None, avgdl)
+            if len(hits) >= k:
+                return hits
+    return _score(conn, weights, k, los, avgdl)
+
+
+def _fetch(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None) -> dict[str, list[tuple[int, bytes]]]:
+    """Each term's (lo, postings) rows: of every document, or of the documents starting at `los`."""
+    if los is None:
+        return {t: conn.execute("SELECT lo, post FROM lex_post WHERE term = ?", (t,)).fetchall() for t in terms}
+    marks = ",".join("?" * len(terms))
+    lo_marks = ",".join("?" * len(los))
+    out: dict[str, list[tuple[int, bytes]]] = {t: [] for t in terms}
+    for term, lo, post in conn.execute(f"SELECT term, lo, post FROM lex_post WHERE term IN ({marks}) "
+                                       f"AND lo IN ({lo_marks})", [*terms, *[int(x) for x in los]]):
+        out[term].append((lo, post))
+    return out
+
+
+def _records(parts: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """chunk ids, term frequencies and lengths of a term's postings over several documents."""
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z.astype(np.float64), z.astype(np.float64)
+    los = np.fromiter((lo for lo, _ in parts), dtype=np.int64, count=len(parts))
+    counts = np.fromiter((len(p) for _, p in parts), dtype=np.int64, count=len(parts)) // POST_DTYPE.itemsize
+    rec = np.frombuffer(b"".join([p for _, p in parts]), dtype=POST_DTYPE)  # one buffer: no per-document arrays
+    return rec["off"] + np.repeat(los, counts), rec["tf"].astype(np.float64), rec["dl"].astype(np.float64)
+
+
+def _score(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]], k: int,
+           los: Sequence[int] | None, avgdl: float) -> list[tuple[int, float]]:
+    terms = sorted({t for p, _ in weights for t in p})
+    fetched = _fetch(conn, terms, los)
+    per_term = {t: _records(fetched[t]) for t in terms}
+    all_ids, all_scores = [], []
+    for phrase, w in weights:
+        ids, tf, dl = per_term[phrase[0]]
+        for t in phrase[1:]:  # a phrase: chunks with all its tokens, the smallest frequency
+            ids2, tf2, _ = per_term[t]
+            common, i1, i2 = np.intersect1d(ids, ids2, assume_unique=True, return_indices=True)
+            ids, tf, dl = common, np.minimum(tf[i1], tf2[i2]), dl[i1]
+        if not len(ids):
+            continue
+        all_ids.append(ids)
+        all_scores.append(w * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl)))
+    if not all_ids:
+        return []
+    ids = np.concatenate(all_ids)
+    scores = np.concatenate(all_scores)
+    base = int(ids.min())
+    span = int(ids.max()) - base + 1
+    if span <= 4 * len(ids) + 4096:  # dense accumulation (a document's chunk ids are contiguous)
+        total = np.bincount(ids - base, weights=scores, minlength=span)
+        uniq = np.flatnonzero(total > 0)
+        total = total[uniq]
+        uniq = uniq + base
+    else:
+        uniq, inv = np.unique(ids, return_inverse=True)
+        total = np.bincount(inv, weights=scores)
+    if len(uniq) > k:
+        top = np.argpartition(-total, k - 1)[:k]
+    else:
+        top = np.arange(len(uniq))
+    top = top[np.lexsort((uniq[top], -total[top]))]
+    return [(int(uniq[i]), float(total[i])) for i in top]

@@ -1,0 +1,113 @@
+"""The index's two locks: one writer at a time, and one FAISS save at a time.
+
+Both are `flock(2)` locks on small files in the index directory, so the kernel releases them when the
+holder exits, however it exits (kill -9, OOM): a crashed writer never leaves a lock behind.
+
+* `writer_lock(index_dir)`: held by `finrag index` (and `finrag demo`) for the whole run. A second writer
+  does not wait: it gets `IndexLocked`, "index DIR is locked by PID N (...)" (exit code 4). The holder's PID
+  is written into `write.lock` for that message. Readers (`ask`, `batch`, `serve`, `--check`) never take it.
+* `faiss_save_lock(index_dir)`: taken around every FAISS file save (by the writer and by a reader that finds
+  a stale file and rebuilds it), blocking. Saves go through a temporary file with a unique name that is
+  renamed over the target, so a reader never sees a half-written file and two savers never share a
+  temporary file; under the lock a saver also removes the temporary files of savers that were killed.
+
+The whole concurrency model is described in docs/architecture.md ("Concurrency").
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from finrag.tools.indexing.store import IndexError_
+
+WRITE_LOCK = "write.lock"
+FAISS_LOCK = "faiss.lock"
+
+
+class IndexLocked(IndexError_):
+    """Another process holds the index's writer lock."""
+
+    def __init__(self, index_dir: Path, pid: int | None):
+        self.index_dir, self.pid = index_dir, pid
+        who = f"PID {pid}" if pid else "another process"
+        super().__init__(f"index {index_dir} is locked by {who} (another `finrag index` is writing it); "
+                         "wait for it to finish, or stop it, and run the command again")
+
+
+def _holder(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
+        return int(text) if text.isdigit() else None
+    except OSError:
+        return None
+
+
+@contextmanager
+def writer_lock(index_dir: str | os.PathLike) -> Iterator[Path]:
+    """Hold the writer lock of `index_dir` (created if needed); raise `IndexLocked` at once if it is held."""
+    index_dir = Path(index_dir)
+    index_dir.mkdir(parents=True, exist_ok=True)
+    path = index_dir / WRITE_LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise IndexLocked(index_dir, _holder(fd)) from None
+            raise
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            yield path
+        finally:
+            try:
+                os.ftruncate(fd, 0)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def locked_by(index_dir: str | os.PathLike) -> int | None:
+    """The PID holding the writer lock of `index_dir`, or None when no writer is running (never blocks)."""
+    path = Path(index_dir) / WRITE_LOCK
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return _holder(fd) or -1
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def faiss_save_lock(index_dir: str | os.PathLike) -> Iterator[None]:
+    """Serialise FAISS saves in `index_dir` (blocking), and clear the temporary files of killed savers."""
+    index_dir = Path(index_dir)
+    fd = os.open(index_dir / FAISS_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        for stale in index_dir.glob("faiss_*.tmp-*"):  # only a saver holding this lock writes these
+            try:
+                stale.unlink()
+            except OSError:
+                pass
+        yield
+    finally:
+        os.close(fd)
+
+
+def unique_tmp(path: Path) -> Path:
+    """A temporary name next to `path` that no other process or thread uses: `<name>.tmp-<pid>-<random>`."""
+    return path.with_name(f"{path.name}.tmp-{os.getpid()}-{os.urandom(4).hex()}")

@@ -1,0 +1,439 @@
+"""The question linker: which companies a question names, each with a confidence and the reason.
+
+`Linker(companies)` indexes every company's names (full names, aliases, the short names derived from
+its legal name in `names.py`) and tickers (ticker history included). `Linker.candidates(text)` then
+scores, with evidence rather than fixed lists:
+
+* **names** (longest match first): how the span is written (capitalised, all lower case, all caps),
+  how common the words are in English (`words.zipf`: "Target" the retailer vs "a target"), whether it
+  opens the question, a possessive after it, and the kind of name (full name, distinctive head word,
+  initialism, abbreviated word);
+* **ticker-shaped tokens** (capitals only: lower-case words never become tickers): a `$`, parentheses,
+  an exchange prefix or the word "ticker"/"symbol"/"stock" next to it, its position (terse analyst
+  queries put the ticker first or last), whether it is an English word or a finance abbreviation
+  (EPS, ROE, FCF, NI ...), whether the question shouts, and whether the rest of the question names
+  the same company or another one;
+* **company-like names the index does not hold**: a capitalised run before a legal-form word
+  ("Zorblax Corporation"), a possessive ("Zorblax's"), a word that is not English at all, or an
+  unknown ticker in ticker context ("$ZBLX"); and typos of known names ("Nvidea").
+
+A candidate is kept when its confidence reaches `ACCEPT` (0.5); the rest stay in the list with their
+reason, so a caller (or an LLM router) can see what was considered and why it was dropped.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from finrag.tools.routing.names import derived_names
+from finrag.tools.routing.text import MONTH_RE, strip_accents, uniq
+from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
+
+__all__ = ["ACCEPT", "Candidate", "Company", "Linker"]
+
+ACCEPT = 0.5
+"""A candidate with at least this confidence is taken as named by the question."""
+
+
+@dataclass
+class Company:
+    """One company the registry knows: its documents (none for alias-book-only companies), names, tickers."""
+
+    key: str
+    name: str = ""
+    in_registry: bool = True
+    tickers: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    doc_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Candidate:
+    """A company the question may name: registry key ('' when unknown), confidence, reason."""
+
+    name: str
+    key: str = ""
+    in_index: bool = False
+    confidence: float = 0.0
+    reason: str = ""
+    kind: str = ""  # name, head, initialism, abbrev, short, ticker, fuzzy, unknown
+    text: str = ""
+    start: int = 0
+    end: int = 0
+    ticker: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return self.confidence >= ACCEPT
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "key": self.key, "in_index": self.in_index, "text": self.text,
+                "confidence": round(self.confidence, 3), "kind": self.kind, "reason": self.reason}
+
+
+_TOKEN = re.compile(r"[^\W_]+|&")
+_LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
+
+
+def comp_tickers(comp: "Company") -> list[str]:
+    return [t.replace(".", "").replace("-", "") for t in comp.tickers]
+_TICKER_TOKEN = re.compile(r"(?<![\w&.\-$])(\$)?([A-Z]{1,5}(?:[.\-][A-Z])?)(?![\w&]|[.\-][A-Za-z0-9])")
+_DOLLAR_TICKER = re.compile(r"\$([A-Za-z]{1,5}(?:\.[A-Za-z])?)\b")
+_EXCHANGE_BEFORE = re.compile(r"(?:NYSE(?:\s+American)?|NASDAQ|Nasdaq(?:GS)?|AMEX|Cboe|CBOE)\s*:\s*$")
+_TICKER_WORD_BEFORE = re.compile(r"\b(?:tickers?|symbols?|stock|shares\s+of|ticker\s+symbol)\s*:?\s*$", re.I)
+_TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
+_POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
+_SUFFIX_WORD = re.compile(
+    r"(?:Inc|Incorporated|Corp|Corporation|Company|Co|PLC|Plc|plc|Ltd|Limited|LLC|L\.P|LP|N\.V|NV|S\.A|SA|AG|SE|"
+    r"Holdings|Group|Bancorp|Bancshares|Industries|Technologies|Enterprises|Brands)\.?")
+_CAP_WORD = r"(?:[A-Z][\w'’\-]*|&|of|and|de)"
+_UNKNOWN_WITH_SUFFIX = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+({_SUFFIX_WORD.pattern})(?![\w])")
+_UNKNOWN_POSSESSIVE = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})['’]s\b")
+_NOT_NAME_WORDS = re.compile(rf"^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|H[12]|CY\w*|YE\w*|Form|Item|Part|Note|Section|Schedule)$",
+                             re.I)
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """(normalised token, start, end): lower case, accents removed, '&' kept as a token."""
+    if text.isascii():
+        low = text.lower()
+        return [(low[m.start():m.end()], m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    return [(strip_accents(m.group(0)).casefold(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def alias_tokens(alias: str) -> tuple[str, ...]:
+    return tuple(t for t, _, _ in _tokens(alias))
+
+
+def _is_shouting(text: str) -> bool:
+    upper, lower = len(re.findall(r"[A-Z]", text)), len(re.findall(r"[a-z]", text))
+    return upper + lower > 20 and upper > 0.6 * (upper + lower)
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    before = text[:start].rstrip()
+    return not before or before[-1] in ".?!:;\n"
+
+
+def _english_penalty(word: str) -> float:
+    """0 for non-words ('AAPL'), up to 0.45 for the commonest English words ('ON', 'IT', 'ALL')."""
+    return max(0.0, min(0.45, (zipf(word) - 4.8) * 0.25))
+
+
+class Linker:
+    """Finds candidate companies in a question; see the module docstring for the evidence used."""
+
+    _KIND_RANK = {"name": 0, "abbrev": 1, "short": 1, "initialism": 2, "head": 3}
+
+    def __init__(self, companies: dict[str, Company], ticker_index: dict[str, set[str]]):
+        self.companies = companies
+        self.ticker_index = ticker_index
+        self.alias_index: dict[tuple[str, ...], dict[str, str]] = {}
+        forms: dict[tuple[str, ...], str] = {}
+        for ckey, comp in companies.items():
+            own_tickers = {t.replace(".", "").replace("-", "").casefold() for t in comp.tickers}
+            for n in comp.names:
+                toks = alias_tokens(n)
+                if len(toks) == 1 and toks[0] in own_tickers and not any(ch.islower() for ch in n):
+                    continue  # a ticker used as a name ('K', 'A'): tickers are scored by context instead
+                if toks and not (len(toks) == 1 and toks[0].isdigit()):
+                    self.alias_index.setdefault(toks, {})[ckey] = "name"
+                    forms.setdefault(toks, n)
+        self.initialism_forms: dict[tuple[str, ...], str] = {}
+        heads: dict[tuple[str, ...], set[str]] = {}
+        derived: list[tuple[tuple[str, ...], str, str, str]] = []
+        for ckey, comp in companies.items():
+            for n in uniq([comp.name, *comp.names[:4]]):
+                for form, kind in derived_names(n):
+                    toks = alias_tokens(form)
+                    if not toks:
+                        continue
+                    if kind in ("head", "prefix"):
+                        heads.setdefault(toks, set()).add(ckey)
+                    derived.append((toks, ckey, kind, form))
+        tickers = set(ticker_index)
+        for toks, ckey, kind, form in derived:
+            if toks in self.alias_index and ckey not in self.alias_index[toks]:
+                continue  # another company's name: never a derived name of this one
+            if kind in ("head", "prefix") and len(heads[toks]) > 1:
+                continue  # shared by several companies
+            if kind == "head" and (zipf(toks[0]) >= 4.6 or (len(toks[0]) < 4 and not form.isupper())):
+                continue  # an ordinary English word
+            if kind == "head" and toks[0] in {t.casefold() for t in comp_tickers(companies[ckey])}:
+                continue
+            if kind == "initialism":
+                shape = form.replace("&", "")
+                if shape in tickers and ckey not in ticker_index.get(shape, ()):
+                    continue  # another company's ticker
+                self.initialism_forms[toks] = form
+            self.alias_index.setdefault(toks, {}).setdefault(ckey, kind)
+        self.max_alias_len = max((len(t) for t in self.alias_index), default=1)
+        self._longest_from: dict[str, int] = {}
+        for t in self.alias_index:
+            self._longest_from[t[0]] = max(self._longest_from.get(t[0], 0), len(t))
+        self._single_names = {t[0]: t for t in self.alias_index if len(t) == 1 and len(t[0]) >= 5}
+
+    # ------------------------------------------------------------------ names
+    def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
+                         end: int) -> tuple[float, str]:
+        words = [t for t in toks if t != "&"]
+        lower = surface == surface.lower()
+        upper = surface == surface.upper() and any(c.isalpha() for c in surface)
+        initial = _sentence_initial(text, start)
+        if kind == "initialism":
+            form = self.initialism_forms.get(toks, "")
+            if surface.replace(" ", "") != form:
+                return 0.0, f"initialism {form} must be written in capitals"
+            if is_finance_abbreviation(form):
+                return 0.3, f"{form} is also a finance abbreviation"
+            return 0.85, f"initialism {form}"
+        if len(words) >= 2:
+            if lower and all(zipf(w) >= 4.5 for w in words):
+                return 0.6, "common words in lower case"
+            return 0.95 if kind == "name" else 0.9, f"{kind} '{surface}'"
+        w = words[0] if words else ""
+        z = zipf(w)
+        if len(w) <= 3 or any(c.isdigit() for c in w):
+            if w[:1].isdigit() and start > 0 and re.match(r"[$.,\d]", text[start - 1]):
+                return 0.0, f"'{surface}' is an amount"
+            if lower:
+                return 0.0, f"'{surface}' in lower case (short names are case-sensitive)"
+            if upper and is_finance_abbreviation(surface):
+                return 0.35, f"'{surface}' is also a finance abbreviation"
+            return 0.9, f"short name '{surface}'"
+        if kind == "head":
+            if lower and z >= 2.5:
+                return 0.0, f"head word '{surface}' in lower case"
+            if upper and len(w) <= 4:
+                return 0.8, f"distinctive head word '{surface}'"
+            conf = 0.85 if z < 3.0 else 0.75 if z < 3.5 else 0.65 if z < 4.0 else (0.55 if initial else 0.6)
+            return conf, f"distinctive head word '{surface}'"
+        if lower:
+            if z < 3.5:
+                return 0.8, f"'{surface}' is not an English word"
+            if z < 4.2:
+                return 0.55, f"'{surface}' in lower case, a rare English word"
+            return 0.0, f"'{surface}' in lower case is an English word"
+        if upper and len(w) >= 4:
+            return (0.9 if z < 4.5 else 0.6), f"'{surface}' in capitals"
+        if z < 3.5:
+            return 0.95, f"name '{surface}'"
+        if z < 4.5:
+            return 0.85, f"name '{surface}'"
+        return (0.6 if initial else 0.75), f"capitalised '{surface}', also an English word"
+
+    def _find_names(self, text: str) -> list[Candidate]:
+        toks = _tokens(text)
+        out: list[Candidate] = []
+        i = 0
+        while i < len(toks):
+            taken = 0
+            for n in range(min(self._longest_from.get(toks[i][0], 0), len(toks) - i), 0, -1):
+                key = tuple(t for t, _, _ in toks[i:i + n])
+                entries = self.alias_index.get(key)
+                if not entries:
+                    continue
+                start, end = toks[i][1], toks[i + n - 1][2]
+                surface = text[start:end]
+                found = []
+                for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
+                    conf, why = self._name_confidence(kind, key, surface, text, start, end)
+                    if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
+                        conf, why = min(0.99, conf + 0.05), why + ", possessive"
+                    comp = self.companies[ckey]
+                    found.append(Candidate(comp.name or ckey, ckey, comp.in_registry, conf, why, kind, surface,
+                                           start, end))
+                if len(entries) > 1:  # one name, several companies: the evidence is split
+                    for c in found:
+                        c.confidence *= 0.8
+                        c.reason += f" (shared by {len(entries)} companies)"
+                out.extend(found)
+                if any(c.accepted for c in found):
+                    taken = n
+                    break
+            i += taken or 1
+        return out
+
+    # ---------------------------------------------------------------- tickers
+    def _ticker_score(self, tick: str, dollar: bool, text: str, start: int, end: int, shouting: bool,
+                      named: set[str], keys: Iterable[str], named_spans: Iterable[tuple[int, int]] = ()
+                      ) -> tuple[float, str]:
+        before, after = text[max(0, start - 24):start], text[end:end + 16]
+        if dollar or _EXCHANGE_BEFORE.search(before):
+            return 0.97, "ticker context ($ or exchange prefix)"
+        score, why = 0.55, []
+        if before.rstrip().endswith("(") and after.lstrip().startswith(")"):
+            score += 0.35
+            why.append("in parentheses")
+        if _TICKER_WORD_BEFORE.search(before) or _TICKER_WORD_AFTER.match(after):
+            score += 0.35
+            why.append("next to 'ticker'/'stock'")
+        stripped = text.strip().rstrip("?.!")
+        if start <= len(text) - len(text.lstrip()) or end >= len(stripped):
+            score += 0.15
+            why.append("first or last word")
+        if _POSSESSIVE.match(after):
+            score += 0.1
+            why.append("possessive")
+        core = tick.split(".")[0].split("-")[0]
+        pen = _english_penalty(core)
+        if pen:
+            score -= pen
+            why.append(f"English word '{core.lower()}'")
+            if not shouting and core not in ("A", "I"):
+                score += min(pen, 0.3)  # an English word written in capitals on purpose
+        if is_finance_abbreviation(core):
+            score -= 0.45
+            why.append("finance abbreviation")
+        if len(core) == 1:
+            score -= 0.2
+            why.append("single letter")
+        elif len(core) >= 3 and zipf(core) < 3.0:
+            score += 0.1
+            why.append("not an English word")
+        if shouting:
+            score -= 0.25
+            why.append("question in capitals")
+        keys = set(keys)
+        if keys & named:
+            score += 0.2
+            why.append("company also named")
+        elif any(_LIST_GLUE.match(text[b:start]) or _LIST_GLUE.match(text[end:a]) for a, b in named_spans):
+            score += 0.2
+            why.append("listed with another company")
+        elif named and (pen or is_finance_abbreviation(core)):
+            score -= 0.15
+            why.append("another company is named")
+        return max(0.0, min(0.97, score)), ", ".join(why) or "ticker"
+
+    def _find_tickers(self, text: str, taken: list[tuple[int, int]], named: set[str]) -> list[Candidate]:
+        shouting = _is_shouting(text)
+        out = []
+        spans_named = list(taken) + [(m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)
+                                     if m.group(2) in self.ticker_index and not _english_penalty(m.group(2))
+                                     and not is_finance_abbreviation(m.group(2)) and len(m.group(2)) >= 2]
+        spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)]
+        spans += [(True, m.group(1).upper(), m.start(1), m.end(1)) for m in _DOLLAR_TICKER.finditer(text)
+                  if not m.group(1).isupper()]
+        for dollar, tick, s, e in spans:
+            if any(a <= s < b for a, b in taken):
+                continue
+            norm = tick.replace("-", ".")
+            keys = self.ticker_index.get(norm) or self.ticker_index.get(norm.replace(".", ""))
+            if keys:
+                conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named)
+                for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
+                    comp = self.companies[ckey]
+                    c = conf * (0.8 if len(keys) > 1 else 1.0)
+                    out.append(Candidate(comp.name or ckey, ckey, comp.in_registry, c, f"ticker {norm}: {why}",
+                                         "ticker", tick, s, e, ticker=norm))
+            else:
+                unknown = self._unknown_ticker(norm, dollar, text, s, e, shouting)
+                if unknown:
+                    out.append(unknown)
+        return out
+
+    def _unknown_ticker(self, tick: str, dollar: bool, text: str, s: int, e: int, shouting: bool
+                        ) -> Optional[Candidate]:
+        core = tick.split(".")[0]
+        if len(core) < 2 or is_finance_abbreviation(core) or shouting:
+            return None
+        before, after = text[max(0, s - 24):s], text[e:e + 16]
+        strong = dollar or _EXCHANGE_BEFORE.search(before) or _TICKER_WORD_BEFORE.search(before) \
+            or (before.rstrip().endswith("(") and after.lstrip().startswith(")") and zipf(core) < 3.0)
+        if strong:
+            return Candidate(tick, "", False, 0.85, f"unknown ticker {tick} in ticker context", "unknown", tick, s, e,
+                             ticker=tick)
+        if len(core) >= 3 and zipf(core) < 2.5:
+            return Candidate(tick, "", False, 0.45, f"unknown ticker-shaped {tick}", "unknown", tick, s, e, ticker=tick)
+        return None
+
+    # ---------------------------------------------------------- unknown names
+    def _unknown_names(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
+        out: list[Candidate] = []
+
+        def free(s: int, e: int) -> bool:
+            return not any(a < e and s < b for a, b in taken)
+
+        def clean_run(run: str) -> str:
+            words = run.split()
+            while words and (words[0].lower() in QUESTION_WORDS or _NOT_NAME_WORDS.match(words[0])):
+                words.pop(0)
+            return " ".join(words)
+
+        for m in _UNKNOWN_WITH_SUFFIX.finditer(text):
+            run = clean_run(m.group(1))
+            if run and free(m.start(1), m.end(2)) and not re.search(r"\d", run):
+                name = f"{run} {m.group(2)}".strip()
+                out.append(Candidate(name, "", False, 0.9, f"'{name}' ends with a legal-form word", "unknown", name,
+                                     m.start(1), m.end(2)))
+        for m in _UNKNOWN_POSSESSIVE.finditer(text):
+            run = clean_run(m.group(1))
+            if not run or not free(m.start(1), m.end(1)) or re.search(r"\d", run) or run.isupper():
+                continue
+            rare = min(zipf(w) for w in run.split())
+            if rare < 3.5:
+                out.append(Candidate(run, "", False, 0.75, f"possessive '{run}'s', not an English word", "unknown",
+                                     run, m.start(1), m.end(1)))
+        for m in re.finditer(r"\b[A-Z][a-z][\w\-]*(?:\s+[A-Z][a-z][\w\-]*){1,3}\b", text):
+            words = m.group(0).split()
+            if _sentence_initial(text, m.start()) and words[0].lower() in QUESTION_WORDS:
+                continue
+            if free(m.start(), m.end()) and min(zipf(w) for w in words) < 4.0 \
+                    and not any(_NOT_NAME_WORDS.match(w) or w.lower() in QUESTION_WORDS for w in words) \
+                    and not any(c.start < m.end() and m.start() < c.end for c in out):
+                out.append(Candidate(m.group(0), "", False, 0.55, f"'{m.group(0)}' is a run of capitalised words",
+                                     "unknown", m.group(0), m.start(), m.end()))
+        for m in re.finditer(r"\b[A-Z][a-z][\w\-]{2,}\b", text):
+            w = m.group(0)
+            rare = 2.0 if _sentence_initial(text, m.start()) else 3.0
+            if free(m.start(), m.end()) and zipf(w) < rare and not _NOT_NAME_WORDS.match(w) \
+                    and not is_finance_abbreviation(w) \
+                    and not any(c.start <= m.start() < c.end for c in out):
+                out.append(Candidate(w, "", False, 0.6, f"'{w}' is capitalised and not an English word", "unknown",
+                                     w, m.start(), m.end()))
+        return out
+
+    def _fuzzy(self, cand: Candidate) -> Optional[Candidate]:
+        """A typo of a known one-word name ('Nvidea' -> NVIDIA): one edit, five letters or more."""
+        w = cand.text.casefold()
+        if len(w) < 5 or " " in w:
+            return None
+        try:
+            from rapidfuzz.distance import Levenshtein
+        except ImportError:  # pragma: no cover
+            return None
+        hits = {k for t, toks in self._single_names.items() if abs(len(t) - len(w)) <= 1
+                and Levenshtein.distance(t, w, score_cutoff=1) <= 1 for k in self.alias_index[toks]}
+        if len(hits) != 1:
+            return None
+        ckey = hits.pop()
+        comp = self.companies[ckey]
+        return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one letter from "
+                         f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
+
+    # ------------------------------------------------------------------- all
+    def candidates(self, text: str) -> list[Candidate]:
+        """Every candidate, accepted or not, in order of appearance."""
+        names = self._find_names(text)
+        accepted = [c for c in names if c.accepted]
+        taken = [(c.start, c.end) for c in accepted]
+        named = {c.key for c in accepted}
+        tickers = self._find_tickers(text, taken, named)
+        taken += [(c.start, c.end) for c in tickers if c.accepted]
+        unknown = []
+        for cand in self._unknown_names(text, taken):
+            fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
+            unknown.append(fixed or cand)
+        known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
+        for c in unknown:
+            if not c.key and known_named and c.confidence < 0.9:
+                c.confidence = min(c.confidence, 0.4)
+                c.reason += "; a known company is named"
+        for c in tickers:
+            if c.kind == "unknown" and not known_named and c.confidence < ACCEPT and \
+                    (c.end >= len(text.strip().rstrip("?.!")) or c.start == len(text) - len(text.lstrip())):
+                c.confidence = 0.55
+                c.reason += ", first or last word and no known company"
+        return sorted([*names, *tickers, *unknown], key=lambda c: (c.start, -c.confidence))

@@ -8,6 +8,8 @@ other top-level folders are its subpackages (`finrag.graphs` = `graphs/`, `finra
 """
 from finrag.api import QuestionError, run_query, to_contract, validate_question
 from finrag.graphs import SYSTEMS, get_graph
+from finrag.tools.retrieval.langchain_retriever import FinragRetriever, retriever
 
-__all__ = ["SYSTEMS", "QuestionError", "get_graph", "run_query", "to_contract", "validate_question"]
+__all__ = ["SYSTEMS", "FinragRetriever", "QuestionError", "get_graph", "retriever", "run_query", "to_contract",
+           "validate_question"]
 __version__ = "0.1.0"

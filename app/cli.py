@@ -1,4 +1,4 @@
-"""The `finrag` command line: index, info, ask, batch, demo, serve, eval.
+"""The `finrag` command line: index, info, ask, batch, demo, serve, fetch, eval.
 
 Every error a user can cause ends in one line on stderr (`finrag: error: ...`) and one of the exit codes
 in `EXIT_CODES` (also printed by `finrag --help` and listed in the README), never in a traceback.
@@ -52,6 +52,10 @@ def _index_arg(p: argparse.ArgumentParser) -> None:
 
 def _index_dir(args) -> Path:
     """The index directory the command uses (`--index`, else $FINRAG_HOME, else ./.finrag), checked."""
+    from finrag.tools.indexing.backend import is_milvus
+
+    if is_milvus(getattr(args, "index", None) or os.environ.get("FINRAG_HOME")):  # a Milvus index (issue 10)
+        return getattr(args, "index", None) or os.environ["FINRAG_HOME"]
     path = resolve_index_dir(getattr(args, "index", None))
     if path.exists() and not path.is_dir():
         raise UsageError(f"{path} is a file, not an index directory (--index DIR, $FINRAG_HOME)")
@@ -78,6 +82,10 @@ def _configurable(args) -> dict:
 def _quiet_libraries() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if os.environ.get("FINRAG_PDF_LAYOUT", "").lower() not in ("1", "true"):
+        # `import pymupdf` imports pymupdf_layout when it is installed, which loads an ONNX layout model
+        # (~2 s); finrag reads page text and word boxes only, which never use it
+        sys.modules.setdefault("pymupdf.layout", None)  # type: ignore[assignment]
     import logging
     import warnings
 
@@ -91,6 +99,11 @@ def cmd_index(args) -> int:
     from finrag.tools.indexing.locking import writer_lock
 
     index_dir = _index_dir(args)
+    if isinstance(index_dir, str):  # milvus: index through a local staging index, then copy (app/index_copy.py)
+        from finrag.index_copy import index_into_milvus
+
+        args.index = index_dir
+        return index_into_milvus(args, _index_locked)
     if args.check:
         return _cmd_check(index_dir, args)
     if not (args.paths or args.remove or args.variant or args.drop_variant or args.embed or args.vector_index):
@@ -201,9 +214,9 @@ def _index_locked(index_dir: Path, args) -> int:
 
 
 def cmd_info(args) -> int:
-    from finrag.tools.indexing.store import Store
+    from finrag.tools.indexing.backend import open_store
 
-    store = Store(_index_dir(args))
+    store = open_store(_index_dir(args))
     stats = store.stats()
     docs = store.documents()
     store.close()
@@ -244,16 +257,31 @@ def _fallback_note(res: dict) -> str:
             "strategy instead (--on-llm-error offline); the answer is marked offline_fallback")
 
 
+def _prefetch(args):
+    """A one-shot question: open the index and load what it needs while the graph is imported."""
+    try:
+        from finrag.state.configuration import Configuration
+        from finrag.tools.runtime import prefetch
+
+        return prefetch(Configuration(**_configurable(args)))
+    except Exception:  # the question itself reports any problem
+        return None
+
+
 def cmd_ask(args) -> int:
     from finrag.api import QuestionError, run_query
 
     question = " ".join(args.question)
     _index_dir(args)
+    warm = _prefetch(args)
     try:
         res = run_query(question, system=args.system, index_dir=args.index, configurable=_configurable(args))
     except QuestionError as exc:
         _err(str(exc))
         return EXIT_USAGE
+    finally:
+        if warm is not None:
+            warm.join()
     if res.get("offline_fallback"):
         _warn(_fallback_note(res))
     if args.json:
@@ -408,6 +436,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="most inputs per /batch request (default 32, or $FINRAG_SERVE_MAX_BATCH)")
     _index_arg(s)
     s.set_defaults(func=cmd_serve)
+
+    from finrag.fetch import add_parser as add_fetch_parser  # `finrag fetch` lives in app/fetch.py
+
+    add_fetch_parser(sub)
+
+    from finrag.index_copy import add_parser as add_copy_parser  # `finrag copy` lives in app/index_copy.py
+
+    add_copy_parser(sub)
 
     s = sub.add_parser("eval", help="evaluation harness (see `finrag eval -h`)", add_help=False)
     s.add_argument("rest", nargs=argparse.REMAINDER)

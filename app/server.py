@@ -378,6 +378,11 @@ def _plain_errors(errors: list) -> list:
 
 
 def _resolve_index(index_dir: Optional[str | os.PathLike]) -> Path:
+    from finrag.tools.indexing.backend import is_milvus
+
+    index_dir = index_dir or os.environ.get("FINRAG_HOME")
+    if is_milvus(index_dir):  # a Milvus index (issue 10): the location itself
+        return index_dir  # type: ignore[return-value]
     return resolve_index_dir(index_dir).resolve()
 
 

@@ -106,9 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_index(index_dir: Optional[str]) -> None:
-    from finrag.tools.indexing.store import Store
+    from finrag.tools.indexing.backend import open_store
 
-    Store(index_dir).close()  # raises IndexMissing with a clear message
+    open_store(index_dir).close()  # raises IndexMissing with a clear message (a directory or a milvus: index)
 
 
 def cmd_run(args) -> int:

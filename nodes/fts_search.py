@@ -1,4 +1,6 @@
-"""fts_search: BM25 over SQLite FTS5 (top-20 by default), scoped to routed documents when the graph says so."""
+"""fts_search: BM25 over SQLite FTS5 (top-20 by default), scoped to routed documents when the graph says so.
+
+A scoped search leaves out the keywords that only name the routed company (`without_company_words`)."""
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
@@ -6,6 +8,7 @@ from langgraph.runtime import Runtime
 from finrag.nodes.common import configuration, scope_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
+from finrag.tools.retrieval.query_rewrite import without_company_words
 from finrag.tools.runtime import get_store
 
 
@@ -15,6 +18,10 @@ def fts_search(state: FinragState, runtime: Runtime[Configuration], *, variant: 
     """BM25 candidates for the keywords (else the query, else the question) into `fts_results`."""
     cfg = configuration(runtime)
     store = get_store(cfg)
-    text = " ".join(state.get("keywords") or []) or state.get("query") or state.get("question", "")
-    hits = store.search_fts(text, k=int(cfg.fts_k), doc_ids=scope_of(state, scoped), variant=variant)
+    scope = scope_of(state, scoped)
+    keywords = list(state.get("keywords") or [])
+    if scope:  # inside the routed filings the company's own name is no search term
+        keywords = without_company_words(keywords, state.get("question", ""), state.get("extracted"))
+    text = " ".join(keywords) or state.get("query") or state.get("question", "")
+    hits = store.search_fts(text, k=int(cfg.fts_k), doc_ids=scope, variant=variant)
     return {"fts_results": [h.model_dump() for h in hits]}

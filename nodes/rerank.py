@@ -4,7 +4,10 @@ For a multi-document route, candidates are reranked and cut per routed document
 (each gets an equal share of `max_chunks`), so every company keeps its chunks.
 When a scoped graph (HDRR) found no route, `fallback_scope="top_document"` keeps
 only the chunks of the filing with the highest total score among the top ten
-instead of a mixture of filings (the default, `corpus`, is the paper's).
+instead of a mixture of filings (`corpus` is the paper's). Inside routed filings the keywords that only
+name the routed company are left out of the keyword coverage (`without_company_words`), and the cutoff's
+cliff is `routed_rerank_cliff` (0.25) instead of `rerank_cliff` (0.15): every candidate there comes from a
+routed filing, so a wider cut lets in no other company's chunks.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from finrag.nodes.common import configuration, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.retrieval.cutoff import adaptive_cutoff
+from finrag.tools.retrieval.query_rewrite import without_company_words
 from finrag.tools.retrieval.rerankers import get_reranker
 from finrag.tools.runtime import get_store
 
@@ -37,12 +41,16 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
         return {"reranked": []}
     store = get_store(cfg)
     reranker = get_reranker(cfg.reranker, store, variant)
-    scores = reranker.score(state.get("query") or state.get("question", ""), state.get("keywords") or [], candidates)
+    routed = state.get("routed_docs") or []
+    keywords = list(state.get("keywords") or [])
+    if scoped and routed:  # as in fts_search: the company's own name says nothing inside its filings
+        keywords = without_company_words(keywords, state.get("question", ""), state.get("extracted"))
+    scores = reranker.score(state.get("query") or state.get("question", ""), keywords, candidates)
     for c, s in zip(candidates, scores):
         c["rerank_score"] = float(s)
         c["score"] = float(s)
-    routed = state.get("routed_docs") or []
-    cut = dict(cumulative=float(cfg.rerank_cumulative), cliff=float(cfg.rerank_cliff))
+    cliff = cfg.routed_rerank_cliff if scoped and routed else cfg.rerank_cliff  # only routed filings' chunks here
+    cut = dict(cumulative=float(cfg.rerank_cumulative), cliff=float(cliff))
     if scoped and len(routed) > 1:
         share = max(1, int(cfg.max_chunks) // len(routed))
         kept = []

@@ -3,9 +3,10 @@
 Only document ids that exist in the registry can be returned; the status says how the route was found
 (`exact_path`, `filename_fallback`, `default_year`, `multi_doc`, `forward_looking`, `comparative_period`,
 `company_scope`, `period_not_in_index`) or why there is none (`fallback_no_tickers`,
-`fallback_low_confidence`: retrieval then uses the full corpus; `company_not_indexed`: no retrieval at
-all, the answer says which company is missing). `routing_scope` decides whether a route that is not
-sure reads the company's tied filings too.
+`fallback_low_confidence`: retrieval then uses the full corpus (the paper's fallback) or, with
+`fallback_scope=top_document`, one filing; `company_not_indexed`: no retrieval at all, the answer says which
+company is missing; `which_company`: the question names no company and `fallback_scope=ask`, the default:
+no retrieval, the answer asks which company). `routing_scope` decides whether a route that is not sure reads the company's tied filings too.
 """
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     extracted = ExtractedMetadata.model_validate(state.get("extracted") or {})
     res = registry.resolve(extracted, question=state.get("question", ""), default_year=int(cfg.default_year),
                            scope=str(cfg.routing_scope or "confidence"))
+    if res.status == "fallback_no_tickers" and cfg.fallback_scope == "ask":
+        # nothing to route: any corpus answer would be about a company the user did not name. A mention that
+        # routing could not resolve with confidence (`fallback_low_confidence`) keeps the paper's corpus fallback.
+        res = registry.ask_company(res)
     docs = [registry.get(d).doc_id for d in res.doc_ids if registry.get(d) is not None]
     return {"routed_docs": docs, "routing_status": res.status, "routing_reason": res.reason,
             "routing_confidence": res.confidence}

@@ -67,6 +67,9 @@ class Configuration:
                                   "configuration is built).")
     embedder: str = _setting("minilm", "Query embedder; must be the one that built the index: 'minilm' (bundled, "
                                        "offline) or 'openai[:model[:dims]]'.")
+    embed_device: str = _setting("auto", "Device of MiniLM's document embedding (`finrag index`, HDRR's "
+                                         "on-demand embedding): 'auto' (a CUDA GPU when torch sees one, else "
+                                         "the CPU), 'cpu' or 'cuda'. Queries are embedded in NumPy on the CPU.")
     alias_file: str = _setting("", "YAML or CSV of extra company aliases and ticker history for routing. Empty: "
                                    "the one recorded in the index, if any.")
 
@@ -126,6 +129,9 @@ class Configuration:
                                               "rerank score reaches this.")
     rerank_cliff: float = _setting(0.15, "Adaptive cutoff: drop chunks scoring more than this below the top "
                                          "chunk (1.0 turns it off).")
+    routed_rerank_cliff: float = _setting(0.25, "Adaptive cutoff inside routed filings (HDRR with a route): the "
+                                                "cliff there; every candidate is from a routed filing, so a wider "
+                                                "cut lets in no other company's chunks (0.15: the paper's).")
     max_chunks: int = _setting(10, "Adaptive cutoff: at most this many chunks reach the generator.")
 
     # ------------------------------------------------------------------- routing
@@ -136,9 +142,12 @@ class Configuration:
     router_rewrite: bool = _setting(True, "With an LLM router: one structured call extracts the routing identity, "
                                           "judges the registry's candidates and rewrites the query (HDRR makes 2 "
                                           "LLM calls instead of 3); false: separate router and rewriter calls.")
-    fallback_scope: str = _setting("corpus", "HDRR when routing finds no filing: 'corpus' (the paper's "
-                                             "full-corpus fallback) or 'top_document' (only the chunks of the "
-                                             "best-scoring filing).")
+    fallback_scope: str = _setting("ask", "HDRR when routing finds no filing: 'ask' (a question that names no "
+                                          "company gets no retrieval and an answer asking which company, status "
+                                          "`which_company`, SFR too; a company mention routing could not resolve "
+                                          "falls back to the corpus), 'corpus' (the paper's full-corpus fallback "
+                                          "for both) or 'top_document' (only the chunks of the best-scoring "
+                                          "filing).")
 
     # ------------------------------------------------------------------- Agentic
     max_retries: int = _setting(2, "Agentic: retries with the entity-anchored prefix after a failed "

@@ -33,11 +33,13 @@ ROUTING_STATUSES: dict[str, str] = {
     "comparative_period": "no filing of the asked year: the next annual filing, which still reports it as a comparative period",
     "company_scope": "routing is not sure between tied filings of the company (e.g. two 8-Ks that both fit): all of them",
     "period_not_in_index": "no filing of the company for (or reporting) the asked period: its nearest filing, never another company's",
-    # no route (routed_docs is empty): HDRR searches the whole corpus (or one filing with fallback_scope=top_document), SFR has no context
+    # no route (routed_docs is empty): HDRR searches the whole corpus (or one filing with fallback_scope=top_document),
+    # SFR has no context; with fallback_scope=ask (the default) a question naming no company becomes `which_company`
     "fallback_no_tickers": "no known company or ticker in the question",
     "fallback_low_confidence": "only weak evidence for a company (e.g. a ticker-shaped word that is also an English word)",
     # no route and no retrieval: the answer says which company is missing and which close names the index holds
     "company_not_indexed": "the question names a company the index holds no filing of",
+    "which_company": "no company in the question and fallback_scope=ask (the default): no retrieval, the answer asks which company (a mention routing could not resolve stays fallback_low_confidence)",
     # the system does not route
     "not_routed": "the system has no routing step (cbr, cbr_meta, cbr_llm_ctx, agentic)",
 }

@@ -29,15 +29,15 @@ REGISTRY_FILE = "registry.pickle"
 
 def get_store(cfg: Configuration) -> Store:
     """The open index of `cfg.index_dir` with `cfg.embedder` (opened once per process and shared)."""
+    from finrag.tools.indexing.backend import location_key, open_store
     from finrag.tools.indexing.embedders import get_embedder
 
-    index_dir = resolve_index_dir(cfg.index_dir)
-    key = (str(index_dir.resolve()), cfg.embedder)
+    key = (location_key(cfg.index_dir), cfg.embedder)  # a directory, or a milvus: location (issue 10)
     with _LOCK:
         store = _STORES.get(key)
         if store is None:
-            store = Store(index_dir, create=False)
-            store.check_embedder(get_embedder(cfg.embedder))
+            store = open_store(cfg.index_dir or resolve_index_dir(cfg.index_dir), create=False)
+            store.check_embedder(get_embedder(cfg.embedder, device=cfg.embed_device))
             _STORES[key] = store
         return store
 
@@ -117,6 +117,37 @@ def get_registry(store: Store, alias_file: str = ""):
             cached = (stamp, registry)
             _REGISTRIES[key] = cached
         return cached[1]
+
+
+def prefetch(cfg: Configuration) -> threading.Thread:
+    """Warm what a one-shot question will need in a background thread while the caller imports the graph:
+    the open index, its stored registry, the query encoder's weights, routing's word-frequency list and
+    PyMuPDF (the statement reader's). Each is cached where the nodes look for it; errors are left for the
+    question itself to meet and report. Join the thread before exiting."""
+
+    def work() -> None:
+        try:  # wordfreq's import inspects the caller's stack: cheap here, slow from inside a graph node
+            from finrag.tools.routing.words import zipf
+
+            zipf("revenue")
+        except Exception:
+            pass
+        try:
+            store = get_store(cfg)
+            get_registry(store, cfg.alias_file)
+            encoder = getattr(store.embedder, "_query_encoder", None)
+            if encoder is not None:
+                encoder()
+        except Exception:
+            pass
+        try:
+            import pymupdf  # noqa: F401
+        except Exception:
+            pass
+
+    thread = threading.Thread(target=work, name="finrag-prefetch", daemon=True)
+    thread.start()
+    return thread
 
 
 def reset() -> None:

@@ -77,10 +77,20 @@ def test_sfr_sends_the_whole_routed_document(demo_index, demo_qas):
 
 
 def test_hdrr_falls_back_to_the_full_corpus_when_no_company_is_named(demo_index):
-    res = ask(demo_index, "Which segment reported the highest operating income growth?", "hdrr")
+    res = ask(demo_index, "Which segment reported the highest operating income growth?", "hdrr", fallback_scope="corpus")
     assert res["routing"]["status"] == "fallback_no_tickers"
     assert res["routing"]["routed_docs"] == []
     assert res["contexts"] and res["answer"]
+
+
+@pytest.mark.parametrize("system", ["hdrr", "sfr"])
+def test_no_company_asks_which_company_by_default(demo_index, system):
+    """fallback_scope=ask (the default): no retrieval, no mixture of companies' filings, a question back."""
+    res = ask(demo_index, "Which segment reported the highest operating income growth?", system)
+    assert res["routing"]["status"] == "which_company" and res["routing"]["routed_docs"] == []
+    assert res["contexts"] == [] and res["cost"]["context_tokens"] == 0
+    assert "names no company" in res["answer"] and "which company do you mean" in res["answer"]
+    assert "no known company or ticker" in res["routing"]["reason"] and "Acme Widgets" in res["answer"]
 
 
 @pytest.mark.parametrize("system", ["hdrr", "sfr", "agentic"])
@@ -150,6 +160,10 @@ def test_llm_router_cannot_route_to_unknown_files(demo_index):
     router = _fake('{"companies": ["../../etc/passwd"], "tickers": ["EVIL"], "years": [2023], "periods": [], '
                    '"forms": [], "dates": []}')
     res = ask(demo_index, "What is in the secret file?", "hdrr", router_model=router)
+    assert res["routing"]["routed_docs"] == [] and res["routing"]["status"] == "which_company"  # fallback_scope=ask
+    router = _fake('{"companies": ["../../etc/passwd"], "tickers": ["EVIL"], "years": [2023], "periods": [], '
+                   '"forms": [], "dates": []}')
+    res = ask(demo_index, "What is in the secret file?", "hdrr", router_model=router, fallback_scope="corpus")
     assert res["routing"]["routed_docs"] == [] and res["routing"]["status"].startswith("fallback")
 
 
@@ -176,7 +190,7 @@ def test_unknown_system_and_missing_index_are_clear_errors(demo_index, tmp_path)
 
 def test_hdrr_top_document_fallback_keeps_one_filing(demo_index):
     q = "Which segment reported the highest operating income growth?"
-    mixed = ask(demo_index, q, "hdrr")
+    mixed = ask(demo_index, q, "hdrr", fallback_scope="corpus")
     single = ask(demo_index, q, "hdrr", fallback_scope="top_document")
     assert single["routing"]["status"] == "fallback_no_tickers"
     assert len({c["doc_id"] for c in single["contexts"]}) == 1

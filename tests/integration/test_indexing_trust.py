@@ -159,6 +159,30 @@ def test_check_passes_on_a_good_index_and_names_a_damaged_database(demo_index, t
         assert str(garbage / "finrag.sqlite") in text and "Traceback" not in r.stderr, (args, text)
 
 
+def test_check_finds_a_zeroed_page_that_sqlite_cannot_see(demo_index, tmp_path):
+    """A page of vector bytes zeroed inside the file (an overflow page: PRAGMA quick_check and integrity_check
+    both say ok) is found by the check's vector-content test (found by bench/fault_injection.py)."""
+    import sqlite3
+
+    index = tmp_path / "zeroed"
+    shutil.copytree(demo_index, index)
+    db = index / "finrag.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        page = conn.execute("SELECT pageno FROM dbstat WHERE name='segments' AND pagetype='overflow' "
+                            "ORDER BY pageno LIMIT 1 OFFSET 3").fetchone()[0]
+    for extra in index.glob("finrag.sqlite-*"):
+        extra.unlink()
+    data = bytearray(db.read_bytes())
+    data[(page - 1) * page_size: page * page_size] = bytes(page_size)
+    db.write_bytes(bytes(data))
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]  # invisible to SQLite itself
+    r = finrag("index", "--check", "--index", str(index))
+    assert r.returncode == 5 and str(db) in r.stdout and "damaged" in r.stdout, r.stdout + r.stderr
+
+
 def test_check_finds_derived_vectors_that_disagree_with_the_database(demo_index, tmp_path):
     """A derived vector file (FAISS, or the memory-mapped vector file) that lost a chunk's vector is a problem."""
     import json as _json

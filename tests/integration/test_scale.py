@@ -282,3 +282,33 @@ def test_registry_is_stored_and_reused(demo_index, tmp_path, monkeypatch):
     assert sorted(again.doc_ids()) == sorted(first.doc_ids())
     runtime.reset()
     s.close()
+
+
+def test_scale_bench_copies_score_like_their_originals(demo_index, tmp_path):
+    """bench/scale.py's grown corpus: a copy of a filing has the original's BM25 postings (same scores when each
+    is searched alone) and a vector close to the original's, and corpus-wide BM25 finds original and copies."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("scale_bench", REPO / "bench" / "scale.py")
+    scale = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(scale)
+    scale.build(Path(demo_index), tmp_path / "x3", 3, fts5_up_to=1, text_up_to=1, log=lambda s: None)
+    src, big = _open(demo_index), _open(tmp_path / "x3")
+    doc = src.documents()[0].doc_id
+    assert big.count_documents() == 3 * src.count_documents()
+    query = "revenue net income total assets"
+    orig = [(c.page_start, round(c.score, 6)) for c in big.search_fts(query, k=10, doc_ids=[doc])]
+    for j in (1, 2):
+        copy = [(c.page_start, round(c.score, 6)) for c in big.search_fts(query, k=10, doc_ids=[f"{doc}~{j}"])]
+        assert copy == orig and orig
+    wide = big.search_fts(query, k=30)
+    assert {c.doc_id.split("~")[0] for c in wide} and any("~" in c.doc_id for c in wide)
+    top = big.search_fts(query, k=3 * len(src.documents()))
+    by_doc = {c.doc_id: c.score for c in top}
+    assert by_doc.get(f"{doc}~1") is None or abs(by_doc[f"{doc}~1"] - by_doc.get(doc, by_doc[f"{doc}~1"])) < 1e-6
+    a, b = big.chunk_ranges([doc, f"{doc}~2"]).values()
+    va, vb = big.vector_file("base").gather(np.arange(a[0], a[1] + 1)), big.vector_file("base").gather(np.arange(b[0], b[1] + 1))
+    cos = np.sum(va * vb, axis=1)
+    assert cos.min() > 0.7
+    src.close()
+    big.close()

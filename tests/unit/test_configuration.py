@@ -41,7 +41,7 @@ def test_defaults_are_the_papers():
     assert (cfg.rerank_cumulative, cfg.rerank_cliff, cfg.max_chunks) == (0.55, 0.15, 10)
     assert cfg.vector_max_distance == 1.25 and cfg.default_year == 2023 and cfg.max_retries == 2
     assert cfg.llm == "offline" and cfg.reranker == "offline" and cfg.embedder == "minilm"
-    assert cfg.fallback_scope == "corpus" and cfg.sfr_max_context_tokens == 120_000 and cfg.sfr_pdf_input is False
+    assert cfg.fallback_scope == "ask" and cfg.routed_rerank_cliff == 0.25 and cfg.sfr_max_context_tokens == 120_000 and cfg.sfr_pdf_input is False
     assert cfg.max_question_chars == MAX_QUESTION_CHARS == 4000
 
 
@@ -223,3 +223,12 @@ def test_a_context_dict_becomes_a_configuration_with_env_and_per_run_values(clea
     assert seen == {"type": "Configuration", "fts_k": 20, "rrf_k": 5, "router": fake}
     seen = _probe_graph().invoke({}, context={})["seen"]
     assert (seen["fts_k"], seen["rrf_k"]) == (33, 5)
+
+
+def test_every_field_is_in_the_readmes_configuration_table():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    documented = {name for line in rows for name in line.split("|")[1].replace("`", " ").replace(",", " ").split()}
+    missing = [f.name for f in dataclasses.fields(Configuration) if f.name not in documented]
+    assert not missing, f"README's configuration table lacks {missing}"

@@ -132,6 +132,21 @@ def test_rerank_top_document_fallback_keeps_one_filing(stand_in):
     assert {c["doc_id"] for c in single["reranked"]} == {"B"}  # 0.8 + 0.7 outweighs 0.9 + 0.3
 
 
+def test_rerank_inside_routed_filings_uses_the_routed_cliff_and_drops_the_company_name(stand_in):
+    reranker = stand_in({1: 0.9, 2: 0.7, 3: 0.6, 4: 0.5})
+    state = {"question": "What was Acme's revenue?", "query": "Acme revenue", "keywords": ["acme", "revenue"],
+             "extracted": {"companies": ["Acme"], "tickers": ["ACME"],
+                           "candidates": [{"text": "Acme", "in_index": True, "name": "Acme"}]},
+             "fused": [hit(i) for i in (1, 2, 3, 4)], "routed_docs": ["ACME_2023_10K"]}
+    routed = rerank(state, run(rerank_cumulative=1.0), scoped=True)["reranked"]
+    assert [c["chunk_id"] for c in routed] == [1, 2]  # 0.9 - 0.7 <= 0.25 (routed_rerank_cliff) < 0.9 - 0.6
+    assert reranker.calls[-1] == ("Acme revenue", ["revenue"])  # the company's own name is no keyword there
+    paper = rerank(state, run(rerank_cumulative=1.0, routed_rerank_cliff=0.15), scoped=True)["reranked"]
+    assert [c["chunk_id"] for c in paper] == [1]
+    unscoped = rerank({**state, "routed_docs": []}, run(rerank_cumulative=1.0), scoped=True)["reranked"]
+    assert [c["chunk_id"] for c in unscoped] == [1] and reranker.calls[-1][1] == ["acme", "revenue"]
+
+
 # ------------------------------------------------------------------- rewrite
 def test_rewrite_offline_expands_and_extracts_keywords():
     out = rewrite({"question": "What was Acme's FY2022 capex? Answer in USD millions."}, run())
@@ -226,3 +241,22 @@ def test_node_modules_import_only_the_shared_helpers():
             continue
         imported = set(re.findall(r"finrag\.nodes\.(\w+)", path.read_text()))
         assert imported <= {"common"}, (path.name, imported)
+
+
+@pytest.mark.parametrize("question, scope, status", [
+    ("Which of ALL the segments grew in 2023?", "ask", "fallback_low_confidence"),  # a mention: corpus fallback
+    ("Which segment grew the most in 2023?", "ask", "which_company"),  # no company at all: ask
+    ("Which segment grew the most in 2023?", "corpus", "fallback_no_tickers"),  # the paper's fallback
+])
+def test_resolve_docs_asks_only_when_the_question_names_no_company(monkeypatch, question, scope, status):
+    from finrag.nodes import resolve_docs
+    from finrag.tools.routing.documents import build_document_info
+    from finrag.tools.routing.registry import Registry
+
+    module = importlib.import_module("finrag.nodes.resolve_docs")
+    registry = Registry([build_document_info("/c/2023/ALL.pdf", ""), build_document_info("/c/2023/MSFT.pdf", "")])
+    monkeypatch.setattr(module, "get_store", lambda cfg: None)
+    monkeypatch.setattr(module, "get_registry", lambda store, alias_file=None: registry)
+    extracted = registry.link(question).model_dump()  # what extract_metadata hands on (offline)
+    out = resolve_docs({"question": question, "extracted": extracted}, run(fallback_scope=scope, default_year=2023))
+    assert out["routing_status"] == status and out["routed_docs"] == []

@@ -1,6 +1,8 @@
 """The statement reader on hand-made tables: table recovery, line items, metrics, periods, units, refusals."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from finrag.tools.answering.fast_path import fast_path_enabled, offline_answer
@@ -365,3 +367,17 @@ def test_the_evaluation_counts_fast_path_answers_saved_calls_and_question_types(
     by_type = {r["question_type"]: r for r in M.quality_by_type_table(recs)}
     assert by_type["metrics-generated"]["correct_rate"] == 1.0 and by_type["novel-generated"]["failure_rate"] == 0.5
     assert by_type["novel-generated"]["reader_confident_share"] == 0.5
+
+
+def test_html_statement_rows_with_cell_separators_are_read():
+    """EDGAR HTML pages carry one table row per line with ` | ` between cells (tools/indexing/html.py)."""
+    from finrag.tools.indexing.html import html_pages
+
+    fixture = (Path(__file__).resolve().parents[1] / "support" / "edgar" / "Archives" / "edgar" / "data" / "1111111"
+               / "000111111124000010" / "nwtr-20231231.htm")
+    rows = {}
+    for page, text in enumerate(html_pages(fixture.read_text())):
+        for t in tables_from_text(text, doc_id="NWTR_2023_10K", page=page):
+            years = [c.year for c in t.columns]
+            rows.update({(r.label, years[i]): v for r in t.rows for i, v in r.values.items()})
+    assert rows[("Total net revenue", 2023)] == 4812.6 and rows[("Cost of sales", 2022)] == 3043.5

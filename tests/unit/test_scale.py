@@ -41,6 +41,28 @@ def test_cpu_never_asks_torch():
     assert select_device("cpu", cuda_available=boom) == "cpu"
 
 
+def test_auto_follows_what_torch_reports(monkeypatch):
+    torch = pytest.importorskip("torch")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert select_device("auto") == "cuda"
+    assert select_device("cuda") == "cuda"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert select_device("auto") == "cpu"
+    with pytest.raises(ValueError, match="no CUDA GPU"):
+        select_device("cuda")
+
+
+def test_configuration_device_reaches_the_embedder(monkeypatch, tmp_path):
+    from finrag.state.configuration import Configuration
+    from finrag.tools.indexing.embedders import get_embedder
+
+    assert Configuration().embed_device == "auto"
+    monkeypatch.setenv("FINRAG_EMBED_DEVICE", "cpu")
+    assert Configuration().embed_device == "cpu"
+    assert get_embedder("minilm").requested_device == "cpu"
+    assert get_embedder("minilm", device="cuda").requested_device == "cuda"  # chosen, checked when the model loads
+
+
 # -------------------------------------------------------------- vector index
 def test_vector_index_kind_by_setting_and_size():
     assert choose_kind("auto", AUTO_ANN_ROWS - 1) == "flat"

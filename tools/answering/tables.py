@@ -356,8 +356,11 @@ def _title(text: str) -> str:
 
 # --------------------------------------------------------------------------- plain text
 def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Table]:
-    """Tables of one page from its plain text (one cell per line): the fallback without a PDF."""
-    lines = [ln.strip() for ln in text.splitlines()]
+    """Tables of one page from its plain text (one cell per line): the fallback without a PDF.
+
+    Rows written one per line with ` | ` between cells (EDGAR HTML, `tools/indexing/html.py`) are split
+    into their cells first."""
+    lines = [cell.strip() for ln in text.splitlines() for cell in ln.split(" | ")]
     lines = [ln for ln in lines if ln and ln != "$"]
     scale, statement = page_scale(text), page_statement(text)
     tables: list[Table] = []

@@ -5,7 +5,8 @@ The database is opened read-only (`mode=ro`), so a check never writes, also whil
 * SQLite's own `PRAGMA quick_check` (a truncated or overwritten file fails here, or already on open);
 * documents, pages, chunks, FTS5 rows and segment vectors agree: every document has its `n_pages` pages and
   at least one chunk, the FTS5 index has one row per chunk (and per prefixed chunk of each variant), every
-  chunk's segment span exists, every vector has the recorded dimension;
+  chunk's segment span exists, every vector has the recorded dimension and is finite and of unit length (bytes
+  that SQLite's structure check cannot judge: a zeroed overflow page inside the file);
 * each variant is either complete or resumable (a partial variant is reported, not an error: the next
   `finrag index --variant NAME` finishes it);
 * each vector file (`vectors_<variant>.f32`, tools/indexing/vectors.py) has a vector in the row of every
@@ -148,6 +149,7 @@ def _check_db(conn: sqlite3.Connection, index_dir: Path, rep: CheckReport) -> No
         wrong = _scalar(conn, "SELECT COUNT(*) FROM segments WHERE length(vec) != ?", 4 * dim)
         if wrong:
             rep.problems.append(f"{wrong} segment vector(s) are not {dim}-dimensional float32")
+        _check_vector_contents(conn, dim, rep)
     elif c["documents"]:
         rep.problems.append("no embedding dimension recorded for an index with documents")
 
@@ -181,6 +183,25 @@ def _check_db(conn: sqlite3.Connection, index_dir: Path, rep: CheckReport) -> No
         rows = [r[1:] for r in recorded if r[0] == variant]
         rep.faiss[variant] = _check_vectors(index_dir, variant, meta, rows, with_vectors, chunk_ids,
                                             complete[variant], rep)
+
+
+def _check_vector_contents(conn: sqlite3.Connection, dim: int, rep: CheckReport, batch: int = 8192) -> None:
+    """Every stored vector is finite and of unit length (every embedder normalises): a damaged page inside the
+    database that SQLite's structure check cannot see (vector bytes sit on overflow pages) shows up here."""
+    for table, where in (("segments", ""), ("chunk_prefix", " WHERE vec IS NOT NULL")):
+        bad = 0
+        cur = conn.execute(f"SELECT vec FROM {table}{where}")
+        while rows := cur.fetchmany(batch):
+            blobs = [r[0] for r in rows if r[0] is not None and len(r[0]) == 4 * dim]
+            if not blobs:
+                continue
+            mat = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dim)
+            with np.errstate(all="ignore"):
+                norms = np.linalg.norm(mat, axis=1)
+            bad += int((~np.isfinite(norms) | (np.abs(norms - 1.0) > 1e-3)).sum())
+        if bad:
+            rep.problems.append(f"{bad} {'segment' if table == 'segments' else 'prefix'} vector(s) in "
+                                f"{rep.index_dir}/{DB_NAME} are damaged (not finite or not of unit length)")
 
 
 def _check_vectors(index_dir: Path, variant: str, meta: dict, recorded: list, with_vectors: set,

@@ -211,10 +211,11 @@ _CACHE_LOCK = threading.Lock()
 def get_embedder(spec: str | None = None, base_url: str | None = None, device: str | None = None) -> Embedder:
     """`minilm` (default), `openai` or `openai:<model>[:<dims>]`; cached per process.
 
-    `device` (MiniLM's document batches): `auto` (default, or `$FINRAG_DEVICE`), `cpu` or `cuda`."""
+    `device` (MiniLM's document batches): `auto` (default, or `$FINRAG_EMBED_DEVICE` / `$FINRAG_DEVICE`),
+    `cpu` or `cuda`."""
     spec = spec or os.environ.get("FINRAG_EMBEDDER") or DEFAULT_EMBEDDER
     base_url = base_url or os.environ.get("FINRAG_EMBEDDINGS_BASE_URL")
-    device = device or os.environ.get("FINRAG_DEVICE") or "auto"
+    device = device or os.environ.get("FINRAG_EMBED_DEVICE") or os.environ.get("FINRAG_DEVICE") or "auto"
     key = f"{spec}@{base_url or ''}@{device}"
     with _CACHE_LOCK:
         if key not in _CACHE:

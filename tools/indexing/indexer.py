@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -269,8 +270,11 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
         except Exception as exc:  # routing data problems surface on the first question with their own message
             log(f"warning: registry not stored: {exc}")
         report.answerable_seconds = time.perf_counter() - t0
+        if report.indexed:
+            _note(log, f"answerable after {report.answerable_seconds:.1f}s: {len(report.indexed)} new filing(s) "
+                       f"routable and BM25-searchable" + ("; embedding their vectors next" if embed else ""))
         if embed:
-            embed_pending(store, progress=progress, report=report)
+            embed_pending(store, progress=progress, report=report, log=log)
     if not report.interrupted and (report.indexed or report.embedded or changed or not store.faiss_is_current()):
         store.build_faiss("base")
         for variant in ("meta", "llmctx"):
@@ -290,22 +294,41 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     return report
 
 
+def _note(log: Callable[[str], None] | None, msg: str) -> None:
+    """A progress line, flushed at once (a log file or a pipe sees it while the run goes on)."""
+    if log is None:
+        return
+    log(msg)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def embed_pending(store: Store, *, progress: bool = True, report: IndexReport | None = None,
-                  doc_ids: Sequence[str] | None = None) -> IndexReport:
+                  doc_ids: Sequence[str] | None = None, log: Callable[[str], None] | None = None,
+                  log_every: float = 60.0) -> IndexReport:
     """The embed pass: store the segment vectors of every document that has none (or of `doc_ids`).
 
     One encoder call and one transaction per document, nothing else runs meanwhile, so the pass runs at
     the encoder's speed: `embed_seconds` is the time inside the encoder, `embed_pass_seconds` the wall time.
-    Resumable: Ctrl-C keeps every document stored so far.
+    Resumable: Ctrl-C keeps every document stored so far. With `log`, a line every `log_every` seconds
+    gives the pass's rate so far and the encoder's alone.
     """
     report = report if report is not None else IndexReport()
     pending, _ = store.vector_coverage(doc_ids)
     if not pending:
         return report
     bar = _progress(len(pending), "embed", "file", progress, position=2)
-    t0 = time.perf_counter()
+    t0 = last = time.perf_counter()
+    segs0, enc0 = report.segments, report.embed_seconds
     try:
-        for doc_id in pending:
+        for n, doc_id in enumerate(pending):
+            if log is not None and time.perf_counter() - last >= log_every:
+                last = time.perf_counter()
+                segs, wall, enc = report.segments - segs0, last - t0, report.embed_seconds - enc0
+                _note(log, f"embed pass: {n}/{len(pending)} filings, {segs} segments in {wall:.0f}s: "
+                           f"{segs / wall:.2f} segments/s (encoder alone {segs / max(enc, 1e-9):.2f}/s)")
             texts = store.segment_texts(doc_id)
             t = time.perf_counter()
             vectors = store.embedder.embed_documents(texts)

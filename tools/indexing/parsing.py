@@ -169,7 +169,11 @@ def html_to_text(markup: str) -> str:
 
 
 def _html_pages(markup: str) -> list[str]:
-    return [html_to_text(part) for part in _PAGE_BREAK.split(markup)]
+    """EDGAR HTML: pages from page-break styles, inline-XBRL header dropped, tables row by row
+    (`finrag.tools.indexing.html`)."""
+    from finrag.tools.indexing.html import html_pages
+
+    return html_pages(markup)
 
 
 @dataclass

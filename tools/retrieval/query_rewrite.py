@@ -27,6 +27,16 @@ ABBREVIATIONS = {
     "free cash flow": "free cash flow net cash provided by operating activities capital expenditures",
     "effective tax rate": "effective tax rate income taxes",
     "inventory turnover": "inventory turnover cost of sales inventories",
+    "capital-intensive": "capital expenditures purchases of property plant and equipment total assets",
+    "capital intensive": "capital expenditures purchases of property plant and equipment total assets",
+}
+
+PHRASES = {  # analysts' words -> the words filings use for the same thing (regular expressions over the question)
+    r"legal (?:battles?|disputes?|cases?|matters|issues|challenges)|lawsuits?|litigations?|sued":
+        "legal proceedings litigation claims contingencies",
+    r"geograph(?:y|ies|ical)|regions?(?! of)|countries": "geographic regions countries international",
+    r"drove|drivers?|driving|caused": "driven primarily due",
+    r"(?:primary|main|key|largest|biggest|principal) customers?": "major customers principal customers",
 }
 
 STATEMENTS = {
@@ -48,16 +58,45 @@ BOILERPLATE = re.compile(
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z&'.-]*[A-Za-z&]|\d{4}|\d+(?:\.\d+)?%?|[A-Za-z]")
 
 
+_NAME_WORD = re.compile(r"[a-z0-9&]+")
+
+
+def without_company_words(keywords: list[str], question: str, extracted: dict | None) -> list[str]:
+    """The keywords of a search scoped to the routed filing(s), without the words that name the company.
+
+    Inside one company's filings its name, short name and ticker are on nearly every page, so as BM25 terms
+    and in the reranker's keyword coverage they only add noise. Dropped: the words of the linker's mention
+    spans ("JnJ", "American Express"), of the routed companies' names and of their tickers, unless the rest
+    of the question (the spans removed) still yields them as keywords, e.g. "general" in "General Mills'
+    SG&A" (from selling, general and administrative expenses).
+    """
+    ex = extracted or {}
+    spans = [str(c.get("text") or "") for c in ex.get("candidates") or [] if c.get("in_index")]
+    named = " ".join([*spans, *map(str, ex.get("companies") or []), *map(str, ex.get("tickers") or [])]).lower()
+    rest = question
+    for span in sorted(spans, key=len, reverse=True):
+        rest = rest.replace(span, " ") if span else rest
+    drop = set(_NAME_WORD.findall(named)) - {k.lower() for k in offline_rewrite(rest).keywords}
+    if not drop:
+        return list(keywords)
+    return [k for k in keywords if k.lower().removesuffix("'s") not in drop]
+
+
 class Rewrite(BaseModel):
     query: str = Field(description="The question restated as a clear search query")
     keywords: list[str] = Field(default_factory=list, description="3-12 search keywords")
 
 
+_COMPOUNDS = re.compile(r"\b(cash)(flows?)\b", re.I)  # "cashflow" is written "cash flow" in filings
+
+
 def offline_rewrite(question: str) -> Rewrite:
+    question = _COMPOUNDS.sub(r"\1 \2", question)
     core = BOILERPLATE.sub(" ", question)
     low = core.lower()
     expansions = [v for k, v in {**ABBREVIATIONS, **STATEMENTS}.items()
                   if re.search(r"(?<![a-z])" + re.escape(k) + r"(?![a-z])", question.lower())]
+    expansions += [v for k, v in PHRASES.items() if re.search(r"(?<![a-z])(?:" + k + r")(?![a-z])", question.lower())]
     keywords: list[str] = []
     for tok in _TOKEN.findall(low):
         tok = tok.strip(".'-")

@@ -94,8 +94,52 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
     aliases = uniq([*name_variants(company), *(name_variants(cleaned) if cleaned else []),
                      *name_variants(readable_key(key)),
                      *((a for n in entry.names() for a in name_variants(n)) if entry else ())])
-    return DocumentInfo(
+    info = DocumentInfo(
         doc_id=p["doc_id"] or PurePath(str(path)).stem, path=str(path), company=company, company_key=key,
         registrant=registrant, tickers=tickers, fiscal_year=fiscal_year, quarter=p["quarter"],
         period=p["period"] or (str(fiscal_year) if fiscal_year else ""), form=form, filed_date=filed,
         fiscal_year_end=c["fiscal_year_end"], period_end=c["period_end"], items=list(c["items"]), aliases=aliases)
+    return with_sidecar_identity(info, book)
+
+
+_SIDECAR_FORMS = {"10-K": "10K", "10-Q": "10Q", "8-K": "8K", "earnings": "EARNINGS"}
+
+
+def with_sidecar_identity(info: DocumentInfo, book: AliasBook) -> DocumentInfo:
+    """The identity in the filing's sidecar `<filing>.json`, written by `finrag fetch` (`finrag.tools.edgar.identity`),
+    replaces what the path and cover suggest: company, CIK-exact name, tickers at filing time (+ today's, so ticker
+    history follows), form, fiscal year and period, period end, filing date, 8-K items. No sidecar: `info` as is."""
+    import json
+    import os
+    from pathlib import Path
+
+    try:
+        side = Path(os.fspath(info.path)).with_suffix(".json")
+        data = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else None
+    except (OSError, ValueError, TypeError):
+        return info
+    if not isinstance(data, dict) or data.get("schema") != "finrag.edgar.filing/1":
+        return info
+    registrant = str(data.get("company") or data.get("conformed_name") or "")
+    cleaned = clean_company_name(registrant)
+    tickers = uniq(str(t).upper() for t in [*(data.get("tickers") or []), *(data.get("current_tickers") or [])] if t)
+    key = canonical_company_key(cleaned, book) if cleaned else (tickers[0] if tickers else info.company_key)
+    entry = book.entry_for(key, [cleaned] if cleaned else [], tickers)
+    company = entry.name if entry else (cleaned or info.company)
+    form = _SIDECAR_FORMS.get(str(data.get("kind") or ""), info.form)
+    fy = data.get("fiscal_year") if isinstance(data.get("fiscal_year"), int) else info.fiscal_year
+    fp = str(data.get("fiscal_period") or "")
+    quarter = int(fp[1]) if form == "10Q" and fp in ("Q1", "Q2", "Q3", "Q4") else None
+    fye = str(data.get("fiscal_year_end") or "")
+    months = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+              "November", "December")
+    fye_text = f"{months[int(fye[:2]) - 1]} {int(fye[2:])}" if fye.isdigit() and len(fye) == 4 \
+        and 1 <= int(fye[:2]) <= 12 else info.fiscal_year_end
+    aliases = uniq([*name_variants(company), *(name_variants(cleaned) if cleaned else []),
+                    *((a for n in entry.names() for a in name_variants(n)) if entry else ())])
+    return info.model_copy(update={
+        "company": company, "company_key": key, "registrant": registrant, "tickers": tickers, "fiscal_year": fy,
+        "quarter": quarter, "period": (f"{fy}Q{quarter}" if quarter else str(fy)) if fy else info.period,
+        "form": form, "filed_date": data.get("filing_date") if form in ("8K", "EARNINGS") else None,
+        "fiscal_year_end": fye_text, "period_end": data.get("period_end") or info.period_end,
+        "items": [str(i) for i in data.get("items") or []] or info.items, "aliases": aliases})

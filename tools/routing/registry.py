@@ -21,7 +21,9 @@ Statuses (also in `finrag.state.contract.ROUTING_STATUSES`):
 ``comparative_period``, ``company_scope``, ``period_not_in_index`` (a route inside the company's own
 filings); ``fallback_no_tickers``, ``fallback_low_confidence`` (no route: the caller searches the whole
 corpus); ``company_not_indexed`` (the question names a company the index does not hold: no route and no
-retrieval, the answer says which company is missing and which close names exist).
+retrieval, the answer says which company is missing and which close names exist); ``which_company`` (the
+question names no company and `fallback_scope=ask`: no retrieval, the answer asks which company; see
+`Registry.ask_company`).
 """
 from __future__ import annotations
 
@@ -45,13 +47,16 @@ from finrag.tools.routing.questions import (
 from finrag.tools.routing.resolver import Pick, best_document
 from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
 
-__all__ = ["NO_RETRIEVAL_STATUSES", "SCOPES", "STATUSES", "Registry", "Resolution", "unanswerable_answer"]
+__all__ = ["NO_RETRIEVAL_STATUSES", "NO_ROUTE_STATUSES", "SCOPES", "STATUSES", "Registry", "Resolution", "unanswerable_answer"]
 
 STATUSES = ("exact_path", "filename_fallback", "default_year", "multi_doc", "forward_looking", "comparative_period",
             "company_scope", "period_not_in_index", "fallback_no_tickers", "fallback_low_confidence",
-            "company_not_indexed")
+            "company_not_indexed", "which_company")
 
-NO_RETRIEVAL_STATUSES = ("company_not_indexed",)
+NO_ROUTE_STATUSES = ("fallback_no_tickers", "fallback_low_confidence")
+"""Statuses without a route: the caller searches the corpus (the paper's fallback) unless configured to ask."""
+
+NO_RETRIEVAL_STATUSES = ("company_not_indexed", "which_company")
 """Statuses that end routing without any retrieval: the answer says what is missing instead."""
 
 SCOPES = ("confidence", "filing")
@@ -336,6 +341,15 @@ class Registry:
             picks.append((k, pick))
         return self._combine(picks, missing, scope)
 
+    def ask_company(self, res: Resolution, examples: int = 5) -> Resolution:
+        """A route that found no company, turned into a question back (`which_company`): no retrieval, so no
+        answer mixes companies' filings; the reason keeps why there was no route and names a few companies."""
+        names = list(self.companies().values())
+        shown = ", ".join(names[:examples]) + (" ..." if len(names) > examples else "")
+        reason = (f"{res.reason or 'no company in the question'}; which company do you mean? The index holds "
+                  f"filings of {len(names)} companies ({shown}); ask again naming one")
+        return Resolution(status="which_company", reason=reason, candidates=res.candidates)
+
     def _resolve_chosen(self, chosen: list[str], ex: ExtractedMetadata, missing: list[str]) -> Resolution:
         ids = uniq(self.get(d).doc_id for d in chosen)
         status = "multi_doc" if len({self.company_of(d) for d in ids}) > 1 else \
@@ -431,4 +445,6 @@ def unanswerable_answer(status: str, reason: str) -> str:
     if status == "company_not_indexed":
         return f"The index holds no filing of the company this question asks about, so it is not answered from " \
                f"another company's filings. {reason}."
+    if status == "which_company":
+        return f"The question names no company, so it is not answered from a mixture of companies' filings. {reason}."
     return f"Not answered: {reason}."

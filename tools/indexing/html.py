@@ -1,0 +1,187 @@
+"""EDGAR HTML filings (.htm/.html, inline XBRL included) as page texts, the way PDFs are read.
+
+* Pages come from the filing's own page breaks: an element whose style says
+  ``page-break-before: always`` (or ``break-before: page``) starts a new page, one that says
+  ``page-break-after: always`` ends the page after it (an ``<hr>`` with either style is a break).
+  A filing without page breaks is one page. Page numbers are zero-based, as for PDFs.
+* Hidden content is dropped: the inline-XBRL header (``<ix:header>``: contexts, units and hidden dei
+  facts), anything styled ``display: none``, ``<script>``, ``<style>``, ``<head>``.
+* Tables stay readable: one row per line, non-empty cells separated by `` | ``, and the cells EDGAR
+  splits a number into (``$``, ``1,234``, ``)``, ``%``) joined back (``$1,234``, ``(56)``, ``12%``).
+
+`html_pages(markup)` never raises on bad markup (Python's HTMLParser is forgiving).
+"""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+__all__ = ["html_pages", "html_to_text"]
+
+_BREAK_BEFORE = re.compile(r"(?:page-)?break-before\s*:\s*(?:always|page)", re.I)
+_BREAK_AFTER = re.compile(r"(?:page-)?break-after\s*:\s*(?:always|page)", re.I)
+_HIDDEN = re.compile(r"display\s*:\s*none", re.I)
+_VOID = {"br", "hr", "img", "meta", "link", "input", "col", "area", "base", "wbr", "source", "param"}
+_BLOCK = {"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "table", "hr", "center",
+          "blockquote", "pre", "section", "article", "dl", "dt", "dd", "caption", "body"}
+_SKIP_TAGS = {"script", "style", "head", "title", "ix:header"}
+_PAGE = "\f"
+
+
+class _FilingText(HTMLParser):
+    """Streams an HTML filing into text with form feeds at page breaks."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self._stack: list[tuple[str, bool, bool]] = []  # (tag, hidden, break after)
+        self._hidden = 0
+        self._row: list[str] | None = None
+        self._cell: list[str] | None = None
+        self._tables = 0
+
+    # --- helpers
+    def _emit(self, text: str) -> None:
+        if self._hidden:
+            return
+        if self._cell is not None:
+            self._cell.append(text)
+        else:
+            self.out.append(text)
+
+    def _page_break(self) -> None:
+        if not self._hidden:
+            self._end_row()
+            self.out.append(_PAGE)
+
+    def _end_row(self) -> None:
+        if self._cell is not None:
+            self._end_cell()
+        if self._row is not None:
+            cells = _join_number_cells(self._row)
+            if cells:
+                self.out.append("\n" + " | ".join(cells))
+            self._row = None
+
+    def _end_cell(self) -> None:
+        if self._cell is not None and self._row is not None:
+            self._row.append(re.sub(r"\s+", " ", "".join(self._cell)).strip())
+        self._cell = None
+
+    # --- parser callbacks
+    def handle_starttag(self, tag, attrs):
+        tag = tag.lower()
+        style = " ".join(v or "" for k, v in attrs if k and k.lower() == "style")
+        hidden = tag in _SKIP_TAGS or bool(_HIDDEN.search(style))
+        if _BREAK_BEFORE.search(style) and not self._hidden:
+            self._page_break()
+        after = bool(_BREAK_AFTER.search(style))
+        if tag in _VOID:
+            if tag == "hr" and (after or _BREAK_BEFORE.search(style)):
+                if after:
+                    self._page_break()
+            elif tag == "br":
+                self._emit("\n")
+            return
+        self._stack.append((tag, hidden, after))
+        if hidden:
+            self._hidden += 1
+            return
+        if self._hidden:
+            return
+        if tag == "table":
+            self._tables += 1
+        if tag == "tr":
+            self._end_row()
+            self._row = []
+        elif tag in ("td", "th"):
+            if self._row is None:
+                self._row = []
+            self._end_cell()
+            self._cell = []
+        elif tag in _BLOCK:
+            self._emit("\n")
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag.lower() not in _VOID:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        tag = tag.lower()
+        if tag in _VOID or not any(t == tag for t, _, _ in self._stack):
+            return  # a stray end tag
+        while self._stack:
+            t, hidden, after = self._stack.pop()
+            if hidden:
+                self._hidden -= 1
+            elif not self._hidden:
+                if t in ("td", "th"):
+                    self._end_cell()
+                elif t == "tr" or t == "table":
+                    self._end_row()
+                    self._tables -= t == "table"
+                elif t in _BLOCK:
+                    self._emit("\n")
+                if after:
+                    self._page_break()
+            if t == tag:
+                break
+
+    def handle_data(self, data):
+        if self._tables > 0 and self._cell is None and not data.strip():
+            return  # the whitespace between rows and cells
+        self._emit(data)
+
+    def pages(self) -> list[str]:
+        self._end_row()
+        raw = "".join(self.out).replace("\xa0", " ").replace("\u200b", "")
+        return [_tidy(p) for p in raw.split(_PAGE)]
+
+
+_OPEN_ONLY = {"$", "(", "$(", "($"}
+_CLOSE_ONLY = {")", "%", ")%", "%)"}
+
+
+def _join_number_cells(cells: list[str]) -> list[str]:
+    """Drop empty cells; join '$' / '(' to the next cell and ')' / '%' to the previous one."""
+    out: list[str] = []
+    carry = ""
+    for c in cells:
+        if not c:
+            continue
+        if c in _OPEN_ONLY:
+            carry += c
+            continue
+        if c in _CLOSE_ONLY and out:
+            out[-1] += c
+            continue
+        out.append(carry + c)
+        carry = ""
+    if carry:
+        out.append(carry)
+    return out
+
+
+def _tidy(text: str) -> str:
+    lines = [re.sub(r"[ \t]+", " ", ln).strip() for ln in text.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def html_pages(markup: str) -> list[str]:
+    """The pages of an HTML filing (see the module docstring); at least one, possibly empty, page."""
+    parser = _FilingText()
+    try:
+        parser.feed(markup)
+        parser.close()
+    except Exception:  # pragma: no cover - HTMLParser is lenient; keep what was read
+        pass
+    pages = parser.pages()
+    while len(pages) > 1 and not pages[-1].strip():  # a break at the very end adds no page
+        pages.pop()
+    return pages or [""]
+
+
+def html_to_text(markup: str) -> str:
+    """The whole filing as text (pages joined by blank lines)."""
+    return "\n\n".join(html_pages(markup))

@@ -1,0 +1,1 @@
+../../app/index_copy.py

@@ -50,6 +50,9 @@ import time
 from pathlib import Path
 
 PY = sys.executable
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from support.procs import alive, children  # noqa: E402
+
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 for _name in ("OPENAI_API_KEY", "FINRAG_LLM", "FINRAG_HOME"):
     ENV.pop(_name, None)
@@ -65,26 +68,6 @@ def finrag(*args: str, timeout: float = 900, **kw) -> subprocess.CompletedProces
 def start(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([PY, "-m", "finrag.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=ENV, **kw)
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                out.append(int(entry))
-    return out
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def kill9(proc: subprocess.Popen) -> list[int]:

@@ -18,9 +18,9 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from support.procs import alive, children
 
 # FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (e.g. the code
 # before the fix, to see these tests fail there)
@@ -39,28 +39,6 @@ def finrag(*args: str, timeout: int = 600, **kwargs) -> subprocess.CompletedProc
                           timeout=timeout, env=_env(), **kwargs)
 
 
-def _children(pid: int) -> list[int]:
-    kids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(entry))
-    return kids
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-# ------------------------------------------------------------------------------------------ item 3
 def test_parse_workers_exit_when_finrag_index_is_killed(demo_corpus, tmp_path):
     parent = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "index", str(demo_corpus[0]), "--index",
                                str(tmp_path / "idx"), "-q", "--workers", "2"], stdout=subprocess.DEVNULL,
@@ -70,14 +48,14 @@ def test_parse_workers_exit_when_finrag_index_is_killed(demo_corpus, tmp_path):
         deadline = time.monotonic() + 120
         while len(workers) < 2:
             assert parent.poll() is None and time.monotonic() < deadline, "no parse workers appeared"
-            workers = _children(parent.pid)
+            workers = children(parent.pid)
             time.sleep(0.02)
         parent.send_signal(signal.SIGKILL)
         parent.wait(30)
         deadline = time.monotonic() + 15
-        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
             time.sleep(0.1)
-        survivors = [w for w in workers if _alive(w)]
+        survivors = [w for w in workers if alive(w)]
         assert not survivors, f"parse workers {survivors} outlived their killed parent {parent.pid}"
     finally:
         for w in workers:  # the test's own processes only

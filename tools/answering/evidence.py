@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from finrag.tools.answering.extractive import _units, context_label
-from finrag.tools.retrieval.vocabulary import keyword_coverage
+from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
 __all__ = ["question_style", "evidence_answer"]
 
@@ -40,11 +40,11 @@ def evidence_answer(question: str, keywords: list[str], contexts: list[dict], ma
     style = question_style(question)
     if style == "open" or not contexts:
         return ""
-    kws = keywords or question.split()
+    coverage = KeywordCoverage(keywords or question.split())
     scored = []
     for rank, ctx in enumerate(contexts):
         for unit in _units(ctx.get("text", "")):
-            cov = keyword_coverage(kws, unit)
+            cov = coverage(unit)
             s = cov + 0.02 * (len(contexts) - rank) / len(contexts)
             if style == "drivers" and _CAUSE.search(unit):
                 s += 0.25

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from finrag.tools.retrieval.vocabulary import keyword_coverage
+from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
 
 def context_label(chunk: dict) -> str:
@@ -53,11 +53,11 @@ def extractive_answer(question: str, keywords: list[str], contexts: list[dict], 
     wants_number = bool(re.search(r"\b(how much|how many|what (?:is|was|were|are) (?:the )?(?:total|amount|fy|year)|"
                                   r"ratio|margin|rate|percent|%|usd|million|billion|amount|change|growth)\b",
                                   question, re.I))
-    kws = keywords or question.split()
+    coverage = KeywordCoverage(keywords or question.split())
     scored = []
     for rank, ctx in enumerate(contexts):
         for unit in _units(ctx.get("text", "")):
-            s = keyword_coverage(kws, unit) + 0.02 * (len(contexts) - rank) / len(contexts)
+            s = coverage(unit) + 0.02 * (len(contexts) - rank) / len(contexts)
             if wants_number and _NUM.search(unit):
                 s += 0.15
             scored.append((s, rank, unit, ctx))

@@ -219,6 +219,10 @@ class IdView:
             raise KeyError(f"chunk {chunk_id} has no vector")
         return v
 
+    def reconstruct_many(self, chunk_ids) -> np.ndarray:
+        """The vectors of many chunks in one read (zero rows for chunks without one)."""
+        return self._vf.gather(np.asarray(list(chunk_ids), dtype=np.int64))
+
     def search(self, q: np.ndarray, k: int):
         ids, sims = self._search(np.asarray(q, dtype=np.float32).reshape(-1), int(k))
         return sims[None, :], ids[None, :]

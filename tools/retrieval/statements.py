@@ -23,6 +23,7 @@ STATEMENT_CUES = {
                           r"|days\s+payable", re.I),
 }
 DIGITS = re.compile(r"\d")
+_TITLES_LOWER = {name: re.compile(rx.pattern) for name, rx in STATEMENT_TITLES.items()}  # for lower-cased text
 
 
 def statement_intent(question: str) -> set[str]:
@@ -31,4 +32,8 @@ def statement_intent(question: str) -> set[str]:
 
 
 def statements_in(text: str) -> set[str]:
-    return {name for name, rx in STATEMENT_TITLES.items() if rx.search(text)}
+    """The primary statements whose titles `text` mentions."""
+    low = text.lower()
+    if "statement" not in low and "sheet" not in low:  # every title contains one of the two: skip the regexes
+        return set()
+    return {name for name, rx in _TITLES_LOWER.items() if rx.search(low)}  # case-sensitive search: literal prefix scan

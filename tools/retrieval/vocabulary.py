@@ -32,15 +32,61 @@ def stem(tok: str) -> str:
     return tok[:-1] if len(tok) > 4 and tok.endswith("e") else tok
 
 
+class KeywordCoverage:
+    """`keyword_coverage` for one keyword list over many texts: the keywords' stems and weights are
+    computed once, and a text is only tokenised around the places where a keyword's stem occurs.
+
+    Exact: `stem` only removes a suffix, so a word whose stem is s contains s; a keyword whose stem
+    is not a substring of the text cannot match, and where it is one, the word around each occurrence
+    (`WORD`'s token there) is stemmed and compared.
+    """
+
+    def __init__(self, keywords: Sequence[str]):
+        self.items = []  # (stem, weight)
+        for kw in dict.fromkeys(k.lower() for k in keywords):
+            self.items.append((stem(kw.replace(",", "")), 2.0 if any(ch.isdigit() for ch in kw) else 1.0))
+        self.total = sum(w for _, w in self.items)
+
+    def __call__(self, text: str) -> float:
+        if not self.total:
+            return 0.0
+        low = text.lower().replace(",", "")
+        got = sum(w for s, w in self.items if s in low and _occurs_as_word(s, low))
+        return got / self.total
+
+
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789&.%-")
+_START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_END = _START | {"%"}
+
+
+def _occurs_as_word(s: str, low: str) -> bool:
+    """Is some `WORD` token of `low` (lower-cased, commas removed) a word whose stem is `s`?"""
+    if not s:
+        return False
+    i = low.find(s)
+    n = len(low)
+    while i >= 0:
+        a, b = i, i + len(s)
+        while a > 0 and low[a - 1] in _TOKEN_CHARS:
+            a -= 1
+        while b < n and low[b] in _TOKEN_CHARS:
+            b += 1
+        run = low[a:b]  # the maximal run of token characters around the occurrence; WORD takes it trimmed
+        j, k = 0, len(run)
+        while j < k and run[j] not in _START:
+            j += 1
+        while k > j and run[k - 1] not in _END:
+            k -= 1
+        if j < k and stem(run[j:k]) == s:
+            return True
+        i = low.find(s, max(b, i + 1))
+    return False
+
+
 def keyword_coverage(keywords: Sequence[str], text: str) -> float:
-    words = {stem(w) for w in set(WORD.findall(text.lower().replace(",", "")))}
-    total = got = 0.0
-    for kw in dict.fromkeys(k.lower() for k in keywords):
-        w = 2.0 if any(ch.isdigit() for ch in kw) else 1.0
-        total += w
-        if stem(kw.replace(",", "")) in words:
-            got += w
-    return got / total if total else 0.0
+    """The weighted share of `keywords` (numbers count double) that occur in `text` as words, up to `stem`."""
+    return KeywordCoverage(keywords)(text)
 
 
 def prefix_stem(w: str) -> str:

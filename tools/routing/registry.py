@@ -76,6 +76,53 @@ class Resolution(BaseModel):
 
 
 
+class _CanonKeys:
+    """The canonical company keys chosen so far, indexed so that merging n keys costs O(n), not O(n^2).
+
+    Each lookup returns what a scan of the keys in the order they were chosen would return first: the
+    first canonical key with the same squashed spelling; the first one (squashed length >= 6) within one
+    edit (found through its one-deletion variants, then checked with `edit_distance`); the first key
+    (canonical or merged) whose tickers overlap, as its canonical key.
+    """
+
+    def __init__(self):
+        self.order: dict[str, int] = {}  # canonical key -> rank of first appearance
+        self.by_squash: dict[str, str] = {}
+        self.by_variant: dict[str, list[str]] = {}
+        self.by_ticker: dict[str, tuple[int, str]] = {}  # ticker -> (rank of the first key holding it, its canon)
+        self.added = 0  # keys added so far: a key's rank
+
+    @staticmethod
+    def _variants(sq: str) -> set[str]:
+        return {sq, *(sq[:i] + sq[i + 1:] for i in range(len(sq)))}
+
+    def same_squash(self, sq: str) -> str | None:
+        return self.by_squash.get(sq)
+
+    def one_edit_away(self, sq: str) -> str | None:
+        found = {c for v in self._variants(sq) for c in self.by_variant.get(v, ())}
+        ok = [c for c in found if edit_distance(sq, squash(c), 1) <= 1]
+        return min(ok, key=self.order.__getitem__) if ok else None
+
+    def sharing_ticker(self, tickers: set[str]) -> str | None:
+        hits = [self.by_ticker[t] for t in tickers if t in self.by_ticker]
+        return min(hits)[1] if hits else None
+
+    def add(self, key: str, canon: str, tickers: set[str]) -> None:
+        rank = self.added
+        self.added += 1
+        for t in tickers:
+            self.by_ticker.setdefault(t, (rank, canon))
+        if canon in self.order:
+            return
+        self.order[canon] = rank
+        sq = squash(canon)
+        self.by_squash.setdefault(sq, canon)
+        if len(sq) >= 6:
+            for v in self._variants(sq):
+                self.by_variant.setdefault(v, []).append(canon)
+
+
 class Registry:
     """The documents of an index, their companies, and the question linker/resolver."""
 
@@ -136,18 +183,18 @@ class Registry:
             for t in self._equivalent_tickers(d.tickers):
                 ticker_owner.setdefault(t, d.company_key)
                 key_tickers.setdefault(d.company_key, set()).add(t)
+        keys = _CanonKeys()
         for k in ranked:
             sq = squash(k)
-            target = next((c for c in canon.values() if squash(c) == sq), None)
+            target = keys.same_squash(sq)
             if target is None and len(sq) >= 6:
-                target = next((c for c in dict.fromkeys(canon.values())
-                               if len(squash(c)) >= 6 and edit_distance(sq, squash(c), 1) <= 1), None)
+                target = keys.one_edit_away(sq)
             if target is None and k in ticker_owner and ticker_owner[k] != k and ticker_owner[k] in canon:
                 target = canon[ticker_owner[k]]
             if target is None:  # the same ticker (or ticker history: FB -> META) is the same company
-                mine = key_tickers.get(k, set())
-                target = next((canon[o] for o in canon if mine & key_tickers.get(o, set())), None)
+                target = keys.sharing_ticker(key_tickers.get(k, set()))
             canon[k] = target or k
+            keys.add(k, canon[k], key_tickers.get(k, set()))
         return {d.doc_id: canon[d.company_key or squash(d.company) or d.doc_id.upper()] for d in self._docs.values()}
 
     def _build_companies(self) -> None:

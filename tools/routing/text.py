@@ -64,6 +64,8 @@ def edit_distance(a: str, b: str, limit: int = 2) -> int:
     """Levenshtein distance, early exit once it exceeds `limit`."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
+    if limit <= 1:
+        return _within_one_edit(a, b) if limit == 1 else (0 if a == b else 1)
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         cur = [i] + [0] * len(b)
@@ -73,6 +75,20 @@ def edit_distance(a: str, b: str, limit: int = 2) -> int:
             return limit + 1
         prev = cur
     return prev[-1]
+
+
+def _within_one_edit(a: str, b: str) -> int:
+    """edit_distance(a, b, 1) in one pass: 0, 1, or 2 for 'more than one'."""
+    if a == b:
+        return 0
+    i, m = 0, min(len(a), len(b))
+    while i < m and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        return 1 if a[i + 1:] == b[i + 1:] else 2
+    if len(a) > len(b):
+        return 1 if a[i + 1:] == b[i:] else 2
+    return 1 if a[i:] == b[i + 1:] else 2
 
 
 def two_digit_year(text: str) -> int:

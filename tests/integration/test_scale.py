@@ -67,6 +67,31 @@ def test_lexical_and_fts5_paths_rank_alike(demo_index):
     s.close()
 
 
+def test_cached_postings_give_the_same_ranking_and_never_outlive_a_write(demo_index, tmp_path):
+    from finrag.tools.indexing import lexical
+    from finrag.tools.indexing.indexer import remove_documents
+
+    idx = tmp_path / "idx"
+    shutil.copytree(demo_index, idx)
+    s = _open(idx)
+    lexical.POSTINGS.clear()
+    q = "total revenue net income"
+    first = [(h.chunk_id, h.score) for h in s.search_fts(q, 20)]
+    assert lexical.POSTINGS._items, "a corpus-wide search keeps its terms' postings"
+    assert [(h.chunk_id, h.score) for h in s.search_fts(q, 20)] == first  # from the cache
+    other = _open(demo_index)  # another index: its own keys, its own results
+    assert [(h.chunk_id, h.score) for h in other.search_fts(q, 20)] == first
+    other.close()
+    top = next(h.doc_id for h in s.search_fts(q, 1))
+    path = next(d.path for d in s.documents() if d.doc_id == top)
+    remove_documents(s, [top])
+    assert top not in {h.doc_id for h in s.search_fts(q, 20)}  # postings cached without the document
+    rep = index_paths([Path(path)], s, progress=False, workers=1, embed=False)  # back, under new chunk ids
+    assert rep.indexed and not rep.failed
+    assert top in {h.doc_id for h in s.search_fts(q, 20)}, "stale cached postings hid a new document"
+    s.close()
+
+
 def test_readers_in_parallel_threads_agree(demo_index):
     s = _open(demo_index)
     docs = [d.doc_id for d in s.documents()]

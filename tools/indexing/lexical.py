@@ -320,11 +320,60 @@ def idf(n_rows: int, df: int) -> float:
     return v if v > 0 else IDF_FLOOR
 
 
+class PostingCache:
+    """Decoded corpus-wide postings of recently searched terms (chunk ids, frequencies, lengths), so that a
+    warm process (`finrag serve`) reads a common term's postings once per index generation, not per query.
+
+    Bounded by bytes (least recently used out first); keys carry the index and its generation, so a write
+    to the index makes every older entry unreachable (and soon evicted). Scoped searches do not use it:
+    they read a few rows per term.
+    """
+
+    def __init__(self, max_bytes: int = 256 << 20):
+        from collections import OrderedDict
+
+        self.max_bytes = max_bytes
+        self._items: OrderedDict = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
+    def put(self, key, value: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        size = sum(a.nbytes for a in value)
+        if size > self.max_bytes // 4:  # one huge list would push out everything else
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._bytes -= sum(a.nbytes for a in old)
+            self._items[key] = value
+            self._bytes += size
+            while self._bytes > self.max_bytes and self._items:
+                _, gone = self._items.popitem(last=False)
+                self._bytes -= sum(a.nbytes for a in gone)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+
+POSTINGS = PostingCache()
+
+
 def search(conn: sqlite3.Connection, phrases: Sequence[str], k: int,
-           los: Sequence[int] | None = None) -> list[tuple[int, float]]:
+           los: Sequence[int] | None = None, cache_key=None) -> list[tuple[int, float]]:
     """(chunk_id, BM25 score) of the best k chunks for an OR of `phrases`, best first.
 
     `los`: restrict to the documents whose first chunk ids these are (None: the whole corpus).
+    `cache_key`: identifies the index and its generation; with it, a corpus-wide search keeps the terms'
+    decoded postings in `POSTINGS` for the next query.
     """
     if k <= 0 or not phrases or (los is not None and not los):
         return []
@@ -347,10 +396,10 @@ def search(conn: sqlite3.Connection, phrases: Sequence[str], k: int,
     if los is None:  # terms at FTS5's IDF floor add nothing measurable; read them only if needed
         strong = [(p, w) for p, w in weights if w > IDF_FLOOR]
         if strong and len(strong) < len(weights):
-            hits = _score(conn, strong, k, None, avgdl)
+            hits = _score(conn, strong, k, None, avgdl, cache_key)
             if len(hits) >= k:
                 return hits
-    return _score(conn, weights, k, los, avgdl)
+    return _score(conn, weights, k, los, avgdl, cache_key if los is None else None)
 
 
 def _fetch(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None) -> dict[str, list[tuple[int, bytes]]]:
@@ -377,11 +426,31 @@ def _records(parts: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray, np
     return rec["off"] + np.repeat(los, counts), rec["tf"].astype(np.float64), rec["dl"].astype(np.float64)
 
 
+def _postings_of(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None,
+                 cache_key=None) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each term's (chunk ids, tf, dl): from the cache where it has them (corpus-wide with a `cache_key`)."""
+    out = {}
+    if cache_key is not None:
+        for t in terms:
+            hit = POSTINGS.get((cache_key, t))
+            if hit is not None:
+                out[t] = hit
+    missing = [t for t in terms if t not in out]
+    if missing:
+        fetched = _fetch(conn, missing, los)
+        for t in missing:
+            out[t] = _records(fetched[t])
+            if cache_key is not None:
+                for a in out[t]:
+                    a.flags.writeable = False  # shared with later queries
+                POSTINGS.put((cache_key, t), out[t])
+    return out
+
+
 def _score(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]], k: int,
-           los: Sequence[int] | None, avgdl: float) -> list[tuple[int, float]]:
+           los: Sequence[int] | None, avgdl: float, cache_key=None) -> list[tuple[int, float]]:
     terms = sorted({t for p, _ in weights for t in p})
-    fetched = _fetch(conn, terms, los)
-    per_term = {t: _records(fetched[t]) for t in terms}
+    per_term = _postings_of(conn, terms, los, cache_key)
     all_ids, all_scores = [], []
     for phrase, w in weights:
         ids, tf, dl = per_term[phrase[0]]

@@ -40,6 +40,14 @@ class SearchMixin:
     _vec_lock: threading.RLock
 
     # ------------------------------------------------------------------- BM25
+    def _cache_id(self) -> str:
+        """Unique to this open Store (with the generation, it keys what a process caches of the index)."""
+        if getattr(self, "_uid", None) is None:
+            import uuid
+
+            self._uid = uuid.uuid4().hex
+        return self._uid
+
     def search_fts(self, query: str, k: int = 20, doc_ids: Sequence[str] | None = None,
                    variant: str = "base") -> list[RetrievedChunk]:
         """BM25 over the chunk text (or the variant's prefixed text), optionally scoped to documents."""
@@ -57,7 +65,7 @@ class SearchMixin:
                 if getattr(self, "_lex_full", (None,))[0] != stamp:  # every document has current postings?
                     self._lex_full = (stamp, lexical.count_covered(conn) >= self.count_documents())
                 if self._lex_full[1]:
-                    hits = lexical.search(conn, phrases, int(k))
+                    hits = lexical.search(conn, phrases, int(k), cache_key=(self._cache_id(), stamp))
             else:
                 los = lexical.covered(conn, doc_ids)
                 if len(los) == len(set(doc_ids)):

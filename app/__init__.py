@@ -8,7 +8,17 @@ other top-level folders are its subpackages (`finrag.graphs` = `graphs/`, `finra
 """
 from finrag.api import QuestionError, run_query, to_contract, validate_question
 from finrag.graphs import SYSTEMS, get_graph
-from finrag.tools.retrieval.langchain_retriever import FinragRetriever, retriever
+
+
+def __getattr__(name: str):
+    """`finrag.retriever` and `finrag.FinragRetriever` load LangChain's retriever classes on first use only
+    (a one-shot `finrag ask` never needs them)."""
+    if name in ("FinragRetriever", "retriever"):
+        from finrag.tools.retrieval import langchain_retriever
+
+        return getattr(langchain_retriever, name)
+    raise AttributeError(f"module 'finrag' has no attribute {name!r}")
+
 
 __all__ = ["SYSTEMS", "FinragRetriever", "QuestionError", "get_graph", "retriever", "run_query", "to_contract",
            "validate_question"]

@@ -126,7 +126,7 @@ def prefetch(cfg: Configuration) -> threading.Thread:
     question itself to meet and report. Join the thread before exiting."""
 
     def work() -> None:
-        try:  # wordfreq's import inspects the caller's stack: cheap here, slow from inside a graph node
+        try:  # routing's word frequencies (a cached table; built from wordfreq's list on first use)
             from finrag.tools.routing.words import zipf
 
             zipf("revenue")

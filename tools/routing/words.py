@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import re
 
+from finrag.tools.routing.zipf_table import PLAIN, table
+
 __all__ = ["FINANCE_ABBREVIATIONS", "LEGAL_SUFFIXES", "QUESTION_WORDS", "is_finance_abbreviation", "zipf"]
 
 FINANCE_ABBREVIATIONS = frozenset("""
@@ -52,6 +54,10 @@ def zipf(word: str) -> float:
     w = str(word or "").strip().lower()
     if not w or not re.search(r"[a-z]", w):
         return 0.0
+    if PLAIN.fullmatch(w):  # plain words from the cached copy of wordfreq's list: no wordfreq import
+        fast = table()
+        if fast is not None:
+            return fast(w)
     fn = _frequency()
     if fn is None:  # pragma: no cover
         return 6.0 if w in QUESTION_WORDS else 0.0

@@ -263,6 +263,8 @@ def main() -> int:
                          "is ~50 GB; the BM25 postings, vectors and registry entries of the copies are complete)")
     ap.add_argument("--rebuild", action="store_true")
     ap.add_argument("--build-only", action="store_true", help="build the missing sizes, measure nothing")
+    ap.add_argument("--retune", action="store_true",
+                    help="tune the approximate index of already built sizes again (vectors.tune), keeping the index")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--measure", type=Path, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -280,6 +282,14 @@ def main() -> int:
             shutil.rmtree(dst, ignore_errors=True)
             print(f"building x{m} in {dst}", file=sys.stderr)
             build(args.source, dst, m, args.fts5_up_to, args.text_up_to, log=lambda s: print(s, file=sys.stderr))
+        if args.retune:  # a built copy whose approximate index predates a change of the tuning
+            from finrag.tools.indexing.store import Store
+            from finrag.tools.indexing.vectors import retune_ann
+
+            store = Store(dst)
+            vf = store.vector_file("base")
+            print(f"x{m}: retuned {retune_ann(vf, vf.file_id())}", file=sys.stderr)
+            store.close()
         if args.build_only:
             continue
         r = subprocess.run([sys.executable, __file__, "--measure", str(dst), "--questions", str(args.questions),

@@ -224,6 +224,12 @@ def test_approximate_index_matches_exact_search_and_sees_new_documents(demo_inde
     record = s.build_ann("base")
     assert record["kind"] == kind and record["ntotal"] == s.stats()["chunks"] and 0 <= record["recall_at_30"] <= 1
     assert s.stats()["ann"]["kind"] == kind
+    from finrag.tools.indexing.vectors import retune_ann
+
+    vf = s.vector_file()
+    again = retune_ann(vf, vf.file_id())  # the side file is rewritten, the index kept; the tuning is deterministic
+    assert (again["file"], again["param"], again["recall_at_30"]) == (record["file"], record["param"],
+                                                                      record["recall_at_30"])
     vec = s.embedder.embed_query("effective tax rate")
     exact = s.vector_file().exact_search(vec, 10)[0].tolist()
     approx = [h.chunk_id for h in s.search_vectors(vec, 10)]

@@ -1,12 +1,14 @@
-"""Where the two backends' corpus-wide retrieval differs: BM25 (FTS5 / finrag postings vs Milvus' BM25
-function) and exact vector search, per question, on the same index copied into Milvus.
+"""Where the two backends' corpus-wide retrieval differs: BM25 (the embedded backend's finrag postings vs
+Milvus: finrag's BM25 as sparse vectors with bm25=finrag, Milvus' BM25 function with bm25=function) and
+exact vector search, per question, on the same index copied into Milvus.
 
     python bench/milvus_bm25.py --index .finrag-fb --milvus milvus:/tmp/finrag-fb.db \\
         --dataset ../shared/data/financebench/questions_dev.jsonl [--k 20]
 
 For each question (its text as the query, no routing): overlap of the top-k chunk ids, and whether a gold
 evidence page (FinanceBench `evidence_page_num`, zero-based as PyMuPDF counts) of the gold filing is in the
-top k, for BM25 and for vector search on each backend.
+top k, for BM25 and for vector search on each backend; `bm25_same_order`: questions whose BM25 top k is
+the same chunks in the same order with scores within 1e-4 relative.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     enc = get_embedder()
     rows = [json.loads(line) for line in open(args.dataset) if line.strip()]
     n = len(rows)
-    acc = {"bm25_overlap": 0.0, "vec_overlap": 0.0, "bm25_hit_embedded": 0, "bm25_hit_milvus": 0,
+    acc = {"bm25_overlap": 0.0, "bm25_same_order": 0, "vec_overlap": 0.0, "bm25_hit_embedded": 0, "bm25_hit_milvus": 0,
            "vec_hit_embedded": 0, "vec_hit_milvus": 0}
     for r in rows:
         doc = r["doc_name"]
@@ -43,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         q = r["question"]
         a, b = emb.search_fts(q, args.k), mil.search_fts(q, args.k)
         acc["bm25_overlap"] += len({c.chunk_id for c in a} & {c.chunk_id for c in b}) / args.k
+        acc["bm25_same_order"] += [c.chunk_id for c in a] == [c.chunk_id for c in b] and all(
+            abs(x.score - y.score) <= 1e-4 * abs(x.score) for x, y in zip(a, b))
         acc["bm25_hit_embedded"] += hit(a, doc, pages)
         acc["bm25_hit_milvus"] += hit(b, doc, pages)
         qv = enc.embed_query(q)
@@ -52,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         acc["vec_hit_milvus"] += hit(b, doc, pages)
     out = {k: round(100.0 * v / n, 1) for k, v in acc.items()}
     out["questions"] = n
+    out["milvus_bm25"] = getattr(mil, "bm25", None)
     out["k"] = args.k
     print(json.dumps(out, indent=2))
     emb.close()

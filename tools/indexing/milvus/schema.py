@@ -5,14 +5,19 @@ A finrag index in Milvus is a set of collections sharing a name prefix (`finrag`
 
 * `<p>_chunks`: one row per chunk: `chunk_id` (primary key), `doc_id` (the **partition key**: a
   filter `doc_id in [...]` on the routed filings searches only their partitions), page and character
-  span, `seg_first`/`seg_count`, `text` (analysed: standard tokenizer, lower case, English stemmer),
-  `sparse` (filled by Milvus' built-in BM25 function from `text`) and `dense` (the unit chunk vector).
+  span, `seg_first`/`seg_count`, `text`, `sparse` (BM25, see below) and `dense` (the unit chunk vector).
+  BM25 is chosen when the collections are created (`$FINRAG_MILVUS_BM25`, recorded as meta `bm25`):
+  `finrag` (the default) stores finrag's own BM25 weights as a sparse vector searched with metric IP,
+  so Milvus returns the embedded backend's BM25 scores (`lex.py`); `function` lets Milvus' built-in
+  BM25 function fill `sparse` from `text` (analysed: standard tokenizer, lower case, English stemmer).
+* `<p>_lex_terms` (`bm25=finrag`): `variant:term` -> df, the IDF side of finrag's BM25.
 * `<p>_chunks_meta`, `<p>_chunks_llmctx`: the V-A / V-B variants, same layout, `text` = prefix + chunk
   text, `dense` = the variant's vector, plus `prefix` and `prefix_vec` (so a copy back needs no model).
 * `<p>_segments`: the segment embeddings (the embedded index's source of truth), so a copy back to
   the embedded backend re-derives the same vectors without re-embedding.
 * `<p>_pages`, `<p>_documents`, `<p>_meta`: page texts (in parts of at most `PAGE_PART` characters),
-  one row per filing (its `DocumentInfo` as JSON: the routing registry is built from these) and
+  one row per filing (its `DocumentInfo` as JSON: the routing registry is built from these; `lex_json`:
+  the avgdl its BM25 weights were computed with) and
   key/value metadata (embedder, chunking, generation, schema version). Milvus requires a vector field
   in every collection: these carry a 2-dimensional placeholder.
 
@@ -30,13 +35,22 @@ from pathlib import Path
 
 from finrag.tools.indexing.store import IndexError_, IndexMissing
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: finrag's BM25 as sparse vectors (`bm25` meta), `<p>_lex_terms`, documents.lex_json
 PAGE_PART = 16_000  # characters: at most 64,000 UTF-8 bytes, under Milvus' 65,535-byte VARCHAR limit
 TEXT_MAX = 65_535
 DUMMY_DIM = 2
 VARIANT_NAMES = ("meta", "llmctx")
 _HOSTPORT = re.compile(r"^[A-Za-z0-9.\-\[\]:]+:\d+$")
 ANALYZER = {"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": "english"}]}
+BM25_MODES = ("finrag", "function")
+
+
+def bm25_mode() -> str:
+    """The BM25 of collections created now: `$FINRAG_MILVUS_BM25` (finrag | function), default finrag."""
+    mode = (os.environ.get("FINRAG_MILVUS_BM25") or "finrag").strip().lower()
+    if mode not in BM25_MODES:
+        raise IndexError_(f"FINRAG_MILVUS_BM25={mode!r}: expected one of {', '.join(BM25_MODES)}")
+    return mode
 
 
 class MilvusUnavailable(IndexError_):
@@ -158,8 +172,8 @@ def _placeholder(schema, DataType) -> None:
     schema.add_field("v", DataType.FLOAT_VECTOR, dim=DUMMY_DIM)
 
 
-def create_collections(client, loc: Location, dim: int) -> None:
-    """Create the collections that do not exist yet (idempotent)."""
+def create_collections(client, loc: Location, dim: int, bm25: str = "finrag") -> None:
+    """Create the collections that do not exist yet (idempotent); `bm25`: finrag or function."""
     from pymilvus import DataType, Function, FunctionType
 
     parts = int(os.environ.get("FINRAG_MILVUS_PARTITIONS") or 64)
@@ -187,6 +201,7 @@ def create_collections(client, loc: Location, dim: int) -> None:
     s.add_field("n_pages", DataType.INT64)
     s.add_field("n_chars", DataType.INT64)
     s.add_field("info_json", DataType.VARCHAR, max_length=TEXT_MAX)
+    s.add_field("lex_json", DataType.VARCHAR, max_length=1024)
     _placeholder(s, DataType)
     make(loc.name("documents"), s, [flat2], False)
 
@@ -206,23 +221,34 @@ def create_collections(client, loc: Location, dim: int) -> None:
     s.add_field("vec", DataType.FLOAT_VECTOR, dim=dim)
     make(loc.name("segments"), s, [{"field_name": "vec", "index_type": "FLAT", "metric_type": "IP"}], True)
 
+    s = client.create_schema(auto_id=False, enable_dynamic_field=False)
+    s.add_field("id", DataType.VARCHAR, max_length=1100, is_primary=True)
+    s.add_field("df", DataType.INT64)
+    _placeholder(s, DataType)
+    make(loc.name("lex_terms"), s, [flat2], False)
+
+    function = bm25 == "function"
     for variant in ("base", *VARIANT_NAMES):
         s = client.create_schema(auto_id=False, enable_dynamic_field=False)
         s.add_field("chunk_id", DataType.INT64, is_primary=True)
         s.add_field("doc_id", DataType.VARCHAR, max_length=512, is_partition_key=True)
         for f in ("ord", "page_start", "page_end", "char_start", "char_end", "seg_first", "seg_count"):
             s.add_field(f, DataType.INT64)
-        s.add_field("text", DataType.VARCHAR, max_length=TEXT_MAX, enable_analyzer=True, analyzer_params=ANALYZER)
+        if function:
+            s.add_field("text", DataType.VARCHAR, max_length=TEXT_MAX, enable_analyzer=True, analyzer_params=ANALYZER)
+        else:
+            s.add_field("text", DataType.VARCHAR, max_length=TEXT_MAX)
         s.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
         s.add_field("dense", DataType.FLOAT_VECTOR, dim=dim)
-        indexes = [{"field_name": "sparse", "index_type": "SPARSE_INVERTED_INDEX", "metric_type": "BM25"},
-                   _dense_index(client, "dense")]
+        indexes = [{"field_name": "sparse", "index_type": "SPARSE_INVERTED_INDEX",
+                    "metric_type": "BM25" if function else "IP"}, _dense_index(client, "dense")]
         if variant != "base":
             s.add_field("prefix", DataType.VARCHAR, max_length=TEXT_MAX)
             s.add_field("prefix_vec", DataType.FLOAT_VECTOR, dim=dim)
             indexes.append({"field_name": "prefix_vec", "index_type": "FLAT", "metric_type": "IP"})
-        s.add_function(Function(name=f"bm25_{variant}", function_type=FunctionType.BM25,
-                                input_field_names=["text"], output_field_names=["sparse"]))
+        if function:
+            s.add_function(Function(name=f"bm25_{variant}", function_type=FunctionType.BM25,
+                                    input_field_names=["text"], output_field_names=["sparse"]))
         make(chunk_collection(loc, variant), s, indexes, True)
 
 
@@ -231,6 +257,6 @@ def chunk_collection(loc: Location, variant: str) -> str:
 
 
 def all_collections(loc: Location) -> list[str]:
-    return [loc.name(n) for n in ("meta", "documents", "pages", "segments")] + \
+    return [loc.name(n) for n in ("meta", "documents", "pages", "segments", "lex_terms")] + \
         [chunk_collection(loc, v) for v in ("base", *VARIANT_NAMES)]
 

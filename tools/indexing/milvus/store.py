@@ -2,7 +2,8 @@
 
 The same methods the nodes, the runtime and the CLI call on the embedded `Store` (documents and
 registry data, pages, chunks, scoped BM25, scoped vector search, variants, metadata), answered by
-Milvus: `search_fts` runs Milvus' built-in BM25 over the analysed `text` field, `search_vectors` an
+Milvus: `search_fts` runs finrag's own BM25 as sparse vectors (`lex.py`; or, for collections created
+with FINRAG_MILVUS_BM25=function, Milvus' built-in BM25 over the analysed `text`), `search_vectors` an
 inner-product search of the `dense` field; both filter on `doc_id` (the partition key) when routing
 scoped the question, so Milvus searches only the routed filings' partitions. RRF, reranking and the
 cutoff stay finrag's own nodes, so both backends fuse the same way.
@@ -19,6 +20,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from finrag.state.schema import DocumentInfo, RetrievedChunk
+from finrag.tools.indexing.milvus import lex as L
 from finrag.tools.indexing.milvus import schema as S
 from finrag.tools.indexing.store import EmbedderMismatch, IndexError_, IndexMissing, VariantMissing
 
@@ -40,6 +42,20 @@ def _variant(name: str) -> str:
     return name
 
 
+def _tie_order(scored: list[tuple[dict, float]], rel: float = 2e-7) -> list[tuple[dict, float]]:
+    """Best first; scores equal up to the float32 rounding of the stored weights (a relative 2e-7) are ties,
+    ordered by chunk id as the embedded backend orders its equal scores."""
+    scored = sorted(scored, key=lambda t: (-t[1], _hid(t[0])))
+    out, i = [], 0
+    while i < len(scored):
+        j = i + 1
+        while j < len(scored) and scored[i][1] - scored[j][1] <= rel * abs(scored[i][1]):
+            j += 1
+        out += sorted(scored[i:j], key=lambda t: _hid(t[0]))
+        i = j
+    return out
+
+
 class MilvusStore:
     """A finrag index in Milvus, read (and, through `writer.py`, written) with pymilvus' MilvusClient."""
 
@@ -56,6 +72,7 @@ class MilvusStore:
         self._lock = threading.RLock()
         self._vec_cache: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
         self._meta_cache: tuple[float, dict] | None = None
+        self._df_cache: tuple[int, dict[str, int]] = (-1, {})
         self.embedder = None
         try:
             have = {c: self.client.has_collection(c) for c in S.all_collections(self.location)}
@@ -82,9 +99,12 @@ class MilvusStore:
             raise IndexMissing(f"finrag index at {self.location} is incomplete: collection(s) {', '.join(missing)} "
                                "missing; copy it again")
         if missing or create:
-            S.create_collections(self.client, self.location, int(dim or 0))
+            mode = (self.get_meta("bm25") if have[self.location.name("meta")] else None) or S.bm25_mode()
+            S.create_collections(self.client, self.location, int(dim or 0), mode)
             if self.get_meta("milvus_schema_version") is None:
                 self.set_meta("milvus_schema_version", S.SCHEMA_VERSION)
+            if self.get_meta("bm25") is None:
+                self.set_meta("bm25", mode)
         for c in missing:
             self._load(c)
         if embedder is not None:
@@ -164,7 +184,7 @@ class MilvusStore:
 
     def document_rows(self) -> list[dict]:
         rows = self._query("documents", 'doc_id != ""', ["doc_id", "path", "content_hash", "n_pages", "n_chars",
-                                                         "info_json"])
+                                                         "info_json", "lex_json"])
         return sorted(rows, key=lambda r: r["doc_id"])
 
     def documents(self) -> list[DocumentInfo]:
@@ -229,19 +249,51 @@ class MilvusStore:
     def _filter(self, doc_ids: Sequence[str] | None) -> str:
         return "" if doc_ids is None else f"doc_id in {_quote(dict.fromkeys(doc_ids))}"
 
-    def _search(self, variant: str, data: list, field: str, k: int, doc_ids, fields: list[str]) -> list[dict]:
+    def _search(self, variant: str, data: list, field: str, k: int, doc_ids, fields: list[str],
+                metric: str | None = None) -> list[dict]:
         name = S.chunk_collection(self.location, variant)
+        metric = metric or ("BM25" if field == "sparse" else "IP")
         try:
             res = self.client.search(name, data=data, anns_field=field, limit=int(k), filter=self._filter(doc_ids),
                                      output_fields=fields + (CHUNK_FIELDS[1:] if variant == "base" else []),
-                                     search_params={"metric_type": "BM25" if field == "sparse" else "IP"})
+                                     search_params={"metric_type": metric})
         except Exception as exc:
             raise S.MilvusUnavailable(f"Milvus search on {name} at {self.location} failed ({S._short(exc)})") from None
         return list(res[0]) if res else []
 
+    @property
+    def bm25(self) -> str:
+        """finrag (finrag's BM25 weights as sparse vectors, metric IP) or function (Milvus' BM25 function)."""
+        return self.get_meta("bm25") or "function"
+
+    def lex_stats(self, variant: str) -> tuple[int, int]:
+        """(N, tokens) of a variant's BM25 statistics (bm25=finrag)."""
+        return (int(self.get_meta(f"lex_rows_{variant}", "0") or 0), int(self.get_meta(f"lex_tokens_{variant}", "0") or 0))
+
+    def lex_df(self, variant: str, terms: Sequence[str]) -> dict[str, int]:
+        """term -> df in a variant (cached in the process until the index's generation changes)."""
+        gen = self.generation
+        with self._lock:
+            if self._df_cache[0] != gen:
+                self._df_cache = (gen, {})
+            cache = self._df_cache[1]
+            ids = [L.term_id(variant, t) for t in terms]
+            missing = [i for i in ids if i not in cache and len(i) <= L.TERM_MAX]
+        for j in range(0, len(missing), 1000):
+            part = missing[j:j + 1000]
+            # unicode61 terms hold no quotes or backslashes; non-ASCII stays as is (Milvus reads no \\u escapes)
+            flt = f"id in {json.dumps(part, ensure_ascii=False)}"
+            got = {r["id"]: int(r["df"]) for r in self._query("lex_terms", flt, ["id", "df"], limit=len(part))}
+            with self._lock:
+                cache.update({i: got.get(i, 0) for i in part})
+        return {t: cache.get(i, 0) for t, i in zip(terms, ids)}
+
     def search_fts(self, query: str, k: int = 20, doc_ids: Sequence[str] | None = None,
                    variant: str = "base") -> list[RetrievedChunk]:
-        """BM25 (Milvus' BM25 function over the analysed text) over the same terms the embedded backend uses."""
+        """BM25 over the chunk text (or a variant's prefixed text), optionally scoped to documents.
+
+        bm25=finrag: the embedded backend's BM25 (same terms, df, N, avgdl) as an inner product of sparse
+        vectors, candidates rescored exactly (`lex.py`); bm25=function: Milvus' BM25 function."""
         from finrag.tools.indexing.store import fts_phrases
 
         phrases = fts_phrases(query)
@@ -249,10 +301,42 @@ class MilvusStore:
             return []
         variant = _variant(variant)
         self._check_variant(variant)
-        hits = self._search(variant, [" ".join(phrases)], "sparse", k, doc_ids, ["dense"])
-        chunks = self._hit_chunks(variant, hits)
-        return [chunks[_hid(h)].model_copy(update={"score": float(h["distance"]), "fts_rank": rank})
-                for rank, h in enumerate(hits, 1) if _hid(h) in chunks]
+        if self.bm25 == "function":
+            hits = self._search(variant, [" ".join(phrases)], "sparse", k, doc_ids, ["dense"])
+            scored = [(h, float(h["distance"])) for h in hits]
+        else:
+            scored = self._finrag_bm25(phrases, int(k), doc_ids, variant)
+        chunks = self._hit_chunks(variant, [h for h, _ in scored])
+        return [chunks[_hid(h)].model_copy(update={"score": score, "fts_rank": rank})
+                for rank, (h, score) in enumerate(scored, 1) if _hid(h) in chunks]
+
+    def _finrag_bm25(self, phrases: list[str], k: int, doc_ids, variant: str) -> list[tuple[dict, float]]:
+        n_rows, _ = self.lex_stats(variant)
+        plan = L.query_plan(phrases, n_rows, lambda terms: self.lex_df(variant, terms))
+        if not plan:
+            return []
+        if doc_ids is None and variant == "base":  # as lexical.search: terms at the IDF floor only if needed
+            strong = [x for x in plan if x[1] > L.lexical.IDF_FLOOR]
+            if strong and len(strong) < len(plan):
+                got = self._bm25_top(strong, k, doc_ids, variant)
+                if len(got) >= k:
+                    return got
+        return self._bm25_top(plan, k, doc_ids, variant)
+
+    def _bm25_top(self, plan, k: int, doc_ids, variant: str) -> list[tuple[dict, float]]:
+        """The exact top k: Milvus ranks by an upper bound of each chunk's score (exact without phrases),
+        finrag rescores, and asks for more candidates until the k-th exact score reaches the last bound."""
+        query = L.query_vector(plan)
+        limit = k + 10  # a margin for ties at k
+        while True:
+            hits = self._search(variant, [query], "sparse", limit, doc_ids, ["dense", "sparse"], metric="IP")
+            scored = [(h, L.rescore(plan, h.get("entity", {}).get("sparse") or {})) for h in hits]
+            scored = [(h, s) for h, s in scored if s > 0]
+            scored = _tie_order(scored)
+            if len(hits) < limit or limit >= 16_384 or (
+                    len(scored) >= k and scored[k - 1][1] > float(hits[-1]["distance"]) * (1 + 1e-6)):
+                return scored[:k]
+            limit = min(limit * 4, 16_384)  # Milvus' cap on a search's limit
 
     def _hit_chunks(self, variant: str, hits: list) -> dict[int, RetrievedChunk]:
         """The base chunks of search hits (a variant's hits carry the prefixed text: the chunk's own is read)."""
@@ -365,7 +449,7 @@ class MilvusStore:
                 "chunks": chunks, "embedder": self.get_meta("embedder"), "embedding_dim": self.get_meta("embedding_dim"),
                 "chunk_size": self.get_meta("chunk_size"), "chunk_overlap": self.get_meta("chunk_overlap"),
                 "variants": variants, "size_bytes": size, "generation": self.generation,
-                "documents_without_vectors": 0, "vector_index": "milvus", "ann": None}
+                "documents_without_vectors": 0, "vector_index": "milvus", "ann": None, "bm25": self.bm25}
 
     def close(self) -> None:
         try:

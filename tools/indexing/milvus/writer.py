@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 import numpy as np
 
 from finrag.state.schema import DocumentInfo
+from finrag.tools.indexing.milvus import lex as L
 from finrag.tools.indexing.milvus import schema as S
 from finrag.tools.indexing.milvus.store import MilvusStore
 
@@ -143,12 +145,41 @@ def delete_document(store: MilvusStore, doc_id: str) -> None:
         store.client.delete(name, filter=flt)
 
 
+class LexStats:
+    """BM25 statistics being written (bm25=finrag): per variant N, tokens and df, current or as deltas."""
+
+    def __init__(self):
+        self.rows: dict[str, int] = {}
+        self.tokens: dict[str, int] = {}
+        self.df: dict[str, Counter] = {}
+
+    def add(self, variant: str, tfs: list[Counter], sign: int = 1) -> None:
+        self.rows[variant] = self.rows.get(variant, 0) + sign * len(tfs)
+        self.tokens[variant] = self.tokens.get(variant, 0) + sign * sum(sum(tf.values()) for tf in tfs)
+        df = self.df.setdefault(variant, Counter())
+        for tf in tfs:
+            for t in tf:
+                df[t] += sign
+
+
+def _variant_texts(chunks: list[dict], variant: str, prefixes: dict) -> list[str]:
+    if variant == "base":
+        return [c["text"] for c in chunks]
+    pre = prefixes[variant]
+    return [f"{pre[int(c['chunk_id'])][0]}\n{c['text']}" for c in chunks]
+
+
 def write_document(store: MilvusStore, doc: dict, pages: list[str], segments: np.ndarray, chunks: list[dict],
-                   vectors: dict[str, np.ndarray], prefixes: dict[str, dict]) -> None:
-    """Write one document's rows; the `documents` row goes last, so a document without it is incomplete."""
+                   vectors: dict[str, np.ndarray], prefixes: dict[str, dict],
+                   avgdl=None) -> dict[str, list[Counter]]:
+    """Write one document's rows; the `documents` row goes last, so a document without it is incomplete.
+
+    bm25=finrag: `avgdl(variant, tfs)` gives the avgdl its BM25 weights use; returns each variant's term
+    frequencies per chunk (for the statistics)."""
     loc, client = store.location, store.client
     doc_id = doc["doc_id"]
     zero2 = [0.0] * S.DUMMY_DIM
+    finrag_bm25 = store.bm25 == "finrag"
     page_rows = []
     for no, text in enumerate(pages):
         parts = [text[i:i + S.PAGE_PART] for i in range(0, len(text), S.PAGE_PART)] or [""]
@@ -159,21 +190,78 @@ def write_document(store: MilvusStore, doc: dict, pages: list[str], segments: np
         _batched(client, loc.name("segments"), [{"id": f"{doc_id}:{i}", "doc_id": doc_id, "ord": i,
                                                   "vec": v.tolist()} for i, v in enumerate(segments)])
     ints = ("chunk_id", "ord", "page_start", "page_end", "char_start", "char_end", "seg_first", "seg_count")
+    terms: dict[str, list[Counter]] = {}
+    used: dict[str, float] = {}
     for variant, vecs in vectors.items():
         rows = []
         pre = prefixes.get(variant, {})
-        for c, v in zip(chunks, vecs):
-            row = {k: int(c[k]) for k in ints} | {"doc_id": doc_id, "text": c["text"], "dense": v.tolist()}
+        texts = _variant_texts(chunks, variant, prefixes)
+        if finrag_bm25:
+            tfs = terms[variant] = L.chunk_terms(texts)
+            used[variant] = a = float(avgdl(variant, tfs))
+        for i, (c, v) in enumerate(zip(chunks, vecs)):
+            row = {k: int(c[k]) for k in ints} | {"doc_id": doc_id, "text": texts[i], "dense": v.tolist()}
             if variant != "base":
                 prefix, pvec = pre[int(c["chunk_id"])]
-                row["text"] = f"{prefix}\n{c['text']}"
                 row["prefix"] = prefix
                 row["prefix_vec"] = (np.zeros(len(v), np.float32) if pvec is None else pvec).tolist()
+            if finrag_bm25:
+                row["sparse"] = L.weights(tfs[i], a)
             rows.append(row)
         _batched(client, S.chunk_collection(loc, variant), rows)
     client.insert(loc.name("documents"), [{k: doc[k] for k in ("doc_id", "path", "content_hash", "info_json")} |
                                           {"n_pages": int(doc["n_pages"] or 0), "n_chars": int(doc["n_chars"] or 0),
-                                           "v": zero2}])
+                                           "lex_json": json.dumps({"avgdl": used}), "v": zero2}])
+    return terms
+
+
+def doc_terms(store: MilvusStore, doc_id: str) -> dict[str, list[Counter]]:
+    """The term frequencies of a stored document's chunks, per variant (to take it out of the statistics)."""
+    return {v: L.chunk_terms([r["text"] for r in store.chunk_rows(doc_id, v)]) for v in ("base", *S.VARIANT_NAMES)}
+
+
+def flush_lex(store: MilvusStore, stats: LexStats, absolute: bool = False) -> None:
+    """Write statistics into Milvus: `absolute` replaces N / tokens / df with `stats`, else adds them."""
+    name = store.location.name("lex_terms")
+    zero2 = [0.0] * S.DUMMY_DIM
+    store.set_meta("lex_state", "writing")  # until the end: a full copy rewrites statistics left half-written
+    for variant in sorted(set(stats.rows) | set(stats.df)):
+        n0, t0 = (0, 0) if absolute else store.lex_stats(variant)
+        store.set_meta(f"lex_rows_{variant}", max(n0 + stats.rows.get(variant, 0), 0))
+        store.set_meta(f"lex_tokens_{variant}", max(t0 + stats.tokens.get(variant, 0), 0))
+        df = {t: d for t, d in stats.df.get(variant, {}).items() if len(L.term_id(variant, t)) <= L.TERM_MAX}
+        terms = sorted(t for t, d in df.items() if d or absolute)
+        old = store.lex_df(variant, terms) if terms else {}
+        rows = []
+        for t in terms:
+            new = df[t] if absolute else old.get(t, 0) + df[t]
+            if absolute and new == old.get(t, 0):
+                continue
+            rows.append({"id": L.term_id(variant, t), "df": max(int(new), 0), "v": zero2})
+        for i in range(0, len(rows), 5000):
+            store.client.upsert(name, rows[i:i + 5000])
+    store._df_cache = (-1, {})
+    store.set_meta("lex_state", "ok")
+
+
+def _lex_target(src: _EmbeddedSource) -> LexStats:
+    """The source's BM25 statistics (a full copy ends equal to the source)."""
+    target = LexStats()
+    for v in ("base", *S.VARIANT_NAMES):
+        got = L.source_stats(src.store, v)
+        if got is not None:
+            target.rows[v], target.tokens[v], target.df[v] = got[0], got[1], Counter(got[2])
+    return target
+
+
+def _drifted(lex_json: str | None, avg: dict[str, float]) -> bool:
+    """Whether a document's BM25 weights were computed with an avgdl off by more than the allowed drift."""
+    try:
+        used = json.loads(lex_json or "{}").get("avgdl", {})
+    except ValueError:
+        return True
+    limit = L.drift_limit()
+    return not used or any(v in avg and abs(a / avg[v] - 1.0) > limit for v, a in used.items())
 
 
 def _to_milvus(src: _EmbeddedSource, dst: MilvusStore, rep: CopyReport, bar, remove_extra: bool = True,
@@ -182,55 +270,88 @@ def _to_milvus(src: _EmbeddedSource, dst: MilvusStore, rep: CopyReport, bar, rem
     for k, v in src_meta.items():
         if k not in META_SKIP:
             dst.set_meta(k, v)
-    have = dst.document_hashes()
+    rows = {r["doc_id"]: r for r in dst.document_rows()}
+    have = {d: (r["content_hash"], r["path"]) for d, r in rows.items()}
     docs = src.documents()
     wanted = {d["doc_id"] for d in docs}
     changed = False
+    finrag_bm25 = dst.bm25 == "finrag"
+    delta = LexStats()  # incremental: what this run adds to (and takes from) the statistics
+    target = _lex_target(src) if finrag_bm25 and remove_extra else None  # full copy: the final statistics
+    avg = {v: target.tokens[v] / target.rows[v] for v in target.rows if target.rows[v]} if target else {}
+
+    def avgdl(variant: str, tfs: list[Counter]) -> float:
+        if variant in avg:
+            return avg[variant]
+        n, t = dst.lex_stats(variant)  # incremental: the statistics with this document included
+        n += delta.rows.get(variant, 0) + len(tfs)
+        t += delta.tokens.get(variant, 0) + sum(sum(tf.values()) for tf in tfs)
+        return t / n if n > 0 and t > 0 else 1.0
+
+    def take_out(doc_id: str) -> None:
+        if finrag_bm25 and target is None:
+            for v, tfs in doc_terms(dst, doc_id).items():
+                delta.add(v, tfs, -1)
+
     pending = dst.get_meta("copy_pending") or ""
-    if pending and pending not in have:  # a document an interrupted copy had begun: its rows go first
-        delete_document(dst, pending)
-    for doc in docs:
-        doc_id = doc["doc_id"]
-        if have.get(doc_id, (None,))[0] == doc["content_hash"]:
-            rep.unchanged.append(doc_id)
+    try:
+        if pending and pending not in have:  # a document an interrupted copy had begun: its rows go first
+            delete_document(dst, pending)
+        for doc in docs:
+            doc_id = doc["doc_id"]
+            if have.get(doc_id, (None,))[0] == doc["content_hash"] and not (
+                    avg and _drifted(rows[doc_id].get("lex_json"), avg)):
+                rep.unchanged.append(doc_id)
+                bar.update(1)
+                continue
+            chunks = src.chunks(doc_id)
+            segs = src.segments(doc_id)
+            if not len(segs) and chunks:
+                rep.skipped.append((doc_id, "no vectors yet (run `finrag index --embed` on the source first)"))
+                bar.update(1)
+                continue
+            ids = np.array([c["chunk_id"] for c in chunks], dtype=np.int64)
+            vectors = {"base": src.vectors(doc_id, "base", ids)}
+            prefixes = {}
+            for v in S.VARIANT_NAMES:
+                pre = src.prefixes(doc_id, v)
+                if chunks and len(pre) == len(chunks):
+                    prefixes[v] = pre
+                    vectors[v] = src.vectors(doc_id, v, ids)
+            if doc_id in have:  # an older version (deleting by filter scans the collection: only when needed)
+                take_out(doc_id)
+                delete_document(dst, doc_id)
+            dst.set_meta("copy_pending", doc_id)
+            terms = write_document(dst, doc, src.pages(doc_id), segs, chunks, vectors, prefixes, avgdl)
+            dst.set_meta("copy_pending", "")
+            for v, tfs in terms.items():
+                delta.add(v, tfs)
+            rep.copied.append(doc_id)
+            rep.chunks += len(chunks)
+            changed = True
             bar.update(1)
-            continue
-        chunks = src.chunks(doc_id)
-        segs = src.segments(doc_id)
-        if not len(segs) and chunks:
-            rep.skipped.append((doc_id, "no vectors yet (run `finrag index --embed` on the source first)"))
-            bar.update(1)
-            continue
-        ids = np.array([c["chunk_id"] for c in chunks], dtype=np.int64)
-        vectors = {"base": src.vectors(doc_id, "base", ids)}
-        prefixes = {}
-        for v in S.VARIANT_NAMES:
-            pre = src.prefixes(doc_id, v)
-            if chunks and len(pre) == len(chunks):
-                prefixes[v] = pre
-                vectors[v] = src.vectors(doc_id, v, ids)
-        if doc_id in have:  # an older version (deleting by filter scans the collection: only when needed)
+        extra = (set(have) - wanted) if remove_extra else (set(remove_ids) & set(have)) - wanted
+        for doc_id in sorted(extra):
+            take_out(doc_id)
             delete_document(dst, doc_id)
-        dst.set_meta("copy_pending", doc_id)
-        write_document(dst, doc, src.pages(doc_id), segs, chunks, vectors, prefixes)
-        dst.set_meta("copy_pending", "")
-        rep.copied.append(doc_id)
-        rep.chunks += len(chunks)
-        changed = True
-        bar.update(1)
-    extra = (set(have) - wanted) if remove_extra else (set(remove_ids) & set(have)) - wanted
-    for doc_id in sorted(extra):
-        delete_document(dst, doc_id)
-        rep.removed.append(doc_id)
-        changed = True
-    if changed:
-        dst.set_meta("generation", dst.generation + 1)
+            rep.removed.append(doc_id)
+            changed = True
+    finally:
+        if finrag_bm25 and target is not None and (changed or dst.get_meta("lex_state") != "ok"):
+            flush_lex(dst, target, absolute=True)
+            changed = True
+        elif finrag_bm25 and target is None and (delta.rows or delta.df):
+            flush_lex(dst, delta)
+        if changed:
+            dst.set_meta("generation", dst.generation + 1)
 
 
 # ------------------------------------------------------------------------ writing into embedded
 def _to_embedded(src: _MilvusSource, dst, rep: CopyReport, bar) -> None:
     for k, v in src.meta().items():
-        if k not in META_SKIP and (k not in ("embedder", "embedding_dim") or dst.get_meta(k) is None):
+        if k in META_SKIP or k == "bm25" or k.startswith("lex_"):  # the Milvus backend's own
+            continue
+        if k not in ("embedder", "embedding_dim") or dst.get_meta(k) is None:
             dst.set_meta(k, v)
     if dst.get_meta("embedder") != src.meta().get("embedder"):
         from finrag.tools.indexing.store import EmbedderMismatch

@@ -86,3 +86,24 @@ def test_reranker_specs_are_validated(monkeypatch):
         get_reranker("jina", store=None)
     with pytest.raises(ValueError, match="unknown reranker"):
         get_reranker("magic", store=None)
+
+
+def test_keyword_coverage_equals_stemming_every_word():
+    """KeywordCoverage only tokenises around stem occurrences; it must agree with stemming every word."""
+    import random
+
+    from finrag.tools.retrieval.vocabulary import WORD, KeywordCoverage, stem
+
+    def every_word(keywords, text):
+        words = {stem(w) for w in set(WORD.findall(text.lower().replace(",", "")))}
+        items = {k.lower(): 2.0 if any(ch.isdigit() for ch in k) else 1.0 for k in keywords}
+        got = sum(w for k, w in items.items() if stem(k.replace(",", "")) in words)
+        return got / sum(items.values()) if items else 0.0
+
+    rng = random.Random(11)
+    alphabet = "abes1 2&.%-,ingd"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        keywords = ["".join(rng.choice(alphabet.replace(" ", "")) for _ in range(rng.randint(1, 6)))
+                    for _ in range(rng.randint(1, 4))]
+        assert KeywordCoverage(keywords)(text) == every_word(keywords, text), (keywords, text)

@@ -108,7 +108,8 @@ class _CanonKeys:
         hits = [self.by_ticker[t] for t in tickers if t in self.by_ticker]
         return min(hits)[1] if hits else None
 
-    def add(self, key: str, canon: str, tickers: set[str]) -> None:
+    def add(self, canon: str, tickers: set[str]) -> None:
+        """Record the next key in the merge order: its canonical key and its tickers."""
         rank = self.added
         self.added += 1
         for t in tickers:
@@ -194,7 +195,7 @@ class Registry:
             if target is None:  # the same ticker (or ticker history: FB -> META) is the same company
                 target = keys.sharing_ticker(key_tickers.get(k, set()))
             canon[k] = target or k
-            keys.add(k, canon[k], key_tickers.get(k, set()))
+            keys.add(canon[k], key_tickers.get(k, set()))
         return {d.doc_id: canon[d.company_key or squash(d.company) or d.doc_id.upper()] for d in self._docs.values()}
 
     def _build_companies(self) -> None:

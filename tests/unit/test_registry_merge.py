@@ -14,20 +14,9 @@ from finrag.tools.routing.text import edit_distance, squash
 
 
 def reference_merge(reg: Registry) -> dict[str, str]:
-    """The scan the registry used before it kept indexes (copied from registry.py at 082594b)."""
-    docs = reg._docs
-    count: dict[str, int] = {}
-    for d in docs.values():
-        k = d.company_key or squash(d.company) or d.doc_id.upper()
-        count[k] = count.get(k, 0) + 1
-    ranked = sorted(count, key=lambda k: (-count[k], k))
+    """The scan the registry used before it kept indexes (registry.py at 082594b), over the same inputs."""
+    ranked, ticker_owner, key_tickers = reg._merge_inputs()
     canon: dict[str, str] = {}
-    ticker_owner: dict[str, str] = {}
-    key_tickers: dict[str, set[str]] = {}
-    for d in sorted(docs.values(), key=lambda d: (-count.get(d.company_key, 0), d.doc_id)):
-        for t in reg._equivalent_tickers(d.tickers):
-            ticker_owner.setdefault(t, d.company_key)
-            key_tickers.setdefault(d.company_key, set()).add(t)
     for k in ranked:
         sq = squash(k)
         target = next((c for c in canon.values() if squash(c) == sq), None)
@@ -40,7 +29,7 @@ def reference_merge(reg: Registry) -> dict[str, str]:
             mine = key_tickers.get(k, set())
             target = next((canon[o] for o in canon if mine & key_tickers.get(o, set())), None)
         canon[k] = target or k
-    return {d.doc_id: canon[d.company_key or squash(d.company) or d.doc_id.upper()] for d in docs.values()}
+    return {d.doc_id: canon[reg._file_key(d)] for d in reg._docs.values()}
 
 
 def random_corpus(rng: random.Random, n: int) -> list[DocumentInfo]:

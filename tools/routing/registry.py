@@ -169,21 +169,32 @@ class Registry:
                 out.extend(sorted(self._ticker_class.get(t, ())))
         return uniq(out)
 
-    def _merge_company_keys(self) -> dict[str, str]:
-        """doc_id -> company key, merging spellings of one company ('JOHNSON_JOHNSON' ~ 'JOHNSONJOHNSON',
-        a one-letter typo of a key with more filings, a ticker used as key)."""
+    @staticmethod
+    def _file_key(d: DocumentInfo) -> str:
+        """The company key a filing brings (its path's key, else its squashed name, else its id)."""
+        return d.company_key or squash(d.company) or d.doc_id.upper()
+
+    def _merge_inputs(self) -> tuple[list[str], dict[str, str], dict[str, set[str]]]:
+        """What merging company keys reads: the keys by filing count (most first), the key that first holds
+        each ticker, and each key's tickers (ticker history included)."""
         count: dict[str, int] = {}
         for d in self._docs.values():
-            k = d.company_key or squash(d.company) or d.doc_id.upper()
+            k = self._file_key(d)
             count[k] = count.get(k, 0) + 1
         ranked = sorted(count, key=lambda k: (-count[k], k))
-        canon: dict[str, str] = {}
         ticker_owner: dict[str, str] = {}
         key_tickers: dict[str, set[str]] = {}
         for d in sorted(self._docs.values(), key=lambda d: (-count.get(d.company_key, 0), d.doc_id)):
             for t in self._equivalent_tickers(d.tickers):
                 ticker_owner.setdefault(t, d.company_key)
                 key_tickers.setdefault(d.company_key, set()).add(t)
+        return ranked, ticker_owner, key_tickers
+
+    def _merge_company_keys(self) -> dict[str, str]:
+        """doc_id -> company key, merging spellings of one company ('JOHNSON_JOHNSON' ~ 'JOHNSONJOHNSON',
+        a one-letter typo of a key with more filings, a ticker used as key)."""
+        ranked, ticker_owner, key_tickers = self._merge_inputs()
+        canon: dict[str, str] = {}
         keys = _CanonKeys()
         for k in ranked:
             sq = squash(k)
@@ -196,7 +207,7 @@ class Registry:
                 target = keys.sharing_ticker(key_tickers.get(k, set()))
             canon[k] = target or k
             keys.add(canon[k], key_tickers.get(k, set()))
-        return {d.doc_id: canon[d.company_key or squash(d.company) or d.doc_id.upper()] for d in self._docs.values()}
+        return {d.doc_id: canon[self._file_key(d)] for d in self._docs.values()}
 
     def _build_companies(self) -> None:
         for doc_id, d in sorted(self._docs.items(), key=lambda kv: (kv[1].fiscal_year or 0, kv[0])):

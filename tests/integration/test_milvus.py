@@ -48,6 +48,9 @@ def test_copy_moves_everything_without_re_embedding(demo_index, milvus_index, ca
         cid = emb.chunks_of(emb.documents()[0].doc_id)[3].chunk_id
         for variant in ("base", "meta", "llmctx"):  # the stored vectors, bit for bit
             assert np.allclose(mil.faiss_index(variant).reconstruct(cid), emb.faiss_index(variant).reconstruct(cid))
+        missing = 10 ** 9  # no such chunk: a zero row on both backends (the reranker's cosine 0)
+        many = [mil.faiss_index().reconstruct_many([cid, missing]), emb.faiss_index().reconstruct_many([cid, missing])]
+        assert np.allclose(many[0], many[1]) and many[0].shape == (2, emb.vector_file().dim) and not many[0][1].any()
         assert mil.prefix_of("llmctx", cid) == emb.prefix_of("llmctx", cid)
     finally:
         emb.close()

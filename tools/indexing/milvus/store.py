@@ -459,7 +459,7 @@ class MilvusStore:
 
 
 class _VectorView:
-    """What the offline reranker uses of a FAISS index: `reconstruct(chunk_id)` and `ntotal`."""
+    """What the offline reranker uses of a FAISS index: `reconstruct(chunk_id)`, `reconstruct_many` and `ntotal`."""
 
     def __init__(self, store: MilvusStore, variant: str):
         self.store, self.variant = store, variant
@@ -470,3 +470,15 @@ class _VectorView:
 
     def reconstruct(self, chunk_id: int) -> np.ndarray:
         return self.store.vector(int(chunk_id), self.variant)
+
+    def reconstruct_many(self, chunk_ids) -> np.ndarray:
+        """The vectors of many chunks (zero rows for chunks without one), as the embedded `IdView` gives them."""
+        rows = []
+        for cid in chunk_ids:
+            try:
+                rows.append(self.store.vector(int(cid), self.variant))
+            except KeyError:
+                rows.append(None)
+        dim = next((len(r) for r in rows if r is not None), 0) or int(self.store.get_meta("embedding_dim", "0") or 0)
+        return np.stack([r if r is not None else np.zeros(dim, dtype=np.float32) for r in rows]) if rows \
+            else np.zeros((0, dim), dtype=np.float32)

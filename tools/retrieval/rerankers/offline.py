@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
-
 from finrag.tools.retrieval.statements import DIGITS, statement_intent, statements_in
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
@@ -38,31 +36,13 @@ class OfflineReranker:
             w_st = 0.0
         best_rrf = max((c.get("rrf_score") or 0.0) for c in chunks) or 1.0
         coverage = KeywordCoverage(keywords)
-        cosines = candidate_vectors(index, [int(c["chunk_id"]) for c in chunks]) @ qv
+        cosines = index.reconstruct_many([int(c["chunk_id"]) for c in chunks]) @ qv  # 0 without a vector
         out = []
         for c, cos in zip(chunks, cosines):
             text = c.get("text", "")
             st = 0.0
-            if w_st:
-                found = statements_in(text)
-                digits = len(DIGITS.findall(text)) / max(len(text), 1) if found & wanted else 0.0
-                st = (1.0 if found & wanted else 0.0) * min(1.0, digits / 0.08)
+            if w_st and statements_in(text) & wanted:  # that statement's table: the denser in digits, the better
+                st = min(1.0, len(DIGITS.findall(text)) / max(len(text), 1) / 0.08)
             out.append(w_cos * max(0.0, float(cos)) + w_kw * coverage(text) + w_st * st
                        + w_fu * (c.get("rrf_score") or 0.0) / best_rrf)
         return out
-
-
-def candidate_vectors(index, ids: list[int]) -> np.ndarray:
-    """The stored vectors of the candidates, one read for all when the index can (zeros where one is missing)."""
-    many = getattr(index, "reconstruct_many", None)
-    if many is not None:
-        return np.asarray(many(ids), dtype=np.float32)
-    rows = []
-    for cid in ids:
-        try:
-            rows.append(index.reconstruct(cid))
-        except Exception:  # no vector for this chunk: its cosine counts 0
-            rows.append(None)
-    dim = next((len(r) for r in rows if r is not None), 1)
-    return np.stack([r if r is not None else np.zeros(dim, dtype=np.float32) for r in rows]) if rows \
-        else np.zeros((0, dim), dtype=np.float32)

@@ -273,6 +273,9 @@ def cmd_ask(args) -> int:
 
     question = " ".join(args.question)
     _index_dir(args)
+    # one question: the NumPy query encoder starts in milliseconds; ONNX Runtime's import and session
+    # (~0.4 s) pay off only in a process that answers many (finrag serve, batch, eval)
+    os.environ.setdefault("FINRAG_QUERY_ENCODER", "numpy")
     warm = _prefetch(args)
     try:
         res = run_query(question, system=args.system, index_dir=args.index, configurable=_configurable(args))

@@ -5,6 +5,7 @@ the same answers as the slow ones and that nothing is lost when vectors come lat
 """
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -283,12 +284,60 @@ def test_numpy_query_encoder_equals_sentence_transformers():
         assert float(enc.embed(t) @ r) > 0.9999
 
 
+def test_onnx_query_encoder_equals_sentence_transformers_and_is_built_once(tmp_path, monkeypatch):
+    from finrag.tools.indexing.embedders import MiniLMEmbedder
+    from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
+    from finrag.tools.indexing.minilm_onnx import OnnxMiniLM, cache_file
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    emb = MiniLMEmbedder(device="cpu")
+    weights = Path(emb.model_path) / "model.safetensors"
+    enc = OnnxMiniLM(NumpyMiniLM(emb.model_path), weights)
+    built = cache_file(weights)
+    assert built.is_file() and built.parent == tmp_path / "cache" / "finrag"
+    assert not list(built.parent.glob("*.tmp"))
+    texts = ["What was 3M's FY2018 capital expenditure?", "x", "", "Revenue " * 400, "café — 10-K s&p \uf0b7 ümlaut"]
+    ref = emb.embed_documents(texts)
+    for t, r in zip(texts, ref):
+        v = enc.embed(t)
+        assert v.dtype == np.float32 and v.shape == (384,)
+        assert float(v @ r) > 0.9999
+    stamp = built.stat().st_mtime_ns
+    again = OnnxMiniLM(NumpyMiniLM(emb.model_path), weights)  # reads the cached graph, does not rebuild it
+    assert built.stat().st_mtime_ns == stamp
+    assert np.array_equal(again.embed(texts[0]), enc.embed(texts[0]))
+
+
+def test_query_encoder_follows_the_environment(tmp_path, monkeypatch):
+    from finrag.tools.indexing.embedders import MiniLMEmbedder
+    from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
+    from finrag.tools.indexing.minilm_onnx import OnnxMiniLM
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for value, kind in (("numpy", NumpyMiniLM), ("onnx", OnnxMiniLM), ("auto", OnnxMiniLM), ("", OnnxMiniLM)):
+        monkeypatch.setenv("FINRAG_QUERY_ENCODER", value)
+        assert type(MiniLMEmbedder(device="cpu")._query_encoder()) is kind, value
+    monkeypatch.setenv("FINRAG_QUERY_ENCODER", "tensorrt")
+    with pytest.raises(ValueError, match="FINRAG_QUERY_ENCODER"):
+        MiniLMEmbedder(device="cpu")._query_encoder()
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # not installed
+    monkeypatch.setenv("FINRAG_QUERY_ENCODER", "auto")
+    assert type(MiniLMEmbedder(device="cpu")._query_encoder()) is NumpyMiniLM
+    monkeypatch.setenv("FINRAG_QUERY_ENCODER", "onnx")
+    with pytest.raises(RuntimeError, match="ONNX Runtime"):
+        MiniLMEmbedder(device="cpu")._query_encoder()
+
+
 def test_one_shot_ask_never_imports_torch(demo_index):
+    """...and embeds the question with the NumPy encoder (ONNX Runtime's session costs more than one query saves)."""
     code = ("import sys; from finrag.cli import main; rc = main(['ask', '--index', sys.argv[1], "
             "'What was Acme Widgets total revenue in FY2022?']); "
-            "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH'); sys.exit(rc)")
-    r = subprocess.run([sys.executable, "-c", code, str(demo_index)], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and r.stdout.strip().endswith("NO-TORCH"), r.stdout[-500:] + r.stderr[-2000:]
+            "from finrag.tools.indexing.embedders import get_embedder; "
+            "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH', type(get_embedder()._query_encoder()).__name__); "
+            "sys.exit(rc)")
+    r = subprocess.run([sys.executable, "-c", code, str(demo_index)], capture_output=True, text=True, timeout=300,
+                       env={k: v for k, v in os.environ.items() if k != "FINRAG_QUERY_ENCODER"})
+    assert r.returncode == 0 and r.stdout.strip().endswith("NO-TORCH NumpyMiniLM"), r.stdout[-500:] + r.stderr[-2000:]
 
 
 def test_registry_is_stored_and_reused(demo_index, tmp_path, monkeypatch):

@@ -10,8 +10,10 @@
   the 50% overlap each segment is shared by two neighbouring chunks, so
   covering the whole chunk costs one forward pass per chunk.
   Document batches run on `device` (`auto`: a GPU when torch sees one, else the CPU; see
-  `select_device`). A query is embedded by the same weights in NumPy (`minilm_numpy.py`), so
-  a one-shot question never imports torch; the vectors agree to float precision.
+  `select_device`). A query is embedded by the same weights without torch (`QUERY_ENCODERS`):
+  through ONNX Runtime in one GIL-free call (`minilm_onnx.py`, the default where it is installed)
+  or in NumPy (`minilm_numpy.py`, what a one-shot `finrag ask` uses: nothing to start); the
+  vectors agree with sentence-transformers' to float precision.
 * `OpenAIEmbedder`: `text-embedding-3-small` at 1,024 dimensions (the paper's),
   through langchain-openai; `base_url` for any OpenAI-compatible server.
 
@@ -29,6 +31,7 @@ import numpy as np
 
 DEFAULT_EMBEDDER = "minilm"
 DEVICES = ("auto", "cpu", "cuda")
+QUERY_ENCODERS = ("auto", "onnx", "numpy")  # $FINRAG_QUERY_ENCODER; auto: onnx where onnxruntime is installed
 
 
 class Embedder(Protocol):
@@ -95,7 +98,7 @@ class MiniLMEmbedder:
         self._model = None
         self._lock = threading.Lock()
         self._queries = QueryCache()
-        self._numpy = None
+        self._query = None
 
     @property
     def model(self):
@@ -126,16 +129,33 @@ class MiniLMEmbedder:
         return np.asarray(vecs, dtype=np.float32)
 
     def _query_encoder(self):
-        """The NumPy copy of the model for single queries (None when it cannot be loaded: torch is used)."""
+        """The torch-free copy of the model for single queries, as `$FINRAG_QUERY_ENCODER` asks (`auto`: ONNX
+        Runtime when it loads, else NumPy); None when neither loads (then torch embeds the query)."""
         with self._lock:
-            if self._numpy is None:
-                try:
-                    from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
+            if self._query is None:
+                self._query = self._load_query_encoder(os.environ.get("FINRAG_QUERY_ENCODER") or "auto")
+            return self._query or None
 
-                    self._numpy = NumpyMiniLM(self.model_path)
-                except Exception:  # e.g. no tokenizer.json next to the weights
-                    self._numpy = False
-            return self._numpy or None
+    def _load_query_encoder(self, kind: str):
+        if kind not in QUERY_ENCODERS:
+            raise ValueError(f"FINRAG_QUERY_ENCODER={kind!r}: expected one of {', '.join(QUERY_ENCODERS)}")
+        try:
+            from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
+
+            numpy_model = NumpyMiniLM(self.model_path)
+        except Exception:  # e.g. no tokenizer.json next to the weights
+            return False
+        if kind == "numpy":
+            return numpy_model
+        try:
+            from finrag.tools.indexing.minilm_onnx import OnnxMiniLM
+
+            return OnnxMiniLM(numpy_model, Path(self.model_path) / "model.safetensors")
+        except Exception as exc:
+            if kind == "onnx":
+                raise RuntimeError(f"FINRAG_QUERY_ENCODER=onnx, but ONNX Runtime could not load the model: {exc}") \
+                    from exc
+            return numpy_model  # auto: onnxruntime or onnx not installed, or no writable cache
 
     def embed_query(self, text: str) -> np.ndarray:
         def compute(t: str) -> np.ndarray:

@@ -49,8 +49,13 @@ def _no_document_embedding(monkeypatch, store):
 
 # -------------------------------------------------------------- BM25 paths
 def test_lexical_and_fts5_paths_rank_alike(demo_index):
+    from finrag.tools.indexing import lexical
+
     s = _open(demo_index)
     conn = s._reader()
+    # `finrag index` left every filing's postings in a run: the corpus-wide searches below read the runs
+    assert conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0
+    assert lexical._fetch_runs(conn, ["revenu"]) is not None
     for q in ("total revenue net income", "effective tax rate", "capital expenditures cash flows",
               "inventories balance sheet", "share repurchase program dividends"):
         phrases = fts_query(q).replace('"', "").split(" OR ")
@@ -90,6 +95,12 @@ def test_cached_postings_give_the_same_ranking_and_never_outlive_a_write(demo_in
     rep = index_paths([Path(path)], s, progress=False, workers=1, embed=False)  # back, under new chunk ids
     assert rep.indexed and not rep.failed
     assert top in {h.doc_id for h in s.search_fts(q, 20)}, "stale cached postings hid a new document"
+    runs = s.conn.execute("SELECT COUNT(*) FROM lex_runs").fetchone()[0]
+    assert runs == 2 and not s.conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0]
+    lexical.POSTINGS.clear()  # the re-indexed filing from its own run, its earlier copy skipped: as FTS5 ranks
+    phrases = fts_query(q).replace('"', "").split(" OR ")
+    fts5 = s._fts5_search(s._reader(), phrases, 20, None, "base")
+    assert [h.score for h in s.search_fts(q, 20)] == pytest.approx([sc for _, sc in fts5], rel=1e-9, abs=1e-5)
     s.close()
 
 

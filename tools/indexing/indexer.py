@@ -258,6 +258,10 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
         record_duplicates(store, report.duplicates)
     changed: list[str] = []
     if not report.interrupted:
+        t_runs = time.perf_counter()
+        if n_runs := store.flush_lexical():
+            _note(log, f"BM25 runs: postings of {n_runs} filing(s) written for corpus-wide search "
+                       f"({time.perf_counter() - t_runs:.1f}s)")
         changed = refresh_registry(store)
         if changed:  # prefixes derived from registry entries are stale for these documents
             store.delete_prefixes("meta", changed)

@@ -166,7 +166,7 @@ class Store(SearchMixin):
                 self.conn.executescript(_SCHEMA)
                 for v in VARIANTS[1:]:
                     self.conn.executescript(_VARIANT_SCHEMA.format(v=v))
-                self.conn.executescript(lexical.SCHEMA)
+                lexical.ensure_schema(self.conn)
                 self.conn.executescript(V.SCHEMA)
                 self.conn.commit()
             except sqlite3.DatabaseError as exc:
@@ -328,6 +328,19 @@ class Store(SearchMixin):
         if exists:
             self.forget_vector_rows(doc_id)
         return exists
+
+    def flush_lexical(self) -> int:
+        """Write the BM25 postings of documents added since the last call into runs (what corpus-wide BM25
+        reads; see lexical.py); returns how many documents were written. Search results do not change."""
+        with self._lock:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                n = lexical.flush(self.conn)
+                self.conn.commit()
+            except BaseException:
+                self.conn.rollback()
+                raise
+        return n
 
     def ensure_lexical(self, log=None) -> int:
         """Write the BM25 postings of documents indexed before they existed (schema 1 indexes); returns how many."""

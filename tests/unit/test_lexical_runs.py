@@ -1,0 +1,123 @@
+"""Corpus-wide BM25 read from runs equals FTS5's bm25() through additions, removals, re-indexing and merges."""
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from finrag.tools.indexing import lexical
+
+WORDS = ("revenue capital expenditures cash flow dividends inventory cost sales margin debt equity lease "
+         "goodwill impairment tax segment operating income net assets liabilities p&l year-over-year "
+         "repurchases property plant equipment 2018 2019 fiscal quarter").split()
+
+
+class Corpus:
+    """An FTS5 table (the reference), the `chunks` rows `flush` reads, and the lexical tables."""
+
+    def __init__(self):
+        self.conn = sqlite3.connect(":memory:")
+        self.conn.executescript(
+            "CREATE VIRTUAL TABLE f USING fts5(text, tokenize='porter unicode61');"
+            "CREATE TABLE chunks(chunk_id INTEGER PRIMARY KEY, doc_id TEXT, char_start INT, char_end INT, text TEXT);")
+        lexical.ensure_schema(self.conn)
+        self.next_id = 1
+
+    def add(self, doc: str, texts: list[str], lo: int | None = None) -> int:
+        lo = self.next_id if lo is None else lo
+        ids = list(range(lo, lo + len(texts)))
+        self.next_id = max(self.next_id, ids[-1] + 1)
+        self.conn.executemany("INSERT INTO chunks VALUES (?, ?, NULL, NULL, ?)", [(i, doc, t) for i, t in zip(ids, texts)])
+        self.conn.executemany("INSERT INTO f(rowid, text) VALUES (?, ?)", list(zip(ids, texts)))
+        lexical.add_document(self.conn, doc, ids, texts)
+        return lo
+
+    def remove(self, doc: str) -> None:
+        lexical.remove_document(self.conn, doc)
+        self.conn.execute("DELETE FROM f WHERE rowid IN (SELECT chunk_id FROM chunks WHERE doc_id=?)", (doc,))
+        self.conn.execute("DELETE FROM chunks WHERE doc_id=?", (doc,))
+
+    def fts5(self, terms: list[str], k: int) -> list[tuple[int, float]]:
+        match = " OR ".join(f'"{t}"' for t in terms)
+        return self.conn.execute("SELECT rowid, -bm25(f) FROM f WHERE f MATCH ? ORDER BY bm25(f), rowid LIMIT ?",
+                                 (match, k)).fetchall()
+
+
+def _texts(rng: random.Random, n: int) -> list[str]:
+    return [" ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 40))) for _ in range(n)]
+
+
+def _same_as_fts5(c: Corpus, rng: random.Random, queries: int = 40) -> None:
+    """The same top 10 as reading every document's own rows, and FTS5's scores (up to its IDF floor of 1e-6,
+    whose terms `lexical.search` reads only when the others do not fill k)."""
+    for _ in range(queries):
+        terms = rng.sample(WORDS, rng.randint(1, 4))
+        got = lexical.search(c.conn, terms, 10)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(lexical, "_fetch_runs", lambda *a: None)
+            rows = lexical.search(c.conn, terms, 10)
+        assert got == rows, terms
+        want = c.fts5(terms, 10)
+        assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5), terms
+
+
+def test_runs_follow_additions_removals_reindexing_and_merges():
+    rng = random.Random(7)
+    c = Corpus()
+    for d in range(12):
+        c.add(f"D{d}", _texts(rng, rng.randint(1, 6)))
+    assert lexical._fetch_runs(c.conn, ["revenue"]) is None  # no runs yet: per-document rows
+    _same_as_fts5(c, rng)
+
+    assert lexical.flush(c.conn, run_docs=3, max_runs=2) == 12  # most of the index: one run from the rows
+    assert c.conn.execute("SELECT COUNT(*) FROM lex_runs").fetchone()[0] == 1
+    assert c.conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0
+    assert lexical._fetch_runs(c.conn, ["revenue"]) is not None
+    _same_as_fts5(c, rng)
+
+    c.add("NEW", _texts(rng, 4))  # outside any run until the next flush: read from its own rows
+    _same_as_fts5(c, rng)
+    c.remove("D3")  # its copy in the run is dead
+    _same_as_fts5(c, rng)
+    lo = c.conn.execute("SELECT lo FROM lex_docs WHERE doc_id='D5'").fetchone()[0]
+    n = c.conn.execute("SELECT n FROM lex_docs WHERE doc_id='D5'").fetchone()[0]
+    c.remove("D5")
+    c.add("D5", _texts(rng, n), lo=lo)  # re-indexed under the same chunk ids, with other words
+    _same_as_fts5(c, rng)
+    assert lexical._lives(c.conn, [1])[1] is not None  # two of its documents left: its records are checked
+
+    for i in range(6):  # one incremental run per flush, merged when there are more than two
+        c.add(f"E{i}", _texts(rng, rng.randint(1, 5)))
+        assert lexical.flush(c.conn, run_docs=3, max_runs=2) == (3 if i == 0 else 1)  # NEW, D5, E0; then E<i>
+        assert c.conn.execute("SELECT COUNT(*) FROM lex_runs").fetchone()[0] <= 2
+        _same_as_fts5(c, rng)
+    assert c.conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0
+    small = c.conn.execute("SELECT run FROM lex_runs ORDER BY postings LIMIT 1").fetchone()[0]
+    gone = c.conn.execute("SELECT doc_id FROM lex_docs WHERE run=? ORDER BY lo", (small,)).fetchall()
+    for (doc,) in gone:  # documents of a small run go: the merge that follows must leave them out
+        c.remove(doc)
+    _same_as_fts5(c, rng)
+    c.add("F0", _texts(rng, 3))
+    lexical.flush(c.conn, run_docs=3, max_runs=2)
+    assert c.conn.execute("SELECT COUNT(*) FROM lex_runs WHERE run=?", (small,)).fetchone()[0] == 0  # merged
+    _same_as_fts5(c, rng)
+    # merged runs keep no dead postings: every record belongs to a live document of its run
+    for run, post in c.conn.execute("SELECT run, post FROM lex_run"):
+        ids = lexical._run_records(post, None)["id"]
+        if lexical._lives(c.conn, [run])[run] is None:  # a run with all its documents holds only theirs
+            los, ns = lexical._live(c.conn, run)
+            assert lexical._alive(ids.astype("int64"), los, ns).all()
+
+
+def test_many_documents_outside_runs_read_per_document_rows(monkeypatch):
+    rng = random.Random(3)
+    c = Corpus()
+    for d in range(4):
+        c.add(f"D{d}", _texts(rng, 3))
+    lexical.flush(c.conn)
+    monkeypatch.setattr(lexical, "PENDING_LOOKUPS", 2)
+    for d in range(3):
+        c.add(f"P{d}", _texts(rng, 2))
+    assert lexical._fetch_runs(c.conn, ["revenue"]) is None  # 3 outside runs > 2
+    _same_as_fts5(c, rng)

@@ -84,8 +84,10 @@ def _quiet_libraries() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     if os.environ.get("FINRAG_PDF_LAYOUT", "").lower() not in ("1", "true"):
         # `import pymupdf` imports pymupdf_layout when it is installed, which loads an ONNX layout model
-        # (~2 s); finrag reads page text and word boxes only, which never use it
+        # (~2 s), and pymupdf4llm (~0.2 s: tabulate, ONNX Runtime); finrag reads page text and word boxes
+        # only, which use neither (PyMuPDF treats both as optional)
         sys.modules.setdefault("pymupdf.layout", None)  # type: ignore[assignment]
+        sys.modules.setdefault("pymupdf4llm", None)  # type: ignore[assignment]
     import logging
     import warnings
 

@@ -6,7 +6,8 @@
 For each size m it builds (once; `--rebuild` to redo) an index with m copies of every filing of
 `--source`: copy j > 0 of a filing gets a new document id and a synthetic company (so routing still
 finds the real filing), the same chunk texts under new chunk ids, its BM25 postings (the same
-records under the new first chunk id; corpus statistics scaled), and perturbed vectors (each chunk
+records under the new first chunk id; corpus statistics scaled; then the BM25 runs a finished
+`finrag index` leaves, `write_runs`, also for a copy built before runs existed), and perturbed vectors (each chunk
 vector plus Gaussian noise, renormalised: cosine about 0.9 to the original) written straight into
 the vector file. Copies have no page texts and no segment embeddings (nothing here needs them),
 FTS5 rows only up to `--fts5-up-to` (FTS5 is not on the measured paths: BM25 reads the postings),
@@ -141,11 +142,11 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
 
 
 def write_runs(index: Path, log=print) -> None:
-    """The BM25 runs a finished `finrag index` leaves (lexical.flush), for a copy that has none yet (built before
+    """The BM25 runs a finished `finrag index` leaves (lexical_runs.flush), for a copy that has none yet (built before
     runs existed, or just built). One pass over the postings; in rollback-journal mode for the duration, so that
     the new pages (8 bytes per posting: ~7 GB at 100x) are appended to the file once rather than also to the
     write-ahead log."""
-    from finrag.tools.indexing import lexical
+    from finrag.tools.indexing import lexical, lexical_runs
 
     conn = sqlite3.connect(str(index / "finrag.sqlite"), timeout=60)
     try:
@@ -158,7 +159,7 @@ def write_runs(index: Path, log=print) -> None:
         conn.execute("PRAGMA synchronous=OFF")
         conn.execute("PRAGMA cache_size=-2000000")
         conn.execute("BEGIN IMMEDIATE")
-        n = lexical.rebuild_runs(conn)
+        n = lexical_runs.rebuild_runs(conn)
         conn.commit()
         conn.execute("PRAGMA journal_mode=WAL")
         log(f"  {index.name}: BM25 runs written for {n:,} documents ({time.time() - t:.0f}s)")

@@ -49,13 +49,13 @@ def _no_document_embedding(monkeypatch, store):
 
 # -------------------------------------------------------------- BM25 paths
 def test_lexical_and_fts5_paths_rank_alike(demo_index):
-    from finrag.tools.indexing import lexical
+    from finrag.tools.indexing import lexical_runs
 
     s = _open(demo_index)
     conn = s._reader()
     # `finrag index` left every filing's postings in a run: the corpus-wide searches below read the runs
     assert conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0
-    assert lexical._fetch_runs(conn, ["revenu"]) is not None
+    assert lexical_runs.fetch_runs(conn, ["revenu"]) is not None
     for q in ("total revenue net income", "effective tax rate", "capital expenditures cash flows",
               "inventories balance sheet", "share repurchase program dividends"):
         phrases = fts_query(q).replace('"', "").split(" OR ")

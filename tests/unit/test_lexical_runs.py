@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from finrag.tools.indexing import lexical
+from finrag.tools.indexing import lexical, lexical_runs
 
 WORDS = ("revenue capital expenditures cash flow dividends inventory cost sales margin debt equity lease "
          "goodwill impairment tax segment operating income net assets liabilities p&l year-over-year "
@@ -55,7 +55,7 @@ def _same_as_fts5(c: Corpus, rng: random.Random, queries: int = 40) -> None:
         terms = rng.sample(WORDS, rng.randint(1, 4))
         got = lexical.search(c.conn, terms, 10)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(lexical, "_fetch_runs", lambda *a: None)
+            mp.setattr(lexical_runs, "fetch_runs", lambda *a: None)
             rows = lexical.search(c.conn, terms, 10)
         assert got == rows, terms
         want = c.fts5(terms, 10)
@@ -67,13 +67,13 @@ def test_runs_follow_additions_removals_reindexing_and_merges():
     c = Corpus()
     for d in range(12):
         c.add(f"D{d}", _texts(rng, rng.randint(1, 6)))
-    assert lexical._fetch_runs(c.conn, ["revenue"]) is None  # no runs yet: per-document rows
+    assert lexical_runs.fetch_runs(c.conn, ["revenue"]) is None  # no runs yet: per-document rows
     _same_as_fts5(c, rng)
 
-    assert lexical.flush(c.conn, run_docs=3, max_runs=2) == 12  # most of the index: one run from the rows
+    assert lexical_runs.flush(c.conn, run_docs=3, max_runs=2) == 12  # most of the index: one run from the rows
     assert c.conn.execute("SELECT COUNT(*) FROM lex_runs").fetchone()[0] == 1
     assert c.conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0
-    assert lexical._fetch_runs(c.conn, ["revenue"]) is not None
+    assert lexical_runs.fetch_runs(c.conn, ["revenue"]) is not None
     _same_as_fts5(c, rng)
 
     c.add("NEW", _texts(rng, 4))  # outside any run until the next flush: read from its own rows
@@ -85,11 +85,11 @@ def test_runs_follow_additions_removals_reindexing_and_merges():
     c.remove("D5")
     c.add("D5", _texts(rng, n), lo=lo)  # re-indexed under the same chunk ids, with other words
     _same_as_fts5(c, rng)
-    assert lexical._lives(c.conn, [1])[1] is not None  # two of its documents left: its records are checked
+    assert lexical_runs._lives(c.conn, [1])[1] is not None  # two of its documents left: its records are checked
 
     for i in range(6):  # one incremental run per flush, merged when there are more than two
         c.add(f"E{i}", _texts(rng, rng.randint(1, 5)))
-        assert lexical.flush(c.conn, run_docs=3, max_runs=2) == (3 if i == 0 else 1)  # NEW, D5, E0; then E<i>
+        assert lexical_runs.flush(c.conn, run_docs=3, max_runs=2) == (3 if i == 0 else 1)  # NEW, D5, E0; then E<i>
         assert c.conn.execute("SELECT COUNT(*) FROM lex_runs").fetchone()[0] <= 2
         _same_as_fts5(c, rng)
     assert c.conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0
@@ -99,15 +99,15 @@ def test_runs_follow_additions_removals_reindexing_and_merges():
         c.remove(doc)
     _same_as_fts5(c, rng)
     c.add("F0", _texts(rng, 3))
-    lexical.flush(c.conn, run_docs=3, max_runs=2)
+    lexical_runs.flush(c.conn, run_docs=3, max_runs=2)
     assert c.conn.execute("SELECT COUNT(*) FROM lex_runs WHERE run=?", (small,)).fetchone()[0] == 0  # merged
     _same_as_fts5(c, rng)
     # merged runs keep no dead postings: every record belongs to a live document of its run
     for run, post in c.conn.execute("SELECT run, post FROM lex_run"):
-        ids = lexical._run_records(post, None)["id"]
-        if lexical._lives(c.conn, [run])[run] is None:  # a run with all its documents holds only theirs
-            los, ns = lexical._live(c.conn, run)
-            assert lexical._alive(ids.astype("int64"), los, ns).all()
+        ids = lexical_runs._run_records(post, None)["id"]
+        if lexical_runs._lives(c.conn, [run])[run] is None:  # a run with all its documents holds only theirs
+            los, ns = lexical_runs._live(c.conn, run)
+            assert lexical_runs._alive(ids.astype("int64"), los, ns).all()
 
 
 def test_many_documents_outside_runs_read_per_document_rows(monkeypatch):
@@ -115,9 +115,9 @@ def test_many_documents_outside_runs_read_per_document_rows(monkeypatch):
     c = Corpus()
     for d in range(4):
         c.add(f"D{d}", _texts(rng, 3))
-    lexical.flush(c.conn)
-    monkeypatch.setattr(lexical, "PENDING_LOOKUPS", 2)
+    lexical_runs.flush(c.conn)
+    monkeypatch.setattr(lexical_runs, "PENDING_LOOKUPS", 2)
     for d in range(3):
         c.add(f"P{d}", _texts(rng, 2))
-    assert lexical._fetch_runs(c.conn, ["revenue"]) is None  # 3 outside runs > 2
+    assert lexical_runs.fetch_runs(c.conn, ["revenue"]) is None  # 3 outside runs > 2
     _same_as_fts5(c, rng)

@@ -9,7 +9,8 @@ same transaction as the document:
   packed (chunk offset from the document's first chunk id `lo`, term frequency, chunk length in
   tokens) records;
 * `lex_df(term, df)`: in how many chunks of the corpus each term occurs;
-* `lex_docs(lo, doc_id, n)`: which documents are covered, and how many chunks each has;
+* `lex_docs(lo, doc_id, n, run)`: which documents are covered, how many chunks each has, and which run
+  of `lexical_runs.py` holds their postings;
 * `lex_stats`: the corpus's chunk and token counts (FTS5's row count and average length).
 
 Terms are FTS5's own: each distinct word goes through an FTS5 table with the same tokenizer (porter
@@ -19,22 +20,10 @@ FTS5 splits into several tokens (`"p&l"`, `"year-over-year"`) is a phrase to FTS
 chunks that contain all its tokens, with the smallest of their frequencies (there are no positions).
 
 A scoped search reads the postings of the routed documents only (a few primary-key lookups per
-term), so its cost does not grow with the corpus. A corpus-wide search needs every document's
-postings of the query terms; reading them as one row per (term, document) costs a row per filing
-(16,800 rows per term at 100x the FinanceBench corpus), so they are also kept in *runs*:
-
-* `lex_run(run, term, post)`: for each term, the postings of a batch of documents in one blob of
-  (absolute chunk id, frequency, length) records; `lex_runs(run, postings, docs)` sizes the runs;
-  `lex_docs.run` says which run holds a document's postings now.
-
-`flush` (at the end of `finrag index`) writes the documents not in a run yet (up to `RUN_DOCS` per run)
-and merges the smallest runs when there are more than `MAX_RUNS`, so a corpus-wide search reads at most
-a few rows per term plus the per-document rows of documents written since. Runs are derived: a run that
-holds fewer live documents than it was written with (some were removed or re-indexed since) has its
-records checked against `lex_docs`, and a search without runs
-(an index written by an earlier version, before its next `finrag index`) reads the per-document rows.
-Terms in more than half of the chunks (whose IDF is FTS5's floor) are skipped when the other terms
-already fill the k results.
+term), so its cost does not grow with the corpus. A corpus-wide search reads each term's postings from
+the runs of `lexical_runs.py` (a few blobs per term) where they exist, else one row per document. Terms
+in more than half of the chunks (whose IDF is FTS5's floor) are skipped when the other terms already
+fill the k results.
 """
 from __future__ import annotations
 
@@ -48,10 +37,6 @@ import numpy as np
 K1, B = 1.2, 0.75
 IDF_FLOOR = 1e-6
 POST_DTYPE = np.dtype([("off", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
-RUN_DTYPE = np.dtype([("id", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
-RUN_DOCS = 256  # documents per run written by `flush` (bounds its memory)
-MAX_RUNS = 8  # more runs than this are merged
-PENDING_LOOKUPS = 256  # beyond this many documents outside runs, a corpus-wide search reads per-document rows
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS lex_docs(lo INTEGER PRIMARY KEY, doc_id TEXT NOT NULL, n INTEGER);
@@ -343,183 +328,6 @@ def drop_stale(conn: sqlite3.Connection) -> list[str]:
     return [d for _, d, _ in stale]
 
 
-# ------------------------------------------------------------------------------------------------ runs
-def flush(conn: sqlite3.Connection, *, run_docs: int = RUN_DOCS, max_runs: int = MAX_RUNS) -> int:
-    """Write the documents that are in no run into new runs of at most `run_docs` documents, then merge the
-    smallest runs while there are more than `max_runs` (inside the caller's transaction). Returns how many
-    documents were written. A document's postings are derived again from its chunk texts, as
-    `remove_document` does (its per-document rows cannot be found by document alone)."""
-    pending = conn.execute(f"SELECT l.lo, l.doc_id FROM lex_docs l WHERE l.run IS NULL AND {_CURRENT} "
-                           "ORDER BY l.lo").fetchall()
-    if len(pending) * 4 > conn.execute("SELECT COUNT(*) FROM lex_docs").fetchone()[0]:
-        return rebuild_runs(conn)  # most of the index: one pass over the stored rows beats tokenizing again
-    written = 0
-    for i in range(0, len(pending), max(1, run_docs)):
-        per_term: dict[str, list[np.ndarray]] = {}
-        done = []
-        for lo, doc_id in pending[i:i + run_docs]:
-            rows = conn.execute("SELECT chunk_id, char_start, char_end, text FROM chunks WHERE doc_id=? "
-                                "ORDER BY chunk_id", (doc_id,)).fetchall()
-            if not rows or rows[-1][0] > np.iinfo(np.uint32).max:  # ids must fit the records: stays outside runs
-                continue
-            ids = np.asarray([r[0] for r in rows], dtype=np.int64)
-            for term, rec in _postings(conn, [r[3] for r in rows], [(r[1], r[2]) for r in rows])[0].items():
-                out = np.empty(len(rec), dtype=RUN_DTYPE)
-                out["id"], out["tf"], out["dl"] = ids[rec["off"]], rec["tf"], rec["dl"]
-                per_term.setdefault(term, []).append(out)
-            done.append(lo)
-        if not done:
-            continue
-        run = _write_run(conn, ((t, np.concatenate(parts)) for t, parts in sorted(per_term.items())), len(done))
-        conn.executemany("UPDATE lex_docs SET run=? WHERE lo=?", [(run, lo) for lo in done])
-        written += len(done)
-    _merge(conn, max_runs)
-    return written
-
-
-def rebuild_runs(conn: sqlite3.Connection) -> int:
-    """Replace every run by one written from the per-document rows of all current documents (inside the
-    caller's transaction; one pass over `lex_post` in its key order). Returns how many documents it holds."""
-    import itertools
-
-    docs = dict(conn.execute(f"SELECT l.lo, l.n FROM lex_docs l WHERE {_CURRENT}").fetchall())
-    if not docs or max(lo + n for lo, n in docs.items()) > np.iinfo(np.uint32).max + 1:
-        return 0
-    conn.execute("DELETE FROM lex_run")
-    conn.execute("DELETE FROM lex_runs")
-    conn.execute("UPDATE lex_docs SET run = NULL")
-
-    def items():
-        rows = conn.execute("SELECT term, lo, post FROM lex_post")  # primary-key order: term, then lo
-        for term, group in itertools.groupby(rows, key=lambda r: r[0]):
-            parts = [(lo, post) for _, lo, post in group if lo in docs]
-            if parts:
-                ids, tf, dl = _records(parts)
-                rec = np.empty(len(ids), dtype=RUN_DTYPE)
-                rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
-                yield term, rec
-
-    run = _write_run(conn, items(), len(docs))
-    conn.executemany("UPDATE lex_docs SET run=? WHERE lo=?", [(run, lo) for lo in docs])
-    return len(docs)
-
-
-def _write_run(conn: sqlite3.Connection, items: Iterable[tuple[str, np.ndarray]], docs: int) -> int:
-    """A new run of (term, RUN_DTYPE records) in term order holding `docs` documents; returns its number."""
-    run = conn.execute("SELECT COALESCE(MAX(run), 0) + 1 FROM lex_runs").fetchone()[0]
-    total = 0
-
-    def rows():
-        nonlocal total
-        for term, rec in items:
-            if len(rec):
-                total += len(rec)
-                yield run, term, rec.tobytes()
-
-    conn.executemany("INSERT INTO lex_run(run, term, post) VALUES (?,?,?)", rows())
-    conn.execute("INSERT INTO lex_runs(run, postings, docs) VALUES (?,?,?)", (run, total, docs))
-    return run
-
-
-def _lives(conn: sqlite3.Connection, runs: Sequence[int]) -> dict[int, tuple[np.ndarray, np.ndarray] | None]:
-    """For each run: None when it still holds every document it was written with, else its live documents."""
-    have = dict(conn.execute("SELECT run, COUNT(*) FROM lex_docs WHERE run IS NOT NULL GROUP BY run").fetchall())
-    written = dict(conn.execute("SELECT run, docs FROM lex_runs").fetchall())
-    return {run: None if have.get(run, 0) == written.get(run) else _live(conn, run) for run in runs}
-
-
-def _live(conn: sqlite3.Connection, run: int) -> tuple[np.ndarray, np.ndarray]:
-    """First chunk ids (ascending) and chunk counts of the documents whose postings `run` holds now."""
-    rows = conn.execute("SELECT lo, n FROM lex_docs WHERE run=? ORDER BY lo", (run,)).fetchall()
-    return np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.int64)
-
-
-def _alive(ids: np.ndarray, los: np.ndarray, ns: np.ndarray) -> np.ndarray:
-    """Which chunk ids fall inside one of the documents (`los`, `ns`)."""
-    at = np.searchsorted(los, ids, side="right") - 1
-    ok = at >= 0
-    ok[ok] = ids[ok] < los[at[ok]] + ns[at[ok]]
-    return ok
-
-
-def _run_records(post: bytes, live: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
-    rec = np.frombuffer(post, dtype=RUN_DTYPE)
-    return rec if live is None else rec[_alive(rec["id"].astype(np.int64), *live)]
-
-
-def _merge(conn: sqlite3.Connection, max_runs: int) -> None:
-    """While there are more than `max_runs` runs, merge the smallest ones (all but `max_runs // 2`) into one,
-    leaving out the postings of documents removed or re-indexed since they were written."""
-    import heapq
-
-    runs = [r for r, _ in conn.execute("SELECT run, postings FROM lex_runs ORDER BY postings, run")]
-    if len(runs) <= max(1, max_runs):
-        return
-    victims = runs[: len(runs) - max(1, max_runs // 2)]
-    lives = _lives(conn, victims)
-
-    def stream(run: int):
-        for term, post in conn.execute("SELECT term, post FROM lex_run WHERE run=? ORDER BY term", (run,)):
-            yield term, run, post
-
-    streams = [stream(run) for run in victims]
-
-    def merged():
-        group: list[np.ndarray] = []
-        current = None
-        for term, run, post in heapq.merge(*streams):
-            if term != current and group:
-                yield current, _sorted(np.concatenate(group))
-                group = []
-            current = term
-            group.append(_run_records(post, lives[run]))
-        if group:
-            yield current, _sorted(np.concatenate(group))
-
-    old = victims
-    marks = ",".join("?" * len(old))
-    docs = conn.execute(f"SELECT COUNT(*) FROM lex_docs WHERE run IN ({marks})", old).fetchone()[0]
-    new = _write_run(conn, merged(), docs)  # its number is above every victim's: their rows are not in its range
-    conn.execute(f"DELETE FROM lex_run WHERE run IN ({marks})", old)
-    conn.execute(f"DELETE FROM lex_runs WHERE run IN ({marks})", old)
-    conn.execute(f"UPDATE lex_docs SET run=? WHERE run IN ({marks})", [new, *old])
-
-
-def _sorted(rec: np.ndarray) -> np.ndarray:
-    return rec[np.argsort(rec["id"], kind="stable")]
-
-
-def _fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
-    """Each term's corpus-wide (chunk ids, tf, dl) from the runs plus the per-document rows of documents in no
-    run; None when there are no runs or too many documents outside them (read the per-document rows then)."""
-    runs = [r for (r,) in conn.execute("SELECT run FROM lex_runs ORDER BY run")]
-    if not runs:
-        return None
-    pending = [r[0] for r in conn.execute("SELECT lo FROM lex_docs WHERE run IS NULL")]
-    if len(pending) > PENDING_LOOKUPS:
-        return None
-    parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {t: [] for t in terms}
-    marks = ",".join("?" * len(terms))
-    lives = _lives(conn, runs)
-    for run in runs:
-        live = lives[run]
-        for term, post in conn.execute(f"SELECT term, post FROM lex_run WHERE run=? AND term IN ({marks})",
-                                       (run, *terms)):
-            rec = _run_records(post, live)
-            parts[term].append((rec["id"].astype(np.int64), rec["tf"].astype(np.float64), rec["dl"].astype(np.float64)))
-    if pending:
-        for term, rows in _fetch(conn, terms, pending).items():
-            if rows:
-                parts[term].append(_records(rows))
-    out = {}
-    for term, ps in parts.items():
-        if len(ps) == 1:
-            out[term] = ps[0]
-        else:
-            out[term] = _records([]) if not ps else tuple(np.concatenate([p[i] for p in ps]) for i in range(3))
-    return out
-
-
 def idf(n_rows: int, df: int) -> float:
     v = float(np.log((n_rows - df + 0.5) / (df + 0.5))) if df > 0 else 0.0
     return v if v > 0 else IDF_FLOOR
@@ -642,7 +450,11 @@ def _postings_of(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] 
                 out[t] = hit
     missing = [t for t in terms if t not in out]
     if missing:
-        from_runs = _fetch_runs(conn, missing) if los is None else None
+        from_runs = None
+        if los is None:
+            from finrag.tools.indexing.lexical_runs import fetch_runs
+
+            from_runs = fetch_runs(conn, missing)
         fetched = _fetch(conn, missing, los) if from_runs is None else {}
         for t in missing:
             out[t] = from_runs[t] if from_runs is not None else _records(fetched[t])

@@ -33,7 +33,7 @@ import numpy as np
 
 from finrag.state.configuration import resolve_index_dir
 from finrag.state.schema import DocumentInfo, RetrievedChunk
-from finrag.tools.indexing import lexical
+from finrag.tools.indexing import lexical, lexical_runs
 from finrag.tools.indexing import vectors as V
 from finrag.tools.indexing.store_search import SearchMixin
 
@@ -331,11 +331,11 @@ class Store(SearchMixin):
 
     def flush_lexical(self) -> int:
         """Write the BM25 postings of documents added since the last call into runs (what corpus-wide BM25
-        reads; see lexical.py); returns how many documents were written. Search results do not change."""
+        reads; see lexical_runs.py); returns how many documents were written. Search results do not change."""
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
-                n = lexical.flush(self.conn)
+                n = lexical_runs.flush(self.conn)
                 self.conn.commit()
             except BaseException:
                 self.conn.rollback()

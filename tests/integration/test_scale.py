@@ -319,7 +319,7 @@ def test_onnx_query_encoder_equals_sentence_transformers_and_is_built_once(tmp_p
     assert np.array_equal(again.embed(texts[0]), enc.embed(texts[0]))
 
 
-def test_query_encoder_follows_the_environment(tmp_path, monkeypatch):
+def test_query_encoder_follows_the_environment(tmp_path, monkeypatch, caplog):
     from finrag.tools.indexing.embedders import MiniLMEmbedder
     from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
     from finrag.tools.indexing.minilm_onnx import OnnxMiniLM
@@ -331,6 +331,13 @@ def test_query_encoder_follows_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("FINRAG_QUERY_ENCODER", "tensorrt")
     with pytest.raises(ValueError, match="FINRAG_QUERY_ENCODER"):
         MiniLMEmbedder(device="cpu")._query_encoder()
+    monkeypatch.setenv("FINRAG_QUERY_ENCODER", "auto")
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # the graph cannot be written: NumPy, with a warning
+    with caplog.at_level("WARNING", logger="finrag"):
+        assert type(MiniLMEmbedder(device="cpu")._query_encoder()) is NumpyMiniLM
+    assert "ONNX Runtime failed" in caplog.text
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # not installed
     monkeypatch.setenv("FINRAG_QUERY_ENCODER", "auto")
     assert type(MiniLMEmbedder(device="cpu")._query_encoder()) is NumpyMiniLM

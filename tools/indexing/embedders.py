@@ -155,7 +155,12 @@ class MiniLMEmbedder:
             if kind == "onnx":
                 raise RuntimeError(f"FINRAG_QUERY_ENCODER=onnx, but ONNX Runtime could not load the model: {exc}") \
                     from exc
-            return numpy_model  # auto: onnxruntime or onnx not installed, or no writable cache
+            if not isinstance(exc, ImportError):  # installed but failing (e.g. no writable cache): say so once
+                import logging
+
+                logging.getLogger("finrag").warning("query encoder: ONNX Runtime failed (%s); using NumPy, about "
+                                                    "half as fast", exc)
+            return numpy_model  # auto: onnxruntime or onnx not installed, or failing
 
     def embed_query(self, text: str) -> np.ndarray:
         def compute(t: str) -> np.ndarray:

@@ -199,8 +199,9 @@ def fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[np
                 parts[term].append(_records(rows))
     out = {}
     for term, ps in parts.items():
-        if len(ps) == 1:
-            out[term] = ps[0]
+        if len(ps) <= 1:
+            out[term] = ps[0] if ps else _records([])
         else:
-            out[term] = _records([]) if not ps else tuple(np.concatenate([p[i] for p in ps]) for i in range(3))
+            out[term] = (np.concatenate([p[0] for p in ps]), np.concatenate([p[1] for p in ps]),
+                         np.concatenate([p[2] for p in ps]))
     return out

@@ -73,7 +73,9 @@ def test_runs_follow_additions_removals_reindexing_and_merges():
     assert lexical_runs.flush(c.conn, run_docs=3, max_runs=2) == 12  # most of the index: one run from the rows
     assert c.conn.execute("SELECT COUNT(*) FROM lex_runs").fetchone()[0] == 1
     assert c.conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0
+    c.conn.commit()
     assert lexical_runs.fetch_runs(c.conn, ["revenue"]) is not None
+    assert not c.conn.in_transaction  # its own read transaction is closed again
     _same_as_fts5(c, rng)
 
     c.add("NEW", _texts(rng, 4))  # outside any run until the next flush: read from its own rows

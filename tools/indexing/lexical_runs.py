@@ -177,7 +177,20 @@ def _sorted(rec: np.ndarray) -> np.ndarray:
 
 def fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
     """Each term's corpus-wide (chunk ids, tf, dl) from the runs plus the per-document rows of documents in no
-    run; None when there are no runs or too many documents outside them (read the per-document rows then)."""
+    run; None when there are no runs or too many documents outside them (read the per-document rows then).
+
+    The reads form one snapshot (a read transaction, unless the caller is in one): a `finrag index` that
+    commits new runs or a merge meanwhile is seen either entirely or not at all."""
+    if conn.in_transaction:
+        return _fetch_runs(conn, terms)
+    conn.execute("BEGIN")
+    try:
+        return _fetch_runs(conn, terms)
+    finally:
+        conn.execute("COMMIT")
+
+
+def _fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
     runs = [r for (r,) in conn.execute("SELECT run FROM lex_runs ORDER BY run")]
     if not runs:
         return None

@@ -134,7 +134,7 @@ def _run_records(post: bytes, live: tuple[np.ndarray, np.ndarray] | None) -> np.
 
 
 def _merge(conn: sqlite3.Connection, max_runs: int) -> None:
-    """While there are more than `max_runs` runs, merge the smallest ones (all but `max_runs // 2`) into one,
+    """When there are more than `max_runs` runs, merge the smallest ones (all but `max_runs // 2`) into one,
     leaving out the postings of documents removed or re-indexed since they were written."""
     import heapq
 

@@ -173,16 +173,18 @@ def _visual_rows(words: list) -> list[list]:
     """Words grouped into visual rows (by vertical centre), each sorted left to right."""
     ws = sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0]))
     rows: list[list] = []
+    total = 0.0  # the sum of the last row's vertical centres, added in order (its mean is the row's centre)
     for w in ws:
         yc = (w[1] + w[3]) / 2
         h = max(1.0, w[3] - w[1])
         if rows:
             last = rows[-1]
-            lyc = sum((v[1] + v[3]) / 2 for v in last) / len(last)
-            if abs(yc - lyc) <= max(2.0, 0.45 * h):
+            if abs(yc - total / len(last)) <= max(2.0, 0.45 * h):
                 last.append(w)
+                total += yc
                 continue
         rows.append([w])
+        total = 0.0 + yc
     return [sorted(r, key=lambda w: w[0]) for r in rows]
 
 

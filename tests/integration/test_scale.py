@@ -73,9 +73,11 @@ def test_lexical_and_fts5_paths_rank_alike(demo_index):
     s.close()
 
 
-def test_cached_postings_give_the_same_ranking_and_never_outlive_a_write(demo_index, tmp_path):
-    from finrag.tools.indexing import lexical
+def test_cached_postings_give_the_same_ranking_and_never_outlive_a_write(demo_index, tmp_path, monkeypatch):
+    from finrag.tools.indexing import lexical, lexical_runs
     from finrag.tools.indexing.indexer import remove_documents
+
+    monkeypatch.setattr(lexical_runs, "search_pruned", lambda *a: None)  # the path that caches decoded postings
 
     idx = tmp_path / "idx"
     shutil.copytree(demo_index, idx)

@@ -56,13 +56,23 @@ def _same_as_fts5(c: Corpus, rng: random.Random, queries: int = 40) -> None:
         got = lexical.search(c.conn, terms, 10)
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(lexical_runs, "fetch_runs", lambda *a: None)
+            mp.setattr(lexical_runs, "search_pruned", lambda *a: None)
             rows = lexical.search(c.conn, terms, 10)
         assert got == rows, terms
         want = c.fts5(terms, 10)
         assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5), terms
 
 
-def test_runs_follow_additions_removals_reindexing_and_merges():
+@pytest.fixture(params=[2, 12], ids=["buckets-of-4", "buckets-of-4096"])
+def bucket_bits(request, monkeypatch):
+    """Buckets of 4 chunk ids make the pruned search skip buckets in these small corpora; 4,096 is the default."""
+    monkeypatch.setattr(lexical_runs, "BUCKET_BITS", request.param)
+    monkeypatch.setattr(lexical_runs, "FIRST_BUCKETS", 2)
+    monkeypatch.setattr(lexical_runs, "PRUNE_MIN_ROWS", 0)
+    return request.param
+
+
+def test_runs_follow_additions_removals_reindexing_and_merges(bucket_bits):
     rng = random.Random(7)
     c = Corpus()
     for d in range(12):
@@ -123,3 +133,73 @@ def test_many_documents_outside_runs_read_per_document_rows(monkeypatch):
         c.add(f"P{d}", _texts(rng, 2))
     assert lexical_runs.fetch_runs(c.conn, ["revenue"]) is None  # 3 outside runs > 2
     _same_as_fts5(c, rng)
+
+
+def test_pruned_search_skips_buckets_and_keeps_the_top_k(bucket_bits, monkeypatch):
+    rng = random.Random(11)
+    c = Corpus()
+    for d in range(40):
+        c.add(f"D{d}", _texts(rng, rng.randint(2, 8)))
+    lexical_runs.flush(c.conn)
+    c.add("LATE", _texts(rng, 3))  # outside the runs: bounded and scored like the rest
+    c.remove("D7")
+    scored = []
+    real = lexical_runs._score_buckets
+
+    def spy(weights, sources, buckets, nb, avgdl):
+        scored.append((len(buckets), nb))
+        return real(weights, sources, buckets, nb, avgdl)
+
+    monkeypatch.setattr(lexical_runs, "_score_buckets", spy)
+    skipped = 0
+    for _ in range(60):
+        terms = rng.sample(WORDS[:20], rng.randint(1, 3))  # single words: the pruned path
+        scored.clear()
+        got = lexical.search(c.conn, terms, 5)
+        assert scored, terms
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(lexical_runs, "search_pruned", lambda *a: None)
+            assert got == lexical.search(c.conn, terms, 5), terms
+        skipped += scored[0][1] - sum(n for n, _ in scored)
+    assert (skipped > 0) == (bucket_bits == 2)  # small buckets: some were never scored
+
+
+
+def test_bounds_use_the_shortest_chunk_of_a_bucket(monkeypatch):
+    """A bucket holding the best chunk (the term in a one-word chunk) and a long one must not be bounded by
+    the long one: the best chunk would be skipped."""
+    monkeypatch.setattr(lexical_runs, "BUCKET_BITS", 2)
+    monkeypatch.setattr(lexical_runs, "FIRST_BUCKETS", 1)
+    monkeypatch.setattr(lexical_runs, "PRUNE_MIN_ROWS", 0)
+    c = Corpus()
+    filler = "cost sales margin debt equity lease goodwill tax segment operating income"
+    c.add("A", ["revenue", filler + " revenue " + filler + " " + filler, filler, filler])  # ids 1-4: bucket 0 and 1
+    c.add("B", [filler, "revenue " + filler[:40], filler, filler], lo=9)  # ids 9-12: bucket 2 and 3
+    lexical_runs.flush(c.conn)
+    assert lexical.search(c.conn, ["revenue"], 1)[0][0] == 1
+
+
+def test_runs_of_another_bucket_size_are_read_unpruned(monkeypatch):
+    rng = random.Random(5)
+    c = Corpus()
+    for d in range(10):
+        c.add(f"D{d}", _texts(rng, 4))
+    monkeypatch.setattr(lexical_runs, "BUCKET_BITS", 2)
+    monkeypatch.setattr(lexical_runs, "PRUNE_MIN_ROWS", 0)
+    lexical_runs.flush(c.conn)
+    want = lexical.search(c.conn, ["revenue", "cash"], 5)
+    assert lexical_runs.search_pruned(c.conn, [(("revenu",), 1.0)], 5, 10.0) is not None
+    monkeypatch.setattr(lexical_runs, "BUCKET_BITS", 3)  # these runs' buckets would not line up with new ones
+    assert lexical_runs.search_pruned(c.conn, [(("revenu",), 1.0)], 5, 10.0) is None
+    assert lexical.search(c.conn, ["revenue", "cash"], 5) == want
+
+
+def test_small_corpora_score_every_posting(monkeypatch):
+    c = Corpus()
+    c.add("A", ["revenue grew", "cash flow"])
+    lexical_runs.flush(c.conn)
+    assert lexical_runs.search_pruned(c.conn, [(("revenu",), 1.0)], 5, 2.0) is None  # 2 chunks < PRUNE_MIN_ROWS
+    monkeypatch.setattr(lexical_runs, "PRUNE_MIN_ROWS", 2)
+    hits = lexical_runs.search_pruned(c.conn, [(("revenu",), 1.0)], 5, 2.0)
+    assert hits is not None and [cid for cid, _ in hits] == [1]
+

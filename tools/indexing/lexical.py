@@ -38,6 +38,7 @@ K1, B = 1.2, 0.75
 IDF_FLOOR = 1e-6
 POST_DTYPE = np.dtype([("off", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
 
+RUN_TABLE = "CREATE TABLE IF NOT EXISTS lex_run(run INTEGER, term TEXT, post BLOB, bounds BLOB, PRIMARY KEY(run, term)) WITHOUT ROWID"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS lex_docs(lo INTEGER PRIMARY KEY, doc_id TEXT NOT NULL, n INTEGER);
 CREATE INDEX IF NOT EXISTS lex_docs_doc ON lex_docs(doc_id);
@@ -45,8 +46,8 @@ CREATE TABLE IF NOT EXISTS lex_post(term TEXT, lo INTEGER, post BLOB, PRIMARY KE
 CREATE TABLE IF NOT EXISTS lex_df(term TEXT PRIMARY KEY, df INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS lex_stats(id INTEGER PRIMARY KEY CHECK (id = 0), rows INTEGER, tokens INTEGER);
 INSERT OR IGNORE INTO lex_stats(id, rows, tokens) VALUES (0, 0, 0);
-CREATE TABLE IF NOT EXISTS lex_run(run INTEGER, term TEXT, post BLOB, PRIMARY KEY(run, term)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS lex_runs(run INTEGER PRIMARY KEY, postings INTEGER NOT NULL, docs INTEGER NOT NULL);
+""" + RUN_TABLE + """;
+CREATE TABLE IF NOT EXISTS lex_runs(run INTEGER PRIMARY KEY, postings INTEGER NOT NULL, docs INTEGER NOT NULL, bits INTEGER);
 """
 
 _TOKENIZER = "porter unicode61"
@@ -70,11 +71,20 @@ def ensure_schema(conn: sqlite3.Connection) -> None:
 
 
 def migrate(conn: sqlite3.Connection) -> None:
-    """Add `lex_docs.run` to an index written before runs existed (its documents are then outside any run)."""
+    """Add `lex_docs.run` to an index written before runs existed (its documents are then outside any run);
+    runs without bucket bounds (written during development) are dropped: they are derived, the next
+    `finrag index` writes them again."""
     if "run" not in {r[1] for r in conn.execute("PRAGMA table_info(lex_docs)")}:
         conn.execute("ALTER TABLE lex_docs ADD COLUMN run INTEGER")
         conn.execute("DELETE FROM lex_run")  # runs are derived: none without their documents' column
         conn.execute("DELETE FROM lex_runs")
+    if "bits" not in {r[1] for r in conn.execute("PRAGMA table_info(lex_runs)")}:
+        conn.execute("ALTER TABLE lex_runs ADD COLUMN bits INTEGER")  # unknown: such runs are read unpruned
+    if "bounds" not in {r[1] for r in conn.execute("PRAGMA table_info(lex_run)")}:
+        conn.execute("DROP TABLE lex_run")
+        conn.execute("DELETE FROM lex_runs")
+        conn.execute("UPDATE lex_docs SET run = NULL")
+        conn.execute(RUN_TABLE)
 
 
 class Terms:
@@ -467,6 +477,12 @@ def _postings_of(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] 
 
 def _score(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]], k: int,
            los: Sequence[int] | None, avgdl: float, cache_key=None) -> list[tuple[int, float]]:
+    if los is None:  # corpus-wide: from the runs, skipping the chunk-id buckets that cannot reach the top k
+        from finrag.tools.indexing.lexical_runs import search_pruned
+
+        hits = search_pruned(conn, weights, k, avgdl)
+        if hits is not None:
+            return hits
     terms = sorted({t for p, _ in weights for t in p})
     per_term = _postings_of(conn, terms, los, cache_key)
     all_ids, all_scores = [], []
@@ -479,9 +495,17 @@ def _score(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]
         if not len(ids):
             continue
         all_ids.append(ids)
-        all_scores.append(w * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl)))
-    if not all_ids:
-        return []
+        all_scores.append(term_score(w, tf, dl, avgdl))
+    return top_k(all_ids, all_scores, k)
+
+
+def term_score(w: float, tf, dl, avgdl: float):
+    """One term's BM25 contribution: w * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))."""
+    return w * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl))
+
+
+def totals(all_ids: list[np.ndarray], all_scores: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct chunk ids (ascending) and their summed scores; a chunk's terms are added in list order."""
     ids = np.concatenate(all_ids)
     scores = np.concatenate(all_scores)
     base = int(ids.min())
@@ -489,14 +513,20 @@ def _score(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]
     if span <= 4 * len(ids) + 4096:  # dense accumulation (a document's chunk ids are contiguous)
         total = np.bincount(ids - base, weights=scores, minlength=span)
         uniq = np.flatnonzero(total > 0)
-        total = total[uniq]
-        uniq = uniq + base
-    else:
-        uniq, inv = np.unique(ids, return_inverse=True)
-        total = np.bincount(inv, weights=scores)
+        return uniq + base, total[uniq]
+    uniq, inv = np.unique(ids, return_inverse=True)
+    return uniq, np.bincount(inv, weights=scores)
+
+
+def top_k(all_ids: list[np.ndarray], all_scores: list[np.ndarray], k: int) -> list[tuple[int, float]]:
+    """The k best chunks, best first; among equal scores the lower chunk id first (whatever else was scored)."""
+    if not all_ids:
+        return []
+    uniq, total = totals(all_ids, all_scores)
     if len(uniq) > k:
-        top = np.argpartition(-total, k - 1)[:k]
+        kth = -np.partition(-total, k - 1)[k - 1]
+        top = np.flatnonzero(total >= kth)
     else:
         top = np.arange(len(uniq))
-    top = top[np.lexsort((uniq[top], -total[top]))]
+    top = top[np.lexsort((uniq[top], -total[top]))][:k]
     return [(int(uniq[i]), float(total[i])) for i in top]

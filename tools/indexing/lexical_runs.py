@@ -4,8 +4,9 @@
 corpus-wide search needs every document's postings of the query terms: one row per filing, 16,800 rows
 per term at 100x the FinanceBench corpus. Runs keep them as a few blobs per term:
 
-* `lex_run(run, term, post)`: for each term, the postings of a batch of documents in one blob of
-  (absolute chunk id, frequency, length) records; `lex_runs(run, postings, docs)` sizes the runs;
+* `lex_run(run, term, post, bounds)`: for each term, the postings of a batch of documents in one blob of
+  (absolute chunk id, frequency, length) records, and their bucket bounds (below); `lex_runs(run,
+  postings, docs, bits)` sizes the runs and records their bucket size;
   `lex_docs.run` says which run holds a document's postings now.
 
 `flush` (at the end of `finrag index`) writes the documents not in a run yet (up to `RUN_DOCS` per run)
@@ -14,20 +15,32 @@ a few rows per term plus the per-document rows of documents written since (`fetc
 derived: a run that holds fewer live documents than it was written with (some were removed or
 re-indexed since) has its records checked against `lex_docs`, so runs never change a result
 (`tests/unit/test_lexical_runs.py`).
+
+Each run row also keeps *bucket bounds*: for every bucket of 2**BUCKET_BITS consecutive chunk ids in
+which the term occurs, where its records start, the largest term frequency and the smallest chunk
+length. A term's BM25 contribution grows with the frequency and shrinks with the length, so these give
+an upper bound of every chunk's score per bucket. `search_pruned` scores the most promising buckets
+first, takes the k-th best score found as a threshold and scores only the buckets whose bound reaches
+it: the same top k (ties by chunk id) from a fraction of the postings.
 """
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from finrag.tools.indexing.lexical import _CURRENT, _fetch, _postings, _records
+from finrag.tools.indexing.lexical import _CURRENT, _fetch, _postings, _records, term_score, top_k, totals
 
 RUN_DTYPE = np.dtype([("id", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
 RUN_DOCS = 256  # documents per run written by `flush` (bounds its memory)
 MAX_RUNS = 8  # more runs than this are merged
 PENDING_LOOKUPS = 256  # beyond this many documents outside runs, a corpus-wide search reads per-document rows
+BUCKET_BITS = 6  # bounds per 64 consecutive chunk ids (a fifth of a 10-K); runs of another size are read unpruned
+BOUND_DTYPE = np.dtype([("bucket", "<u4"), ("start", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
+FIRST_BUCKETS = 32  # scored before the threshold is known
+PRUNE_MIN_ROWS = 500_000  # smaller corpora score every posting: as fast there, without the bounds' overhead
 
 
 def flush(conn: sqlite3.Connection, *, run_docs: int = RUN_DOCS, max_runs: int = MAX_RUNS) -> int:
@@ -99,12 +112,26 @@ def _write_run(conn: sqlite3.Connection, items: Iterable[tuple[str, np.ndarray]]
         nonlocal total
         for term, rec in items:
             if len(rec):
+                if len(rec) > 1 and (np.diff(rec["id"].astype(np.int64)) < 0).any():
+                    rec = _sorted(rec)
                 total += len(rec)
-                yield run, term, rec.tobytes()
+                yield run, term, rec.tobytes(), bounds_of(rec).tobytes()
 
-    conn.executemany("INSERT INTO lex_run(run, term, post) VALUES (?,?,?)", rows())
-    conn.execute("INSERT INTO lex_runs(run, postings, docs) VALUES (?,?,?)", (run, total, docs))
+    conn.executemany("INSERT INTO lex_run(run, term, post, bounds) VALUES (?,?,?,?)", rows())
+    conn.execute("INSERT INTO lex_runs(run, postings, docs, bits) VALUES (?,?,?,?)", (run, total, docs, BUCKET_BITS))
     return run
+
+
+def bounds_of(rec: np.ndarray) -> np.ndarray:
+    """Per bucket of chunk ids in `rec` (sorted by id): the bucket, its first record, largest tf, smallest dl."""
+    buckets = rec["id"] >> BUCKET_BITS
+    starts = np.flatnonzero(np.r_[True, buckets[1:] != buckets[:-1]]) if len(rec) else np.zeros(0, dtype=np.int64)
+    out = np.empty(len(starts), dtype=BOUND_DTYPE)
+    out["bucket"], out["start"] = buckets[starts], starts
+    if len(starts):
+        out["tf"] = np.maximum.reduceat(rec["tf"], starts)
+        out["dl"] = np.minimum.reduceat(rec["dl"], starts)
+    return out
 
 
 def _lives(conn: sqlite3.Connection, runs: Sequence[int]) -> dict[int, tuple[np.ndarray, np.ndarray] | None]:
@@ -181,11 +208,19 @@ def fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[np
 
     The reads form one snapshot (a read transaction, unless the caller is in one): a `finrag index` that
     commits new runs or a merge meanwhile is seen either entirely or not at all."""
-    if conn.in_transaction:
+    with _snapshot(conn):
         return _fetch_runs(conn, terms)
+
+
+@contextmanager
+def _snapshot(conn: sqlite3.Connection):
+    """A read transaction around several reads, unless the caller is in a transaction already."""
+    if conn.in_transaction:
+        yield
+        return
     conn.execute("BEGIN")
     try:
-        return _fetch_runs(conn, terms)
+        yield
     finally:
         conn.execute("COMMIT")
 
@@ -218,3 +253,114 @@ def _fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[n
             out[term] = (np.concatenate([p[0] for p in ps]), np.concatenate([p[1] for p in ps]),
                          np.concatenate([p[2] for p in ps]))
     return out
+
+
+# ---------------------------------------------------------------------------------------- pruned top k
+Source = tuple[np.ndarray, np.ndarray, "tuple[np.ndarray, np.ndarray] | None"]  # records, bounds, live documents
+
+
+def search_pruned(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]], k: int,
+                  avgdl: float) -> list[tuple[int, float]] | None:
+    """The best k chunks of a corpus-wide OR of single-word terms (`weights`: ((term,), idf) pairs), scoring only
+    the buckets whose bound reaches the k-th best score; None when it does not apply (phrases of several
+    words, a corpus under PRUNE_MIN_ROWS chunks, no runs, too many documents outside them): score every
+    posting then."""
+    if k <= 0 or not weights or any(len(p) != 1 for p, _ in weights):
+        return None
+    if conn.execute("SELECT rows FROM lex_stats WHERE id = 0").fetchone()[0] < PRUNE_MIN_ROWS:
+        return None
+    with _snapshot(conn):
+        sources = _sources(conn, sorted({p[0] for p, _ in weights}))
+    if sources is None:
+        return None
+    present = [b["bucket"] for ss in sources.values() for _, b, _ in ss if len(b)]
+    if not present:
+        return []
+    nb = 1 + max(int(b.max()) for b in present)
+    bound = np.zeros(nb)
+    for (term,), w in weights:  # in the order `top_k` adds a chunk's terms: a bound never below a score
+        per_term = np.zeros(nb)
+        for _, b, _ in sources[term]:  # a source lists a bucket once
+            at = b["bucket"].astype(np.int64)
+            per_term[at] = np.maximum(per_term[at],
+                                      term_score(w, b["tf"].astype(np.float64), b["dl"].astype(np.float64), avgdl))
+        bound += per_term
+    order = np.flatnonzero(bound > 0)
+    order = order[np.argsort(-bound[order], kind="stable")]
+    first = order[:FIRST_BUCKETS]
+    ids, scores = _score_buckets(weights, sources, first, nb, avgdl)
+    theta = 0.0
+    if ids:
+        found = totals(ids, scores)[1]
+        if len(found) >= k:
+            theta = float(-np.partition(-found, k - 1)[k - 1])
+    rest = order[FIRST_BUCKETS:]
+    rest = rest[bound[rest] >= theta * (1.0 - 1e-9)]  # a bucket whose bound is below the k-th score cannot enter
+    more_ids, more_scores = _score_buckets(weights, sources, rest, nb, avgdl)
+    return top_k(ids + more_ids, scores + more_scores, k)
+
+
+def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Source]] | None:
+    """Each term's runs (records and bounds, undecoded) and the postings of documents outside runs."""
+    rows = conn.execute("SELECT run, bits FROM lex_runs ORDER BY run").fetchall()
+    if not rows or any(bits != BUCKET_BITS for _, bits in rows):  # buckets of runs must line up
+        return None
+    runs = [r for r, _ in rows]
+    pending = [r[0] for r in conn.execute("SELECT lo FROM lex_docs WHERE run IS NULL")]
+    if len(pending) > PENDING_LOOKUPS:
+        return None
+    lives = _lives(conn, runs)
+    out: dict[str, list[Source]] = {t: [] for t in terms}
+    marks = ",".join("?" * len(terms))
+    for run in runs:
+        for term, post, bounds in conn.execute(
+                f"SELECT term, post, bounds FROM lex_run WHERE run=? AND term IN ({marks})", (run, *terms)):
+            out[term].append((np.frombuffer(post, dtype=RUN_DTYPE), np.frombuffer(bounds, dtype=BOUND_DTYPE),
+                              lives[run]))
+    if pending:
+        for term, rows in _fetch(conn, terms, pending).items():
+            if rows:
+                ids, tf, dl = _records(rows)
+                if int(ids.max()) > np.iinfo(np.uint32).max:
+                    return None
+                rec = np.empty(len(ids), dtype=RUN_DTYPE)
+                rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
+                rec = _sorted(rec)
+                out[term].append((rec, bounds_of(rec), None))
+    return out
+
+
+def _score_buckets(weights: list[tuple[tuple[str, ...], float]], sources: dict[str, list[Source]],
+                   buckets: np.ndarray, nb: int, avgdl: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Chunk ids and term scores (one array pair per term, in `weights` order) of the chunks in `buckets`."""
+    if not len(buckets):
+        return [], []
+    chosen = np.zeros(nb, dtype=bool)
+    chosen[buckets] = True
+    all_ids, all_scores = [], []
+    for (term,), w in weights:
+        parts = []
+        for rec, b, live in sources[term]:
+            sel = chosen[b["bucket"].astype(np.int64)]
+            if not sel.any():
+                continue
+            starts = b["start"].astype(np.int64)
+            ends = np.append(starts[1:], len(rec))
+            r = rec[_ranges(starts[sel], ends[sel])]
+            if live is not None:
+                r = r[_alive(r["id"].astype(np.int64), *live)]
+            parts.append(r)
+        if parts:
+            r = np.concatenate(parts) if len(parts) > 1 else parts[0]
+            if len(r):
+                all_ids.append(r["id"].astype(np.int64))
+                all_scores.append(term_score(w, r["tf"].astype(np.float64), r["dl"].astype(np.float64), avgdl))
+    return all_ids, all_scores
+
+
+def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The indices start..end-1 of every (start, end) pair, concatenated."""
+    lengths = ends - starts
+    offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    return offsets + np.arange(int(lengths.sum()))
+

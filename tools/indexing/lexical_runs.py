@@ -226,32 +226,14 @@ def _snapshot(conn: sqlite3.Connection):
 
 
 def _fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
-    runs = [r for (r,) in conn.execute("SELECT run FROM lex_runs ORDER BY run")]
-    if not runs:
+    sources = _sources(conn, terms)
+    if sources is None:
         return None
-    pending = [r[0] for r in conn.execute("SELECT lo FROM lex_docs WHERE run IS NULL")]
-    if len(pending) > PENDING_LOOKUPS:
-        return None
-    parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {t: [] for t in terms}
-    marks = ",".join("?" * len(terms))
-    lives = _lives(conn, runs)
-    for run in runs:
-        live = lives[run]
-        for term, post in conn.execute(f"SELECT term, post FROM lex_run WHERE run=? AND term IN ({marks})",
-                                       (run, *terms)):
-            rec = _run_records(post, live)
-            parts[term].append((rec["id"].astype(np.int64), rec["tf"].astype(np.float64), rec["dl"].astype(np.float64)))
-    if pending:
-        for term, rows in _fetch(conn, terms, pending).items():
-            if rows:
-                parts[term].append(_records(rows))
     out = {}
-    for term, ps in parts.items():
-        if len(ps) <= 1:
-            out[term] = ps[0] if ps else _records([])
-        else:
-            out[term] = (np.concatenate([p[0] for p in ps]), np.concatenate([p[1] for p in ps]),
-                         np.concatenate([p[2] for p in ps]))
+    for term, ss in sources.items():
+        parts = [rec if live is None else rec[_alive(rec["id"].astype(np.int64), *live)] for rec, _, live in ss]
+        rec = np.concatenate(parts) if parts else np.zeros(0, dtype=RUN_DTYPE)
+        out[term] = (rec["id"].astype(np.int64), rec["tf"].astype(np.float64), rec["dl"].astype(np.float64))
     return out
 
 
@@ -270,6 +252,9 @@ def search_pruned(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...],
     if conn.execute("SELECT rows FROM lex_stats WHERE id = 0").fetchone()[0] < PRUNE_MIN_ROWS:
         return None
     with _snapshot(conn):
+        bits = {b for (b,) in conn.execute("SELECT bits FROM lex_runs")}
+        if bits != {BUCKET_BITS}:  # no runs, or buckets that would not line up
+            return None
         sources = _sources(conn, sorted({p[0] for p, _ in weights}))
     if sources is None:
         return None
@@ -301,11 +286,11 @@ def search_pruned(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...],
 
 
 def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Source]] | None:
-    """Each term's runs (records and bounds, undecoded) and the postings of documents outside runs."""
-    rows = conn.execute("SELECT run, bits FROM lex_runs ORDER BY run").fetchall()
-    if not rows or any(bits != BUCKET_BITS for _, bits in rows):  # buckets of runs must line up
+    """Each term's runs (records and bounds, undecoded) and the postings of documents outside runs; None when
+    there are no runs or too many documents outside them (read the per-document rows then)."""
+    runs = [r for (r,) in conn.execute("SELECT run FROM lex_runs ORDER BY run")]
+    if not runs:
         return None
-    runs = [r for r, _ in rows]
     pending = [r[0] for r in conn.execute("SELECT lo FROM lex_docs WHERE run IS NULL")]
     if len(pending) > PENDING_LOOKUPS:
         return None

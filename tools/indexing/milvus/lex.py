@@ -83,11 +83,10 @@ def weights(tf: Counter, avgdl: float) -> dict[int, float]:
     dl = sum(tf.values())
     if not dl or avgdl <= 0:
         return {EMPTY_KEY: 1.0}
-    norm = lexical.K1 * (1.0 - lexical.B + lexical.B * dl / avgdl)
     out: dict[int, float] = {}
     for t, n in tf.items():
         k = term_key(t)
-        out[k] = out.get(k, 0.0) + n * (lexical.K1 + 1.0) / (n + norm)
+        out[k] = out.get(k, 0.0) + lexical.term_score(1.0, n, dl, avgdl)
     return out
 
 

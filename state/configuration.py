@@ -54,6 +54,13 @@ def resolve_index_dir(index_dir: str | os.PathLike | None = None) -> Path:
     return Path(os.environ.get("FINRAG_HOME") or DEFAULT_INDEX_DIR)
 
 
+def user_cache_dir() -> Path:
+    """finrag's folder for data derived from installed packages (`$XDG_CACHE_HOME/finrag`, else
+    `~/.cache/finrag`): word frequencies, the ONNX query graph, Milvus registries. The one place this rule
+    is written."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "finrag"
+
+
 def _setting(default: Any, description: str) -> Any:
     return field(default=default, metadata={"description": description})
 

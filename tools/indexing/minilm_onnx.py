@@ -23,14 +23,15 @@ from pathlib import Path
 
 import numpy as np
 
+from finrag.state.configuration import user_cache_dir
+
 GRAPH_VERSION = 1  # in the cache file's name: a change of the graph never reads an older file
 _BUILD_LOCK = threading.Lock()
 
 
 def cache_file(weights: Path) -> Path:
     st = weights.stat()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "finrag"
-    return base / f"minilm-query-v{GRAPH_VERSION}-{st.st_size}-{int(st.st_mtime)}.onnx"
+    return user_cache_dir() / f"minilm-query-v{GRAPH_VERSION}-{st.st_size}-{int(st.st_mtime)}.onnx"
 
 
 def build_graph(w: dict[str, np.ndarray], *, heads: int, layers: int, eps: float):

@@ -20,6 +20,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from finrag.state.configuration import user_cache_dir
+
 TABLE_VERSION = 2  # in the cache file's name: a change of what the table holds never reads an older file
 PLAIN = re.compile(r"(?:[a-z]|[0-9](?![0-9]))+")  # ASCII letters and lone digits: one wordfreq token, as listed
 _LOCK = threading.Lock()
@@ -36,8 +38,7 @@ def _data_file() -> Path | None:
 
 def _cache_file(data: Path) -> Path:
     st = data.stat()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "finrag"
-    return base / f"zipf-en-v{TABLE_VERSION}-{st.st_size}-{int(st.st_mtime)}.sqlite"
+    return user_cache_dir() / f"zipf-en-v{TABLE_VERSION}-{st.st_size}-{int(st.st_mtime)}.sqlite"
 
 
 def _build(data: Path, target: Path) -> None:

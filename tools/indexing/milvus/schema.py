@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from finrag.state.configuration import user_cache_dir
 from finrag.tools.indexing.store import IndexError_, IndexMissing
 
 SCHEMA_VERSION = 2  # 2: finrag's BM25 as sparse vectors (`bm25` meta), `<p>_lex_terms`, documents.lex_json
@@ -81,8 +82,7 @@ class Location:
         if self.lite:
             return Path(self.uri + ".finrag")
         digest = hashlib.sha1(f"{self.uri}|{self.db_name}|{self.prefix}".encode()).hexdigest()[:16]
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        return base / "finrag" / "milvus" / digest
+        return user_cache_dir() / "milvus" / digest
 
     def name(self, what: str) -> str:
         return f"{self.prefix}_{what}"

@@ -39,7 +39,7 @@ from finrag.tools.llm.calls import try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
-from finrag.tools.routing.registry import NO_RETRIEVAL_STATUSES, unanswerable_answer
+from finrag.tools.routing.registry import NO_RETRIEVAL_STATUSES, answer_caveats, unanswerable_answer
 from finrag.tools.runtime import get_registry, get_store
 
 
@@ -65,6 +65,12 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     question = state.get("question", "")
     if state.get("routing_status") in NO_RETRIEVAL_STATUSES:  # routing ended the run (issue 9): say why
         return {"answer": unanswerable_answer(state["routing_status"], state.get("routing_reason", "")),
+                "contexts": [], "context_tokens": 0, "llm_calls": []}
+    verification = state.get("verification") or {}
+    if verification.get("unverified_dropped") and not state.get("reranked"):  # Agentic: nothing of the target left
+        return {"answer": f"No passage of {verification.get('anchor') or 'the asked company'}'s filings was found "
+                          f"after {verification.get('attempt', 1)} attempt(s), so the question is not answered from "
+                          f"other companies' filings ({verification.get('reason', '')}).",
                 "contexts": [], "context_tokens": 0, "llm_calls": []}
     if whole_document:
         store = get_store(cfg)
@@ -111,6 +117,10 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     if not answer:
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords
         answer = offline_answer(question, keywords, contexts, result)
+    caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),
+                             str(state.get("routing_reason") or ""))
+    if caveats:  # said first, in the answer itself: a missing company or period is never only in `routing`
+        answer = " ".join(caveats) + "\n\n" + answer
     update = {"answer": answer, "contexts": contexts, "context_tokens": count_tokens(context_text), "llm_calls": calls}
     if result is not None:
         update["reader"] = reader_summary(result, fast_path=on_fast_path, saved=saved)

@@ -89,9 +89,17 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
                               reason="all top chunks from the target company" if not wrong
                               else f"chunks from other filings: {', '.join(dict.fromkeys(wrong))}")
     retry = (not verdict.belongs) and retries < int(cfg.max_retries)
-    return {"verification": {"belongs": verdict.belongs, "reason": verdict.reason, "anchor": anchor,
-                             "retry": retry, "attempt": retries + 1},
-            "retries": retries + 1 if retry else retries, "llm_calls": calls}
+    update: dict = {"verification": {"belongs": verdict.belongs, "reason": verdict.reason, "anchor": anchor,
+                                     "retry": retry, "attempt": retries + 1},
+                    "retries": retries + 1 if retry else retries, "llm_calls": calls}
+    if not verdict.belongs and not retry and targets:
+        # the last attempt still failed: generate from the target company's chunks only (the registry says
+        # whose each chunk is), or from none, never from the other companies' chunks that failed the check
+        reranked = state.get("reranked") or []
+        kept = [c for c in reranked if (info := registry.get(c["doc_id"])) is not None and info.company_key in targets]
+        update["reranked"] = kept
+        update["verification"]["unverified_dropped"] = len(reranked) - len(kept)
+    return update
 
 
 def route_after_verify(state: FinragState) -> str:

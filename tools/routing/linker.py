@@ -141,6 +141,7 @@ class Linker:
                     self.alias_index.setdefault(toks, {})[ckey] = "name"
                     forms.setdefault(toks, n)
         self.initialism_forms: dict[tuple[str, ...], str] = {}
+        self._ticker_heads: set[tuple[str, ...]] = set()
         heads: dict[tuple[str, ...], set[str]] = {}
         derived: list[tuple[tuple[str, ...], str, str, str]] = []
         for ckey, comp in companies.items():
@@ -161,7 +162,7 @@ class Linker:
             if kind == "head" and (zipf(toks[0]) >= 4.6 or (len(toks[0]) < 4 and not form.isupper())):
                 continue  # an ordinary English word
             if kind == "head" and toks[0] in {t.casefold() for t in comp_tickers(companies[ckey])}:
-                continue
+                self._ticker_heads.add(toks)  # 'Acme' of Acme Widgets (ACME): a name in mixed case only
             if kind == "initialism":
                 shape = form.replace("&", "")
                 if shape in tickers and ckey not in ticker_index.get(shape, ()):
@@ -203,6 +204,8 @@ class Linker:
                 return 0.35, f"'{surface}' is also a finance abbreviation"
             return 0.9, f"short name '{surface}'"
         if kind == "head":
+            if toks in self._ticker_heads and upper:
+                return 0.0, f"'{surface}' is also its ticker: scored as a ticker, by context"
             if lower and z >= 2.5:
                 return 0.0, f"head word '{surface}' in lower case"
             if upper and len(w) <= 4:

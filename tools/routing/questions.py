@@ -18,6 +18,8 @@ __all__ = ["MAX_QUESTION_CHARS", "detect_forms", "extract_periods", "event_items
 _QWORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _Y4 = r"((?:19|20)\d{2})"
 _Y42 = r"((?:19|20)\d{2}|\d{2})"
+_YFY = r"([1-9]\d{3}|\d{2})"  # a year marked as fiscal ("FY1850", "fiscal 2150"): any four digits, so a year no filing
+# can have is kept (and routed `period_not_in_index`) instead of dropped and answered for the default year
 _QUARTER_PATTERNS = [  # (regex, group of year, group of quarter)
     (re.compile(r"\bFY\s*['’]?\s*" + _Y42 + r"\s*-?\s*Q([1-4])\b", re.I), 1, 2),
     (re.compile(r"\bQ([1-4])\s*(?:of\s+|in\s+)?(?:the\s+)?(?:FY|fiscal(?:\s+year)?)\s*['’]?\s*" + _Y42 + r"\b",
@@ -34,8 +36,8 @@ _FY_RANGE = re.compile(r"\bFY\s*['’]?\s*" + _Y42 + r"[EA]?\s*(?:-|–|—|to|t
                        + _Y42 + r"[EA]?\b", re.I)
 _BARE_RANGE = re.compile(r"(?<![\w$.,/\-])" + _Y4 + r"\s*(?:-|–|—|/)\s*['’]?(\d{2})(?![\w%/\-]|[.,]\d)")
 _FY_PATTERNS = [
-    re.compile(r"\b(?:FY|FYE|YE)\s*['’]?\s*" + _Y42 + r"[EA]?\b", re.I),
-    re.compile(r"\bfiscal\s+(?:year\s+)?['’]?" + _Y42 + r"\b", re.I),
+    re.compile(r"\b(?:FY|FYE|YE)\s*['’]?\s*" + _YFY + r"[EA]?\b", re.I),
+    re.compile(r"\bfiscal\s+(?:year\s+)?['’]?" + _YFY + r"\b", re.I),
     re.compile(r"\b" + _Y4 + r"\s+fiscal\s+year\b", re.I),
 ]
 _CALENDAR_YEAR = re.compile(r"\bCY\s*['’]?\s*" + _Y42 + r"\b", re.I)

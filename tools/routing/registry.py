@@ -47,7 +47,8 @@ from finrag.tools.routing.questions import (
 from finrag.tools.routing.resolver import Pick, best_document
 from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
 
-__all__ = ["NO_RETRIEVAL_STATUSES", "NO_ROUTE_STATUSES", "SCOPES", "STATUSES", "Registry", "Resolution", "unanswerable_answer"]
+__all__ = ["NO_RETRIEVAL_STATUSES", "NO_ROUTE_STATUSES", "SCOPES", "STATUSES", "Registry", "Resolution", "answer_caveats",
+           "unanswerable_answer"]
 
 STATUSES = ("exact_path", "filename_fallback", "default_year", "multi_doc", "forward_looking", "comparative_period",
             "company_scope", "period_not_in_index", "fallback_no_tickers", "fallback_low_confidence",
@@ -497,6 +498,22 @@ class Registry:
         docs = [self.get(str(d)) for d in getattr(llm, "documents", []) or []]
         out.documents = uniq(d.doc_id for d in docs if d is not None)
         return out
+
+
+def answer_caveats(extracted: dict | None, status: str, reason: str) -> list[str]:
+    """What an answer must say about itself before anything else: each company the question names that the
+    index does not hold (a comparison then covers only the others), and a period no filing of the company
+    covers (the route is the company's nearest filing). Empty when routing found everything it was asked."""
+    notes = []
+    missing = [str(m) for m in (extracted or {}).get("not_indexed") or [] if str(m).strip()]
+    if missing and status not in NO_RETRIEVAL_STATUSES:
+        names = ", ".join(missing)
+        notes.append(f"Not in the index: {names} (no filing of {'it' if len(missing) == 1 else 'them'}): nothing "
+                     f"below comes from {'its' if len(missing) == 1 else 'their'} filings.")
+    if status == "period_not_in_index":
+        notes.append(f"The asked period is not in the index ({reason.split(';')[0]}): what follows comes from the "
+                     "company's nearest filing, not from the asked period.")
+    return notes
 
 
 def unanswerable_answer(status: str, reason: str) -> str:

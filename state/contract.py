@@ -150,12 +150,18 @@ class Reader(_Open):
 class Verification(_Open):
     """Agentic only: the last verification of the top chunks."""
 
+    _omit_if_none = ("unverified_dropped",)
+
     belongs: bool = Field(description="Do the top three reranked chunks belong to the target company?")
     reason: str = Field(description="Why (the verifier's reason, or which filings the chunks came from)")
     anchor: str = Field(description="Ticker (or name) a retry is anchored on ('In {ticker}'s 10-K annual report: ')")
     retry: bool = Field(description="Whether this verification asked for another attempt (false on the last one)")
     attempt: int = Field(description="Which attempt this verification judged, from 1")
     retries: int = Field(description="How many retries ran (0 to max_retries)")
+    unverified_dropped: Optional[int] = Field(
+        None, description="When the last attempt still failed: how many reranked chunks of other companies were "
+                          "dropped before generating (the answer uses the target company's chunks only, or says "
+                          "none was found); left out otherwise")
 
 
 class Retrieval(_Open):

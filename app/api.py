@@ -8,6 +8,7 @@ The contract's fields: `finrag.state.contract.Answer` (state/contract.py) and do
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 import uuid
 from typing import Any, Mapping
@@ -19,14 +20,27 @@ from finrag.tools.llm.tokens import count_tokens
 
 
 class QuestionError(ValueError):
-    """The question cannot be answered as given (empty, too long)."""
+    """The question cannot be answered as given (empty, too long, not text)."""
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def validate_question(question: Any, max_chars: int = MAX_QUESTION_CHARS) -> str:
     """The question with whitespace collapsed; QuestionError when it is not a non-empty string of at most
-    `max_chars` characters."""
+    `max_chars` characters, or not text: a lone surrogate is a byte of a command-line argument that is not
+    UTF-8 (Python passes byte 0xNN on as U+DCNN) or a `\\ud800` escape in JSON, and no encoder, tokenizer
+    or UTF-8 output takes it."""
     if not isinstance(question, str):
         raise QuestionError("question must be a string")
+    bad = _SURROGATE.search(question)
+    if bad:
+        code = ord(bad.group())
+        if 0xDC80 <= code <= 0xDCFF:
+            raise QuestionError(f"question is not UTF-8 text (byte 0x{code - 0xDC00:02x} at character "
+                                f"{bad.start() + 1}); give it as UTF-8")
+        raise QuestionError(f"question is not valid Unicode text (a lone surrogate, U+{code:04X}, at character "
+                            f"{bad.start() + 1})")
     q = " ".join(question.split())
     if not q:
         raise QuestionError("question is empty")

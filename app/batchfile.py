@@ -3,24 +3,53 @@
 Input (`read_questions`): one JSON object per line with `question` and an optional `id`; blank lines are
 skipped. Every problem stops the command before anything is answered, with `FILE:LINE: what is wrong`
 (`BatchFileError`, exit code 2): a line that is not UTF-8 (with the byte and column), not a JSON object
-with a string `question`, an `id` that is not a string or a number, or an id used twice (resume skips by
-id, so two questions with one id would lose an answer). A missing, null or empty `id` becomes the line
-number, which is stable and unique within the file.
+with a string `question`, a question or id with a lone surrogate (a `\\ud800` escape: not text, and not
+writable as UTF-8), an `id` that is not a string or a number, or an id used twice (resume skips by id, so
+two questions with one id would lose an answer). A missing, null or empty `id` becomes the line number,
+which is stable and unique within the file.
 
 Output (`answered_ids`): the ids already answered, for `--resume`. Answers are written one line at a
 time, so a crash can only leave the *last* line incomplete (no newline at the end): that line is cut off
 the file (and its question answered again), and the caller is told how many bytes were dropped. Any
 other line that is not a JSON object with an `id` is an error: the file is not one `finrag batch` wrote.
+
+Writing (`AnswersOut`): an existing `--out` file is never emptied before a first answer is ready. Without
+`--resume` the first answer goes to a temporary file next to it, renamed over it at once, and the others
+are appended, so a run that stops early (an LLM failure, Ctrl-C, a full disk, kill -9) leaves its answers
+so far for `--resume`, and one that stops before its first answer (a mistyped `--index`, an LLM that fails
+on the first line, a crash) leaves the file as it was. With `--resume` answers are appended.
+A file that cannot be written is `OutFileError`, naming the file and why (read-only file system, disk full).
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
+import stat
 from pathlib import Path
 
 
 class BatchFileError(ValueError):
     """A batch input or output file that cannot be used as it is (one line, with FILE:LINE)."""
+
+
+class OutFileError(Exception):
+    """`--out` cannot be written: `disk_full` (no space, quota, file size limit) or not writable at all."""
+
+    def __init__(self, msg: str, exc: OSError | None = None):
+        super().__init__(msg)
+        self.disk_full = exc is not None and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _not_text(src: Path, n: int, field: str, value: str) -> None:
+    bad = _SURROGATE.search(value)
+    if bad:
+        raise BatchFileError(f"{src}:{n}: the {field} is not valid Unicode text: a lone surrogate "
+                             f"(\\u{ord(bad.group()):04x}) at character {bad.start() + 1}")
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -54,6 +83,7 @@ def read_questions(src: Path) -> list[tuple[str, str, int]]:
             obj = None
         if not isinstance(obj, dict) or not isinstance(obj.get("question"), str):
             raise BatchFileError(f"{src}:{n}: expected a JSON object with a 'question' field (a string)")
+        _not_text(src, n, "question", obj["question"])
         qid = obj.get("id")
         if qid is None or qid == "":
             qid = str(n)
@@ -61,6 +91,7 @@ def read_questions(src: Path) -> list[tuple[str, str, int]]:
             raise BatchFileError(f"{src}:{n}: 'id' must be a string or a number, not {json.dumps(qid)[:40]}")
         else:
             qid = str(qid)
+            _not_text(src, n, "id", qid)
         if qid in seen:
             raise BatchFileError(f"{src}:{n}: duplicate id {qid!r} (also line {seen[qid]}); ids must be unique "
                                  "(a line without an id gets its line number)")
@@ -115,3 +146,173 @@ def _truncate(path: Path, size: int) -> None:
         fh.truncate(size)
         fh.flush()
         os.fsync(fh.fileno())
+
+
+class AnswersOut:
+    """The `--out` file of one `finrag batch` run (see the module's docstring), opened at once: an `--out`
+    that cannot be written fails before any question is answered.
+
+    `write(answer)` writes one line (flushed); `close(complete)` ends the run: a temporary file that holds no
+    answer is removed (or, when the run completed and `--out` did not exist, becomes an empty `--out`).
+    `written` counts the answers written, `untouched` tells whether `--out` is still as it was.
+    How `--out` is written:
+    * `resume`: appended to (created when missing);
+    * a regular file or a new one: the first answer goes to `<name>.tmp-<pid>-<random>` next to it (the
+      target of a link), which takes the mode of the file it replaces and is renamed over it at once (after
+      an fsync); the next answers are appended to it, so a run killed later leaves the answers so far for
+      `--resume`, and one killed before its first answer leaves `--out` as it was (and its temporary file,
+      which the next run removes);
+    * where no file can be created next to it but the file itself is writable: the file, emptied when the
+      first answer is written;
+    * not a regular file (a pipe, a terminal), or a file reached through a descriptor (`/dev/stdout`
+      redirected to a file): written directly.
+    """
+
+    def __init__(self, out: Path, *, resume: bool):
+        self.out, self.written = out, 0
+        self.untouched = True
+        self._tmp: Path | None = None
+        self._lazy = False  # the file itself, emptied at the first answer
+        self._fh = None
+        try:
+            st = os.stat(out)  # through links: /dev/stdout is a pipe or a terminal, not a file to replace
+        except (FileNotFoundError, NotADirectoryError):
+            st = None
+        except OSError as exc:
+            raise OutFileError(f"cannot write --out {out}: {_reason(exc)}", exc) from None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise OutFileError(f"cannot write --out {out}: it is a folder")
+        direct = st is not None and (not stat.S_ISREG(st.st_mode) or _names_a_descriptor(out))
+        target = out if direct else Path(os.path.realpath(out))  # a link's target is replaced, not the link
+        self._target = target
+        try:
+            if not target.parent.is_dir():
+                target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutFileError(f"cannot write --out {out}: cannot create the folder {exc.filename or target.parent} "
+                               f"({_reason(exc)})", exc) from None
+        try:
+            if resume:
+                self._fh = open(target, "a", encoding="utf-8")
+                self.untouched = False
+            elif direct:
+                self._fh = open(target, "w", encoding="utf-8")
+                self.untouched = False
+            else:
+                self._open_tmp(target, st)
+        except OSError as exc:
+            raise OutFileError(f"cannot write --out {out}: {_reason(exc)}", exc) from None
+
+    def _open_tmp(self, target: Path, st: os.stat_result | None) -> None:
+        _remove_stale(target)
+        tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}-{os.urandom(4).hex()}")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except OSError as exc:
+            if st is None or exc.errno not in (errno.EACCES, errno.EPERM) or not os.access(target, os.W_OK):
+                raise OutFileError(f"cannot write --out {self.out}: cannot create a file in {target.parent} "
+                                   f"({_reason(exc)})", exc) from None
+            self._fh, self._lazy = open(target, "r+", encoding="utf-8"), True  # a writable file in a locked folder
+            return
+        self._tmp = tmp
+        if st is not None:
+            try:
+                os.fchmod(fd, stat.S_IMODE(st.st_mode))
+            except OSError:
+                pass
+        self._fh = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, answer: dict) -> None:
+        line = json.dumps(answer, ensure_ascii=False) + "\n"
+        try:
+            if self._lazy and self.untouched:
+                self._fh.seek(0)
+                self._fh.truncate()
+                self.untouched = False
+            self._fh.write(line)
+            self._fh.flush()
+            if self._tmp is not None:  # the first answer is ready: it replaces --out, the next ones follow it
+                os.fsync(self._fh.fileno())
+                os.replace(self._tmp, self._target)
+                self._tmp, self.untouched = None, False
+                _sync_folder(self._target.parent)
+        except OSError as exc:
+            if self._tmp is None:
+                self.untouched = False
+            raise OutFileError(f"cannot write --out {self.out}: {_reason(exc)}", exc) from None
+        self.written += 1
+
+    def close(self, complete: bool = False) -> None:
+        """End the run (only the first call counts); `complete`: every question was answered."""
+        fh, self._fh = self._fh, None
+        if fh is None:
+            return
+        try:
+            fh.close()
+        except OSError:  # a full disk: what could not be flushed is lost, the lines before are kept
+            pass
+        if self._tmp is None:
+            return
+        if complete and not self._target.exists():  # no question to answer: an empty --out, as asked
+            os.replace(self._tmp, self._target)
+            self.untouched = False
+        else:
+            self._tmp.unlink(missing_ok=True)
+        self._tmp = None
+
+
+def _reason(exc: OSError) -> str:
+    from finrag.tools.indexing.store import os_reason
+
+    return os_reason(exc)
+
+
+_FD_LINK = re.compile(r"/(?:proc/(?:self|thread-self|\d+)|dev)/fd/\d+")
+
+
+def _names_a_descriptor(out: Path) -> bool:
+    """Whether `out` reaches a file through an open descriptor (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`):
+    that is the file the descriptor has open (a shell redirection), written as it is, not replaced."""
+    path = os.path.abspath(out)
+    for _ in range(40):
+        if _FD_LINK.fullmatch(path):
+            return True
+        if not os.path.islink(path):
+            return False
+        path = os.path.join(os.path.dirname(path), os.readlink(path))
+    return False
+
+
+def _remove_stale(target: Path) -> None:
+    """Remove the temporary files of earlier runs on `target` that were killed (their process is gone)."""
+    pattern = re.compile(re.escape(target.name) + r"\.tmp-(\d+)-[0-9a-f]{8}")
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        m = pattern.fullmatch(name)
+        if not m or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+        except ProcessLookupError:
+            try:
+                (target.parent / name).unlink()
+            except OSError:
+                pass
+        except OSError:  # alive, someone else's
+            pass
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

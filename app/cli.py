@@ -23,10 +23,11 @@ EXIT_CODES = {
     EXIT_FAILED: "done, but some inputs failed (bad files, folders that cannot be listed, rejected questions); "
                  "each is reported on stderr",
     EXIT_USAGE: "usage or input error (bad arguments, no index, a question or batch file that cannot be used, "
-                "an LLM that cannot be configured)",
+                "an --out file that cannot be written, an LLM that cannot be configured)",
     EXIT_LLM: "the requested LLM failed (unreachable, HTTP error, unparseable reply) and --on-llm-error is fail",
     EXIT_LOCKED: "the index is locked by another `finrag index` (its PID is named)",
-    EXIT_INDEX: "the index is damaged or cannot be written (corrupt database, disk full); `finrag index --check` "
+    EXIT_INDEX: "the index is damaged or cannot be written (corrupt or empty database, read-only file system, "
+                "disk full; also a disk that fills up while `batch` writes --out); `finrag index --check` "
                 "verifies one",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C); finished work is kept, run the same command again to resume",
 }
@@ -76,6 +77,8 @@ def _configurable(args) -> dict:
         v = getattr(args, name, None)
         if v:
             conf[name] = v
+    if getattr(args, "llm_timeout_s", None) is not None:  # 0 too: building an LLM refuses it, in one line
+        conf["llm_timeout_s"] = args.llm_timeout_s
     return conf
 
 
@@ -143,6 +146,7 @@ def _index_locked(index_dir: Path, args) -> int:
     """`finrag index` while holding the index's writer lock."""
     from finrag.tools.indexing.embedders import get_embedder
     from finrag.tools.indexing.indexer import build_variant, index_paths, remove_documents
+    from finrag.tools.indexing.parsing import printable
     from finrag.tools.indexing.store import Store
 
     store = Store(index_dir, create=True)
@@ -153,9 +157,9 @@ def _index_locked(index_dir: Path, args) -> int:
         if args.remove:
             rep = remove_documents(store, args.remove)
             for d in rep.removed:
-                print(f"removed {d}")
+                print(f"removed {printable(d)}")
             for name, why in rep.failed:
-                print(f"failed  {name}: {why}", file=sys.stderr)
+                print(printable(f"failed  {name}: {why}"), file=sys.stderr)
             return EXIT_FAILED if rep.failed else EXIT_OK
         for variant in args.drop_variant or []:
             store.delete_prefixes(variant)
@@ -167,10 +171,12 @@ def _index_locked(index_dir: Path, args) -> int:
             rep = index_paths(args.paths, store, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
                               workers=args.workers, progress=_progress(args), alias_file=args.alias_file,
                               embed=not args.no_embed)
+            for name, why in rep.skipped:
+                print(printable(f"skipped {name}: {why}"), file=sys.stderr)
             for name, why in rep.failed:
-                print(f"failed  {name}: {why}", file=sys.stderr)
+                print(printable(f"failed  {name}: {why}"), file=sys.stderr)
             print(f"indexed {len(rep.indexed)} file(s), {rep.pages} pages, {rep.chunks} chunks; "
-                  f"unchanged {len(rep.unchanged)}; failed {len(rep.failed)}; "
+                  f"unchanged {len(rep.unchanged)}; failed {len(rep.failed)}; skipped {len(rep.skipped)}; "
                   f"parse {rep.parse_seconds:.1f}s, answerable after {rep.answerable_seconds:.1f}s; "
                   f"embedded {len(rep.embedded)} file(s), {rep.segments} segments, {_embed_rate(rep)}; "
                   f"total {rep.total_seconds:.1f}s")
@@ -217,6 +223,7 @@ def _index_locked(index_dir: Path, args) -> int:
 
 def cmd_info(args) -> int:
     from finrag.tools.indexing.backend import open_store
+    from finrag.tools.indexing.parsing import printable
 
     store = open_store(_index_dir(args))
     stats = store.stats()
@@ -234,19 +241,22 @@ def cmd_info(args) -> int:
     print(f"size       {stats['size_bytes'] / 1e6:,.1f} MB on disk")
     if args.documents:
         for d in docs:
-            print(f"  {d.doc_id:45s} {d.company[:30]:30s} {','.join(d.tickers[:3]):12s} {d.period:8s} {d.form}")
+            print(printable(f"  {d.doc_id:45s} {d.company[:30]:30s} {','.join(d.tickers[:3]):12s} {d.period:8s} "
+                            f"{d.form}"))
     return EXIT_OK
 
 
 # --------------------------------------------------------------------- ask
 def _print_answer(res: dict) -> None:
+    from finrag.tools.indexing.parsing import printable
+
     r = res["routing"]
     print(res["answer"])
     print()
-    print(f"system {res['system']}  routing {r['status']}  docs {', '.join(r['routed_docs']) or '-'}")
+    print(f"system {res['system']}  routing {r['status']}  docs {printable(', '.join(r['routed_docs'])) or '-'}")
     for c in res["contexts"][:10]:
         pages = c["page_start"] if c["page_start"] == c["page_end"] else f"{c['page_start']}-{c['page_end']}"
-        print(f"  [{c['doc_id']} p.{pages}] score {c['score']:.3f}")
+        print(f"  [{printable(c['doc_id'])} p.{pages}] score {c['score']:.3f}")
     cost = res["cost"]
     print(f"llm calls {cost['llm_calls']}  context tokens {cost['context_tokens']:,}  "
           f"total {res['timings_ms']['total']:.0f} ms")
@@ -296,11 +306,20 @@ def cmd_ask(args) -> int:
     return EXIT_OK
 
 
+def _kept(answers, out: Path) -> str:
+    """What a stopped batch left in --out, and how to go on."""
+    if answers.written or not answers.untouched:
+        return f"{answers.written} answer(s) written to {out}; rerun with --resume to continue"
+    return f"no answer written ({out} is unchanged)" if out.exists() else f"no answer written ({out} not created)"
+
+
 def cmd_batch(args) -> int:
+    """`finrag batch`: answer a JSONL file of questions; `--out` is never emptied before a first answer exists
+    (app/batchfile.py `AnswersOut`), and a run that stops early says how many answers it wrote."""
     from tqdm import tqdm
 
     from finrag.api import QuestionError, run_query
-    from finrag.batchfile import answered_ids, read_questions, same_file
+    from finrag.batchfile import AnswersOut, OutFileError, answered_ids, read_questions, same_file
     from finrag.tools.llm.calls import LLMError
 
     src, out = Path(args.inp), Path(args.out)
@@ -310,34 +329,56 @@ def cmd_batch(args) -> int:
         raise UsageError(f"--out {out} is the input file; write the answers to another file")
     _index_dir(args)
     rows = read_questions(src)
-    out.parent.mkdir(parents=True, exist_ok=True)
     done: set[str] = set()
-    if out.exists() and args.resume:
+    if out.is_file() and args.resume:
         done, dropped = answered_ids(out)
         if dropped:
             _warn(f"{out}: dropped an incomplete last line ({dropped} bytes, an answer cut off when the previous "
                   "run stopped); its question is answered again")
     todo = [r for r in rows if r[0] not in done]
-    failed = fell_back = written = 0
-    with out.open("a" if args.resume else "w", encoding="utf-8") as fh:
+    failed = fell_back = 0
+    try:
+        answers = AnswersOut(out, resume=args.resume)
+    except OutFileError as exc:
+        _err(str(exc))
+        return EXIT_INDEX if exc.disk_full else EXIT_USAGE
+    line, complete = 0, False
+    try:
         for qid, q, line in tqdm(todo, desc=f"{args.system}", unit="q", disable=not _progress(args)):
             try:
                 res = run_query(q, system=args.system, index_dir=args.index, qid=qid,
                                 configurable=_configurable(args))
             except QuestionError as exc:
                 failed += 1
+                tqdm.write(f"failed  {src}:{line}: {exc} (id {qid!r})", file=sys.stderr)
                 res = {"id": qid, "system": args.system, "question": q, "answer": "", "error": str(exc)}
-            except LLMError as exc:
-                _err(f"{src}:{line}: {exc}; {written} answer(s) written to {out}; rerun with --resume to continue")
-                return EXIT_LLM
             fell_back += bool(res.get("offline_fallback"))
-            fh.write(json.dumps(res, ensure_ascii=False) + "\n")
-            fh.flush()
-            written += 1
+            answers.write(res)
+        complete = True
+    except LLMError as exc:
+        answers.close()
+        _err(f"{src}:{line}: {exc}; {_kept(answers, out)}")
+        return EXIT_LLM
+    except KeyboardInterrupt:
+        answers.close()
+        _err(f"interrupted{f' at {src}:{line}' if line else ''}; {_kept(answers, out)}")
+        return EXIT_INTERRUPTED
+    except OutFileError as exc:
+        answers.close()
+        if exc.disk_full:
+            _err(f"{exc}; {_kept(answers, out)} once there is space")
+            return EXIT_INDEX
+        _err(f"{exc}; {_kept(answers, out)}")
+        return EXIT_USAGE
+    finally:
+        answers.close(complete)  # any other stop (a damaged index, a bug): answers so far kept, or none written
     if fell_back:
         _warn(f"{fell_back} answer(s) used the offline strategy after an LLM call failed (--on-llm-error offline); "
               "they are marked offline_fallback")
-    print(f"wrote {written} answer(s) to {out}" + (f" ({failed} rejected)" if failed else ""))
+    if not answers.written and answers.untouched and not args.resume:
+        print(f"wrote 0 answer(s): no questions in {src}; {out} is unchanged")
+    else:
+        print(f"wrote {answers.written} answer(s) to {out}" + (f" ({failed} rejected)" if failed else ""))
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -357,6 +398,15 @@ def cmd_serve(args) -> int:
     from finrag.server import serve
 
     return serve(host=args.host, port=args.port, index_dir=args.index, api_key=args.api_key, max_batch=args.max_batch)
+
+
+class _PortAction(argparse.Action):
+    """`--port`: a TCP port, 1-65535 (the socket layer would take 99999 modulo 65536 and listen elsewhere)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if not 1 <= value <= 65535:
+            parser.error(f"{option_string} must be 1-65535, not {value}")
+        setattr(namespace, self.dest, value)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -411,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--on-llm-error", default=None, choices=["fail", "offline"],
                        help="when an LLM call fails: fail (default: one-line error, exit 3) or offline (answer with "
                             "the offline strategy; the answer is marked offline_fallback and stderr says so)")
+        s.add_argument("--llm-timeout", dest="llm_timeout_s", type=float, default=None, metavar="SECONDS",
+                       help="seconds one attempt of an LLM call may wait (default 60, FINRAG_LLM_TIMEOUT_S); "
+                            "retries after it: FINRAG_LLM_MAX_RETRIES (default 2)")
         s.add_argument("--reranker", default=None, help="offline (default), cross-encoder:<path>, jina")
         s.add_argument("--alias-file", default=None)
         s.add_argument("--embedder", default=None)
@@ -435,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="serve the six graphs over HTTP (LangServe)")
     s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--port", type=int, default=8000, action=_PortAction, help="TCP port, 1-65535 (default 8000)")
     s.add_argument("--api-key", default=os.environ.get("FINRAG_API_KEY"), help="require this X-API-Key header")
     s.add_argument("--max-batch", type=int, default=None,
                    help="most inputs per /batch request (default 32, or $FINRAG_SERVE_MAX_BATCH)")
@@ -473,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     from finrag.tools.indexing.locking import IndexLocked
-    from finrag.tools.indexing.store import IndexCorrupt, IndexError_
+    from finrag.tools.indexing.store import IndexCorrupt, IndexError_, IndexUnwritable
     from finrag.tools.llm.calls import LLMError
 
     try:
@@ -481,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
     except IndexLocked as exc:
         _err(str(exc))
         return EXIT_LOCKED
-    except IndexCorrupt as exc:
+    except (IndexCorrupt, IndexUnwritable) as exc:
         _err(str(exc))
         return EXIT_INDEX
     except IndexError_ as exc:
@@ -507,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
                  "run the same command again to resume")
             return EXIT_INDEX
         if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError,
-                            FileExistsError)):
+                            FileExistsError)) or exc.errno == errno.EROFS:
             _err(_one_line(exc))
             return EXIT_USAGE
         raise

@@ -6,12 +6,17 @@
 
 Routes (see docs/serving.md):
 
-- ``GET  /health`` opens the index once per process (`finrag.tools.runtime.get_store`) and reports it;
-  503 with a one-line reason when the index is missing or unusable. Never needs the API key.
+- ``GET  /health`` opens the index once per process (`finrag.tools.runtime.get_store`) and reports it:
+  ``status``, ``index`` (the index folder's name, never its absolute path: this route needs no API key),
+  ``documents``, ``systems``; 503 with a one-line reason (the path again reduced to the name) when the index
+  is missing or unusable. Never needs the API key. It runs on two threads of its own, so it answers while every
+  worker of the graphs is busy (e.g. waiting on an LLM that does not answer).
 - ``GET  /`` lists the systems and endpoints.
 - ``POST /{system}/invoke | /batch | /stream | /stream_events | /stream_log``, ``GET /{system}/playground/``
   and the ``input_schema`` / ``output_schema`` / ``config_schema`` endpoints, for system in
-  ``finrag.graphs.SYSTEMS``.
+  ``finrag.graphs.SYSTEMS``. LangServe's ``/{system}/c/{config_hash}/...`` copies (the playground's share
+  links, with a client-chosen configuration) and ``/{system}/token_feedback`` are not mounted
+  (``UNMOUNTED_LANGSERVE_ENDPOINTS``).
 
 Each route's runnable is an async-generator ``RunnableLambda`` that validates the question, runs the
 system's compiled graph with the server's ``Configuration`` as its run context (``context=``, built once
@@ -25,13 +30,26 @@ pieces that add up (``+``) to the ``/invoke`` output: first ``{id, system, quest
 Clients cannot change the server's configuration: the ``configurable`` a client sends is dropped (the
 graphs read only their run context), so a request cannot point the server at another directory or model.
 
-Guards (one pure-ASGI middleware, so they hold for streaming responses too):
-optional ``X-API-Key`` (401), request body limit (413), a cap on the inputs of one ``/batch`` request
-(413, ``DEFAULT_MAX_BATCH``), a body that is not UTF-8 (422), per-request timeout (504; a stream that has
-already started ends with an SSE ``error`` event carrying status 504), and a catch-all that turns any
-unexpected exception into a one-line 500 JSON message plus one log line. Validation problems (empty or
-whitespace-only question, malformed JSON, wrong fields) are 422 with a one-line ``detail``; unknown
-paths are 404 with the list of systems. No response ever carries a traceback.
+Guards (one pure-ASGI middleware in front of every route, so they hold for streaming responses and for any
+route a library adds; what applies depends on the request, not on the route that will answer it):
+optional ``X-API-Key`` on every path but /health (401), request body limit (413), a body that is not UTF-8
+(422), JSON that Python cannot handle safely (422: nesting deeper than ``MAX_JSON_DEPTH``, a number with more
+digits than Python converts, a lone surrogate such as ``"\\ud800"``), a cap on the inputs of a request to
+any ``/{system}/.../batch`` (413, ``DEFAULT_MAX_BATCH``), a timeout on every path but /health (504; a stream
+that has already started ends with an SSE ``error`` event carrying status 504), and a catch-all that turns
+any unexpected exception into a one-line 500 JSON message plus one log line. Known failures map to one status
+and detail (``_describe_failure``) both for a JSON answer and for the ``error`` event that ends a stream whose
+run failed: 502 when the configured LLM failed (504 when it did not answer in time), 503 when it cannot be built
+or the index is unusable, 422 for a bad question. The server's LLM calls wait at most its request timeout per
+attempt, with only the retries that fit inside it (``_llm_budget``): a worker thread cannot be cancelled, so
+the call behind a 504 gives up by itself soon after and frees its thread. Validation problems (empty or whitespace-only question, malformed JSON, wrong fields) are 422
+with a one-line ``detail``; unknown paths are 404 with the list of systems. No response ever carries a
+traceback.
+
+An index replaced on disk while the server runs (deleted and built again, or another one moved into its
+place) is noticed before the next request (one ``stat`` of the database file,
+``finrag.tools.runtime.forget_if_replaced``) and opened anew; filings added to or removed from the index in
+place are seen without it (SQLite readers see each commit; the registry follows the index generation).
 """
 from __future__ import annotations
 
@@ -40,11 +58,13 @@ import hmac
 import json
 import logging
 import os
+import sys
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator, Mapping, Optional
+from typing import Any, AsyncIterator, Callable, Iterator, Mapping, Optional
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -54,6 +74,7 @@ from langchain_core.runnables.utils import AddableDict
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from finrag import web
 from finrag.api import QuestionError, to_contract, validate_question
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.state.configuration import Configuration, resolve_index_dir
@@ -69,6 +90,13 @@ DEFAULT_TIMEOUT_S = 120.0
 API_KEY_HEADER = "X-API-Key"
 OPEN_PATHS = frozenset({"/health"})
 RUN_ENDPOINTS = frozenset({"invoke", "batch", "stream", "stream_log", "stream_events"})
+MAX_JSON_DEPTH = 64
+"""Deepest nesting of arrays and objects a request body may have (an input is 3 or 4 levels deep); deeper is a 422,
+before Python's JSON reader runs out of stack on it."""
+UNMOUNTED_LANGSERVE_ENDPOINTS = ("config_hashes", "token_feedback")
+"""LangServe routes the server does not mount: `/{system}/c/{config_hash}/...` (the playground's share links, each
+with a client-chosen configuration; this server takes none, `config_keys=()`) and `/{system}/token_feedback`
+(LangSmith feedback, which needs LangSmith)."""
 
 
 # ------------------------------------------------------------------ schemas
@@ -173,6 +201,13 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
 
     async def astream_answer(inp: Any, config: RunnableConfig) -> AsyncIterator[dict]:
         pieces = _Pieces(inp)
+        if web.is_playground(config):  # the playground prints each piece as JSON: one piece, the answer first
+            async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config),
+                                                   context=pieces.context, stream_mode=["updates", "values"]):
+                pieces.feed(mode, chunk)
+            pieces.routing_sent = None  # nothing was sent: the one piece carries the routing too
+            yield AddableDict(web.answer_first({**pieces.head(), **pieces.rest()}))
+            return
         yield pieces.head()
         async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config),
                                                context=pieces.context, stream_mode=["updates", "values"]):
@@ -201,33 +236,115 @@ def _json_body(status: int, payload: dict) -> tuple[dict, dict]:
     return start, {"type": "http.response.body", "body": body, "more_body": False}
 
 
+def _sse_error(status: int, message: str) -> dict:
+    """The last message of a stream that fails: an SSE `error` event that LangServe's client raises with `status`."""
+    event = json.dumps({"status_code": status, "message": message})
+    return {"type": "http.response.body", "body": f"event: error\r\ndata: {event}\r\n\r\n".encode(),
+            "more_body": False}
+
+
+def _generic_stream_error(message: dict) -> bool:
+    """Whether a response message is LangServe's `error` event for a stream whose run raised (always a 500)."""
+    body = message.get("body", b"")
+    return message.get("more_body", False) and body.startswith(b"event: error") and b'"status_code": 500' in body
+
+
+def _run_endpoint(path: str) -> Optional[str]:
+    """The run endpoint (invoke, batch, stream, ...) a path asks for: `/{system}/.../{endpoint}` whatever lies
+    between (so a LangServe variant such as `/{system}/c/{config_hash}/invoke` could not slip past), else None."""
+    parts = path.strip("/").split("/")
+    if len(parts) >= 2 and parts[0] in SYSTEMS and parts[-1] in RUN_ENDPOINTS:
+        return parts[-1]
+    return None
+
+
+class _HugeNumber(ValueError):
+    """A JSON integer with more digits than Python converts (`sys.get_int_max_str_digits()`)."""
+
+
+def _json_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise _HugeNumber(f"a number in the request body has {len(text.lstrip('-')):,} digits; the limit is "
+                          f"{sys.get_int_max_str_digits():,}") from None
+
+
+_NOT_JSON = object()
+
+
+def _read_json(text: str) -> tuple[Any, Optional[str]]:
+    """(the body's JSON, None), or (None, the one-line reason to refuse it) for JSON that Python cannot handle
+    safely: nesting deeper than MAX_JSON_DEPTH, a number too long to convert, a string with a lone surrogate
+    (`"\\ud800"`: valid JSON syntax, but no Unicode text, so encoding it anywhere fails); (_NOT_JSON, None) for
+    text that is not JSON at all (LangServe's own 422 says so)."""
+    too_deep = f"request body is nested more than {MAX_JSON_DEPTH} levels deep"
+    try:
+        payload = json.loads(text, parse_int=_json_int)
+    except RecursionError:
+        return None, too_deep
+    except _HugeNumber as exc:
+        return None, str(exc)
+    except ValueError:
+        return _NOT_JSON, None
+    stack = [(payload, 1)]
+    while stack:  # iteratively: a recursive walk would fail where json.loads did not
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+            stack.extend((k, depth) for k in value)
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return None, (f"request body has a lone surrogate (\\u{ord(value[exc.start]):04x}) in a string, which is "
+                              "not text; send characters as UTF-8 or as complete surrogate pairs")
+            continue
+        else:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            return None, too_deep
+    return payload, None
+
+
 class _Guard:
-    """API key, body limit, timeout and a last-resort error handler, as one ASGI middleware."""
+    """API key, body limit, body checks, timeout and error handling, as one ASGI middleware in front of every route.
+
+    What it checks depends on the request, never on which route will answer it: every path but /health needs the
+    API key and is timed; every body is read (up to the limit) and checked; the batch cap applies to any path whose
+    first segment is a system and whose last is `batch`. `describe_error` maps an exception to the (status,
+    detail) that `/invoke` answers for it, so a stream that fails ends with the same; `on_request` runs first on
+    every request (the server's check for a replaced index)."""
 
     def __init__(self, app, *, api_key: Optional[str], max_body_bytes: int, timeout_s: float,
-                 max_batch: int = DEFAULT_MAX_BATCH):
+                 max_batch: int = DEFAULT_MAX_BATCH,
+                 describe_error: Optional[Callable[[BaseException], Optional[tuple[int, str]]]] = None,
+                 on_request: Optional[Callable[[], None]] = None):
         self.app = app
         self.api_key = api_key or None
         self.max_body_bytes = int(max_body_bytes)
         self.timeout_s = float(timeout_s) if timeout_s else 0.0
         self.max_batch = int(max_batch)
+        self.describe_error = describe_error
+        self.on_request = on_request
 
     def _body_problem(self, path: str, body: bytes) -> Optional[tuple[int, str]]:
-        """(status, detail) for a body a run endpoint must refuse before LangServe parses it: not UTF-8 (JSON
-        is UTF-8; Starlette would fail with a 500), or a `/batch` with more inputs than `max_batch`."""
-        parts = path.strip("/").split("/")
-        if not body or len(parts) != 2 or parts[0] not in SYSTEMS or parts[1] not in RUN_ENDPOINTS:
+        """(status, detail) for a body to refuse before LangServe parses it: not UTF-8 (JSON is UTF-8; Starlette
+        would fail with a 500), JSON that Python cannot handle safely (`_read_json`), or a `/batch` with more
+        inputs than `max_batch`. Malformed JSON is left to LangServe's own 422."""
+        if not body:
             return None
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as exc:
             return 422, (f"request body is not valid UTF-8 (byte 0x{body[exc.start]:02x} at offset {exc.start}); "
                          "send JSON encoded as UTF-8")
-        if parts[1] == "batch" and self.max_batch > 0:
-            try:
-                payload = json.loads(text)
-            except ValueError:
-                return None  # malformed JSON: LangServe's own 422
+        payload, problem = _read_json(text)
+        if problem is not None:
+            return 422, problem
+        if _run_endpoint(path) == "batch" and self.max_batch > 0:
             inputs = payload.get("inputs") if isinstance(payload, dict) else None
             if isinstance(inputs, list) and len(inputs) > self.max_batch:
                 return 413, (f"batch of {len(inputs):,} inputs is larger than the limit of {self.max_batch} inputs "
@@ -239,6 +356,7 @@ class _Guard:
             return await self.app(scope, receive, send)
         path = scope.get("path", "")
         started = completed = timed_out = False
+        held: list[dict] = []  # LangServe's 500 `error` event of a failed stream, until the cause is known
 
         async def tracking_send(message):
             nonlocal started, completed
@@ -246,8 +364,14 @@ class _Guard:
                 return
             if message["type"] == "http.response.start":
                 started = True
-            elif message["type"] == "http.response.body" and not message.get("more_body", False):
-                completed = True
+            elif message["type"] == "http.response.body":
+                if started and _generic_stream_error(message):
+                    held.append(message)  # replaced by the real status when the run's exception arrives
+                    return
+                while held:  # the stream went on after all: pass the event on, in order
+                    await send(held.pop(0))
+                if not message.get("more_body", False):
+                    completed = True
             await send(message)
 
         async def reply(status: int, payload: dict):
@@ -255,7 +379,18 @@ class _Guard:
             await send(start)
             await send(body)
 
+        async def flush_held():
+            """Send a held `error` event as LangServe wrote it (no exception came to say more) and end the stream."""
+            nonlocal completed
+            if held and not completed:
+                while held:
+                    await send(held.pop(0))
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                completed = True
+
         try:
+            if self.on_request is not None:
+                self.on_request()
             if self.api_key and path not in OPEN_PATHS:
                 given = dict(scope.get("headers") or []).get(API_KEY_HEADER.lower().encode(), b"")
                 if not hmac.compare_digest(given, self.api_key.encode()):
@@ -297,10 +432,9 @@ class _Guard:
             else:
                 receive_ = receive
 
-            parts = path.strip("/").split("/")
-            timed = (self.timeout_s > 0 and len(parts) == 2 and parts[0] in SYSTEMS and parts[1] in RUN_ENDPOINTS)
-            if not timed:
-                return await self.app(scope, receive_, tracking_send)
+            if self.timeout_s <= 0 or path in OPEN_PATHS:
+                await self.app(scope, receive_, tracking_send)
+                return await flush_held()
             task = asyncio.ensure_future(self.app(scope, receive_, tracking_send))
             try:
                 done, _ = await asyncio.wait({task}, timeout=self.timeout_s)
@@ -308,7 +442,8 @@ class _Guard:
                 task.cancel()
                 raise
             if task in done:
-                return task.result()
+                task.result()
+                return await flush_held()
             timed_out = True
             task.cancel()
             try:
@@ -322,20 +457,83 @@ class _Guard:
             if not started:
                 return await reply(504, {"detail": message})
             # a stream is under way: end it with an SSE error event that LangServe's client raises as a 504
-            event = json.dumps({"status_code": 504, "message": message})
-            await send({"type": "http.response.body", "body": f"event: error\r\ndata: {event}\r\n\r\n".encode(),
-                        "more_body": False})
-        except Exception as exc:  # noqa: BLE001 - the last resort: one log line, one JSON line, no traceback
-            log.error("unhandled %s on %s %s: %s", type(exc).__name__, scope.get("method"), path,
-                      _one_line(exc))
-            log.debug("traceback", exc_info=True)
+            await send(_sse_error(504, message))
+        except Exception as exc:  # noqa: BLE001 - one log line, one JSON line (or error event), no traceback
             try:
-                if not started:
+                known = self.describe_error(exc) if self.describe_error is not None else None
+            except Exception:  # noqa: BLE001 - a bug in the mapping: answer as for any unexpected error
+                known = None
+            if known is not None:  # what /invoke answers for it (an exception handler's answer), also in a stream
+                log.warning("%s %s: %s", scope.get("method"), path, known[1])
+            else:  # the last resort
+                log.error("unhandled %s on %s %s: %s", type(exc).__name__, scope.get("method"), path,
+                          _one_line(exc))
+                log.debug("traceback", exc_info=True)
+            try:
+                if not started and known is not None:
+                    await reply(known[0], {"detail": known[1]})
+                elif not started:
                     await reply(500, {"detail": f"internal error ({type(exc).__name__}); see the server log"})
-                elif not completed:  # a stream broke (LangServe has sent its `error` event): close it properly
+                elif not completed and known is not None:  # a run failed in a stream: its status, its detail
+                    await send(_sse_error(*known))
+                elif held:  # a stream broke: LangServe's own `error` event, and the stream closed properly
+                    await flush_held()
+                elif not completed:
                     await send({"type": "http.response.body", "body": b"", "more_body": False})
             except Exception:  # noqa: BLE001 - the client is gone
                 pass
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """`exc`, then what it wraps, breadth first: the members of an exception group (anyio's task groups, which
+    streams run in) and the cause it was raised from (Starlette's "response already started")."""
+    queue, seen = [exc], set()
+    while queue and len(seen) < 32:
+        e = queue.pop(0)
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        if isinstance(e, BaseExceptionGroup):
+            queue.extend(e.exceptions)
+        if e.__cause__ is not None:
+            queue.append(e.__cause__)
+
+
+def _describe_failure(exc: BaseException, index: Any) -> Optional[tuple[int, str]]:
+    """(status, one-line detail) for an error a request can run into that is not a server bug, else None: the one
+    mapping behind both the JSON answers (the app's exception handlers) and the `error` event that ends a stream
+    whose run failed, so `/stream` says what `/invoke` says."""
+    import sqlite3
+
+    from pydantic import ValidationError
+
+    from finrag.tools.indexing.store import IndexError_
+    from finrag.tools.llm.calls import LLMError
+    from finrag.tools.llm.chat import LLMConfigError
+
+    for e in _causes(exc):
+        if isinstance(e, QuestionError):
+            return 422, str(e)
+        if isinstance(e, ValidationError) and e.title == QuestionInput.__name__:
+            return 422, _validation_detail(list(e.errors()))
+        if isinstance(e, LLMError):  # the configured LLM failed, policy on_llm_error=fail: a bad gateway
+            return (504 if e.timed_out else 502), _one_line(e)  # it did not answer in time: a gateway timeout
+        if isinstance(e, (LLMConfigError, IndexError_)):  # an LLM that cannot be built, no usable index
+            return 503, _one_line(e)
+        if isinstance(e, sqlite3.DatabaseError):
+            return 503, f"index database {os.path.join(str(index), 'finrag.sqlite')} cannot be used ({_one_line(e)})"
+    return None
+
+
+def _index_name(index: Any) -> str:
+    """What `/health` shows of the index: its folder's name (`milvus:NAME` for Milvus), never the absolute path."""
+    from finrag.tools.indexing.backend import is_milvus
+
+    text = str(index)
+    if is_milvus(text):
+        return "milvus:" + text.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
+    return Path(text).name
 
 
 def _one_line(exc: BaseException) -> str:
@@ -386,6 +584,20 @@ def _resolve_index(index_dir: Optional[str | os.PathLike]) -> Path:
     return resolve_index_dir(index_dir).resolve()
 
 
+def _llm_budget(cfg: Configuration, timeout_s: float) -> dict:
+    """The server's limits on its LLM calls: one attempt waits at most the request timeout, and only as many
+    retries as fit inside it. A graph's sync node runs in a worker thread, and a thread blocked in an HTTP read
+    cannot be cancelled: with these limits, the call behind a request that got its 504 gives up by itself right
+    after, and frees its thread (the client's backoff between retries, under 1 s, comes on top)."""
+    from finrag.tools.llm.chat import llm_limits
+
+    timeout, retries = llm_limits(cfg)
+    if timeout_s and timeout_s > 0:
+        timeout = min(timeout, float(timeout_s))
+        retries = max(0, min(retries, int(float(timeout_s) // timeout) - 1))
+    return {"llm_timeout_s": timeout, "llm_max_retries": retries}
+
+
 def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[str] = None,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, timeout_s: float = DEFAULT_TIMEOUT_S,
                *, warm_up: bool = True, max_batch: int = DEFAULT_MAX_BATCH) -> FastAPI:
@@ -398,9 +610,17 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
     index = _resolve_index(index_dir)
     server_conf = {"index_dir": str(index)}
     cfg = Configuration(**server_conf)  # the server's configuration at start-up (health, warm-up)
+    server_conf.update(_llm_budget(cfg, timeout_s))  # every request's LLM calls end soon after its timeout
+    health_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="finrag-health")
 
     def open_store():
         return runtime.get_store(cfg)
+
+    def notice_replaced_index() -> None:
+        """Before each request: an index replaced on disk (deleted and built again, or another one moved into its
+        place) is let go of, and the request opens the new one (`runtime.forget_if_replaced`: one `stat`)."""
+        if runtime.forget_if_replaced(cfg) is not None:
+            log.info("index %s was replaced on disk; opening the new one", index)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -423,32 +643,41 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
             except Exception as exc:  # noqa: BLE001 - /health reports it; requests get 503
                 log.warning("index %s is not usable yet: %s", index, _one_line(exc))
         yield
+        health_pool.shutdown(wait=False)
 
     app = FastAPI(title="finrag", version=_version(), lifespan=lifespan,
                   description="Question answering over SEC filings: six retrieval systems as LangGraph graphs. "
                               "POST /{system}/invoke with {\"input\": {\"question\": \"...\"}}.")
 
+    name = _index_name(index)
+
+    def count_documents() -> int:
+        return open_store().count_documents()
+
     @app.get("/health", tags=["service"])
     async def health():
-        try:
-            store = await asyncio.to_thread(open_store)
-            n = await asyncio.to_thread(store.count_documents)
+        try:  # on its own threads: the default pool runs the graphs' nodes, and may be full of stuck LLM calls
+            n = await asyncio.get_running_loop().run_in_executor(health_pool, count_documents)
         except Exception as exc:  # noqa: BLE001
             return JSONResponse(status_code=503, content={
-                "status": "unavailable", "index": str(index), "documents": 0, "systems": list(SYSTEMS),
-                "detail": _one_line(exc)})
-        return {"status": "ok", "index": str(index), "documents": n, "systems": list(SYSTEMS)}
+                "status": "unavailable", "index": name, "documents": 0, "systems": list(SYSTEMS),
+                "detail": _one_line(exc).replace(str(index), name)})
+        return {"status": "ok", "index": name, "documents": n, "systems": list(SYSTEMS)}
 
     @app.get("/", tags=["service"])
-    async def root():
-        return {"service": "finrag", "systems": list(SYSTEMS), "health": "/health",
+    async def root(request: Request):
+        if web.wants_html(request):  # a browser: the answer page (app/web.py); API clients keep the JSON
+            return web.page()
+        return {"service": "finrag", "page": "/", "documents": "/documents", "systems": list(SYSTEMS), "health": "/health",
                 "endpoints": [f"/{s}/{e}" for s in SYSTEMS for e in ("invoke", "batch", "stream", "stream_events")],
                 "playground": [f"/{s}/playground/" for s in SYSTEMS], "docs": "/docs"}
+
+    web.mount(app, open_store)  # /documents, cited pages and their images, offline /docs and /redoc
 
     for system in SYSTEMS:
         add_routes(app, make_runnable(system, server_conf),
                    path=f"/{system}", config_keys=(), enable_feedback_endpoint=False,
-                   enable_public_trace_link_endpoint=False)
+                   enable_public_trace_link_endpoint=False, disabled_endpoints=list(UNMOUNTED_LANGSERVE_ENDPOINTS))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
@@ -456,27 +685,29 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
         return JSONResponse(status_code=422, content={"detail": _validation_detail(errors),
                                                       "errors": _plain_errors(errors)})
 
+    import sqlite3
+
     from pydantic import ValidationError
 
-    @app.exception_handler(ValidationError)
-    async def _invalid_model(request: Request, exc: ValidationError):
-        # LangServe's /batch validates each input outside its own error translation
-        if exc.title == QuestionInput.__name__:
-            errors = list(exc.errors())
-            return JSONResponse(status_code=422, content={"detail": _validation_detail(errors),
-                                                          "errors": _plain_errors(errors)})
-        raise exc  # anything else is a server bug: the guard logs one line and answers 500
-
-    @app.exception_handler(QuestionError)
-    async def _bad_question(request: Request, exc: QuestionError):
-        return JSONResponse(status_code=422, content={"detail": str(exc)})
-
     from finrag.tools.indexing.store import IndexError_
+    from finrag.tools.llm.calls import LLMError
+    from finrag.tools.llm.chat import LLMConfigError
 
-    @app.exception_handler(IndexError_)
-    async def _no_index(request: Request, exc: IndexError_):
-        log.warning("%s %s: %s", request.method, request.url.path, _one_line(exc))
-        return JSONResponse(status_code=503, content={"detail": _one_line(exc)})
+    async def _known_failure(request: Request, exc: Exception):
+        # a bad question (LangServe's /batch validates each input outside its own error translation), no usable
+        # index, an LLM that failed or cannot be built: the status and detail of `_describe_failure`
+        known = _describe_failure(exc, index)
+        if known is None:
+            raise exc  # a server bug: the guard logs one line and answers 500
+        if known[0] != 422:
+            log.warning("%s %s: %s", request.method, request.url.path, known[1])
+        content: dict = {"detail": known[1]}
+        if isinstance(exc, ValidationError):
+            content["errors"] = _plain_errors(list(exc.errors()))
+        return JSONResponse(status_code=known[0], content=content)
+
+    for failure in (ValidationError, QuestionError, IndexError_, LLMError, LLMConfigError, sqlite3.DatabaseError):
+        app.add_exception_handler(failure, _known_failure)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
@@ -488,31 +719,12 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
         return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail},
                             headers=getattr(exc, "headers", None))
 
-    from finrag.tools.llm.calls import LLMError
-    from finrag.tools.llm.chat import LLMConfigError
-
-    @app.exception_handler(LLMError)
-    async def _llm_failed(request: Request, exc: LLMError):
-        # the configured LLM failed and the policy is on_llm_error=fail: a bad gateway, not a silent offline answer
-        log.warning("%s %s: %s", request.method, request.url.path, _one_line(exc))
-        return JSONResponse(status_code=502, content={"detail": _one_line(exc)})
-
-    @app.exception_handler(LLMConfigError)
-    async def _llm_misconfigured(request: Request, exc: LLMConfigError):
-        log.warning("%s %s: %s", request.method, request.url.path, _one_line(exc))
-        return JSONResponse(status_code=503, content={"detail": _one_line(exc)})
-
-    import sqlite3
-
-    @app.exception_handler(sqlite3.DatabaseError)
-    async def _database(request: Request, exc: sqlite3.DatabaseError):
-        detail = f"index database {index / 'finrag.sqlite'} cannot be used ({_one_line(exc)})"
-        log.warning("%s %s: %s", request.method, request.url.path, detail)
-        return JSONResponse(status_code=503, content={"detail": detail})
-
     app.add_middleware(_Guard, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
-                       max_batch=max_batch)
+                       max_batch=max_batch, describe_error=lambda exc: _describe_failure(exc, index),
+                       on_request=notice_replaced_index)
+    app.add_middleware(web.PageOn401)  # outside the guard: a browser's 401 on a page is the page, asking for the key
     app.state.index_dir = index
+    app.state.run_conf = dict(server_conf)  # the Configuration values every request starts from
     return app
 
 

@@ -30,6 +30,11 @@ Scenarios and what each checks
   line, the index must check clean, and after making room the same command must finish.
 * a damaged database: truncated, overwritten with other bytes, a page in the middle zeroed: `finrag ask`
   and `finrag index --check` must name the file (exit 5), never print a traceback.
+* a hung LLM (`--only hung_llm` runs just this one, after the clean index): `finrag serve` (FINRAG_SERVE_TIMEOUT=5)
+  whose LLM is a loopback server that accepts every request and never answers (tests/support/openai_stub.py,
+  "hang"); 8 concurrent `/hdrr/invoke` while `/health` is polled every 100 ms. Each request must get its 504,
+  `/health` must answer within 1 s throughout (its max latency is recorded), and the workers must be freed: the
+  server's LLM connections close soon after the 504s, and once the LLM answers again, requests answer (200).
 """
 from __future__ import annotations
 
@@ -47,6 +52,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 PY = sys.executable
@@ -153,7 +160,7 @@ class Bench:
         self.filings = work / "filings"
         self.questions = work / "questions.jsonl"
         self.results: dict = {"index_kills": [], "batch_kills": [], "reader_loop": None, "two_writers": [],
-                              "full_disk": None, "damaged_db": []}
+                              "full_disk": None, "damaged_db": [], "hung_llm": None}
 
     def index_cmd(self, index: Path) -> list[str]:
         return ["index", str(self.filings), "--index", str(index), "--variant", "meta", "--variant", "llmctx", "-q"]
@@ -414,6 +421,96 @@ class Bench:
         return rows
 
 
+    # ------------------------------------------------------------------ hung LLM
+    def hung_llm(self, n_requests: int = 8, serve_timeout: float = 5.0) -> dict:
+        """`finrag serve` with an LLM that accepts connections and never answers (see the module docstring)."""
+        import httpx
+        from support.openai_stub import OpenAIStub
+        from support.servers import HOST, free_port, stop_process, wait_http
+
+        def invoke_all(url: str, questions: list[str]) -> list[tuple[int, float]]:
+            def one(q: str) -> tuple[int, float]:
+                t = time.monotonic()
+                try:
+                    status = httpx.post(f"{url}/hdrr/invoke", json={"input": {"question": q}}, timeout=120).status_code
+                except httpx.HTTPError:
+                    status = 599  # no answer within 120 s
+                return status, round(time.monotonic() - t, 2)
+
+            with ThreadPoolExecutor(len(questions)) as pool:
+                return list(pool.map(one, questions))
+
+        def threads(pid: int) -> int:
+            return len(os.listdir(f"/proc/{pid}/task"))
+
+        questions = [json.loads(line)["question"] for line in self.questions.read_text().splitlines()]
+        questions = [questions[i % len(questions)] for i in range(n_requests)]
+        stub = OpenAIStub().start()
+        url = f"http://{HOST}:{free_port()}"
+        log = self.work / "hung_llm.serve.log"
+        env = {**ENV, "FINRAG_LLM": "openai/stub-model", "FINRAG_LLM_BASE_URL": stub.base_url,
+               "FINRAG_SERVE_TIMEOUT": f"{serve_timeout:g}"}
+        for name in ("FINRAG_LLM_TIMEOUT_S", "FINRAG_LLM_MAX_RETRIES", "FINRAG_API_KEY"):
+            env.pop(name, None)
+        with log.open("w") as fh:
+            proc = subprocess.Popen([PY, "-m", "finrag.cli", "serve", "--index", str(self.clean), "--host", HOST, "--port",
+                                     url.rsplit(":", 1)[1]], stdout=fh, stderr=subprocess.STDOUT, env=env)
+        row: dict = {"requests": n_requests, "serve_timeout_s": serve_timeout}
+        try:
+            wait_http(f"{url}/health", timeout=300, proc=proc, log=log)
+            warm = invoke_all(url, questions)  # a working LLM first: the worker pool is up
+            row["warm_statuses"] = dict(Counter(s for s, _ in warm))
+            row["threads_baseline"] = threads(proc.pid)
+            stub.mode = "hang"
+            start = time.monotonic()
+            health: list[float] = []
+            held = peak_threads = 0
+            with ThreadPoolExecutor(1) as pool:
+                stuck = pool.submit(invoke_all, url, questions)
+                while not stuck.done():
+                    t = time.monotonic()
+                    try:
+                        ok = httpx.get(f"{url}/health", timeout=30).status_code == 200
+                    except httpx.HTTPError:
+                        ok = False
+                    health.append(time.monotonic() - t if ok else 30.0)
+                    held, peak_threads = max(held, stub.hanging), max(peak_threads, threads(proc.pid))
+                    time.sleep(0.1)
+                results = stuck.result()
+            t = time.monotonic()
+            released = stub.wait_hanging(0, timeout=serve_timeout + 15)
+            row.update({
+                "statuses": dict(Counter(s for s, _ in results)), "seconds_max": max(s for _, s in results),
+                "health_polls": len(health), "health_max_ms": round(1000 * max(health), 1),
+                "health_median_ms": round(1000 * sorted(health)[len(health) // 2], 1),
+                "llm_calls_held_peak": held, "threads_peak": peak_threads,
+                "llm_calls_released": released,
+                "seconds_from_last_504_to_llm_calls_released": round(time.monotonic() - t, 2) if released else None})
+            calls = [r for r in stub.chat_requests() if r["status"] == "hang"]  # (a queued request never calls)
+            row["llm_calls"] = [{"sent_s": round(r["at"] - start, 2),
+                                 "given_up_s": round(r["released_at"] - start, 2) if "released_at" in r else None}
+                                for r in calls]
+            deadline = time.monotonic() + 10  # (the /health pool may start its second thread: + 2)
+            while threads(proc.pid) > row["threads_baseline"] + 2 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            row["threads_after"] = threads(proc.pid)
+            stub.mode = "ok"
+            after = invoke_all(url, questions)
+            row["after_statuses"] = dict(Counter(s for s, _ in after))
+            row["after_seconds_max"] = max(s for _, s in after)
+        except Exception as exc:  # noqa: BLE001 - recorded as the scenario's failure
+            row["error"] = f"{type(exc).__name__}: {exc}"[:500]
+        finally:
+            stop_process(proc)
+            stub.stop()
+        row["traceback_in_log"] = "Traceback" in log.read_text(errors="replace")
+        row["workers_freed"] = bool(row.get("llm_calls_released") and row.get("after_statuses") == {200: n_requests}
+                                    and row.get("threads_after", 1 << 30) <= row.get("threads_baseline", 0) + 2)
+        row["failed"] = not (row.get("statuses") == {504: n_requests} and row.get("health_max_ms", 1e9) < 1000
+                             and row["workers_freed"] and not row["traceback_in_log"] and "error" not in row)
+        return row
+
+
 def prefixes_or_docs(index: Path) -> bool:
     db = index / "finrag.sqlite"
     if not db.exists():
@@ -437,6 +534,7 @@ def summarise(res: dict) -> dict:
                     + sum(r["failed"] for r in res["two_writers"])
                     + (res["full_disk"]["failed"] if res["full_disk"] else 0)
                     + sum(r["failed"] for r in res["damaged_db"])
+                    + (res["hung_llm"]["failed"] if res.get("hung_llm") else 0)
                     + sum(r["corrupt_lines"] + r["duplicates"] for r in res["batch_kills"]))
     return {
         "index_kill_trials": len(kills),
@@ -451,6 +549,8 @@ def summarise(res: dict) -> dict:
         "reader_answers_during_writes": sum(s["answers"] for s in res["reader_loop"]["readers"]) if res["reader_loop"] else 0,
         "reader_errors_during_writes": sum(s["errors"] for s in res["reader_loop"]["readers"]) if res["reader_loop"] else 0,
         "full_disk_method": res["full_disk"]["method"] if res["full_disk"] else None,
+        "hung_llm_max_health_ms": res["hung_llm"].get("health_max_ms") if res.get("hung_llm") else None,
+        "hung_llm_workers_freed": res["hung_llm"]["workers_freed"] if res.get("hung_llm") else None,
     }
 
 
@@ -463,6 +563,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--work", default=None, help="scratch folder (default: a new temporary folder, removed after)")
     ap.add_argument("--out", default=None, help="write the results as JSON here (e.g. docs/bench_faults.json)")
+    ap.add_argument("--only", default=None, choices=["hung_llm"], help="run only this scenario (after the clean index)")
     args = ap.parse_args(argv)
     if args.quick:
         args.trials, args.batch_trials = 3, 2
@@ -472,6 +573,8 @@ def main(argv=None) -> int:
     bench = Bench(work, args.seed, log=lambda m: print(m, flush=True))
     try:
         bench.setup()
+        if args.only:
+            args.trials = args.batch_trials = 0
         modes = ["random", "variant_build", "random", "vector_save"]
         for n in range(args.trials):
             row = bench.index_kill(n, modes[n % len(modes)])
@@ -483,17 +586,21 @@ def main(argv=None) -> int:
             row = bench.batch_kill(n)
             bench.results["batch_kills"].append(row)
             print(f"batch kill {n}: {row}", flush=True)
-        bench.results["reader_loop"] = bench.reader_loop()
-        print(f"reader loop during writes: {bench.results['reader_loop']}", flush=True)
-        for n in range(1 if args.quick else 3):
+        if not args.only:
+            bench.results["reader_loop"] = bench.reader_loop()
+            print(f"reader loop during writes: {bench.results['reader_loop']}", flush=True)
+        for n in range(0 if args.only else 1 if args.quick else 3):
             row = bench.two_writers(n)
             bench.results["two_writers"].append(row)
             print(f"two writers {n}: {row}", flush=True)
-        bench.results["full_disk"] = bench.full_disk()
-        print(f"full disk: {bench.results['full_disk']}", flush=True)
-        bench.results["damaged_db"] = bench.damaged_db()
-        for row in bench.results["damaged_db"]:
-            print(f"damaged database: {row}", flush=True)
+        if not args.only:
+            bench.results["full_disk"] = bench.full_disk()
+            print(f"full disk: {bench.results['full_disk']}", flush=True)
+            bench.results["damaged_db"] = bench.damaged_db()
+            for row in bench.results["damaged_db"]:
+                print(f"damaged database: {row}", flush=True)
+        bench.results["hung_llm"] = bench.hung_llm()
+        print(f"hung LLM: {bench.results['hung_llm']}", flush=True)
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)

@@ -102,6 +102,14 @@ class Configuration:
                                          "error, a reply that does not parse): 'fail' stops the run with one "
                                          "line naming the role, model and cause; 'offline' answers that role "
                                          "with its offline strategy and marks the answer (`offline_fallback`).")
+    llm_timeout_s: float = _setting(60.0, "Seconds one attempt of an LLM call (chat or OpenAI embeddings) may "
+                                          "wait for the server (connect, send, each read); a call that runs "
+                                          "out fails as 'timed out after N s'. `finrag serve` lowers it to its "
+                                          "request timeout.")
+    llm_max_retries: int = _setting(2, "Retries of a failed LLM call (timeout, connection error, HTTP 429/5xx) "
+                                       "after the first attempt, with a short backoff: a hung server holds a "
+                                       "call about llm_timeout_s x (llm_max_retries + 1). `finrag serve` lowers "
+                                       "it so that the retries fit inside its request timeout.")
 
     # ------------------------------------------------------------------ prompts
     router_prompt: str = _setting(prompts.ROUTER_SYSTEM, "System prompt of the router (structured output: "

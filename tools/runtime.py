@@ -7,6 +7,12 @@ once per index generation (documents added or removed) and stored next to the in
 one-shot `finrag ask` loads it in milliseconds instead of rebuilding it. The stored copy is a
 pickle: the index directory must be as trusted as the code that reads it (it already is: the
 database decides what every answer says).
+
+An index changed in place (`finrag index` adding or removing filings) needs nothing: SQLite
+readers see each commit and the registry follows the generation. An index replaced on disk
+(deleted and built again, or another one moved into its place) is a new database file that an
+open store never sees; a long-running process calls `forget_if_replaced(cfg)` once per request
+(one `stat`) to drop such a store, and the next `get_store` opens the new file.
 """
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ import json
 import os
 import pickle
 import threading
+import weakref
 from pathlib import Path
 
 from finrag.state.configuration import Configuration, resolve_index_dir
@@ -23,23 +30,65 @@ from finrag.tools.indexing.store import Store
 
 _LOCK = threading.Lock()
 _STORES: dict[tuple[str, str], Store] = {}
-_REGISTRIES: dict[str, tuple[tuple, object]] = {}
+_OPENED: dict[tuple[str, str], tuple[int, int] | None] = {}  # (device, inode) of each open store's database file
+_FORGOTTEN: "weakref.WeakSet[Store]" = weakref.WeakSet()  # stores dropped by forget_if_replaced
+_REGISTRIES: dict[str, tuple[tuple, object, weakref.ref]] = {}
 REGISTRY_FILE = "registry.pickle"
+
+
+def _db_file_id(location: str) -> tuple[int, int] | None:
+    """(device, inode) of an embedded index's database file, None when it has none."""
+    from finrag.tools.indexing.store import DB_NAME
+
+    try:
+        st = os.stat(os.path.join(location, DB_NAME))
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def get_store(cfg: Configuration) -> Store:
     """The open index of `cfg.index_dir` with `cfg.embedder` (opened once per process and shared)."""
-    from finrag.tools.indexing.backend import location_key, open_store
+    from finrag.tools.indexing.backend import is_milvus, location_key, open_store
     from finrag.tools.indexing.embedders import get_embedder
 
     key = (location_key(cfg.index_dir), cfg.embedder)  # a directory, or a milvus: location (issue 10)
     with _LOCK:
         store = _STORES.get(key)
         if store is None:
+            # the file's identity before opening it: a file replaced in between is noticed at the next check
+            opened = None if is_milvus(key[0]) else _db_file_id(key[0])
             store = open_store(cfg.index_dir or resolve_index_dir(cfg.index_dir), create=False)
             store.check_embedder(get_embedder(cfg.embedder, device=cfg.embed_device))
             _STORES[key] = store
+            if not is_milvus(key[0]):
+                _OPENED[key] = opened
         return store
+
+
+def forget_if_replaced(cfg: Configuration) -> Store | None:
+    """Drop the open index of `cfg` when its database file is no longer the one that was opened (deleted, or
+    another file moved into its place), so that the next `get_store(cfg)` opens the new one; returns the
+    dropped store, None when nothing changed (always for Milvus). Costs one `stat`; never waits for another
+    thread opening a store (it looks again next time). The dropped store is not closed: requests still running
+    on it finish with it, and it closes when the last of them lets go of it."""
+    from finrag.tools.indexing.backend import location_key
+
+    key = (location_key(cfg.index_dir), cfg.embedder)
+    opened = _OPENED.get(key, False)  # False: not open (or a Milvus index, which has no file)
+    if opened is False or _db_file_id(key[0]) == opened:
+        return None
+    if not _LOCK.acquire(blocking=False):
+        return None
+    try:
+        if key not in _OPENED or _db_file_id(key[0]) == _OPENED[key]:
+            return None
+        del _OPENED[key]
+        store = _STORES.pop(key)
+        _FORGOTTEN.add(store)
+        return store
+    finally:
+        _LOCK.release()
 
 
 def _code_stamp() -> str:
@@ -104,7 +153,11 @@ def get_registry(store: Store, alias_file: str = ""):
     stamp = (generation, store.get_meta("info_generation", "0"))
     with _LOCK:
         cached = _REGISTRIES.get(key)
-        if cached is None or cached[0] != stamp:
+        if cached is None or cached[0] != stamp or cached[2]() is not store:
+            if store in _FORGOTTEN:  # an index replaced on disk: its directory's files are the new index's
+                from finrag.tools.routing.registry import Registry
+
+                return Registry(store.documents(), alias_file=alias)
             stored_key = _registry_key(store, alias, generation)
             path = store.index_dir / (REGISTRY_FILE if not alias_file else
                                       f"registry-{hashlib.sha1(str(alias).encode()).hexdigest()[:12]}.pickle")
@@ -114,7 +167,7 @@ def get_registry(store: Store, alias_file: str = ""):
 
                 registry = Registry(store.documents(), alias_file=alias)
                 _store(path, stored_key, registry)
-            cached = (stamp, registry)
+            cached = (stamp, registry, weakref.ref(store))
             _REGISTRIES[key] = cached
         return cached[1]
 
@@ -159,4 +212,5 @@ def reset() -> None:
             except Exception:
                 pass
         _STORES.clear()
+        _OPENED.clear()
         _REGISTRIES.clear()

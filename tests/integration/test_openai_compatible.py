@@ -149,8 +149,9 @@ def test_server_failures_fall_back_to_the_offline_strategies(demo_index, demo_qa
         assert res["answer"] == offline["answer"]
     if mode == "http500":
         assert all("500" in e["error"] for e in errors), errors
-        # tools/llm.py's ChatOpenAI retries 3 times; the stub's retry-after-ms: 1 keeps that instant
-        assert len(stub.chat_requests()) == 4 * len(roles)
+        # the ChatOpenAI of tools/llm/chat.py retries llm_max_retries (default 2) times; the stub's retry-after-ms: 1
+        # keeps that instant
+        assert len(stub.chat_requests()) == 3 * len(roles)
     else:
         assert len(stub.chat_requests()) == len(roles)
     # retrieval, routing and verification are the offline strategies' (the linker still finds the gold filing)

@@ -2,7 +2,7 @@
 
     with OpenAIStub() as stub:            # or stub.start() / stub.stop()
         ChatOpenAI(model="stub-model", base_url=stub.base_url, api_key="x").invoke("hi")
-        stub.requests                       # every request: path, model, body, usage, status
+        stub.requests                       # every request: path, model, body, usage, status, at
 
 Endpoints
 * `GET  /v1/models`: the models seen so far plus "stub-model".
@@ -30,7 +30,10 @@ token), so token accounting can be checked exactly against `stub.usage_totals()`
 Failure modes for chat (`stub.mode = ...`, or `stub.mode_for[model] = ...`):
 `"ok"`, `"http500"` (a JSON error with `retry-after-ms: 1`, so client retries are instant),
 `"garbage"` (HTTP 200 with a non-JSON body), `"bad_json"` (a well-formed completion whose
-content is not JSON, so structured output fails to parse). Embeddings always answer.
+content is not JSON, so structured output fails to parse), `"hang"` (the request is read and never
+answered: the handler holds the connection until the client closes it or the stub stops; `stub.hanging`
+is how many are held now, and each entry's `at` / `released_at` (time.monotonic()) say when the request came
+and when its client gave up). Embeddings always answer.
 """
 from __future__ import annotations
 
@@ -38,13 +41,14 @@ import base64
 import hashlib
 import json
 import re
+import select
 import struct
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-STUB_MODES = ("ok", "http500", "garbage", "bad_json")
+STUB_MODES = ("ok", "http500", "garbage", "bad_json", "hang")
 
 
 def stub_tokens(text: str) -> int:
@@ -230,6 +234,8 @@ class OpenAIStub:
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self.hanging = 0  # "hang" requests held now (their clients have not closed the connection)
 
     # lifecycle
     def start(self) -> "OpenAIStub":
@@ -238,6 +244,7 @@ class OpenAIStub:
         class Handler(_Handler):
             server_stub = stub
 
+        self._stopping.clear()
         self._server = ThreadingHTTPServer((self.host, self._port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, name="openai-stub", daemon=True)
@@ -245,6 +252,7 @@ class OpenAIStub:
         return self
 
     def stop(self) -> None:
+        self._stopping.set()  # hung handlers return
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -287,6 +295,35 @@ class OpenAIStub:
                 for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
                     out[k] += int(r["usage"].get(k, 0))
         return out
+
+    def wait_hanging(self, n: int, timeout: float) -> bool:
+        """Wait until exactly `n` "hang" requests are held (e.g. 0: every client gave up); False on timeout."""
+        deadline = time.monotonic() + timeout
+        while self.hanging != n:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    def _hold(self, conn, entry: dict) -> None:
+        """A "hang" request: answer nothing until the client closes the connection (`entry["released_at"]`) or
+        the stub stops."""
+        with self._lock:
+            self.hanging += 1
+        try:
+            while not self._stopping.is_set():
+                readable, _, _ = select.select([conn], [], [], 0.05)
+                if readable:
+                    try:
+                        if not conn.recv(1024):  # the client closed it
+                            entry["released_at"] = time.monotonic()
+                            return
+                    except OSError:
+                        entry["released_at"] = time.monotonic()
+                        return
+        finally:
+            with self._lock:
+                self.hanging -= 1
 
     def _record(self, entry: dict) -> None:
         with self._lock:
@@ -426,8 +463,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": {"message": "request body is not JSON", "type": "invalid_request_error"}})
             return
         entry = {"path": path, "method": "POST", "model": body.get("model"), "body": body, "usage": None,
-                 "status": 200, "headers": dict(self.headers)}
+                 "status": 200, "headers": dict(self.headers), "at": time.monotonic()}
         if path.endswith("/chat/completions"):
+            if stub.mode_for.get(str(body.get("model", "")), stub.mode) == "hang":
+                entry["status"] = "hang"
+                stub._record(entry)
+                stub._hold(self.connection, entry)
+                self.close_connection = True
+                return
             status, headers, payload = stub.chat_reply(body)
             entry["status"] = status
             if isinstance(payload, dict):

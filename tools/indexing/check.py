@@ -2,7 +2,8 @@
 
 The database is opened read-only (`mode=ro`), so a check never writes, also while a writer runs. It verifies:
 
-* SQLite's own `PRAGMA quick_check` (a truncated or overwritten file fails here, or already on open);
+* SQLite's own `PRAGMA quick_check` (a truncated or overwritten file fails here, or already on open); an
+  empty (0-byte) database file, which SQLite would take for a new database, is damage too;
 * documents, pages, chunks, FTS5 rows and segment vectors agree: every document has its `n_pages` pages and
   at least one chunk, the FTS5 index has one row per chunk (and per prefixed chunk of each variant), every
   chunk's segment span exists, every vector has the recorded dimension and is finite and of unit length (bytes
@@ -88,6 +89,11 @@ def check_index(index_dir: str | Path) -> CheckReport:
     db = index_dir / DB_NAME
     if not db.is_file():
         rep.problems.append(f"no index database at {db}")
+        return rep
+    wal = db.with_name(db.name + "-wal")
+    if db.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size):
+        rep.problems.append(f"index database {db} is an empty file (0 bytes): damaged or not a finrag index; "
+                            "rebuild it from the filings into a new directory")
         return rep
     try:
         conn = _connect_ro(db)

@@ -181,7 +181,10 @@ class OpenAIEmbedder:
         if client is None:
             from langchain_openai import OpenAIEmbeddings
 
+            from finrag.tools.llm.chat import llm_limits
+
             kwargs = {"model": model}
+            kwargs["timeout"], kwargs["max_retries"] = llm_limits()  # llm_timeout_s, llm_max_retries (FINRAG_*)
             if dimensions:
                 kwargs["dimensions"] = dimensions
             if base_url:

@@ -12,7 +12,8 @@
   `finrag index --embed`, and HDRR embeds a routed filing on demand meanwhile).
   A crash or Ctrl-C loses at most the document in flight. The vector files are
   derived from the stored vectors (tools/indexing/vectors.py).
-* Bad files are reported one line each with the reason; the others are indexed.
+* Bad files are reported one line each with the reason; the others are indexed. Hidden files (a name
+  that starts with a dot) found in a folder are skipped, and reported as skipped.
 """
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ class IndexReport:
     indexed: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why): hidden files in a folder
     removed: list[str] = field(default_factory=list)
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (path, id of the identical document)
     pages: int = 0
@@ -68,7 +70,8 @@ class IndexReport:
 
 def _walk(folder: Path, report: IndexReport) -> list[Path]:
     """Supported files under `folder` (links followed, each real folder once); a folder that cannot be
-    listed is one failure in the report, not a silent gap."""
+    listed is one failure in the report, not a silent gap, and a hidden file of a supported type (`.X.pdf`,
+    macOS's `._X.pdf`) is skipped with a line in the report."""
     found: list[Path] = []
     seen: set[tuple[int, int]] = set()
 
@@ -87,7 +90,11 @@ def _walk(folder: Path, report: IndexReport) -> list[Path]:
             continue
         seen.add((st.st_dev, st.st_ino))
         for name in files + dirs:  # a folder named like a filing is reported by the parser, not skipped
-            if Path(name).suffix.lower() in SUPPORTED_SUFFIXES and not name.startswith("."):
+            if Path(name).suffix.lower() not in SUPPORTED_SUFFIXES:
+                continue
+            if name.startswith("."):
+                report.skipped.append((str(Path(root) / name), "hidden file (the name starts with a dot)"))
+            else:
                 found.append(Path(root) / name)
     return sorted(found)
 

@@ -6,6 +6,8 @@ holder exits, however it exits (kill -9, OOM): a crashed writer never leaves a l
 * `writer_lock(index_dir)`: held by `finrag index` (and `finrag demo`) for the whole run. A second writer
   does not wait: it gets `IndexLocked`, "index DIR is locked by PID N (...)" (exit code 4). The holder's PID
   is written into `write.lock` for that message. Readers (`ask`, `batch`, `serve`, `--check`) never take it.
+  Where `write.lock` cannot be created (a read-only file system, no write permission) the writer gets
+  `IndexUnwritable` (exit code 5), naming the index and the reason.
 * `faiss_save_lock(index_dir)`: taken around every FAISS file save (by the writer and by a reader that finds
   a stale file and rebuilds it), blocking. Saves go through a temporary file with a unique name that is
   renamed over the target, so a reader never sees a half-written file and two savers never share a
@@ -22,10 +24,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from finrag.tools.indexing.store import IndexError_
+from finrag.tools.indexing.store import IndexError_, IndexUnwritable, os_reason
 
 WRITE_LOCK = "write.lock"
 FAISS_LOCK = "faiss.lock"
+_UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 class IndexLocked(IndexError_):
@@ -48,11 +51,24 @@ def _holder(fd: int) -> int | None:
 
 @contextmanager
 def writer_lock(index_dir: str | os.PathLike) -> Iterator[Path]:
-    """Hold the writer lock of `index_dir` (created if needed); raise `IndexLocked` at once if it is held."""
+    """Hold the writer lock of `index_dir` (created if needed); raise `IndexLocked` at once if it is held, and
+    `IndexUnwritable` when the lock file cannot be made (a read-only file system, no write permission)."""
     index_dir = Path(index_dir)
-    index_dir.mkdir(parents=True, exist_ok=True)
     path = index_dir / WRITE_LOCK
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        index_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # a full disk has its own message
+            raise
+        raise IndexUnwritable(f"index {index_dir} cannot be created: {os_reason(exc)} (cannot make the folder "
+                              f"{exc.filename or index_dir})") from None
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        if exc.errno not in _UNWRITABLE:
+            raise
+        raise IndexUnwritable(f"index {index_dir} cannot be written: {os_reason(exc)} ({path} cannot be "
+                              "created); index into a writable folder") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

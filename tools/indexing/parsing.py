@@ -34,12 +34,31 @@ class ParsedDocument:
         return sum(len(p) for p in self.pages)
 
 
+# characters that must not reach an id or an output line: C0/C1 controls (newline, ESC of terminal escape
+# codes), line and paragraph separators, bidirectional overrides and isolates, and lone surrogates (the bytes
+# of a file name that is not UTF-8)
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def safe_id(text: str) -> str:
+    """`text` with every control character (see `_UNSAFE`) replaced by `_`: a document id is one printable
+    word in `info` lines, citations and JSON, whatever the file was called."""
+    return _UNSAFE.sub("_", text)
+
+
+def printable(text: object) -> str:
+    """`text` for one line of output: control characters written as escapes (`\\n`, `\\x1b`), so a file
+    name can neither break a line (and forge the next one) nor send terminal escape codes."""
+    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], str(text))
+
+
 def doc_id_for(path: str | Path) -> str:
     """A document's id: its file name without extension, except where that would not be unique (the paper's
-    `{year}/{TICKER}.pdf` -> `TICKER_year`; see `finrag.tools.routing.filenames.doc_id_for`)."""
+    `{year}/{TICKER}.pdf` -> `TICKER_year`; see `finrag.tools.routing.filenames.doc_id_for`), with control
+    characters replaced by `_` (`safe_id`; the indexer keeps ids unique)."""
     from finrag.tools.routing.filenames import doc_id_for as routing_doc_id
 
-    return routing_doc_id(path) or Path(path).stem
+    return safe_id(routing_doc_id(path) or Path(path).stem)
 
 
 def file_hash(path: str | Path) -> str:

@@ -22,6 +22,8 @@ embedding to the chunk's segments.
 """
 from __future__ import annotations
 
+import errno
+import os
 import re
 import sqlite3
 import threading
@@ -65,6 +67,38 @@ class IndexCorrupt(IndexError_):
         super().__init__(f"index database {db_path} is damaged or not a finrag index ({exc}); "
                          f"`finrag index --check --index {db_path.parent}` tells more; rebuild it from the filings "
                          "into a new directory")
+
+
+class IndexUnwritable(IndexError_):
+    """The index cannot be written where it is (a read-only file system, a folder or file without write
+    permission): exit code 5, like damage, with the file and the reason named."""
+
+
+_OS_REASONS = {errno.EROFS: "read-only file system", errno.EACCES: "permission denied",
+               errno.EPERM: "operation not permitted", errno.ENOSPC: "disk full (no space left on device)",
+               errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large (the file size limit)",
+               errno.EISDIR: "it is a folder", errno.ENOTDIR: "a part of the path is not a folder"}
+
+
+def os_reason(exc: OSError) -> str:
+    """An OSError's cause in a few words for a one-line message ("read-only file system", "permission denied")."""
+    return _OS_REASONS.get(exc.errno or 0) or (exc.strerror or str(exc) or type(exc).__name__).lower()
+
+
+def _why_unwritable(index_dir: Path, db_path: Path) -> str | None:
+    """Why SQLite cannot open the index for writing (it writes `finrag.sqlite`, and `-wal` and `-shm` next to
+    it), or None when the folder and the file look writable."""
+    try:
+        if os.statvfs(index_dir).f_flag & os.ST_RDONLY:
+            return f"{index_dir} is on a read-only file system"
+    except OSError:
+        pass
+    if not os.access(index_dir, os.W_OK):
+        return f"the folder {index_dir} is not writable (permission denied)"
+    for path in (db_path, db_path.with_name(db_path.name + "-wal"), db_path.with_name(db_path.name + "-shm")):
+        if path.exists() and not os.access(path, os.W_OK):
+            return f"{path.name} is read-only (permission denied)"
+    return None
 
 
 _SCHEMA = """
@@ -136,6 +170,18 @@ def fts_query(text: str, max_terms: int = 32) -> str:
     return " OR ".join('"' + t + '"' for t in fts_phrases(text, max_terms))
 
 
+def _empty_database(db_path: Path) -> bool:
+    """Whether the database file is empty (0 bytes) with no write-ahead log that holds its pages: damage (a
+    truncated file, `: > finrag.sqlite`), never an index, which has its header once it has been opened."""
+    try:
+        if db_path.stat().st_size:
+            return False
+        wal = db_path.with_name(db_path.name + "-wal")
+        return not (wal.exists() and wal.stat().st_size)
+    except OSError:
+        return False
+
+
 def _vec_blob(v: np.ndarray) -> bytes:
     return np.asarray(v, dtype=np.float32).tobytes()
 
@@ -155,6 +201,8 @@ class Store(SearchMixin):
                 raise IndexMissing(
                     f"no finrag index at {self.index_dir} (run `finrag index PATH --index {self.index_dir}` first)")
             self.index_dir.mkdir(parents=True, exist_ok=True)
+        elif _empty_database(db_path):  # SQLite would take it for a new database, and make it an empty index
+            raise IndexCorrupt(db_path, "an empty file, 0 bytes")
         self.db_path = db_path
         self._lock = threading.RLock()
         self.conn = sqlite3.connect(str(db_path), check_same_thread=False, timeout=30)
@@ -172,6 +220,14 @@ class Store(SearchMixin):
             except sqlite3.DatabaseError as exc:
                 self.conn.close()
                 if isinstance(exc, sqlite3.OperationalError):  # locked, unable to open, disk full: not damage
+                    text = str(exc).lower()
+                    why = _why_unwritable(self.index_dir, db_path) if ("unable to open" in text
+                                                                       or "readonly" in text) else None
+                    if why:
+                        raise IndexUnwritable(
+                            f"index database {db_path} cannot be opened: {why}, and SQLite writes there (the "
+                            f"database, and {DB_NAME}-wal and {DB_NAME}-shm next to it); copy the index to a "
+                            "writable folder, or make it writable") from None
                     raise
                 raise IndexCorrupt(db_path, exc) from None
         self.embedder = embedder

@@ -19,19 +19,53 @@ if TYPE_CHECKING:  # annotations only: importing it costs ~0.6 s, which an offli
 from finrag.tools.llm.chat import ON_LLM_ERROR_FAIL, model_name, policy_of
 from finrag.tools.llm.tokens import count_tokens
 
+_TIMEOUT_ERRORS = frozenset({"APITimeoutError", "ModelTimeoutError", "TimeoutException"})
+"""Names of the exception classes (or their bases) of a call that ran out of time: the openai client's, LangChain's
+and httpx's (matched by name, so this module imports none of them)."""
+_FALLBACK_HINT = ("to answer with the offline strategy instead, use --on-llm-error offline "
+                  "(on_llm_error=offline, FINRAG_ON_LLM_ERROR=offline)")
+
+
+def is_timeout(exc: BaseException | None) -> bool:
+    """Whether a failed call ran out of time (the exception, or one it was raised from, is a timeout)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, TimeoutError) or any(c.__name__ in _TIMEOUT_ERRORS for c in type(exc).__mro__):
+            return True
+        exc = exc.__cause__
+    return False
+
+
+def _attempt_limits(model: Any) -> tuple[float | None, int | None]:
+    """(seconds one attempt may wait, attempts) of a chat model, as far as it says (ChatOpenAI does)."""
+    timeout = getattr(model, "request_timeout", None)
+    timeout = getattr(timeout, "read", timeout)  # an httpx.Timeout: its read timeout
+    retries = getattr(model, "max_retries", None)
+    return (float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None,
+            retries + 1 if isinstance(retries, int) and not isinstance(retries, bool) else None)
+
 
 class LLMError(RuntimeError):
     """A call to the requested LLM failed and the run's policy (`on_llm_error="fail"`) does not allow the
-    offline strategy to stand in. `str()` is one line: role, model, server, cause, and how to fall back."""
+    offline strategy to stand in. `str()` is one line: role, model, server, cause, and how to fall back; a call
+    that ran out of time (`timed_out`) says "timed out after N s (K attempts)" and how to wait longer."""
 
     def __init__(self, role: str, model: BaseChatModel | None, cause: BaseException):
         self.role, self.model, self.cause = role, model_name(model), cause
+        self.timed_out = is_timeout(cause)
         base = getattr(model, "openai_api_base", None) or ""
         where = f"{self.model} at {base}" if base else self.model
+        if self.timed_out:
+            timeout, attempts = _attempt_limits(model)
+            after = f" after {timeout:g} s" if timeout else ""
+            tries = f" ({attempts} attempt{'s' if attempts != 1 else ''})" if attempts else ""
+            super().__init__(f"the {role} LLM ({where}) timed out{after}{tries}; for a slow server raise "
+                             f"--llm-timeout (llm_timeout_s, FINRAG_LLM_TIMEOUT_S); {_FALLBACK_HINT}")
+            return
         detail = " ".join(str(cause).split())[:300]
         super().__init__(f"the {role} LLM ({where}) failed: {type(cause).__name__}: {detail or 'no detail'}; "
-                         f"to answer with the offline strategy instead, use --on-llm-error offline "
-                         f"(on_llm_error=offline, FINRAG_ON_LLM_ERROR=offline)")
+                         f"{_FALLBACK_HINT}")
 
 
 def usage_of(message: Any, prompt_text: str = "", completion_text: str = "") -> tuple[int, int]:

@@ -6,9 +6,14 @@ raises `LLMConfigError`, a ValueError with a one-line message. The run's error p
 (`Configuration.on_llm_error`) travels with the model: for `offline` the model carries
 `metadata["finrag_on_llm_error"] = "offline"`, which `finrag.tools.llm.calls` reads (`policy_of`); an
 untagged model (the default, or a chat model instance passed in the configuration) fails loudly.
+
+Every model built here waits at most `llm_timeout_s` per attempt and retries `llm_max_retries` times
+(`llm_limits`), so a server that accepts the connection and never answers holds a call for about
+llm_timeout_s x (llm_max_retries + 1), and the failure says "timed out" (`finrag.tools.llm.calls.LLMError`).
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
 from typing import TYPE_CHECKING, Any
@@ -36,6 +41,23 @@ def on_llm_error(cfg: Configuration) -> str:
     if value not in ON_LLM_ERROR:
         raise LLMConfigError(f"on_llm_error must be one of {', '.join(ON_LLM_ERROR)}, not {value!r}")
     return value
+
+
+def llm_limits(cfg: Configuration | None = None) -> tuple[float, int]:
+    """(seconds one attempt of an LLM call may wait, retries after the first attempt): the configuration's
+    `llm_timeout_s` and `llm_max_retries` (a fresh `Configuration()`, i.e. FINRAG_* and the defaults, when none
+    is given), checked; a value that cannot be used is an `LLMConfigError`."""
+    cfg = Configuration() if cfg is None else cfg
+    raw, retries = getattr(cfg, "llm_timeout_s", 60.0), getattr(cfg, "llm_max_retries", 2)
+    try:
+        timeout = float(raw)
+    except (TypeError, ValueError):
+        timeout = math.nan
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise LLMConfigError(f"llm_timeout_s must be a positive number of seconds, not {raw!r}")
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise LLMConfigError(f"llm_max_retries must be a whole number >= 0, not {retries!r}")
+    return timeout, retries
 
 
 def policy_of(model: BaseChatModel | None) -> str:
@@ -75,13 +97,14 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
         raise LLMConfigError(f"the {role}'s model {spec!r} needs OPENAI_API_KEY in the environment, or "
                              "--llm-base-url (llm_base_url) for an OpenAI-compatible server; --llm offline "
                              "answers without an LLM")
-    key = (model, base_url, float(cfg.temperature), policy)
+    timeout, retries = llm_limits(cfg)
+    key = (model, base_url, float(cfg.temperature), policy, timeout, retries)
     with _LOCK:
         if key not in _CACHE:
             from langchain_openai import ChatOpenAI
 
-            kwargs: dict[str, Any] = {"model": model, "temperature": float(cfg.temperature), "max_retries": 3,
-                                      "timeout": 120}
+            kwargs: dict[str, Any] = {"model": model, "temperature": float(cfg.temperature),
+                                      "max_retries": retries, "timeout": timeout}
             if base_url:
                 kwargs["base_url"] = base_url
                 kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")

@@ -1,0 +1,242 @@
+"""Issue 21 ("Trust, round two"): an LLM endpoint that accepts the connection and never answers.
+
+Before the fix, every chat model was built with a 120 s timeout and 3 retries and no setting changed them:
+`finrag ask --llm openai/<model> --llm-base-url <hung server>` held for 485 s and said "failed", not "timed
+out"; on `finrag serve`, 8 such requests got their 504 at FINRAG_SERVE_TIMEOUT but kept the worker threads
+for minutes, and `/health` (which shared the default thread pool with the graph runs) did not answer. Now:
+
+* `llm_timeout_s` (default 60) and `llm_max_retries` (default 2), FINRAG_LLM_TIMEOUT_S / FINRAG_LLM_MAX_RETRIES,
+  reach ChatOpenAI; a call that runs out of time stops the run with one line, "timed out after N s (K
+  attempts)", exit 3, after about N x K seconds;
+* the server gives its LLM calls a timeout and a retry budget that fit inside its own request timeout, so a
+  request that gets its 504 frees its worker thread right after; `/health` runs on its own small thread pool
+  and answers within a second while every graph worker is stuck.
+
+The hung server is tests/support/openai_stub.py in its "hang" mode: it reads the request and holds the
+connection until the client closes it (`stub.hanging` counts the held ones, so a test sees the client give up).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from support.openai_stub import OpenAIStub
+from support.servers import HOST, free_port, stop_process, wait_http
+
+from finrag import run_query
+from finrag.state.configuration import Configuration
+from finrag.tools import runtime
+from finrag.tools.llm.calls import LLMError
+from finrag.tools.llm.chat import get_chat_model
+
+pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
+
+# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (the code before the fix)
+CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
+ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "FINRAG_LLM_TIMEOUT_S",
+            "FINRAG_LLM_MAX_RETRIES", "FINRAG_SERVE_TIMEOUT", "FINRAG_API_KEY", "FINRAG_ON_LLM_ERROR")
+
+
+def clean_env(**extra: str) -> dict:
+    """The test's environment without LLM or server settings of the machine, plus `extra`."""
+    base = {k: v for k, v in os.environ.items() if k not in ENV_DROP}
+    return {**base, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", **extra}
+
+
+@pytest.fixture()
+def hung():
+    """A loopback OpenAI-compatible server that accepts every chat request and never answers it."""
+    stub = OpenAIStub().start()
+    stub.mode = "hang"
+    yield stub
+    stub.stop()
+
+
+@pytest.fixture(autouse=True)
+def _fresh(monkeypatch):
+    for name in ENV_DROP:
+        monkeypatch.delenv(name, raising=False)
+    yield
+    runtime.reset()
+
+
+# ------------------------------------------------------------------------------------ configuration
+def test_llm_timeout_and_retries_reach_the_chat_model(monkeypatch):
+    base = {"llm": "openai/m", "llm_base_url": "http://127.0.0.1:9/v1"}
+    default = get_chat_model("router", Configuration(**base))
+    assert (default.request_timeout, default.max_retries) == (60.0, 2)
+    given = get_chat_model("router", Configuration(**base, llm_timeout_s=7, llm_max_retries=0))
+    assert (given.request_timeout, given.max_retries) == (7.0, 0)
+    monkeypatch.setenv("FINRAG_LLM_TIMEOUT_S", "2.5")
+    monkeypatch.setenv("FINRAG_LLM_MAX_RETRIES", "1")
+    from_env = get_chat_model("router", Configuration(**base))
+    assert (from_env.request_timeout, from_env.max_retries) == (2.5, 1)
+
+
+def test_llm_timeout_reaches_the_openai_embeddings_client(monkeypatch):
+    from finrag.tools.indexing.embedders import OpenAIEmbedder
+
+    monkeypatch.setenv("FINRAG_LLM_TIMEOUT_S", "3")
+    monkeypatch.setenv("FINRAG_LLM_MAX_RETRIES", "0")
+    client = OpenAIEmbedder(base_url="http://127.0.0.1:9/v1").client
+    assert (client.request_timeout, client.max_retries) == (3.0, 0)
+
+
+# ------------------------------------------------------------------------------------------- Python
+def test_a_hung_llm_is_a_timeout_error_after_the_retry_budget(demo_index, demo_qas, hung):
+    conf = {"llm": "openai/stub-model", "llm_base_url": hung.base_url, "llm_timeout_s": 0.5, "llm_max_retries": 2}
+    t0 = time.monotonic()
+    with pytest.raises(LLMError) as info:
+        run_query(demo_qas[0]["question"], "hdrr", index_dir=str(demo_index), configurable=conf)
+    took = time.monotonic() - t0
+    message = str(info.value)
+    assert info.value.timed_out and "\n" not in message, message
+    assert message.startswith(f"the router LLM (stub-model at {hung.base_url}) timed out after 0.5 s (3 attempts)")
+    assert len(hung.chat_requests()) == 3  # one attempt and two retries, then it gives up
+    assert took < 0.5 * 3 + 1.5 + 3, took  # three attempts, the client's backoff (<= 0.5 + 1 s), slack
+    assert hung.wait_hanging(0, timeout=5), "the client left its connections to the hung server open"
+
+
+# ---------------------------------------------------------------------------------------------- CLI
+def ask(demo_index, url: str, question: str, *flags: str, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([CLI_PYTHON, "-m", "finrag.cli", "ask", "--index", str(demo_index), "--llm", "openai/stub-model",
+                           "--llm-base-url", url, *flags, question], capture_output=True, text=True, timeout=90, env=env)
+
+
+@pytest.mark.parametrize("how", ["environment", "flag"])
+def test_ask_with_a_hung_llm_exits_3_with_one_line_saying_timed_out(demo_index, demo_qas, hung, how):
+    if how == "environment":
+        env, flags = clean_env(FINRAG_LLM_TIMEOUT_S="1", FINRAG_LLM_MAX_RETRIES="1"), ()
+    else:
+        env, flags = clean_env(FINRAG_LLM_MAX_RETRIES="1"), ("--llm-timeout", "1")
+    t0 = time.monotonic()
+    r = ask(demo_index, hung.base_url, demo_qas[0]["question"], *flags, env=env)
+    took = time.monotonic() - t0
+    assert r.returncode == 3, (r.returncode, r.stdout[-500:], r.stderr[-2000:])
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert lines[0].startswith(f"finrag: error: the router LLM (stub-model at {hung.base_url}) timed out after 1 s "
+                               "(2 attempts)"), lines[0]
+    assert len(hung.chat_requests()) == 2
+    assert took < 30, f"finrag ask took {took:.1f} s with a 1 s timeout and 1 retry"  # start-up included
+
+
+def test_ask_refuses_a_timeout_that_is_not_positive_in_one_line(demo_index, demo_qas, hung):
+    r = ask(demo_index, hung.base_url, demo_qas[0]["question"], "--llm-timeout", "0", env=clean_env())
+    assert r.returncode == 2 and r.stdout == "", (r.returncode, r.stderr[-2000:])
+    assert r.stderr.strip() == "finrag: error: llm_timeout_s must be a positive number of seconds, not 0.0", r.stderr
+    assert hung.chat_requests() == []
+
+
+# ------------------------------------------------------------------------------------------- server
+SERVE_TIMEOUT = 5
+N_STUCK = 8
+
+
+def _threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def _invoke_all(url: str, questions: list[str]) -> list[tuple[int, float]]:
+    """POST every question to /hdrr/invoke at once; (status, seconds) each (599: no answer within 60 s)."""
+    def one(q: str) -> tuple[int, float]:
+        t0 = time.monotonic()
+        try:
+            status = httpx.post(f"{url}/hdrr/invoke", json={"input": {"question": q}}, timeout=60).status_code
+        except httpx.HTTPError:
+            status = 599
+        return status, time.monotonic() - t0
+
+    with ThreadPoolExecutor(len(questions)) as pool:
+        return list(pool.map(one, questions))
+
+
+def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_index, demo_qas, tmp_path):
+    stub = OpenAIStub().start()
+    port = free_port()
+    url = f"http://{HOST}:{port}"
+    log = tmp_path / "serve.log"
+    env = clean_env(FINRAG_LLM="openai/stub-model", FINRAG_LLM_BASE_URL=stub.base_url,
+                    FINRAG_SERVE_TIMEOUT=str(SERVE_TIMEOUT))  # llm_timeout_s stays 60: the server must lower it
+    with log.open("w") as fh:
+        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
+                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
+    questions = [q["question"] for q in demo_qas][:4]
+    try:
+        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
+        warm = _invoke_all(url, questions)  # a working LLM: every request answers (and the worker pool is up)
+        assert [s for s, _ in warm] == [200] * len(questions), warm
+        baseline = _threads(proc.pid)
+
+        stub.mode = "hang"
+        health: list[float] = []
+        with ThreadPoolExecutor(1) as pool:
+            stuck = pool.submit(_invoke_all, url, [questions[i % len(questions)] for i in range(N_STUCK)])
+            while not stuck.done():
+                t0 = time.monotonic()
+                try:
+                    ok = httpx.get(f"{url}/health", timeout=3).status_code == 200
+                except httpx.HTTPError:
+                    ok = False
+                health.append(time.monotonic() - t0 if ok else 99.0)
+                time.sleep(0.1)
+            results = stuck.result()
+        assert [s for s, _ in results] == [504] * N_STUCK, results
+        assert max(s for _, s in results) < SERVE_TIMEOUT + 5, results
+        assert len(health) >= 10 and max(health) < 1.0, f"/health took up to {max(health):.2f} s: {health}"
+
+        # the LLM calls behind the 504s end by themselves, shortly after: their connections close, threads are free
+        assert stub.wait_hanging(0, timeout=SERVE_TIMEOUT + 5), f"{stub.hanging} LLM call(s) still held"
+        # each stuck call held a thread of its own besides its worker (LangChain runs the structured call in a
+        # short-lived pool): those end with the calls; the /health pool may have started its second thread
+        deadline = time.monotonic() + 10
+        while _threads(proc.pid) > baseline + 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _threads(proc.pid) <= baseline + 2, (_threads(proc.pid), baseline)
+
+        stub.mode = "ok"  # the next requests do not queue behind dead ones
+        after = _invoke_all(url, questions)
+        assert [s for s, _ in after] == [200] * len(questions), after
+        assert max(s for _, s in after) < SERVE_TIMEOUT, after
+    finally:
+        stop_process(proc)
+        stub.stop()
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text, text[-3000:]
+
+
+def test_server_gives_its_llm_calls_a_budget_inside_its_request_timeout(demo_index, monkeypatch):
+    from finrag.server import create_app
+
+    monkeypatch.setenv("FINRAG_LLM_TIMEOUT_S", "60")
+    monkeypatch.setenv("FINRAG_LLM_MAX_RETRIES", "2")
+    for timeout_s, expected in ((5, (5.0, 0)), (120, (60.0, 1)), (400, (60.0, 2))):
+        app = create_app(Path(demo_index), warm_up=False, timeout_s=timeout_s)
+        conf = app.state.run_conf
+        assert (conf["llm_timeout_s"], conf["llm_max_retries"]) == expected, (timeout_s, conf)
+
+
+def test_server_answers_504_naming_the_llm_when_its_call_times_out_first(demo_index, demo_qas, hung, monkeypatch):
+    from starlette.testclient import TestClient
+
+    from finrag.server import create_app
+
+    monkeypatch.setenv("FINRAG_LLM", "openai/stub-model")
+    monkeypatch.setenv("FINRAG_LLM_BASE_URL", hung.base_url)
+    monkeypatch.setenv("FINRAG_LLM_TIMEOUT_S", "0.5")
+    monkeypatch.setenv("FINRAG_LLM_MAX_RETRIES", "0")
+    with TestClient(create_app(Path(demo_index), warm_up=False, timeout_s=30)) as client:
+        t0 = time.monotonic()
+        r = client.post("/hdrr/invoke", json={"input": {"question": demo_qas[0]["question"]}})
+        took = time.monotonic() - t0
+    assert r.status_code == 504, r.text  # a gateway timeout: the LLM behind the server did not answer in time
+    assert r.json()["detail"].startswith(f"the router LLM (stub-model at {hung.base_url}) timed out after 0.5 s "
+                                         "(1 attempt)"), r.text
+    assert took < 10, took

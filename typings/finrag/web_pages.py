@@ -1,0 +1,1 @@
+../../app/web_pages.py

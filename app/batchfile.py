@@ -262,7 +262,7 @@ class AnswersOut:
 
 
 def _reason(exc: OSError) -> str:
-    from finrag.tools.indexing.store import os_reason
+    from finrag.tools.indexing.file_checks import os_reason
 
     return os_reason(exc)
 

@@ -177,6 +177,7 @@ def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_in
 
         stub.mode = "hang"
         health: list[float] = []
+        sent = time.monotonic()
         with ThreadPoolExecutor(1) as pool:
             stuck = pool.submit(_invoke_all, url, [questions[i % len(questions)] for i in range(N_STUCK)])
             while not stuck.done():
@@ -194,6 +195,12 @@ def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_in
 
         # the LLM calls behind the 504s end by themselves, shortly after: their connections close, threads are free
         assert stub.wait_hanging(0, timeout=SERVE_TIMEOUT + 5), f"{stub.hanging} LLM call(s) still held"
+        # ... by their request's deadline (tools/llm/deadline.py): a call waits at most the time its request has
+        # left, and a node that reaches its call after the 504 does not start it
+        held = [r for r in stub.requests if r.get("released_at") and r.get("at", 0) >= sent]
+        assert held, "no LLM call reached the hung stub"
+        assert max(r["released_at"] for r in held) - sent < SERVE_TIMEOUT + 2.0, \
+            [(round(r["at"] - sent, 2), round(r["released_at"] - sent, 2)) for r in held]
         # each stuck call held a thread of its own besides its worker (LangChain runs the structured call in a
         # short-lived pool): those end with the calls; the /health pool may have started its second thread
         deadline = time.monotonic() + 10

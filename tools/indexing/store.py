@@ -22,8 +22,6 @@ embedding to the chunk's segments.
 """
 from __future__ import annotations
 
-import errno
-import os
 import re
 import sqlite3
 import threading
@@ -37,6 +35,7 @@ from finrag.state.configuration import resolve_index_dir
 from finrag.state.schema import DocumentInfo, RetrievedChunk
 from finrag.tools.indexing import lexical, lexical_runs
 from finrag.tools.indexing import vectors as V
+from finrag.tools.indexing.file_checks import empty_database, why_unwritable
 from finrag.tools.indexing.store_search import SearchMixin
 
 SCHEMA_VERSION = 2  # 2: BM25 postings (lex_*), vector rows (vec_rows); version 1 indexes migrate in place
@@ -72,33 +71,6 @@ class IndexCorrupt(IndexError_):
 class IndexUnwritable(IndexError_):
     """The index cannot be written where it is (a read-only file system, a folder or file without write
     permission): exit code 5, like damage, with the file and the reason named."""
-
-
-_OS_REASONS = {errno.EROFS: "read-only file system", errno.EACCES: "permission denied",
-               errno.EPERM: "operation not permitted", errno.ENOSPC: "disk full (no space left on device)",
-               errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large (the file size limit)",
-               errno.EISDIR: "it is a folder", errno.ENOTDIR: "a part of the path is not a folder"}
-
-
-def os_reason(exc: OSError) -> str:
-    """An OSError's cause in a few words for a one-line message ("read-only file system", "permission denied")."""
-    return _OS_REASONS.get(exc.errno or 0) or (exc.strerror or str(exc) or type(exc).__name__).lower()
-
-
-def _why_unwritable(index_dir: Path, db_path: Path) -> str | None:
-    """Why SQLite cannot open the index for writing (it writes `finrag.sqlite`, and `-wal` and `-shm` next to
-    it), or None when the folder and the file look writable."""
-    try:
-        if os.statvfs(index_dir).f_flag & os.ST_RDONLY:
-            return f"{index_dir} is on a read-only file system"
-    except OSError:
-        pass
-    if not os.access(index_dir, os.W_OK):
-        return f"the folder {index_dir} is not writable (permission denied)"
-    for path in (db_path, db_path.with_name(db_path.name + "-wal"), db_path.with_name(db_path.name + "-shm")):
-        if path.exists() and not os.access(path, os.W_OK):
-            return f"{path.name} is read-only (permission denied)"
-    return None
 
 
 _SCHEMA = """
@@ -170,18 +142,6 @@ def fts_query(text: str, max_terms: int = 32) -> str:
     return " OR ".join('"' + t + '"' for t in fts_phrases(text, max_terms))
 
 
-def _empty_database(db_path: Path) -> bool:
-    """Whether the database file is empty (0 bytes) with no write-ahead log that holds its pages: damage (a
-    truncated file, `: > finrag.sqlite`), never an index, which has its header once it has been opened."""
-    try:
-        if db_path.stat().st_size:
-            return False
-        wal = db_path.with_name(db_path.name + "-wal")
-        return not (wal.exists() and wal.stat().st_size)
-    except OSError:
-        return False
-
-
 def _vec_blob(v: np.ndarray) -> bytes:
     return np.asarray(v, dtype=np.float32).tobytes()
 
@@ -201,7 +161,7 @@ class Store(SearchMixin):
                 raise IndexMissing(
                     f"no finrag index at {self.index_dir} (run `finrag index PATH --index {self.index_dir}` first)")
             self.index_dir.mkdir(parents=True, exist_ok=True)
-        elif _empty_database(db_path):  # SQLite would take it for a new database, and make it an empty index
+        elif empty_database(db_path):  # SQLite would take it for a new database, and make it an empty index
             raise IndexCorrupt(db_path, "an empty file, 0 bytes")
         self.db_path = db_path
         self._lock = threading.RLock()
@@ -221,7 +181,7 @@ class Store(SearchMixin):
                 self.conn.close()
                 if isinstance(exc, sqlite3.OperationalError):  # locked, unable to open, disk full: not damage
                     text = str(exc).lower()
-                    why = _why_unwritable(self.index_dir, db_path) if ("unable to open" in text
+                    why = why_unwritable(self.index_dir, db_path) if ("unable to open" in text
                                                                        or "readonly" in text) else None
                     if why:
                         raise IndexUnwritable(

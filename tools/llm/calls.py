@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # annotations only: importing it costs ~0.6 s, which an offli
     from langchain_core.language_models import BaseChatModel
 
 from finrag.tools.llm.chat import ON_LLM_ERROR_FAIL, model_name, policy_of
+from finrag.tools.llm.deadline import DeadlinePassed
+from finrag.tools.llm.deadline import check as check_deadline
 from finrag.tools.llm.tokens import count_tokens
 
 _TIMEOUT_ERRORS = frozenset({"APITimeoutError", "ModelTimeoutError", "TimeoutException"})
@@ -56,6 +58,9 @@ class LLMError(RuntimeError):
         self.timed_out = is_timeout(cause)
         base = getattr(model, "openai_api_base", None) or ""
         where = f"{self.model} at {base}" if base else self.model
+        if isinstance(cause, DeadlinePassed):  # the server's request timed out before this call could start
+            super().__init__(f"the {role} LLM ({where}) was not called: {cause}")
+            return
         if self.timed_out:
             timeout, attempts = _attempt_limits(model)
             after = f" after {timeout:g} s" if timeout else ""
@@ -172,6 +177,7 @@ def try_structured(role: str, model: BaseChatModel, schema, messages: list) -> t
     """`invoke_structured` under the error policy: a failure raises `LLMError` (`on_llm_error="fail"`) or
     returns (None, error record) so the offline strategy can take over (`"offline"`)."""
     try:
+        check_deadline(role)
         return invoke_structured(role, model, schema, messages)
     except Exception as exc:
         return None, _failed(role, model, exc)
@@ -180,6 +186,7 @@ def try_structured(role: str, model: BaseChatModel, schema, messages: list) -> t
 def try_text(role: str, model: BaseChatModel, messages: list) -> tuple[str, dict]:
     """A plain-text call under the error policy: a failure raises `LLMError`, or returns ("", error record)."""
     try:
+        check_deadline(role)
         reply, record = invoke_tracked(role, model, messages)
         return str(reply.content).strip(), record
     except Exception as exc:

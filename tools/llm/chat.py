@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an o
     from langchain_core.language_models import BaseChatModel
 
 from finrag.state.configuration import Configuration
+from finrag.tools.llm.deadline import fit_limits
 
 OFFLINE = ("offline", "none", "")
 ON_LLM_ERROR_FAIL, ON_LLM_ERROR_OFFLINE = "fail", "offline"
@@ -97,7 +98,7 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
         raise LLMConfigError(f"the {role}'s model {spec!r} needs OPENAI_API_KEY in the environment, or "
                              "--llm-base-url (llm_base_url) for an OpenAI-compatible server; --llm offline "
                              "answers without an LLM")
-    timeout, retries = llm_limits(cfg)
+    timeout, retries = fit_limits(*llm_limits(cfg))  # inside a server request: what fits before its deadline
     key = (model, base_url, float(cfg.temperature), policy, timeout, retries)
     with _LOCK:
         if key not in _CACHE:

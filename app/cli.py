@@ -343,6 +343,7 @@ def cmd_batch(args) -> int:
         _err(str(exc))
         return EXIT_INDEX if exc.disk_full else EXIT_USAGE
     line, complete = 0, False
+    held: list[dict] = []  # rejected questions before the first answer: a rejection alone never replaces --out
     try:
         for qid, q, line in tqdm(todo, desc=f"{args.system}", unit="q", disable=not _progress(args)):
             try:
@@ -351,9 +352,16 @@ def cmd_batch(args) -> int:
             except QuestionError as exc:
                 failed += 1
                 tqdm.write(f"failed  {src}:{line}: {exc} (id {qid!r})", file=sys.stderr)
-                res = {"id": qid, "system": args.system, "question": q, "answer": "", "error": str(exc)}
+                rejected = {"id": qid, "system": args.system, "question": q, "answer": "", "error": str(exc)}
+                (held.append(rejected) if not answers.written else answers.write(rejected))
+                continue
             fell_back += bool(res.get("offline_fallback"))
+            for rejected in held:  # in input order, before the answer that follows them
+                answers.write(rejected)
+            held.clear()
             answers.write(res)
+        for rejected in held:  # a file of rejected questions only: written once every line has been read
+            answers.write(rejected)
         complete = True
     except LLMError as exc:
         answers.close()

@@ -104,6 +104,31 @@ def test_mistyped_index_leaves_the_old_answers_file_intact(demo_qas, tmp_path):
     assert _left_over(tmp_path, {"q.jsonl", "answers.jsonl"}) == []  # no temporary file either
 
 
+def test_a_rejected_question_before_a_failure_does_not_replace_the_old_answers(demo_qas, tmp_path):
+    """A rejected question is no answer: it is held until the first real one, so an empty first line followed
+    by a mistyped --index still leaves the old file as it was."""
+    src = write_questions(tmp_path / "q.jsonl", [{"id": "empty", "question": "   "},
+                                                  {"id": "a", "question": demo_qas[0]["question"]}])
+    out = _old_answers(tmp_path / "answers.jsonl")
+    r = finrag("batch", "--index", str(tmp_path / "no-such-index"), "--in", str(src), "--out", str(out))
+    assert r.returncode == 2 and "no finrag index" in r.stderr
+    assert f"{src}:1: question is empty" in r.stderr  # still reported
+    assert out.read_bytes() == OLD_ANSWERS
+    assert _left_over(tmp_path, {"q.jsonl", "answers.jsonl"}) == []
+
+
+def test_rejected_questions_are_written_in_order_with_the_answers(demo_index, demo_qas, tmp_path):
+    src = write_questions(tmp_path / "q.jsonl", [{"id": "empty", "question": "   "},
+                                                  {"id": "a", "question": demo_qas[0]["question"]},
+                                                  {"id": "empty2", "question": ""}])
+    out = tmp_path / "answers.jsonl"
+    r = finrag("batch", "--index", str(demo_index), "--in", str(src), "--out", str(out), "-q")
+    assert r.returncode == 1, r.stderr[-2000:]
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["id"] for x in rows] == ["empty", "a", "empty2"]
+    assert rows[0]["error"] == "question is empty" and rows[1]["answer"]
+
+
 def test_llm_failure_on_the_first_line_leaves_the_old_answers_intact(demo_index, demo_qas, tmp_path):
     src = write_questions(tmp_path / "q.jsonl", [{"id": q["id"], "question": q["question"]} for q in demo_qas[:3]])
     out = _old_answers(tmp_path / "answers.jsonl")

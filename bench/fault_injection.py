@@ -19,8 +19,9 @@ Scenarios and what each checks
   again finishes (exit 0); then the check must be clean *and* match a clean run (documents, chunks, FTS
   rows, prefixes of both variants, vector states), and `finrag batch` over the demo questions must give
   the same answers and context pages as on the clean index (else: an inconsistency).
-* batch kills: `finrag batch` over the demo questions killed at a random moment, then `--resume` until it
-  finishes: every question answered exactly once, every line a parseable answer (else: answers lost).
+* batch kills: `finrag batch` over the demo questions (20 times over, distinct ids, so a run lasts seconds) killed
+  at a random moment, then `--resume` until it finishes: every question answered exactly once, every line a
+  parseable answer (else: answers lost).
 * a reader loop during writes: a process answering questions over and over while `finrag index` fills the
   same index; any exception in the reader is a failure.
 * two writers: two `finrag index` started together on one fresh index: one finishes, the other exits 4
@@ -159,6 +160,7 @@ class Bench:
         self.work, self.rng, self.log = work, random.Random(seed), log
         self.filings = work / "filings"
         self.questions = work / "questions.jsonl"
+        self.kill_questions = work / "kill_questions.jsonl"
         self.results: dict = {"index_kills": [], "batch_kills": [], "reader_loop": None, "two_writers": [],
                               "full_disk": None, "damaged_db": [], "hung_llm": None}
 
@@ -169,9 +171,16 @@ class Bench:
         from finrag.tools.demo.corpus import demo_questions, generate_demo_corpus
 
         paths = generate_demo_corpus(self.filings)
+        qs = demo_questions(paths)
         with self.questions.open("w") as fh:
-            for q in demo_questions(paths):
+            for q in qs:
                 fh.write(json.dumps({"id": q["id"], "question": q["question"]}) + "\n")
+        # the batch kills' input: the demo questions 20 times over (distinct ids), so that a run lasts long enough
+        # (seconds, not the ~0.5 s of 12 offline answers) for a kill at a random moment to land inside it
+        with self.kill_questions.open("w") as fh:
+            for rep in range(20):
+                for q in qs:
+                    fh.write(json.dumps({"id": f"{q['id']}-{rep}", "question": q["question"]}) + "\n")
         self.clean = self.work / "clean"
         t0 = time.monotonic()
         r = finrag(*self.index_cmd(self.clean))
@@ -255,8 +264,8 @@ class Bench:
     # --------------------------------------------------------------- batch kills
     def batch_kill(self, n: int) -> dict:
         out = self.work / f"batch{n:02d}.jsonl"
-        expected = [json.loads(line)["id"] for line in self.questions.read_text().splitlines()]
-        proc = start("batch", "--index", str(self.clean), "--system", "hdrr", "--in", str(self.questions),
+        expected = [json.loads(line)["id"] for line in self.kill_questions.read_text().splitlines()]
+        proc = start("batch", "--index", str(self.clean), "--system", "hdrr", "--in", str(self.kill_questions),
                      "--out", str(out), "-q")
         # kill while answers are being written: after the first line, before the last
         t0, delay = time.monotonic(), self.rng.uniform(0.0, 4.0)
@@ -276,7 +285,7 @@ class Bench:
         resumes = 0
         while True:
             resumes += 1
-            r = finrag("batch", "--index", str(self.clean), "--system", "hdrr", "--in", str(self.questions),
+            r = finrag("batch", "--index", str(self.clean), "--system", "hdrr", "--in", str(self.kill_questions),
                        "--out", str(out), "-q", "--resume")
             if r.returncode == 0 or resumes == 3:
                 break

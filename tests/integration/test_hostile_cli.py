@@ -196,9 +196,11 @@ def test_a_killed_batch_leaves_the_old_answers_or_the_new_ones_for_resume(demo_i
 
 def test_ctrl_c_keeps_the_answers_so_far_for_resume(demo_index, many, tmp_path):
     out = _old_answers(tmp_path / "answers.jsonl")
+    # SIGINT as a terminal's Ctrl-C delivers it: a job started in the background (nohup, `&`, some CI runners)
+    # inherits SIGINT ignored, and Python then never raises KeyboardInterrupt, so the child restores the default
     proc = subprocess.Popen([*CLI, "batch", "--index", str(demo_index), "--system", "cbr", "--in", str(many),
                              "--out", str(out), "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_env())
+                            env=_env(), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         _wait_for_an_answer(proc, out)
         proc.send_signal(signal.SIGINT)

@@ -66,6 +66,9 @@ class DocumentInfo(BaseModel):
     fiscal_year_end: Optional[str] = Field(None, description="e.g. 'December 31' from the cover page")
     period_end: Optional[str] = Field(None, description="ISO end of the fiscal year or quarter the filing covers, from the cover page")
     items: list[str] = Field(default_factory=list, description="8-K items the filing reports, from its cover, e.g. ['5.02', '9.01']")
+    cik: str = Field("", description="SEC Central Index Key (sidecar or dei:EntityCentralIndexKey)")
+    sources: dict[str, str] = Field(default_factory=dict, description="Where each identity field came from: "
+                                    "'sidecar', 'dei' (the inline-XBRL facts), 'cover' or 'filename'")
     aliases: list[str] = Field(default_factory=list)
     alias_ids: list[str] = Field(default_factory=list, description="Ids other files with identical content would have had (indexed once)")
     alias_paths: list[str] = Field(default_factory=list, description="Other paths with identical content (indexed once, under this id)")

@@ -6,5 +6,6 @@ reader.py: the statement reader (line items and registry metrics from the statem
 evidence.py: yes/no and "what drove" questions answered from evidence sentences, marked extractive.
 extractive.py: the offline generator's last resort (sentences and table rows of the context, each cited).
 fast_path.py: how the generate node uses the reader, offline and on the LLM fast path.
+xbrl_facts.py: exact line-item values from an inline-XBRL filing's tagged facts (tried first for such a filing).
 sources.py: page sources for the reader (the index, or PDF files). whole_document.py: SFR's context.
 """

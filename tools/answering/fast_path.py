@@ -1,7 +1,8 @@
 """How the generate node uses the reader: run it on the context, answer offline, and decide the LLM fast path.
 
 * `run_reader` reads the statement tables of the context (and, for a routed question, the routed filing's
-  statement pages) and returns a `ReaderResult`.
+  statement pages) and returns a `ReaderResult`; a routed inline-XBRL filing answers a line item from its
+  tagged facts first (`xbrl_facts.py`).
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
@@ -53,6 +54,13 @@ def run_reader(question: str, contexts: list[dict], store, registry, *, routed_d
         # names that company (else the reader would answer about the wrong company)
         if not names_company(question, info):
             return ReaderResult(answer="", confident=False, kind="none"), source
+    if len(docs) == 1:  # an inline-XBRL filing answers a line item from its own tagged facts
+        from finrag.tools.answering.xbrl_facts import answer_from_facts
+        from finrag.tools.indexing.facts_store import load_facts
+
+        exact = answer_from_facts(question, load_facts(store, docs[0]), docs[0], info)
+        if exact is not None:
+            return exact, source
     result = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
                   statement_pages=statement_pages and bool(docs))
     return result, source

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-__all__ = ["html_pages", "html_to_text"]
+__all__ = ["html_document", "html_pages", "html_to_text"]
 
 _BREAK_BEFORE = re.compile(r"(?:page-)?break-before\s*:\s*(?:always|page)", re.I)
 _BREAK_AFTER = re.compile(r"(?:page-)?break-after\s*:\s*(?:always|page)", re.I)
@@ -31,8 +31,10 @@ _PAGE = "\f"
 class _FilingText(HTMLParser):
     """Streams an HTML filing into text with form feeds at page breaks."""
 
-    def __init__(self) -> None:
+    def __init__(self, facts=None) -> None:
         super().__init__(convert_charrefs=True)
+        self.facts = facts  # an `XbrlCollector` fed every tag and text, hidden ones included
+        self.page = 0
         self.out: list[str] = []
         self._stack: list[tuple[str, bool, bool]] = []  # (tag, hidden, break after)
         self._hidden = 0
@@ -53,6 +55,7 @@ class _FilingText(HTMLParser):
         if not self._hidden:
             self._end_row()
             self.out.append(_PAGE)
+            self.page += 1
 
     def _end_row(self) -> None:
         if self._cell is not None:
@@ -73,6 +76,8 @@ class _FilingText(HTMLParser):
         tag = tag.lower()
         style = " ".join(v or "" for k, v in attrs if k and k.lower() == "style")
         hidden = tag in _SKIP_TAGS or bool(_HIDDEN.search(style))
+        if self.facts is not None:
+            self.facts.start(tag, attrs, self.page, hidden or self._hidden > 0)
         if _BREAK_BEFORE.search(style) and not self._hidden:
             self._page_break()
         after = bool(_BREAK_AFTER.search(style))
@@ -109,6 +114,8 @@ class _FilingText(HTMLParser):
 
     def handle_endtag(self, tag):
         tag = tag.lower()
+        if self.facts is not None:
+            self.facts.end(tag)
         if tag in _VOID or not any(t == tag for t, _, _ in self._stack):
             return  # a stray end tag
         while self._stack:
@@ -129,6 +136,8 @@ class _FilingText(HTMLParser):
                 break
 
     def handle_data(self, data):
+        if self.facts is not None:
+            self.facts.data(data)
         if self._tables > 0 and self._cell is None and not data.strip():
             return  # the whitespace between rows and cells
         self._emit(data)
@@ -170,7 +179,15 @@ def _tidy(text: str) -> str:
 
 def html_pages(markup: str) -> list[str]:
     """The pages of an HTML filing (see the module docstring); at least one, possibly empty, page."""
-    parser = _FilingText()
+    return html_document(markup)[0]
+
+
+def html_document(markup: str) -> tuple[list[str], dict | None]:
+    """The pages of an HTML filing and its inline-XBRL facts (`finrag.tools.indexing.xbrl`; None without)."""
+    from finrag.tools.indexing.xbrl import XbrlCollector
+
+    collector = XbrlCollector()
+    parser = _FilingText(collector)
     try:
         parser.feed(markup)
         parser.close()
@@ -179,7 +196,7 @@ def html_pages(markup: str) -> list[str]:
     pages = parser.pages()
     while len(pages) > 1 and not pages[-1].strip():  # a break at the very end adds no page
         pages.pop()
-    return pages or [""]
+    return pages or [""], collector.data_dict()
 
 
 def html_to_text(markup: str) -> str:

@@ -94,6 +94,9 @@ def _walk(folder: Path, report: IndexReport) -> list[Path]:
                 continue
             if name.startswith("."):
                 report.skipped.append((str(Path(root) / name), "hidden file (the name starts with a dot)"))
+            elif name == "full-submission.txt" and any(f.startswith("primary-document.") for f in files):
+                # sec-edgar-downloader saved the filing twice: its primary document is indexed once
+                report.skipped.append((str(Path(root) / name), "same filing as primary-document in its folder"))
             else:
                 found.append(Path(root) / name)
     return sorted(found)
@@ -202,6 +205,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                 log: Callable[[str], None] = print, embed: bool = True) -> IndexReport:
     """Index files and folders into `store` (which must have an embedder): the text of every new or changed
     file first, then (with `embed`) the vectors of every document that has none."""
+    from finrag.tools.indexing.facts_store import save_facts
     from finrag.tools.routing.documents import build_document_info
 
     if store.embedder is None:
@@ -238,7 +242,9 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                 continue
             doc = item
             doc.doc_id = ids_by_path.get(doc.path, doc.doc_id)
-            info = build_document_info(doc.path, "\n".join(doc.pages[:3])).model_copy(update={"doc_id": doc.doc_id})
+            dei = (doc.xbrl or {}).get("dei")
+            info = build_document_info(doc.path, "\n".join(doc.pages[:3]), dei=dei).model_copy(
+                update={"doc_id": doc.doc_id})
             chunks = chunk_pages(doc.pages, chunk_size, chunk_overlap)
             text, _ = join_pages(doc.pages)
             if chunk_size % step == 0:
@@ -248,6 +254,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
             else:  # chunk size not a multiple of the step: one vector per chunk
                 chunk_segs = [(i, 1) for i in range(len(chunks))]
             store.replace_document(info, doc.content_hash, doc.pages, chunks, None, chunk_segs)
+            save_facts(store, doc.doc_id, doc.content_hash, doc.xbrl)
             report.indexed.append(doc.doc_id)
             report.pages += len(doc.pages)
             report.chunks += len(chunks)
@@ -363,12 +370,13 @@ def refresh_registry(store: Store) -> list[str]:
     Cheap (no parsing, no embedding), so improvements to the registry reach an
     existing index on the next `finrag index` run. Returns how many changed.
     """
+    from finrag.tools.indexing.facts_store import load_facts
     from finrag.tools.routing.documents import build_document_info
 
     changed = []
     for old in store.documents():
         cover = "\n".join(store.pages_of(old.doc_id)[:3])
-        new = build_document_info(old.path, cover).model_copy(
+        new = build_document_info(old.path, cover, dei=(load_facts(store, old.doc_id) or {}).get("dei")).model_copy(
             update={"doc_id": old.doc_id, "alias_ids": old.alias_ids, "alias_paths": old.alias_paths})
         if new != old:
             store.update_document_info(new)

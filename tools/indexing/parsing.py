@@ -28,6 +28,8 @@ class ParsedDocument:
     path: str
     content_hash: str
     pages: list[str] = field(default_factory=list)
+    xbrl: dict | None = None
+    """Inline-XBRL facts of an EDGAR HTML filing (`finrag.tools.indexing.xbrl`), None for other files."""
 
     @property
     def n_chars(self) -> int:
@@ -88,10 +90,17 @@ def parse_file(path: str | Path) -> ParsedDocument:
         raise ParseError(f"unreadable: permission denied ({exc.strerror})") from None
     except OSError as exc:
         raise ParseError(f"unreadable: {exc.strerror or exc}") from None
-    pages = read_pages(p)
+    xbrl = None
+    primary = _sgml_primary(p) if suffix == ".txt" else None
+    if suffix in (".htm", ".html") or primary is not None:
+        from finrag.tools.indexing.html import html_document
+
+        pages, xbrl = html_document(primary if primary is not None else p.read_text(encoding="utf-8", errors="replace"))
+    else:
+        pages = read_pages(p)
     if not any(t.strip() for t in pages):
         raise ParseError("no extractable text (scanned image-only file? OCR is not supported)")
-    return ParsedDocument(doc_id=doc_id_for(p), path=str(p.resolve()), content_hash=digest, pages=pages)
+    return ParsedDocument(doc_id=doc_id_for(p), path=str(p.resolve()), content_hash=digest, pages=pages, xbrl=xbrl)
 
 
 def read_pages(path: str | Path, max_pages: int | None = None) -> list[str]:
@@ -103,7 +112,8 @@ def read_pages(path: str | Path, max_pages: int | None = None) -> list[str]:
     if suffix == ".pdf":
         return _pdf_pages(p, max_pages)
     if suffix == ".txt":
-        pages = _text_pages(p.read_text(encoding="utf-8", errors="replace"))
+        primary = _sgml_primary(p)
+        pages = _html_pages(primary) if primary is not None else _text_pages(p.read_text(encoding="utf-8", errors="replace"))
     else:
         pages = _html_pages(p.read_text(encoding="utf-8", errors="replace"))
     return pages if max_pages is None else pages[:max_pages]
@@ -137,6 +147,31 @@ def _pdf_pages(path: Path, max_pages: int | None = None) -> list[str]:
         return pages
     finally:
         doc.close()
+
+
+_SGML_DOC = re.compile(r"<DOCUMENT>(.*?)</DOCUMENT>", re.S | re.I)
+_SGML_TYPE = re.compile(r"<TYPE>\s*([^\s<]+)", re.I)
+_SGML_TEXT = re.compile(r"<TEXT>(.*?)(?:</TEXT>|$)", re.S | re.I)
+
+
+def _sgml_primary(path: Path) -> str | None:
+    """The primary document of an EDGAR SGML submission (`full-submission.txt`: several `<DOCUMENT>`s, the
+    first the filing itself, then exhibits and XBRL files), as its markup; None for any other text file."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if "<SEC-DOCUMENT>" not in head and "<DOCUMENT>" not in head and "<SEC-HEADER>" not in head:
+        return None
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for m in _SGML_DOC.finditer(text):
+        kind = _SGML_TYPE.search(m.group(1))
+        body = _SGML_TEXT.search(m.group(1))
+        if body and kind and not re.match(r"(?i)EX-|GRAPHIC|ZIP|XML|JSON|EXCEL|PDF", kind.group(1)):
+            markup = re.sub(r"(?is)^\s*<XBRL>|</XBRL>\s*$", "", body.group(1))
+            return markup
+    return None
 
 
 def _text_pages(text: str) -> list[str]:

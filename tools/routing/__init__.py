@@ -6,9 +6,11 @@ path and cover page plus an alias book (`data/aliases.yaml`); its linker reads q
 * `text`       small text helpers (squash, accents, edit distance, months, two-digit years, uniq)
 * `words`      evidence about words: English word frequency (wordfreq), finance abbreviations
 * `aliases`    the alias book: built-in `data/aliases.yaml` plus user YAML/CSV files
-* `filenames`  filing identity and unique doc ids from a path (FinanceBench, paper, company-folder, generic)
+* `filenames`  filing identity and unique doc ids from a path (sec-edgar-downloader, FinanceBench, paper,
+               company-folder, generic)
 * `cover`      cover-page parsing and reading a file's first pages
-* `documents`  company names and variants; `build_document_info` (path + cover -> DocumentInfo)
+* `documents`  company names and variants; `build_document_info` (sidecar, dei, cover, path -> DocumentInfo)
+* `dei`        identity from an EDGAR filing's inline-XBRL dei facts (form, fiscal year/quarter, period end...)
 * `names`      short names derived from legal names (head words, initialisms, abbreviated words)
 * `linker`     candidate companies in a question, each with a confidence and the reason
 * `questions`  years, ranges, periods, dates, forms, forward-looking years and cues in a question

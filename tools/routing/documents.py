@@ -74,31 +74,67 @@ def readable_key(key: str) -> str:
     return " ".join(w.capitalize() if not any(c.isdigit() for c in w) else w for w in key.split("_") if w)
 
 
-def build_document_info(path: PathLike, cover_text: str = "", book: Optional[AliasBook] = None) -> DocumentInfo:
-    """Combine what the path and the cover page say about a filing (never raises)."""
+def build_document_info(path: PathLike, cover_text: str = "", book: Optional[AliasBook] = None,
+                        dei: Optional[dict] = None) -> DocumentInfo:
+    """Combine what the filing says about itself (never raises), most exact first: the `finrag fetch` sidecar,
+    the inline-XBRL `dei` facts (`finrag.tools.indexing.xbrl`), the cover page, the file name. A file name's
+    date (`abbv-10-k-2025-02-14.html`) is a filing date, so there the cover's fiscal year comes first.
+    `sources` says which of them gave each field."""
+    from finrag.tools.routing.dei import dei_identity
+
     book = book or builtin_aliases()
     p = parse_path(path)
     c = parse_cover_page(cover_text if isinstance(cover_text, str) else "")
-    registrant = c["registrant"]
+    x = dei_identity(dei)
+    src: dict[str, str] = {}
+
+    def pick(name: str, *options: tuple[str, object]):
+        for origin, value in options:
+            if value:
+                src[name] = origin
+                return value
+        return options[-1][1] if options else None
+
+    registrant = pick("registrant", ("dei", x["registrant"]), ("cover", c["registrant"])) or ""
     cleaned = clean_company_name(registrant)
     key = p["company_key"]
     if not key or (squash(key) not in book.known_keys() and cleaned
                    and 0 < edit_distance(squash(key), squash(cleaned), 2) <= 2):
         key = canonical_company_key(cleaned, book) if cleaned else (p["ticker"] or key)
-    entry = book.entry_for(key, [cleaned] if cleaned else [], [p["ticker"], *c["tickers"]])
+    src["company"] = "filename" if key == p["company_key"] and key else src.get("registrant", "filename")
+    entry = book.entry_for(key, [cleaned] if cleaned else [], [p["ticker"], *x["tickers"], *c["tickers"]])
     company = entry.name if entry else (cleaned or readable_key(key))
-    tickers = uniq([*c["tickers"], p["ticker"]]) or (list(entry.tickers[:1]) if entry else [])
-    form = p["form"] or c["form"]
-    fiscal_year = p["fiscal_year"] or c["fiscal_year"]
+    tickers = pick("tickers", ("dei", uniq(x["tickers"])), ("cover", uniq([*c["tickers"], p["ticker"]]) if c["tickers"]
+                                                            else []), ("filename", [p["ticker"]] if p["ticker"] else []))
+    tickers = uniq([*(tickers or []), p["ticker"]]) if tickers else (list(entry.tickers[:1]) if entry else [])
+    form = pick("form", ("dei", x["form"]), ("filename", p["form"]), ("cover", c["form"])) or ""
+    dated_name = p["layout"] == "generic" and bool(re.search(r"(?:19|20)\d{2}-?\d{2}-?\d{2}", PurePath(str(path)).stem))
+    names_year = ("filename", None if dated_name and c["fiscal_year"] else p["fiscal_year"])
+    fiscal_year = pick("fiscal_year", ("dei", x["fiscal_year"]), names_year, ("cover", c["fiscal_year"]),
+                       ("filename", p["fiscal_year"]))
+    quarter = x["quarter"] if x["form"] else p["quarter"]
+    if x["form"] and x["quarter"]:
+        src["quarter"] = "dei"
+    elif quarter:
+        src["quarter"] = "filename"
+    if x["fiscal_year"] and not x["quarter"] and form == "10Q":
+        quarter = p["quarter"]
+    period = (f"{fiscal_year}Q{quarter}" if quarter else str(fiscal_year)) if fiscal_year else ""
+    if not x["fiscal_year"] and p["period"] and not dated_name:
+        period = p["period"]
     filed = p["filed_date"] or (c["report_date"] if form == "8K" else None)
+    fye = pick("fiscal_year_end", ("dei", x["fiscal_year_end"]), ("cover", c["fiscal_year_end"]))
+    period_end = pick("period_end", ("dei", x["period_end"]), ("cover", c["period_end"]))
     aliases = uniq([*name_variants(company), *(name_variants(cleaned) if cleaned else []),
                      *name_variants(readable_key(key)),
                      *((a for n in entry.names() for a in name_variants(n)) if entry else ())])
+    if x["cik"]:
+        src["cik"] = "dei"
     info = DocumentInfo(
         doc_id=p["doc_id"] or PurePath(str(path)).stem, path=str(path), company=company, company_key=key,
-        registrant=registrant, tickers=tickers, fiscal_year=fiscal_year, quarter=p["quarter"],
-        period=p["period"] or (str(fiscal_year) if fiscal_year else ""), form=form, filed_date=filed,
-        fiscal_year_end=c["fiscal_year_end"], period_end=c["period_end"], items=list(c["items"]), aliases=aliases)
+        registrant=registrant, tickers=tickers, fiscal_year=fiscal_year, quarter=quarter,
+        period=period, form=form, filed_date=filed, fiscal_year_end=fye, period_end=period_end,
+        items=list(c["items"]), aliases=aliases, cik=x["cik"], sources=src)
     return with_sidecar_identity(info, book)
 
 
@@ -142,4 +178,7 @@ def with_sidecar_identity(info: DocumentInfo, book: AliasBook) -> DocumentInfo:
         "quarter": quarter, "period": (f"{fy}Q{quarter}" if quarter else str(fy)) if fy else info.period,
         "form": form, "filed_date": data.get("filing_date") if form in ("8K", "EARNINGS") else None,
         "fiscal_year_end": fye_text, "period_end": data.get("period_end") or info.period_end,
-        "items": [str(i) for i in data.get("items") or []] or info.items, "aliases": aliases})
+        "items": [str(i) for i in data.get("items") or []] or info.items, "aliases": aliases,
+        "cik": str(data.get("cik") or info.cik),
+        "sources": {**info.sources, **{k: "sidecar" for k in ("registrant", "company", "tickers", "form", "fiscal_year",
+                                                              "quarter", "period_end", "fiscal_year_end", "cik")}}})

@@ -1,7 +1,8 @@
 """What a file name says about a filing: company key, ticker, fiscal period, form, filing date.
 
-Three layouts, tried in order: FinanceBench ``{COMPANY}_{PERIOD}_{TYPE}[_dated-{DATE}].pdf``
-(``3M_2018_10K``, ``AMD_2022Q2_10Q``, ``PEPSICO_2023_8K_dated-2023-05-30``), the paper's
+sec-edgar-downloader's ``sec-edgar-filings/TICKER/FORM/ACCESSION/primary-document.html`` (id
+``TICKER_FORM_ACCESSION``), then three layouts, tried in order: FinanceBench
+``{COMPANY}_{PERIOD}_{TYPE}[_dated-{DATE}].pdf`` (``3M_2018_10K``, ``AMD_2022Q2_10Q``, ``PEPSICO_2023_8K_dated-2023-05-30``), the paper's
 ``{year}/{TICKER}.pdf``, and a generic fallback that picks a form word, a date, a quarter or a
 year out of any name (``aapl-20230930.htm``). `canonical_company_key` normalises the company
 part and fixes a one-letter typo of a key the alias book knows. Nothing here ever raises.
@@ -92,6 +93,9 @@ def doc_id_for(path: PathLike) -> str:
     except Exception:
         return ""
     stem, parent = p.stem, p.parent.name
+    downloaded = _downloader_parts(p)
+    if downloaded:
+        return "_".join(downloaded)
     if re.fullmatch(r"(?:19|20)\d{2}", parent or "") and _PAPER_TICKER.fullmatch(stem or ""):
         return f"{stem.upper()}_{parent}"
     if stem and parent and parent not in (".", "..") and _is_period_only(stem) \
@@ -99,6 +103,19 @@ def doc_id_for(path: PathLike) -> str:
         folder = re.sub(r"[^A-Za-z0-9&.\-]+", "_", parent).strip("_")
         return f"{folder}_{stem}" if folder else stem
     return stem
+
+
+_DOWNLOADER_FILES = re.compile(r"(?i)primary-document\.html?|full-submission\.txt")
+_ACCESSION = re.compile(r"\d{10}-\d{2}-\d{6}")
+
+
+def _downloader_parts(p: PurePath) -> Optional[tuple[str, str, str]]:
+    """sec-edgar-downloader's `sec-edgar-filings/TICKER/FORM/ACCESSION/primary-document.html` (or
+    `full-submission.txt`): (ticker, form, accession), else None."""
+    parts = p.parts
+    if len(parts) < 4 or not _DOWNLOADER_FILES.fullmatch(p.name) or not _ACCESSION.fullmatch(parts[-2]):
+        return None
+    return parts[-4], parts[-3], parts[-2]
 
 
 def parse_path(path: PathLike) -> dict:
@@ -120,6 +137,13 @@ def parse_path(path: PathLike) -> dict:
     if not stem:
         return info
     try:
+        downloaded = _downloader_parts(p)
+        if downloaded:  # the folders name ticker and form; the document itself gives the period
+            ticker, form, _acc = downloaded
+            entry = builtin_aliases().entry_for(tickers=[ticker.upper()])
+            info.update(layout="sec-edgar-downloader", ticker=ticker.upper(), form=_form_of(form),
+                        company_key=(entry.key or squash(entry.name)).upper() if entry else ticker.upper())
+            return info
         return _parse_financebench(stem, info) or _parse_paper(p, stem, info) or _parse_company_folder(p, stem, info) \
             or _parse_generic(stem, info)
     except Exception:  # defensive: a file name must never break indexing

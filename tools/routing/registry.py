@@ -265,8 +265,8 @@ class Registry:
 
     @classmethod
     def from_paths(cls, paths: Iterable[PathLike], alias_file: Optional[PathLike] = None) -> "Registry":
-        """Build from files on disk (reads the first 3 pages of each)."""
-        return cls([build_document_info(p, read_cover_text(p)) for p in paths], alias_file=alias_file)
+        """Build from files on disk (reads the first 3 pages of each, and an HTML filing's inline-XBRL dei facts)."""
+        return cls([_info_from_file(p) for p in paths], alias_file=alias_file)
 
     # ----- simple accessors -----------------------------------------------
     def get(self, doc_id: str) -> Optional[DocumentInfo]:
@@ -498,6 +498,19 @@ class Registry:
         docs = [self.get(str(d)) for d in getattr(llm, "documents", []) or []]
         out.documents = uniq(d.doc_id for d in docs if d is not None)
         return out
+
+
+def _info_from_file(path: PathLike) -> DocumentInfo:
+    """A file's DocumentInfo as the indexer derives it: cover pages, plus dei facts for EDGAR HTML/SGML."""
+    if str(path).lower().endswith((".htm", ".html", ".txt")):
+        try:
+            from finrag.tools.indexing.parsing import parse_file
+
+            doc = parse_file(path)
+            return build_document_info(path, "\n".join(doc.pages[:3]), dei=(doc.xbrl or {}).get("dei"))
+        except Exception:  # unreadable: what the cover reader can still say
+            pass
+    return build_document_info(path, read_cover_text(path))
 
 
 def answer_caveats(extracted: dict | None, status: str, reason: str) -> list[str]:

@@ -1,0 +1,230 @@
+"""Exact line-item answers from an inline-XBRL filing's own tagged facts (`ix:nonFraction`).
+
+    result = answer_from_facts(question, facts, doc_id, info)   # a ReaderResult, or None
+
+* The concept comes from the question (`CONCEPTS`: revenue, net income, EPS basic/diluted, operating income,
+  operating cash flow, capex, total assets, debt, R&D...), the line item named first.
+* The context comes from the period asked, in the registrant's fiscal calendar: the filing's period end
+  (`dei:DocumentPeriodEndDate`), shifted back a year per fiscal year before the filing's when the question
+  asks for a prior year; three months for a quarter question (the default of a 10-Q), the year-to-date
+  duration for "six/nine months", "year to date" or "first half", twelve months for a fiscal-year question
+  (the default of a 10-K); an instant at that end for a balance (or at the date of "as of June 27, 2025").
+  Only contexts without dimensions are stored, so a segment, class or parent-only value is never taken.
+* The value is the fact's, with its scale and sign applied; the answer states it, keeps the displayed text
+  and cites the page the fact is displayed on (`[doc, p. N]`, added to the contexts by the caller).
+
+PDFs and HTML without inline XBRL keep the statement-table reader (`reader.py`).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Optional
+
+from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
+from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.routing.dei import dei_date
+
+__all__ = ["CONCEPTS", "answer_from_facts", "choose_fact", "asked_item"]
+
+_G = "us-gaap:"
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "revenue": ("Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax",
+                "RevenueFromContractWithCustomerIncludingAssessedTax", "SalesRevenueNet", "RevenuesNetOfInterestExpense"),
+    "net_income": ("NetIncomeLoss", "NetIncomeLossAvailableToCommonStockholdersBasic", "ProfitLoss"),
+    "eps_basic": ("EarningsPerShareBasic", "EarningsPerShareBasicAndDiluted"),
+    "eps_diluted": ("EarningsPerShareDiluted", "EarningsPerShareBasicAndDiluted"),
+    "operating_income": ("OperatingIncomeLoss",),
+    "gross_profit": ("GrossProfit",),
+    "cogs": ("CostOfGoodsAndServicesSold", "CostOfRevenue", "CostOfGoodsSold"),
+    "pretax_income": ("IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest",
+                      "IncomeLossFromContinuingOperationsBeforeIncomeTaxesMinorityInterestAndIncomeLossFromEquityMethodInvestments"),
+    "income_tax": ("IncomeTaxExpenseBenefit",),
+    "rnd": ("ResearchAndDevelopmentExpense", "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost"),
+    "sga": ("SellingGeneralAndAdministrativeExpense",),
+    "interest_expense": ("InterestExpense", "InterestExpenseNonoperating", "InterestExpenseDebt"),
+    "cfo": ("NetCashProvidedByUsedInOperatingActivities",
+            "NetCashProvidedByUsedInOperatingActivitiesContinuingOperations"),
+    "capex": ("PaymentsToAcquirePropertyPlantAndEquipment", "PaymentsToAcquireProductiveAssets",
+              "PaymentsForCapitalImprovements"),
+    "depreciation_amortization": ("DepreciationDepletionAndAmortization", "DepreciationAmortizationAndAccretionNet",
+                                  "DepreciationAndAmortization"),
+    "dividends_paid": ("PaymentsOfDividends", "PaymentsOfDividendsCommonStock"),
+    "share_repurchases": ("PaymentsForRepurchaseOfCommonStock",),
+    "total_assets": ("Assets",),
+    "total_liabilities": ("Liabilities",),
+    "total_equity": ("StockholdersEquity", "StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest"),
+    "total_current_assets": ("AssetsCurrent",),
+    "total_current_liabilities": ("LiabilitiesCurrent",),
+    "cash": ("CashAndCashEquivalentsAtCarryingValue",),
+    "inventory": ("InventoryNet",),
+    "receivables": ("AccountsReceivableNetCurrent",),
+    "accounts_payable": ("AccountsPayableCurrent",),
+    "ppe_net": ("PropertyPlantAndEquipmentNet",),
+    "long_term_debt": ("LongTermDebtNoncurrent", "LongTermDebt", "LongTermDebtAndCapitalLeaseObligations"),
+    "current_debt": ("LongTermDebtCurrent", "DebtCurrent"),
+    "total_debt": ("DebtLongtermAndShorttermCombinedAmount", "LongTermDebt", "DebtAndCapitalLeaseObligations",
+                   "LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"),
+}
+_DISPLAY = {"eps_basic": "basic earnings per share", "eps_diluted": "diluted earnings per share",
+            "cfo": "operating cash flow", "capex": "capital expenditures", "total_debt": "total debt"}
+_FLOW_FREE = {"total_assets", "total_liabilities", "total_equity", "total_current_assets", "total_current_liabilities",
+              "cash", "inventory", "receivables", "accounts_payable", "ppe_net", "long_term_debt", "current_debt", "total_debt"}
+_PER_SHARE = r"(?:eps|(?:earnings|loss|income|net income|net loss|\(loss\)|earnings \(loss\)) per (?:common )?share)"
+_EPS_BASIC = re.compile(rf"(?i)\bbasic\b.*\b{_PER_SHARE}|\b{_PER_SHARE}.*\bbasic\b")
+_EPS_DILUTED = re.compile(rf"(?i)\bdiluted\b.*\b{_PER_SHARE}|\b{_PER_SHARE}.*\bdiluted\b|^(?!.*\bbasic\b).*\b{_PER_SHARE}")
+_EXTRA = [("cfo", re.compile(r"(?i)\b(?:operating cash flows?|cash (?:flows? )?from operations|cash provided by "
+                             r"operating|net cash (?:provided|from) .*operating)\b")),
+          ("capex", re.compile(r"(?i)\b(?:capex|capital expenditures?|purchases? of property|payments? for property)\b")),
+          ("rnd", re.compile(r"(?i)\b(?:r&d|research and development)\b")),
+          ("total_debt", re.compile(r"(?i)\b(?:total|overall|gross) (?:borrowings|debt)\b|^(?!.*\b(?:long|short)[- ]term\b)"
+                                    r".*\b(?:debt|borrowings)\b")),
+          ("current_debt", re.compile(r"(?i)\bcurrent (?:portion|maturities) of (?:long[- ]term )?debt\b|"
+                                      r"\bshort[- ]term (?:debt|borrowings)\b")),
+          ("long_term_debt", re.compile(r"(?i)(?<!portion of )(?<!maturities of )\blong[- ]term debt\b")),
+          ("total_assets", re.compile(r"(?i)\btotal assets\b"))]
+_YTD = re.compile(r"(?i)\b(?:six|nine) months\b|\byear[- ]to[- ]date\b|\bytd\b|\bfirst (?:half|six|nine)\b|"
+                  r"\b(?:first|1st) (?:two|three) quarters\b|\bh1\b")
+_QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q\b")
+_ANNUAL = re.compile(r"(?i)\bfiscal(?: year)?\b|\bfy\s*'?\d|\bannual\b|\bfull[- ]year\b|\bfor (?:the )?(?:year|twelve months)\b|"
+                     r"\bin (?:19|20)\d\d\b")
+_AS_OF = re.compile(r"(?i)\b(?:as of|as at|at|on|ended|ending)\s+((?:[A-Z][a-z]+\.? \d{1,2},? (?:19|20)\d{2})|"
+                    r"(?:19|20)\d{2}-\d{2}-\d{2})")
+_YEAR = re.compile(r"(?i)\b(?:fy|fiscal(?: year)?|year)?\s*'?((?:19|20)\d{2})\b|\bfy\s*'?(\d{2})\b")
+
+
+def asked_item(question: str) -> Optional[str]:
+    """The line item the question names first, EPS basic/diluted told apart; None when it names none."""
+    if _EPS_BASIC.search(question):
+        return "eps_basic"
+    if _EPS_DILUTED.search(question):
+        return "eps_diluted"
+    hits = [(m.start(), name) for name, rx in _EXTRA for m in [rx.search(question)] if m]
+    hits += item_in_question(question, [n for n in LINE_ITEMS if n in CONCEPTS])
+    return min(hits)[1] if hits else None
+
+
+def _date(iso: str) -> Optional[_dt.date]:
+    try:
+        return _dt.date.fromisoformat(iso[:10])
+    except (TypeError, ValueError):
+        return None
+
+
+def _shift_years(d: _dt.date, years: int) -> _dt.date:
+    try:
+        return d.replace(year=d.year - years)
+    except ValueError:  # 29 February
+        return d.replace(year=d.year - years, day=28)
+
+
+def choose_fact(facts: dict, item: str, question: str, info: dict) -> Optional[tuple[dict, str]]:
+    """The fact that answers `item` for the period the question asks, and that period in words."""
+    contexts = facts.get("contexts") or {}
+    end = _date(str(info.get("period_end") or "")) or _date(str(dei_date((facts.get("dei") or {})
+                                                                   .get("DocumentPeriodEndDate", "")) or ""))
+    if end is None:
+        return None
+    quarterly = str(info.get("form") or "") == "10Q"
+    as_of = next((d for m in _AS_OF.finditer(question) for d in [_date(dei_date(m.group(1)) or "")] if d), None)
+    years = [int(a) if a else 2000 + int(b) for a, b in _YEAR.findall(question)]
+    fy = info.get("fiscal_year")
+    target = as_of
+    if target is None:
+        target = end
+        if years and fy and max(years) < int(fy):
+            target = _shift_years(end, int(fy) - max(years))
+    balance = item in _FLOW_FREE
+    if _YTD.search(question) and quarterly:
+        want = "ytd"
+    elif _QTR.search(question) or (quarterly and not _ANNUAL.search(question)):
+        want = "quarter"
+    else:
+        want = "annual"
+    best: Optional[tuple[float, dict, str]] = None
+    names = [_G + c for c in CONCEPTS[item]]
+    for f in facts.get("facts") or []:
+        if f.get("concept") not in names:
+            continue
+        ctx = contexts.get(f.get("context"))
+        if not ctx:
+            continue
+        rank = names.index(f["concept"])
+        if balance:
+            d = _date(ctx.get("instant", ""))
+            if d is None or abs((d - target).days) > 7:
+                continue
+            label = f"as of {d.isoformat()}"
+            score = -abs((d - target).days)
+        else:
+            s, e = _date(ctx.get("start", "")), _date(ctx.get("end", ""))
+            if s is None or e is None or abs((e - target).days) > 7:
+                continue
+            days = (e - s).days
+            if want == "quarter" and not 80 <= days <= 100:
+                continue
+            if want == "annual" and not 350 <= days <= 380:
+                continue
+            if want == "ytd" and days < 170:
+                continue
+            label = {"quarter": "three months", "ytd": f"{round(days / 30.4)} months", "annual": "fiscal year"}[want]
+            label = f"the {label} ended {e.isoformat()}"
+            score = days if want == "ytd" else 0
+        if item == "revenue":  # the total: the largest revenue concept of the period
+            score = score * 1e-3 + abs(f["value"]) * 1e-15 - rank * 1e-6
+        else:
+            score = score - rank * 100
+        shown = 1 if f.get("page", -1) >= 0 else 0
+        key = score + shown * 1e-3
+        if best is None or key > best[0]:
+            best = (key, f, label)
+    return (best[1], best[2]) if best else None
+
+
+def _money(value: float, fact: dict, item: str) -> str:
+    """The value exactly, at the precision the filing reports (`decimals`), in millions from $1 million up."""
+    unit = str(fact.get("unit") or "").lower()
+    a, sign = abs(value), "-" if value < 0 else ""
+    if item.startswith("eps") or "share" in unit and "usd" in unit:
+        return f"{sign}${a:,.2f} per share"
+    try:
+        dec = int(fact.get("decimals"))
+    except (TypeError, ValueError):
+        dec = 0
+    if a >= 1e6:
+        text = f"{sign}${a / 1e6:,.{min(6, max(0, dec + 6))}f} million"
+        return text + (f" ({sign}${a / 1e9:,.2f} billion)" if a >= 1e9 else "")
+    return f"{sign}${a:,.{min(2, max(0, dec))}f}"
+
+
+def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: Optional[dict]) -> Optional[ReaderResult]:
+    """The answer to a single line-item question from the filing's facts (see the module docstring), or None
+    when the question names no known item, the filing has no facts, or no fact matches the period."""
+    if not facts or not facts.get("facts"):
+        return None
+    item = asked_item(question)
+    if item is None:
+        return None
+    info = info or {}
+    picked = choose_fact(facts, item, question, info)
+    if picked is None:
+        return None
+    fact, period = picked
+    value = float(fact["value"])
+    if item == "capex":
+        value = abs(value)
+    display = _DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item)
+    page = int(fact.get("page", -1))
+    cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
+    company = info.get("company") or "The company"
+    owner = f"{company}'" if company.endswith("s") else f"{company}'s"
+    scale = {"3": "thousands", "6": "millions", "9": "billions"}.get(str(fact.get("scale") or ""), "")
+    text = str(fact.get("text") or "")
+    shown = (f"({text})" if fact.get("sign") == "-" else text) + (f" in {scale}" if scale else "")
+    answer = (f"{owner} {display} {period if period.startswith('as of') else 'for ' + period} was {_money(value, fact, item)} "
+              f"{cite}. Source: the filing's inline XBRL fact {fact['concept']} (displayed as {shown}).")
+    found = Found(item=item, year=int(info.get("fiscal_year") or 0), value=value, label=fact["concept"],
+                  raw=str(fact.get("text") or ""), header=period, doc_id=doc_id, page=max(page, 0),
+                  scale=None, statement=None, score=1.0)
+    return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],
+                        pages_added=[(doc_id, page)] if page >= 0 else [], value=value)

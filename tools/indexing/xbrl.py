@@ -1,0 +1,133 @@
+"""Inline-XBRL facts of an EDGAR HTML filing, collected while `html.py` reads its pages.
+
+`XbrlCollector` is fed the parser's tags and text (the hidden ``ix:header`` included) and keeps:
+
+* ``contexts``: id -> ``{"start", "end"}`` (a duration) or ``{"instant"}``, for contexts without dimensions
+  only (a segment, a parent-only column or a class of stock is not a consolidated value);
+* ``facts``: every ``ix:nonFraction`` in those contexts: concept, context, value with ``scale`` and
+  ``sign`` applied, the displayed text, unit, decimals and the zero-based page it is displayed on
+  (-1 for a hidden fact);
+* ``dei``: the document-and-entity facts (``dei:DocumentType``, ``dei:DocumentFiscalYearFocus``,
+  ``dei:TradingSymbol``...), as text; ``TradingSymbol`` is a list (one per class of security).
+
+`XbrlCollector.data_dict()` is the JSON-ready dict, or None for a filing without inline XBRL. Never raises.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+__all__ = ["XbrlCollector", "fact_value"]
+
+_DEI_LISTS = {"TradingSymbol", "SecurityExchangeName", "Security12bTitle"}
+_MAX_TEXT = 200
+
+
+def fact_value(text: str, fmt: str = "", scale: str | int | None = 0, sign: str = "") -> Optional[float]:
+    """The number an ``ix:nonFraction`` stands for: displayed `text` read with its `fmt`, times 10**`scale`,
+    negated when `sign` is '-'; None when the text is not a number."""
+    t = (text or "").strip().replace("\xa0", "").replace(" ", "")
+    fmt = (fmt or "").lower()
+    if "fixed-zero" in fmt or "zerodash" in fmt or t in ("-", "—", "–", ""):
+        num = 0.0 if ("zero" in fmt or "dash" in fmt or t in ("-", "—", "–")) else None
+    else:
+        if "comma-decimal" in fmt or "numcommadecimal" in fmt:
+            t = t.replace(".", "").replace(",", ".")
+        else:
+            t = t.replace(",", "")
+        m = re.search(r"\d+(?:\.\d+)?|\.\d+", t)
+        num = float(m.group()) if m else None
+    if num is None:
+        return None
+    try:
+        num *= 10 ** int(scale or 0)
+    except (TypeError, ValueError):
+        pass
+    return -num if sign == "-" else num
+
+
+class XbrlCollector:
+    """Collects contexts, numeric facts and dei facts from parser events (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.contexts: dict[str, dict] = {}
+        self.dims: set[str] = set()
+        self.facts: list[dict] = []
+        self.dei: dict = {}
+        self._ctx: Optional[dict] = None
+        self._ctx_field = ""
+        self._open: list[tuple[str, dict, list[str]]] = []  # (tag, attributes, text parts)
+        self.seen = False
+
+    def start(self, tag: str, attrs: list, page: int, hidden: bool) -> None:
+        """A start tag (lower-cased by HTMLParser)."""
+        if not tag.startswith(("ix:", "xbrli:", "xbrldi:")):
+            return
+        self.seen = True
+        a = {k.lower(): (v or "") for k, v in attrs if k}
+        if tag == "xbrli:context":
+            self._ctx = {"id": a.get("id", "")}
+        elif self._ctx is not None and tag in ("xbrli:startdate", "xbrli:enddate", "xbrli:instant"):
+            self._ctx_field = tag.split(":")[1]
+        elif self._ctx is not None and tag in ("xbrldi:explicitmember", "xbrldi:typedmember", "xbrli:segment"):
+            self._ctx["dims"] = True
+        elif tag in ("ix:nonfraction", "ix:nonnumeric"):
+            name = a.get("name", "")
+            if tag == "ix:nonnumeric" and not name.startswith("dei:"):
+                return
+            a["_page"] = -1 if hidden else page
+            self._open.append((tag, a, []))
+
+    def data(self, text: str) -> None:
+        """Text inside the current element."""
+        if self._ctx is not None and self._ctx_field:
+            self._ctx[self._ctx_field] = self._ctx.get(self._ctx_field, "") + text.strip()
+        for _tag, _a, parts in self._open:
+            if sum(map(len, parts)) < _MAX_TEXT:
+                parts.append(text)
+
+    def end(self, tag: str) -> None:
+        """An end tag."""
+        if tag in ("xbrli:startdate", "xbrli:enddate", "xbrli:instant"):
+            self._ctx_field = ""
+        elif tag == "xbrli:context" and self._ctx is not None:
+            c, self._ctx = self._ctx, None
+            if c.get("dims"):
+                self.dims.add(c["id"])
+            elif c.get("instant"):
+                self.contexts[c["id"]] = {"instant": c["instant"]}
+            elif c.get("enddate"):
+                self.contexts[c["id"]] = {"start": c.get("startdate", ""), "end": c["enddate"]}
+        elif tag in ("ix:nonfraction", "ix:nonnumeric"):
+            for i in range(len(self._open) - 1, -1, -1):
+                if self._open[i][0] == tag:
+                    self._finish(*self._open.pop(i))
+                    break
+
+    def _finish(self, tag: str, a: dict, parts: list[str]) -> None:
+        text = re.sub(r"\s+", " ", "".join(parts).replace("\xa0", " ")).strip()[:_MAX_TEXT]
+        name = a.get("name", "")
+        if name.startswith("dei:"):
+            key = name[4:]
+            if key in _DEI_LISTS:
+                if text and text not in self.dei.setdefault(key, []):
+                    self.dei[key].append(text)
+            elif text and key not in self.dei:
+                self.dei[key] = text
+                if a.get("format"):
+                    self.dei.setdefault("_formats", {})[key] = a["format"]
+            if tag == "ix:nonnumeric":
+                return
+        value = fact_value(text, a.get("format", ""), a.get("scale"), a.get("sign", ""))
+        if value is None or not a.get("contextref"):
+            return
+        self.facts.append({"concept": name, "context": a["contextref"], "value": value, "text": text,
+                           "unit": a.get("unitref", ""), "decimals": a.get("decimals", ""),
+                           "scale": a.get("scale", "0"), "sign": a.get("sign", ""), "page": a["_page"]})
+
+    def data_dict(self) -> Optional[dict]:
+        """The collected facts as a JSON-ready dict (facts in contexts without dimensions), or None."""
+        if not self.seen or not (self.facts or self.dei):
+            return None
+        facts = [f for f in self.facts if f["context"] in self.contexts or f["concept"].startswith("dei:")]
+        return {"schema": "finrag.xbrl/1", "contexts": self.contexts, "facts": facts, "dei": self.dei}

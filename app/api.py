@@ -1,9 +1,14 @@
 """The public Python API: run a system on a question and get the JSON contract back.
 
     from finrag import run_query
-    result = run_query("What was 3M's FY2018 capex?", system="hdrr", index_dir=".finrag")
+    result = run_query("What was 3M's FY2018 capex?", system="hdrr", index=".finrag")
+    result.answer, result["answer"], result.model_dump()     # an `Answer`; read like the dict it replaces
+    await arun_query(question, config={"callbacks": [handler], "tags": ["mine"]})
+    for piece in stream_answer(question):                    # answer text as generated, then the Answer
+        ...
 
-The contract's fields: `finrag.state.contract.Answer` (state/contract.py) and docs/contract.md.
+The contract's fields: `finrag.state.contract.Answer` (state/contract.py) and docs/contract.md. `index=`
+names the index everywhere (the retriever, `finrag.index`); `index_dir=` is still accepted here.
 """
 from __future__ import annotations
 
@@ -11,11 +16,15 @@ import dataclasses
 import re
 import time
 import uuid
-from typing import Any, Mapping
+from typing import Any, AsyncIterator, Iterator, Mapping
+
+from langchain_core.messages import AIMessageChunk
+from langchain_core.runnables import RunnableConfig
 
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
+from finrag.tools.llm.calls import message_text
 from finrag.tools.llm.tokens import count_tokens
 
 
@@ -50,9 +59,13 @@ def validate_question(question: Any, max_chars: int = MAX_QUESTION_CHARS) -> str
 
 
 def to_contract(state: dict, *, system: str, qid: str, question: str, total_ms: float) -> dict:
-    """A graph's final state as the JSON contract: built through `finrag.state.contract.Answer`, returned as
-    a plain dict (optional fields, `verification`, `error` and `offline_fallback`, only when the run produced
-    them)."""
+    """A graph's final state as the JSON contract, a plain dict (optional fields, `verification`, `error`
+    and `offline_fallback`, only when the run produced them): `to_answer(...).to_dict()`."""
+    return to_answer(state, system=system, qid=qid, question=question, total_ms=total_ms).to_dict()
+
+
+def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: float) -> Answer:
+    """A graph's final state as the contract model, `finrag.state.contract.Answer`."""
     calls = list(state.get("llm_calls") or [])
     contexts = [Context(chunk_id=c.get("chunk_id"), doc_id=c.get("doc_id"), page_start=c.get("page_start"),
                         page_end=c.get("page_end"), score=round(float(c.get("score") or 0.0), 6), text=c.get("text", ""))
@@ -88,7 +101,7 @@ def to_contract(state: dict, *, system: str, qid: str, question: str, total_ms: 
                   calls=calls, llm_calls_saved=int(reader.get("llm_calls_saved") or 0)),
         timings_ms=timings,
         **optional,
-    ).to_dict()
+    )
 
 
 def run_configuration(configurable: Mapping[str, Any] | Configuration | None = None, *,
@@ -103,20 +116,132 @@ def run_configuration(configurable: Mapping[str, Any] | Configuration | None = N
     return Configuration(**values)
 
 
-def run_query(question: str, system: str = "hdrr", *, index_dir: str | None = None, qid: str | None = None,
-              configurable: Mapping[str, Any] | Configuration | None = None) -> dict:
-    """Answer one question with one system; returns the JSON contract as a dict.
-
-    `configurable` sets fields of `finrag.state.configuration.Configuration` for this run (e.g.
-    `{"llm": "openai/gpt-4.1", "fts_k": 30}`; a role's model may be a LangChain chat model); the
-    Configuration is built once, here, and given to the graph as its run context (`context=`).
-    """
+def _prepare(question: str, system: str, index: str | None, index_dir: str | None,
+             configurable: Mapping[str, Any] | Configuration | None) -> tuple[Any, Configuration, str]:
+    """(graph, Configuration, validated question) of one run; ValueError / QuestionError before it starts."""
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}; choose one of: {', '.join(SYSTEMS)}")
-    cfg = run_configuration(configurable, index_dir=index_dir)
-    q = validate_question(question, int(cfg.max_question_chars))
-    graph = get_graph(system)
+    if index is not None and index_dir is not None and str(index) != str(index_dir):
+        raise ValueError("give the index once: index= (index_dir= is its old name)")
+    cfg = run_configuration(configurable, index_dir=index if index is not None else index_dir)
+    return get_graph(system), cfg, validate_question(question, int(cfg.max_question_chars))
+
+
+def run_query(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
+              configurable: Mapping[str, Any] | Configuration | None = None, config: RunnableConfig | None = None,
+              index_dir: str | None = None) -> Answer:
+    """Answer one question with one system; returns the JSON contract as an `Answer` (pydantic): fields as
+    attributes, `.model_dump()` for the plain dict, and read-only `res["answer"]` access.
+
+    `index` is the index (a directory or a `milvus:` location; default $FINRAG_HOME, else ./.finrag;
+    `index_dir` is its old name). `configurable` sets fields of `finrag.state.configuration.Configuration`
+    for this run (e.g. `{"llm": "openai/gpt-4.1", "fts_k": 30}`; a role's model may be a LangChain chat
+    model); the Configuration is built once, here, and given to the graph as its run context (`context=`).
+    `config` is the LangChain RunnableConfig of the graph run: `callbacks`, `tags`, `metadata`, `run_name`
+    (a tracer sees every node and LLM call under the run).
+    """
+    graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
     t0 = time.perf_counter()
-    state = graph.invoke({"question": q}, context=cfg)
+    state = graph.invoke({"question": q}, config, context=cfg)
     total = (time.perf_counter() - t0) * 1000.0
-    return to_contract(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
+    return to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
+
+
+async def arun_query(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
+                     configurable: Mapping[str, Any] | Configuration | None = None,
+                     config: RunnableConfig | None = None, index_dir: str | None = None) -> Answer:
+    """`run_query` on the graph's async path (`ainvoke`): the same arguments and the same Answer."""
+    graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
+    t0 = time.perf_counter()
+    state = await graph.ainvoke({"question": q}, config, context=cfg)
+    total = (time.perf_counter() - t0) * 1000.0
+    return to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
+
+
+STREAM_MODES = ["messages", "values"]
+"""What `stream_answer` asks the graph for: the generator's message chunks and the state after each step."""
+
+
+class AnswerTokens:
+    """Turns the generator's message chunks into answer text pieces that add up to the final `answer`.
+
+    `generate` strips the reply and puts the routing caveats (a company or period the index lacks) in front, so
+    the pieces do the same: the caveats come with the first text, leading whitespace is dropped and trailing
+    whitespace is held back until more text follows. `rest(final)` is what is still missing at the end (the
+    whole answer when no generator LLM call streamed: offline, or the statement reader's fast path), or None
+    when the final answer is not a continuation of the pieces (a generator call failed mid-stream and, with
+    on_llm_error=offline, the offline strategy answered)."""
+
+    def __init__(self) -> None:
+        """Nothing sent yet."""
+        self.sent = ""
+        self._held = ""
+        self._started = False
+
+    def feed(self, part: Any, state: Mapping[str, Any]) -> str:
+        """The text to send for one `messages` stream part ('' when it is not the generator's, or held)."""
+        message, meta = part
+        if (meta or {}).get("langgraph_node") != "generate" or not isinstance(message, AIMessageChunk):
+            return ""
+        text = self._held + message_text(message.content)
+        if not self._started:
+            text = text.lstrip()
+            if not text:
+                return ""
+            from finrag.tools.routing.registry import answer_caveats
+
+            caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),
+                                     str(state.get("routing_reason") or ""))
+            text = (" ".join(caveats) + "\n\n" + text) if caveats else text
+            self._started = True
+        body = text.rstrip()
+        self._held = text[len(body):]
+        self.sent += body
+        return body
+
+    def rest(self, final: str) -> str | None:
+        """The end of `final` not sent yet ('' when all of it was), None when `final` does not continue it."""
+        return final[len(self.sent):] if final.startswith(self.sent) else None
+
+
+def stream_answer(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
+                  configurable: Mapping[str, Any] | Configuration | None = None,
+                  config: RunnableConfig | None = None, index_dir: str | None = None) -> Iterator[str | Answer]:
+    """Answer one question, yielding the answer text as the generator LLM produces it (`str` pieces that add up
+    to the answer, `AnswerTokens`), then the final contract (`Answer`, last). Without a generator LLM call
+    (offline, or the statement reader's fast path) the answer comes as one piece. Arguments as in `run_query`."""
+    graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
+    t0 = time.perf_counter()
+    state: dict = {}
+    tokens = AnswerTokens()
+    for mode, part in graph.stream({"question": q}, config, context=cfg, stream_mode=STREAM_MODES):
+        if mode == "values":
+            state = part
+        elif text := tokens.feed(part, state):
+            yield text
+    total = (time.perf_counter() - t0) * 1000.0
+    answer = to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
+    if rest := tokens.rest(answer.answer):
+        yield rest
+    yield answer
+
+
+async def astream_answer(question: str, system: str = "hdrr", *, index: str | None = None,
+                         qid: str | None = None, configurable: Mapping[str, Any] | Configuration | None = None,
+                         config: RunnableConfig | None = None,
+                         index_dir: str | None = None) -> AsyncIterator[str | Answer]:
+    """`stream_answer` on the graph's async path (`astream`): answer text pieces, then the Answer."""
+    graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
+    t0 = time.perf_counter()
+    state: dict = {}
+    tokens = AnswerTokens()
+    async for mode, part in graph.astream({"question": q}, config, context=cfg, stream_mode=STREAM_MODES):
+        if mode == "values":
+            state = part
+        elif text := tokens.feed(part, state):
+            yield text
+    total = (time.perf_counter() - t0) * 1000.0
+    answer = to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
+    if rest := tokens.rest(answer.answer):
+        yield rest
+    yield answer

@@ -241,8 +241,9 @@ def cmd_info(args) -> int:
     print(f"size       {stats['size_bytes'] / 1e6:,.1f} MB on disk")
     if args.documents:
         for d in docs:
+            origin = " ".join(f"{k}={v}" for k, v in d.sources.items())
             print(printable(f"  {d.doc_id:45s} {d.company[:30]:30s} {','.join(d.tickers[:3]):12s} {d.period:8s} "
-                            f"{d.form}"))
+                            f"{d.form}" + (f"  [{origin}]" if origin else "")))
     return EXIT_OK
 
 
@@ -290,7 +291,7 @@ def cmd_ask(args) -> int:
     os.environ.setdefault("FINRAG_QUERY_ENCODER", "numpy")
     warm = _prefetch(args)
     try:
-        res = run_query(question, system=args.system, index_dir=args.index, configurable=_configurable(args))
+        res = run_query(question, system=args.system, index=args.index, configurable=_configurable(args)).model_dump()
     except QuestionError as exc:
         _err(str(exc))
         return EXIT_USAGE
@@ -347,8 +348,8 @@ def cmd_batch(args) -> int:
     try:
         for qid, q, line in tqdm(todo, desc=f"{args.system}", unit="q", disable=not _progress(args)):
             try:
-                res = run_query(q, system=args.system, index_dir=args.index, qid=qid,
-                                configurable=_configurable(args))
+                res = run_query(q, system=args.system, index=args.index, qid=qid,
+                                configurable=_configurable(args)).model_dump()
             except QuestionError as exc:
                 failed += 1
                 tqdm.write(f"failed  {src}:{line}: {exc} (id {qid!r})", file=sys.stderr)
@@ -405,6 +406,11 @@ def cmd_demo(args) -> int:
 def cmd_serve(args) -> int:
     from finrag.server import serve
 
+    # --llm / --llm-base-url: the default of every request's Configuration, as FINRAG_LLM / FINRAG_LLM_BASE_URL
+    # would set it (a request's own `configurable` still wins)
+    for flag, env in (("llm", "FINRAG_LLM"), ("llm_base_url", "FINRAG_LLM_BASE_URL")):
+        if getattr(args, flag, None):
+            os.environ[env] = getattr(args, flag)
     return serve(host=args.host, port=args.port, index_dir=args.index, api_key=args.api_key, max_batch=args.max_batch)
 
 
@@ -420,6 +426,9 @@ class _PortAction(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="finrag", description="Question answering over SEC filings (offline by default).",
                                 epilog="exit codes: " + "; ".join(f"{k} {v.split(' (')[0]}" for k, v in EXIT_CODES.items()))
+    from finrag import __version__
+
+    p.add_argument("--version", action="version", version=f"finrag {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("index", help="index PDF/.txt/.htm filings (incremental)")
@@ -500,6 +509,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--api-key", default=os.environ.get("FINRAG_API_KEY"), help="require this X-API-Key header")
     s.add_argument("--max-batch", type=int, default=None,
                    help="most inputs per /batch request (default 32, or $FINRAG_SERVE_MAX_BATCH)")
+    s.add_argument("--llm", default=None,
+                   help="the requests' default model: offline or openai/<model> (default $FINRAG_LLM; offline "
+                        "without OPENAI_API_KEY)")
+    s.add_argument("--llm-base-url", default=None,
+                   help="OpenAI-compatible server URL for --llm (vLLM, Ollama, ...; default $FINRAG_LLM_BASE_URL)")
     _index_arg(s)
     s.set_defaults(func=cmd_serve)
 

@@ -151,7 +151,7 @@ def run_demo(home: Path, index_dir: Path, systems: list[str], n_questions: int, 
     runtime.reset()
 
     def ask(q: dict, system: str) -> dict:
-        return run_query(q["question"], system=system, index_dir=str(index_dir), qid=q["id"])
+        return run_query(q["question"], system=system, index=str(index_dir), qid=q["id"]).model_dump()
 
     show(qs, systems, ask)
     if qs:

@@ -26,7 +26,8 @@ through ``finrag.api.to_contract``. The graph runs *inside* the lambda with the 
 so ``/stream_events`` carries the graph's own events (one ``on_chain_start``/``on_chain_end`` pair per
 node: extract_metadata, resolve_docs, rewrite, fts_search, ...), and ``/stream`` emits the contract in
 pieces that add up (``+``) to the ``/invoke`` output: first ``{id, system, question}``, then
-``{routing}`` as soon as routing is known, then the rest (answer, contexts, cost, timings_ms).
+``{routing}`` as soon as routing is known, then the generator's tokens as ``{answer}`` pieces
+(``finrag.api.AnswerTokens``), then the rest (contexts, cost, timings_ms; answer when no token streamed).
 
 Clients cannot change the server's configuration: the ``configurable`` a client sends is dropped (the
 graphs read only their run context), so a request cannot point the server at another directory or model.
@@ -74,7 +75,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from finrag import web
-from finrag.api import QuestionError, to_contract, validate_question
+from finrag.api import AnswerTokens, QuestionError, to_contract, validate_question
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.guard import (  # noqa: F401 - the guard's names, re-exported where they always were
     API_KEY_HEADER,
@@ -146,6 +147,11 @@ def _pieces(system: str, state: dict, *, qid: str, question: str, total_ms: floa
     return rest
 
 
+STREAM_MODES = ["updates", "values", "messages"]
+"""What `/stream` asks the graph for: node updates (routing as soon as it is known), the state, and the
+generator's message chunks (the answer's tokens)."""
+
+
 def _routing_of(system: str, state: dict, update: dict) -> dict:
     """The contract's `routing` as soon as `resolve_docs` has run: built by `to_contract` itself from the state
     so far plus the node's update, so it equals the final answer's `routing` (which then is not sent again;
@@ -179,6 +185,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
             self.question, self.qid = _prepare(inp, int(self.context.max_question_chars))
             self.state: dict = {}
             self.routing_sent: Optional[dict] = None
+            self.tokens = AnswerTokens()
             self.t0 = time.perf_counter()
 
         def head(self) -> AddableDict:
@@ -187,6 +194,9 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
         def feed(self, mode: str, chunk: Any) -> Optional[AddableDict]:
             if mode == "values":
                 self.state = chunk
+            elif mode == "messages":  # the generator's tokens, as `answer` pieces that add up to the answer
+                text = self.tokens.feed(chunk, self.state)
+                return AddableDict(answer=text) if text else None
             elif (self.routing_sent is None and mode == "updates" and isinstance(chunk, dict)
                   and isinstance(chunk.get("resolve_docs"), dict)):
                 self.routing_sent = _routing_of(system, self.state, chunk["resolve_docs"])
@@ -195,8 +205,17 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
 
         def rest(self) -> AddableDict:
             total = (time.perf_counter() - self.t0) * 1000.0
-            return AddableDict(_pieces(system, self.state, qid=self.qid, question=self.question, total_ms=total,
-                                       routing_sent=self.routing_sent))
+            rest = _pieces(system, self.state, qid=self.qid, question=self.question, total_ms=total,
+                           routing_sent=self.routing_sent)
+            if self.tokens.sent and "answer" in rest:  # what the streamed pieces lack of the final answer
+                remainder = self.tokens.rest(rest["answer"])
+                if remainder is None:  # a generator call failed mid-stream and the offline strategy answered
+                    rest["answer_replaced"] = rest.pop("answer")
+                elif remainder:
+                    rest["answer"] = remainder
+                else:
+                    rest.pop("answer")
+            return AddableDict(rest)
 
     async def astream_answer(inp: Any, config: RunnableConfig) -> AsyncIterator[dict]:
         pieces = _Pieces(inp)
@@ -209,7 +228,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
             return
         yield pieces.head()
         async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config),
-                                               context=pieces.context, stream_mode=["updates", "values"]):
+                                               context=pieces.context, stream_mode=STREAM_MODES):
             if (piece := pieces.feed(mode, chunk)) is not None:
                 yield piece
         yield pieces.rest()
@@ -218,7 +237,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
         pieces = _Pieces(inp)
         yield pieces.head()
         for mode, chunk in graph.stream({"question": pieces.question}, _run_config(config),
-                                        context=pieces.context, stream_mode=["updates", "values"]):
+                                        context=pieces.context, stream_mode=STREAM_MODES):
             if (piece := pieces.feed(mode, chunk)) is not None:
                 yield piece
         yield pieces.rest()

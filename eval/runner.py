@@ -178,6 +178,7 @@ def answer_one(system: str, q: dict, out: Path, index_dir: str | None, configura
     t0 = time.perf_counter()
     try:
         res = run_query(q["question"], system, index_dir=index_dir, qid=q["id"], configurable=dict(configurable))
+        res = res if isinstance(res, dict) else res.model_dump()  # an Answer; the answer file is its plain dict
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # recorded in the query's file; the run goes on

@@ -32,7 +32,13 @@ def add_retrieval(g: StateGraph, *, variant: str = "base", scoped: bool = False)
     g.add_node("rerank", bound(rerank, variant=variant, scoped=scoped))
     g.add_edge("rewrite", "fts_search")
     g.add_edge("rewrite", "vector_search")
-    g.add_edge(["fts_search", "vector_search"], "rrf")
+    # fan-in by two plain edges, not a join edge (`add_edge(["fts_search", "vector_search"], "rrf")`): both
+    # searches always run in the same step (after rewrite), so rrf runs once, after both, either way (answers
+    # unchanged). With the join, a run stepped over langgraph-api (`langgraph dev`, Studio) with interrupt_before
+    # stopped after the two searches with next=[] and no answer; with plain edges it pauses before rrf and resumes
+    # like any other step (tests/integration/test_studio.py).
+    g.add_edge("fts_search", "rrf")
+    g.add_edge("vector_search", "rrf")
     g.add_edge("rrf", "rerank")
 
 

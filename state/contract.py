@@ -98,13 +98,16 @@ class Context(_Open):
 class LLMCall(_Open):
     """One LLM call of the run (or a failed one, which the offline strategy replaced)."""
 
-    _omit_if_none = ("error",)
+    _omit_if_none = ("error", "tokens_estimated")
 
     role: str = Field(description="router, rewriter, verifier or generator")
     model: str = Field(description="The model's name; 'error' when the call failed")
     prompt_tokens: int = Field(description="Prompt tokens: the provider's usage, else our own count")
     completion_tokens: int = Field(description="Completion tokens: the provider's usage, else our own count")
     error: Optional[str] = Field(None, description="Only on a failed call: 'ExceptionType: message' (at most 200 characters)")
+    tokens_estimated: Optional[bool] = Field(
+        None, description="Only when the provider reported no usage for this call: true, the token counts are "
+                          "finrag's own estimate (tiktoken's o200k, else ~4 characters a token)")
 
 
 class Cost(_Open):
@@ -209,3 +212,38 @@ class Answer(_Open):
     def to_dict(self) -> dict[str, Any]:
         """The contract as a plain dict (what `to_contract` returns); optional fields only when not None."""
         return self.model_dump()
+
+    # Read-only mapping access over `model_dump()`, so code written for the dict `run_query` used to return
+    # keeps working: `res["answer"]`, `res["cost"]["llm_calls"]`, `res.get("error")`, `"verification" in res`,
+    # `{**res}`, `set(res)` (iteration gives the keys, as a dict's does); `json.dumps` needs `res.model_dump()`.
+    def __getitem__(self, key: str) -> Any:
+        """The dumped contract's value at `key` (a nested part as plain dicts and lists)."""
+        return self.model_dump()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The dumped contract's value at `key`, else `default` (optional fields left out read as absent)."""
+        return self.model_dump().get(key, default)
+
+    def keys(self):
+        """The dumped contract's keys, in contract order."""
+        return self.model_dump().keys()
+
+    def items(self):
+        """The dumped contract's (key, value) pairs."""
+        return self.model_dump().items()
+
+    def values(self):
+        """The dumped contract's values."""
+        return self.model_dump().values()
+
+    def __contains__(self, key: object) -> bool:
+        """Whether the dumped contract has `key` (optional fields only when set)."""
+        return key in self.model_dump()
+
+    def __iter__(self):  # type: ignore[override]
+        """The dumped contract's keys, as a dict's iteration gives them (`set(res)`, `for key in res`)."""
+        return iter(self.model_dump())
+
+    def __len__(self) -> int:
+        """How many keys the dumped contract has."""
+        return len(self.model_dump())

@@ -144,6 +144,26 @@ class OutputState(TypedDict, total=False):
     contexts: list[dict]
     """Exactly what the generator saw, in order."""
 
+    # retrieval (chunk-retrieval systems only): output keys so that a LangGraph API client's
+    # `stream_mode="updates"` (Studio's step view) shows what each retrieval node produced, not only its timing
+    query: str
+    """The search query, from `rewrite`."""
+
+    keywords: list[str]
+    """The search keywords, from `rewrite`."""
+
+    fts_results: list[dict]
+    """BM25 hits, best first, from `fts_search`."""
+
+    vector_results: list[dict]
+    """Vector hits, nearest first, from `vector_search`."""
+
+    fused: list[dict]
+    """Both hit lists fused by reciprocal rank, from `rrf`."""
+
+    reranked: list[dict]
+    """The chunks the reranker's cutoff kept, best first, from `rerank` (the generator's context)."""
+
     vector_status: dict[str, Any]
     """Whether the searched filings had vectors (chunk-retrieval systems only)."""
 

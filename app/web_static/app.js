@@ -262,9 +262,14 @@
     }
 
     merge(piece) {
+      // /stream's pieces add up: the generator's tokens come as {answer} pieces, then the rest of the contract
+      // (`cost` and the others; `answer` there too when no token streamed, or `answer_replaced`)
+      const streamed = this.contract.answer || "";
       Object.assign(this.contract, piece);
+      if ("answer" in piece) this.contract.answer = streamed + piece.answer;
+      if ("answer_replaced" in piece) this.contract.answer = piece.answer_replaced;
       if ("routing" in piece) { renderRouting(this); this.setState("routed, retrieving..."); }
-      if ("answer" in piece) {
+      if ("cost" in piece) {
         this.done = true;
         this.ms = performance.now() - this.t0;
         this.answer.classList.remove("streaming");

@@ -47,7 +47,7 @@ def test_every_system_answers_offline_with_the_json_contract(demo_index, demo_qa
         assert c["page_start"] <= c["page_end"]
     assert res["timings_ms"]["total"] > 0 and "generate" in res["timings_ms"]
     assert res["cost"]["llm_calls"] == 0 and res["cost"]["context_tokens"] > 0
-    json.dumps(res)  # serialisable
+    json.dumps(res.model_dump())  # serialisable
 
 
 def test_hdrr_routes_to_the_gold_filing_and_keeps_context_inside_it(demo_index, demo_qas):

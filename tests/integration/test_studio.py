@@ -138,3 +138,41 @@ def test_studio_assistant_context_reaches_the_nodes(studio, demo_qas):
     assert props["max_chunks"]["description"] and props["generate_prompt"]["description"]
     assert 1 <= len(narrow["contexts"]) <= 2 and narrow["routed_docs"] == [qa["doc_id"]]
     assert len(per_run["contexts"]) == 1 and len(via_config["contexts"]) == 1
+
+
+def test_studio_steps_hdrr_through_every_node_with_interrupt_before(studio, demo_qas):
+    """Studio's step-through: `interrupt_before="*"`, then resume (input None) until `next` is empty; the run
+    pauses before every node of HDRR, past the fts_search/vector_search fan-in, and ends with the answer (the
+    same as an uninterrupted run); each step's `updates` shows what the node produced, retrieval keys included."""
+    from langgraph_sdk import get_client
+
+    qa = next(q for q in demo_qas if q["question_type"] == "metric_lookup")
+
+    async def main():
+        client = get_client(url=studio)
+        thread = await client.threads.create()
+        paused, updates, inp = [], {}, {"question": qa["question"]}
+        for _ in range(len(HDRR_NODES) + 2):
+            async for part in client.runs.stream(thread["thread_id"], "hdrr", input=inp, interrupt_before="*",
+                                                 stream_mode="updates"):
+                if part.event == "error":
+                    raise AssertionError(f"run failed: {part.data}")
+                if part.event == "updates":
+                    for node, update in part.data.items():
+                        updates.setdefault(node, set()).update(update or {})
+            inp = None
+            state = await client.threads.get_state(thread["thread_id"])
+            if not state["next"]:
+                break
+            paused.append(tuple(state["next"]))
+        waited = await client.runs.wait(None, "hdrr", input={"question": qa["question"]})
+        return paused, updates, state, waited
+
+    paused, updates, state, waited = asyncio.run(main())
+    assert paused == [("extract_metadata",), ("resolve_docs",), ("rewrite",), ("fts_search", "vector_search"),
+                      ("rrf",), ("rerank",), ("generate",)], paused
+    assert state["values"]["answer"].strip() and state["values"]["answer"] == waited["answer"]
+    assert state["values"]["routed_docs"] == [qa["doc_id"]]
+    assert {"query", "keywords"} <= updates["rewrite"] and "fts_results" in updates["fts_search"]
+    assert "vector_results" in updates["vector_search"] and "fused" in updates["rrf"]
+    assert "reranked" in updates["rerank"] and "answer" in updates["generate"]

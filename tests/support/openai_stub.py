@@ -19,7 +19,8 @@ Endpoints
   `forms`, `dates` from capitalised words / upper-case tickers / four-digit years of the last
   user message), verifier (`belongs: true`, `reason: "stub"`), rewriter (`query` = the
   question, `keywords`), judge (`score: 8`, `justification: "stub"`), anything else by type.
-  `stream: true` is answered with server-sent events (one content chunk, then usage).
+  `stream: true` is answered with server-sent events (a chunk per word, then usage when
+  `stream_options.include_usage` asks for it, as OpenAI does).
 * `POST /v1/embeddings`: hash-based unit vectors (bag of hashed words, so texts sharing words
   are close) of the requested `dimensions` (default 1024), as float lists or, with
   `encoding_format: "base64"`, base64 little-endian float32 (what the openai client asks for).
@@ -422,16 +423,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(raw)
 
-    def _send_sse(self, payload: dict) -> None:
-        """A non-streaming completion re-encoded as chat.completion.chunk events."""
+    def _send_sse(self, payload: dict, body: dict) -> None:
+        """A non-streaming completion re-encoded as chat.completion.chunk events: text content a word per
+        chunk (tool calls in the first), then the finish reason, then, as OpenAI does, the usage chunk only when
+        the request asked for it (`stream_options: {"include_usage": true}`)."""
         msg = payload["choices"][0]["message"]
         base = {k: payload[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
-        delta: dict = {"role": "assistant", "content": msg.get("content") or ""}
+        words = re.findall(r"\S+\s*|\s+", msg.get("content") or "") or [""]
+        deltas: list[dict] = [{"content": w} for w in words]
+        deltas[0]["role"] = "assistant"
         if msg.get("tool_calls"):
-            delta["tool_calls"] = [dict(tc, index=i) for i, tc in enumerate(msg["tool_calls"])]
-        events = [base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
-                  base | {"choices": [{"index": 0, "delta": {}, "finish_reason": payload["choices"][0]["finish_reason"]}]},
-                  base | {"choices": [], "usage": payload["usage"]}]
+            deltas[0]["tool_calls"] = [dict(tc, index=i) for i, tc in enumerate(msg["tool_calls"])]
+        events = [base | {"choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
+        finish = payload["choices"][0]["finish_reason"]
+        events.append(base | {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+        if (body.get("stream_options") or {}).get("include_usage"):
+            events.append(base | {"choices": [], "usage": payload["usage"]})
         raw = "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode() + b"data: [DONE]\n\n"
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
@@ -478,7 +485,7 @@ class _Handler(BaseHTTPRequestHandler):
                 entry["response"] = payload
             stub._record(entry)
             if status == 200 and isinstance(payload, dict) and body.get("stream"):
-                self._send_sse(payload)
+                self._send_sse(payload, body)
             else:
                 self._send(status, payload, headers)
         elif path.endswith("/embeddings"):

@@ -33,6 +33,7 @@ def test_build_has_no_setuptools_warnings_and_ships_the_data(tmp_path):
     for bad in ("SetuptoolsDeprecationWarning", "Package would be ignored", "is absent from the `packages`",
                 "_Warning"):
         assert bad not in text, text[text.find(bad) - 300: text.find(bad) + 600]
+    assert (out / "finrag" / "py.typed").is_file(), "py.typed (PEP 561) is not in the build"
     for folder in DATA:
         shipped = out / "finrag" / folder
         for f in (REPO / folder).iterdir():

@@ -73,17 +73,28 @@ class LLMError(RuntimeError):
                          f"{_FALLBACK_HINT}")
 
 
-def usage_of(message: Any, prompt_text: str = "", completion_text: str = "") -> tuple[int, int]:
-    """(prompt_tokens, completion_tokens): the provider's numbers, else our own count."""
+def provider_usage(message: Any) -> tuple[int, int] | None:
+    """(prompt_tokens, completion_tokens) as the provider reported them, None when it did not (a streamed
+    call whose server ignored `stream_options.include_usage`, a model without usage metadata)."""
     usage = getattr(message, "usage_metadata", None) or {}
     if usage and (usage.get("input_tokens") or usage.get("output_tokens")):
         return int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
-    return count_tokens(prompt_text), count_tokens(completion_text)
+    return None
 
 
-def call_record(role: str, model: BaseChatModel | None, prompt_tokens: int, completion_tokens: int) -> dict:
-    return {"role": role, "model": model_name(model), "prompt_tokens": int(prompt_tokens),
-            "completion_tokens": int(completion_tokens)}
+def usage_of(message: Any, prompt_text: str = "", completion_text: str = "") -> tuple[int, int]:
+    """(prompt_tokens, completion_tokens): the provider's numbers, else our own count."""
+    return provider_usage(message) or (count_tokens(prompt_text), count_tokens(completion_text))
+
+
+def call_record(role: str, model: BaseChatModel | None, prompt_tokens: int, completion_tokens: int,
+                estimated: bool = False) -> dict:
+    """One `cost.calls` entry; `tokens_estimated: true` only when the counts are finrag's own estimate."""
+    rec = {"role": role, "model": model_name(model), "prompt_tokens": int(prompt_tokens),
+           "completion_tokens": int(completion_tokens)}
+    if estimated:
+        rec["tokens_estimated"] = True
+    return rec
 
 
 def _prompt_text(messages: list) -> str:
@@ -94,7 +105,7 @@ def invoke_tracked(role: str, model: BaseChatModel, messages: list) -> tuple[Any
     """Invoke a chat model; return (reply message, call record)."""
     reply = model.invoke(messages)
     pt, ct = usage_of(reply, _prompt_text(messages), str(getattr(reply, "content", "")))
-    return reply, call_record(role, model, pt, ct)
+    return reply, call_record(role, model, pt, ct, estimated=provider_usage(reply) is None)
 
 
 def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, Any, Any, dict]:
@@ -106,7 +117,8 @@ def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: lis
     out = runnable.invoke(messages)
     parsed, raw = out.get("parsed"), out.get("raw")
     pt, ct = usage_of(raw, _prompt_text(messages), str(getattr(raw, "content", "") or parsed))
-    return parsed, raw, out.get("parsing_error"), call_record(role, model, pt, ct)
+    return parsed, raw, out.get("parsing_error"), call_record(role, model, pt, ct,
+                                                              estimated=provider_usage(raw) is None)
 
 
 def invoke_structured(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, dict]:

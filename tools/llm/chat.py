@@ -104,8 +104,10 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
         if key not in _CACHE:
             from langchain_openai import ChatOpenAI
 
+            # stream_usage: a streamed call (LangServe's /stream, stream_answer) asks for the usage chunk
+            # (`stream_options: {"include_usage": true}`), so its token counts are the provider's
             kwargs: dict[str, Any] = {"model": model, "temperature": float(cfg.temperature),
-                                      "max_retries": retries, "timeout": timeout}
+                                      "max_retries": retries, "timeout": timeout, "stream_usage": True}
             if base_url:
                 kwargs["base_url"] = base_url
                 kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")

@@ -101,6 +101,19 @@ def test_questions_without_a_company(reg):
         assert route(reg, q).status == "fallback_no_tickers", q
 
 
+@pytest.mark.parametrize("question, doc", [
+    ("CRM total revenue in its 2024 fiscal year", "CRM_2024"),   # a finance abbreviation (CRM) as the subject
+    ("total revenue for V in fiscal 2024", "V_2024"),            # a single letter after "for"
+    ("What was T's net income in 2023?", "T_2023"),               # a single letter, possessive
+    ("PEG capex 2022", "PEG_2022"),                               # PEG ratio, or Public Service Enterprise Group
+])
+def test_a_lone_ticker_asked_for_its_line_item_is_routed(reg, question, doc):
+    """Issue 20's analyst queries: the only company-like word of the question, right before its line item or
+    after "for", is the company, even when it is also an English word or a finance abbreviation."""
+    res = route(reg, question)
+    assert res.doc_ids == [doc], (question, res.status, res.reason)
+
+
 def test_weak_evidence_is_not_routed():
     docs = [build_document_info("/c/2023/ALL.pdf", ""), build_document_info("/c/2023/MSFT.pdf", "")]
     r = Registry(docs)

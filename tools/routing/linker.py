@@ -73,6 +73,23 @@ class Candidate:
 
 
 _TOKEN = re.compile(r"[^\W_]+|&")
+_LINE_ITEM = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|"
+                        r"earnings|margin|assets|liabilities|debt|equity|expenses?)|cash\s+flows?|capex|"
+                        r"capital\s+expenditures?|free\s+cash\s+flow|eps|ebitda|dividends?|r\s*&\s*d|"
+                        r"research\s+and\s+development|inventor(?:y|ies)|segments?|guidance|backlog|buybacks?|"
+                        r"share\s+repurchases?|headcount|employees)\b")
+"""Words of a question asking for a company's line item or metric: evidence that a lone ticker-shaped word
+next to them names a company."""
+
+
+def _asks_its_line_item(before: str, after: str) -> bool:
+    """Whether a word is the subject of a line item: right before it ("CRM total revenue", "T's net income") or
+    after "for"/"of" at the end of a phrase ("total revenue for V in fiscal 2024"); not "Which of ALL the
+    segments"."""
+    if re.match(r"(?:['’]s)?\s+" + _LINE_ITEM.pattern.replace("(?i)", ""), after, re.I):
+        return True
+    return bool(re.search(r"\b(?:for|of|at)\s+$", before, re.I)
+                and re.match(r"(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)", after, re.I))
 _LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 
 
@@ -260,8 +277,8 @@ class Linker:
 
     # ---------------------------------------------------------------- tickers
     def _ticker_score(self, tick: str, dollar: bool, text: str, start: int, end: int, shouting: bool,
-                      named: set[str], keys: Iterable[str], named_spans: Iterable[tuple[int, int]] = ()
-                      ) -> tuple[float, str]:
+                      named: set[str], keys: Iterable[str], named_spans: Iterable[tuple[int, int]] = (),
+                      sole_subject: bool = False) -> tuple[float, str]:
         before, after = text[max(0, start - 24):start], text[end:end + 16]
         if dollar or _EXCHANGE_BEFORE.search(before):
             return 0.97, "ticker context ($ or exchange prefix)"
@@ -298,6 +315,12 @@ class Linker:
         if shouting:
             score -= 0.25
             why.append("question in capitals")
+        elif sole_subject and (pen or is_finance_abbreviation(core) or len(core) == 1) \
+                and not _LINE_ITEM.fullmatch(core) and _asks_its_line_item(before, text[end:end + 40]):
+            # an analyst's terse query: the only company-like word, asking for a line item ("CRM total revenue in
+            # its 2025 fiscal year", "total revenue for V in fiscal 2024"): the line item says a company is meant
+            score += 0.25
+            why.append("the only company-like word, with a line item")
         keys = set(keys)
         if keys & named:
             score += 0.2
@@ -319,13 +342,18 @@ class Linker:
         spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)]
         spans += [(True, m.group(1).upper(), m.start(1), m.end(1)) for m in _DOLLAR_TICKER.finditer(text)
                   if not m.group(1).isupper()]
+        known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
+                 and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
+        sole = (not named and not taken and len(known) == 1
+                and bool(_LINE_ITEM.search(text[:known[0][1]] + " " + text[known[0][2]:])))
         for dollar, tick, s, e in spans:
             if any(a <= s < b for a, b in taken):
                 continue
             norm = tick.replace("-", ".")
             keys = self.ticker_index.get(norm) or self.ticker_index.get(norm.replace(".", ""))
             if keys:
-                conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named)
+                conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
+                                               sole_subject=sole)
                 for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
                     comp = self.companies[ckey]
                     c = conf * (0.8 if len(keys) > 1 else 1.0)

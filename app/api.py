@@ -32,7 +32,8 @@ class QuestionError(ValueError):
     """The question cannot be answered as given (empty, too long, not text)."""
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A code point no text has: a command-line byte that is not UTF-8 (U+DC80-U+DCFF), or a `\\ud800` JSON escape."""
 
 
 def validate_question(question: Any, max_chars: int = MAX_QUESTION_CHARS) -> str:
@@ -42,7 +43,7 @@ def validate_question(question: Any, max_chars: int = MAX_QUESTION_CHARS) -> str
     or UTF-8 output takes it."""
     if not isinstance(question, str):
         raise QuestionError("question must be a string")
-    bad = _SURROGATE.search(question)
+    bad = LONE_SURROGATE.search(question)
     if bad:
         code = ord(bad.group())
         if 0xDC80 <= code <= 0xDCFF:
@@ -204,6 +205,16 @@ class AnswerTokens:
         return final[len(self.sent):] if final.startswith(self.sent) else None
 
 
+def _last_pieces(state: dict, tokens: AnswerTokens, *, system: str, qid: str | None, question: str,
+                 t0: float) -> list[str | Answer]:
+    """What a stream yields once the graph has finished: the answer text not streamed yet (if any), then the
+    Answer (its `total` timing from `t0`)."""
+    total = (time.perf_counter() - t0) * 1000.0
+    answer = to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=question, total_ms=total)
+    rest = tokens.rest(answer.answer)
+    return [rest, answer] if rest else [answer]
+
+
 def stream_answer(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
                   configurable: Mapping[str, Any] | Configuration | None = None,
                   config: RunnableConfig | None = None, index_dir: str | None = None) -> Iterator[str | Answer]:
@@ -219,11 +230,8 @@ def stream_answer(question: str, system: str = "hdrr", *, index: str | None = No
             state = part
         elif text := tokens.feed(part, state):
             yield text
-    total = (time.perf_counter() - t0) * 1000.0
-    answer = to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
-    if rest := tokens.rest(answer.answer):
-        yield rest
-    yield answer
+    for piece in _last_pieces(state, tokens, system=system, qid=qid, question=q, t0=t0):
+        yield piece
 
 
 async def astream_answer(question: str, system: str = "hdrr", *, index: str | None = None,
@@ -240,8 +248,5 @@ async def astream_answer(question: str, system: str = "hdrr", *, index: str | No
             state = part
         elif text := tokens.feed(part, state):
             yield text
-    total = (time.perf_counter() - t0) * 1000.0
-    answer = to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
-    if rest := tokens.rest(answer.answer):
-        yield rest
-    yield answer
+    for piece in _last_pieces(state, tokens, system=system, qid=qid, question=q, t0=t0):
+        yield piece

@@ -29,6 +29,9 @@ import re
 import stat
 from pathlib import Path
 
+from finrag.api import LONE_SURROGATE
+from finrag.tools.indexing.file_checks import DISK_FULL_ERRNOS, os_reason
+
 
 class BatchFileError(ValueError):
     """A batch input or output file that cannot be used as it is (one line, with FILE:LINE)."""
@@ -39,14 +42,11 @@ class OutFileError(Exception):
 
     def __init__(self, msg: str, exc: OSError | None = None):
         super().__init__(msg)
-        self.disk_full = exc is not None and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
+        self.disk_full = exc is not None and exc.errno in DISK_FULL_ERRNOS
 
 
 def _not_text(src: Path, n: int, field: str, value: str) -> None:
-    bad = _SURROGATE.search(value)
+    bad = LONE_SURROGATE.search(value)
     if bad:
         raise BatchFileError(f"{src}:{n}: the {field} is not valid Unicode text: a lone surrogate "
                              f"(\\u{ord(bad.group()):04x}) at character {bad.start() + 1}")
@@ -179,7 +179,7 @@ class AnswersOut:
         except (FileNotFoundError, NotADirectoryError):
             st = None
         except OSError as exc:
-            raise OutFileError(f"cannot write --out {out}: {_reason(exc)}", exc) from None
+            raise OutFileError(f"cannot write --out {out}: {os_reason(exc)}", exc) from None
         if st is not None and stat.S_ISDIR(st.st_mode):
             raise OutFileError(f"cannot write --out {out}: it is a folder")
         direct = st is not None and (not stat.S_ISREG(st.st_mode) or _names_a_descriptor(out))
@@ -190,7 +190,7 @@ class AnswersOut:
                 target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutFileError(f"cannot write --out {out}: cannot create the folder {exc.filename or target.parent} "
-                               f"({_reason(exc)})", exc) from None
+                               f"({os_reason(exc)})", exc) from None
         try:
             if resume:
                 self._fh = open(target, "a", encoding="utf-8")
@@ -201,7 +201,7 @@ class AnswersOut:
             else:
                 self._open_tmp(target, st)
         except OSError as exc:
-            raise OutFileError(f"cannot write --out {out}: {_reason(exc)}", exc) from None
+            raise OutFileError(f"cannot write --out {out}: {os_reason(exc)}", exc) from None
 
     def _open_tmp(self, target: Path, st: os.stat_result | None) -> None:
         _remove_stale(target)
@@ -211,7 +211,7 @@ class AnswersOut:
         except OSError as exc:
             if st is None or exc.errno not in (errno.EACCES, errno.EPERM) or not os.access(target, os.W_OK):
                 raise OutFileError(f"cannot write --out {self.out}: cannot create a file in {target.parent} "
-                                   f"({_reason(exc)})", exc) from None
+                                   f"({os_reason(exc)})", exc) from None
             self._fh, self._lazy = open(target, "r+", encoding="utf-8"), True  # a writable file in a locked folder
             return
         self._tmp = tmp
@@ -239,7 +239,7 @@ class AnswersOut:
         except OSError as exc:
             if self._tmp is None:
                 self.untouched = False
-            raise OutFileError(f"cannot write --out {self.out}: {_reason(exc)}", exc) from None
+            raise OutFileError(f"cannot write --out {self.out}: {os_reason(exc)}", exc) from None
         self.written += 1
 
     def close(self, complete: bool = False) -> None:
@@ -260,11 +260,6 @@ class AnswersOut:
             self._tmp.unlink(missing_ok=True)
         self._tmp = None
 
-
-def _reason(exc: OSError) -> str:
-    from finrag.tools.indexing.file_checks import os_reason
-
-    return os_reason(exc)
 
 
 _FD_LINK = re.compile(r"/(?:proc/(?:self|thread-self|\d+)|dev)/fd/\d+")

@@ -16,6 +16,7 @@ from pathlib import Path
 from finrag.graphs import SYSTEMS
 from finrag.state.configuration import INDEX_DIR_RULE, resolve_index_dir
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
+from finrag.tools.indexing.file_checks import DISK_FULL_ERRNOS
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED, EXIT_INDEX, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 5, 130
 EXIT_CODES = {
@@ -31,7 +32,6 @@ EXIT_CODES = {
                 "verifies one",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C); finished work is kept, run the same command again to resume",
 }
-_DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 def _err(msg: str) -> None:
@@ -577,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
             _err(f"index database {db} cannot be used ({exc}); `finrag index --check --index {db.parent}` tells more")
         return EXIT_INDEX
     except OSError as exc:
-        if exc.errno in _DISK_FULL:
+        if exc.errno in DISK_FULL_ERRNOS:
             _err(f"disk full: {_one_line(exc)}; every document committed before is in the index: free space and "
                  "run the same command again to resume")
             return EXIT_INDEX

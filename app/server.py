@@ -43,8 +43,9 @@ any unexpected exception into a one-line 500 JSON message plus one log line. Kno
 and detail (``_describe_failure``) both for a JSON answer and for the ``error`` event that ends a stream whose
 run failed: 502 when the configured LLM failed (504 when it did not answer in time), 503 when it cannot be built
 or the index is unusable, 422 for a bad question. The server's LLM calls wait at most its request timeout per
-attempt, with only the retries that fit inside it (``_llm_budget``): a worker thread cannot be cancelled, so
-the call behind a 504 gives up by itself soon after and frees its thread. Validation problems (empty or whitespace-only question, malformed JSON, wrong fields) are 422
+attempt, with only the retries that fit inside it (``_llm_budget``), and within a request the time it has left
+(the guard's request deadline, ``finrag.tools.llm.deadline``; no call starts after it): a worker thread cannot be
+cancelled, so the call behind a 504 gives up by itself by then and frees its thread. Validation problems (empty or whitespace-only question, malformed JSON, wrong fields) are 422
 with a one-line ``detail``; unknown paths are 404 with the list of systems. No response ever carries a
 traceback.
 
@@ -345,11 +346,11 @@ def _llm_budget(cfg: Configuration, timeout_s: float) -> dict:
     cannot be cancelled: with these limits, the call behind a request that got its 504 gives up by itself right
     after, and frees its thread (the client's backoff between retries, under 1 s, comes on top)."""
     from finrag.tools.llm.chat import llm_limits
+    from finrag.tools.llm.deadline import fit
 
     timeout, retries = llm_limits(cfg)
     if timeout_s and timeout_s > 0:
-        timeout = min(timeout, float(timeout_s))
-        retries = max(0, min(retries, int(float(timeout_s) // timeout) - 1))
+        timeout, retries = fit(timeout, retries, timeout_s)
     return {"llm_timeout_s": timeout, "llm_max_retries": retries}
 
 

@@ -433,24 +433,12 @@ class Bench:
     # ------------------------------------------------------------------ hung LLM
     def hung_llm(self, n_requests: int = 8, serve_timeout: float = 5.0) -> dict:
         """`finrag serve` with an LLM that accepts connections and never answers (see the module docstring)."""
-        import httpx
         from support.openai_stub import OpenAIStub
-        from support.servers import HOST, free_port, stop_process, wait_http
+        from support.servers import HOST, free_port, poll_health_until, stop_process, thread_count, wait_http
+        from support.servers import invoke_all as invoke_many
 
-        def invoke_all(url: str, questions: list[str]) -> list[tuple[int, float]]:
-            def one(q: str) -> tuple[int, float]:
-                t = time.monotonic()
-                try:
-                    status = httpx.post(f"{url}/hdrr/invoke", json={"input": {"question": q}}, timeout=120).status_code
-                except httpx.HTTPError:
-                    status = 599  # no answer within 120 s
-                return status, round(time.monotonic() - t, 2)
-
-            with ThreadPoolExecutor(len(questions)) as pool:
-                return list(pool.map(one, questions))
-
-        def threads(pid: int) -> int:
-            return len(os.listdir(f"/proc/{pid}/task"))
+        def invoke_all(url: str, questions: list[str]) -> list[tuple[int, float]]:  # (status, seconds), 120 s each
+            return [(status, round(seconds, 2)) for status, seconds in invoke_many(url, questions, timeout=120)]
 
         questions = [json.loads(line)["question"] for line in self.questions.read_text().splitlines()]
         questions = [questions[i % len(questions)] for i in range(n_requests)]
@@ -469,23 +457,20 @@ class Bench:
             wait_http(f"{url}/health", timeout=300, proc=proc, log=log)
             warm = invoke_all(url, questions)  # a working LLM first: the worker pool is up
             row["warm_statuses"] = dict(Counter(s for s, _ in warm))
-            row["threads_baseline"] = threads(proc.pid)
+            row["threads_baseline"] = thread_count(proc.pid)
             stub.mode = "hang"
             start = time.monotonic()
-            health: list[float] = []
-            held = peak_threads = 0
+            peak = {"held": 0, "threads": 0}
+
+            def sample() -> None:  # after each /health poll: how many LLM calls are held, how many threads
+                peak["held"] = max(peak["held"], stub.hanging)
+                peak["threads"] = max(peak["threads"], thread_count(proc.pid))
+
             with ThreadPoolExecutor(1) as pool:
                 stuck = pool.submit(invoke_all, url, questions)
-                while not stuck.done():
-                    t = time.monotonic()
-                    try:
-                        ok = httpx.get(f"{url}/health", timeout=30).status_code == 200
-                    except httpx.HTTPError:
-                        ok = False
-                    health.append(time.monotonic() - t if ok else 30.0)
-                    held, peak_threads = max(held, stub.hanging), max(peak_threads, threads(proc.pid))
-                    time.sleep(0.1)
+                health = poll_health_until(stuck, url, timeout=30, failed=30.0, each=sample)
                 results = stuck.result()
+            held, peak_threads = peak["held"], peak["threads"]
             t = time.monotonic()
             released = stub.wait_hanging(0, timeout=serve_timeout + 15)
             row.update({
@@ -500,9 +485,9 @@ class Bench:
                                  "given_up_s": round(r["released_at"] - start, 2) if "released_at" in r else None}
                                 for r in calls]
             deadline = time.monotonic() + 10  # (the /health pool may start its second thread: + 2)
-            while threads(proc.pid) > row["threads_baseline"] + 2 and time.monotonic() < deadline:
+            while thread_count(proc.pid) > row["threads_baseline"] + 2 and time.monotonic() < deadline:
                 time.sleep(0.1)
-            row["threads_after"] = threads(proc.pid)
+            row["threads_after"] = thread_count(proc.pid)
             stub.mode = "ok"
             after = invoke_all(url, questions)
             row["after_statuses"] = dict(Counter(s for s, _ in after))

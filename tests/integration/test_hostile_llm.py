@@ -24,10 +24,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import httpx
 import pytest
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, free_port, stop_process, wait_http
+from support.servers import HOST, free_port, invoke_all, poll_health_until, stop_process, thread_count, wait_http
 
 from finrag import run_query
 from finrag.state.configuration import Configuration
@@ -140,24 +139,6 @@ SERVE_TIMEOUT = 5
 N_STUCK = 8
 
 
-def _threads(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/task"))
-
-
-def _invoke_all(url: str, questions: list[str]) -> list[tuple[int, float]]:
-    """POST every question to /hdrr/invoke at once; (status, seconds) each (599: no answer within 60 s)."""
-    def one(q: str) -> tuple[int, float]:
-        t0 = time.monotonic()
-        try:
-            status = httpx.post(f"{url}/hdrr/invoke", json={"input": {"question": q}}, timeout=60).status_code
-        except httpx.HTTPError:
-            status = 599
-        return status, time.monotonic() - t0
-
-    with ThreadPoolExecutor(len(questions)) as pool:
-        return list(pool.map(one, questions))
-
-
 def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_index, demo_qas, tmp_path):
     stub = OpenAIStub().start()
     port = free_port()
@@ -171,23 +152,15 @@ def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_in
     questions = [q["question"] for q in demo_qas][:4]
     try:
         wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
-        warm = _invoke_all(url, questions)  # a working LLM: every request answers (and the worker pool is up)
+        warm = invoke_all(url, questions)  # a working LLM: every request answers (and the worker pool is up)
         assert [s for s, _ in warm] == [200] * len(questions), warm
-        baseline = _threads(proc.pid)
+        baseline = thread_count(proc.pid)
 
         stub.mode = "hang"
-        health: list[float] = []
         sent = time.monotonic()
         with ThreadPoolExecutor(1) as pool:
-            stuck = pool.submit(_invoke_all, url, [questions[i % len(questions)] for i in range(N_STUCK)])
-            while not stuck.done():
-                t0 = time.monotonic()
-                try:
-                    ok = httpx.get(f"{url}/health", timeout=3).status_code == 200
-                except httpx.HTTPError:
-                    ok = False
-                health.append(time.monotonic() - t0 if ok else 99.0)
-                time.sleep(0.1)
+            stuck = pool.submit(invoke_all, url, [questions[i % len(questions)] for i in range(N_STUCK)])
+            health = poll_health_until(stuck, url, timeout=3, failed=99.0)
             results = stuck.result()
         assert [s for s, _ in results] == [504] * N_STUCK, results
         assert max(s for _, s in results) < SERVE_TIMEOUT + 5, results
@@ -204,12 +177,12 @@ def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_in
         # each stuck call held a thread of its own besides its worker (LangChain runs the structured call in a
         # short-lived pool): those end with the calls; the /health pool may have started its second thread
         deadline = time.monotonic() + 10
-        while _threads(proc.pid) > baseline + 2 and time.monotonic() < deadline:
+        while thread_count(proc.pid) > baseline + 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert _threads(proc.pid) <= baseline + 2, (_threads(proc.pid), baseline)
+        assert thread_count(proc.pid) <= baseline + 2, (thread_count(proc.pid), baseline)
 
         stub.mode = "ok"  # the next requests do not queue behind dead ones
-        after = _invoke_all(url, questions)
+        after = invoke_all(url, questions)
         assert [s for s, _ in after] == [200] * len(questions), after
         assert max(s for _, s in after) < SERVE_TIMEOUT, after
     finally:

@@ -29,14 +29,13 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, free_port, stop_process, wait_http
+from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
 
 from finrag.graphs import SYSTEMS
 from finrag.tools import runtime
@@ -50,32 +49,6 @@ ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_
             "FINRAG_SERVE_TIMEOUT", "FINRAG_SERVE_MAX_BATCH", "FINRAG_SERVE_MAX_BODY", "FINRAG_ON_LLM_ERROR")
 KEY = "hostile-key"
 RUN_ENDPOINTS = ("invoke", "batch", "stream", "stream_log", "stream_events")
-
-
-class ThreadServer:
-    """uvicorn serving an app in a thread of the test process (so a test can patch it and read its log)."""
-
-    def __init__(self, app):
-        import uvicorn
-
-        self.port = free_port()
-        self.url = f"http://{HOST}:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=self.port, log_level="warning",
-                                                    timeout_graceful_shutdown=2))
-        self.thread = threading.Thread(target=self.server.run, name=f"uvicorn-{self.port}", daemon=True)
-
-    def __enter__(self) -> "ThreadServer":
-        self.thread.start()
-        deadline = time.monotonic() + 120
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("in-thread server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 class _SlowGraph:

@@ -14,7 +14,6 @@ import logging
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from finrag.graphs import SYSTEMS
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E402
+from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http  # noqa: E402
 
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
@@ -44,32 +43,6 @@ def _remote(url: str, **kwargs):
     _CLIENTS.append(client)
     return client
 
-
-
-class ThreadServer:
-    """uvicorn serving an app in a background thread (same process, so tests can patch and read logs)."""
-
-    def __init__(self, app):
-        import uvicorn
-
-        self.port = free_port()
-        self.url = f"http://{HOST}:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=self.port, log_level="warning",
-                                                    timeout_graceful_shutdown=2))
-        self.thread = threading.Thread(target=self.server.run, name=f"uvicorn-{self.port}", daemon=True)
-
-    def __enter__(self) -> "ThreadServer":
-        self.thread.start()
-        deadline = time.monotonic() + 120
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("in-thread server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 @pytest.fixture(scope="session")

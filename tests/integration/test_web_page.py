@@ -20,7 +20,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -28,7 +27,7 @@ import httpx
 import pytest
 from support.headless import Chromium, chromium_binary
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, free_port, stop_process, wait_http
+from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
 
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
@@ -80,31 +79,6 @@ def server(demo_index, tmp_path_factory):
     finally:
         stop_process(proc)
         assert "Traceback" not in log.read_text(errors="replace")
-
-
-class ThreadServer:
-    """uvicorn serving an app in a thread of the test process (so a test can set the LLM's environment)."""
-
-    def __init__(self, app):
-        import uvicorn
-
-        self.port = free_port()
-        self.url = f"http://{HOST}:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> "ThreadServer":
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.should_exit = True
-        self.thread.join(20)
 
 
 # ----------------------------------------------------------------------------------------------- browser

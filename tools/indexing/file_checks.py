@@ -7,6 +7,9 @@ import errno
 import os
 from pathlib import Path
 
+DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+"""The errors of a write that ran out of room: no space, the quota, the file size limit."""
+
 _OS_REASONS = {errno.EROFS: "read-only file system", errno.EACCES: "permission denied",
                errno.EPERM: "operation not permitted", errno.ENOSPC: "disk full (no space left on device)",
                errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large (the file size limit)",

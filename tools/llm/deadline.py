@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator
 
-__all__ = ["DeadlinePassed", "check", "fit_limits", "remaining", "request_deadline"]
+__all__ = ["DeadlinePassed", "check", "fit", "fit_limits", "remaining", "request_deadline"]
 
 _DEADLINE: ContextVar[float | None] = ContextVar("finrag_request_deadline", default=None)
 
@@ -52,12 +52,17 @@ def check(role: str) -> None:
         raise DeadlinePassed(f"the request ran out of time ({-left:.1f} s ago) before the {role} LLM call started")
 
 
+def fit(timeout: float, retries: int, budget: float) -> tuple[float, int]:
+    """(attempt timeout, retries) within `budget` seconds: each attempt waits at most the budget, and only the
+    retries that fit after the first."""
+    timeout = min(timeout, float(budget))
+    return timeout, max(0, min(retries, int(float(budget) // timeout) - 1))
+
+
 def fit_limits(timeout: float, retries: int) -> tuple[float, int]:
-    """(attempt timeout, retries) fitted into the time left: each attempt waits at most the time left (whole
-    seconds, at least 1, so few distinct models are built), and only the retries that fit after the first."""
+    """(attempt timeout, retries) fitted into the time left (`fit`; the time left in whole seconds, at least 1, so
+    few distinct models are built); unchanged without a deadline."""
     left = remaining()
     if left is None:
         return timeout, retries
-    budget = max(1.0, float(math.ceil(left)))
-    timeout = min(timeout, budget)
-    return timeout, max(0, min(retries, int(budget // timeout) - 1))
+    return fit(timeout, retries, max(1.0, float(math.ceil(left))))

@@ -81,15 +81,18 @@ _LINE_ITEM = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:
 """Words of a question asking for a company's line item or metric: evidence that a lone ticker-shaped word
 next to them names a company."""
 
+_LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+" + _LINE_ITEM.pattern.replace("(?i)", ""))
+_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
+_PHRASE_END_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)")
+
 
 def _asks_its_line_item(before: str, after: str) -> bool:
     """Whether a word is the subject of a line item: right before it ("CRM total revenue", "T's net income") or
     after "for"/"of" at the end of a phrase ("total revenue for V in fiscal 2024"); not "Which of ALL the
     segments"."""
-    if re.match(r"(?:['’]s)?\s+" + _LINE_ITEM.pattern.replace("(?i)", ""), after, re.I):
+    if _LINE_ITEM_NEXT.match(after):
         return True
-    return bool(re.search(r"\b(?:for|of|at)\s+$", before, re.I)
-                and re.match(r"(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)", after, re.I))
+    return bool(_SUBJECT_BEFORE.search(before) and _PHRASE_END_AFTER.match(after))
 _LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 
 

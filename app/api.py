@@ -82,7 +82,9 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
     if fell_back:  # only possible with on_llm_error=offline: otherwise a failed call stops the run
         optional["offline_fallback"] = fell_back
     if state.get("vector_status"):
-        optional["retrieval"] = state["vector_status"]
+        optional["retrieval"] = dict(state["vector_status"])
+        if state.get("context_plan"):
+            optional["retrieval"]["context"] = state["context_plan"]
     reader = state.get("reader") or {}
     if reader:
         optional["reader"] = {k: v for k, v in reader.items() if k != "llm_calls_saved"}

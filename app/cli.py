@@ -144,14 +144,20 @@ def _embed_rate(rep) -> str:
 
 def _index_locked(index_dir: Path, args) -> int:
     """`finrag index` while holding the index's writer lock."""
-    from finrag.tools.indexing.embedders import get_embedder
-    from finrag.tools.indexing.indexer import build_variant, index_paths, remove_documents
+    from finrag.tools.indexing.embedders import STATIC_ABOVE_FILES, get_embedder, resolve_spec
+    from finrag.tools.indexing.indexer import build_variant, count_files, index_paths, remove_documents
     from finrag.tools.indexing.parsing import printable
     from finrag.tools.indexing.store import Store
 
     store = Store(index_dir, create=True)
     try:
-        store.check_embedder(get_embedder(args.embedder, device=args.device))
+        recorded = store.get_meta("embedder")
+        new_files = count_files(args.paths or []) if recorded is None else None
+        spec = resolve_spec(args.embedder, recorded, new_files)  # auto: the index's, else by corpus size
+        if recorded is None and spec == "static" and not (args.embedder or os.environ.get("FINRAG_EMBEDDER")):
+            print(f"embedder: static ({new_files} files > {STATIC_ABOVE_FILES}; `--embedder minilm` for MiniLM)",
+                  file=sys.stderr)
+        store.check_embedder(get_embedder(spec, device=args.device))
         if args.vector_index:
             store.set_meta("vector_index", args.vector_index)
         if args.remove:
@@ -443,7 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--chunk-overlap", type=int, default=CHUNK_OVERLAP,
                    help=f"characters shared by neighbouring chunks (default {CHUNK_OVERLAP})")
     s.add_argument("--workers", type=int, default=None, help="parser processes (default: cores)")
-    s.add_argument("--embedder", default=None, help="minilm (default) or openai[:model[:dims]]")
+    s.add_argument("--embedder", default=None, help="auto (default: the index's own; a new index of more than 25 files: static, else minilm), "
+                        "minilm, static (MiniLM distilled by model2vec) or openai[:model[:dims]]")
     s.add_argument("--device", default=None, choices=["auto", "cpu", "cuda"],
                    help="where MiniLM embeds documents (default auto: a GPU when torch sees one)")
     s.add_argument("--no-embed", action="store_true",

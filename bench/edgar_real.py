@@ -4,6 +4,7 @@
     python bench/edgar_real.py --edgar DIR --index runs/edgar-idx --out docs/results/edgar_real.json
     python bench/edgar_real.py --write-questions q.jsonl         # the generated questions only
     python bench/edgar_real.py --questions q.jsonl --index IDX   # ask given questions (e.g. with older code)
+    python bench/edgar_real.py --reader-only --out docs/results/edgar_real_reader_only.json   # HTML without iXBRL
 
 The filings are indexed as they are, without renaming, into a scratch index (`finrag index`, MiniLM). Questions
 are generated from each filing's own inline-XBRL facts, in analysts' phrasing: the company by short name, ticker
@@ -20,6 +21,15 @@ Each question is asked to HDRR offline (`run_query(system="hdrr")`, no LLM) and 
 * value: the answer states the gold value (a number in it, read with its "million"/"billion" word, within 0.5%;
   per-share values to the cent).
 Prints the totals and tables per concept and per form; `--out` writes them with every question's outcome.
+
+`--reader-only` measures the statement-table reader on EDGAR HTML without usable inline XBRL: the same questions
+(generated from the original filings' facts) are asked of copies of the filings with the inline-XBRL markup
+stripped (`strip_ixbrl`: the hidden `ix:header` removed, every other `ix:` tag unwrapped, the displayed text
+untouched), indexed into their own scratch index. That is what a user has whose tool saved the HTML without the
+`ix:` tags (or who has a pre-2019 HTML filing): no tagged facts and no `dei:` identity, so the filing is known
+from its cover page and file name and every value comes from the statement tables. (Switching the fact answerer
+off by configuration would keep the `dei:` identity, which such a user does not have.) The pages and their
+numbering are the same as the originals', so the gold pages still apply.
 """
 from __future__ import annotations
 
@@ -187,6 +197,26 @@ def states_value(answer: str, gold: float, per_share: bool) -> bool:
     return False
 
 
+_IX_HEADER = re.compile(r"(?is)<ix:header\b.*?</ix:header\s*>")
+_IX_TAG = re.compile(r"(?i)</?ix:[a-z]+\b[^>]*>")
+
+
+def strip_ixbrl(markup: str) -> str:
+    """The filing as a tool that drops inline XBRL saves it: no `ix:header`, the other `ix:` tags unwrapped."""
+    return _IX_TAG.sub("", _IX_HEADER.sub("", markup))
+
+
+def stripped_copies(edgar: Path, dest: Path) -> Path:
+    """Copies of the folder's HTML filings without inline XBRL (same names), rewritten only when changed."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for path in sorted(edgar.glob("*.htm*")):
+        text = strip_ixbrl(path.read_text(encoding="utf-8", errors="replace"))
+        out = dest / path.name
+        if not out.exists() or out.read_text(encoding="utf-8") != text:
+            out.write_text(text, encoding="utf-8")
+    return dest
+
+
 def ask(questions: list[dict], index: Path) -> list[dict]:
     from finrag.api import run_query
 
@@ -226,7 +256,9 @@ def table(rows: list[dict], key: str) -> list[str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--edgar", default=str(REPO.parent / "shared" / "data" / "edgar"))
-    ap.add_argument("--index", default=str(REPO / "runs" / "edgar-real-idx"))
+    ap.add_argument("--index", help="scratch index (default runs/edgar-real-idx; --reader-only: runs/edgar-real-noix-idx)")
+    ap.add_argument("--reader-only", action="store_true",
+                    help="ask copies of the filings with the inline XBRL stripped (the table reader's measurement)")
     ap.add_argument("--questions", help="ask these questions (JSONL) instead of generating them")
     ap.add_argument("--write-questions", help="write the generated questions (JSONL) and stop")
     ap.add_argument("--out", help="write the summary and every outcome as JSON")
@@ -239,16 +271,20 @@ def main(argv=None) -> int:
         Path(args.write_questions).write_text("".join(json.dumps(q) + "\n" for q in questions))
         print(f"{len(questions)} questions -> {args.write_questions}")
         return 0
-    index = Path(args.index)
+    index = Path(args.index or REPO / "runs" / ("edgar-real-noix-idx" if args.reader_only else "edgar-real-idx"))
+    folder = args.edgar
+    if args.reader_only:
+        folder = str(stripped_copies(Path(args.edgar), REPO / "runs" / "edgar-real-noix-files"))
     from finrag.cli import main as finrag_main
 
-    if finrag_main(["index", args.edgar, "--index", str(index), "-q"]) not in (0, None):
+    if finrag_main(["index", folder, "--index", str(index), "-q"]) not in (0, None):
         print("indexing failed", file=sys.stderr)
         return 1
     rows = ask(questions, index)
     n = len(rows)
     summary = {m: round(sum(r[m] for r in rows) / n, 3) for m in ("exact", "evidence", "value")} if n else {}
-    print(f"{n} questions over {len({r['doc_id'] for r in rows})} filings; HDRR offline")
+    mode = "; inline XBRL stripped (table reader only)" if args.reader_only else ""
+    print(f"{n} questions over {len({r['doc_id'] for r in rows})} filings; HDRR offline{mode}")
     print(f"exact filing {summary.get('exact')}  evidence {summary.get('evidence')}  value {summary.get('value')}")
     for key in ("concept", "form", "period"):
         print()
@@ -257,7 +293,7 @@ def main(argv=None) -> int:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         groups = {key: {g: {m: round(sum(r[m] for r in rs) / len(rs), 3) for m in ("exact", "evidence", "value")}
                         | {"n": len(rs)} for g, rs in _groups(rows, key).items()} for key in ("concept", "form", "period")}
-        Path(args.out).write_text(json.dumps({"summary": summary, "n": n, **groups, "rows": rows}, indent=1) + "\n")
+        Path(args.out).write_text(json.dumps({"summary": summary, "n": n, "reader_only": args.reader_only, **groups, "rows": rows}, indent=1) + "\n")
     return 0
 
 

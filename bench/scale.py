@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 MIN_FREE_BYTES = 8e9  # stop building rather than fill the disk
+DEFAULT_QUESTIONS = Path(__file__).resolve().parents[2] / "shared/data/financebench/questions_dev.jsonl"
 NOISE = 0.025  # per-dimension std of the perturbation: cos(v, v') ~ 1/sqrt(1 + 384 * NOISE^2) ~ 0.9
 
 
@@ -57,8 +58,9 @@ def _copy_index(src: Path, dst: Path) -> None:
             shutil.copy(f, dst / f.name)
 
 
-def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, log=print) -> None:
-    """An index with m copies of every document of `src` (see the module docstring)."""
+def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, log=print, vectors: bool = True) -> None:
+    """An index with m copies of every document of `src` (see the module docstring); `vectors=False`: no vectors
+    and no approximate index (what BM25 alone reads: `bench/bm25_scale.py`, also from a source still embedding)."""
     from finrag.state.schema import DocumentInfo
     from finrag.tools.indexing import lexical
     from finrag.tools.indexing.embedders import get_embedder
@@ -69,7 +71,8 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
     store = Store(dst)
     store.check_embedder(get_embedder())
     store.ensure_lexical(log=log)
-    store.sync_vectors("base")  # the originals' rows, from their stored segments
+    if vectors:
+        store.sync_vectors("base")  # the originals' rows, from their stored segments
     if m > 1:
         conn = store.conn
         # a bulk load into a copy: a large page cache (the postings B-tree grows by random inserts), no fsync
@@ -81,8 +84,8 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
         docs = conn.execute("SELECT d.doc_id, d.info_json FROM documents d JOIN lex_docs l ON l.doc_id = d.doc_id "
                             "ORDER BY l.lo").fetchall()
         copy_los: dict[int, list[int]] = {}
-        vf = store.vector_file("base")
-        fid = store._current_file("base")
+        vf = store.vector_file("base") if vectors else None
+        fid = store._current_file("base") if vectors else None
         rng = np.random.default_rng(14)
         df_add: dict[str, int] = {}
         rows0, tokens0 = conn.execute("SELECT rows, tokens FROM lex_stats").fetchone()
@@ -95,7 +98,7 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
             post = conn.execute("SELECT term, post FROM lex_post WHERE lo=?", (lo0,)).fetchall()
             for term, blob in post:
                 df_add[term] = df_add.get(term, 0) + (m - 1) * (len(blob) // lexical.POST_DTYPE.itemsize)
-            vecs = vf.gather(np.array([c[0] for c in chunks], dtype=np.int64))
+            vecs = vf.gather(np.array([c[0] for c in chunks], dtype=np.int64)) if vf is not None else None
             if shutil.disk_usage(dst).free < MIN_FREE_BYTES:
                 raise SystemExit(f"stopped building x{m}: less than {MIN_FREE_BYTES / 1e9:.0f} GB free on {dst}")
             conn.execute("BEGIN")
@@ -119,6 +122,9 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
             copy_los[int(lo0)] = [lo for _, lo in copies]
             conn.commit()
             n = len(chunks)
+            if vf is None:
+                log(f"  x{m}: {doc_id} copied {m - 1} times ({time.time() - t0:.0f}s)")
+                continue
             ids = np.concatenate([np.arange(lo, lo + n, dtype=np.int64) for _, lo in copies])
             noisy = np.tile(vecs, (len(copies), 1))
             noisy += rng.normal(scale=NOISE, size=noisy.shape).astype(np.float32)
@@ -134,25 +140,32 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
         conn.execute("UPDATE lex_stats SET rows = ?, tokens = ? WHERE id = 0", (rows0 * m, tokens0 * m))
         store._set_meta("generation", store.generation + 1)
         conn.commit()
-    store.set_meta("vector_index", "auto")
-    rec = store.build_ann("base", kind="ivf")
-    log(f"  x{m}: approximate index {rec}")
+    if vectors:
+        store.set_meta("vector_index", "auto")
+        rec = store.build_ann("base", kind="ivf")
+        log(f"  x{m}: approximate index {rec}")
     store.close()
     (dst / "BUILT").write_text(json.dumps({"m": m, "seconds": round(time.time() - t0, 1)}))
 
 
 def write_runs(index: Path, log=print) -> None:
     """The BM25 runs a finished `finrag index` leaves (lexical_runs.flush), for a copy that has none yet (built before
-    runs existed, or just built). One pass over the postings; in rollback-journal mode for the duration, so that
-    the new pages (8 bytes per posting: ~7 GB at 100x) are appended to the file once rather than also to the
-    write-ahead log."""
+    runs existed, or just built), or the runs' files for runs written before those existed. One pass over the
+    postings; in rollback-journal mode for the duration, so that the new pages (8 bytes per posting: ~7 GB at
+    100x) are appended to the file once rather than also to the write-ahead log."""
     from finrag.tools.indexing import lexical, lexical_runs
 
     conn = sqlite3.connect(str(index / "finrag.sqlite"), timeout=60)
     try:
         lexical.ensure_schema(conn)
         conn.commit()
-        if conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0:
+        pending = conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0]
+        if not pending:
+            t = time.time()
+            conn.execute("BEGIN IMMEDIATE")
+            lexical_runs.flush(conn)  # nothing to write but the files of runs that have none
+            conn.commit()
+            log(f"  {index.name}: BM25 runs' files checked ({time.time() - t:.0f}s)")
             return
         t = time.time()
         conn.execute("PRAGMA journal_mode=DELETE")
@@ -287,8 +300,7 @@ def main() -> int:
     ap.add_argument("--source", type=Path, required=False, help="a finished finrag index (it is only read)")
     ap.add_argument("--work", type=Path, default=Path("/tmp/finrag-scale"))
     ap.add_argument("--sizes", type=int, nargs="+", default=[1, 10, 100])
-    ap.add_argument("--questions", type=Path,
-                    default=Path(__file__).resolve().parents[2] / "shared/data/financebench/questions_dev.jsonl")
+    ap.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS)
     ap.add_argument("--n", type=int, default=86, help="questions per system and size")
     ap.add_argument("--systems", nargs="+", default=["hdrr", "cbr"])
     ap.add_argument("--fts5-up-to", type=int, default=10, help="copies get FTS5 rows up to this size")

@@ -30,6 +30,7 @@ __all__ = [
     "score_stats",
     "quality_table",
     "quality_by_type_table",
+    "retrieval_by_type_table",
     "group_table",
     "paired_differences",
     "routing_breakdown",
@@ -380,6 +381,20 @@ def retrieval_table(records: Sequence[dict]) -> list[dict]:
             "mean_latency_ms": mean(r.get("latency_ms") for r in recs),
         })
     return rows
+
+
+def retrieval_by_type_table(records: Sequence[dict]) -> list[dict]:
+    """`retrieval_table` per system and question type (FinanceBench `question_type`: metrics-generated,
+    domain-relevant, novel-generated; or a dataset's template); [] when the records have no types."""
+    types = sorted({r.get("question_type") or "(none)" for r in records})
+    if types == ["(none)"]:
+        return []
+    rows = []
+    for qtype in types:
+        part = [r for r in records if (r.get("question_type") or "(none)") == qtype]
+        rows += [{"question_type": qtype, **row} for row in retrieval_table(part)]
+    order = {s: i for i, s in enumerate(systems_of(records))}
+    return sorted(rows, key=lambda row: (order.get(row["system"], 99), row["question_type"]))
 
 
 def coverage_table(records: Sequence[dict], min_docs: int = 2) -> list[dict]:

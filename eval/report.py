@@ -116,6 +116,7 @@ def compute_tables(records: Sequence[dict], index_meta: Optional[dict] = None, r
         "paired_correct": M.paired_differences(records, reference, stat="correct_rate"),
         "routing": M.routing_breakdown(records),
         "retrieval": M.retrieval_table(records),
+        "retrieval_by_type": M.retrieval_by_type_table(records),
         "coverage": M.coverage_table(records),
         "cost": M.cost_table(records, index_meta),
     }
@@ -211,6 +212,13 @@ def markdown_report(tables: dict, info: dict) -> str:
         ("evidence_recall", "evidence page recall", "pct"), ("evidence_hit_rate", "evidence hit", "pct"),
         ("wrong_doc_chunk_share", "wrong-doc chunks", "pct"), ("mean_contexts", "chunks", ""),
         ("mean_context_tokens", "context tokens", "int"), ("mean_latency_ms", "latency ms", "int")])
+
+    if tables.get("retrieval_by_type"):
+        L += ["## Retrieval per question type", ""] + _md_table(tables["retrieval_by_type"], [
+            ("system", "system", ""), ("question_type", "question type", ""), ("queries", "queries", "int"),
+            ("exact_routing_acc", "exact routing", "pct"), ("evidence_hit_rate", "evidence hit", "pct"),
+            ("wrong_doc_chunk_share", "wrong-doc chunks", "pct"), ("mean_contexts", "chunks", ""),
+            ("mean_context_tokens", "context tokens", "int")])
 
     if tables.get("coverage"):
         L += ["## Multi-document coverage", "", "Queries with two or more gold documents (e.g. cross-company).", ""]

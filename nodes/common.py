@@ -56,3 +56,17 @@ def scope_of(state: FinragState, scoped: bool) -> list[str] | None:
         return None
     docs = state.get("routed_docs") or []
     return list(docs) if docs else None
+
+
+def routed_budget(cfg: Configuration) -> bool:
+    """Does `routed_context` ask for the question's budget inside routed filings? (ValueError if unknown)"""
+    mode = str(cfg.routed_context or "budget").strip().lower()
+    if mode not in ("budget", "paper"):
+        raise ValueError(f"unknown routed_context {cfg.routed_context!r}; use 'budget' or 'paper'")
+    return mode == "budget"
+
+
+def candidates_k(cfg: Configuration, scope: list[str] | None, k: int) -> int:
+    """Candidates per search: `routed_candidates` inside routed filings under the budget rule (exhaustive),
+    else `k`."""
+    return int(cfg.routed_candidates) if scope and routed_budget(cfg) else int(k)

@@ -8,14 +8,23 @@ instead of a mixture of filings (`corpus` is the paper's). Inside routed filings
 name the routed company are left out of the keyword coverage (`without_company_words`), and the cutoff's
 cliff is `routed_rerank_cliff` (0.25) instead of `rerank_cliff` (0.15): every candidate there comes from a
 routed filing, so a wider cut lets in no other company's chunks.
+
+Inside routed filings with `routed_context="budget"` (the default) the context follows the question
+(`tools/retrieval/context_budget.py`): chunks in the sections the question points to get
+`section_weight`; a line-item question keeps the adaptive cutoff; an open one fills
+`context_budget_tokens` down to `context_floor` x the top score, its top `expand_top` chunks bringing their
+neighbours and their section's first chunk. The plan, with its reason, is `context_plan` (the answer's
+`retrieval.context`). `routed_context="paper"` is the adaptive cutoff for every question.
 """
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, timed
+from finrag.nodes.common import configuration, routed_budget, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
+from finrag.tools.indexing.sections_store import sections_of
+from finrag.tools.retrieval.context_budget import expansion_ids, fill_budget, plan_context, prefer_sections
 from finrag.tools.retrieval.cutoff import adaptive_cutoff
 from finrag.tools.retrieval.query_rewrite import without_company_words
 from finrag.tools.retrieval.rerankers import get_reranker
@@ -51,6 +60,8 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
         c["score"] = float(s)
     cliff = cfg.routed_rerank_cliff if scoped and routed else cfg.rerank_cliff  # only routed filings' chunks here
     cut = dict(cumulative=float(cfg.rerank_cumulative), cliff=float(cliff))
+    if scoped and routed and routed_budget(cfg):
+        return budgeted(state, cfg, store, routed, candidates, cut)
     if scoped and len(routed) > 1:
         share = max(1, int(cfg.max_chunks) // len(routed))
         kept = []
@@ -62,3 +73,84 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
             candidates = only_top_document(candidates)
         kept = adaptive_cutoff(candidates, max_chunks=int(cfg.max_chunks), **cut)
     return {"reranked": kept}
+
+
+def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], candidates: list[dict],
+             cut: dict) -> dict:
+    """The context of routed filings under the question's plan (see the module docstring)."""
+    plan = plan_context(state.get("question", ""), budget_tokens=int(cfg.context_budget_tokens),
+                        floor=float(cfg.context_floor), section_weight=float(cfg.section_weight),
+                        expand_top=int(cfg.expand_top))
+    labels: dict = {}
+    for doc in routed:
+        labels.update(sections_of(store, doc))
+    plan["boosted"] = prefer_sections(candidates, labels, plan["sections"], float(cfg.section_weight))
+    share = max(1, int(cfg.max_chunks) // len(routed))
+    kept: list[dict] = []
+    for doc in routed:
+        mine = sorted((c for c in candidates if c["doc_id"] == doc), key=lambda c: -c["rerank_score"])
+        if not mine:
+            continue
+        must = sorted(mine, key=lambda c: -(c.get("rrf_score") or 0.0))[:max(0, int(cfg.fused_keep))]
+        if plan["scope"] == "line_item":
+            limit = share if len(routed) > 1 else int(cfg.max_chunks)
+            pool = usual_pool(mine, int(cfg.fts_k), int(cfg.vector_k)) or mine  # shares as in the paper
+            cutoff = adaptive_cutoff(pool, max_chunks=limit, **cut)
+            kept += with_fused(cutoff, must, len(cutoff))  # as many chunks as the cutoff kept, the best fused among them
+            continue
+        extra = expander(store, labels, doc, mine, int(plan["expand_top"])) if plan["expand_top"] else None
+        budget = int(cfg.context_budget_tokens) // len(routed)
+        ranked = mine[:1] + [c for c in must if c is not mine[0]] + [c for c in mine[1:] if not any(c is m for m in must)]
+        kept += fill_budget(ranked, budget, float(cfg.context_floor), extra, always={int(c["chunk_id"]) for c in must})
+    plan["expanded"] = sum(1 for c in kept if c.get("expanded_from") is not None)
+    plan["chunks"] = len(kept)
+    return {"reranked": kept, "context_plan": plan}
+
+
+def with_fused(kept: list[dict], must: list[dict], limit: int) -> list[dict]:
+    """`kept` with the `must` chunks (the fused lists' best) in it, the lowest-scored others making room, at
+    most `limit` chunks (and at least one of `kept`'s)."""
+    out = list(kept)
+    for m in must:
+        if any(c is m for c in out):
+            continue
+        if len(out) >= limit:
+            if len(out) <= 1:
+                break
+            out.pop()
+        out.append(m)
+    return out
+
+
+def usual_pool(candidates: list[dict], fts_k: int, vector_k: int) -> list[dict]:
+    """The candidates the paper's search would have had: the top `fts_k` BM25 and top `vector_k` vector hits
+    (ranks from 1), in the given order."""
+    return [c for c in candidates if (c.get("fts_rank") or fts_k + 1) <= fts_k
+            or (c.get("vector_rank") or vector_k + 1) <= vector_k]
+
+
+def expander(store, labels: dict, doc: str, candidates: list[dict], top: int):
+    """`fill_budget`'s `extra` for one routed filing: the top `top` chunks bring their section's first chunk
+    and their neighbours (`expansion_ids`), read from the store when they were no candidates."""
+    order = [int(i) for i in store.chunk_ids_of([doc])]
+    by_id = {int(c["chunk_id"]): c for c in candidates}
+
+    def extra(c: dict, pos: int) -> list[dict]:
+        if pos >= top:
+            return []
+        ids = expansion_ids(c, labels, order)
+        missing = [i for i in ids if i not in by_id]
+        fetched = store.get_chunks(missing) if missing else {}
+        out = []
+        for i in ids:
+            e = by_id.get(i) or (fetched[i].model_dump() if i in fetched else None)
+            if e is None:
+                continue
+            e = dict(e)
+            e.setdefault("rerank_score", 0.0)
+            e["score"] = float(e.get("rerank_score") or 0.0)
+            e["expanded_from"] = int(c["chunk_id"])
+            out.append(e)
+        return out
+
+    return extra

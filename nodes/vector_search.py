@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, scope_of, timed
+from finrag.nodes.common import candidates_k, configuration, scope_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.runtime import get_store
@@ -53,7 +53,7 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
     hits = []
     if len(missing) < total:
         vec = store.embedder.embed_query(query)
-        hits = store.search_vectors(vec, k=int(cfg.vector_k), doc_ids=scope, variant=variant,
+        hits = store.search_vectors(vec, k=candidates_k(cfg, scope, cfg.vector_k), doc_ids=scope, variant=variant,
                                     max_distance=float(cfg.vector_max_distance))
     return {"vector_results": [h.model_dump() for h in hits],
             "vector_status": coverage_status(missing, total, embedded, scope is not None, error)}

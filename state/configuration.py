@@ -72,8 +72,10 @@ class Configuration:
     # ---------------------------------------------------------------- the index
     index_dir: str = _setting("", "Index directory. Empty: $FINRAG_HOME, else ./.finrag (resolved when the "
                                   "configuration is built).")
-    embedder: str = _setting("minilm", "Query embedder; must be the one that built the index: 'minilm' (bundled, "
-                                       "offline) or 'openai[:model[:dims]]'.")
+    embedder: str = _setting("auto", "Embedder; must be the one that built the index: 'auto' (the one the index "
+                                     "records; a new index: 'static' above 25 files, else 'minilm'), 'minilm' "
+                                     "(bundled, offline), 'static' (MiniLM distilled by model2vec, offline) or "
+                                     "'openai[:model[:dims]]'.")
     embed_device: str = _setting("auto", "Device of MiniLM's document embedding (`finrag index`, HDRR's "
                                          "on-demand embedding): 'auto' (a CUDA GPU when torch sees one, else "
                                          "the CPU), 'cpu' or 'cuda'. Queries are embedded in NumPy on the CPU.")
@@ -148,6 +150,25 @@ class Configuration:
                                                 "cliff there; every candidate is from a routed filing, so a wider "
                                                 "cut lets in no other company's chunks (0.15: the paper's).")
     max_chunks: int = _setting(10, "Adaptive cutoff: at most this many chunks reach the generator.")
+    routed_context: str = _setting("budget", "How HDRR chooses the context inside a routed filing: 'budget' "
+                                             "(every chunk of the filing scored; a line-item question keeps the "
+                                             "adaptive cutoff, an open one fills `context_budget_tokens`, with "
+                                             "section preference and neighbour expansion) or 'paper' (the "
+                                             "adaptive cutoff for every question).")
+    routed_candidates: int = _setting(400, "Inside routed filings ('budget'): BM25 and vector candidates per "
+                                           "query (a filing has a few hundred chunks: exhaustive).")
+    context_budget_tokens: int = _setting(15000, "Inside routed filings ('budget'): the most context tokens an "
+                                                 "open question (drivers, lists, several years) may use; the "
+                                                 "paper's HDRR budget is 5k-15k.")
+    context_floor: float = _setting(0.5, "Inside routed filings ('budget'): an open question's chunks stop where "
+                                         "the score falls below this share of the top chunk's.")
+    section_weight: float = _setting(0.1, "Inside routed filings ('budget'): rerank bonus of a chunk in a section "
+                                          "the question points to (MD&A for drivers, Legal Proceedings for "
+                                          "litigation...; 0 turns the preference off).")
+    fused_keep: int = _setting(2, "Inside routed filings ('budget'): the best candidates of the fused BM25 and "
+                                  "vector lists that always reach the context, whatever the reranker says.")
+    expand_top: int = _setting(3, "Inside routed filings ('budget'): the top chunks of an open question whose "
+                                  "neighbours and section heading are added (0: no expansion).")
 
     # ------------------------------------------------------------------- routing
     default_year: int = _setting(2023, "Fiscal year to route to when the question names none.")

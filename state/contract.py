@@ -167,11 +167,32 @@ class Verification(_Open):
                           "none was found); left out otherwise")
 
 
+class ContextPlan(_Open):
+    """HDRR inside routed filings (`routed_context="budget"`): how the context was chosen, and why."""
+
+    rule: str = Field(description="'budget' (the question's budget; `routed_context='paper'` leaves this record out)")
+    scope: str = Field(description="'line_item' (one figure of a primary statement: the adaptive cutoff) or 'open' "
+                                   "(drivers, lists, several years: up to `budget_tokens`)")
+    sections: list[str] = Field(description="Section keys the question points to (items such as 'mdna', "
+                                            "'legal_proceedings'; notes such as 'acquisitions', 'income_taxes')")
+    cues: list[str] = Field(description="The question's words that named those sections")
+    budget_tokens: Optional[int] = Field(None, description="The token budget of an open question (null for line items)")
+    floor: Optional[float] = Field(None, description="Open questions: chunks stop below this share of the top score")
+    section_weight: float = Field(description="Rerank bonus of a chunk inside a preferred section")
+    expand_top: int = Field(description="How many top chunks brought their neighbours and section heading")
+    boosted: int = Field(0, description="Candidates inside a preferred section")
+    expanded: int = Field(0, description="Context chunks added by expansion (a hit's neighbour or its section's first chunk)")
+    chunks: int = Field(0, description="Chunks in the context")
+    reason: str = Field(description="One line: the scope, the budget and the preferred sections with their cues")
+
+
 class Retrieval(_Open):
     """Whether the vector half of retrieval could run (chunk-retrieval systems; left out for SFR).
 
     `finrag index` stores a filing's text first (routable and BM25-searchable at once) and its vectors after;
     a question asked meanwhile is answered with what is there, and this record says what that was."""
+
+    _omit_if_none = ("context",)
 
     vectors: str = Field(description="'complete' (every searched filing had vectors), 'embedded_on_demand' (HDRR "
                                      "embedded its routed filing(s) for this question), 'partial' (some searched "
@@ -180,6 +201,8 @@ class Retrieval(_Open):
     missing_count: int = Field(description="How many searched filings had no vectors")
     embedded_on_demand: list[str] = Field(description="Filings embedded on demand for this answer")
     note: str = Field(description="One line on what was not ready and how to complete it; '' when complete")
+    context: Optional[ContextPlan] = Field(None, description="HDRR inside routed filings: how the context was chosen "
+                                                             "(left out otherwise)")
 
 
 class Answer(_Open):

@@ -82,6 +82,11 @@ class FinragState(TypedDict, total=False):
     """The chunks kept by the reranker's adaptive cutoff (`rerank_score`), best first, from `rerank`;
     these are the generator's context."""
 
+    context_plan: dict[str, Any]
+    """Inside routed filings (`routed_context="budget"`): how `rerank` chose the context (`ContextPlan`:
+    scope line_item/open, budget, preferred sections and the cue words, chunks expanded, reason); the
+    answer's `retrieval.context`."""
+
     # verify (Agentic)
     verification: dict[str, Any]
     """The last verdict of `verify`: belongs, reason, anchor (the ticker or name a retry is anchored
@@ -166,6 +171,9 @@ class OutputState(TypedDict, total=False):
 
     vector_status: dict[str, Any]
     """Whether the searched filings had vectors (chunk-retrieval systems only)."""
+
+    context_plan: dict[str, Any]
+    """How the context of a routed filing was chosen (HDRR with a route; the answer's `retrieval.context`)."""
 
     context_tokens: int
     """Tokens of the context sent to the generator."""

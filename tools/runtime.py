@@ -50,7 +50,7 @@ def _db_file_id(location: str) -> tuple[int, int] | None:
 def get_store(cfg: Configuration) -> Store:
     """The open index of `cfg.index_dir` with `cfg.embedder` (opened once per process and shared)."""
     from finrag.tools.indexing.backend import is_milvus, location_key, open_store
-    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.embedders import get_embedder, resolve_spec
 
     key = (location_key(cfg.index_dir), cfg.embedder)  # a directory, or a milvus: location (issue 10)
     with _LOCK:
@@ -59,7 +59,8 @@ def get_store(cfg: Configuration) -> Store:
             # the file's identity before opening it: a file replaced in between is noticed at the next check
             opened = None if is_milvus(key[0]) else _db_file_id(key[0])
             store = open_store(cfg.index_dir or resolve_index_dir(cfg.index_dir), create=False)
-            store.check_embedder(get_embedder(cfg.embedder, device=cfg.embed_device))
+            spec = resolve_spec(cfg.embedder, store.get_meta("embedder"))  # auto: the index's own embedder
+            store.check_embedder(get_embedder(spec, device=cfg.embed_device))
             _STORES[key] = store
             if not is_milvus(key[0]):
                 _OPENED[key] = opened

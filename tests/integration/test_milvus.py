@@ -391,3 +391,40 @@ def test_server_and_finrag_home_accept_a_milvus_index(milvus_index, demo_qas, mo
     state = get_graph("hdrr").invoke({"question": q["question"]}, context=Configuration())
     assert state["routed_docs"] == [q["doc_id"]] and state["contexts"]
 
+
+
+def test_copy_carries_the_xbrl_facts(tmp_path):
+    """An inline-XBRL filing's line item answers the same from a Milvus copy as from the embedded index (from
+    its tagged facts, not the table reader), and a copy back to a directory keeps the facts."""
+    from support.ixbrl import tenq_markup
+
+    from finrag import run_query
+    from finrag.tools.indexing.backend import open_store
+    from finrag.tools.indexing.facts_store import load_facts
+
+    filings = tmp_path / "filings"
+    filings.mkdir()
+    (filings / "acmw-10-q-2025-08-01.html").write_text(tenq_markup())
+    idx, loc, back = tmp_path / "idx", f"milvus:{tmp_path / 'facts.db'}", tmp_path / "back"
+    assert main(["index", str(filings), "--index", str(idx), "-q"]) == 0
+    assert main(["copy", str(idx), loc, "-q"]) == 0
+    q = "What was Acme Widgets, Inc.'s diluted EPS for the quarter ended June 28, 2025?"
+    answers = []
+    for where in (str(idx), loc):
+        res = run_query(q, "hdrr", index_dir=where)
+        runtime.reset()
+        assert "$1.57 per share" in res["answer"] and "inline XBRL fact us-gaap:EarningsPerShareDiluted" in res["answer"]
+        answers.append(res["answer"])
+    assert answers[0] == answers[1]
+    store = open_store(loc)
+    try:
+        facts = store.xbrl_facts("acmw-10-q-2025-08-01")
+        assert facts and any(f["concept"] == "us-gaap:EarningsPerShareDiluted" for f in facts["facts"])
+    finally:
+        store.close()
+    assert main(["copy", loc, str(back), "-q"]) == 0
+    store = open_store(str(back))
+    try:
+        assert load_facts(store, "acmw-10-q-2025-08-01") == facts
+    finally:
+        store.close()

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from finrag.tools.indexing import lexical, lexical_runs
+from finrag.tools.indexing import lexical, lexical_blocks, lexical_runs
 
 WORDS = ("revenue capital expenditures cash flow dividends inventory cost sales margin debt equity lease "
          "goodwill impairment tax segment operating income net assets liabilities p&l year-over-year "
@@ -16,8 +16,8 @@ WORDS = ("revenue capital expenditures cash flow dividends inventory cost sales 
 class Corpus:
     """An FTS5 table (the reference), the `chunks` rows `flush` reads, and the lexical tables."""
 
-    def __init__(self):
-        self.conn = sqlite3.connect(":memory:")
+    def __init__(self, path: str = ":memory:"):
+        self.conn = sqlite3.connect(path)  # a file: runs also get their memory-mapped files (lexical_blocks.py)
         self.conn.executescript(
             "CREATE VIRTUAL TABLE f USING fts5(text, tokenize='porter unicode61');"
             "CREATE TABLE chunks(chunk_id INTEGER PRIMARY KEY, doc_id TEXT, char_start INT, char_end INT, text TEXT);")
@@ -56,25 +56,27 @@ def _same_as_fts5(c: Corpus, rng: random.Random, queries: int = 40) -> None:
         got = lexical.search(c.conn, terms, 10)
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(lexical_runs, "fetch_runs", lambda *a: None)
-            mp.setattr(lexical_runs, "search_pruned", lambda *a: None)
+            mp.setattr(lexical_blocks, "search_blocks", lambda *a: None)
             rows = lexical.search(c.conn, terms, 10)
         assert got == rows, terms
         want = c.fts5(terms, 10)
         assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5), terms
 
 
-@pytest.fixture(params=[2, 12], ids=["buckets-of-4", "buckets-of-4096"])
-def bucket_bits(request, monkeypatch):
-    """Buckets of 4 chunk ids make the pruned search skip buckets in these small corpora; 4,096 is the default."""
-    monkeypatch.setattr(lexical_runs, "BUCKET_BITS", request.param)
-    monkeypatch.setattr(lexical_runs, "FIRST_BUCKETS", 2)
-    monkeypatch.setattr(lexical_runs, "PRUNE_MIN_ROWS", 0)
-    return request.param
+@pytest.fixture(params=[(1, "memory"), (3, "memory"), (1, "file"), (3, "file")],
+                ids=["blocks-of-2", "blocks-of-8", "blocks-of-2-mmap", "blocks-of-8-mmap"])
+def corpus(request, monkeypatch, tmp_path):
+    """Blocks of 2 chunk ids make the block-max search skip blocks in these small corpora; 8 is the default.
+    "memory": runs read from SQLite (an in-memory index has no run files); "file": from their mapped files."""
+    monkeypatch.setattr(lexical_blocks, "BITS", request.param[0])
+    monkeypatch.setattr(lexical_blocks, "FIRST_BLOCKS", 2)
+    monkeypatch.setattr(lexical_blocks, "BATCH", 2)
+    return Corpus(str(tmp_path / "lex.sqlite") if request.param[1] == "file" else ":memory:")
 
 
-def test_runs_follow_additions_removals_reindexing_and_merges(bucket_bits):
+def test_runs_follow_additions_removals_reindexing_and_merges(corpus):
     rng = random.Random(7)
-    c = Corpus()
+    c = corpus
     for d in range(12):
         c.add(f"D{d}", _texts(rng, rng.randint(1, 6)))
     assert lexical_runs.fetch_runs(c.conn, ["revenue"]) is None  # no runs yet: per-document rows
@@ -135,71 +137,116 @@ def test_many_documents_outside_runs_read_per_document_rows(monkeypatch):
     _same_as_fts5(c, rng)
 
 
-def test_pruned_search_skips_buckets_and_keeps_the_top_k(bucket_bits, monkeypatch):
-    rng = random.Random(11)
-    c = Corpus()
-    for d in range(40):
-        c.add(f"D{d}", _texts(rng, rng.randint(2, 8)))
+def _zipf_texts(rng: random.Random, vocab: list[str], n: int, longest: int = 40) -> list[str]:
+    """Chunks whose words follow a skewed distribution (a few words everywhere, most rare), as in filings."""
+    weights = [1.0 / (i + 1) for i in range(len(vocab))]
+    return [" ".join(rng.choices(vocab, weights, k=rng.randint(1, longest))) for _ in range(n)]
+
+
+def test_block_max_search_equals_the_exhaustive_scorer(corpus, monkeypatch):
+    """Random corpora and queries (copies of documents tie, as in bench/scale.py; phrases, repeated stems, unknown
+    words; k from 1 to 50): the same chunks and bitwise the same scores as scoring every posting, while blocks
+    are skipped."""
+    rng = random.Random(23)
+    vocab = WORDS + [f"w{i}" for i in range(150)] + ["assets", "asset", "p&l", "year-over-year"]
+    c = corpus
+    docs = []
+    for d in range(30):
+        docs.append(_zipf_texts(rng, vocab, rng.randint(1, 12)))
+        c.add(f"D{d}", docs[-1])
+    for d in range(10):  # identical copies: equal scores, ties by chunk id
+        c.add(f"C{d}", docs[d % 4])
     lexical_runs.flush(c.conn)
-    c.add("LATE", _texts(rng, 3))  # outside the runs: bounded and scored like the rest
-    c.remove("D7")
-    scored = []
-    real = lexical_runs._score_buckets
+    c.conn.commit()
+    if c.conn.execute("PRAGMA database_list").fetchone()[2]:
+        assert c.conn.execute("SELECT COUNT(*) FROM lex_runs WHERE file IS NULL").fetchone()[0] == 0
+    scored, total = [0], [0]
+    real = lexical_blocks._score_blocks
 
-    def spy(weights, sources, buckets, nb, avgdl):
-        scored.append((len(buckets), nb))
-        return real(weights, sources, buckets, nb, avgdl)
+    def spy(weights, src, blocks, avgdl):
+        scored[0] += len(blocks)
+        return real(weights, src, blocks, avgdl)
 
-    monkeypatch.setattr(lexical_runs, "_score_buckets", spy)
-    skipped = 0
-    for _ in range(60):
-        terms = rng.sample(WORDS[:20], rng.randint(1, 3))  # single words: the pruned path
-        scored.clear()
-        got = lexical.search(c.conn, terms, 5)
-        assert scored, terms
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(lexical_runs, "search_pruned", lambda *a: None)
-            assert got == lexical.search(c.conn, terms, 5), terms
-        skipped += scored[0][1] - sum(n for n, _ in scored)
-    assert (skipped > 0) == (bucket_bits == 2)  # small buckets: some were never scored
+    monkeypatch.setattr(lexical_blocks, "_score_blocks", spy)
+
+    def check(queries: int) -> None:
+        n_blocks = len({cid >> lexical_blocks.BITS for (cid,) in c.conn.execute("SELECT chunk_id FROM chunks")})
+        for _ in range(queries):
+            terms = rng.sample(vocab, rng.randint(1, 12)) + (["nothing-like-it"] if rng.random() < 0.1 else [])
+            k = rng.choice([1, 3, 10, 50])
+            got = lexical.search(c.conn, terms, k)
+            want = lexical.search(c.conn, terms, k, exhaustive=True)
+            assert got == want, (terms, k)  # ids, order and float scores
+            total[0] += n_blocks
+
+    check(80)
+    c.add("LONG", _zipf_texts(rng, vocab, 6, longest=400))  # outside runs, and the average length grows
+    c.remove("D3")  # dead inside its run
+    c.remove("C1")
+    check(80)
+    assert scored[0] < total[0] * (0.7 if lexical_blocks.BITS == 1 else 1.0)  # small blocks: most never scored
 
 
+def test_runs_without_files_are_read_from_sqlite_and_get_files_at_the_next_flush(tmp_path):
+    """An index whose runs predate run files (or whose file went missing) gives the same results from SQLite;
+    the next flush writes the files, and files no run names are removed."""
+    rng = random.Random(5)
+    c = Corpus(str(tmp_path / "lex.sqlite"))
+    for d in range(20):
+        c.add(f"D{d}", _texts(rng, rng.randint(1, 6)))
+    lexical_runs.flush(c.conn)
+    c.conn.commit()
+    queries = [rng.sample(WORDS, rng.randint(1, 6)) for _ in range(30)]
+    want = [lexical.search(c.conn, q, 5, exhaustive=True) for q in queries]
+    assert [lexical.search(c.conn, q, 5) for q in queries] == want
+    files = sorted(tmp_path.glob("lexrun-*.bin"))
+    assert len(files) == 1
+    c.conn.execute("UPDATE lex_runs SET file = NULL")  # as written before run files existed
+    c.conn.commit()
+    assert [lexical.search(c.conn, q, 5) for q in queries] == want
+    lexical_blocks._OPEN.clear()
+    lexical_runs.flush(c.conn)  # nothing new to write: the run gets its file, the unnamed one goes
+    c.conn.commit()
+    assert c.conn.execute("SELECT COUNT(*) FROM lex_runs WHERE file IS NULL").fetchone()[0] == 0
+    assert sorted(tmp_path.glob("lexrun-*.bin")) != files and len(list(tmp_path.glob("lexrun-*.bin"))) == 1
+    assert [lexical.search(c.conn, q, 5) for q in queries] == want
+    lexical_blocks._OPEN.clear()
+    for f in tmp_path.glob("lexrun-*.bin"):  # gone behind the index's back: read from SQLite again
+        f.unlink()
+    assert [lexical.search(c.conn, q, 5) for q in queries] == want
+    for d in range(20, 30):  # more runs, merged: only the files of the runs left remain
+        c.add(f"D{d}", _texts(rng, 3))
+        lexical_runs.flush(c.conn, run_docs=2, max_runs=2)
+        c.conn.commit()
+    names = {f for (f,) in c.conn.execute("SELECT file FROM lex_runs")}
+    assert {p.stem[len("lexrun-"):] for p in tmp_path.glob("lexrun-*")} == names
+    assert [lexical.search(c.conn, q, 5) for q in queries] == [lexical.search(c.conn, q, 5, exhaustive=True)
+                                                             for q in queries]
 
-def test_bounds_use_the_shortest_chunk_of_a_bucket(monkeypatch):
-    """A bucket holding the best chunk (the term in a one-word chunk) and a long one must not be bounded by
+
+def test_bounds_use_the_shortest_chunk_of_a_block(monkeypatch, tmp_path):
+    """A block holding the best chunk (the term in a one-word chunk) and a long one must not be bounded by
     the long one: the best chunk would be skipped."""
-    monkeypatch.setattr(lexical_runs, "BUCKET_BITS", 2)
-    monkeypatch.setattr(lexical_runs, "FIRST_BUCKETS", 1)
-    monkeypatch.setattr(lexical_runs, "PRUNE_MIN_ROWS", 0)
-    c = Corpus()
+    monkeypatch.setattr(lexical_blocks, "BITS", 2)
+    monkeypatch.setattr(lexical_blocks, "FIRST_BLOCKS", 1)
+    c = Corpus(str(tmp_path / "lex.sqlite"))
     filler = "cost sales margin debt equity lease goodwill tax segment operating income"
-    c.add("A", ["revenue", filler + " revenue " + filler + " " + filler, filler, filler])  # ids 1-4: bucket 0 and 1
-    c.add("B", [filler, "revenue " + filler[:40], filler, filler], lo=9)  # ids 9-12: bucket 2 and 3
+    c.add("A", ["revenue", filler + " revenue " + filler + " " + filler, filler, filler])  # ids 1-4: block 0 and 1
+    c.add("B", [filler, "revenue " + filler[:40], filler, filler], lo=9)  # ids 9-12: block 2 and 3
     lexical_runs.flush(c.conn)
     assert lexical.search(c.conn, ["revenue"], 1)[0][0] == 1
 
 
-def test_runs_of_another_bucket_size_are_read_unpruned(monkeypatch):
+def test_run_files_of_another_block_size_are_read_from_sqlite(monkeypatch, tmp_path):
     rng = random.Random(5)
-    c = Corpus()
+    c = Corpus(str(tmp_path / "lex.sqlite"))
     for d in range(10):
         c.add(f"D{d}", _texts(rng, 4))
-    monkeypatch.setattr(lexical_runs, "BUCKET_BITS", 2)
-    monkeypatch.setattr(lexical_runs, "PRUNE_MIN_ROWS", 0)
+    monkeypatch.setattr(lexical_blocks, "BITS", 2)
     lexical_runs.flush(c.conn)
-    want = lexical.search(c.conn, ["revenue", "cash"], 5)
-    assert lexical_runs.search_pruned(c.conn, [(("revenu",), 1.0)], 5, 10.0) is not None
-    monkeypatch.setattr(lexical_runs, "BUCKET_BITS", 3)  # these runs' buckets would not line up with new ones
-    assert lexical_runs.search_pruned(c.conn, [(("revenu",), 1.0)], 5, 10.0) is None
+    c.conn.commit()
+    want = lexical.search(c.conn, ["revenue", "cash"], 5, exhaustive=True)
+    lexical_blocks._OPEN.clear()
+    monkeypatch.setattr(lexical_blocks, "BITS", 3)  # this file's blocks would not line up with the search's
+    assert lexical_blocks._mapped(c.conn, c.conn.execute("SELECT file FROM lex_runs").fetchone()[0]) is None
     assert lexical.search(c.conn, ["revenue", "cash"], 5) == want
-
-
-def test_small_corpora_score_every_posting(monkeypatch):
-    c = Corpus()
-    c.add("A", ["revenue grew", "cash flow"])
-    lexical_runs.flush(c.conn)
-    assert lexical_runs.search_pruned(c.conn, [(("revenu",), 1.0)], 5, 2.0) is None  # 2 chunks < PRUNE_MIN_ROWS
-    monkeypatch.setattr(lexical_runs, "PRUNE_MIN_ROWS", 2)
-    hits = lexical_runs.search_pruned(c.conn, [(("revenu",), 1.0)], 5, 2.0)
-    assert hits is not None and [cid for cid, _ in hits] == [1]
-

@@ -2,7 +2,8 @@
 
 * `run_reader` reads the statement tables of the context (and, for a routed question, the routed filing's
   statement pages) and returns a `ReaderResult`; a routed inline-XBRL filing answers a line item from its
-  tagged facts first (`xbrl_facts.py`).
+  tagged facts first (`xbrl_facts.py`), and the table reader's reading of the same question is compared with
+  it (`check_against_table`: a disagreement is one sentence of the answer and the reader's `table_check`).
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
@@ -59,8 +60,12 @@ def run_reader(question: str, contexts: list[dict], store, registry, *, routed_d
         from finrag.tools.indexing.facts_store import load_facts
 
         exact = answer_from_facts(question, load_facts(store, docs[0]), docs[0], info)
-        if exact is not None:
-            return exact, source
+        if exact is not None:  # the statement table's reading beside it: a disagreement is said and recorded
+            from finrag.tools.answering.xbrl_facts import check_against_table
+
+            table = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
+                         statement_pages=statement_pages)
+            return check_against_table(exact, table), source
     result = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
                   statement_pages=statement_pages and bool(docs))
     return result, source
@@ -126,4 +131,5 @@ def reader_summary(result: Optional[ReaderResult], *, fast_path: bool, saved: in
                     "page": f.page, "scale": f.scale} for f in result.found],
         "missing": list(result.missing),
         "value": result.value,
+        **({"table_check": dict(result.table_check)} if result.table_check else {}),
     }

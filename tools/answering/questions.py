@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from finrag.tools.answering.line_items import item_in_question
+from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
 from finrag.tools.answering.metrics import Metric, metric_in_question
 
-__all__ = ["Plan", "plan_question", "question_years"]
+__all__ = ["Plan", "plan_question", "question_years", "period_kind"]
 
 _FY = re.compile(r"(?i)\b(?:fy|fiscal(?: year)?|year(?: end)?|calendar year|cy)?\s*'?((?:19|20)\d\d|\d\d)\b")
 _FY4 = re.compile(r"(?i)\b(?:fy\s*|fiscal(?: year)?\s*|year\s*)?((?:19|20)\d\d)\b")
@@ -42,6 +42,13 @@ _QUALIFIERS = re.compile(r"(?i)\b(?:which|why|drove|drivers?|reasons?|categor(?:
                          r"expected|forecast|numerator|denominator|per share|eps|headcount|employees|backlog|"
                          r"capital[- ]intensive|high growth)\b")
 _US = re.compile(r"\b(?:US|U\.S\.|USA)\b")
+# which period of a filing a question asks about (shared with the XBRL fact answerer)
+YTD = re.compile(r"(?i)\b(?:six|nine) months\b|\byear[- ]to[- ]date\b|\bytd\b|\bfirst (?:half|six|nine)\b|"
+                 r"\b(?:first|1st) (?:two|three) quarters\b|\bh1\b")
+QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q\b")
+ANNUAL = re.compile(r"(?i)\bfiscal(?: year)?\b|\bfy\s*'?\d|\bannual\b|\bfull[- ]year\b|\bfor (?:the )?(?:year|twelve months)\b|"
+                    r"\bin (?:19|20)\d\d\b")
+_YTD_MONTHS = re.compile(r"(?i)\b(six|nine) months\b|\bfirst (half|six|nine)\b|\b(?:first|1st) (two|three) quarters\b|\b(h1)\b")
 _WORDNUM = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
 
 
@@ -66,6 +73,10 @@ class Plan:
     drivers: bool = False
     quarter: Optional[int] = None
     """The fiscal quarter the question asks about (1-4), when it names one."""
+    period: str = "annual"
+    """'quarter', 'ytd' or 'annual' (`period_kind`): which column of a statement spanning periods to read."""
+    months: Optional[int] = None
+    """The months of that period (3, 6, 9 or 12) when known."""
     blocked: str = ""
     """Why the reader should not answer this question itself (a qualifier it does not model), or ''."""
 
@@ -87,20 +98,42 @@ def question_years(question: str) -> list[int]:
     return years
 
 
-def _blocked(head: str, metric: Optional[Metric], question: str) -> str:
+def period_kind(question: str, quarterly: bool) -> str:
+    """'quarter', 'ytd' or 'annual': the period a question asks of a filing (`quarterly`: a 10-Q, whose
+    default is its quarter); year to date only in a 10-Q."""
+    if YTD.search(question) and quarterly:
+        return "ytd"
+    if QTR.search(question) or (quarterly and not ANNUAL.search(question)):
+        return "quarter"
+    return "annual"
+
+
+def ytd_months(question: str, quarter: Optional[int]) -> Optional[int]:
+    """6 or 9 for a year-to-date question: from its words ('nine months', 'first half'), else the filing's quarter."""
+    m = _YTD_MONTHS.search(question)
+    if m:
+        word = next(g for g in m.groups() if g).lower()
+        return {"six": 6, "half": 6, "two": 6, "h1": 6, "nine": 9, "three": 9}[word]
+    return 3 * quarter if quarter and quarter > 1 else None
+
+
+def _blocked(head: str, metric: Optional[Metric], question: str, item: Optional[str] = None) -> str:
     """A qualifier in the question that changes what is asked beyond the metric or line item."""
     text = _BOILERPLATE.sub("", head)
     if metric is not None:
         for p in metric.question:
+            text = re.sub(p, " ", text, flags=re.I)
+    if item is not None and LINE_ITEMS[item].per_share:  # 'diluted EPS' names the item, not a qualifier
+        for p in LINE_ITEMS[item].question:
             text = re.sub(p, " ", text, flags=re.I)
     m = _QUALIFIERS.search(text) or _US.search(text)
     return f"the question asks about '{m.group(0)}', which the reader does not model" if m else ""
 
 
 def plan_question(question: str, *, years: Optional[list[int]] = None, fiscal_year: Optional[int] = None,
-                  quarter: Optional[int] = None) -> Plan:
+                  quarter: Optional[int] = None, form: str = "") -> Plan:
     """How the reader should answer `question`; `years` are the routing step's extracted years, and
-    `fiscal_year` and `quarter` the routed filing's."""
+    `fiscal_year`, `quarter` and `form` ('10K', '10Q') the routed filing's."""
     q = " ".join(question.split())
     head = re.split(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b", q)[0]
     bare = re.sub(r"\s*\([^)]*\)", "", head)
@@ -109,8 +142,10 @@ def plan_question(question: str, *, years: Optional[list[int]] = None, fiscal_ye
     plan = Plan(kind="metric" if metric else ("item" if items else "other"), metric=metric,
                 item=None if metric or not items else items[0][1])
     plan.yesno = bool(_YESNO.match(q)) and not _ALTERNATIVES.search(q)
-    plan.blocked = _blocked(head, metric, q)
-    qs = {_QUARTER_WORDS.get(m.group(1).lower(), m.group(1)) for m in _QUARTER.finditer(q)}
+    plan.blocked = _blocked(head, metric, q, plan.item)
+    plan.period = period_kind(q, str(form or "").upper().replace("-", "") == "10Q")
+    plan.months = {"quarter": 3, "annual": 12}.get(plan.period) or ytd_months(q, quarter)
+    qs = {_QUARTER_WORDS.get((m.group(1) or m.group(2)).lower(), m.group(1)) for m in _QUARTER.finditer(q)}
     if qs:
         plan.quarter = int(next(iter(qs))) if len(qs) == 1 else None
         years_named = len(_FY4.findall(q)) + len(_FY2.findall(q))

@@ -18,6 +18,8 @@
 """
 from __future__ import annotations
 
+import datetime as _dt
+import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Protocol
 
@@ -30,6 +32,45 @@ from finrag.tools.answering.tables import SCALES, Table, page_statement, page_ta
 __all__ = ["Found", "ReaderResult", "PageSource", "read", "PRIMARY"]
 
 PRIMARY = ("income", "balance", "cash_flow")
+_MONTH_DAY = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(\d{1,2})\b)?")
+_MONTH_NUM = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                              "dec"))}
+
+
+_DATE = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b")
+
+
+def _safe_date(year: int, month: int, day: int) -> _dt.date:
+    return _dt.date(year, month, min(day, 28 if month == 2 else 30 if month in (4, 6, 9, 11) else 31))
+
+
+def fiscal_year_of(d: _dt.date, fiscal_year: int, year_end: _dt.date) -> int:
+    """The fiscal year a date falls in, given one fiscal year and its end (20 days' slack for 52/53-week years)."""
+    return fiscal_year - int(((year_end - d).days + 20) // 365.25)
+
+
+def _without_names(question: str, info: dict) -> str:
+    """The question without the routed company's names (company, registrant, aliases)."""
+    names = [str(n) for n in [info.get("company"), info.get("registrant"), *(info.get("aliases") or [])] if n]
+    names += [re.sub(r"(?i)[,.]?\s+(?:inc|corp|corporation|co|company|ltd|plc|llc)\.?$", "", n) for n in names]
+    names = sorted({n for n in names if len(n) >= 3}, key=len, reverse=True)
+    for n in names:
+        question = re.sub(rf"(?i)\b{re.escape(n)}(?:'s|’s|')?", " ", question)
+    return question
+
+
+def _year_end(info: dict) -> Optional[_dt.date]:
+    """The end of the routed filing's fiscal year: a 10-K's period end, a 10-Q's period end plus its remaining
+    quarters (None when the quarter or the period end is unknown)."""
+    try:
+        end = _dt.date.fromisoformat(str(info.get("period_end") or "")[:10])
+    except ValueError:
+        return None
+    form = str(info.get("form") or "").upper().replace("-", "")
+    if form == "10Q":
+        q = info.get("quarter")
+        return end + _dt.timedelta(days=round((4 - int(q)) * 91.31)) if q else None
+    return end if form in ("10K", "") else None
 
 
 class PageSource(Protocol):
@@ -81,6 +122,9 @@ class ReaderResult:
     pages_added: list[tuple[str, int]] = field(default_factory=list)
     """Statement pages read beyond the context's pages (doc_id, page)."""
     value: Optional[float] = None
+    table_check: Optional[dict] = None
+    """For an answer from an inline-XBRL fact: the table reader's value for the same question beside it
+    (`xbrl_facts.check_against_table`), or None when the table reader found none."""
 
 
 def _statement_factor(item_stmt: str, table_stmt: Optional[str], flow: bool) -> float:
@@ -97,11 +141,15 @@ class _Lookup:
     """Tables of a set of pages, and the best row/column for an (item, year)."""
 
     def __init__(self, source: PageSource, doc_ids: list[str], pages: list[tuple[str, int]], *,
-                 quarter: bool = False, lookup_statements: bool = True):
+                 quarter: bool = False, lookup_statements: bool = True, months: Optional[int] = None,
+                 fiscal_year: Optional[int] = None, year_end: Optional[_dt.date] = None):
         self.source = source
         self.doc_ids = doc_ids
         self.pages = list(dict.fromkeys(pages))
         self.quarter = quarter
+        self.months = months  # the asked period's length (3, 6, 9, 12) when the question or the form says it
+        self.fiscal_year = int(fiscal_year) if fiscal_year else None
+        self.year_end = year_end  # the end of the filing's fiscal year (`_year_end`)
         self.lookup_statements = lookup_statements
         self.tables: list[Table] = []
         self.read_pages: set[tuple[str, int]] = set()
@@ -140,12 +188,28 @@ class _Lookup:
                         if any(t.rows and any(c.year for c in t.columns) for t in tabs):
                             self.added.append((doc_id, q))
 
+    def column_year(self, col) -> Optional[int]:
+        """The fiscal year of a column: a dated header ('August 31, 2024', or '2024' under 'Three Months Ended
+        August 31,') is placed in the filing's fiscal calendar by its distance from the end of the filing's fiscal year
+        (Oracle's quarter ended August 31, 2024 is fiscal 2025; a 10-Q's 'December 31, 2024' balance column is
+        the prior fiscal year); a bare year is taken as printed."""
+        if col.year is None or self.year_end is None or self.fiscal_year is None:
+            return col.year
+        m = _MONTH_DAY.search(f"{col.group} {col.header}")
+        if not m:
+            return col.year
+        month = _MONTH_NUM[m.group(1).lower()[:3]]
+        day = int(m.group(2)) if m.group(2) else 28
+        return fiscal_year_of(_safe_date(col.year, month, day), self.fiscal_year, self.year_end)
+
     def _columns_for(self, table: Table, year: int, flow: bool) -> list[int]:
-        idx = [i for i, c in enumerate(table.columns) if c.year == year]
-        if len(idx) <= 1 or not flow:
+        idx = [i for i, c in enumerate(table.columns) if self.column_year(c) == year]
+        if not idx or not flow:
             return idx
-        want = 3 if self.quarter else 12
-        ranked = sorted(idx, key=lambda i: (table.columns[i].months not in (want, None), i))
+        want = self.months or (3 if self.quarter else 12)
+        if self.months:  # a column labelled with another period length is the wrong column (six months for a quarter)
+            idx = [i for i in idx if table.columns[i].months in (want, None)]
+        ranked = sorted(idx, key=lambda i: (table.columns[i].months not in (want, None), table.columns[i].months != want, i))
         return ranked
 
     def find(self, item: str, year: int) -> Optional[Found]:
@@ -168,10 +232,13 @@ class _Lookup:
             if not cols:
                 continue
             # a primary statement has two or three years and its title at the top of the page; a one-year
-            # summary (a guarantor group's income statement) or a note's table ranks below it
+            # summary (a guarantor group's income statement) or a note's table ranks below it, and so does a
+            # parent-company-only or segment table (the consolidated value is asked)
             shape = 0.02 * min(3, sum(1 for c in t.columns if c.year)) + (0.03 if t.title else 0.0)
+            if t.scope:
+                factor *= 0.75
             for row in t.rows:
-                s = match_score(item, row.label)
+                s = match_score(item, row.label, row.section)
                 if s <= 0:
                     continue
                 col = next((c for c in cols if c in row.values), None)
@@ -179,8 +246,10 @@ class _Lookup:
                     continue
                 score = s * factor + shape - 0.001 * rank
                 if best is None or score > best.score:
+                    head = t.columns[col]
                     best = Found(item=item, year=year, value=row.values[col], label=row.label, raw=row.raw.get(col, ""),
-                                 header=t.columns[col].header, doc_id=t.doc_id, page=t.page, scale=t.scale,
+                                 header=f"{head.group} {head.header}".strip() if head.group else head.header,
+                                 doc_id=t.doc_id, page=t.page, scale=None if spec.per_share else t.scale,
                                  statement=t.statement, score=score)
         return best
 
@@ -192,7 +261,7 @@ class _Lookup:
 def _fill_scale(found: list[Found], lookup: _Lookup) -> None:
     """A value from a page without a stated scale takes the scale of the other statement pages of its filing."""
     for f in found:
-        if f.scale is None:
+        if f.scale is None and not LINE_ITEMS[f.item].per_share:  # per-share amounts are never scaled
             same = [t.scale for t in lookup.tables if t.doc_id == f.doc_id and t.scale and t.statement in PRIMARY]
             if same:
                 f.scale = max(set(same), key=same.count)
@@ -212,10 +281,18 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
     if not docs and contexts:
         docs = [contexts[0].get("doc_id")]
     info = doc_info or {}
-    plan = plan_question(question, years=list(extracted.get("years") or []), fiscal_year=info.get("fiscal_year"),
-                         quarter=info.get("quarter"))
+    # the company's own name is no qualifier ('International Business Machines' is not 'international')
+    plan = plan_question(_without_names(question, info), years=list(extracted.get("years") or []),
+                         fiscal_year=info.get("fiscal_year"),
+                         quarter=info.get("quarter"), form=str(info.get("form") or ""))
     if plan.kind == "other":
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)
+    year_end = _year_end(info)
+    dated = _DATE.search(question)
+    if dated and year_end and info.get("fiscal_year") and plan.aggregate == "single":
+        # "for the quarter ended August 31, 2024" names a date, not a fiscal year (Oracle's fiscal 2025)
+        d = _safe_date(int(dated.group(3)), _MONTH_NUM[dated.group(1).lower()[:3]], int(dated.group(2)))
+        plan.years = [fiscal_year_of(d, int(info["fiscal_year"]), year_end)]
     if plan.blocked:
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)
     pages: list[tuple[str, int]] = []
@@ -224,8 +301,12 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
             continue
         for p in range(int(c.get("page_start") or 0), int(c.get("page_end") or c.get("page_start") or 0) + 1):
             pages.append((c["doc_id"], p))
-    lookup = _Lookup(source, docs, pages, quarter=plan.quarter is not None,
-                     lookup_statements=statement_pages)
+    # the asked period's columns: a 10-Q's quarter or year to date, a 10-K's year (a PDF without a form keeps the
+    # old preference: three months only when a quarter is named)
+    months = plan.months if info.get("form") or plan.period != "annual" else None
+    lookup = _Lookup(source, docs, pages, quarter=plan.quarter is not None or plan.period == "quarter",
+                     lookup_statements=statement_pages, months=months, fiscal_year=info.get("fiscal_year"),
+                     year_end=year_end)
     needs = _needs(plan)
     found: dict[tuple[str, int], Found] = {}
     missing: list[str] = []

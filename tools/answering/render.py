@@ -98,6 +98,16 @@ def render_answer(plan: Plan, company: str, found: dict, compute: Callable[[Metr
     return _render_item(plan, company, found)
 
 
+def _period_text(plan: Plan, year: int) -> str:
+    """'FY2025', 'FY2025 Q2' (a quarter's column), 'FY2025 six months year to date'."""
+    if plan.period == "quarter":
+        return f"FY{year} Q{plan.quarter}" if plan.quarter else f"FY{year} quarter"
+    if plan.period == "ytd":
+        words = {6: "six", 9: "nine"}.get(plan.months or 0)
+        return f"FY{year} {words + ' months ' if words else ''}year to date"
+    return f"FY{year}"
+
+
 def _years_text(years: list[int]) -> str:
     return f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}-FY{years[-1]}"
 
@@ -116,7 +126,9 @@ def _render_item(plan: Plan, company: str, found: dict) -> tuple[Optional[float]
         v = vals[0]
         same = scale == fs[0].scale
         money = fmt_money(v, scale, decimals=_decimals(fs[0]) if same else None)
-        return v, f"{who}FY{fs[0].year} {spec.display} was {money} {fs[0].cite}. Source: {sources}"
+        if spec.per_share:  # dollars and cents per share, whatever the table's "in millions"
+            money = f"{'-' if v < 0 else ''}${abs(fs[0].value):,.2f} per share"
+        return v, f"{who}{_period_text(plan, fs[0].year)} {spec.display} was {money} {fs[0].cite}. Source: {sources}"
     if plan.aggregate == "average":
         v = sum(vals) / len(vals)
         return v, (f"{who}{_years_text(plan.years)} average {spec.display} was {fmt_money(v, scale)}. "

@@ -25,7 +25,7 @@ from typing import Optional
 from finrag.tools.retrieval.statements import STATEMENT_TITLES
 
 __all__ = ["Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "tables_from_words",
-           "tables_from_text", "page_tables", "clean_label"]
+           "tables_from_text", "page_tables", "clean_label", "table_scope"]
 
 YEAR = re.compile(r"^(?:FY|fy|Fiscal|fiscal)?'?((?:19|20)\d\d)[,:;)*]?$")
 _YEAR_ANY = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -110,6 +110,22 @@ def page_statement(text: str) -> Optional[str]:
     return best[1] if best else None
 
 
+_PARENT = re.compile(r"(?i)\bparent(?:[- ]company)?(?:[- ]only)?\b(?! company and)|\bregistrant only\b|"
+                     r"\b(?:condensed )?financial information of (?:the )?registrant\b|\bguarantor\b|\bobligor group\b")
+_SEGMENT = re.compile(r"(?i)\bsegment (?:information|results|reporting|data|revenues?)\b|\breportable segments?\b|"
+                      r"\bby (?:reportable )?segment\b|\bbusiness segments?\b")
+
+
+def table_scope(caption: str) -> str:
+    """'parent', 'segment' or '' for the heading text above a table (see `Table.scope`)."""
+    head = " ".join(caption.split())[:600]
+    if _PARENT.search(head):
+        return "parent"
+    if _SEGMENT.search(head):
+        return "segment"
+    return ""
+
+
 @dataclass
 class Column:
     """One value column: the fiscal year of its period (None for '% change' and other non-period columns),
@@ -122,11 +138,15 @@ class Column:
 
     @property
     def months(self) -> Optional[int]:
-        """3, 6, 9 or 12 when the header says so ('Three Months Ended'), else None."""
+        """3, 6, 9 or 12 when the header says so ('Three Months Ended', 'Thirteen Weeks Ended', 'Years
+        Ended'), else None."""
         g = f"{self.group} {self.header}".lower()
-        for word, n in (("three", 3), ("six", 6), ("nine", 9), ("twelve", 12), ("quarter", 3)):
+        for word, n in (("thirteen", 3), ("twenty-six", 6), ("thirty-nine", 9), ("fifty-two", 12), ("fifty-three", 12),
+                        ("three", 3), ("six", 6), ("nine", 9), ("twelve", 12), ("quarter", 3)):
             if word in g:
                 return n
+        if re.search(r"\b(?:fiscal )?years? ended\b", g):
+            return 12
         return None
 
 
@@ -153,6 +173,9 @@ class Table:
     statement: Optional[str] = None
     title: str = ""
     method: str = "words"
+    scope: str = ""
+    """'parent' (parent-company-only or guarantor statements) or 'segment' when the table's caption or the
+    page's heading says so; '' for the consolidated statements and other tables."""
 
     def years(self) -> list[Optional[int]]:
         return [c.year for c in self.columns]
@@ -330,8 +353,10 @@ def tables_from_words(words: list, *, doc_id: str = "", page: int = 0, page_widt
             row.raw[best] = t
         if row.values:
             current.rows.append(row)
+    scope = table_scope("\n".join(text.splitlines()[:15]))
     for t in tables:
         t.title = _title(text)
+        t.scope = scope
     return [t for t in tables if t.rows]
 
 
@@ -362,9 +387,12 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
 
     Rows written one per line with ` | ` between cells (EDGAR HTML, `tools/indexing/html.py`) are split
     into their cells first."""
-    lines = [cell.strip() for ln in text.splitlines() for cell in ln.split(" | ")]
-    lines = [ln for ln in lines if ln and ln != "$"]
+    raw_rows = text.splitlines()
+    cells = [(r, cell.strip()) for r, ln in enumerate(raw_rows) for cell in ln.split(" | ")]
+    cells = [(r, c) for r, c in cells if c and c != "$"]
+    lines, row_of = [c for _r, c in cells], [r for r, _c in cells]
     scale, statement = page_scale(text), page_statement(text)
+    page_head = "\n".join(raw_rows[:15])
     tables: list[Table] = []
     i = 0
     while i < len(lines):
@@ -373,7 +401,8 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
         while j < len(lines):
             ln = lines[j]
             m = _YEAR_ANY.search(ln)
-            only_year = m and (YEAR.match(ln) or re.fullmatch(r"(?i)(?:[a-z]+\.?\s+\d{1,2},?\s*)?(?:19|20)\d\d", ln))
+            only_year = m and (YEAR.match(ln) or re.fullmatch(r"(?i)(?:(?:at|as of)\s+)?(?:[a-z]+\.?\s+\d{1,2},?\s*)?"
+                                                            r"(?:19|20)\d\d", ln))
             if only_year:
                 years.append(int(m.group(1)))
                 heads.append(ln)
@@ -386,12 +415,15 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
             i += 1
             continue
         cols = [Column(year=y, header=h) for y, h in zip(years, heads)]
-        table = Table(doc_id=doc_id, page=page, columns=cols, rows=[], scale=scale, statement=statement,
-                      method="text", title=_title(text))
+        caption = _caption(raw_rows, row_of[i])
+        _group_columns(cols, raw_rows, row_of[i])
+        table = Table(doc_id=doc_id, page=page, columns=cols, rows=[], scale=page_scale(caption) or scale,
+                      statement=statement, method="text", title=_title(text),
+                      scope=table_scope(caption) or table_scope(page_head))
         k, section, label = j, "", ""
         while k < len(lines):
             ln = lines[k]
-            toks = ln.replace("$", " ").split()
+            toks = ln.replace("($", "(").replace("$", " ").split()  # '($820)' is one number
             nums = [t for t in toks if parse_number(t) is not None or _is_dash(t)]
             if toks and len(nums) == len(toks):
                 if label:
@@ -424,6 +456,40 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
             tables.append(table)
         i = max(k, i + 1)
     return tables
+
+
+_PERIOD_GROUP = re.compile(r"(?i)\b(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three)\b"
+                           r".*\b(?:months?|weeks?)\b|\bquarters? ended\b|\b(?:fiscal )?years? ended\b|\byear[- ]to[- ]date\b")
+_DATA_ROW = re.compile(r" \| \(?-?\$?\(?\d[\d,.]*\)?%?\)?(?: \||$)")
+
+
+def _caption(raw_rows: list[str], header_row: int, max_rows: int = 6) -> str:
+    """The heading lines above a table's header row (back to the previous table's last data row)."""
+    out: list[str] = []
+    r = header_row
+    while r >= 0 and len(out) < max_rows + 1:
+        ln = raw_rows[r]
+        if r < header_row and _DATA_ROW.search(ln):
+            break
+        if ln.strip():
+            out.insert(0, ln)
+        r -= 1
+    return "\n".join(out)
+
+
+def _group_columns(cols: list[Column], raw_rows: list[str], header_row: int) -> None:
+    """Period groups ('Three Months Ended June 30,' | 'Six Months Ended June 30,') from the line above the year
+    header (or its own leading cells), spread over the year columns in order when their counts divide."""
+    for r in range(header_row, max(-1, header_row - 3), -1):
+        cells = [c.strip() for c in raw_rows[r].split(" | ") if c.strip()]
+        groups = [c for c in cells if _PERIOD_GROUP.search(c) and not _YEAR_ANY.fullmatch(c)]
+        if r < header_row and _DATA_ROW.search(raw_rows[r]):
+            return
+        if groups and len(cols) % len(groups) == 0:
+            span = len(cols) // len(groups)
+            for k, c in enumerate(cols):
+                c.group = f"{c.group} {groups[k // span]}".strip()
+            return
 
 
 # --------------------------------------------------------------------------- pages of a filing

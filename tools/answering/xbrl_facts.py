@@ -13,7 +13,9 @@
 * The value is the fact's, with its scale and sign applied; the answer states it, keeps the displayed text
   and cites the page the fact is displayed on (`[doc, p. N]`, added to the contexts by the caller).
 
-PDFs and HTML without inline XBRL keep the statement-table reader (`reader.py`).
+PDFs and HTML without inline XBRL keep the statement-table reader (`reader.py`). For an answer from a fact the
+caller also runs the table reader on the same question (`check_against_table`): when the statement table shows a
+different value for the period, the answer says so in one sentence and `ReaderResult.table_check` records both.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.routing.dei import dei_date
 
-__all__ = ["CONCEPTS", "answer_from_facts", "choose_fact", "asked_item"]
+__all__ = ["CONCEPTS", "answer_from_facts", "choose_fact", "asked_item", "check_against_table"]
 
 _G = "us-gaap:"
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -228,3 +230,27 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
                   scale=None, statement=None, score=1.0)
     return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],
                         pages_added=[(doc_id, page)] if page >= 0 else [], value=value)
+
+
+def check_against_table(exact: ReaderResult, table: Optional[ReaderResult]) -> ReaderResult:
+    """Compare the fact's answer with the table reader's answer to the same question; record the comparison in
+    `exact.table_check` (page, the cell as printed, both values, `agrees`) and, when the displayed value differs
+    (by more than rounding: 0.1%, a cent per share), add one sentence to the answer. Returns `exact`."""
+    if table is None or not table.confident or table.kind != "item" or len(table.found) != 1 or not exact.found:
+        return exact
+    fact, cell = exact.found[0], table.found[0]
+    if cell.item != fact.item or table.value is None:
+        return exact
+    a, b = abs(float(table.value)), abs(float(exact.value if exact.value is not None else fact.value))
+    per_share = fact.item.startswith("eps")
+    agrees = abs(a - b) < 0.005 if per_share else abs(a - b) <= 1e-3 * max(a, b)
+    scale = f" ({cell.scale})" if cell.scale else ""
+    exact.table_check = {"doc_id": cell.doc_id, "page": cell.page, "label": cell.label, "table_text": f"{cell.raw}{scale}",
+                         "table_value": float(table.value), "fact_value": float(fact.value), "concept": fact.label,
+                         "agrees": bool(agrees)}
+    if not agrees:
+        shown = _money(float(table.value), {"unit": "usd/shares" if per_share else "usd", "decimals": 2 if per_share else -6},
+                       fact.item)
+        exact.answer += (f" The statement table on p. {cell.page} reads {cell.raw}{scale} ({shown}, '{cell.label}'); "
+                         f"the tagged XBRL fact is {_money(float(fact.value), {'unit': 'usd/shares' if per_share else 'usd', 'decimals': 2 if per_share else 0}, fact.item)}.")
+    return exact

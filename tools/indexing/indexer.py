@@ -102,6 +102,11 @@ def _walk(folder: Path, report: IndexReport) -> list[Path]:
     return sorted(found)
 
 
+def count_files(paths: Sequence[str | Path]) -> int:
+    """How many files `finrag index` would read from `paths` (what the `auto` embedder choice counts)."""
+    return len(discover(paths, IndexReport()))
+
+
 def discover(paths: Sequence[str | Path], report: IndexReport) -> list[Path]:
     """Supported files under the given paths (sorted); problems go to the report."""
     found: list[Path] = []
@@ -206,6 +211,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     """Index files and folders into `store` (which must have an embedder): the text of every new or changed
     file first, then (with `embed`) the vectors of every document that has none."""
     from finrag.tools.indexing.facts_store import save_facts
+    from finrag.tools.indexing.sections_store import backfill_sections, save_sections
     from finrag.tools.routing.documents import build_document_info
 
     if store.embedder is None:
@@ -214,6 +220,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     report = IndexReport()
     t0 = time.perf_counter()
     store.ensure_lexical(log=log)  # indexes built before the BM25 postings existed: migrated in place
+    backfill_sections(store)  # indexes built before section labels existed: labelled from their pages
     files = discover(paths, report)
     known = store.document_hashes()
     todo: list[str] = []
@@ -255,6 +262,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                 chunk_segs = [(i, 1) for i in range(len(chunks))]
             store.replace_document(info, doc.content_hash, doc.pages, chunks, None, chunk_segs)
             save_facts(store, doc.doc_id, doc.content_hash, doc.xbrl)
+            save_sections(store, doc.doc_id, doc.content_hash, doc.pages)  # items and notes per chunk
             report.indexed.append(doc.doc_id)
             report.pages += len(doc.pages)
             report.chunks += len(chunks)
@@ -337,7 +345,8 @@ def embed_pending(store: Store, *, progress: bool = True, report: IndexReport | 
     pending, _ = store.vector_coverage(doc_ids)
     if not pending:
         return report
-    bar = _progress(len(pending), "embed", "file", progress, position=2)
+    expected = _segment_counts(store, pending)
+    bar = _progress(sum(expected.values()), "embed", "seg", progress, position=2)  # seg/s and the time left
     t0 = last = time.perf_counter()
     segs0, enc0 = report.segments, report.embed_seconds
     try:
@@ -354,14 +363,24 @@ def embed_pending(store: Store, *, progress: bool = True, report: IndexReport | 
             if store.add_segments(doc_id, vectors):
                 report.embedded.append(doc_id)
                 report.segments += len(texts)
-            bar.set_postfix_str(f"{doc_id}: {len(texts)} segments", refresh=False)
-            bar.update(1)
+            bar.set_postfix_str(f"{n + 1}/{len(pending)} filings, {doc_id}", refresh=False)
+            if bar.total is not None and bar.n + len(texts) > bar.total:  # an estimate short of the real count
+                bar.total = bar.n + len(texts) + sum(expected.get(d, 0) for d in pending[n + 1:])
+            bar.update(len(texts))
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
         bar.close()
         report.embed_pass_seconds += time.perf_counter() - t0
     return report
+
+
+def _segment_counts(store: Store, doc_ids: Sequence[str]) -> dict[str, int]:
+    """Each document's number of segments (what the embed pass encodes), from its chunks' segment spans."""
+    wanted = set(doc_ids)
+    rows = store._reader().execute("SELECT doc_id, COALESCE(MAX(seg_first + seg_count), COUNT(*)) FROM chunks "
+                                   "GROUP BY doc_id")
+    return {d: int(n or 0) for d, n in rows if d in wanted}
 
 
 def refresh_registry(store: Store) -> list[str]:

@@ -391,12 +391,13 @@ POSTINGS = PostingCache()
 
 
 def search(conn: sqlite3.Connection, phrases: Sequence[str], k: int,
-           los: Sequence[int] | None = None, cache_key=None) -> list[tuple[int, float]]:
+           los: Sequence[int] | None = None, cache_key=None, exhaustive: bool = False) -> list[tuple[int, float]]:
     """(chunk_id, BM25 score) of the best k chunks for an OR of `phrases`, best first.
 
     `los`: restrict to the documents whose first chunk ids these are (None: the whole corpus).
     `cache_key`: identifies the index and its generation; with it, a corpus-wide search keeps the terms'
     decoded postings in `POSTINGS` for the next query.
+    `exhaustive`: score every posting of every term (the reference the pruned corpus-wide search equals).
     """
     if k <= 0 or not phrases or (los is not None and not los):
         return []
@@ -419,10 +420,10 @@ def search(conn: sqlite3.Connection, phrases: Sequence[str], k: int,
     if los is None:  # terms at FTS5's IDF floor add nothing measurable; read them only if needed
         strong = [(p, w) for p, w in weights if w > IDF_FLOOR]
         if strong and len(strong) < len(weights):
-            hits = _score(conn, strong, k, None, avgdl, cache_key)
+            hits = _score(conn, strong, k, None, avgdl, cache_key, exhaustive)
             if len(hits) >= k:
                 return hits
-    return _score(conn, weights, k, los, avgdl, cache_key if los is None else None)
+    return _score(conn, weights, k, los, avgdl, cache_key if los is None else None, exhaustive)
 
 
 def _fetch(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None) -> dict[str, list[tuple[int, bytes]]]:
@@ -476,8 +477,8 @@ def _postings_of(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] 
 
 
 def _score(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]], k: int,
-           los: Sequence[int] | None, avgdl: float, cache_key=None) -> list[tuple[int, float]]:
-    if los is None:  # corpus-wide: from the runs, skipping the chunk-id buckets that cannot reach the top k
+           los: Sequence[int] | None, avgdl: float, cache_key=None, exhaustive: bool = False) -> list[tuple[int, float]]:
+    if los is None and not exhaustive:  # corpus-wide: from the runs, skipping the chunk-id buckets that cannot reach the top k
         from finrag.tools.indexing.lexical_runs import search_pruned
 
         hits = search_pruned(conn, weights, k, avgdl)

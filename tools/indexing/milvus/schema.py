@@ -15,6 +15,9 @@ A finrag index in Milvus is a set of collections sharing a name prefix (`finrag`
   text, `dense` = the variant's vector, plus `prefix` and `prefix_vec` (so a copy back needs no model).
 * `<p>_segments`: the segment embeddings (the embedded index's source of truth), so a copy back to
   the embedded backend re-derives the same vectors without re-embedding.
+* `<p>_xbrl_facts`: an inline-XBRL filing's tagged facts (the embedded store's `xbrl_facts` JSON, in parts
+  of at most `PAGE_PART` characters, with the content hash they belong to), so the fact answerer works on a
+  copy; optional (`OPTIONAL`): an index copied before it existed opens and answers from the table reader.
 * `<p>_pages`, `<p>_documents`, `<p>_meta`: page texts (in parts of at most `PAGE_PART` characters),
   one row per filing (its `DocumentInfo` as JSON: the routing registry is built from these; `lex_json`:
   the avgdl its BM25 weights were computed with) and
@@ -41,6 +44,8 @@ PAGE_PART = 16_000  # characters: at most 64,000 UTF-8 bytes, under Milvus' 65,5
 TEXT_MAX = 65_535
 DUMMY_DIM = 2
 VARIANT_NAMES = ("meta", "llmctx")
+FACTS = "xbrl_facts"
+OPTIONAL = (FACTS,)  # collections an index may lack (written by an older finrag): created when next written
 _HOSTPORT = re.compile(r"^[A-Za-z0-9.\-\[\]:]+:\d+$")
 ANALYZER = {"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer", "language": "english"}]}
 BM25_MODES = ("finrag", "function")
@@ -227,6 +232,14 @@ def create_collections(client, loc: Location, dim: int, bm25: str = "finrag") ->
     _placeholder(s, DataType)
     make(loc.name("lex_terms"), s, [flat2], False)
 
+    s = client.create_schema(auto_id=False, enable_dynamic_field=False)
+    s.add_field("id", DataType.VARCHAR, max_length=600, is_primary=True)
+    s.add_field("doc_id", DataType.VARCHAR, max_length=512)
+    s.add_field("content_hash", DataType.VARCHAR, max_length=128)
+    s.add_field("part", DataType.INT64)
+    s.add_field("text", DataType.VARCHAR, max_length=TEXT_MAX)
+    _placeholder(s, DataType)
+    make(loc.name(FACTS), s, [flat2], False)
     function = bm25 == "function"
     for variant in ("base", *VARIANT_NAMES):
         s = client.create_schema(auto_id=False, enable_dynamic_field=False)

@@ -107,6 +107,9 @@ class MilvusStore:
                 self.set_meta("bm25", mode)
         for c in missing:
             self._load(c)
+        self.has_facts = bool(self.client.has_collection(self.location.name(S.FACTS)))
+        if self.has_facts:
+            self._load(self.location.name(S.FACTS))
         if embedder is not None:
             self.check_embedder(embedder)
 
@@ -192,6 +195,20 @@ class MilvusStore:
 
     def document_hashes(self) -> dict[str, tuple[str, str]]:
         return {r["doc_id"]: (r["content_hash"], r["path"]) for r in self.document_rows()}
+
+    def xbrl_facts(self, doc_id: str) -> dict | None:
+        """The filing's inline-XBRL facts (`facts_store.load_facts`) while they belong to its current content."""
+        if not self.has_facts:
+            return None
+        flt = f"doc_id == {json.dumps(doc_id)}"
+        rows = self._query(S.FACTS, flt, ["part", "text", "content_hash"])
+        doc = self._query("documents", flt, ["content_hash"], limit=1)
+        if not rows or not doc or any(r["content_hash"] != doc[0]["content_hash"] for r in rows):
+            return None
+        try:
+            return json.loads("".join(r["text"] for r in sorted(rows, key=lambda r: int(r["part"]))))
+        except ValueError:
+            return None
 
     def pages_of(self, doc_id: str) -> list[str]:
         rows = self._query("pages", f"doc_id == {json.dumps(doc_id)}", ["page_no", "part", "text"])

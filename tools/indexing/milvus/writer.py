@@ -1,7 +1,7 @@
 """Writing a finrag index into Milvus, and `finrag copy SRC DST` between the two backends.
 
 A copy moves stored data only (no embedding): documents, pages, chunks, segment embeddings, the
-chunk vectors of every variant and the variants' prefixes. It works document by document, and a
+chunk vectors of every variant and the variants' prefixes, an inline-XBRL filing's tagged facts. It works document by document, and a
 document's `documents` row is written last (Milvus) / in one transaction (embedded): an interrupted
 copy leaves whole documents behind, and the same command resumes it, skipping documents whose content
 hash already matches and rewriting any partial one. Documents in DST that SRC does not have are removed,
@@ -61,6 +61,11 @@ class _EmbeddedSource:
     def pages(self, doc_id: str) -> list[str]:
         return self.store.pages_of(doc_id)
 
+    def facts(self, doc_id: str) -> dict | None:
+        from finrag.tools.indexing.facts_store import load_facts
+
+        return load_facts(self.store, doc_id)
+
     def segments(self, doc_id: str) -> np.ndarray:
         rows = self.conn.execute("SELECT vec FROM segments WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
         return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows]) if rows else np.zeros((0, 0))
@@ -98,6 +103,11 @@ class _MilvusSource:
 
     def pages(self, doc_id: str) -> list[str]:
         return self.store.pages_of(doc_id)
+
+    def facts(self, doc_id: str) -> dict | None:
+        from finrag.tools.indexing.facts_store import load_facts
+
+        return load_facts(self.store, doc_id)
 
     def segments(self, doc_id: str) -> np.ndarray:
         return self.store.segments_of(doc_id)
@@ -141,8 +151,20 @@ def delete_document(store: MilvusStore, doc_id: str) -> None:
     """Remove a document's rows from every collection (its `documents` row first: it marks a whole document)."""
     flt = f"doc_id == {json.dumps(doc_id)}"
     for name in [store.location.name("documents"), store.location.name("pages"), store.location.name("segments")] + \
-            [S.chunk_collection(store.location, v) for v in ("base", *S.VARIANT_NAMES)]:
+            [S.chunk_collection(store.location, v) for v in ("base", *S.VARIANT_NAMES)] + \
+            ([store.location.name(S.FACTS)] if store.has_facts else []):
         store.client.delete(name, filter=flt)
+
+
+def write_facts(store: MilvusStore, doc_id: str, content_hash: str, facts: dict | None) -> None:
+    """A filing's inline-XBRL facts as parts of `<p>_xbrl_facts` (none for a filing without them)."""
+    if not facts or not store.has_facts:
+        return
+    text = json.dumps(facts, separators=(",", ":"))
+    parts = [text[i:i + S.PAGE_PART] for i in range(0, len(text), S.PAGE_PART)]
+    _batched(store.client, store.location.name(S.FACTS),
+             [{"id": f"{doc_id}:{j}", "doc_id": doc_id, "content_hash": content_hash, "part": j, "text": t,
+               "v": [0.0] * S.DUMMY_DIM} for j, t in enumerate(parts)])
 
 
 class LexStats:
@@ -171,7 +193,7 @@ def _variant_texts(chunks: list[dict], variant: str, prefixes: dict) -> list[str
 
 def write_document(store: MilvusStore, doc: dict, pages: list[str], segments: np.ndarray, chunks: list[dict],
                    vectors: dict[str, np.ndarray], prefixes: dict[str, dict],
-                   avgdl=None) -> dict[str, list[Counter]]:
+                   avgdl=None, facts: dict | None = None) -> dict[str, list[Counter]]:
     """Write one document's rows; the `documents` row goes last, so a document without it is incomplete.
 
     bm25=finrag: `avgdl(variant, tfs)` gives the avgdl its BM25 weights use; returns each variant's term
@@ -186,6 +208,7 @@ def write_document(store: MilvusStore, doc: dict, pages: list[str], segments: np
         page_rows += [{"id": f"{doc_id}:{no}:{j}", "doc_id": doc_id, "page_no": no, "part": j, "text": t, "v": zero2}
                       for j, t in enumerate(parts)]
     _batched(client, loc.name("pages"), page_rows)
+    write_facts(store, doc_id, doc["content_hash"], facts)
     if len(segments):
         _batched(client, loc.name("segments"), [{"id": f"{doc_id}:{i}", "doc_id": doc_id, "ord": i,
                                                   "vec": v.tolist()} for i, v in enumerate(segments)])
@@ -301,6 +324,8 @@ def _to_milvus(src: _EmbeddedSource, dst: MilvusStore, rep: CopyReport, bar, rem
             doc_id = doc["doc_id"]
             if have.get(doc_id, (None,))[0] == doc["content_hash"] and not (
                     avg and _drifted(rows[doc_id].get("lex_json"), avg)):
+                if dst.has_facts and dst.xbrl_facts(doc_id) is None:  # copied before the facts were carried
+                    write_facts(dst, doc_id, doc["content_hash"], src.facts(doc_id))
                 rep.unchanged.append(doc_id)
                 bar.update(1)
                 continue
@@ -322,7 +347,8 @@ def _to_milvus(src: _EmbeddedSource, dst: MilvusStore, rep: CopyReport, bar, rem
                 take_out(doc_id)
                 delete_document(dst, doc_id)
             dst.set_meta("copy_pending", doc_id)
-            terms = write_document(dst, doc, src.pages(doc_id), segs, chunks, vectors, prefixes, avgdl)
+            terms = write_document(dst, doc, src.pages(doc_id), segs, chunks, vectors, prefixes, avgdl,
+                                   facts=src.facts(doc_id))
             dst.set_meta("copy_pending", "")
             for v, tfs in terms.items():
                 delta.add(v, tfs)
@@ -377,6 +403,11 @@ def _to_embedded(src: _MilvusSource, dst, rep: CopyReport, bar) -> None:
         dst.replace_document(info, doc["content_hash"], src.pages(doc_id),
                              [SimpleNamespace(**c) for c in chunks], segs if len(segs) else None,
                              [(int(c["seg_first"]), int(c["seg_count"])) for c in chunks])
+        facts = src.facts(doc_id)
+        if facts:
+            from finrag.tools.indexing.facts_store import save_facts
+
+            save_facts(dst, doc_id, doc["content_hash"], facts)
         new_ids = [c.chunk_id for c in dst.chunks_of(doc_id)]  # ordered by ord, as `chunks`
         for v in S.VARIANT_NAMES:
             pre = src.prefixes(doc_id, v, segs)

@@ -144,19 +144,16 @@ def _embed_rate(rep) -> str:
 
 def _index_locked(index_dir: Path, args) -> int:
     """`finrag index` while holding the index's writer lock."""
-    from finrag.tools.indexing.embedders import STATIC_ABOVE_FILES, get_embedder, resolve_spec
+    from finrag.tools.indexing.embedders import get_embedder, resolve_spec
     from finrag.tools.indexing.indexer import build_variant, count_files, index_paths, remove_documents
     from finrag.tools.indexing.parsing import printable
     from finrag.tools.indexing.store import Store
 
     store = Store(index_dir, create=True)
     try:
-        recorded = store.get_meta("embedder")
-        new_files = count_files(args.paths or []) if recorded is None else None
-        spec = resolve_spec(args.embedder, recorded, new_files)  # auto: the index's, else by corpus size
-        if recorded is None and spec == "static" and not (args.embedder or os.environ.get("FINRAG_EMBEDDER")):
-            print(f"embedder: static ({new_files} files > {STATIC_ABOVE_FILES}; `--embedder minilm` for MiniLM)",
-                  file=sys.stderr)
+        recorded = store.get_meta("embedder")  # auto: the index's embedder, else chosen by the corpus's size
+        spec = resolve_spec(args.embedder, recorded, count_files(args.paths or []) if recorded is None else None,
+                            note=lambda msg: print(msg, file=sys.stderr))
         store.check_embedder(get_embedder(spec, device=args.device))
         if args.vector_index:
             store.set_meta("vector_index", args.vector_index)

@@ -103,13 +103,15 @@ def index(paths: PathArg, index: str | os.PathLike | None = None, *, embed: bool
 
 def _index_dir(paths: PathArg, target: Path, *, embed: bool, progress: bool):
     from finrag.tools import runtime
-    from finrag.tools.indexing.embedders import get_embedder
-    from finrag.tools.indexing.indexer import index_paths
+    from finrag.tools.indexing.embedders import get_embedder, resolve_spec
+    from finrag.tools.indexing.indexer import count_files, index_paths
     from finrag.tools.indexing.store import Store
 
     store = Store(target, create=True)
     try:
-        store.check_embedder(get_embedder())
+        recorded = store.get_meta("embedder")  # as `finrag index`: the index's own, else by the corpus's size
+        store.check_embedder(get_embedder(resolve_spec(None, recorded, None if recorded else
+                                                       count_files(_paths(paths)))))
         report = index_paths(_paths(paths), store, progress=progress, embed=embed,
                              log=print if progress else (lambda _msg: None))
     finally:

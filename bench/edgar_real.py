@@ -4,7 +4,7 @@
     python bench/edgar_real.py --edgar DIR --index runs/edgar-idx --out docs/results/edgar_real.json
     python bench/edgar_real.py --write-questions q.jsonl         # the generated questions only
     python bench/edgar_real.py --questions q.jsonl --index IDX   # ask given questions (e.g. with older code)
-    python bench/edgar_real.py --reader-only --out docs/results/edgar_real_reader_only.json   # HTML without iXBRL
+    python bench/edgar_real.py --reader-only --no-rows --out docs/results/edgar_real_reader_only.json  # no iXBRL
 
 The filings are indexed as they are, without renaming, into a scratch index (`finrag index`, MiniLM). Questions
 are generated from each filing's own inline-XBRL facts, in analysts' phrasing: the company by short name, ticker
@@ -20,7 +20,9 @@ Each question is asked to HDRR offline (`run_query(system="hdrr")`, no LLM) and 
 * evidence: a context of the gold filing covers a page on which the gold fact is displayed;
 * value: the answer states the gold value (a number in it, read with its "million"/"billion" word, within 0.5%;
   per-share values to the cent).
-Prints the totals and tables per concept and per form; `--out` writes them with every question's outcome.
+Prints the totals and tables per concept and per form; `--out` writes them with every question's outcome. For
+answers from the tagged facts it also counts how often the table reader, run beside them, read the same question
+and how often it disagreed (`table_check` of the answer's `reader`).
 
 `--reader-only` measures the statement-table reader on EDGAR HTML without usable inline XBRL: the same questions
 (generated from the original filings' facts) are asked of copies of the filings with the inline-XBRL markup
@@ -228,7 +230,9 @@ def ask(questions: list[dict], index: Path) -> list[dict]:
         pages = set(q["gold_pages"])
         evidence = any(c["doc_id"] == q["doc_id"] and any(c["page_start"] <= p <= c["page_end"] for p in pages)
                        for c in res["contexts"])
+        check = (res.get("reader") or {}).get("table_check") or {}
         rows.append({**q, "routed": routed, "status": res["routing"]["status"], "exact": routed == [q["doc_id"]],
+                     "table_agrees": check.get("agrees"),
                      "evidence": evidence, "value": states_value(res["answer"], q["gold_value"],
                                                                  q["concept"].startswith("eps")),
                      "answer": res["answer"][:400], "ms": round((time.perf_counter() - t0) * 1000)})
@@ -262,6 +266,7 @@ def main(argv=None) -> int:
     ap.add_argument("--questions", help="ask these questions (JSONL) instead of generating them")
     ap.add_argument("--write-questions", help="write the generated questions (JSONL) and stop")
     ap.add_argument("--out", help="write the summary and every outcome as JSON")
+    ap.add_argument("--no-rows", action="store_true", help="with --out: the summary tables only (what docs/results holds)")
     args = ap.parse_args(argv)
     if args.questions:
         questions = [json.loads(ln) for ln in Path(args.questions).read_text().splitlines() if ln.strip()]
@@ -286,6 +291,11 @@ def main(argv=None) -> int:
     mode = "; inline XBRL stripped (table reader only)" if args.reader_only else ""
     print(f"{n} questions over {len({r['doc_id'] for r in rows})} filings; HDRR offline{mode}")
     print(f"exact filing {summary.get('exact')}  evidence {summary.get('evidence')}  value {summary.get('value')}")
+    checked = [r for r in rows if r.get("table_agrees") is not None]
+    if checked:  # answers from the tagged facts that the table reader also read (issue 20: say when they differ)
+        summary["table_checked"] = len(checked)
+        summary["table_disagrees"] = sum(1 for r in checked if r["table_agrees"] is False)
+        print(f"table reader beside the facts: {len(checked)} read, {summary['table_disagrees']} disagree")
     for key in ("concept", "form", "period"):
         print()
         print("\n".join(table(rows, key)))
@@ -293,7 +303,8 @@ def main(argv=None) -> int:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         groups = {key: {g: {m: round(sum(r[m] for r in rs) / len(rs), 3) for m in ("exact", "evidence", "value")}
                         | {"n": len(rs)} for g, rs in _groups(rows, key).items()} for key in ("concept", "form", "period")}
-        Path(args.out).write_text(json.dumps({"summary": summary, "n": n, "reader_only": args.reader_only, **groups, "rows": rows}, indent=1) + "\n")
+        out = {"summary": summary, "n": n, "reader_only": args.reader_only, **groups}
+        Path(args.out).write_text(json.dumps(out if args.no_rows else {**out, "rows": rows}, indent=1) + "\n")
     return 0
 
 

@@ -38,7 +38,8 @@ def _raw_rate(embedder, texts: list[str]) -> float:
 
 
 def phase_index(args, files: list[str], out: dict) -> None:
-    cmd = [sys.executable, "-m", "finrag.cli", "index", *files, "--index", str(args.index), "-q"]
+    cmd = [sys.executable, "-m", "finrag.cli", "index", *files, "--index", str(args.index), "--embedder", "minilm",
+           "-q"]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     lines: list[str] = []

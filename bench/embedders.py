@@ -67,8 +67,10 @@ def phase_index(pdfs: str, index: Path, embedder: str) -> dict:
     cmd = [*FINRAG, "index", pdfs, "--index", str(index), "--variant", "meta", "--variant", "llmctx",
            "--embedder", embedder, "-q"]
     la, t = load(), time.perf_counter()
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - t
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     text = r.stdout + r.stderr
     m = re.search(r"answerable after ([0-9.]+)s", text)
     rate = re.findall(r"([0-9.]+) segments/s \(encoder alone ([0-9.]+)/s\)", text)
@@ -76,7 +78,8 @@ def phase_index(pdfs: str, index: Path, embedder: str) -> dict:
             "answerable_after_s": float(m.group(1)) if m else None,
             "embed_segments_per_s": float(rate[-1][0]) if rate else None,
             "encoder_segments_per_s": float(rate[-1][1]) if rate else None,
-            "peak_rss_children_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
+            "cpu_s": round(ru.ru_utime + ru.ru_stime - ru0.ru_utime - ru0.ru_stime, 1),
+            "peak_rss_children_mb": round(ru.ru_maxrss / 1024),
             "load_before": la, "load_after": load(), "tail": text[-400:]}
 
 
@@ -111,9 +114,7 @@ def phase_encoders(texts: list[str]) -> dict:
     out["static_segments_per_s"], _ = _rate(StaticEmbedder().embed_documents, texts)
     minilm = MiniLMEmbedder(device="cpu")
     out["minilm_fp32_segments_per_s"], fp32 = _rate(minilm.embed_documents, texts)
-    model = minilm.model
-    model[0].auto_model = torch.quantization.quantize_dynamic(model[0].auto_model, {torch.nn.Linear},
-                                                              dtype=torch.qint8)
+    minilm._model = torch.quantization.quantize_dynamic(minilm.model, {torch.nn.Linear}, dtype=torch.qint8)
     out["minilm_int8_segments_per_s"], int8 = _rate(minilm.embed_documents, texts)
     out["minilm_int8_mean_cosine_to_fp32"] = round(float(np.mean(np.sum(fp32 * int8, axis=1))), 3)
     out["load_after"] = load()

@@ -66,7 +66,17 @@ def routed_budget(cfg: Configuration) -> bool:
     return mode == "budget"
 
 
-def candidates_k(cfg: Configuration, scope: list[str] | None, k: int) -> int:
-    """Candidates per search: `routed_candidates` inside routed filings under the budget rule (exhaustive),
-    else `k`."""
-    return int(cfg.routed_candidates) if scope and routed_budget(cfg) else int(k)
+def candidates_k(cfg: Configuration, scope: list[str] | None, k: int, question: str = "") -> int:
+    """Candidates per search: `routed_candidates` for an open question inside routed filings under the budget
+    rule (nearly exhaustive: a filing has a few hundred chunks), else `k` (a line-item question keeps the
+    paper's candidates and cutoff)."""
+    if int(k) <= 0:  # a search turned off (vector_k=0: BM25 only) stays off
+        return 0
+    if not (scope and routed_budget(cfg)):
+        return int(k)
+    from finrag.tools.retrieval.section_intent import question_scope
+    from finrag.tools.retrieval.statements import statement_intent
+
+    if question_scope(question, bool(statement_intent(question))) == "line_item":
+        return int(k)
+    return max(int(k), int(cfg.routed_candidates))

@@ -24,5 +24,6 @@ def fts_search(state: FinragState, runtime: Runtime[Configuration], *, variant: 
     if scope:  # inside the routed filings the company's own name is no search term
         keywords = without_company_words(keywords, state.get("question", ""), state.get("extracted"))
     text = " ".join(keywords) or state.get("query") or state.get("question", "")
-    hits = store.search_fts(text, k=candidates_k(cfg, scope, cfg.fts_k), doc_ids=scope, variant=variant)
+    k = candidates_k(cfg, scope, cfg.fts_k, state.get("question", ""))
+    hits = store.search_fts(text, k=k, doc_ids=scope, variant=variant)
     return {"fts_results": [h.model_dump() for h in hits]}

@@ -84,7 +84,16 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
     labels: dict = {}
     for doc in routed:
         labels.update(sections_of(store, doc))
-    plan["boosted"] = prefer_sections(candidates, labels, plan["sections"], float(cfg.section_weight))
+    rule = str(cfg.section_rule or "prefer").strip().lower()
+    if rule not in ("prefer", "require", "off"):
+        raise ValueError(f"unknown section_rule {cfg.section_rule!r}; use 'prefer', 'require' or 'off'")
+    wanted = plan["sections"] if rule != "off" else []
+    plan["boosted"] = prefer_sections(candidates, labels, wanted, float(cfg.section_weight) if rule == "prefer" else 0.0)
+    plan["section_rule"] = rule
+    if rule == "require" and wanted:
+        inside = [c for c in candidates if {c["section"]["item"], c["section"]["note"]} & set(wanted)]
+        plan["boosted"] = len(inside)
+        candidates = inside or candidates  # a filing without those sections keeps every candidate
     share = max(1, int(cfg.max_chunks) // len(routed))
     kept: list[dict] = []
     for doc in routed:
@@ -102,6 +111,8 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
         budget = int(cfg.context_budget_tokens) // len(routed)
         ranked = mine[:1] + [c for c in must if c is not mine[0]] + [c for c in mine[1:] if not any(c is m for m in must)]
         kept += fill_budget(ranked, budget, float(cfg.context_floor), extra, always={int(c["chunk_id"]) for c in must})
+    if plan["scope"] == "line_item" and len(routed) > 1:
+        kept.sort(key=lambda c: -c["rerank_score"])  # as the paper's cut of a multi-document route
     plan["expanded"] = sum(1 for c in kept if c.get("expanded_from") is not None)
     plan["chunks"] = len(kept)
     return {"reranked": kept, "context_plan": plan}

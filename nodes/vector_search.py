@@ -53,7 +53,8 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
     hits = []
     if len(missing) < total:
         vec = store.embedder.embed_query(query)
-        hits = store.search_vectors(vec, k=candidates_k(cfg, scope, cfg.vector_k), doc_ids=scope, variant=variant,
+        k = candidates_k(cfg, scope, cfg.vector_k, state.get("question", ""))
+        hits = store.search_vectors(vec, k=k, doc_ids=scope, variant=variant,
                                     max_distance=float(cfg.vector_max_distance))
     return {"vector_results": [h.model_dump() for h in hits],
             "vector_status": coverage_status(missing, total, embedded, scope is not None, error)}

@@ -162,6 +162,9 @@ class Configuration:
                                                  "paper's HDRR budget is 5k-15k.")
     context_floor: float = _setting(0.5, "Inside routed filings ('budget'): an open question's chunks stop where "
                                          "the score falls below this share of the top chunk's.")
+    section_rule: str = _setting("prefer", "Inside routed filings ('budget'): 'prefer' (a bonus for chunks in "
+                                           "the sections the question points to), 'require' (only those "
+                                           "chunks, when the filing has any) or 'off'.")
     section_weight: float = _setting(0.1, "Inside routed filings ('budget'): rerank bonus of a chunk in a section "
                                           "the question points to (MD&A for drivers, Legal Proceedings for "
                                           "litigation...; 0 turns the preference off).")

@@ -134,8 +134,24 @@ class ReaderInput(_Open):
     scale: Optional[str] = Field(None, description="'thousands', 'millions', 'billions' as stated on the page, or null")
 
 
+class TableCheck(_Open):
+    """An answer from an inline-XBRL fact beside the statement-table reader's reading of the same question."""
+
+    doc_id: str = Field(description="The filing")
+    page: int = Field(description="Zero-based page of the statement table the reader read")
+    label: str = Field(description="The table row's label as printed")
+    table_text: str = Field(description="The cell as printed, with the table's scale, e.g. '391,035 (millions)'")
+    table_value: float = Field(description="The table reader's value in currency units (per share for EPS)")
+    fact_value: float = Field(description="The tagged fact's value, scale and sign applied")
+    concept: str = Field(description="The fact's concept, e.g. 'us-gaap:Revenues'")
+    agrees: bool = Field(description="The two agree within rounding (0.1%, a cent per share); when false the "
+                                     "answer says so in one sentence")
+
+
 class Reader(_Open):
     """What the statement reader did (every system's generate node runs it unless `reader` is off)."""
+
+    _omit_if_none = ("table_check",)
 
     kind: str = Field(description="'item' (a line item), 'metric' (a metric of the registry), 'none' (not a "
                                   "question the reader answers: the extractive or LLM answer is used), or 'error' "
@@ -148,6 +164,8 @@ class Reader(_Open):
     inputs: list[ReaderInput] = Field(default_factory=list, description="Every input found, with its page")
     missing: list[str] = Field(default_factory=list, description="Inputs not found (then the reader is not confident)")
     value: Optional[float] = Field(None, description="The computed result (percent for percent metrics), when confident")
+    table_check: Optional[TableCheck] = Field(None, description="Answers from an inline-XBRL fact only: the statement "
+                                                                "table's reading of the same question beside it")
 
 
 class Verification(_Open):
@@ -179,8 +197,10 @@ class ContextPlan(_Open):
     budget_tokens: Optional[int] = Field(None, description="The token budget of an open question (null for line items)")
     floor: Optional[float] = Field(None, description="Open questions: chunks stop below this share of the top score")
     section_weight: float = Field(description="Rerank bonus of a chunk inside a preferred section")
+    section_rule: str = Field("prefer", description="'prefer' (the bonus), 'require' (only chunks inside those "
+                                                    "sections, when there are any) or 'off'")
     expand_top: int = Field(description="How many top chunks brought their neighbours and section heading")
-    boosted: int = Field(0, description="Candidates inside a preferred section")
+    boosted: int = Field(0, description="Candidates inside a preferred section (given the bonus, or kept by 'require')")
     expanded: int = Field(0, description="Context chunks added by expansion (a hit's neighbour or its section's first chunk)")
     chunks: int = Field(0, description="Chunks in the context")
     reason: str = Field(description="One line: the scope, the budget and the preferred sections with their cues")

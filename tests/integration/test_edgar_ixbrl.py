@@ -69,3 +69,32 @@ def test_changed_filing_never_answers_from_stale_facts(tmp_path):
     assert load_facts(store, "acmw-10-q-2025-08-01") is None
     assert store.documents()[0].sources.get("fiscal_year") != "dei"
     store.close()
+
+
+def test_an_llm_generator_gets_the_tagged_facts_as_a_structured_block(ixbrl_index):
+    """With an LLM and the fast path off, the generator's prompt holds the facts: concept, period, value with
+    unit and scale, and the page each is displayed on, the chosen fact first."""
+    import re
+
+    from support.openai_stub import OpenAIStub
+
+    from finrag.api import run_query
+    from finrag.tools import runtime
+
+    stub = OpenAIStub().start()
+    try:
+        res = run_query("What was Acme Widgets' total revenue in Q3 of fiscal 2025?", system="hdrr",
+                        index_dir=str(ixbrl_index),
+                        configurable={"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"})
+        prompt = "\n".join(str(m.get("content")) for m in stub.chat_requests()[-1]["body"]["messages"])
+    finally:
+        stub.stop()
+        runtime.reset()
+    assert res["reader"]["fast_path"] is False and res["answer"].startswith("Stub answer:")
+    head = "Tagged inline-XBRL facts of acmw-10-q-2025-08-01"
+    assert head in prompt
+    block = prompt[prompt.index(head):].splitlines()
+    first = block[1]
+    assert re.fullmatch(r"- us-gaap:\w*Revenue\w* \| 2025-03-30 to 2025-06-28 \(3 months\) \| 94,036,000,000 USD "
+                        r"\(displayed \"94,036\", displayed in millions\) \| \[acmw-10-q-2025-08-01, p\. \d+\]", first), first
+    assert any("(9 months)" in ln for ln in block[2:9])  # the year to date is there to choose from, after it

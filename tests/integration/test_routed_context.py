@@ -52,3 +52,28 @@ def test_an_unknown_routed_context_is_a_clear_error(demo_index, demo_qas):
     with pytest.raises(ValueError, match="routed_context"):
         run_query(demo_qas[0]["question"], system="hdrr", index_dir=str(demo_index),
                   configurable={"routed_context": "everything"})
+
+
+def test_require_keeps_only_the_pointed_sections_and_off_gives_no_bonus(demo_index, demo_qas):
+    from finrag.tools.indexing.sections_store import sections_of
+    from finrag.tools.indexing.store import Store
+
+    q = demo_qas[0]
+    company = q["company"] if "company" in q else q["question"].split("'")[0]
+    question = f"What are the main risks {company} describes?"
+    res = run_query(question, system="hdrr", index_dir=str(demo_index),
+                    configurable={"section_rule": "require"}).model_dump()
+    plan = res["retrieval"]["context"]
+    assert plan["section_rule"] == "require" and "risk_factors" in plan["sections"]
+    store = Store(demo_index)
+    labels = {}
+    for doc in res["routing"]["routed_docs"]:
+        labels.update(sections_of(store, doc))
+    if plan["boosted"]:  # the filing has such sections: every hit is inside one (expansion may add neighbours)
+        hits = [c for c in res["contexts"] if c["chunk_id"] in labels]
+        assert any(set(labels[c["chunk_id"]]) & set(plan["sections"]) for c in hits)
+    off = run_query(question, system="hdrr", index_dir=str(demo_index),
+                    configurable={"section_rule": "off"}).model_dump()["retrieval"]["context"]
+    assert off["section_rule"] == "off" and off["boosted"] == 0
+    with pytest.raises(ValueError, match="section_rule"):
+        run_query(question, system="hdrr", index_dir=str(demo_index), configurable={"section_rule": "must"})

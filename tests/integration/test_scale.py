@@ -56,6 +56,10 @@ def test_lexical_and_fts5_paths_rank_alike(demo_index):
     # `finrag index` left every filing's postings in a run: the corpus-wide searches below read the runs
     assert conn.execute("SELECT COUNT(*) FROM lex_docs WHERE run IS NULL").fetchone()[0] == 0
     assert lexical_runs.fetch_runs(conn, ["revenu"]) is not None
+    # and each run's memory-mapped file, which the corpus-wide block-max search reads (lexical_blocks.py)
+    files = [f for (f,) in conn.execute("SELECT file FROM lex_runs")]
+    assert files and all((Path(demo_index) / f"lexrun-{f}.bin").exists() for f in files if f)
+    assert None not in files
     for q in ("total revenue net income", "effective tax rate", "capital expenditures cash flows",
               "inventories balance sheet", "share repurchase program dividends"):
         phrases = fts_query(q).replace('"', "").split(" OR ")
@@ -74,10 +78,10 @@ def test_lexical_and_fts5_paths_rank_alike(demo_index):
 
 
 def test_cached_postings_give_the_same_ranking_and_never_outlive_a_write(demo_index, tmp_path, monkeypatch):
-    from finrag.tools.indexing import lexical, lexical_runs
+    from finrag.tools.indexing import lexical, lexical_blocks
     from finrag.tools.indexing.indexer import remove_documents
 
-    monkeypatch.setattr(lexical_runs, "search_pruned", lambda *a: None)  # the path that caches decoded postings
+    monkeypatch.setattr(lexical_blocks, "search_blocks", lambda *a: None)  # the path that caches decoded postings
 
     idx = tmp_path / "idx"
     shutil.copytree(demo_index, idx)

@@ -43,3 +43,38 @@ def test_static_index_refuses_minilm_and_the_other_way_round(static_index, tmp_p
     other.close()
     with pytest.raises(EmbedderMismatch, match="sentence-transformers:all-MiniLM"):
         Store(tmp_path / "minilm").check_embedder(get_embedder("static"))
+
+
+def test_readers_open_a_static_index_with_its_own_embedder(static_index, demo_qas):
+    from finrag.api import run_query
+    from finrag.tools import runtime
+
+    store, _ = static_index
+    runtime.reset()
+    res = run_query(demo_qas[0]["question"], "cbr", index_dir=str(store.index_dir))  # embedder: auto (default)
+    assert res["contexts"] or res["answer"]
+    runtime.reset()
+
+
+def test_a_new_index_of_many_files_gets_the_static_embedder(tmp_path, capsys, monkeypatch):
+    from finrag.cli import main
+    from finrag.tools.indexing.embedders import STATIC_ABOVE_FILES
+
+    monkeypatch.delenv("FINRAG_EMBEDDER", raising=False)
+    se.ensure_model()
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(STATIC_ABOVE_FILES + 1):
+        (folder / f"CO{i}_2023_10K.txt").write_text(f"Company {i} annual report. Revenue was ${i} million. " * 30)
+    assert main(["index", str(folder), "--index", str(tmp_path / "idx"), "-q"]) == 0
+    assert "embedder: static" in capsys.readouterr().err
+    s = Store(tmp_path / "idx")
+    assert s.get_meta("embedder") == se.IDENTITY
+    s.close()
+    few = tmp_path / "few"
+    few.mkdir()
+    (few / "ACME_2023_10K.txt").write_text("Acme annual report. Revenue was $5 million. " * 30)
+    assert main(["index", str(few), "--index", str(tmp_path / "idx2"), "-q"]) == 0
+    s = Store(tmp_path / "idx2")
+    assert s.get_meta("embedder") == "sentence-transformers:all-MiniLM-L6-v2:384"
+    s.close()

@@ -40,7 +40,7 @@ def test_defaults_are_the_papers():
     assert (cfg.fts_k, cfg.vector_k, cfg.rrf_k) == (20, 30, 60)
     assert (cfg.rerank_cumulative, cfg.rerank_cliff, cfg.max_chunks) == (0.55, 0.15, 10)
     assert cfg.vector_max_distance == 1.25 and cfg.default_year == 2023 and cfg.max_retries == 2
-    assert cfg.llm == "offline" and cfg.reranker == "offline" and cfg.embedder == "minilm"
+    assert cfg.llm == "offline" and cfg.reranker == "offline" and cfg.embedder == "auto"
     assert cfg.fallback_scope == "ask" and cfg.routed_rerank_cliff == 0.25 and cfg.sfr_max_context_tokens == 120_000 and cfg.sfr_pdf_input is False
     assert cfg.max_question_chars == MAX_QUESTION_CHARS == 4000
 

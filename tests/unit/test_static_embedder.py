@@ -117,3 +117,20 @@ def test_cli_reports_missing_model2vec_without_a_traceback(monkeypatch, tmp_path
     code = main(["index", str(note), "--index", str(tmp_path / "idx"), "--embedder", "static", "-q"])
     err = capsys.readouterr().err
     assert code != 0 and "model2vec" in err and "Traceback" not in err
+
+
+def test_auto_is_the_index_own_embedder_else_chosen_by_corpus_size(monkeypatch):
+    from finrag.tools.indexing.embedders import MINILM_IDENTITY, STATIC_ABOVE_FILES, resolve_spec
+
+    monkeypatch.delenv("FINRAG_EMBEDDER", raising=False)
+    assert resolve_spec("auto", se.IDENTITY) == resolve_spec(None, se.IDENTITY) == "static"
+    assert resolve_spec("auto", MINILM_IDENTITY, new_files=10_000) == "minilm"  # the index's own, whatever size
+    assert resolve_spec("minilm", se.IDENTITY) == "minilm"  # explicit wins (then the index refuses it)
+    notes: list[str] = []
+    assert resolve_spec("auto", None, new_files=STATIC_ABOVE_FILES + 1, note=notes.append) == "static"
+    assert notes and "--embedder minilm" in notes[0]
+    assert resolve_spec("auto", None, new_files=STATIC_ABOVE_FILES) == "minilm"
+    assert resolve_spec("auto", None) == "minilm"  # no index, nothing to count: the default
+    assert resolve_spec("auto", "openai:text-embedding-3-small:1024") == "minilm"  # stays explicit
+    monkeypatch.setenv("FINRAG_EMBEDDER", "minilm")
+    assert resolve_spec(None, None, new_files=STATIC_ABOVE_FILES + 1) == "minilm"

@@ -11,7 +11,8 @@
   (which is also the whole answer when the reader is off).
 * `fast_path_enabled`: with an LLM, whether a confident reader answer skips the generator call
   (`Configuration.fast_path`: 'auto' = on for the graphs that ask for it (HDRR), 'on', 'off').
-* `reader_context`: the reader's tables as extra context for the LLM when the fast path is not taken.
+* `reader_context`: the reader's tables (and an iXBRL filing's tagged facts, as a structured block) as extra
+  context for the LLM when the fast path is not taken.
 """
 from __future__ import annotations
 
@@ -106,12 +107,15 @@ def offline_answer(question: str, keywords: list[str], contexts: list[dict], res
 
 
 def reader_context(result: Optional[ReaderResult]) -> str:
-    """The reader's statement tables (and its own reading, when it has one) as extra context for an LLM."""
-    if result is None or not result.extraction:
+    """The reader's statement tables (and its own reading, when it has one) as extra context for an LLM; for an
+    answer from inline XBRL, the tagged facts as a structured block first."""
+    if result is None or not (result.extraction or result.facts_context):
         return ""
-    head = "Statement tables recovered by finrag's reader (row | one column per period):"
+    parts = [result.facts_context] if result.facts_context else []
+    if result.extraction:
+        parts.append(f"Statement tables recovered by finrag's reader (row | one column per period):\n{result.extraction}")
     note = f"\nReader's note: {result.answer}" if result.answer else ""
-    return f"{head}\n{result.extraction}{note}"
+    return "\n\n".join(parts) + note
 
 
 def reader_summary(result: Optional[ReaderResult], *, fast_path: bool, saved: int) -> dict:

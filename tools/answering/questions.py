@@ -143,14 +143,16 @@ def plan_question(question: str, *, years: Optional[list[int]] = None, fiscal_ye
                 item=None if metric or not items else items[0][1])
     plan.yesno = bool(_YESNO.match(q)) and not _ALTERNATIVES.search(q)
     plan.blocked = _blocked(head, metric, q, plan.item)
-    plan.period = period_kind(q, str(form or "").upper().replace("-", "") == "10Q")
-    plan.months = {"quarter": 3, "annual": 12}.get(plan.period) or ytd_months(q, quarter)
     qs = {_QUARTER_WORDS.get((m.group(1) or m.group(2)).lower(), m.group(1)) for m in _QUARTER.finditer(q)}
     if qs:
         plan.quarter = int(next(iter(qs))) if len(qs) == 1 else None
         years_named = len(_FY4.findall(q)) + len(_FY2.findall(q))
-        if len(qs) > 1 or plan.quarter != quarter or len(_QUARTER.findall(q)) < years_named:
+        # a 10-Q whose quarter is not known (no dei facts, a cover without it) is taken to be the one asked
+        unknown = quarter is None and str(form or "").upper().replace("-", "") == "10Q"
+        if len(qs) > 1 or (plan.quarter != quarter and not unknown) or len(_QUARTER.findall(q)) < years_named:
             plan.blocked = plan.blocked or "a quarter the routed filing's columns may not hold"
+    plan.period = period_kind(q, str(form or "").upper().replace("-", "") == "10Q")
+    plan.months = {"quarter": 3, "annual": 12}.get(plan.period) or ytd_months(q, quarter or plan.quarter)
     plan.drivers = bool(_DRIVERS.search(q))
     m = _SCALE.search(q)
     plan.scale = (m.group(1) or m.group(2)).lower() if m else None

@@ -98,6 +98,8 @@ class Found:
     scale: Optional[str]
     statement: Optional[str]
     score: float
+    scope: str = ""
+    """The table's `Table.scope` ('parent', 'segment' or '')."""
 
     @property
     def cite(self) -> str:
@@ -122,6 +124,8 @@ class ReaderResult:
     pages_added: list[tuple[str, int]] = field(default_factory=list)
     """Statement pages read beyond the context's pages (doc_id, page)."""
     value: Optional[float] = None
+    facts_context: str = ""
+    """For an answer from inline-XBRL facts: the tagged facts as a structured block for an LLM (`facts_block`)."""
     table_check: Optional[dict] = None
     """For an answer from an inline-XBRL fact: the table reader's value for the same question beside it
     (`xbrl_facts.check_against_table`), or None when the table reader found none."""
@@ -214,7 +218,7 @@ class _Lookup:
 
     def find(self, item: str, year: int) -> Optional[Found]:
         best = self._best(item, year)
-        if (best is None or best.score < 0.85) and self.lookup_statements and self.doc_ids:
+        if (best is None or best.score < 0.85 or best.scope) and self.lookup_statements and self.doc_ids:
             self._add_statement_pages(LINE_ITEMS[item].statement)
             best = self._best(item, year) or best
         return best
@@ -250,7 +254,7 @@ class _Lookup:
                     best = Found(item=item, year=year, value=row.values[col], label=row.label, raw=row.raw.get(col, ""),
                                  header=f"{head.group} {head.header}".strip() if head.group else head.header,
                                  doc_id=t.doc_id, page=t.page, scale=None if spec.per_share else t.scale,
-                                 statement=t.statement, score=score)
+                                 statement=t.statement, score=score, scope=t.scope)
         return best
 
     def extraction(self, max_tables: int = 6) -> str:
@@ -287,7 +291,7 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
                          quarter=info.get("quarter"), form=str(info.get("form") or ""))
     if plan.kind == "other":
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)
-    year_end = _year_end(info)
+    year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
     dated = _DATE.search(question)
     if dated and year_end and info.get("fiscal_year") and plan.aggregate == "single":
         # "for the quarter ended August 31, 2024" names a date, not a fiscal year (Oracle's fiscal 2025)

@@ -116,11 +116,17 @@ _SEGMENT = re.compile(r"(?i)\bsegment (?:information|results|reporting|data|reve
                       r"\bby (?:reportable )?segment\b|\bbusiness segments?\b")
 
 
+_INVESTEE = re.compile(r"(?i)\bequity[- ]method investees?\b|\binvestees\b|\bunconsolidated (?:affiliates|subsidiaries|"
+                       r"entities|joint ventures)\b")
+
+
 def table_scope(caption: str) -> str:
-    """'parent', 'segment' or '' for the heading text above a table (see `Table.scope`)."""
-    head = " ".join(caption.split())[:600]
+    """'parent', 'segment', 'investee' or '' for the heading text above a table (see `Table.scope`)."""
+    head = " ".join(caption.split())[-600:]  # the words nearest the table
     if _PARENT.search(head):
         return "parent"
+    if _INVESTEE.search(head):
+        return "investee"
     if _SEGMENT.search(head):
         return "segment"
     return ""
@@ -174,8 +180,9 @@ class Table:
     title: str = ""
     method: str = "words"
     scope: str = ""
-    """'parent' (parent-company-only or guarantor statements) or 'segment' when the table's caption or the
-    page's heading says so; '' for the consolidated statements and other tables."""
+    """'parent' (parent-company-only or guarantor statements), 'segment', or 'investee' (equity-method investees'
+    summarised results) when the table's caption or the page's heading says so; '' for the consolidated
+    statements and other tables."""
 
     def years(self) -> list[Optional[int]]:
         return [c.year for c in self.columns]
@@ -382,6 +389,11 @@ def _title(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- plain text
+def _year_cell(ln: str) -> bool:
+    """A header cell that is a year or a date ('2024', 'FY2024', 'June 28, 2025', 'At June 30, 2025')."""
+    return bool(YEAR.match(ln) or re.fullmatch(r"(?i)(?:(?:at|as of)\s+)?(?:[a-z]+\.?\s+\d{1,2},?\s*)?(?:19|20)\d\d", ln))
+
+
 def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Table]:
     """Tables of one page from its plain text (one cell per line): the fallback without a PDF.
 
@@ -391,8 +403,13 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
     cells = [(r, cell.strip()) for r, ln in enumerate(raw_rows) for cell in ln.split(" | ")]
     cells = [(r, c) for r, c in cells if c and c != "$"]
     lines, row_of = [c for _r, c in cells], [r for r, _c in cells]
-    scale, statement = page_scale(text), page_statement(text)
+    scale = page_scale(text)
     page_head = "\n".join(raw_rows[:15])
+    # the statement only from a title line at the top of the page: a note that mentions "the Consolidated Statements
+    # of Operations" in its prose holds no statement (its share-based compensation 'Research and development' row
+    # is not the income statement's)
+    titles = statement_titles(page_head)
+    statement = titles[0] if titles else None
     tables: list[Table] = []
     i = 0
     while i < len(lines):
@@ -401,8 +418,7 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
         while j < len(lines):
             ln = lines[j]
             m = _YEAR_ANY.search(ln)
-            only_year = m and (YEAR.match(ln) or re.fullmatch(r"(?i)(?:(?:at|as of)\s+)?(?:[a-z]+\.?\s+\d{1,2},?\s*)?"
-                                                            r"(?:19|20)\d\d", ln))
+            only_year = m and _year_cell(ln)
             if only_year:
                 years.append(int(m.group(1)))
                 heads.append(ln)
@@ -439,8 +455,8 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
                             pend.raw[n] = t
                 k += 1
                 continue
-            # the next header starts another table
-            if YEAR.match(ln) and k + 1 < len(lines) and YEAR.match(lines[k + 1]):
+            # the next header starts another table ('2025 | 2024', 'June 28, 2025 | June 29, 2024')
+            if _year_cell(ln) and k + 1 < len(lines) and _year_cell(lines[k + 1]):
                 break
             if table.rows and table.rows[-1].label == label and len(table.rows[-1].values) != len(cols):
                 table.rows.pop()

@@ -12,6 +12,8 @@
   Only contexts without dimensions are stored, so a segment, class or parent-only value is never taken.
 * The value is the fact's, with its scale and sign applied; the answer states it, keeps the displayed text
   and cites the page the fact is displayed on (`[doc, p. N]`, added to the contexts by the caller).
+* With an LLM generator (when the fast path is not taken) the facts go to it as a structured block
+  (`facts_block`: concept | period | value with unit and scale | page), the chosen fact first.
 
 PDFs and HTML without inline XBRL keep the statement-table reader (`reader.py`). For an answer from a fact the
 caller also runs the table reader on the same question (`check_against_table`): when the statement table shows a
@@ -27,7 +29,8 @@ from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.routing.dei import dei_date
 
-__all__ = ["CONCEPTS", "answer_from_facts", "choose_fact", "asked_item", "check_against_table"]
+__all__ = ["CONCEPTS", "answer_from_facts", "choose_fact", "asked_item", "check_against_table", "facts_block",
+           "fact_line"]
 
 _G = "us-gaap:"
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -229,7 +232,77 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
                   raw=str(fact.get("text") or ""), header=period, doc_id=doc_id, page=max(page, 0),
                   scale=None, statement=None, score=1.0)
     return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],
-                        pages_added=[(doc_id, page)] if page >= 0 else [], value=value)
+                        pages_added=[(doc_id, page)] if page >= 0 else [], value=value,
+                        facts_context=facts_block(facts, fact, doc_id))
+
+
+_SCALE_WORDS = {"3": "thousands", "6": "millions", "9": "billions"}
+
+
+def _period_words(ctx: dict) -> str:
+    if ctx.get("instant"):
+        return f"as of {ctx['instant'][:10]}"
+    s, e = _date(ctx.get("start", "")), _date(ctx.get("end", ""))
+    if s is None or e is None:
+        return "period unknown"
+    months = round((e - s).days / 30.44)
+    return f"{s.isoformat()} to {e.isoformat()} ({months} months)"
+
+
+def _unit_words(unit_id: str) -> str:
+    """A unit id as filers name them ('usd', 'U_USD', 'usdPerShare', 'U_USDollarShare', 'shares') in words."""
+    u = unit_id.lower()
+    money = "usd" in u or "dollar" in u
+    if money and "share" in u:
+        return "USD per share"
+    if money:
+        return "USD"
+    if "share" in u:
+        return "shares"
+    return "" if "pure" in u else unit_id
+
+
+def fact_line(fact: dict, ctx: dict, doc_id: str) -> str:
+    """One tagged fact for an LLM: concept | period | value with unit and scale | where it is displayed."""
+    unit = _unit_words(str(fact.get("unit") or ""))
+    scale = str(fact.get("scale") or "0")
+    shown = str(fact.get("text") or "")
+    scale_words = f", displayed in {_SCALE_WORDS[scale]}" if scale in _SCALE_WORDS else ""
+    value = float(fact["value"])
+    page = int(fact.get("page", -1))
+    where = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, hidden fact]"
+    return (f"{fact['concept']} | {_period_words(ctx)} | {value:,.{2 if abs(value) < 1000 else 0}f} {unit} "
+            f"(displayed \"{'(' + shown + ')' if fact.get('sign') == '-' else shown}\"{scale_words}) | {where}")
+
+
+def facts_block(facts: dict, chosen: dict, doc_id: str, limit: int = 8) -> str:
+    """The tagged facts an LLM gets as structured context: the chosen fact first, then the same concept's other
+    dimensionless periods (the comparative quarter, the year to date, the prior year) to choose among."""
+    contexts = facts.get("contexts") or {}
+    same = [f for f in facts.get("facts") or [] if f.get("concept") == chosen.get("concept") and f is not chosen
+            and contexts.get(f.get("context"))]
+    seen, lines = set(), []
+    for f in [chosen, *same]:
+        key = (f.get("context"), f.get("value"))
+        if key in seen:
+            continue
+        seen.add(key)
+        lines.append("- " + fact_line(f, contexts.get(f.get("context")) or {}, doc_id))
+        if len(lines) >= limit:
+            break
+    head = (f"Tagged inline-XBRL facts of {doc_id} (consolidated: no dimensions; concept | period | value with unit, "
+            f"scale applied | where displayed); the first answers the question:")
+    return head + "\n" + "\n".join(lines)
+
+
+def _plain(value: float, per_share: bool) -> str:
+    """'$391,035 million', '$391.035 million', '-$0.92 per share': short, as precise as the value."""
+    sign, a = ("-" if value < 0 else ""), abs(value)
+    if per_share:
+        return f"{sign}${a:,.2f} per share"
+    if a >= 1e6:
+        return f"{sign}${f'{a / 1e6:,.3f}'.rstrip('0').rstrip('.')} million"
+    return f"{sign}${a:,.0f}"
 
 
 def check_against_table(exact: ReaderResult, table: Optional[ReaderResult]) -> ReaderResult:
@@ -249,8 +322,7 @@ def check_against_table(exact: ReaderResult, table: Optional[ReaderResult]) -> R
                          "table_value": float(table.value), "fact_value": float(fact.value), "concept": fact.label,
                          "agrees": bool(agrees)}
     if not agrees:
-        shown = _money(float(table.value), {"unit": "usd/shares" if per_share else "usd", "decimals": 2 if per_share else -6},
-                       fact.item)
-        exact.answer += (f" The statement table on p. {cell.page} reads {cell.raw}{scale} ({shown}, '{cell.label}'); "
-                         f"the tagged XBRL fact is {_money(float(fact.value), {'unit': 'usd/shares' if per_share else 'usd', 'decimals': 2 if per_share else 0}, fact.item)}.")
+        exact.answer += (f" The statement table on p. {cell.page} reads {cell.raw}{scale} ('{cell.label}', "
+                         f"{_plain(float(table.value), per_share)}); the tagged XBRL fact is "
+                         f"{_plain(float(fact.value), per_share)}.")
     return exact

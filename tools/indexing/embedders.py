@@ -21,14 +21,17 @@
   through langchain-openai; `base_url` for any OpenAI-compatible server.
 
 Every embedder has an `identity` string recorded in the index; opening an index
-with another embedder is a clear error (see tools/store.py).
+with another embedder is a clear error (see tools/store.py). The setting's default, `auto`
+(`resolve_spec`), opens an index with the offline embedder it records, and gives a new index MiniLM
+up to STATIC_ABOVE_FILES files and the static model above (README "Embedders: MiniLM or static").
+Document embedding on the CPU uses every core (`embed_threads`, `$FINRAG_EMBED_THREADS`).
 """
 from __future__ import annotations
 
 import os
 import threading
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -258,22 +261,19 @@ class QueryCache:
 
 
 def spec_for_identity(identity: str | None) -> str | None:
-    """The embedder setting that opens an index recorded with `identity` (None: unknown, or no index)."""
+    """The offline embedder setting that opens an index recorded with `identity`; None for any other (no
+    index, or an OpenAI-compatible embedder: that one needs its server named, so it stays explicit)."""
     from finrag.tools.indexing.static_embedder import IDENTITY as STATIC_IDENTITY
 
-    if identity == MINILM_IDENTITY:
-        return "minilm"
-    if identity == STATIC_IDENTITY:
-        return "static"
-    if identity and identity.startswith("openai:"):
-        return identity
-    return None
+    return {MINILM_IDENTITY: "minilm", STATIC_IDENTITY: "static"}.get(identity or "")
 
 
-def resolve_spec(spec: str | None, recorded: str | None = None, new_files: int | None = None) -> str:
+def resolve_spec(spec: str | None, recorded: str | None = None, new_files: int | None = None,
+                 note: Callable[[str], None] | None = None) -> str:
     """The embedder to open an index with. A setting other than `auto` (argument, else `$FINRAG_EMBEDDER`)
     wins; `auto` (or none): the one the index records, else, for a new index that starts with `new_files`
-    files, `static` above STATIC_ABOVE_FILES files (minutes instead of hours of MiniLM), else `minilm`."""
+    files, `static` above STATIC_ABOVE_FILES files (minutes instead of hours of MiniLM; `note` says so),
+    else `minilm`."""
     spec = (spec or os.environ.get("FINRAG_EMBEDDER") or AUTO).strip()
     if spec != AUTO:
         return spec
@@ -281,6 +281,9 @@ def resolve_spec(spec: str | None, recorded: str | None = None, new_files: int |
     if from_index:
         return from_index
     if recorded is None and new_files is not None and new_files > STATIC_ABOVE_FILES:
+        if note:
+            note(f"embedder: static ({new_files} files > {STATIC_ABOVE_FILES}; --embedder minilm for MiniLM, "
+                 "slower to index, see README \"Embedders: MiniLM or static\")")
         return "static"
     return DEFAULT_EMBEDDER
 

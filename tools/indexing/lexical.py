@@ -21,7 +21,8 @@ chunks that contain all its tokens, with the smallest of their frequencies (ther
 
 A scoped search reads the postings of the routed documents only (a few primary-key lookups per
 term), so its cost does not grow with the corpus. A corpus-wide search reads each term's postings from
-the runs of `lexical_runs.py` (a few blobs per term) where they exist, else one row per document. Terms
+the runs of `lexical_runs.py` (a few blobs per term, and their memory-mapped files: `lexical_blocks.py` scores
+only the blocks of chunk ids that can reach the top k) where they exist, else one row per document. Terms
 in more than half of the chunks (whose IDF is FTS5's floor) are skipped when the other terms already
 fill the k results.
 """
@@ -47,7 +48,8 @@ CREATE TABLE IF NOT EXISTS lex_df(term TEXT PRIMARY KEY, df INTEGER) WITHOUT ROW
 CREATE TABLE IF NOT EXISTS lex_stats(id INTEGER PRIMARY KEY CHECK (id = 0), rows INTEGER, tokens INTEGER);
 INSERT OR IGNORE INTO lex_stats(id, rows, tokens) VALUES (0, 0, 0);
 """ + RUN_TABLE + """;
-CREATE TABLE IF NOT EXISTS lex_runs(run INTEGER PRIMARY KEY, postings INTEGER NOT NULL, docs INTEGER NOT NULL, bits INTEGER);
+CREATE TABLE IF NOT EXISTS lex_runs(run INTEGER PRIMARY KEY, postings INTEGER NOT NULL, docs INTEGER NOT NULL, bits INTEGER,
+    file TEXT);
 """
 
 _TOKENIZER = "porter unicode61"
@@ -79,7 +81,9 @@ def migrate(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM lex_run")  # runs are derived: none without their documents' column
         conn.execute("DELETE FROM lex_runs")
     if "bits" not in {r[1] for r in conn.execute("PRAGMA table_info(lex_runs)")}:
-        conn.execute("ALTER TABLE lex_runs ADD COLUMN bits INTEGER")  # unknown: such runs are read unpruned
+        conn.execute("ALTER TABLE lex_runs ADD COLUMN bits INTEGER")
+    if "file" not in {r[1] for r in conn.execute("PRAGMA table_info(lex_runs)")}:
+        conn.execute("ALTER TABLE lex_runs ADD COLUMN file TEXT")  # none yet: read from SQLite until the next flush
     if "bounds" not in {r[1] for r in conn.execute("PRAGMA table_info(lex_run)")}:
         conn.execute("DROP TABLE lex_run")
         conn.execute("DELETE FROM lex_runs")
@@ -478,10 +482,10 @@ def _postings_of(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] 
 
 def _score(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]], k: int,
            los: Sequence[int] | None, avgdl: float, cache_key=None, exhaustive: bool = False) -> list[tuple[int, float]]:
-    if los is None and not exhaustive:  # corpus-wide: from the runs, skipping the chunk-id buckets that cannot reach the top k
-        from finrag.tools.indexing.lexical_runs import search_pruned
+    if los is None and not exhaustive:  # corpus-wide: block-max search of the runs (lexical_blocks.py)
+        from finrag.tools.indexing.lexical_blocks import search_blocks
 
-        hits = search_pruned(conn, weights, k, avgdl)
+        hits = search_blocks(conn, weights, k, avgdl)
         if hits is not None:
             return hits
     terms = sorted({t for p, _ in weights for t in p})

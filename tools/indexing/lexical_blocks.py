@@ -42,7 +42,7 @@ from typing import Sequence
 
 import numpy as np
 
-from finrag.tools.indexing.lexical import K1, B, top_k, totals
+from finrag.tools.indexing.lexical import K1, B
 
 BITS = 3  # blocks of 8 chunk ids: finer blocks bound a sum of terms much more tightly than 64
 MAGIC = b"FRLXBLK1"
@@ -268,28 +268,22 @@ def search_blocks(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...],
     present = [i for i in range(len(weights)) if u[i] > 0]
     if not present:
         return []
-    done = np.zeros(0, dtype=np.uint32)  # blocks scored (each chunk is scored once, with all its phrases)
-    ids: list[np.ndarray] = []
-    scores: list[np.ndarray] = []
+    found_ids: list[np.ndarray] = []  # every scored chunk once (blocks are scored once), with its score
+    found: list[np.ndarray] = []
     best = np.zeros(0)  # the k best chunk scores so far
 
-    def kth() -> float:
-        return float(best.min()) if len(best) >= k else 0.0
-
     def score(blocks: np.ndarray) -> float:
-        """Score `blocks` exactly (those not scored before); returns the k-th best score so far (0: fewer)."""
-        nonlocal done, best
-        blocks = np.setdiff1d(blocks.astype(np.uint32), done)
+        """Score `blocks` (uint32, ascending, none scored before) exactly; returns the k-th best score so far
+        (0: fewer than k chunks)."""
+        nonlocal best
         if len(blocks):
-            done = np.union1d(done, blocks)
-            i, s = _score_blocks(weights, src, blocks, avgdl)
-            if i:
-                ids.extend(i)
-                scores.extend(s)
-                best = np.concatenate([best, totals(i, s)[1]])  # chunks of new blocks: not scored before
-                if len(best) > k:
-                    best = -np.partition(-best, k - 1)[:k]
-        return kth()
+            i, t = _totals(*_score_blocks(weights, src, blocks, avgdl), blocks)
+            found_ids.append(i)
+            found.append(t)
+            best = np.concatenate([best, t])
+            if len(best) > k:
+                best = -np.partition(-best, k - 1)[:k]
+        return float(best.min()) if len(best) >= k else 0.0
 
     # 1. the highest-impact blocks of the strongest phrases give a first threshold
     first = [np.zeros(0, dtype=np.uint32)]
@@ -298,7 +292,8 @@ def search_blocks(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...],
             b = s.bounds(weights[i][1])
             top = np.argpartition(-b, FIRST_BLOCKS - 1)[:FIRST_BLOCKS] if len(b) > FIRST_BLOCKS else np.arange(len(b))
             first.append(s.block[top])
-    theta = score(np.concatenate(first))
+    first_blocks = np.unique(np.concatenate(first))
+    theta = score(first_blocks)
     # 2. essential phrases: a chunk with none of them scores at most the sum of the other phrases' maxima
     cut = theta * (1.0 - 1e-9)
     order = sorted(present, key=lambda i: u[i])
@@ -320,29 +315,57 @@ def search_blocks(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...],
         for s in ss:
             per[s.block] = np.maximum(per[s.block], s.bounds(weights[i][1]))
         ub += per
+    ub[first_blocks[first_blocks < nb]] = 0.0  # scored already
     cand = np.flatnonzero((ub + weak_sum * SAFETY >= cut) & (ub > 0)).astype(np.uint32)
     ub = ub[cand]
     for i in reversed(weak):  # looked up at the candidates only, strongest first, fewer candidates each time
         weak_sum -= u[i]
-        ub += _bound_at(src[weights[i][0][0]], weights[i][1], cand)
+        ub += _bound_at(src[weights[i][0][0]], weights[i][1], cand, nb)
         keep = ub + max(weak_sum, 0.0) * SAFETY >= cut
         cand, ub = cand[keep], ub[keep]
-    # 3. best bound first; theta rises as blocks are scored, and fewer remain
-    by = np.argsort(-ub, kind="stable")
-    cand, neg = cand[by], -ub[by]
-    at, end, batch = 0, len(cand), BATCH
-    while at < end:
-        theta = max(theta, score(np.sort(cand[at:min(at + batch, end)])))
-        at += batch
+    # 3. the best bounds first (doubling batches); theta rises as blocks are scored, and fewer remain
+    batch = BATCH
+    while len(cand):
+        take = np.argpartition(-ub, batch - 1)[:batch] if len(cand) > batch else np.arange(len(cand))
+        theta = max(theta, score(np.sort(cand[take])))
+        rest = np.ones(len(cand), dtype=bool)
+        rest[take] = False
+        rest &= ub >= theta * (1.0 - 1e-9)
+        cand, ub = cand[rest], ub[rest]
         batch *= 2
-        end = int(np.searchsorted(neg, -theta * (1.0 - 1e-9), side="right"))
-    return top_k(ids, scores, k)
+    ids, total = np.concatenate(found_ids), np.concatenate(found)
+    if len(ids) > k:  # as `lexical.top_k` chooses: the k best, ties by chunk id
+        top = np.flatnonzero(total >= -np.partition(-total, k - 1)[k - 1])
+    else:
+        top = np.arange(len(ids))
+    top = top[np.lexsort((ids[top], -total[top]))][:k]
+    return [(int(ids[i]), float(total[i])) for i in top]
 
 
-def _bound_at(sources_: list[Source], w: float, blocks: np.ndarray) -> np.ndarray:
-    """A phrase's largest contribution in each of `blocks` (uint32, ascending; 0 where it does not occur)."""
+def _totals(all_ids: list[np.ndarray], all_scores: list[np.ndarray], blocks: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """`lexical.totals` for chunks inside `blocks` (uint32, ascending): each chunk's phrase scores summed in list
+    order (the exhaustive scorer's), counted densely by position in the blocks instead of sorting chunk ids."""
+    if not all_ids:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    ids = np.concatenate(all_ids)
+    mask = (1 << BITS) - 1
+    local = (np.searchsorted(blocks, (ids >> BITS).astype(np.uint32)).astype(np.int64) << BITS) | (ids & mask)
+    total = np.bincount(local, weights=np.concatenate(all_scores), minlength=len(blocks) << BITS)
+    at = np.flatnonzero(total > 0)
+    return (blocks[at >> BITS].astype(np.int64) << BITS) | (at & mask), total[at]
+
+
+def _bound_at(sources_: list[Source], w: float, blocks: np.ndarray, nb: int) -> np.ndarray:
+    """A phrase's largest contribution in each of `blocks` (uint32, ascending, below `nb`; 0 where it does not
+    occur)."""
     out = np.zeros(len(blocks))
     for s in sources_:
+        if len(blocks) * 16 > len(s.block):  # many candidates: through a dense array of the blocks
+            dense = np.zeros(max(nb, int(s.block[-1]) + 1 if len(s.block) else 0))
+            dense[s.block] = s.bounds(w)
+            out = np.maximum(out, dense[blocks])
+            continue
         ok, pos = s.at(blocks)
         if len(pos):
             out[ok] = np.maximum(out[ok], s.f[pos].astype(np.float64) * (w * (K1 + 1.0) * s.scale))

@@ -5,8 +5,9 @@ corpus-wide search needs every document's postings of the query terms: one row p
 per term at 100x the FinanceBench corpus. Runs keep them as a few blobs per term:
 
 * `lex_run(run, term, post, bounds)`: for each term, the postings of a batch of documents in one blob of
-  (absolute chunk id, frequency, length) records, and their bucket bounds (below); `lex_runs(run,
-  postings, docs, bits)` sizes the runs and records their bucket size;
+  (absolute chunk id, frequency, length) records (`bounds`: empty; bucket bounds of an earlier version);
+  `lex_runs(run, postings, docs, bits, file)` sizes the runs and names each run's memory-mapped file
+  (`lexical_blocks.py`: the same records with per-block bounds, what a corpus-wide search reads);
   `lex_docs.run` says which run holds a document's postings now.
 
 `flush` (at the end of `finrag index`) writes the documents not in a run yet (up to `RUN_DOCS` per run)
@@ -16,12 +17,9 @@ derived: a run that holds fewer live documents than it was written with (some we
 re-indexed since) has its records checked against `lex_docs`, so runs never change a result
 (`tests/unit/test_lexical_runs.py`).
 
-Each run row also keeps *bucket bounds*: for every bucket of 2**BUCKET_BITS consecutive chunk ids in
-which the term occurs, where its records start, the largest term frequency and the smallest chunk
-length. A term's BM25 contribution grows with the frequency and shrinks with the length, so these give
-an upper bound of every chunk's score per bucket. `search_pruned` scores the most promising buckets
-first, takes the k-th best score found as a threshold and scores only the buckets whose bound reaches
-it: the same top k (ties by chunk id) from a fraction of the postings.
+Each run is also written into a file (`lexical_blocks.RunFile`, by `_write_run`; `flush` writes one for a run
+that has none, and removes the files no run names): a corpus-wide search reads the blocks it needs from
+there (`lexical_blocks.search_blocks`), the SQLite rows stay what merges and the exhaustive scorer read.
 """
 from __future__ import annotations
 
@@ -31,16 +29,13 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from finrag.tools.indexing.lexical import _CURRENT, _fetch, _postings, _records, term_score, top_k, totals
+from finrag.tools.indexing import lexical_blocks
+from finrag.tools.indexing.lexical import _CURRENT, _fetch, _postings, _records
 
 RUN_DTYPE = np.dtype([("id", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
 RUN_DOCS = 256  # documents per run written by `flush` (bounds its memory)
 MAX_RUNS = 8  # more runs than this are merged
 PENDING_LOOKUPS = 256  # beyond this many documents outside runs, a corpus-wide search reads per-document rows
-BUCKET_BITS = 6  # bounds per 64 consecutive chunk ids (a fifth of a 10-K); runs of another size are read unpruned
-BOUND_DTYPE = np.dtype([("bucket", "<u4"), ("start", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
-FIRST_BUCKETS = 32  # scored before the threshold is known
-PRUNE_MIN_ROWS = 500_000  # smaller corpora score every posting: as fast there, without the bounds' overhead
 
 
 def flush(conn: sqlite3.Connection, *, run_docs: int = RUN_DOCS, max_runs: int = MAX_RUNS) -> int:
@@ -73,6 +68,7 @@ def flush(conn: sqlite3.Connection, *, run_docs: int = RUN_DOCS, max_runs: int =
         conn.executemany("UPDATE lex_docs SET run=? WHERE lo=?", [(run, lo) for lo in done])
         written += len(done)
     _merge(conn, max_runs)
+    _ensure_files(conn)
     return written
 
 
@@ -100,6 +96,7 @@ def rebuild_runs(conn: sqlite3.Connection) -> int:
 
     run = _write_run(conn, items(), len(docs))
     conn.executemany("UPDATE lex_docs SET run=? WHERE lo=?", [(run, lo) for lo in docs])
+    lexical_blocks.remove_unused(conn)
     return len(docs)
 
 
@@ -107,6 +104,7 @@ def _write_run(conn: sqlite3.Connection, items: Iterable[tuple[str, np.ndarray]]
     """A new run of (term, RUN_DTYPE records) in term order holding `docs` documents; returns its number."""
     run = conn.execute("SELECT COALESCE(MAX(run), 0) + 1 FROM lex_runs").fetchone()[0]
     total = 0
+    out = lexical_blocks.RunFile(conn, _avgdl(conn))
 
     def rows():
         nonlocal total
@@ -115,23 +113,44 @@ def _write_run(conn: sqlite3.Connection, items: Iterable[tuple[str, np.ndarray]]
                 if len(rec) > 1 and (np.diff(rec["id"].astype(np.int64)) < 0).any():
                     rec = _sorted(rec)
                 total += len(rec)
-                yield run, term, rec.tobytes(), bounds_of(rec).tobytes()
+                out.add(term, rec)
+                yield run, term, rec.tobytes(), b""
 
-    conn.executemany("INSERT INTO lex_run(run, term, post, bounds) VALUES (?,?,?,?)", rows())
-    conn.execute("INSERT INTO lex_runs(run, postings, docs, bits) VALUES (?,?,?,?)", (run, total, docs, BUCKET_BITS))
+    try:
+        conn.executemany("INSERT INTO lex_run(run, term, post, bounds) VALUES (?,?,?,?)", rows())
+        token = out.close()
+    except BaseException:
+        out.abandon()
+        raise
+    conn.execute("INSERT INTO lex_runs(run, postings, docs, bits, file) VALUES (?,?,?,?,?)",
+                 (run, total, docs, lexical_blocks.BITS, token))
     return run
 
 
-def bounds_of(rec: np.ndarray) -> np.ndarray:
-    """Per bucket of chunk ids in `rec` (sorted by id): the bucket, its first record, largest tf, smallest dl."""
-    buckets = rec["id"] >> BUCKET_BITS
-    starts = np.flatnonzero(np.r_[True, buckets[1:] != buckets[:-1]]) if len(rec) else np.zeros(0, dtype=np.int64)
-    out = np.empty(len(starts), dtype=BOUND_DTYPE)
-    out["bucket"], out["start"] = buckets[starts], starts
-    if len(starts):
-        out["tf"] = np.maximum.reduceat(rec["tf"], starts)
-        out["dl"] = np.minimum.reduceat(rec["dl"], starts)
-    return out
+def _avgdl(conn: sqlite3.Connection) -> float:
+    rows, tokens = conn.execute("SELECT rows, tokens FROM lex_stats WHERE id = 0").fetchone()
+    return tokens / rows if rows else 1.0
+
+
+def _ensure_files(conn: sqlite3.Connection) -> None:
+    """Write the file of every run that has none (written before run files existed, or deleted since), and
+    remove the files no run names (inside the caller's transaction)."""
+    d = lexical_blocks.index_dir(conn)
+    if d is None:
+        return
+    for run, name in conn.execute("SELECT run, file FROM lex_runs").fetchall():
+        if name and (d / f"lexrun-{name}.bin").exists():
+            continue
+        out = lexical_blocks.RunFile(conn, _avgdl(conn))
+        try:
+            for term, post in conn.execute("SELECT term, post FROM lex_run WHERE run=? ORDER BY term", (run,)):
+                out.add(term, np.frombuffer(post, dtype=RUN_DTYPE))
+            token = out.close()
+        except BaseException:
+            out.abandon()
+            raise
+        conn.execute("UPDATE lex_runs SET file=? WHERE run=?", (token, run))
+    lexical_blocks.remove_unused(conn)
 
 
 def _lives(conn: sqlite3.Connection, runs: Sequence[int]) -> dict[int, tuple[np.ndarray, np.ndarray] | None]:
@@ -231,62 +250,17 @@ def _fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[n
         return None
     out = {}
     for term, ss in sources.items():
-        parts = [rec if live is None else rec[_alive(rec["id"].astype(np.int64), *live)] for rec, _, live in ss]
+        parts = [rec if live is None else rec[_alive(rec["id"].astype(np.int64), *live)] for rec, live in ss]
         rec = np.concatenate(parts) if parts else np.zeros(0, dtype=RUN_DTYPE)
         out[term] = (rec["id"].astype(np.int64), rec["tf"].astype(np.float64), rec["dl"].astype(np.float64))
     return out
 
 
-# ---------------------------------------------------------------------------------------- pruned top k
-Source = tuple[np.ndarray, np.ndarray, "tuple[np.ndarray, np.ndarray] | None"]  # records, bounds, live documents
-
-
-def search_pruned(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]], k: int,
-                  avgdl: float) -> list[tuple[int, float]] | None:
-    """The best k chunks of a corpus-wide OR of single-word terms (`weights`: ((term,), idf) pairs), scoring only
-    the buckets whose bound reaches the k-th best score; None when it does not apply (phrases of several
-    words, a corpus under PRUNE_MIN_ROWS chunks, no runs, too many documents outside them): score every
-    posting then."""
-    if k <= 0 or not weights or any(len(p) != 1 for p, _ in weights):
-        return None
-    if conn.execute("SELECT rows FROM lex_stats WHERE id = 0").fetchone()[0] < PRUNE_MIN_ROWS:
-        return None
-    with _snapshot(conn):
-        bits = {b for (b,) in conn.execute("SELECT bits FROM lex_runs")}
-        if bits != {BUCKET_BITS}:  # no runs, or buckets that would not line up
-            return None
-        sources = _sources(conn, sorted({p[0] for p, _ in weights}))
-    if sources is None:
-        return None
-    present = [b["bucket"] for ss in sources.values() for _, b, _ in ss if len(b)]
-    if not present:
-        return []
-    nb = 1 + max(int(b.max()) for b in present)
-    bound = np.zeros(nb)
-    for (term,), w in weights:  # in the order `top_k` adds a chunk's terms: a bound never below a score
-        per_term = np.zeros(nb)
-        for _, b, _ in sources[term]:  # a source lists a bucket once
-            at = b["bucket"].astype(np.int64)
-            per_term[at] = np.maximum(per_term[at],
-                                      term_score(w, b["tf"].astype(np.float64), b["dl"].astype(np.float64), avgdl))
-        bound += per_term
-    order = np.flatnonzero(bound > 0)
-    order = order[np.argsort(-bound[order], kind="stable")]
-    first = order[:FIRST_BUCKETS]
-    ids, scores = _score_buckets(weights, sources, first, nb, avgdl)
-    theta = 0.0
-    if ids:
-        found = totals(ids, scores)[1]
-        if len(found) >= k:
-            theta = float(-np.partition(-found, k - 1)[k - 1])
-    rest = order[FIRST_BUCKETS:]
-    rest = rest[bound[rest] >= theta * (1.0 - 1e-9)]  # a bucket whose bound is below the k-th score cannot enter
-    more_ids, more_scores = _score_buckets(weights, sources, rest, nb, avgdl)
-    return top_k(ids + more_ids, scores + more_scores, k)
+Source = tuple[np.ndarray, "tuple[np.ndarray, np.ndarray] | None"]  # records, live documents
 
 
 def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Source]] | None:
-    """Each term's runs (records and bounds, undecoded) and the postings of documents outside runs; None when
+    """Each term's runs (records, undecoded) and the postings of documents outside runs; None when
     there are no runs or too many documents outside them (read the per-document rows then)."""
     runs = [r for (r,) in conn.execute("SELECT run FROM lex_runs ORDER BY run")]
     if not runs:
@@ -298,10 +272,9 @@ def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Sourc
     out: dict[str, list[Source]] = {t: [] for t in terms}
     marks = ",".join("?" * len(terms))
     for run in runs:
-        for term, post, bounds in conn.execute(
-                f"SELECT term, post, bounds FROM lex_run WHERE run=? AND term IN ({marks})", (run, *terms)):
-            out[term].append((np.frombuffer(post, dtype=RUN_DTYPE), np.frombuffer(bounds, dtype=BOUND_DTYPE),
-                              lives[run]))
+        for term, post in conn.execute(f"SELECT term, post FROM lex_run WHERE run=? AND term IN ({marks})",
+                                       (run, *terms)):
+            out[term].append((np.frombuffer(post, dtype=RUN_DTYPE), lives[run]))
     if pending:
         for term, rows in _fetch(conn, terms, pending).items():
             if rows:
@@ -310,37 +283,8 @@ def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Sourc
                     return None
                 rec = np.empty(len(ids), dtype=RUN_DTYPE)
                 rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
-                rec = _sorted(rec)
-                out[term].append((rec, bounds_of(rec), None))
+                out[term].append((_sorted(rec), None))
     return out
-
-
-def _score_buckets(weights: list[tuple[tuple[str, ...], float]], sources: dict[str, list[Source]],
-                   buckets: np.ndarray, nb: int, avgdl: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Chunk ids and term scores (one array pair per term, in `weights` order) of the chunks in `buckets`."""
-    if not len(buckets):
-        return [], []
-    chosen = np.zeros(nb, dtype=bool)
-    chosen[buckets] = True
-    all_ids, all_scores = [], []
-    for (term,), w in weights:
-        parts = []
-        for rec, b, live in sources[term]:
-            sel = chosen[b["bucket"].astype(np.int64)]
-            if not sel.any():
-                continue
-            starts = b["start"].astype(np.int64)
-            ends = np.append(starts[1:], len(rec))
-            r = rec[_ranges(starts[sel], ends[sel])]
-            if live is not None:
-                r = r[_alive(r["id"].astype(np.int64), *live)]
-            parts.append(r)
-        if parts:
-            r = np.concatenate(parts) if len(parts) > 1 else parts[0]
-            if len(r):
-                all_ids.append(r["id"].astype(np.int64))
-                all_scores.append(term_score(w, r["tf"].astype(np.float64), r["dl"].astype(np.float64), avgdl))
-    return all_ids, all_scores
 
 
 def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:

@@ -139,6 +139,7 @@ class StaticEmbedder:
                 except ImportError as exc:
                     raise StaticEmbedderUnavailable(f"the static embedder needs model2vec: {INSTALL_HINT}") from exc
                 path = self.path or ensure_model()
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder: never ask the hub
                 self._model = StaticModel.from_pretrained(str(path), normalize=True)
             return self._model
 

@@ -87,7 +87,7 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
     rule = str(cfg.section_rule or "prefer").strip().lower()
     if rule not in ("prefer", "require", "off"):
         raise ValueError(f"unknown section_rule {cfg.section_rule!r}; use 'prefer', 'require' or 'off'")
-    wanted = plan["sections"] if rule != "off" else []
+    wanted = plan["sections"] if rule != "off" and plan["scope"] == "open" else []  # line items: the statements
     plan["boosted"] = prefer_sections(candidates, labels, wanted, float(cfg.section_weight) if rule == "prefer" else 0.0)
     plan["section_rule"] = rule
     if rule == "require" and wanted:

@@ -6,8 +6,9 @@ which company but which part of the filing. `plan_context` decides, from the que
 * the scope (`section_intent.question_scope`): a `line_item` question keeps the paper's adaptive cutoff
   (its answer is one table row); an `open` one may fill `budget_tokens` (the paper's HDRR budget is
   5k-15k tokens), in score order, down to `floor` x the top chunk's score;
-* the sections it points to (`section_intent.sections_for`): chunks inside them get `section_weight` on
-  top of their rerank score (a preference, never a filter: a chunk outside them can still win);
+* the sections it points to (`section_intent.sections_for`): for an open question, chunks inside them get
+  `section_weight` on top of their rerank score (a preference, never a filter: a chunk outside them can
+  still win; a line item's answer is a statement row, so its scores stay the reranker's);
 * expansion: for the top `expand_top` chunks of an open question, the chunk before and after it and the
   first chunk of its section (a note's heading, a table's title) join the context while the budget allows,
   so a table's title and its rows, or a note's heading and its body, arrive together.
@@ -44,7 +45,7 @@ def plan_context(question: str, *, budget_tokens: int, floor: float, section_wei
     plan["reason"] = (f"{'an open question' if scope == 'open' else 'a line-item question'}"
                       + (f": up to {budget_tokens} tokens" if scope == "open" else ": the adaptive cutoff")
                       + (f"; preferring {', '.join(plan['sections'])} (cue: {', '.join(plan['cues'])})"
-                         if plan["sections"] and section_weight > 0 else ""))
+                         if plan["sections"] and section_weight > 0 and scope == "open" else ""))
     return plan
 
 

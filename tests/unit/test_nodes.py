@@ -117,8 +117,31 @@ def test_rerank_shares_the_chunks_between_routed_documents(stand_in):
     stand_in({1: 0.9, 2: 0.88, 3: 0.86, 4: 0.4, 5: 0.39, 6: 0.38})
     fused = [hit(1, "A"), hit(2, "A"), hit(3, "A"), hit(4, "B"), hit(5, "B"), hit(6, "B")]
     state = {"question": "q", "fused": fused, "routed_docs": ["A", "B"]}
-    kept = rerank(state, run(max_chunks=4, rerank_cumulative=1.0), scoped=True)["reranked"]
+    kept = rerank(state, run(max_chunks=4, rerank_cumulative=1.0, routed_context="paper"), scoped=True)["reranked"]
     assert [c["chunk_id"] for c in kept] == [1, 2, 4, 5]  # two each, best first
+
+
+class ChunkOrder:
+    """The part of a store the routed filing's context plan reads: chunk order, chunks, pages."""
+
+    def chunk_ids_of(self, doc_ids):
+        return [i for i in range(1, 7) if ("A" if i <= 3 else "B") in doc_ids]
+
+    def get_chunks(self, ids):
+        return {}
+
+    def pages_of(self, doc_id):
+        return []
+
+
+def test_an_open_question_over_two_routed_filings_keeps_both(stand_in, monkeypatch):
+    stand_in({1: 0.9, 2: 0.88, 3: 0.86, 4: 0.6, 5: 0.59, 6: 0.58})
+    monkeypatch.setattr(rerank_module, "get_store", lambda cfg: ChunkOrder())
+    fused = [hit(1, "A"), hit(2, "A"), hit(3, "A"), hit(4, "B"), hit(5, "B"), hit(6, "B")]
+    out = rerank({"question": "Why did revenue change?", "fused": fused, "routed_docs": ["A", "B"]}, run(),
+                 scoped=True)
+    assert {c["doc_id"] for c in out["reranked"]} == {"A", "B"}  # each filing gets half the budget
+    assert out["context_plan"]["scope"] == "open" and out["context_plan"]["chunks"] == len(out["reranked"])
 
 
 def test_rerank_top_document_fallback_keeps_one_filing(stand_in):

@@ -23,7 +23,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -109,25 +108,18 @@ def main() -> int:
             scale.build(args.source, dst, m, fts5_up_to=1, text_up_to=1, vectors=False,
                         log=lambda s: print(s, file=sys.stderr))
         scale.write_runs(dst, log=lambda s: print(s, file=sys.stderr))
-        r = subprocess.run([sys.executable, __file__, "--measure", str(dst), "--questions", str(args.questions),
-                            "--n", str(args.n), "--k", str(args.k)], capture_output=True, text=True)
-        if r.returncode:
-            print(r.stderr[-3000:], file=sys.stderr)
+        res = scale.measure_in_subprocess(m, [__file__, "--measure", str(dst), "--questions", str(args.questions),
+                                              "--n", str(args.n), "--k", str(args.k)])
+        if res is None:
             return 1
-        res = {"size": m, **json.loads(r.stdout.strip().splitlines()[-1])}
         results.append(res)
-        print(json.dumps(res), file=sys.stderr)
     print("| size | chunks | pruned p50 / p95 ms | exhaustive p50 / p95 ms | identical top k |")
     print("|---|---|---|---|---|")
     for r in results:
         print(f"| {r['size']}x | {r['chunks']:,} | {r['pruned']['p50_ms']} / {r['pruned']['p95_ms']} | "
               f"{r['exhaustive']['p50_ms']} / {r['exhaustive']['p95_ms']} | {r['identical_top_k']}/{r['queries']} |")
-    if args.out:  # sizes measured in earlier runs (into the same file) are kept unless measured again
-        try:
-            earlier = [r for r in json.loads(args.out.read_text()) if r.get("size") not in args.sizes]
-        except (OSError, ValueError):
-            earlier = []
-        args.out.write_text(json.dumps(sorted(earlier + results, key=lambda r: r["size"]), indent=2))
+    if args.out:
+        scale.save_results(args.out, args.sizes, results)
     return 0
 
 

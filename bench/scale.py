@@ -341,15 +341,12 @@ def main() -> int:
         write_runs(dst, log=lambda s: print(s, file=sys.stderr))
         if args.build_only:
             continue
-        r = subprocess.run([sys.executable, __file__, "--measure", str(dst), "--questions", str(args.questions),
-                            "--n", str(args.n), "--systems", *args.systems, *(["--warm-pass"] if args.warm_pass else [])],
-                           capture_output=True, text=True)
-        if r.returncode:
-            print(r.stderr[-3000:], file=sys.stderr)
+        res = measure_in_subprocess(m, [__file__, "--measure", str(dst), "--questions", str(args.questions), "--n",
+                                        str(args.n), "--systems", *args.systems,
+                                        *(["--warm-pass"] if args.warm_pass else [])])
+        if res is None:
             return 1
-        res = {"size": m, **json.loads(r.stdout.strip().splitlines()[-1])}
         results.append(res)
-        print(json.dumps(res), file=sys.stderr)
     if args.build_only:
         return 0
     print("| size | documents | chunks | HDRR p50 / p95 ms | CBR p50 / p95 ms | CBR vectors | ANN recall@30 | "
@@ -359,13 +356,31 @@ def main() -> int:
         print(f"| {r['size']}x | {r['documents']:,} | {r['chunks']:,} | {r['hdrr']['p50_ms']} / {r['hdrr']['p95_ms']} | "
               f"{r['cbr']['p50_ms']} / {r['cbr']['p95_ms']} | {r['vector_search_cbr']} | "
               f"{r['ann_recall_at_30_questions']} | {r['index_bytes'] / 1e9:.2f} GB | {r['peak_rss_mb']:.0f} MB |")
-    if args.out:  # sizes measured in earlier runs (into the same file) are kept unless measured again
-        try:
-            earlier = [r for r in json.loads(args.out.read_text()) if r.get("size") not in args.sizes]
-        except (OSError, ValueError):
-            earlier = []
-        args.out.write_text(json.dumps(sorted(earlier + results, key=lambda r: r["size"]), indent=2))
+    if args.out:
+        save_results(args.out, args.sizes, results)
     return 0
+
+
+def measure_in_subprocess(size: int, argv: list[str]) -> dict | None:
+    """Run one size's measuring process (`python ARGV...`, printing its result as the last JSON line) and
+    return {"size": size, **result}; None (its stderr shown) when it failed."""
+    r = subprocess.run([sys.executable, *argv], capture_output=True, text=True)
+    if r.returncode:
+        print(r.stderr[-3000:], file=sys.stderr)
+        return None
+    res = {"size": size, **json.loads(r.stdout.strip().splitlines()[-1])}
+    print(json.dumps(res), file=sys.stderr)
+    return res
+
+
+def save_results(out: Path, sizes, results: list[dict]) -> None:
+    """Write `results` to `out`, keeping the sizes measured in earlier runs into the same file unless measured
+    again."""
+    try:
+        earlier = [r for r in json.loads(out.read_text()) if r.get("size") not in sizes]
+    except (OSError, ValueError):
+        earlier = []
+    out.write_text(json.dumps(sorted(earlier + results, key=lambda r: r["size"]), indent=2))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from finrag.tools.answering.reader import read
+from finrag.tools.answering.sources import StorePages
 from finrag.tools.indexing.html import html_document
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,32 +24,17 @@ from edgar_real import strip_ixbrl  # noqa: E402
 pytestmark = pytest.mark.skipif(not EDGAR.is_dir(), reason=f"shared EDGAR filings not found at {EDGAR}")
 
 
-class _Pages:
-    """Stripped pages of the shared filings (the reader's PageSource)."""
+class _StrippedFilings:
+    """The store side of the reader's page source: the shared filings' pages with the iXBRL stripped."""
 
-    def __init__(self):
-        self.pages: dict[str, list[str]] = {}
-
-    def _all(self, doc_id: str) -> list[str]:
-        if doc_id not in self.pages:
-            markup = (EDGAR / f"{doc_id}.html").read_text(encoding="utf-8", errors="replace")
-            self.pages[doc_id] = html_document(strip_ixbrl(markup))[0]
-        return self.pages[doc_id]
-
-    def page_text(self, doc_id: str, page: int) -> str:
-        pages = self._all(doc_id)
-        return pages[page] if 0 <= page < len(pages) else ""
-
-    def page_count(self, doc_id: str) -> int:
-        return len(self._all(doc_id))
-
-    def pdf_path(self, doc_id: str) -> str:
-        return ""
+    def pages_of(self, doc_id: str) -> list[str]:
+        markup = (EDGAR / f"{doc_id}.html").read_text(encoding="utf-8", errors="replace")
+        return html_document(strip_ixbrl(markup))[0]
 
 
 @pytest.fixture(scope="module")
-def source() -> _Pages:
-    return _Pages()
+def source() -> StorePages:
+    return StorePages(_StrippedFilings())
 
 
 # identity as the stripped filing's cover gives it (form, period end) plus the fiscal year and quarter

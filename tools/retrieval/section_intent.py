@@ -51,7 +51,7 @@ _CUES = tuple((re.compile(p), keys) for p, keys in SECTION_CUES)
 _OPEN = re.compile(  # words of a question that asks for an explanation or a list, not a figure
     r"\b(drove|drive[sn]?|drivers?|why|explain\w*|describe|discuss|what (are|were) the|which|list|summar\w*|"
     r"reasons?|how (has|have|did|does|do)|is it|are there|was there|were there|has (it|the company|\w+) "
-    r"(increased|decreased|changed)|changed|nature|purpose|primary|main|major|key|trend|does \w+ have|do they have)\b",
+    r"(increased|decreased)|changed|nature|purpose|primary|main|major|key|trend|does \w+ have|do they have)\b",
     re.I)
 
 

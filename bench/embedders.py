@@ -73,9 +73,11 @@ def phase_index(pdfs: str, index: Path, embedder: str) -> dict:
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     text = r.stdout + r.stderr
     m = re.search(r"answerable after ([0-9.]+)s", text)
+    base = re.search(r"; total ([0-9.]+)s", text)  # the base index (text + vectors), before the variants
     rate = re.findall(r"([0-9.]+) segments/s \(encoder alone ([0-9.]+)/s\)", text)
     return {"embedder": embedder, "command": " ".join(cmd[2:]), "exit_code": r.returncode, "wall_s": round(wall, 1),
             "answerable_after_s": float(m.group(1)) if m else None,
+            "base_index_with_vectors_s": float(base.group(1)) if base else None,
             "embed_segments_per_s": float(rate[-1][0]) if rate else None,
             "encoder_segments_per_s": float(rate[-1][1]) if rate else None,
             "cpu_s": round(ru.ru_utime + ru.ru_stime - ru0.ru_utime - ru0.ru_stime, 1),

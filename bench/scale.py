@@ -41,7 +41,7 @@ import numpy as np
 
 MIN_FREE_BYTES = 8e9  # stop building rather than fill the disk
 DEFAULT_QUESTIONS = Path(__file__).resolve().parents[2] / "shared/data/financebench/questions_dev.jsonl"
-NOISE = 0.025  # per-dimension std of the perturbation: cos(v, v') ~ 1/sqrt(1 + 384 * NOISE^2) ~ 0.9
+NOISE = 0.025  # per-dimension std of the perturbation: cos(v, v') ~ 1/sqrt(1 + dims * NOISE^2) ~ 0.9 (384 dims; 0.93 at 256)
 
 
 def _du(path: Path) -> int:
@@ -63,13 +63,13 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
     and no approximate index (what BM25 alone reads: `bench/bm25_scale.py`, also from a source still embedding)."""
     from finrag.state.schema import DocumentInfo
     from finrag.tools.indexing import lexical
-    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.embedders import get_embedder, resolve_spec
     from finrag.tools.indexing.store import Store
 
     t0 = time.time()
     _copy_index(src, dst)
     store = Store(dst)
-    store.check_embedder(get_embedder())
+    store.check_embedder(get_embedder(resolve_spec("auto", store.get_meta("embedder"))))  # the source's own
     store.ensure_lexical(log=log)
     if vectors:
         store.sync_vectors("base")  # the originals' rows, from their stored segments

@@ -107,3 +107,18 @@ def test_keyword_coverage_equals_stemming_every_word():
         keywords = ["".join(rng.choice(alphabet.replace(" ", "")) for _ in range(rng.randint(1, 6)))
                     for _ in range(rng.randint(1, 4))]
         assert KeywordCoverage(keywords)(text) == every_word(keywords, text), (keywords, text)
+
+
+def test_table_features_are_statements_in_and_the_digit_density_remembered():
+    from finrag.tools.retrieval.rerankers import offline
+
+    texts = ["CONSOLIDATED STATEMENTS OF CASH FLOWS\nNet income 1,234 5,678 9,012",
+             "Consolidated Balance Sheets and statements of operations 12 34",
+             "Risk factors: our business depends on consumers.", "", "statement sheet"]
+    for i, text in enumerate(texts * 2):  # the second round is answered from the memo
+        found, density = offline.table_features(i % len(texts), text)
+        assert found == statements_in(text)
+        expected = min(1.0, sum(ch.isdigit() for ch in text) / max(len(text), 1) / 0.08) if found else 0.0
+        assert density == pytest.approx(expected)
+    # the same chunk id with another text (another index) is computed anew, not taken from the memo
+    assert offline.table_features(0, texts[2]) == (frozenset(), 0.0)

@@ -12,6 +12,25 @@ from typing import Sequence
 from finrag.tools.retrieval.statements import DIGITS, statement_intent, statements_in
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
+_TABLES: dict[tuple[int, int, int], tuple[frozenset[str], float]] = {}
+_TABLES_MAX = 200_000  # about 40 MB; a full memo starts over
+
+
+def table_features(chunk_id: int, text: str) -> tuple[frozenset[str], float]:
+    """(the primary statements whose titles `text` mentions, its digit density score in [0, 1] when it mentions
+    any, else 0), remembered per chunk: an open question inside a routed filing scores its ~400 chunks, and a
+    server meets the same filing's chunks again. Keyed by chunk id, length and hash of the text, so a chunk id
+    with another text (another index) is computed anew."""
+    key = (chunk_id, len(text), hash(text))
+    got = _TABLES.get(key)
+    if got is None:
+        found = frozenset(statements_in(text))
+        got = (found, min(1.0, len(DIGITS.findall(text)) / max(len(text), 1) / 0.08) if found else 0.0)
+        if len(_TABLES) >= _TABLES_MAX:
+            _TABLES.clear()
+        _TABLES[key] = got
+    return got
+
 
 class OfflineReranker:
     """cosine + keyword coverage (+ statement match for statement questions) + fusion evidence, in [0, 1]."""
@@ -41,8 +60,9 @@ class OfflineReranker:
         for c, cos in zip(chunks, cosines):
             text = c.get("text", "")
             st = 0.0
-            if w_st and statements_in(text) & wanted:  # that statement's table: the denser in digits, the better
-                st = min(1.0, len(DIGITS.findall(text)) / max(len(text), 1) / 0.08)
+            if w_st:  # that statement's table: the denser in digits, the better
+                found, density = table_features(int(c["chunk_id"]), text)
+                st = density if found & wanted else 0.0
             out.append(w_cos * max(0.0, float(cos)) + w_kw * coverage(text) + w_st * st
                        + w_fu * (c.get("rrf_score") or 0.0) / best_rrf)
         return out

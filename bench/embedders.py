@@ -17,6 +17,8 @@ Self-contained (every phase starts from the PDFs; run it on a quiet machine, the
 3b. `encoders`: speed on the same `--sample` segments (spread over the filings of the first index): the static
    model, MiniLM fp32 (torch threads = the cores) and MiniLM dynamically quantised to int8 (with the mean
    cosine of its vectors to fp32's).
+3c. `onnx`: MiniLM through ONNX Runtime for documents (the first 200 of those segments): fp32 and int8 weights,
+   on one and on every core, against sentence-transformers fp32 (speed, mean cosine).
 4. `eval`: `finrag eval run --systems cbr,cbr_meta,cbr_llm_ctx,agentic,hdrr` on each index (offline, concurrency 1):
    the share of questions with a gold evidence page in the context, per system. MiniLM's numbers: an eval on
    `--minilm-index` when given, else the committed MiniLM run (docs/results/financebench_dev_offline).
@@ -123,6 +125,55 @@ def phase_encoders(texts: list[str]) -> dict:
     return out
 
 
+def phase_onnx(texts: list[str]) -> dict:
+    """MiniLM through ONNX Runtime for documents: finrag's own ONNX graph of the bundled weights (the query
+    encoder's, `minilm_onnx.py`) in fp32 and dynamically quantised to int8 weights (onnxruntime.quantization),
+    one text per call, on 1 and on every core (one session per worker thread: ONNX Runtime releases the GIL),
+    against sentence-transformers fp32 on the same segments (speed and mean cosine of the vectors)."""
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from finrag.tools.indexing.embedders import MiniLMEmbedder
+    from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
+    from finrag.tools.indexing.minilm_onnx import OnnxMiniLM, ensure_model_file
+
+    out: dict = {"segments": len(texts), "load_before": load()}
+    minilm = MiniLMEmbedder(device="cpu")
+    weights = Path(minilm.model_path) / "model.safetensors"
+    numpy_model = NumpyMiniLM(minilm.model_path)
+    minilm.embed_documents(texts[:8])
+    t = time.perf_counter()
+    ref = minilm.embed_documents(texts)
+    out["sentence_transformers_fp32_segments_per_s"] = round(len(texts) / (time.perf_counter() - t), 1)
+    int8_file = Path(tempfile.mkdtemp(prefix="finrag-int8-")) / "minilm-int8.onnx"
+    t = time.perf_counter()
+    quantize_dynamic(str(ensure_model_file(numpy_model, weights)), str(int8_file), weight_type=QuantType.QInt8)
+    out["quantize_s"] = round(time.perf_counter() - t, 1)
+    cores = os.cpu_count() or 1
+    for name in ("fp32", "int8"):
+        for workers in sorted({1, cores}):
+            encoders = [OnnxMiniLM(numpy_model, weights, threads=1) for _ in range(workers)]
+            if name == "int8":
+                opts = ort.SessionOptions()
+                opts.intra_op_num_threads, opts.inter_op_num_threads, opts.log_severity_level = 1, 1, 3
+                for e in encoders:
+                    e.session = ort.InferenceSession(str(int8_file), opts, providers=["CPUExecutionProvider"])
+            for e in encoders:
+                e.embed(texts[0])
+            t = time.perf_counter()
+            with ThreadPoolExecutor(workers) as ex:
+                vecs = np.stack(list(ex.map(lambda i, es=encoders: es[i % len(es)].embed(texts[i]), range(len(texts)))))
+            out[f"onnx_{name}_{workers}_workers_segments_per_s"] = round(len(texts) / (time.perf_counter() - t), 1)
+        out[f"onnx_{name}_mean_cosine_to_fp32"] = round(float(np.mean(np.sum(vecs * ref, axis=1))), 4)
+    shutil.rmtree(int8_file.parent, ignore_errors=True)
+    out["load_after"] = load()
+    return out
+
+
 def phase_scoped(index: Path, dataset: str, filings: int, k: int = 10) -> dict:
     """Vectors alone, inside the gold filing (what HDRR's vector branch sees): for the questions of the first
     `filings` gold filings (sorted), is a chunk on a gold evidence page among the top `k` by cosine? Both
@@ -192,7 +243,7 @@ def main() -> int:
     ap.add_argument("--scoped-filings", type=int, default=58,
                     help="gold filings for the vectors-only phase (58: every dev filing; MiniLM embeds them)")
     ap.add_argument("--phases", default="index,eval,scoped,encoders",
-                    help="comma-separated, of: distill,index,eval,scoped,encoders (index/eval reuse --work)")
+                    help="comma-separated, of: distill,index,eval,scoped,encoders,onnx (index/eval reuse --work)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     work = Path(args.work)
@@ -219,6 +270,7 @@ def main() -> int:
     texts, per_filing = sample_segments(first, args.sample)
     res["encoders"] = phase("encoders", lambda: phase_encoders(texts))
     res["encoders"]["mean_segments_per_filing"] = round(per_filing, 1)
+    res["onnx"] = phase("onnx", lambda: phase_onnx(texts[:200]))
     if args.minilm_index and "eval" in phases:
         res["eval"]["minilm"] = phase_eval(Path(args.minilm_index), work / "eval-minilm", "minilm", args.dataset)
     elif REFERENCE.exists():

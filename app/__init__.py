@@ -1,6 +1,6 @@
 """finrag = the folder `app/`: question answering over large collections of SEC filings.
 
-The package root holds the public API (api.py), the CLI (cli.py) and the server (server.py); the
+The package root holds the public API (api.py), the CLI (cli/) and the server (server.py); the
 other top-level folders are its subpackages (`finrag.graphs` = `graphs/`, `finrag.tools` = `tools/`, ...).
 
     from finrag import run_query, SYSTEMS
@@ -22,8 +22,8 @@ from finrag.api import (
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.state.contract import Answer
 
-_LAZY = {"FinragRetriever": "finrag.tools.retrieval.langchain_retriever",
-         "retriever": "finrag.tools.retrieval.langchain_retriever",
+_LAZY = {"FinragRetriever": "finrag.langchain_retriever",
+         "retriever": "finrag.langchain_retriever",
          "FinragLoader": "finrag.loader", "index": "finrag.loader"}
 """Names loaded on first use only (a one-shot `finrag ask` never needs LangChain's retriever or loader)."""
 

@@ -12,7 +12,6 @@ names the index everywhere (the retriever, `finrag.index`); `index_dir=` is stil
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 import time
 import uuid
@@ -24,7 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
-from finrag.tools.llm.calls import message_text
+from finrag.tools.llm.calls import failed_call, message_text
 from finrag.tools.llm.tokens import count_tokens
 
 
@@ -78,7 +77,7 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         optional["verification"] = {**state["verification"], "retries": int(state.get("retries") or 0)}
     if state.get("error"):
         optional["error"] = state["error"]
-    fell_back = list(dict.fromkeys(str(c.get("role")) for c in calls if c.get("model") == "error"))
+    fell_back = list(dict.fromkeys(str(c.get("role")) for c in calls if failed_call(c)))
     if fell_back:  # only possible with on_llm_error=offline: otherwise a failed call stops the run
         optional["offline_fallback"] = fell_back
     if state.get("vector_status"):
@@ -97,7 +96,7 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
                         reason=state.get("routing_reason", ""), extracted=state.get("extracted") or {},
                         confidence=state.get("routing_confidence")),
         contexts=contexts,
-        cost=Cost(llm_calls=len([c for c in calls if c.get("model") != "error"]),
+        cost=Cost(llm_calls=len([c for c in calls if not failed_call(c)]),
                   prompt_tokens=sum(int(c.get("prompt_tokens") or 0) for c in calls),
                   completion_tokens=sum(int(c.get("completion_tokens") or 0) for c in calls),
                   context_tokens=int(state.get("context_tokens") or count_tokens("".join(c.text for c in contexts))),
@@ -112,7 +111,7 @@ def run_configuration(configurable: Mapping[str, Any] | Configuration | None = N
     """The Configuration of one run: `configurable` (values of its fields, or a Configuration used as it
     is) with `index_dir` on top when given; the FINRAG_* environment fills the rest."""
     if isinstance(configurable, Configuration):
-        return dataclasses.replace(configurable, index_dir=str(index_dir)) if index_dir else configurable
+        return configurable.model_copy(update={"index_dir": str(index_dir)}) if index_dir else configurable
     values = dict(configurable or {})
     if index_dir:
         values["index_dir"] = str(index_dir)

@@ -28,6 +28,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import TextIO, cast
 
 from finrag.api import LONE_SURROGATE
 from finrag.tools.indexing.file_checks import DISK_FULL_ERRNOS, os_reason
@@ -173,7 +174,7 @@ class AnswersOut:
         self.untouched = True
         self._tmp: Path | None = None
         self._lazy = False  # the file itself, emptied at the first answer
-        self._fh = None
+        self._fh: TextIO | None = None
         try:
             st = os.stat(out)  # through links: /dev/stdout is a pipe or a terminal, not a file to replace
         except (FileNotFoundError, NotADirectoryError):
@@ -224,15 +225,16 @@ class AnswersOut:
 
     def write(self, answer: dict) -> None:
         line = json.dumps(answer, ensure_ascii=False) + "\n"
+        fh = cast(TextIO, self._fh)  # open from __init__ until close (write is not called after close)
         try:
             if self._lazy and self.untouched:
-                self._fh.seek(0)
-                self._fh.truncate()
+                fh.seek(0)
+                fh.truncate()
                 self.untouched = False
-            self._fh.write(line)
-            self._fh.flush()
+            fh.write(line)
+            fh.flush()
             if self._tmp is not None:  # the first answer is ready: it replaces --out, the next ones follow it
-                os.fsync(self._fh.fileno())
+                os.fsync(fh.fileno())
                 os.replace(self._tmp, self._target)
                 self._tmp, self.untouched = None, False
                 _sync_folder(self._target.parent)

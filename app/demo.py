@@ -77,7 +77,7 @@ def show(qs: list[dict], systems: list[str], ask: Callable[[dict, str], dict], o
     for s in systems:
         out(f"  {s:11s} {SYSTEM_NOTES.get(s, '')}")
     out("")
-    found = Counter()
+    found: Counter[str] = Counter()
     origins: dict[str, Counter] = {s: Counter() for s in systems}
     for i, q in enumerate(qs, 1):
         out(f"Q{i} {q['question']}")
@@ -121,8 +121,8 @@ def show(qs: list[dict], systems: list[str], ask: Callable[[dict, str], dict], o
 
 def run_demo(home: Path, index_dir: Path, systems: list[str], n_questions: int, progress: bool) -> int:
     from finrag.api import run_query
-    from finrag.tools import runtime
     from finrag.tools.demo.corpus import demo_questions, generate_demo_corpus
+    from finrag.tools.indexing import open_index
     from finrag.tools.indexing.embedders import get_embedder
     from finrag.tools.indexing.indexer import build_variant, index_paths
     from finrag.tools.indexing.locking import writer_lock
@@ -148,7 +148,7 @@ def run_demo(home: Path, index_dir: Path, systems: list[str], n_questions: int, 
     print(f"    {len(rep.indexed)} indexed, {len(rep.unchanged)} unchanged, {rep.chunks} chunks")
     qs = pick_questions(demo_questions(paths), n_questions)
     print(f"3/3 answering {len(qs)} questions with {', '.join(systems)}\n")
-    runtime.reset()
+    open_index.reset()
 
     def ask(q: dict, system: str) -> dict:
         return run_query(q["question"], system=system, index=str(index_dir), qid=q["id"]).model_dump()

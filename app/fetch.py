@@ -11,7 +11,6 @@ sidecar is under OUT are skipped. Exit codes as for every command: 0 done, 1 som
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -57,25 +56,27 @@ def _tickers(args) -> list[str]:
 
 
 def cmd_fetch(args) -> int:
-    from finrag.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, _err, _progress
-    from finrag.tools.edgar.client import ENV_USER_AGENT, EdgarClient, EdgarError, check_user_agent
+    from finrag.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, _progress
+    from finrag.errors import print_error
+    from finrag.state.settings import ProcessSettings
+    from finrag.tools.edgar.client import EdgarClient, EdgarError, check_user_agent
     from finrag.tools.edgar.fetch import run_fetch
     from finrag.tools.edgar.listing import parse_forms, parse_years
     from finrag.tools.edgar.tickers import parse_ciks
 
     try:
-        user_agent = check_user_agent(args.user_agent or os.environ.get(ENV_USER_AGENT))
+        user_agent = check_user_agent(args.user_agent or ProcessSettings().sec_user_agent)  # FINRAG_SEC_USER_AGENT
         forms, years = parse_forms(args.forms), parse_years(args.years)
         companies = parse_ciks(args.ciks.split(",")) if args.ciks else []
         tickers = [] if args.ciks else _tickers(args)
         if not 0 < args.rate <= 10:
             raise ValueError("--rate must be between 0 and 10 requests per second (SEC's limit is 10)")
     except ValueError as exc:
-        _err(str(exc))
+        print_error(str(exc))
         return EXIT_USAGE
     out = Path(args.out)
     if out.exists() and not out.is_dir():
-        _err(f"--out {out} is a file, not a folder")
+        print_error(f"--out {out} is a file, not a folder")
         return EXIT_USAGE
     from finrag.tools.edgar.limiter import RateLimiter
 
@@ -83,20 +84,20 @@ def cmd_fetch(args) -> int:
     try:
         client = EdgarClient(user_agent, args.base_url, limiter=rate)
     except ValueError as exc:
-        _err(str(exc))
+        print_error(str(exc))
         return EXIT_USAGE
     with client:
         try:
             rep = run_fetch(client, out, forms, years, tickers=tickers, companies=companies,
                             progress=_progress(args), dry_run=args.dry_run)
         except EdgarError as exc:
-            _err(str(exc))
+            print_error(str(exc))
             return EXIT_FAILED
     for name, why in rep.failed:
         print(f"failed  {name}: {why}", file=sys.stderr)
     print(rep.summary())
     if rep.interrupted:
-        _err("interrupted; fetched filings are kept: run the same command again to resume")
+        print_error("interrupted; fetched filings are kept: run the same command again to resume")
         return EXIT_INTERRUPTED
     code = EXIT_FAILED if rep.failed else EXIT_OK
     if args.index and not rep.interrupted and not args.dry_run:

@@ -160,134 +160,166 @@ class _Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         path = scope.get("path", "")
-        started = completed = timed_out = False
-        held: list[dict] = []  # LangServe's 500 `error` event of a failed stream, until the cause is known
-
-        async def tracking_send(message):
-            nonlocal started, completed
-            if timed_out:  # the request has been answered with a 504: drop what the cancelled app still sends
-                return
-            if message["type"] == "http.response.start":
-                started = True
-            elif message["type"] == "http.response.body":
-                if started and _generic_stream_error(message):
-                    held.append(message)  # replaced by the real status when the run's exception arrives
-                    return
-                while held:  # the stream went on after all: pass the event on, in order
-                    await send(held.pop(0))
-                if not message.get("more_body", False):
-                    completed = True
-            await send(message)
-
-        async def reply(status: int, payload: dict):
-            start, body = _json_body(status, payload)
-            await send(start)
-            await send(body)
-
-        async def flush_held():
-            """Send a held `error` event as LangServe wrote it (no exception came to say more) and end the stream."""
-            nonlocal completed
-            if held and not completed:
-                while held:
-                    await send(held.pop(0))
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
-                completed = True
-
+        ex = _Exchange(send)
         try:
             if self.on_request is not None:
                 self.on_request()
-            if self.api_key and path not in OPEN_PATHS:
-                given = dict(scope.get("headers") or []).get(API_KEY_HEADER.lower().encode(), b"")
-                if not hmac.compare_digest(given, self.api_key.encode()):
-                    why = "missing" if not given else "wrong"
-                    return await reply(401, {"detail": f"{why} API key: send the header {API_KEY_HEADER}"})
-
+            refused = self._key_refused(scope, path)
+            if refused is not None:
+                return await ex.reply(401, {"detail": refused})
             if scope.get("method") in ("POST", "PUT", "PATCH"):
-                headers = dict(scope.get("headers") or [])
-                declared = headers.get(b"content-length")
-                if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
-                    return await reply(413, {"detail": f"request body of {int(declared):,} bytes is larger than the "
-                                                       f"limit of {self.max_body_bytes:,} bytes"})
-                chunks, size = [], 0
-                while True:
-                    message = await receive()
-                    if message["type"] == "http.disconnect":
-                        return
-                    chunk = message.get("body", b"")
-                    size += len(chunk)
-                    if size > self.max_body_bytes:
-                        return await reply(413, {"detail": f"request body is larger than the limit of "
-                                                           f"{self.max_body_bytes:,} bytes"})
-                    chunks.append(chunk)
-                    if not message.get("more_body", False):
-                        break
-                body, replayed = b"".join(chunks), False
-                problem = self._body_problem(path, body)
-                if problem is not None:
-                    return await reply(problem[0], {"detail": problem[1]})
-
-                async def replay():
-                    nonlocal replayed
-                    if not replayed:
-                        replayed = True
-                        return {"type": "http.request", "body": body, "more_body": False}
-                    return await receive()
-
-                receive_ = replay
+                receive_ = await self._read_body(scope, path, receive, ex)
+                if receive_ is None:  # answered (413, 422), or the client went away
+                    return
             else:
                 receive_ = receive
-
-            if self.timeout_s <= 0 or path in OPEN_PATHS:
-                await self.app(scope, receive_, tracking_send)
-                return await flush_held()
-            with request_deadline(self.timeout_s):  # the task's context keeps it: its LLM calls end by then
-                task = asyncio.ensure_future(self.app(scope, receive_, tracking_send))
-            try:
-                done, _ = await asyncio.wait({task}, timeout=self.timeout_s)
-            except asyncio.CancelledError:  # the server is shutting down or the client went away
-                task.cancel()
-                raise
-            if task in done:
-                task.result()
-                return await flush_held()
-            timed_out = True
-            task.cancel()
-            try:
-                await task
-            except BaseException:  # noqa: BLE001 - CancelledError, or whatever the app raised on the way out
-                pass
-            if completed:  # the answer went out just as the clock ran out
-                return
-            message = f"request timed out after {self.timeout_s:g} s"
-            log.warning("%s %s: %s", scope.get("method"), path, message)
-            if not started:
-                return await reply(504, {"detail": message})
-            # a stream is under way: end it with an SSE error event that LangServe's client raises as a 504
-            await send(_sse_error(504, message))
+            await self._run(scope, path, receive_, ex)
         except Exception as exc:  # noqa: BLE001 - one log line, one JSON line (or error event), no traceback
-            try:
-                known = self.describe_error(exc) if self.describe_error is not None else None
-            except Exception:  # noqa: BLE001 - a bug in the mapping: answer as for any unexpected error
-                known = None
-            if known is not None:  # what /invoke answers for it (an exception handler's answer), also in a stream
-                log.warning("%s %s: %s", scope.get("method"), path, known[1])
-            else:  # the last resort
-                log.error("unhandled %s on %s %s: %s", type(exc).__name__, scope.get("method"), path,
-                          _one_line(exc))
-                log.debug("traceback", exc_info=True)
-            try:
-                if not started and known is not None:
-                    await reply(known[0], {"detail": known[1]})
-                elif not started:
-                    await reply(500, {"detail": f"internal error ({type(exc).__name__}); see the server log"})
-                elif not completed and known is not None:  # a run failed in a stream: its status, its detail
-                    await send(_sse_error(*known))
-                elif held:  # a stream broke: LangServe's own `error` event, and the stream closed properly
-                    await flush_held()
-                elif not completed:
-                    await send({"type": "http.response.body", "body": b"", "more_body": False})
-            except Exception:  # noqa: BLE001 - the client is gone
-                pass
+            await self._answer_failure(scope, path, exc, ex)
+
+    def _key_refused(self, scope, path: str) -> Optional[str]:
+        """The 401 detail for a request without the right API key (every path but /health), else None."""
+        if self.api_key and path not in OPEN_PATHS:
+            given = dict(scope.get("headers") or []).get(API_KEY_HEADER.lower().encode(), b"")
+            if not hmac.compare_digest(given, self.api_key.encode()):
+                why = "missing" if not given else "wrong"
+                return f"{why} API key: send the header {API_KEY_HEADER}"
+        return None
+
+    async def _read_body(self, scope, path: str, receive, ex: _Exchange):
+        """Read the whole body (up to the limit) and check it (`_body_problem`): the `receive` that replays it to
+        the app, or None when the request has been answered (413, 422) or the client went away."""
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
+            await ex.reply(413, {"detail": f"request body of {int(declared):,} bytes is larger than the "
+                                           f"limit of {self.max_body_bytes:,} bytes"})
+            return None
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                await ex.reply(413, {"detail": f"request body is larger than the limit of "
+                                               f"{self.max_body_bytes:,} bytes"})
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body, replayed = b"".join(chunks), False
+        problem = self._body_problem(path, body)
+        if problem is not None:
+            await ex.reply(problem[0], {"detail": problem[1]})
+            return None
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return replay
+
+    async def _run(self, scope, path: str, receive, ex: _Exchange) -> None:
+        """Run the app; on every path but /health under the request timeout: a 504, or an SSE `error` event
+        carrying 504 when a stream is under way."""
+        if self.timeout_s <= 0 or path in OPEN_PATHS:
+            await self.app(scope, receive, ex.tracking_send)
+            return await ex.flush_held()
+        with request_deadline(self.timeout_s):  # the task's context keeps it: its LLM calls end by then
+            task = asyncio.ensure_future(self.app(scope, receive, ex.tracking_send))
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.timeout_s)
+        except asyncio.CancelledError:  # the server is shutting down or the client went away
+            task.cancel()
+            raise
+        if task in done:
+            task.result()
+            return await ex.flush_held()
+        ex.timed_out = True
+        task.cancel()
+        try:
+            await task
+        except BaseException:  # noqa: BLE001 - CancelledError, or whatever the app raised on the way out
+            pass
+        if ex.completed:  # the answer went out just as the clock ran out
+            return
+        message = f"request timed out after {self.timeout_s:g} s"
+        log.warning("%s %s: %s", scope.get("method"), path, message)
+        if not ex.started:
+            return await ex.reply(504, {"detail": message})
+        # a stream is under way: end it with an SSE error event that LangServe's client raises as a 504
+        await ex.send(_sse_error(504, message))
+
+    async def _answer_failure(self, scope, path: str, exc: Exception, ex: _Exchange) -> None:
+        """An exception from the app: what /invoke answers for it (`describe_error`), else a one-line 500; in a
+        stream under way, an SSE `error` event; one log line either way."""
+        try:
+            known = self.describe_error(exc) if self.describe_error is not None else None
+        except Exception:  # noqa: BLE001 - a bug in the mapping: answer as for any unexpected error
+            known = None
+        if known is not None:  # what /invoke answers for it (an exception handler's answer), also in a stream
+            log.warning("%s %s: %s", scope.get("method"), path, known[1])
+        else:  # the last resort
+            log.error("unhandled %s on %s %s: %s", type(exc).__name__, scope.get("method"), path,
+                      _one_line(exc))
+            log.debug("traceback", exc_info=True)
+        try:
+            if not ex.started and known is not None:
+                await ex.reply(known[0], {"detail": known[1]})
+            elif not ex.started:
+                await ex.reply(500, {"detail": f"internal error ({type(exc).__name__}); see the server log"})
+            elif not ex.completed and known is not None:  # a run failed in a stream: its status, its detail
+                await ex.send(_sse_error(*known))
+            elif ex.held:  # a stream broke: LangServe's own `error` event, and the stream closed properly
+                await ex.flush_held()
+            elif not ex.completed:
+                await ex.send({"type": "http.response.body", "body": b"", "more_body": False})
+        except Exception:  # noqa: BLE001 - the client is gone
+            pass
+
+
+class _Exchange:
+    """One request's response as it goes out: whether it has started and completed, whether the request timed
+    out (what the cancelled app still sends is dropped), and LangServe's 500 `error` event of a failed stream,
+    held until the cause is known. `send` is the server's; the app gets `tracking_send`."""
+
+    def __init__(self, send):
+        self.send = send
+        self.started = self.completed = self.timed_out = False
+        self.held: list[dict] = []
+
+    async def tracking_send(self, message) -> None:
+        if self.timed_out:  # the request has been answered with a 504: drop what the cancelled app still sends
+            return
+        if message["type"] == "http.response.start":
+            self.started = True
+        elif message["type"] == "http.response.body":
+            if self.started and _generic_stream_error(message):
+                self.held.append(message)  # replaced by the real status when the run's exception arrives
+                return
+            while self.held:  # the stream went on after all: pass the event on, in order
+                await self.send(self.held.pop(0))
+            if not message.get("more_body", False):
+                self.completed = True
+        await self.send(message)
+
+    async def reply(self, status: int, payload: dict) -> None:
+        start, body = _json_body(status, payload)
+        await self.send(start)
+        await self.send(body)
+
+    async def flush_held(self) -> None:
+        """Send a held `error` event as LangServe wrote it (no exception came to say more) and end the stream."""
+        if self.held and not self.completed:
+            while self.held:
+                await self.send(self.held.pop(0))
+            await self.send({"type": "http.response.body", "body": b"", "more_body": False})
+            self.completed = True
 
 
 def _one_line(exc: BaseException) -> str:

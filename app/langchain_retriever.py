@@ -156,11 +156,9 @@ def retriever(system: str = "hdrr", index: str | None = None, *, k: int | None =
     $FINRAG_HOME, else ./.finrag) with `system`'s retrieval, returning `k` documents (default: the adaptive
     cutoff's); keyword arguments set Configuration fields (an unknown one is an error here, not at the first
     query)."""
-    from dataclasses import fields
-
     from finrag.state.configuration import Configuration
 
-    known = {f.name for f in fields(Configuration)}
+    known = set(Configuration.model_fields)
     unknown = sorted(set(configurable) - known)
     if unknown:
         raise TypeError(f"finrag.retriever got unknown argument(s): {', '.join(unknown)}; besides system, index "

@@ -22,6 +22,8 @@ from typing import Iterator, Sequence
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
+from finrag.state.settings import ProcessSettings
+
 PathArg = str | os.PathLike | Sequence[str | os.PathLike]
 
 IDENTITY_FIELDS = ("company", "registrant", "tickers", "form", "fiscal_year", "quarter", "period", "filed_date",
@@ -54,8 +56,8 @@ class FinragLoader(BaseLoader):
         report = IndexReport()
         files = discover(self.paths, report)
         if report.failed and not self.skip_failed:
-            path, why = report.failed[0]
-            raise ValueError(f"{path}: {why}")
+            bad, why = report.failed[0]
+            raise ValueError(f"{bad}: {why}")
         ids = assign_doc_ids(files, {}).ids
         for path in files:
             try:
@@ -79,8 +81,8 @@ def index(paths: PathArg, index: str | os.PathLike | None = None, *, embed: bool
     writer lock; returns the `IndexReport` (indexed, unchanged, failed, duplicates, chunks, ...)."""
     from finrag.tools.indexing.backend import is_milvus
 
-    where = os.fspath(index) if index is not None else os.environ.get("FINRAG_HOME")
-    if is_milvus(where):
+    where = os.fspath(index) if index is not None else ProcessSettings().home or None
+    if where is not None and is_milvus(where):
         from finrag.tools.indexing.locking import writer_lock
         from finrag.tools.indexing.milvus.schema import parse_location
         from finrag.tools.indexing.milvus.writer import copy_index
@@ -102,7 +104,7 @@ def index(paths: PathArg, index: str | os.PathLike | None = None, *, embed: bool
 
 
 def _index_dir(paths: PathArg, target: Path, *, embed: bool, progress: bool):
-    from finrag.tools import runtime
+    from finrag.tools.indexing import open_index
     from finrag.tools.indexing.embedders import get_embedder, resolve_spec
     from finrag.tools.indexing.indexer import count_files, index_paths
     from finrag.tools.indexing.store import Store
@@ -116,5 +118,5 @@ def _index_dir(paths: PathArg, target: Path, *, embed: bool, progress: bool):
                              log=print if progress else (lambda _msg: None))
     finally:
         store.close()
-    runtime.reset()  # an index this process had open is read again on its next question
+    open_index.reset()  # an index this process had open is read again on its next question
     return report

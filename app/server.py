@@ -6,7 +6,7 @@
 
 Routes (see docs/serving.md):
 
-- ``GET  /health`` opens the index once per process (`finrag.tools.runtime.get_store`) and reports it:
+- ``GET  /health`` opens the index once per process (`finrag.tools.indexing.open_index.open_index`) and reports it:
   ``status``, ``index`` (the index folder's name, never its absolute path: this route needs no API key),
   ``documents``, ``systems``; 503 with a one-line reason (the path again reduced to the name) when the index
   is missing or unusable. Never needs the API key. It runs on two threads of its own, so it answers while every
@@ -51,7 +51,7 @@ traceback.
 
 An index replaced on disk while the server runs (deleted and built again, or another one moved into its
 place) is noticed before the next request (one ``stat`` of the database file,
-``finrag.tools.runtime.forget_if_replaced``) and opened anew; filings added to or removed from the index in
+``finrag.tools.indexing.open_index.forget_if_replaced``) and opened anew; filings added to or removed from the index in
 place are seen without it (SQLite readers see each commit; the registry follows the index generation).
 """
 from __future__ import annotations
@@ -65,7 +65,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator, Mapping, Optional
+from typing import Any, AsyncIterator, Callable, Iterator, Mapping, Optional, cast
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -89,6 +89,7 @@ from finrag.guard import (  # noqa: F401 - the guard's names, re-exported where 
 )
 from finrag.state.configuration import Configuration, resolve_index_dir
 from finrag.state.contract import Answer
+from finrag.state.settings import ProcessSettings, ServeSettings
 
 log = logging.getLogger("finrag.server")
 
@@ -182,7 +183,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
         """Turns the graph's stream into the contract's pieces: head, routing (once known), the rest."""
 
         def __init__(self, inp: Any):
-            self.context = Configuration(**server_conf)
+            self.context = Configuration(**(server_conf or {}))  # already a dict (above); `or` for the type checker
             self.question, self.qid = _prepare(inp, int(self.context.max_question_chars))
             self.state: dict = {}
             self.routing_sent: Optional[dict] = None
@@ -243,14 +244,16 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
                 yield piece
         yield pieces.rest()
 
-    return RunnableLambda(stream_answer, afunc=astream_answer, name=system).with_types(
-        input_type=QuestionInput, output_type=AnswerContract)
+    # LangChain's overloads do not model a generator function that takes the run's config: ignored, not cast
+    return RunnableLambda(stream_answer, afunc=astream_answer, name=system).with_types(  # type: ignore[arg-type]
+        input_type=QuestionInput, output_type=AnswerContract)  # type: ignore[arg-type]
 
 
 def _causes(exc: BaseException) -> Iterator[BaseException]:
     """`exc`, then what it wraps, breadth first: the members of an exception group (anyio's task groups, which
     streams run in) and the cause it was raised from (Starlette's "response already started")."""
-    queue, seen = [exc], set()
+    queue: list[BaseException] = [exc]
+    seen: set[int] = set()
     while queue and len(seen) < 32:
         e = queue.pop(0)
         if id(e) in seen:
@@ -334,7 +337,7 @@ def _plain_errors(errors: list) -> list:
 def _resolve_index(index_dir: Optional[str | os.PathLike]) -> Path:
     from finrag.tools.indexing.backend import is_milvus
 
-    index_dir = index_dir or os.environ.get("FINRAG_HOME")
+    index_dir = index_dir or ProcessSettings().home or None
     if is_milvus(index_dir):  # a Milvus index (issue 10): the location itself
         return index_dir  # type: ignore[return-value]
     return resolve_index_dir(index_dir).resolve()
@@ -360,7 +363,7 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
     """The FastAPI app serving the six systems (see the module docstring)."""
     from langserve import add_routes
 
-    from finrag.tools import runtime
+    from finrag.tools.indexing import open_index
 
     _quiet_langserve_warnings()
     index = _resolve_index(index_dir)
@@ -370,13 +373,41 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
     health_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="finrag-health")
 
     def open_store():
-        return runtime.get_store(cfg)
+        return open_index.open_index(cfg)
 
     def notice_replaced_index() -> None:
         """Before each request: an index replaced on disk (deleted and built again, or another one moved into its
-        place) is let go of, and the request opens the new one (`runtime.forget_if_replaced`: one `stat`)."""
-        if runtime.forget_if_replaced(cfg) is not None:
+        place) is let go of, and the request opens the new one (`open_index.forget_if_replaced`: one `stat`)."""
+        if open_index.forget_if_replaced(cfg) is not None:
             log.info("index %s was replaced on disk; opening the new one", index)
+
+    app = FastAPI(title="finrag", version=_version(), lifespan=_lifespan(open_store, cfg, index, health_pool, warm_up),
+                  description="Question answering over SEC filings: six retrieval systems as LangGraph graphs. "
+                              "POST /{system}/invoke with {\"input\": {\"question\": \"...\"}}.")
+    _add_service_routes(app, open_store, index, health_pool)
+    web.mount(app, open_store)  # /documents, cited pages and their images, offline /docs and /redoc
+
+    for system in SYSTEMS:
+        add_routes(app, make_runnable(system, server_conf),
+                   path=f"/{system}", config_keys=(), enable_feedback_endpoint=False,
+                   enable_public_trace_link_endpoint=False, disabled_endpoints=cast(Any, list(UNMOUNTED_LANGSERVE_ENDPOINTS)))  # LangServe types the names as a Literal
+
+    _add_error_handlers(app, index)
+    app.add_middleware(_Guard, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
+                       max_batch=max_batch, describe_error=lambda exc: _describe_failure(exc, index),
+                       on_request=notice_replaced_index)
+    app.add_middleware(web.PageOn401)  # outside the guard: a browser's 401 on a page is the page, asking for the key
+    app.state.index_dir = index
+    app.state.run_conf = dict(server_conf)  # the Configuration values every request starts from
+    return app
+
+
+def _lifespan(open_store: Callable[[], Any], cfg: Configuration, index: Any, health_pool: ThreadPoolExecutor,
+              warm_up: bool) -> Callable[[FastAPI], Any]:
+    """The app's lifespan: with `warm_up`, open the index, load the embedder, the registry and the vector file's
+    mapping before the first request (a failure is logged: /health reports it, requests get 503); at shutdown,
+    let go of /health's threads."""
+    from finrag.tools.indexing import open_index
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -387,7 +418,7 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
                 if embedder is not None and hasattr(embedder, "embed_query"):
                     embedder.embed_query("warm up")  # load the model once, before concurrent requests
                 try:  # and the registry and the vector file's mapping (an empty index has neither yet)
-                    runtime.get_registry(store, cfg.alias_file)
+                    open_index.registry_for(store, cfg.alias_file)
                     store.search_vectors(embedder.embed_query("warm up"), k=1)
                 except Exception:  # noqa: BLE001 - requests report what is missing
                     pass
@@ -401,10 +432,12 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
         yield
         health_pool.shutdown(wait=False)
 
-    app = FastAPI(title="finrag", version=_version(), lifespan=lifespan,
-                  description="Question answering over SEC filings: six retrieval systems as LangGraph graphs. "
-                              "POST /{system}/invoke with {\"input\": {\"question\": \"...\"}}.")
+    return lifespan
 
+
+def _add_service_routes(app: FastAPI, open_store: Callable[[], Any], index: Any,
+                        health_pool: ThreadPoolExecutor) -> None:
+    """`GET /health` (on `health_pool`'s threads; the index named, never its path) and `GET /`."""
     name = _index_name(index)
 
     def count_documents() -> int:
@@ -428,13 +461,10 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
                 "endpoints": [f"/{s}/{e}" for s in SYSTEMS for e in ("invoke", "batch", "stream", "stream_events")],
                 "playground": [f"/{s}/playground/" for s in SYSTEMS], "docs": "/docs"}
 
-    web.mount(app, open_store)  # /documents, cited pages and their images, offline /docs and /redoc
 
-    for system in SYSTEMS:
-        add_routes(app, make_runnable(system, server_conf),
-                   path=f"/{system}", config_keys=(), enable_feedback_endpoint=False,
-                   enable_public_trace_link_endpoint=False, disabled_endpoints=list(UNMOUNTED_LANGSERVE_ENDPOINTS))
-
+def _add_error_handlers(app: FastAPI, index: Any) -> None:
+    """422 for request validation, the known failures' status and detail (`_describe_failure`), and 404 with the
+    list of systems for an unknown path."""
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
         errors = list(exc.errors())
@@ -475,14 +505,6 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
         return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail},
                             headers=getattr(exc, "headers", None))
 
-    app.add_middleware(_Guard, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
-                       max_batch=max_batch, describe_error=lambda exc: _describe_failure(exc, index),
-                       on_request=notice_replaced_index)
-    app.add_middleware(web.PageOn401)  # outside the guard: a browser's 401 on a page is the page, asking for the key
-    app.state.index_dir = index
-    app.state.run_conf = dict(server_conf)  # the Configuration values every request starts from
-    return app
-
 
 def _quiet_langserve_warnings() -> None:
     """LangServe 0.3 reads `model.model_fields` on instances (deprecated in pydantic 2.11) on every request."""
@@ -516,9 +538,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
 
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    max_body = max_body_bytes or int(os.environ.get("FINRAG_SERVE_MAX_BODY") or DEFAULT_MAX_BODY_BYTES)
-    timeout = timeout_s or float(os.environ.get("FINRAG_SERVE_TIMEOUT") or DEFAULT_TIMEOUT_S)
-    batch = max_batch or int(os.environ.get("FINRAG_SERVE_MAX_BATCH") or DEFAULT_MAX_BATCH)
+    env = ServeSettings()  # FINRAG_SERVE_MAX_BODY, FINRAG_SERVE_TIMEOUT, FINRAG_SERVE_MAX_BATCH
+    max_body = max_body_bytes or (DEFAULT_MAX_BODY_BYTES if env.max_body is None else env.max_body)
+    timeout = timeout_s or (DEFAULT_TIMEOUT_S if env.timeout is None else env.timeout)
+    batch = max_batch or (DEFAULT_MAX_BATCH if env.max_batch is None else env.max_batch)
     app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
     config = uvicorn.Config(app, host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
@@ -541,6 +564,6 @@ if __name__ == "__main__":  # python -m finrag.server [--host H] [--port P] [--i
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--index", default=None)
-    p.add_argument("--api-key", default=os.environ.get("FINRAG_API_KEY"))
+    p.add_argument("--api-key", default=ServeSettings().api_key or None)  # FINRAG_API_KEY
     a = p.parse_args()
     sys.exit(serve(a.host, a.port, a.index, a.api_key))

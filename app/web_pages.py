@@ -54,7 +54,8 @@ class _LRU:
     """A small thread-safe LRU cache: `get(key, make)`."""
 
     def __init__(self, size: int):
-        self.size, self.data, self.lock = size, OrderedDict(), threading.Lock()
+        self.size, self.lock = size, threading.Lock()
+        self.data: OrderedDict[Any, Any] = OrderedDict()
 
     def get(self, key, make: Callable[[], Any]):
         with self.lock:

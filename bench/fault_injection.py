@@ -306,7 +306,7 @@ class Bench:
         script = (
             "import json, sys, time\n"
             "from finrag import run_query\n"
-            "from finrag.tools import runtime\n"
+            "from finrag.tools.indexing import open_index\n"
             "qs = [json.loads(l)['question'] for l in open(sys.argv[2])]\n"
             "ok = err = 0; errors = []\n"
             "deadline = time.monotonic() + float(sys.argv[3])\n"
@@ -320,7 +320,7 @@ class Bench:
             "            err += 1; errors.append(f'{type(exc).__name__}: {exc}'[:200])\n"
             "    i += 1\n"
             "    if i % 5 == 0:\n"
-            "        runtime.reset()  # also reopen the index now and then, as a new process would\n"
+            "        open_index.reset()  # also reopen the index now and then, as a new process would\n"
             "print(json.dumps({'answers': ok, 'errors': err, 'samples': errors[:5]}))\n")
         writer = start(*self.index_cmd(index))
         deadline = time.monotonic() + 600

@@ -243,8 +243,7 @@ def measure(index: Path, questions: list[str], systems: list[str], warm_pass: bo
     BM25 postings, are still emptied before every timed question)."""
     from finrag.api import run_query
     from finrag.state.configuration import Configuration
-    from finrag.tools import runtime
-    from finrag.tools.indexing import lexical
+    from finrag.tools.indexing import lexical, open_index
     from finrag.tools.indexing.vectors import AUTO_ANN_ROWS, Ann, recall_at
 
     out: dict = {"index": str(index), "load_avg_start": os.getloadavg()[0], "warm_pass": warm_pass}
@@ -252,11 +251,12 @@ def measure(index: Path, questions: list[str], systems: list[str], warm_pass: bo
     for warm in warmers + (questions if warm_pass else []):
         for system in systems:
             run_query(warm, system=system, index_dir=str(index))
-    embedder = runtime.get_store(Configuration(index_dir=str(index))).embedder
+    embedder = open_index.open_index(Configuration(index_dir=str(index))).embedder
     for system in systems:
         lat, parts = [], {}
         for q in questions:
-            embedder._queries = type(embedder._queries)()  # no query vector from an earlier run
+            if hasattr(embedder, "_queries"):  # MiniLM's query cache (the static model has none: a table lookup)
+                embedder._queries = type(embedder._queries)()  # no query vector from an earlier run
             lexical.POSTINGS.clear()  # nor decoded postings: every question reads its terms' postings
             t = time.perf_counter()
             res = run_query(q, system=system, index_dir=str(index))
@@ -269,7 +269,7 @@ def measure(index: Path, questions: list[str], systems: list[str], warm_pass: bo
                        "p95_ms": round(float(np.percentile(lat, 95)), 2), "n": len(lat),
                        "nodes_p50_ms": {k: round(statistics.median(v), 2) for k, v in parts.items() if k != "total"}}
     rss_serving = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the recall check maps every vector
-    store = runtime.get_store(Configuration(index_dir=str(index)))
+    store = open_index.open_index(Configuration(index_dir=str(index)))
     stats = store.stats()
     vf = store.vector_file("base")
     ann = Ann.load(vf, vf.file_id())

@@ -108,6 +108,8 @@ def split_questions(rows: Iterable[dict], seed: int = DEFAULT_SEED) -> tuple[set
     for r in rows:
         by_type[r.get("question_type") or "unknown"].add(r["financebench_id"])
     rng = random.Random(seed)
+    tune: set[str]
+    held: set[str]
     tune, held = set(), set()
     k = 0
     for qtype in sorted(by_type):
@@ -135,7 +137,7 @@ def metrics(scores: Sequence[int], labels: Sequence[str], threshold: int = CORRE
     fp = sum(p == 1 and g == 0 for p, g in zip(pred, gold))
     fn = sum(p == 0 and g == 1 for p, g in zip(pred, gold))
     by_label = {lab: {"judged_correct": 0, "judged_not_correct": 0} for lab in LABELS}
-    hist = {lab: Counter() for lab in LABELS}
+    hist: dict[str, Counter] = {lab: Counter() for lab in LABELS}
     for s, p, lab in zip(scores, pred, labels):
         by_label[lab]["judged_correct" if p else "judged_not_correct"] += 1
         hist[lab][int(s)] += 1

@@ -24,7 +24,9 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _err(msg: str) -> None:
-    print(f"finrag eval: error: {msg}", file=sys.stderr)
+    from finrag.errors import print_error
+
+    print_error(msg, prog="finrag eval")
 
 
 def _systems(value: str) -> list[str]:
@@ -155,6 +157,8 @@ def cmd_groups(args) -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    # process-level writes that configure third-party libraries, not finrag settings: huggingface_hub never
+    # asks the hub for the bundled weights, and tokenizers does not warn about threads after a fork
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     if argv and argv[0] == "calibrate":

@@ -52,20 +52,20 @@ INDEX_COST_SYSTEMS = {"cbr_llm_ctx": "llmctx"}  # systems whose index variant wa
 # --------------------------------------------------------------------------------------------------
 # small helpers
 # --------------------------------------------------------------------------------------------------
-def mean(xs: Iterable[float]) -> Optional[float]:
-    xs = [float(x) for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
+def mean(xs: Iterable[Optional[float]]) -> Optional[float]:
+    vals = [float(x) for x in xs if x is not None]
+    return sum(vals) / len(vals) if vals else None
 
 
-def sample_std(xs: Iterable[float]) -> Optional[float]:
-    xs = [float(x) for x in xs if x is not None]
-    if len(xs) < 2:
+def sample_std(xs: Iterable[Optional[float]]) -> Optional[float]:
+    vals = [float(x) for x in xs if x is not None]
+    if len(vals) < 2:
         return None
-    m = sum(xs) / len(xs)
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    m = sum(vals) / len(vals)
+    return math.sqrt(sum((x - m) ** 2 for x in vals) / (len(vals) - 1))
 
 
-def median(xs: Iterable[float]) -> Optional[float]:
+def median(xs: Iterable[Optional[float]]) -> Optional[float]:
     xs = sorted(float(x) for x in xs if x is not None)
     if not xs:
         return None
@@ -198,8 +198,8 @@ def paired_differences(records: Sequence[dict], reference: str = "hdrr", score_k
         if system == reference:
             continue
         other = _group_values(by[system], score_key, stat)
-        diffs = {g: ref[g] - other[g] for g in sorted(set(ref) & set(other))
-                 if ref[g] is not None and other[g] is not None}
+        diffs = {g: ref_g - other_g for g in sorted(set(ref) & set(other))
+                 if (ref_g := ref[g]) is not None and (other_g := other[g]) is not None}
         row: dict[str, Any] = {"comparison": f"{reference} - {system}", "reference": reference, "system": system,
                                "stat": stat}
         for g, d in diffs.items():
@@ -272,7 +272,7 @@ def evidence_page_recall(evidence: Sequence[dict], contexts: Sequence[dict]) -> 
         for c in contexts or []:
             if c.get("doc_id") != doc or c.get("page_start") is None:
                 continue
-            end = c.get("page_end") if c.get("page_end") is not None else c["page_start"]
+            end = c["page_end"] if c.get("page_end") is not None else c["page_start"]
             if int(c["page_start"]) <= page <= int(end):
                 hit += 1
                 break
@@ -441,7 +441,7 @@ def agreement_table(records: Sequence[dict], key_a: str = "score", key_b: str = 
     keep = ("n", "spearman", "mean_abs_delta", "exact_agreement", "within_1", "binary_agreement",
             "binary_kappa", "mean_a", "mean_b")
     by = _by_system(both)
-    per_system = []
+    per_system: list[dict[str, Any]] = []
     for system in systems_of(both):
         recs = by[system]
         agr = cross_evaluator_agreement([r[key_a] for r in recs], [r[key_b] for r in recs])

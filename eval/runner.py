@@ -27,12 +27,15 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from finrag.eval.datasets import GroupSplit, dataset_fingerprint, load_dataset, stratified_groups
 from finrag.eval.judges import make_judge
 from finrag.eval.report import write_report
 from finrag.eval.runfiles import answer_path, atomic_write_json, judgement_path, read_json
+
+if TYPE_CHECKING:
+    from finrag.state.contract import Answer
 
 __all__ = ["EvalConfig", "run_eval", "run_answers", "run_judges", "parse_configurable", "run_query"]
 
@@ -42,8 +45,9 @@ DEFAULT_SEED = 2024
 # --------------------------------------------------------------------------------------------------
 # small utilities
 # --------------------------------------------------------------------------------------------------
-def run_query(question: str, system: str, **kwargs: Any) -> dict:
-    """`finrag.run_query` (a module-level indirection, so tests can count or replace calls)."""
+def run_query(question: str, system: str, **kwargs: Any) -> Answer | dict:
+    """`finrag.run_query` (a module-level indirection, so tests can count or replace calls: a replacement
+    may return the plain dict)."""
     from finrag.api import run_query as _rq
 
     return _rq(question, system, **kwargs)
@@ -355,7 +359,7 @@ def run_eval(cfg: EvalConfig, log: Callable[[str], None] = print, command: str =
             + f" ({time.perf_counter() - t1:.1f}s)")
     manifest.update({"answer_stats": astats, "judge_stats": jstats, "finished_at": _now()})
     atomic_write_json(manifest_path, manifest)
-    result = {"out": str(out), "answers": astats, "judges": jstats, "groups": split}
+    result: dict[str, Any] = {"out": str(out), "answers": astats, "judges": jstats, "groups": split}
     if cfg.report:
         result["report"] = write_report(out, index_dir=cfg.index_dir, plots=cfg.plots)
         log(f"report: {result['report']['report_md']}")

@@ -6,6 +6,7 @@ with the index variant and document scoping bound into the nodes.
 from __future__ import annotations
 
 from functools import partial, update_wrapper
+from typing import TypeAlias
 
 from langgraph.graph import END, START, StateGraph
 
@@ -13,18 +14,21 @@ from finrag.nodes import fts_search, generate, rerank, rewrite, rrf, vector_sear
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState, InputState, OutputState
 
+# the graphs' type: state, run context, input and output schemas (a string: nothing is subscripted at runtime)
+FinragGraph: TypeAlias = "StateGraph[FinragState, Configuration, InputState, OutputState]"
+
 
 def bound(fn, **kwargs):
     """A node with some keyword arguments fixed (keeps the function's name for Studio)."""
     return update_wrapper(partial(fn, **kwargs), fn)
 
 
-def new_graph() -> StateGraph:
+def new_graph() -> FinragGraph:
     """An empty graph over the shared state; its run context (LangGraph's `context=`) is a `Configuration`."""
     return StateGraph(FinragState, input_schema=InputState, output_schema=OutputState, context_schema=Configuration)
 
 
-def add_retrieval(g: StateGraph, *, variant: str = "base", scoped: bool = False) -> None:
+def add_retrieval(g: FinragGraph, *, variant: str = "base", scoped: bool = False) -> None:
     g.add_node("rewrite", rewrite)
     g.add_node("fts_search", bound(fts_search, variant=variant, scoped=scoped))
     g.add_node("vector_search", bound(vector_search, variant=variant, scoped=scoped))

@@ -1,8 +1,10 @@
 """finrag.nodes = the folder `nodes/`: the nine nodes every system is built from.
 
 Each node is a function `(state: FinragState, runtime: Runtime[Configuration]) -> partial update`: it reads
-the run's configuration from `runtime.context` (see `finrag.nodes.common.configuration`) and returns only
-the state keys it sets. Node modules share helpers through `finrag.nodes.common` and never import each other.
+the run's configuration from `runtime.context` (see `finrag.nodes.common.configuration`), its index through
+`finrag.nodes.common.reader_of` / `registry_of` (the `IndexReader` the context carries, else the process's
+cached one), and returns only the state keys it sets. Node modules share helpers through
+`finrag.nodes.common` and never import each other.
 """
 from finrag.nodes.extract_metadata import extract_metadata, route_after_extract
 from finrag.nodes.fts_search import fts_search

@@ -1,4 +1,4 @@
-"""Helpers the nodes share: the run's configuration, timing, and document scope.
+"""Helpers the nodes share: the run's configuration, its index reader and registry, timing, and document scope.
 
 Node modules import only this module from `finrag.nodes` (never each other); logic that more than
 one node needs lives here or in `finrag.tools`.
@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from langgraph.runtime import Runtime
 
 from finrag.state.configuration import Configuration
-from finrag.state.graph_state import FinragState
+from finrag.state.graph_state import FinragState, QuestionScope
+from finrag.tools.index_reader import IndexReader
+from finrag.tools.indexing.open_index import open_index, registry_for
+
+if TYPE_CHECKING:
+    from finrag.tools.routing.registry import Registry
 
 NO_CONTEXT = ("finrag graphs read their configuration from LangGraph's run context, and this run has none: "
               "call graph.invoke({'question': ...}, context={'index_dir': '.finrag'}) (context={} for the "
@@ -32,6 +37,20 @@ def configuration(runtime: Optional[Runtime[Configuration]]) -> Configuration:
         raise TypeError(NO_CONTEXT)
     raise TypeError(f"the run context must be a finrag Configuration or a dict of its fields, "
                     f"not {type(context).__name__}")
+
+
+def reader_of(cfg: Configuration) -> IndexReader:
+    """The run's open index: the reader the caller handed in as `cfg.index_reader`, else the one this process
+    opened for `cfg.index_dir` and `cfg.embedder` (opened on first use and shared, `open_index`)."""
+    if cfg.index_reader is not None:
+        return cfg.index_reader
+    return open_index(cfg)
+
+
+def registry_of(cfg: Configuration, reader: Optional[IndexReader] = None) -> Registry:
+    """The routing registry of `reader` (else of `reader_of(cfg)`) with `cfg.alias_file`, else the alias file
+    the index recorded (built once per index generation and stored next to the index, `registry_for`)."""
+    return registry_for(reader if reader is not None else reader_of(cfg), cfg.alias_file)
 
 
 def timed(name: str) -> Callable:
@@ -66,17 +85,29 @@ def routed_budget(cfg: Configuration) -> bool:
     return mode == "budget"
 
 
-def candidates_k(cfg: Configuration, scope: list[str] | None, k: int, question: str = "") -> int:
-    """Candidates per search: `routed_candidates` for an open question inside routed filings under the budget
-    rule (nearly exhaustive: a filing has a few hundred chunks), else `k` (a line-item question keeps the
-    paper's candidates and cutoff)."""
+def question_scope_for(question: str) -> QuestionScope:
+    """`line_item` or `open` (`section_intent.question_scope` with the question's statement intent)."""
+    from finrag.tools.retrieval.section_intent import question_scope
+    from finrag.tools.retrieval.statements import statement_intent
+
+    return question_scope(question, bool(statement_intent(question)))
+
+
+def scope_of_question(state: FinragState) -> QuestionScope:
+    """The question's scope, `line_item` or `open`: the state's `question_scope` (which `rewrite` computes once
+    per run), else computed from the question (a graph built without `rewrite`)."""
+    known = state.get("question_scope")
+    return known if known is not None else question_scope_for(state.get("question", ""))
+
+
+def candidates_k(cfg: Configuration, scope: list[str] | None, k: int, state: FinragState) -> int:
+    """Candidates per search: `routed_candidates` for an open question (`scope_of_question`) inside routed
+    filings under the budget rule (nearly exhaustive: a filing has a few hundred chunks), else `k` (a line-item
+    question keeps the paper's candidates and cutoff)."""
     if int(k) <= 0:  # a search turned off (vector_k=0: BM25 only) stays off
         return 0
     if not (scope and routed_budget(cfg)):
         return int(k)
-    from finrag.tools.retrieval.section_intent import question_scope
-    from finrag.tools.retrieval.statements import statement_intent
-
-    if question_scope(question, bool(statement_intent(question))) == "line_item":
+    if scope_of_question(state) == "line_item":
         return int(k)
     return max(int(k), int(cfg.routed_candidates))

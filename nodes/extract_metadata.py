@@ -13,14 +13,13 @@ from __future__ import annotations
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, timed
+from finrag.nodes.common import configuration, registry_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata, RouteAndRewrite, RouterOutput
 from finrag.tools.llm.calls import try_structured
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.routing.linker import ACCEPT
-from finrag.tools.runtime import get_registry, get_store
 
 
 def merge_extracted(linked: ExtractedMetadata, llm: RouterOutput | ExtractedMetadata | None,
@@ -32,13 +31,13 @@ def merge_extracted(linked: ExtractedMetadata, llm: RouterOutput | ExtractedMeta
 @timed("extract_metadata")
 def extract_metadata(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     """Find the companies, tickers, years, periods, forms and dates the question names (`extracted`); with the
-    merged router + rewriter call, also `query` and `keywords`."""
+    merged router + rewriter call, also `query` and `keywords` (and `query_from_router`)."""
     cfg = configuration(runtime)
-    registry = get_registry(get_store(cfg), cfg.alias_file)
+    registry = registry_of(cfg)
     question = state.get("question", "")
     linked = registry.link(question)
     model = get_chat_model("router", cfg)
-    update: dict = {"llm_calls": []}
+    update: dict = {"llm_calls": [], "query_from_router": False}
     llm_out = None
     if model is not None:
         merged_call = bool(cfg.router_rewrite)
@@ -50,6 +49,7 @@ def extract_metadata(state: FinragState, runtime: Runtime[Configuration]) -> dic
         if merged_call and isinstance(llm_out, RouteAndRewrite) and (llm_out.query or "").strip():
             update["query"] = llm_out.query.strip()
             update["keywords"] = [str(k) for k in llm_out.keywords if str(k).strip()]
+            update["query_from_router"] = True  # the first `rewrite` keeps them and makes no call
     update["extracted"] = merge_extracted(linked, llm_out, registry).model_dump()
     return update
 

@@ -1,4 +1,6 @@
-"""fts_search: BM25 over SQLite FTS5 (top-20 by default; inside routed filings `routed_candidates`, see
+"""fts_search: BM25 through the index's `search_fts` (the embedded index scores finrag's own BM25 postings,
+per filing for a scoped search and in runs for a corpus-wide one; the V-A/V-B variants and documents indexed
+before the postings existed use SQLite FTS5) (top-20 by default; inside routed filings `routed_candidates`, see
 `candidates_k`), scoped to routed documents when the graph says so.
 
 A scoped search leaves out the keywords that only name the routed company (`without_company_words`)."""
@@ -6,11 +8,10 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import candidates_k, configuration, scope_of, timed
+from finrag.nodes.common import candidates_k, configuration, reader_of, scope_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.retrieval.query_rewrite import without_company_words
-from finrag.tools.runtime import get_store
 
 
 @timed("fts_search")
@@ -18,12 +19,12 @@ def fts_search(state: FinragState, runtime: Runtime[Configuration], *, variant: 
                scoped: bool = False) -> dict:
     """BM25 candidates for the keywords (else the query, else the question) into `fts_results`."""
     cfg = configuration(runtime)
-    store = get_store(cfg)
+    store = reader_of(cfg)
     scope = scope_of(state, scoped)
     keywords = list(state.get("keywords") or [])
     if scope:  # inside the routed filings the company's own name is no search term
         keywords = without_company_words(keywords, state.get("question", ""), state.get("extracted"))
     text = " ".join(keywords) or state.get("query") or state.get("question", "")
-    k = candidates_k(cfg, scope, cfg.fts_k, state.get("question", ""))
+    k = candidates_k(cfg, scope, cfg.fts_k, state)
     hits = store.search_fts(text, k=k, doc_ids=scope, variant=variant)
     return {"fts_results": [h.model_dump() for h in hits]}

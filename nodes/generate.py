@@ -22,8 +22,9 @@ from pathlib import Path
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, timed
+from finrag.nodes.common import configuration, reader_of, registry_of, timed
 from finrag.state.configuration import Configuration
+from finrag.state.contract import NO_RETRIEVAL_STATUSES, Reader
 from finrag.state.graph_state import FinragState
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.answering.fast_path import (
@@ -39,8 +40,7 @@ from finrag.tools.llm.calls import try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
-from finrag.tools.routing.registry import NO_RETRIEVAL_STATUSES, answer_caveats, unanswerable_answer
-from finrag.tools.runtime import get_registry, get_store
+from finrag.tools.routing.registry import answer_caveats, unanswerable_answer
 
 
 def format_context(contexts: list[dict]) -> str:
@@ -73,7 +73,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
                           f"other companies' filings ({verification.get('reason', '')}).",
                 "contexts": [], "context_tokens": 0, "llm_calls": []}
     if whole_document:
-        store = get_store(cfg)
+        store = reader_of(cfg)
         contexts = whole_document_contexts(store, list(state.get("routed_docs") or []), int(cfg.sfr_max_context_tokens))
     else:
         contexts = [{k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "score", "text")}
@@ -83,9 +83,9 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     result, reader_error = None, ""
     if cfg.reader and contexts:
         try:
-            store = get_store(cfg)
+            store = reader_of(cfg)
             result, source = run_reader(question, [] if whole_document else contexts, store,
-                                        get_registry(store, cfg.alias_file),
+                                        registry_of(cfg, store),
                                         routed_docs=list(state.get("routed_docs") or []),
                                         extracted=state.get("extracted") or {},
                                         statement_pages=bool(cfg.reader_statement_pages) or whole_document)
@@ -106,9 +106,9 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         user = cfg.generate_user_prompt.format(context=context_text, question=question)
         content: list | str = user
         if whole_document and cfg.sfr_pdf_input:
-            registry = get_registry(get_store(cfg), cfg.alias_file)
-            blocks = [b for d in state.get("routed_docs") or [] if registry.get(d)
-                      for b in [_pdf_block(registry.get(d).path)] if b]
+            registry = registry_of(cfg)
+            blocks = [b for d in state.get("routed_docs") or [] if (info := registry.get(d))
+                      for b in [_pdf_block(info.path)] if b]
             if blocks:
                 content = blocks + [{"type": "text", "text": cfg.generate_user_prompt.format(
                     context="(the attached filing)", question=question)}]
@@ -125,6 +125,6 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     if result is not None:
         update["reader"] = reader_summary(result, fast_path=on_fast_path, saved=saved)
     elif reader_error:
-        update["reader"] = {"kind": "error", "confident": False, "fast_path": False, "llm_calls_saved": 0,
-                            "error": reader_error}
+        failed = Reader(kind="error", confident=False, fast_path=False).model_dump(exclude_unset=True)
+        update["reader"] = {**failed, "llm_calls_saved": 0, "error": reader_error}  # the kind's extra key `error`
     return update

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, routed_budget, timed
+from finrag.nodes.common import configuration, reader_of, routed_budget, scope_of_question, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.indexing.sections_store import sections_of
@@ -28,7 +28,6 @@ from finrag.tools.retrieval.context_budget import expansion_ids, fill_budget, pl
 from finrag.tools.retrieval.cutoff import adaptive_cutoff
 from finrag.tools.retrieval.query_rewrite import without_company_words
 from finrag.tools.retrieval.rerankers import get_reranker
-from finrag.tools.runtime import get_store
 
 
 def only_top_document(candidates: list[dict], top: int = 10) -> list[dict]:
@@ -36,7 +35,7 @@ def only_top_document(candidates: list[dict], top: int = 10) -> list[dict]:
     mass: dict[str, float] = {}
     for c in sorted(candidates, key=lambda c: -c["rerank_score"])[:top]:
         mass[c["doc_id"]] = mass.get(c["doc_id"], 0.0) + c["rerank_score"]
-    best = max(mass, key=mass.get)
+    best = max(mass, key=lambda doc: mass[doc])
     return [c for c in candidates if c["doc_id"] == best]
 
 
@@ -48,7 +47,7 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
     candidates = list(state.get("fused") or [])
     if not candidates:
         return {"reranked": []}
-    store = get_store(cfg)
+    store = reader_of(cfg)
     reranker = get_reranker(cfg.reranker, store, variant)
     routed = state.get("routed_docs") or []
     keywords = list(state.get("keywords") or [])
@@ -80,7 +79,7 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
     """The context of routed filings under the question's plan (see the module docstring)."""
     plan = plan_context(state.get("question", ""), budget_tokens=int(cfg.context_budget_tokens),
                         floor=float(cfg.context_floor), section_weight=float(cfg.section_weight),
-                        expand_top=int(cfg.expand_top))
+                        expand_top=int(cfg.expand_top), scope=scope_of_question(state))
     labels: dict = {}
     for doc in routed:
         labels.update(sections_of(store, doc))

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, timed
+from finrag.nodes.common import configuration, registry_of, timed
 from finrag.state.configuration import Configuration
+from finrag.state.contract import NO_RETRIEVAL_STATUSES
 from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.routing.registry import NO_RETRIEVAL_STATUSES
-from finrag.tools.runtime import get_registry, get_store
 
 
 @timed("resolve_docs")
@@ -25,7 +24,7 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     """Route `extracted` to indexed filings: `routed_docs`, `routing_status`, `routing_reason`,
     `routing_confidence`."""
     cfg = configuration(runtime)
-    registry = get_registry(get_store(cfg), cfg.alias_file)
+    registry = registry_of(cfg)
     extracted = ExtractedMetadata.model_validate(state.get("extracted") or {})
     res = registry.resolve(extracted, question=state.get("question", ""), default_year=int(cfg.default_year),
                            scope=str(cfg.routing_scope or "confidence"))
@@ -33,7 +32,7 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
         # nothing to route: any corpus answer would be about a company the user did not name. A mention that
         # routing could not resolve with confidence (`fallback_low_confidence`) keeps the paper's corpus fallback.
         res = registry.ask_company(res)
-    docs = [registry.get(d).doc_id for d in res.doc_ids if registry.get(d) is not None]
+    docs = [info.doc_id for d in res.doc_ids if (info := registry.get(d)) is not None]
     return {"routed_docs": docs, "routing_status": res.status, "routing_reason": res.reason,
             "routing_confidence": res.confidence}
 

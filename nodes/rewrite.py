@@ -6,14 +6,16 @@ instruction boilerplate ("answer in USD millions", "round to one decimal"),
 keep financial terms, names and numbers. Agentic retries arrive with
 `retries > 0` and the entity-anchored prefix is put in front of the question.
 When the merged router + rewriter call (`router_rewrite`, in `extract_metadata`)
-already wrote `query` and `keywords`, the first attempt keeps them and makes no call.
+already wrote `query` and `keywords` (it says so in `query_from_router`), the first
+attempt keeps them and makes no call. The node also records the question's scope
+(`question_scope`, once per run), which the searches and `rerank` read.
 """
 from __future__ import annotations
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, timed
+from finrag.nodes.common import configuration, question_scope_for, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.llm.calls import try_structured
@@ -37,9 +39,11 @@ def anchored_question(state: FinragState, prefix_template: str) -> str:
 def rewrite(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     """Turn the question (anchored on a retry) into a search `query` and BM25 `keywords`."""
     cfg = configuration(runtime)
-    if not state.get("retries") and cfg.router_rewrite and (state.get("query") or "").strip() \
-            and any(c.get("role") == "router" and c.get("model") != "error" for c in state.get("llm_calls") or []):
-        return {"llm_calls": []}  # the router's merged call already rewrote the question
+    # the question's scope, once per run: an Agentic retry asks the same question
+    scope = {} if state.get("retries") and "question_scope" in state else \
+        {"question_scope": question_scope_for(state.get("question", ""))}
+    if not state.get("retries") and state.get("query_from_router"):
+        return {**scope, "llm_calls": []}  # the router's merged call already rewrote the question
     question = anchored_question(state, cfg.retry_prefix)
     model = get_chat_model("rewriter", cfg)
     calls = []
@@ -51,4 +55,4 @@ def rewrite(state: FinragState, runtime: Runtime[Configuration]) -> dict:
         result = offline_rewrite(question)
     elif state.get("retries"):
         result.query = question if question not in result.query else result.query
-    return {"query": result.query, "keywords": list(result.keywords), "llm_calls": calls}
+    return {**scope, "query": result.query, "keywords": list(result.keywords), "llm_calls": calls}

@@ -4,11 +4,11 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from finrag.nodes.common import configuration, timed
-from finrag.state.configuration import Configuration
+from finrag.state.configuration import RRF_K, Configuration
 from finrag.state.graph_state import FinragState
 
 
-def reciprocal_rank_fusion(lists: list[list[dict]], k: int = 60) -> list[dict]:
+def reciprocal_rank_fusion(lists: list[list[dict]], k: int = RRF_K) -> list[dict]:
     """Merge ranked hit lists by chunk id; each hit adds 1 / (k + rank); best first, ties by chunk id."""
     fused: dict[int, dict] = {}
     for hits in lists:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import candidates_k, configuration, scope_of, timed
+from finrag.nodes.common import candidates_k, configuration, reader_of, scope_of, timed
 from finrag.state.configuration import Configuration
-from finrag.state.graph_state import FinragState
-from finrag.tools.runtime import get_store
+from finrag.state.contract import Retrieval
+from finrag.state.graph_state import FinragState, VectorStatusRecord
 
 LISTED = 20  # at most this many filings without vectors are named in the status
 
 
-def coverage_status(missing: list[str], total: int, embedded: list[str], scoped: bool, error: str = "") -> dict:
+def coverage_status(missing: list[str], total: int, embedded: list[str], scoped: bool,
+                    error: str = "") -> VectorStatusRecord:
     """The `retrieval` record of an answer: were the searched filings' vectors there?"""
     if not missing:
         vectors = "embedded_on_demand" if embedded else "complete"
@@ -29,8 +30,8 @@ def coverage_status(missing: list[str], total: int, embedded: list[str], scoped:
                 "`finrag index --embed` (or the running index) adds them")
         if error:
             note += f" (embedding on demand failed: {error})"
-    return {"vectors": vectors, "missing_vectors": missing[:LISTED], "missing_count": len(missing),
-            "embedded_on_demand": embedded, "note": note}
+    return Retrieval(vectors=vectors, missing_vectors=missing[:LISTED], missing_count=len(missing),
+                     embedded_on_demand=embedded, note=note).model_dump()
 
 
 @timed("vector_search")
@@ -38,7 +39,7 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
                   scoped: bool = False) -> dict:
     """Nearest chunks to the embedded query (else the question) within the distance cut, into `vector_results`."""
     cfg = configuration(runtime)
-    store = get_store(cfg)
+    store = reader_of(cfg)
     scope = scope_of(state, scoped)
     missing, total = store.vector_coverage(scope)
     embedded: list[str] = []
@@ -53,7 +54,7 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
     hits = []
     if len(missing) < total:
         vec = store.embedder.embed_query(query)
-        k = candidates_k(cfg, scope, cfg.vector_k, state.get("question", ""))
+        k = candidates_k(cfg, scope, cfg.vector_k, state)
         hits = store.search_vectors(vec, k=k, doc_ids=scope, variant=variant,
                                     max_distance=float(cfg.vector_max_distance))
     return {"vector_results": [h.model_dump() for h in hits],

@@ -14,15 +14,21 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from finrag.nodes.common import configuration, timed
+from finrag.nodes.common import configuration, registry_of, timed
 from finrag.state.configuration import Configuration
-from finrag.state.graph_state import FinragState
+from finrag.state.contract import NO_RETRIEVAL_STATUSES, Verification
+from finrag.state.graph_state import ChunkRecord, FinragState, LLMCallRecord, VerificationRecord
 from finrag.state.schema import ExtractedMetadata
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.llm.calls import try_structured
 from finrag.tools.llm.chat import get_chat_model
-from finrag.tools.routing.registry import NO_RETRIEVAL_STATUSES
-from finrag.tools.runtime import get_registry, get_store
+
+
+def verification_record(*, belongs: bool, reason: str, anchor: str, retry: bool, attempt: int,
+                        unverified_dropped: int | None = None) -> VerificationRecord:
+    """The state's `verification`: a `Verification` without `retries` (`to_contract` adds the run's count)."""
+    return Verification(belongs=belongs, reason=reason, anchor=anchor, retry=retry, attempt=attempt, retries=0,
+                        unverified_dropped=unverified_dropped).model_dump(exclude={"retries"})
 
 
 class Verdict(BaseModel):
@@ -56,18 +62,18 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     """Judge whether the top three `reranked` chunks come from the target company; set `verification`
     (with `retry` when another anchored attempt is allowed) and count `retries`."""
     cfg = configuration(runtime)
-    registry = get_registry(get_store(cfg), cfg.alias_file)
+    registry = registry_of(cfg)
     retries = int(state.get("retries") or 0)
     top = (state.get("reranked") or [])[:3]
     res = registry.resolve(ExtractedMetadata.model_validate(state.get("extracted") or {}),
                            question=state.get("question", ""), default_year=int(cfg.default_year))
     targets, anchor = target_companies(registry, state.get("extracted") or {}, state.get("question", ""),
                                        int(cfg.default_year), res=res)
-    calls = []
+    calls: list[LLMCallRecord] = []
     if res.status in NO_RETRIEVAL_STATUSES:
         anchor = ", ".join(res.missing) or anchor
-        verification = {"belongs": False, "reason": res.reason, "anchor": anchor, "retry": False,
-                        "attempt": retries + 1}
+        verification = verification_record(belongs=False, reason=res.reason, anchor=anchor, retry=False,
+                                           attempt=retries + 1)
         return {"verification": verification, "retries": retries, "llm_calls": calls,
                 "routing_status": res.status, "routing_reason": res.reason}
     if not targets and not anchor:
@@ -76,29 +82,33 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
         verdict = Verdict(belongs=False, reason="no chunks retrieved")
     else:
         model = get_chat_model("verifier", cfg)
-        verdict = None
+        judged: Verdict | None = None
         if model is not None:
             passages = "\n\n".join(f"{context_label(c)}\n{c['text'][:1500]}" for c in top)
             msg = f"Target company: {anchor}\nQuestion: {state.get('question', '')}\n\nPassages:\n{passages}"
-            verdict, rec = try_structured("verifier", model, Verdict, [SystemMessage(cfg.verify_prompt), HumanMessage(msg)])
+            judged, rec = try_structured("verifier", model, Verdict, [SystemMessage(cfg.verify_prompt), HumanMessage(msg)])
             calls.append(rec)
-        if verdict is None:
-            owners = [(registry.get(c["doc_id"]).company_key if registry.get(c["doc_id"]) else "?") for c in top]
+        if judged is None:
+            owners = [(known.company_key if (known := registry.get(c["doc_id"])) else "?") for c in top]
             wrong = [c["doc_id"] for c, o in zip(top, owners) if o not in targets]
-            verdict = Verdict(belongs=not wrong,
-                              reason="all top chunks from the target company" if not wrong
-                              else f"chunks from other filings: {', '.join(dict.fromkeys(wrong))}")
+            judged = Verdict(belongs=not wrong,
+                             reason="all top chunks from the target company" if not wrong
+                             else f"chunks from other filings: {', '.join(dict.fromkeys(wrong))}")
+        verdict = judged
     retry = (not verdict.belongs) and retries < int(cfg.max_retries)
-    update: dict = {"verification": {"belongs": verdict.belongs, "reason": verdict.reason, "anchor": anchor,
-                                     "retry": retry, "attempt": retries + 1},
-                    "retries": retries + 1 if retry else retries, "llm_calls": calls}
+    kept: list[ChunkRecord] | None = None
+    dropped: int | None = None
     if not verdict.belongs and not retry and targets:
         # the last attempt still failed: generate from the target company's chunks only (the registry says
         # whose each chunk is), or from none, never from the other companies' chunks that failed the check
         reranked = state.get("reranked") or []
         kept = [c for c in reranked if (info := registry.get(c["doc_id"])) is not None and info.company_key in targets]
+        dropped = len(reranked) - len(kept)
+    update: dict = {"verification": verification_record(belongs=verdict.belongs, reason=verdict.reason, anchor=anchor,
+                                                        retry=retry, attempt=retries + 1, unverified_dropped=dropped),
+                    "retries": retries + 1 if retry else retries, "llm_calls": calls}
+    if kept is not None:
         update["reranked"] = kept
-        update["verification"]["unverified_dropped"] = len(reranked) - len(kept)
     return update
 
 

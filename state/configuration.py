@@ -11,12 +11,22 @@ that starts the run:
 * in Python, `graph.invoke({"question": ...}, context={"index_dir": ".finrag"})` does the same
   (`context={}` for the defaults; a `Configuration` instance is used as it is).
 
-Building one is the only place the environment is read: each field takes the value given for the run,
-else `FINRAG_<FIELD>` (upper case) from the environment, else its default; None and "" count as not
-given. Strings are coerced to the field's type (int, float, bool), so environment variables, CLI
-`--configurable key=value` pairs and Studio's form all work. The index directory, when not given, is
-resolved here too (`$FINRAG_HOME`, else `./.finrag`). Defaults are the paper's, except the vector
-distance cut, which is ours (the paper's threshold belongs to its OpenAI embeddings).
+`Configuration` is a pydantic-settings class (`finrag.state.settings.FinragSettings`, where the rules are
+written): each field takes the value given for the run, else `FINRAG_<FIELD>` (upper case) from the
+environment, else its default; None and "" count as not given. Strings are coerced to the field's type
+(int, float, bool), so environment variables, CLI `--configurable key=value` pairs and Studio's form all
+work; an enum-like field (a `Literal`) takes one of its values, and anything else is a one-line
+ValueError naming the field (or variable), the value and the allowed values. The index directory, when
+not given, is resolved here too (`$FINRAG_HOME`, else `./.finrag`). `FINRAG_DEVICE` is an older name of
+`FINRAG_EMBED_DEVICE`.
+
+Only what a query applies is here; settings of other times live in `finrag.state.settings`:
+`IndexSettings` (the V-B contextualizer's model and prompt, `finrag index`), `EvalSettings` (the judges'
+models), `ServeSettings`, `MilvusSettings` and `ProcessSettings`. Together they are the only readers of
+the environment. `index_reader` is not a setting: the caller may hand in an open index reader.
+
+Defaults are the paper's, except the vector distance cut, which is ours (the paper's threshold belongs to
+its OpenAI embeddings).
 
 Models are named `provider/model`: `offline` (deterministic, no LLM), `openai/gpt-4.1`, or
 `openai/<model>` with `llm_base_url` for any OpenAI-compatible server (vLLM, Ollama, llama.cpp).
@@ -25,11 +35,14 @@ A role's model may also be a LangChain chat model instance (tests pass fakes); i
 from __future__ import annotations
 
 import os
-from dataclasses import MISSING, Field, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, ClassVar, Literal, Mapping, Optional
+
+from pydantic import Field, PrivateAttr, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from finrag.state import prompts
+from finrag.state.settings import ENV_PREFIX, EvalSettings, FinragSettings, IndexSettings, ProcessSettings, given
 
 MAX_QUESTION_CHARS = 4000
 """The longest question (in characters, after collapsing whitespace) any entry point accepts."""
@@ -43,7 +56,21 @@ INDEX_DIR_RULE = f"$FINRAG_HOME, else ./{DEFAULT_INDEX_DIR}"
 OPENAI_DEFAULT_MODEL = "openai/gpt-4.1"
 """The default `llm` when OPENAI_API_KEY is set and FINRAG_LLM is not."""
 
-ENV_PREFIX = "FINRAG_"
+# The paper's retrieval, fusion and cutoff defaults, and the routing default year: each is the default of
+# its `Configuration` field below and of the function that applies it (`Store.search_fts`,
+# `Store.search_vectors`, `nodes.rrf.reciprocal_rank_fusion`, `tools.retrieval.cutoff.adaptive_cutoff`,
+# `Registry.resolve`), so each number is written once.
+FTS_K = 20
+VECTOR_K = 30
+RRF_K = 60
+RERANK_CUMULATIVE = 0.55
+RERANK_CLIFF = 0.15
+MAX_CHUNKS = 10
+DEFAULT_YEAR = 2023
+
+__all__ = ["DEFAULT_INDEX_DIR", "DEFAULT_YEAR", "ENV_PREFIX", "FTS_K", "INDEX_DIR_RULE", "MAX_CHUNKS",
+           "MAX_QUESTION_CHARS", "OPENAI_DEFAULT_MODEL", "RERANK_CLIFF", "RERANK_CUMULATIVE", "RRF_K", "VECTOR_K",
+           "Configuration", "resolve_index_dir", "user_cache_dir"]
 
 
 def resolve_index_dir(index_dir: str | os.PathLike | None = None) -> Path:
@@ -51,23 +78,29 @@ def resolve_index_dir(index_dir: str | os.PathLike | None = None) -> Path:
     else `$FINRAG_HOME`, else `./.finrag`. The one place this rule is written."""
     if index_dir:
         return Path(index_dir).expanduser()
-    return Path(os.environ.get("FINRAG_HOME") or DEFAULT_INDEX_DIR)
+    return Path(ProcessSettings().home or DEFAULT_INDEX_DIR)
 
 
 def user_cache_dir() -> Path:
     """finrag's folder for data derived from installed packages (`$XDG_CACHE_HOME/finrag`, else
     `~/.cache/finrag`): word frequencies, the ONNX query graph, Milvus registries. The one place this rule
     is written."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "finrag"
+    return Path(ProcessSettings().xdg_cache_home or Path.home() / ".cache") / "finrag"
 
 
 def _setting(default: Any, description: str) -> Any:
-    return field(default=default, metadata={"description": description})
+    return Field(default=default, description=description)
 
 
-@dataclass(kw_only=True, init=False)
-class Configuration:
+class Configuration(FinragSettings):
     """How one run answers: index, models per role, prompts, retrieval and cutoff parameters."""
+
+    label: ClassVar[str] = "configuration"
+    env_aliases: ClassVar[Mapping[str, tuple[str, ...]]] = {"embed_device": ("FINRAG_EMBED_DEVICE", "FINRAG_DEVICE")}
+    not_settings: ClassVar[frozenset[str]] = frozenset({"index_reader"})
+    value_aliases: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "fast_path": {"true": "on", "yes": "on", "1": "on", "false": "off", "no": "off", "0": "off"}}
+    open_choices: ClassVar[Mapping[str, tuple[str, str]]] = {"embed_device": ("cuda:N", r"cuda:\d+")}
 
     # ---------------------------------------------------------------- the index
     index_dir: str = _setting("", "Index directory. Empty: $FINRAG_HOME, else ./.finrag (resolved when the "
@@ -76,9 +109,9 @@ class Configuration:
                                      "records; a new index: 'static' above 25 files, else 'minilm'), 'minilm' "
                                      "(bundled, offline), 'static' (MiniLM distilled by model2vec, offline) or "
                                      "'openai[:model[:dims]]'.")
-    embed_device: str = _setting("auto", "Device of MiniLM's document embedding (`finrag index`, HDRR's "
+    embed_device: Literal["auto", "cpu", "cuda"] | str = _setting("auto", "Device of MiniLM's document embedding (`finrag index`, HDRR's "
                                          "on-demand embedding): 'auto' (a CUDA GPU when torch sees one, else "
-                                         "the CPU), 'cpu' or 'cuda'. Queries are embedded in NumPy on the CPU.")
+                                         "the CPU), 'cpu' or 'cuda' (or 'cuda:N'). Queries are embedded in NumPy on the CPU.")
     alias_file: str = _setting("", "YAML or CSV of extra company aliases and ticker history for routing. Empty: "
                                    "the one recorded in the index, if any.")
 
@@ -95,12 +128,8 @@ class Configuration:
     verifier_model: Any = _setting("", "Model that checks the top chunks belong to the target company (Agentic). "
                                        "Empty: `llm`.")
     generator_model: Any = _setting("", "Model that writes the answer from the context. Empty: `llm`.")
-    contextualizer_model: Any = _setting("", "Model that writes the situating context of each chunk when the "
-                                             "V-B index variant (llmctx) is built. Empty: `llm`.")
-    judge_model: Any = _setting("", "Model of the evaluation judge. Empty: `llm`.")
-    judge2_model: Any = _setting("", "Model of the second evaluation judge. Empty: `llm`.")
     temperature: float = _setting(0.0, "Sampling temperature of every LLM call.")
-    on_llm_error: str = _setting("fail", "When a call to the requested LLM fails (unreachable server, HTTP "
+    on_llm_error: Literal["fail", "offline"] = _setting("fail", "When a call to the requested LLM fails (unreachable server, HTTP "
                                          "error, a reply that does not parse): 'fail' stops the run with one "
                                          "line naming the role, model and cause; 'offline' answers that role "
                                          "with its offline strategy and marks the answer (`offline_fallback`).")
@@ -127,30 +156,28 @@ class Configuration:
     generate_prompt: str = _setting(prompts.GENERATE_SYSTEM, "System prompt of the generator.")
     generate_user_prompt: str = _setting(prompts.GENERATE_USER, "User message of the generator; `{context}` and "
                                                                 "`{question}` are filled in.")
-    contextualizer_prompt: str = _setting(prompts.CONTEXT_PROMPT, "Prompt of the V-B contextualizer at index "
-                                                                  "time; `{document}` and `{chunk}` are filled in.")
 
     # ----------------------------------------------------------------- retrieval
-    fts_k: int = _setting(20, "BM25 (SQLite FTS5) candidates per query.")
-    vector_k: int = _setting(30, "Vector (FAISS) candidates per query.")
+    fts_k: int = _setting(FTS_K, "BM25 candidates per query.")
+    vector_k: int = _setting(VECTOR_K, "Vector candidates per query.")
     vector_max_distance: float = _setting(1.25, "Largest L2 distance between unit vectors a vector candidate "
                                                 "may have (1.25 = cosine 0.22).")
     embed_on_demand: bool = _setting(True, "HDRR: embed a routed filing whose vectors are not stored yet (the "
                                            "index stores text first; about 15 s for a 10-K on two CPU cores), "
                                            "kept for the next question; false: BM25 only for it, and the "
                                            "answer's `retrieval` says so.")
-    rrf_k: int = _setting(60, "Reciprocal rank fusion constant: score = sum of 1 / (k + rank).")
+    rrf_k: int = _setting(RRF_K, "Reciprocal rank fusion constant: score = sum of 1 / (k + rank).")
     reranker: str = _setting("offline", "Reranker: 'offline', 'cross-encoder:<local path or model>', or 'jina' "
                                         "(needs JINA_API_KEY).")
-    rerank_cumulative: float = _setting(0.55, "Adaptive cutoff: keep chunks until their share of the total "
+    rerank_cumulative: float = _setting(RERANK_CUMULATIVE, "Adaptive cutoff: keep chunks until their share of the total "
                                               "rerank score reaches this.")
-    rerank_cliff: float = _setting(0.15, "Adaptive cutoff: drop chunks scoring more than this below the top "
+    rerank_cliff: float = _setting(RERANK_CLIFF, "Adaptive cutoff: drop chunks scoring more than this below the top "
                                          "chunk (1.0 turns it off).")
     routed_rerank_cliff: float = _setting(0.25, "Adaptive cutoff inside routed filings (HDRR with a route): the "
                                                 "cliff there; every candidate is from a routed filing, so a wider "
                                                 "cut lets in no other company's chunks (0.15: the paper's).")
-    max_chunks: int = _setting(10, "Adaptive cutoff: at most this many chunks reach the generator.")
-    routed_context: str = _setting("budget", "How HDRR chooses the context inside a routed filing: 'budget' "
+    max_chunks: int = _setting(MAX_CHUNKS, "Adaptive cutoff: at most this many chunks reach the generator.")
+    routed_context: Literal["budget", "paper"] = _setting("budget", "How HDRR chooses the context inside a routed filing: 'budget' "
                                              "(every chunk of the filing scored; a line-item question keeps the "
                                              "adaptive cutoff, an open one fills `context_budget_tokens`, with "
                                              "section preference and neighbour expansion) or 'paper' (the "
@@ -162,7 +189,7 @@ class Configuration:
                                                  "paper's HDRR budget is 5k-15k.")
     context_floor: float = _setting(0.5, "Inside routed filings ('budget'): an open question's chunks stop where "
                                          "the score falls below this share of the top chunk's.")
-    section_rule: str = _setting("prefer", "Inside routed filings ('budget'): 'prefer' (a bonus for chunks in "
+    section_rule: Literal["prefer", "require", "off"] = _setting("prefer", "Inside routed filings ('budget'): 'prefer' (a bonus for chunks in "
                                            "the sections the question points to), 'require' (only those "
                                            "chunks, when the filing has any) or 'off'.")
     section_weight: float = _setting(0.1, "Inside routed filings ('budget'): rerank bonus of a chunk in a section "
@@ -174,14 +201,14 @@ class Configuration:
                                   "neighbours and section heading are added (0: no expansion).")
 
     # ------------------------------------------------------------------- routing
-    default_year: int = _setting(2023, "Fiscal year to route to when the question names none.")
-    routing_scope: str = _setting("confidence", "How many filings a route reads: 'confidence' (one filing when "
+    default_year: int = _setting(DEFAULT_YEAR, "Fiscal year to route to when the question names none.")
+    routing_scope: Literal["confidence", "filing"] = _setting("confidence", "How many filings a route reads: 'confidence' (one filing when "
                                                 "routing is sure; the company's tied filings, e.g. two 8-Ks that "
                                                 "both fit, when it is not) or 'filing' (always one per company).")
     router_rewrite: bool = _setting(True, "With an LLM router: one structured call extracts the routing identity, "
                                           "judges the registry's candidates and rewrites the query (HDRR makes 2 "
                                           "LLM calls instead of 3); false: separate router and rewriter calls.")
-    fallback_scope: str = _setting("ask", "HDRR when routing finds no filing: 'ask' (a question that names no "
+    fallback_scope: Literal["ask", "corpus", "top_document"] = _setting("ask", "HDRR when routing finds no filing: 'ask' (a question that names no "
                                           "company gets no retrieval and an answer asking which company, status "
                                           "`which_company`, SFR too; a company mention routing could not resolve "
                                           "falls back to the corpus), 'corpus' (the paper's full-corpus fallback "
@@ -208,27 +235,37 @@ class Configuration:
     reader_statement_pages: bool = _setting(True, "Reader: when an input is not on the context's pages, also read "
                                                   "the routed filing's primary statement pages (found by their "
                                                   "titles); pages it cites are added to the contexts.")
-    fast_path: str = _setting("auto", "With an LLM generator: skip the generator call when the reader is "
+    fast_path: Literal["auto", "on", "off"] = _setting("auto", "With an LLM generator: skip the generator call when the reader is "
                                       "confident, answering from the statements ('auto' = on for HDRR, off "
-                                      "for the other systems; 'on'; 'off'). Otherwise the LLM gets the "
+                                      "for the other systems; 'on' (or true, yes, 1); 'off' (or false, no, 0)). Otherwise the LLM gets the "
                                       "reader's tables as extra context.")
 
     # --------------------------------------------------------------------- input
     max_question_chars: int = _setting(MAX_QUESTION_CHARS, "Longest question accepted, in characters.")
 
+    # ------------------------------------------------------- not a setting
+    index_reader: SkipJsonSchema[Any] = Field(default=None, exclude=True, description=(
+        "An open index reader (finrag IndexReader) handed in by the caller (tests, a server); not a setting: never "
+        "read from the environment; None: the index of `index_dir`, opened once per process."))
+
+    _role_models: dict[str, Any] = PrivateAttr(default_factory=dict)
+
     def __init__(self, **values: Any) -> None:
-        """The run's configuration: each field is `values[name]`, else `FINRAG_<NAME>` from the
-        environment, else its default (None and "" count as not given); strings are coerced to the
-        field's type. The only place the environment is read."""
-        known = {f.name for f in fields(self)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"unknown configuration field(s): {', '.join(unknown)}; the fields are "
-                             f"{', '.join(sorted(known))}")
-        for f in fields(self):
-            setattr(self, f.name, _resolve(f, values.get(f.name)))
+        """The run's configuration (the rules: `finrag.state.settings.FinragSettings`); restated here so that type
+        checkers take `**values` rather than pydantic's per-field signature."""
+        super().__init__(**values)
+
+    @classmethod
+    def env_defaults(cls, values: dict[str, Any], environ: Mapping[str, str | None]) -> None:
+        """`llm` is openai/gpt-4.1 when OPENAI_API_KEY is set and FINRAG_LLM is not."""
+        if "llm" not in values and environ.get("OPENAI_API_KEY"):
+            values["llm"] = OPENAI_DEFAULT_MODEL
+
+    @model_validator(mode="after")
+    def _resolve_index_dir(self) -> "Configuration":
         if not self.index_dir:
             self.index_dir = str(resolve_index_dir())
+        return self
 
     @classmethod
     def from_runnable_config(cls, config: Optional[Mapping[str, Any]] = None) -> "Configuration":
@@ -236,52 +273,25 @@ class Configuration:
 
         For code that holds a RunnableConfig (eval's judges); the graphs do not read `configurable`."""
         configurable = dict((config or {}).get("configurable") or {})
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in configurable.items() if k in known})
+        return cls(**{k: v for k, v in configurable.items() if k in cls.model_fields})
 
     def model_for(self, role: str) -> Any:
-        """The model of a role (`router`, `rewriter`, ...): its own field if set, else `llm`."""
+        """The model of a role (`router`, `rewriter`, ...): its own field if set, else `llm`. The roles of other
+        times (`contextualizer`: `IndexSettings`, `judge` and `judge2`: `EvalSettings`) take their model from
+        the environment (`FINRAG_<ROLE>_MODEL`), else `llm`; `with_models` sets any role's for a copy."""
+        if self._role_models.get(role):
+            return self._role_models[role]
+        if role == "contextualizer":
+            return IndexSettings().model_for(role, self.llm)
+        if role in ("judge", "judge2"):
+            return EvalSettings().model_for(role, self.llm)
         value = getattr(self, f"{role}_model", "") or ""
         return value or self.llm
 
+    def with_models(self, **models: Any) -> "Configuration":
+        """A copy whose `model_for(role)` is `models[role]` for the roles given (index- and eval-time code that
+        holds the model of its role: `IndexSettings`, `EvalSettings`, a `--judge` spec)."""
+        copy = self.model_copy()
+        copy._role_models = {**self._role_models, **{k: v for k, v in models.items() if given(v)}}
+        return copy
 
-def _given(value: Any) -> bool:
-    return not (value is None or (isinstance(value, str) and value == ""))
-
-
-def _resolve(f: Field, given: Any) -> Any:
-    """One field's value for a run: the given value, else the environment, else the default."""
-    if _given(given):
-        return _coerce(f, given, f.name)
-    env_name = f"{ENV_PREFIX}{f.name.upper()}"
-    raw = os.environ.get(env_name)
-    if _given(raw):
-        return _coerce(f, raw, env_name)
-    if f.name == "llm" and os.environ.get("OPENAI_API_KEY"):
-        return OPENAI_DEFAULT_MODEL
-    return f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
-
-
-_TRUE = ("1", "true", "yes", "on")
-_FALSE = ("0", "false", "no", "off")
-
-
-def _coerce(f: Field, value: Any, source: str) -> Any:
-    """Strings for int/float/bool fields become that type (env vars, CLI pairs, forms); the rest pass."""
-    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")
-    if not isinstance(value, str) or kind not in ("int", "float", "bool"):
-        return value
-    text = value.strip()
-    try:
-        if kind == "int":
-            return int(text)
-        if kind == "float":
-            return float(text)
-    except ValueError:
-        raise ValueError(f"{source}: expected {'an integer' if kind == 'int' else 'a number'}, "
-                         f"got {value!r}") from None
-    if text.lower() in _TRUE:
-        return True
-    if text.lower() in _FALSE:
-        return False
-    raise ValueError(f"{source}: expected true or false, got {value!r}")

@@ -6,9 +6,10 @@
     Answer.model_json_schema()                            # the schema, with a description per field
 
 `finrag.api.to_contract` builds every answer through `Answer` and returns `model_dump()`. Required
-fields are always present, `null` included (`chunk_id` is `null` for SFR's whole pages); the four
-optional fields (`verification`, `error`, `offline_fallback`, `reader`, a call's `error`) are left out of every dump (`model_dump`,
-`model_dump_json`, FastAPI/LangServe encoding) when they are None, rather than written as `null`
+fields are always present, `null` included (`chunk_id` is `null` for SFR's whole pages); the optional fields
+each model names in `_omit_if_none` (an answer's `verification`, `error`, `offline_fallback`, `reader` and
+`retrieval`; a call's `error` and `tokens_estimated`; routing's `confidence`; ...) are left out of every dump
+(`model_dump`, `model_dump_json`, FastAPI/LangServe encoding) when they are None, rather than written as `null`
 (`model_dump(exclude_none=True)` would also drop `chunk_id: null`). Every model accepts extra keys, so
 the contract can be extended without breaking readers (the evaluation runner adds `eval` to its files).
 
@@ -20,7 +21,7 @@ from typing import Any, ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-__all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "Answer", "Context", "Cost", "LLMCall", "Reader", "ReaderInput", "Retrieval", "Routing",
+__all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "NO_RETRIEVAL_STATUSES", "Answer", "Context", "Cost", "LLMCall", "Reader", "ReaderInput", "Retrieval", "Routing",
            "Verification"]
 
 ROUTING_STATUSES: dict[str, str] = {
@@ -51,6 +52,9 @@ ROUTED_STATUSES = ("exact_path", "filename_fallback", "default_year", "multi_doc
                    "comparative_period", "company_scope", "period_not_in_index")
 """The statuses that come with at least one routed document."""
 
+NO_RETRIEVAL_STATUSES = ("company_not_indexed", "which_company")
+"""The statuses that end routing without any retrieval: the answer says what is missing instead."""
+
 
 class _Open(BaseModel):
     """Extra keys pass through; the fields named in `_omit_if_none` are left out of a dump when None."""
@@ -80,7 +84,7 @@ class Routing(_Open):
         description="The identity found in the question (ExtractedMetadata: companies, tickers, years, periods, forms, "
                     "dates, and the linker's not_indexed names and candidates with confidence and reason); {} for "
                     "systems without extract_metadata (cbr, cbr_meta, cbr_llm_ctx)")
-    confidence: Optional[float] = Field(None, description="How sure routing is of company and period, 0-1 (SFR, HDRR); "
+    confidence: Optional[float] = Field(default=None, description="How sure routing is of company and period, 0-1 (SFR, HDRR); "
                                                           "left out for systems that do not route")
 
 
@@ -104,7 +108,7 @@ class LLMCall(_Open):
     model: str = Field(description="The model's name; 'error' when the call failed")
     prompt_tokens: int = Field(description="Prompt tokens: the provider's usage, else our own count")
     completion_tokens: int = Field(description="Completion tokens: the provider's usage, else our own count")
-    error: Optional[str] = Field(None, description="Only on a failed call: 'ExceptionType: message' (at most 200 characters)")
+    error: Optional[str] = Field(default=None, description="Only on a failed call: 'ExceptionType: message' (at most 200 characters)")
     tokens_estimated: Optional[bool] = Field(
         None, description="Only when the provider reported no usage for this call: true, the token counts are "
                           "finrag's own estimate (tiktoken's o200k, else ~4 characters a token)")
@@ -118,7 +122,7 @@ class Cost(_Open):
     completion_tokens: int = Field(description="Sum of completion tokens over `calls`")
     context_tokens: int = Field(description="Tokens of the context the generator saw (the contexts with their citation labels)")
     calls: list[LLMCall] = Field(description="Every LLM call in order; [] offline")
-    llm_calls_saved: int = Field(0, description="LLM calls the run did not make because finrag's statement reader "
+    llm_calls_saved: int = Field(default=0, description="LLM calls the run did not make because finrag's statement reader "
                                                 "answered (the generator fast path); 0 offline, where no call is made")
 
 
@@ -131,7 +135,7 @@ class ReaderInput(_Open):
     label: str = Field(description="The row label as printed, e.g. 'Purchases of property, plant and equipment (PP&E)'")
     doc_id: str = Field(description="The filing")
     page: int = Field(description="Zero-based page of the table")
-    scale: Optional[str] = Field(None, description="'thousands', 'millions', 'billions' as stated on the page, or null")
+    scale: Optional[str] = Field(default=None, description="'thousands', 'millions', 'billions' as stated on the page, or null")
 
 
 class TableCheck(_Open):
@@ -158,13 +162,13 @@ class Reader(_Open):
                                   "(the reader could not run; its extra key `error` says why)")
     confident: bool = Field(description="Every input was found, in the asked fiscal year's column, and the result computed")
     fast_path: bool = Field(description="The answer is the reader's and the generator LLM call was skipped")
-    metric: Optional[str] = Field(None, description="The metric's name, e.g. 'dpo', 'gross_margin'")
-    item: Optional[str] = Field(None, description="The line item's name for line-item questions")
+    metric: Optional[str] = Field(default=None, description="The metric's name, e.g. 'dpo', 'gross_margin'")
+    item: Optional[str] = Field(default=None, description="The line item's name for line-item questions")
     years: list[int] = Field(default_factory=list, description="The fiscal years the answer is about")
     inputs: list[ReaderInput] = Field(default_factory=list, description="Every input found, with its page")
     missing: list[str] = Field(default_factory=list, description="Inputs not found (then the reader is not confident)")
-    value: Optional[float] = Field(None, description="The computed result (percent for percent metrics), when confident")
-    table_check: Optional[TableCheck] = Field(None, description="Answers from an inline-XBRL fact only: the statement "
+    value: Optional[float] = Field(default=None, description="The computed result (percent for percent metrics), when confident")
+    table_check: Optional[TableCheck] = Field(default=None, description="Answers from an inline-XBRL fact only: the statement "
                                                                 "table's reading of the same question beside it")
 
 
@@ -194,15 +198,15 @@ class ContextPlan(_Open):
     sections: list[str] = Field(description="Section keys the question points to (items such as 'mdna', "
                                             "'legal_proceedings'; notes such as 'acquisitions', 'income_taxes')")
     cues: list[str] = Field(description="The question's words that named those sections")
-    budget_tokens: Optional[int] = Field(None, description="The token budget of an open question (null for line items)")
-    floor: Optional[float] = Field(None, description="Open questions: chunks stop below this share of the top score")
+    budget_tokens: Optional[int] = Field(default=None, description="The token budget of an open question (null for line items)")
+    floor: Optional[float] = Field(default=None, description="Open questions: chunks stop below this share of the top score")
     section_weight: float = Field(description="Rerank bonus of a chunk inside a preferred section")
-    section_rule: str = Field("prefer", description="'prefer' (the bonus), 'require' (only chunks inside those "
+    section_rule: str = Field(default="prefer", description="'prefer' (the bonus), 'require' (only chunks inside those "
                                                     "sections, when there are any) or 'off'")
     expand_top: int = Field(description="How many top chunks brought their neighbours and section heading")
-    boosted: int = Field(0, description="Candidates inside a preferred section (given the bonus, or kept by 'require')")
-    expanded: int = Field(0, description="Context chunks added by expansion (a hit's neighbour or its section's first chunk)")
-    chunks: int = Field(0, description="Chunks in the context")
+    boosted: int = Field(default=0, description="Candidates inside a preferred section (given the bonus, or kept by 'require')")
+    expanded: int = Field(default=0, description="Context chunks added by expansion (a hit's neighbour or its section's first chunk)")
+    chunks: int = Field(default=0, description="Chunks in the context")
     reason: str = Field(description="One line: the scope, the budget and the preferred sections with their cues")
 
 
@@ -221,7 +225,7 @@ class Retrieval(_Open):
     missing_count: int = Field(description="How many searched filings had no vectors")
     embedded_on_demand: list[str] = Field(description="Filings embedded on demand for this answer")
     note: str = Field(description="One line on what was not ready and how to complete it; '' when complete")
-    context: Optional[ContextPlan] = Field(None, description="HDRR inside routed filings: how the context was chosen "
+    context: Optional[ContextPlan] = Field(default=None, description="HDRR inside routed filings: how the context was chosen "
                                                              "(left out otherwise)")
 
 
@@ -240,15 +244,15 @@ class Answer(_Open):
     cost: Cost = Field(description="LLM calls and tokens")
     timings_ms: dict[str, float] = Field(
         description="Wall time per node in ms (a node that runs more than once is summed) and `total` for the whole run")
-    verification: Optional[Verification] = Field(None, description="Agentic only: the last verification and the retry count")
-    retrieval: Optional[Retrieval] = Field(None, description="Chunk-retrieval systems: whether the searched filings had "
+    verification: Optional[Verification] = Field(default=None, description="Agentic only: the last verification and the retry count")
+    retrieval: Optional[Retrieval] = Field(default=None, description="Chunk-retrieval systems: whether the searched filings had "
                                                              "vectors (BM25 only where they did not); absent for SFR")
-    error: Optional[str] = Field(None, description="Only when the run recorded an error")
+    error: Optional[str] = Field(default=None, description="Only when the run recorded an error")
     offline_fallback: Optional[list[str]] = Field(
         None, description="Only with on_llm_error=offline, when an LLM call failed: the roles (router, rewriter, "
                           "verifier, generator) whose offline strategy answered instead; their errors are in "
                           "cost.calls")
-    reader: Optional[Reader] = Field(None, description="What the statement reader did: its kind, whether it was "
+    reader: Optional[Reader] = Field(default=None, description="What the statement reader did: its kind, whether it was "
                                                        "confident, the inputs it read and whether it answered on "
                                                        "the fast path; absent when the reader did not run")
 

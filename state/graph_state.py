@@ -1,19 +1,58 @@
 """The one typed state every graph shares, and its public input/output views.
 
-Chunks travel as plain dicts (`RetrievedChunk.model_dump()`), so the whole state is
-JSON: LangGraph Studio shows it, LangServe serialises it, checkpoints store it.
+Chunks travel as plain dicts (`RetrievedChunk.model_dump()`), and every other record as the dump of the
+model that defines it (the `...Record` aliases below name it), so the whole state is JSON: LangGraph
+Studio shows it, LangServe serialises it, checkpoints store it.
 `llm_calls` and `timings_ms` have reducers, so nodes that run more than once
 (Agentic retries) or in parallel (FTS and vector search) add to them.
 """
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Literal, Optional
 
-from typing_extensions import TypedDict
+from typing_extensions import TypeAlias, TypedDict
+
+# The values of the state's keys. Each is the JSON dump of the model that defines it (`Model(...).model_dump()`,
+# built by the node that writes the key), so the model is the one definition of its keys and the state stays JSON.
+ChunkRecord: TypeAlias = dict[str, Any]
+"""A chunk in retrieval: `finrag.state.schema.RetrievedChunk.model_dump()` (chunk_id, doc_id, page_start,
+page_end, text, score and the rank/score keys each step fills), plus what `rerank` adds inside routed filings
+(`section`, `expanded_from`)."""
+
+ContextRecord: TypeAlias = dict[str, Any]
+"""One passage the generator saw: the fields of `finrag.state.contract.Context` (chunk_id, doc_id,
+page_start, page_end, score, text)."""
+
+LLMCallRecord: TypeAlias = dict[str, Any]
+"""One LLM call: `finrag.state.contract.LLMCall`'s fields, as `finrag.tools.llm.calls.call_record` and
+`error_record` build them (`model` is "error" for a failed call, `finrag.tools.llm.calls.failed_call`)."""
+
+ExtractedRecord: TypeAlias = dict[str, Any]
+"""`finrag.state.schema.ExtractedMetadata.model_dump()`."""
+
+VectorStatusRecord: TypeAlias = dict[str, Any]
+"""`finrag.state.contract.Retrieval.model_dump()` without `context` (which `to_contract` adds from
+`context_plan`)."""
+
+ContextPlanRecord: TypeAlias = dict[str, Any]
+"""The keys of `finrag.state.contract.ContextPlan` (`finrag.tools.retrieval.context_budget.plan_context`, completed
+by `rerank`)."""
+
+VerificationRecord: TypeAlias = dict[str, Any]
+"""`finrag.state.contract.Verification.model_dump(exclude={"retries"})` (`to_contract` adds `retries` from the
+state's `retries`)."""
+
+ReaderRecord: TypeAlias = dict[str, Any]
+"""`finrag.state.contract.Reader.model_dump()` plus `llm_calls_saved` (which the contract reports as
+`cost.llm_calls_saved`)."""
+
+QuestionScope: TypeAlias = Literal["line_item", "open"]
+"""How much context a question needs (`finrag.tools.retrieval.section_intent.question_scope`): `line_item` (one
+figure of a primary statement) or `open` (drivers, lists, several years or metrics)."""
 
 
-def add_timings(left: dict | None, right: dict | None) -> dict:
+def add_timings(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
     """Reducer of `timings_ms`: add each node's milliseconds to what earlier runs of it took."""
     out = dict(left or {})
     for k, v in (right or {}).items():
@@ -36,7 +75,7 @@ class FinragState(TypedDict, total=False):
     """The question as the caller gave it (never rewritten; retries and the rewriter work on copies)."""
 
     # extract_metadata / resolve_docs
-    extracted: dict[str, Any]
+    extracted: ExtractedRecord
     """Document identity found in the question (`ExtractedMetadata` as a dict: companies, tickers,
     years, periods, forms, dates), from `extract_metadata`."""
 
@@ -54,7 +93,17 @@ class FinragState(TypedDict, total=False):
     routing_confidence: float
     """How sure routing is of company and period, 0-1 (`Resolution.confidence`), from `resolve_docs`."""
 
+    query_from_router: bool
+    """True when `extract_metadata`'s merged router + rewriter call (`router_rewrite`) wrote `query` and
+    `keywords`; the first `rewrite` then keeps them and makes no call. False when it did not (no router LLM,
+    `router_rewrite` off, a failed call, an empty query); absent in graphs without `extract_metadata`."""
+
     # rewrite
+    question_scope: QuestionScope
+    """The question's scope, `line_item` or `open` (`section_intent.question_scope`), computed once by `rewrite`
+    for the searches' candidate counts and `rerank`'s context plan inside routed filings (a node finding it
+    absent, in a graph without `rewrite`, computes it: `finrag.nodes.common.scope_of_question`)."""
+
     query: str
     """The search query for vector search and reranking, from `rewrite` (on an Agentic retry it
     starts with the entity-anchored prefix)."""
@@ -63,32 +112,32 @@ class FinragState(TypedDict, total=False):
     """Search keywords for BM25 and the offline reranker and generator, from `rewrite`."""
 
     # retrieval
-    fts_results: list[dict]
+    fts_results: list[ChunkRecord]
     """BM25 hits (`RetrievedChunk` dicts with `fts_rank`), best first, from `fts_search`."""
 
-    vector_results: list[dict]
+    vector_results: list[ChunkRecord]
     """Vector hits (`RetrievedChunk` dicts with `vector_rank` and `vector_distance`), nearest first,
     from `vector_search`."""
 
-    vector_status: dict[str, Any]
+    vector_status: VectorStatusRecord
     """Whether the searched filings had vectors (`vectors`: complete, embedded_on_demand, partial, none),
     which did not (`missing_vectors`, `missing_count`), which were embedded on demand, and a `note`; from
     `vector_search` (the answer's `retrieval`)."""
 
-    fused: list[dict]
+    fused: list[ChunkRecord]
     """The union of both hit lists ordered by reciprocal rank fusion (`rrf_score`), from `rrf`."""
 
-    reranked: list[dict]
+    reranked: list[ChunkRecord]
     """The chunks kept by the reranker's adaptive cutoff (`rerank_score`), best first, from `rerank`;
     these are the generator's context."""
 
-    context_plan: dict[str, Any]
+    context_plan: ContextPlanRecord
     """Inside routed filings (`routed_context="budget"`): how `rerank` chose the context (`ContextPlan`:
     scope line_item/open, budget, preferred sections and the cue words, chunks expanded, reason); the
     answer's `retrieval.context`."""
 
     # verify (Agentic)
-    verification: dict[str, Any]
+    verification: VerificationRecord
     """The last verdict of `verify`: belongs, reason, anchor (the ticker or name a retry is anchored
     on), retry (whether the graph goes back to `rewrite`) and attempt."""
 
@@ -96,7 +145,7 @@ class FinragState(TypedDict, total=False):
     """How many anchored retries the Agentic graph has made so far."""
 
     # generate
-    contexts: list[dict]
+    contexts: list[ContextRecord]
     """Exactly what the generator saw, in order: chunk_id, doc_id, page_start, page_end, score, text
     (for SFR, the routed filings page by page)."""
 
@@ -106,12 +155,12 @@ class FinragState(TypedDict, total=False):
     context_tokens: int
     """Tokens of the context text sent to the generator."""
 
-    reader: dict[str, Any]
+    reader: ReaderRecord
     """What the statement reader did in `generate` (`finrag.tools.answering.fast_path.reader_summary`): kind,
     confident, fast_path (the generator LLM call was skipped), llm_calls_saved, inputs with their pages."""
 
     # accounting
-    llm_calls: Annotated[list[dict], operator.add]
+    llm_calls: Annotated[list[LLMCallRecord], operator.add]
     """One record per LLM call (role, model, tokens, milliseconds); nodes append to it."""
 
     timings_ms: Annotated[dict[str, float], add_timings]
@@ -131,7 +180,7 @@ class OutputState(TypedDict, total=False):
     answer: str
     """The answer, with citations."""
 
-    extracted: dict[str, Any]
+    extracted: ExtractedRecord
     """Document identity found in the question (routing systems only)."""
 
     routed_docs: list[str]
@@ -146,7 +195,7 @@ class OutputState(TypedDict, total=False):
     routing_confidence: float
     """How sure routing is, 0-1 (routing systems only)."""
 
-    contexts: list[dict]
+    contexts: list[ContextRecord]
     """Exactly what the generator saw, in order."""
 
     # retrieval (chunk-retrieval systems only): output keys so that a LangGraph API client's
@@ -157,37 +206,37 @@ class OutputState(TypedDict, total=False):
     keywords: list[str]
     """The search keywords, from `rewrite`."""
 
-    fts_results: list[dict]
+    fts_results: list[ChunkRecord]
     """BM25 hits, best first, from `fts_search`."""
 
-    vector_results: list[dict]
+    vector_results: list[ChunkRecord]
     """Vector hits, nearest first, from `vector_search`."""
 
-    fused: list[dict]
+    fused: list[ChunkRecord]
     """Both hit lists fused by reciprocal rank, from `rrf`."""
 
-    reranked: list[dict]
+    reranked: list[ChunkRecord]
     """The chunks the reranker's cutoff kept, best first, from `rerank` (the generator's context)."""
 
-    vector_status: dict[str, Any]
+    vector_status: VectorStatusRecord
     """Whether the searched filings had vectors (chunk-retrieval systems only)."""
 
-    context_plan: dict[str, Any]
+    context_plan: ContextPlanRecord
     """How the context of a routed filing was chosen (HDRR with a route; the answer's `retrieval.context`)."""
 
     context_tokens: int
     """Tokens of the context sent to the generator."""
 
-    reader: dict[str, Any]
+    reader: ReaderRecord
     """What the statement reader did (kind, confident, fast_path, llm_calls_saved, inputs)."""
 
-    verification: dict[str, Any]
+    verification: VerificationRecord
     """Agentic only: the last verification verdict."""
 
     retries: int
     """Agentic only: how many anchored retries were made."""
 
-    llm_calls: list[dict]
+    llm_calls: list[LLMCallRecord]
     """One record per LLM call (role, model, tokens, milliseconds)."""
 
     timings_ms: dict[str, float]

@@ -8,13 +8,14 @@ definition.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
-class ExtractedMetadata(BaseModel):
-    """Document identity found in a question (the SFR/HDRR router's output)."""
+class QuestionIdentity(BaseModel):
+    """The identity fields a question names: companies, tickers, years, periods, forms, dates (the fields
+    `ExtractedMetadata` and `RouterOutput` share; each adds its own after them)."""
 
     companies: list[str] = Field(default_factory=list, description="Company names as written or canonical, e.g. ['3M', 'Johnson & Johnson']")
     tickers: list[str] = Field(default_factory=list, description="Ticker symbols, upper case, e.g. ['MMM', 'JNJ']")
@@ -22,20 +23,40 @@ class ExtractedMetadata(BaseModel):
     periods: list[str] = Field(default_factory=list, description="Fiscal periods: 'FY2022' for a year, '2023Q2' for a quarter")
     forms: list[str] = Field(default_factory=list, description="Form types: '10K', '10Q', '8K', 'EARNINGS', 'ANNUALREPORT'")
     dates: list[str] = Field(default_factory=list, description="Calendar dates mentioned, ISO 'YYYY-MM-DD'")
+
+
+class ExtractedMetadata(QuestionIdentity):
+    """Document identity found in a question (the SFR/HDRR router's output)."""
+
     not_indexed: list[str] = Field(default_factory=list, description="Company-like names the question names that the index holds no filing of, e.g. ['Zorblax Corporation'] (filled by the linker)")
     candidates: list[dict] = Field(default_factory=list, description="Every company the linker considered: name, key, in_index, text, confidence (0-1), kind, reason (filled by the linker; accepted ones reach `companies`)")
     documents: list[str] = Field(default_factory=list, description="Doc ids an LLM router chose among the registry's candidates (only ids the registry holds are kept)")
 
 
-class RouterOutput(BaseModel):
+ROUTER_WORDING: dict[str, str] = {
+    "companies": "Companies the question is about, as written or as listed in the candidates; [] if none",
+    "tickers": "Ticker symbols the question names, upper case",
+    "years": "Fiscal years mentioned, four digits",
+    "periods": "'FY2022' for a fiscal year, '2023Q2' for a fiscal quarter",
+    "forms": "'10K', '10Q', '8K', 'EARNINGS', 'ANNUALREPORT'",
+    "dates": "Calendar dates, ISO 'YYYY-MM-DD'",
+}
+"""How the LLM router's schema describes the shared `QuestionIdentity` fields (the words the model reads)."""
+
+
+def _router_wording(schema: dict[str, Any]) -> None:
+    """`RouterOutput`'s JSON schema (what the LLM is given) with the router's descriptions of the shared fields."""
+    for name, text in ROUTER_WORDING.items():
+        prop = (schema.get("properties") or {}).get(name)
+        if isinstance(prop, dict):
+            prop["description"] = text
+
+
+class RouterOutput(QuestionIdentity):
     """What an LLM router returns: the identity in the question and its verdict on the linker's candidates."""
 
-    companies: list[str] = Field(default_factory=list, description="Companies the question is about, as written or as listed in the candidates; [] if none")
-    tickers: list[str] = Field(default_factory=list, description="Ticker symbols the question names, upper case")
-    years: list[int] = Field(default_factory=list, description="Fiscal years mentioned, four digits")
-    periods: list[str] = Field(default_factory=list, description="'FY2022' for a fiscal year, '2023Q2' for a fiscal quarter")
-    forms: list[str] = Field(default_factory=list, description="'10K', '10Q', '8K', 'EARNINGS', 'ANNUALREPORT'")
-    dates: list[str] = Field(default_factory=list, description="Calendar dates, ISO 'YYYY-MM-DD'")
+    model_config = ConfigDict(json_schema_extra=_router_wording)
+
     documents: list[str] = Field(default_factory=list, description="Doc ids from the candidate filings listed in the prompt that the question needs; [] to leave the choice to the registry")
     rejected: list[str] = Field(default_factory=list, description="Candidate names from the prompt that the question does NOT mean (e.g. 'ON' used as a word)")
 

@@ -2,11 +2,14 @@
 
 One subpackage per concern; each `finrag.tools.<sub>.<module>` is the file `tools/<sub>/<module>.py`:
 
-* `indexing/`  parse files, chunk, embed, store (SQLite + FTS5 + FAISS), build index variants
+* `indexing/`  parse files, chunk, embed, store (SQLite with finrag's own BM25 postings, memory-mapped NumPy
+               vector files, an optional FAISS IVF/HNSW index), build index variants; `open_index.py` holds
+               the process-wide handles (the cached open index and its registry)
 * `routing/`   the document registry and the question linker (which filing a question is about)
 * `retrieval/` query-time helpers: offline query rewriting, vocabulary, rerankers and the adaptive cutoff
-* `answering/` offline answer strategies (the extractive generator)
+* `answering/` offline answer strategies (the statement reader, XBRL facts, the fast path, the extractive generator)
+* `edgar/`     filings from SEC EDGAR for `finrag fetch` (tickers -> CIKs -> filings -> files with identity sidecars)
 * `llm/`       chat models per role, the one place LLM calls are made and counted, token counting
 * `demo/`      the generated demo corpus (companies and numbers as data files)
-* `runtime.py` process-wide handles: the open index and its registry, shared by requests
+* `index_reader.py` the `IndexReader` Protocol: what the query path reads of an open index (any backend)
 """

@@ -17,8 +17,6 @@ Modules, one concern each:
 """
 from __future__ import annotations
 
-import os
-from dataclasses import fields
 from typing import Any, Mapping, Optional
 
 from finrag.eval.judges.agreement import cohen_kappa, cross_evaluator_agreement, spearman
@@ -83,7 +81,9 @@ def make_judge(role: str = "judge", configurable: Any = None, *, spec: Any = Non
             return LLMJudge(spec, name=role, role=role, **llm_kwargs)
         name = str(spec).strip()
         if name.lower() == "auto":
-            name = "openai/gpt-4.1" if os.environ.get("OPENAI_API_KEY") else "offline"
+            from finrag.state.settings import ProcessSettings
+
+            name = "openai/gpt-4.1" if ProcessSettings().openai_api_key else "offline"
         if name.lower() in ("offline", "none"):
             return OfflineJudge()
     try:
@@ -93,20 +93,16 @@ def make_judge(role: str = "judge", configurable: Any = None, *, spec: Any = Non
             raise
         return OfflineJudge()
     from finrag.state.configuration import Configuration  # type: ignore
+    from finrag.state.settings import EvalSettings
 
     if from_spec:  # a provider/model spec: it is the role's model, whatever the environment says
-        values = {"llm": name, "llm_base_url": base_url or ""}
-        if f"{role}_model" in {f.name for f in fields(Configuration)}:
-            values[f"{role}_model"] = name
-        cfg = Configuration(**values)
+        cfg = Configuration(llm=name, llm_base_url=base_url or "").with_models(**{role: name})
     elif cfg is None or isinstance(cfg, Mapping):
         values = dict(cfg or {})
         cfg = Configuration.from_runnable_config({"configurable": values})
         key = f"{role}_model"
-        if key not in {f.name for f in fields(cfg)}:
-            override = values.get(key) or os.environ.get(f"FINRAG_{key.upper()}")
-            if override:
-                setattr(cfg, key, override)
+        if key in EvalSettings.model_fields:  # the dict's <role>_model, else FINRAG_<ROLE>_MODEL, else llm
+            cfg = cfg.with_models(**{role: EvalSettings(**{key: values.get(key)}).model_for(role, cfg.llm)})
     model = get_chat_model(role, cfg)
     if model is None:
         return OfflineJudge()

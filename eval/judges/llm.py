@@ -43,7 +43,8 @@ def parse_judge_json(text: str) -> Optional[JudgeResult]:
         j = _JUST_FALLBACK_RE.search(text)
         just = j.group(1) if j else text.strip()
         try:
-            return JudgeResult(score=float(m.group(1)), justification=just)
+            # the score validator takes the float (and rounds and clamps it); the field itself is an int
+            return JudgeResult.model_validate({"score": float(m.group(1)), "justification": just})
         except ValueError:
             return None
     return None

@@ -126,7 +126,7 @@ class OfflineJudge(Judge):
         anums = parse_numbers(ans)
         kind = _gold_kind(gold_t, gnums)
         f = JudgeFeatures(kind=kind, refusal=detect_refusal(ans), answer_numbers=len(anums))
-        match = dict(rel_tol=p.rel_tol, question_scale=q_scale, question_percent=q_pct,
+        match: dict[str, Any] = dict(rel_tol=p.rel_tol, question_scale=q_scale, question_percent=q_pct,
                      answer_round_cap=p.answer_round_cap)
         if kind == "numeric":
             g = gnums[0]

@@ -10,13 +10,13 @@ import pytest
 from support.bad_files import make_bad_files
 
 from finrag.cli import main
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 
 
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 def run_cli(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:

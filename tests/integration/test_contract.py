@@ -8,13 +8,13 @@ import pytest
 
 from finrag import SYSTEMS, run_query
 from finrag.state.contract import ROUTED_STATUSES, ROUTING_STATUSES, Answer
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 
 
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 def check(res: Answer | dict) -> Answer:

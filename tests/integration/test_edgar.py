@@ -70,7 +70,7 @@ def test_fetch_writes_filings_with_exact_identity(fetched_index):
     assert len(requests) == 14 and {ua for _, _, ua in requests} == {UA}
     assert not any("nwt-20201231" in p or "s8.htm" in p for _, p, _ in requests)  # FY2020 and the S-8: not asked
     kinds = [json.loads(p.read_text())["kind"] for p in out.rglob("*.json")]
-    assert plan_requests(2, kinds, older_pages=1) == len(requests)  # the cost model the README's estimate uses
+    assert plan_requests(2, kinds, older_pages=1) == len(requests)  # the cost model docs/indexing.md's estimate uses
     side = json.loads((out / "NWTR" / "NWTR_2021_10K.json").read_text())
     assert side["cik"] == 1111111 and side["company"] == "NORTHWIND TRADERS, INC." and side["form"] == "10-K"
     assert (side["fiscal_year"], side["fiscal_period"], side["period_end"]) == (2021, "FY", "2021-12-31")

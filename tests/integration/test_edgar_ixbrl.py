@@ -79,7 +79,7 @@ def test_an_llm_generator_gets_the_tagged_facts_as_a_structured_block(ixbrl_inde
     from support.openai_stub import OpenAIStub
 
     from finrag.api import run_query
-    from finrag.tools import runtime
+    from finrag.tools.indexing import open_index
 
     stub = OpenAIStub().start()
     try:
@@ -89,7 +89,7 @@ def test_an_llm_generator_gets_the_tagged_facts_as_a_structured_block(ixbrl_inde
         prompt = "\n".join(str(m.get("content")) for m in stub.chat_requests()[-1]["body"]["messages"])
     finally:
         stub.stop()
-        runtime.reset()
+        open_index.reset()
     assert res["reader"]["fast_path"] is False and res["answer"].startswith("Stub answer:")
     head = "Tagged inline-XBRL facts of acmw-10-q-2025-08-01"
     assert head in prompt

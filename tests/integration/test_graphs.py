@@ -7,11 +7,13 @@ import json
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
+from support.readers import MemoryReader
 
 from finrag import SYSTEMS, QuestionError, run_query
 from finrag.graphs import get_graph
 from finrag.nodes import NODE_NAMES
-from finrag.tools import runtime
+from finrag.state.configuration import Configuration
+from finrag.tools.indexing import open_index
 from finrag.tools.indexing.store import IndexMissing
 
 CONTRACT_KEYS = {"id", "system", "question", "answer", "routing", "contexts", "cost", "timings_ms"}
@@ -20,7 +22,7 @@ CONTRACT_KEYS = {"id", "system", "question", "answer", "routing", "contexts", "c
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    runtime.reset()
+    open_index.reset()  # run_query's runs read the process's cached index
 
 
 def ask(demo_index, question, system="hdrr", **conf):
@@ -33,6 +35,43 @@ def test_graphs_use_only_the_nine_nodes():
         assert nodes <= set(NODE_NAMES), (system, nodes)
     assert "verify" in get_graph("agentic").get_graph().nodes
     assert "fts_search" not in get_graph("sfr").get_graph().nodes
+
+
+MEMORY_FILINGS = {
+    "/c/2023/ACME.pdf": ["Acme Corp annual report, Form 10-K, fiscal year 2023.",
+                         "Total revenue was $1,200.0 million in fiscal 2023, up from $1,050.0 million."],
+    "/c/2023/MSFT.pdf": ["Microsoft Corporation annual report, Form 10-K, fiscal year 2023.",
+                         "Total revenue was $211,915 million in fiscal 2023."],
+}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_graph_reads_the_index_reader_its_context_carries(tmp_path, system):
+    """No index on disk and no process-wide store: the run reads the reader handed in as its context."""
+    reader = MemoryReader(tmp_path, MEMORY_FILINGS)
+    opened = dict(open_index._STORES)
+    out = get_graph(system).invoke({"question": "What was Acme's total revenue in fiscal 2023?"},
+                                   context=Configuration(index_dir=str(tmp_path / "none"), index_reader=reader))
+    assert out["answer"].strip() and out["contexts"]
+    assert {c["doc_id"] for c in out["contexts"]} <= {"ACME_2023", "MSFT_2023"}
+    if system in ("sfr", "hdrr"):
+        assert out["routed_docs"] == ["ACME_2023"] and {c["doc_id"] for c in out["contexts"]} == {"ACME_2023"}
+    assert open_index._STORES == opened and not (tmp_path / "none").exists()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_handed_reader_answers_as_the_process_index_does(demo_index, demo_qas, system):
+    q = demo_qas[0]["question"]
+    cfg = Configuration(index_dir=str(demo_index))
+    reader = open_index.open_reader(cfg)
+    try:
+        handed = get_graph(system).invoke({"question": q}, context=Configuration(index_dir=str(demo_index),
+                                                                                   index_reader=reader))
+    finally:
+        reader.close()
+    cached = get_graph(system).invoke({"question": q}, context=cfg)
+    for key in ("answer", "contexts", "routed_docs", "routing_status", "context_tokens", "vector_status"):
+        assert handed.get(key) == cached.get(key), key
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 from finrag.api import run_query
 from finrag.nodes import generate, verify
 from finrag.state.configuration import Configuration
-from finrag.tools import runtime as finrag_runtime
+from finrag.tools.indexing import open_index as finrag_runtime
 
 COBALT_2022_REVENUE = "2,204.5"  # Cobalt Software's FY2022 total revenue (what Agentic answered with)
 ACME_2022_REVENUE = "1,476.2"
@@ -50,7 +50,7 @@ def test_agentic_with_no_chunk_of_the_target_left_says_so_and_does_not_answer(in
     """The last verify of a run whose chunks are all another company's: nothing is kept, and generate says
     that no passage of the company was found instead of answering from the others."""
     cfg = Configuration(index_dir=index, max_retries=2)
-    store = finrag_runtime.get_store(cfg)
+    store = finrag_runtime.open_index(cfg)
     cobalt = [c.model_dump() for c in store.search_fts("total revenue", k=20)
               if c.doc_id.startswith("COBALTSOFTWARE_")][:3]
     assert cobalt, "the demo index must hold Cobalt Software's revenue chunks"

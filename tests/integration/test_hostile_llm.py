@@ -30,7 +30,7 @@ from support.servers import HOST, free_port, invoke_all, poll_health_until, stop
 
 from finrag import run_query
 from finrag.state.configuration import Configuration
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 from finrag.tools.llm.calls import LLMError
 from finrag.tools.llm.chat import get_chat_model
 
@@ -62,7 +62,7 @@ def _fresh(monkeypatch):
     for name in ENV_DROP:
         monkeypatch.delenv(name, raising=False)
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 # ------------------------------------------------------------------------------------ configuration

@@ -38,7 +38,7 @@ from support.openai_stub import OpenAIStub
 from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
 
 from finrag.graphs import SYSTEMS
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
               pytest.mark.filterwarnings("ignore:astream_log is deprecated")]  # LangServe's /stream_log
@@ -66,7 +66,7 @@ class _SlowGraph:
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ pytest.importorskip("langchain_tests")
 from langchain_core.callbacks import AsyncCallbackHandler, BaseCallbackHandler  # noqa: E402
 from langchain_tests.integration_tests import RetrieversIntegrationTests  # noqa: E402
 
-from finrag.tools import runtime  # noqa: E402
-from finrag.tools.retrieval.langchain_retriever import FinragRetriever  # noqa: E402
+from finrag.langchain_retriever import FinragRetriever  # noqa: E402
+from finrag.tools.indexing import open_index  # noqa: E402
 
 HDRR_RETRIEVAL = ["extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank"]
 
@@ -41,7 +41,7 @@ class TestEmbeddedRetrieverStandard(RetrieversIntegrationTests):
     def _index(self, demo_index, demo_qas):
         self.where, self.query = str(demo_index), _question(demo_qas)
         yield
-        runtime.reset()
+        open_index.reset()
 
     @property
     def retriever_constructor(self) -> type[FinragRetriever]:
@@ -63,7 +63,7 @@ class TestMilvusRetrieverStandard(TestEmbeddedRetrieverStandard):
     def _index(self, milvus_demo_index, demo_qas):
         self.where, self.query = milvus_demo_index, _question(demo_qas)
         yield
-        runtime.reset()
+        open_index.reset()
 
 
 class _Runs(BaseCallbackHandler):

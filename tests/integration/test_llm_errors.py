@@ -25,7 +25,7 @@ from support.openai_stub import OpenAIStub
 from support.servers import HOST, free_port
 
 from finrag import run_query
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 
 # FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (e.g. the code
 # before the fix, to see these tests fail there)
@@ -43,7 +43,7 @@ def run_cli(*args: str, env: dict | None = None, timeout: int = 300) -> subproce
 @pytest.fixture(autouse=True)
 def _fresh():
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,13 @@ pytest.importorskip("pymilvus")
 pytest.importorskip("milvus_lite")
 
 from finrag.cli import main  # noqa: E402
-from finrag.tools import runtime  # noqa: E402
+from finrag.tools.indexing import open_index  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 @pytest.fixture(scope="module")
@@ -386,7 +386,7 @@ def test_server_and_finrag_home_accept_a_milvus_index(milvus_index, demo_qas, mo
         assert health["index"] == "milvus:demo.db"  # the name, not the path (issue 21)
         out = client.post("/hdrr/invoke", json={"input": {"question": q["question"]}}).json()["output"]
         assert out["routing"]["routed_docs"] == [q["doc_id"]] and out["contexts"]
-    runtime.reset()
+    open_index.reset()
     monkeypatch.setenv("FINRAG_HOME", milvus_index)  # as Studio (langgraph dev) runs the graphs
     state = get_graph("hdrr").invoke({"question": q["question"]}, context=Configuration())
     assert state["routed_docs"] == [q["doc_id"]] and state["contexts"]
@@ -412,7 +412,7 @@ def test_copy_carries_the_xbrl_facts(tmp_path):
     answers = []
     for where in (str(idx), loc):
         res = run_query(q, "hdrr", index_dir=where)
-        runtime.reset()
+        open_index.reset()
         assert "$1.57 per share" in res["answer"] and "inline XBRL fact us-gaap:EarningsPerShareDiluted" in res["answer"]
         answers.append(res["answer"])
     assert answers[0] == answers[1]

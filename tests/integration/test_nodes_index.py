@@ -1,28 +1,32 @@
 """The nodes that need an index, one at a time on hand-made states over the demo index: extract_metadata,
-resolve_docs, fts_search, vector_search (whole corpus and scoped) and verify's offline verdict."""
+resolve_docs, fts_search, vector_search (whole corpus and scoped) and verify's offline verdict. The index is
+opened once here (`open_reader`) and handed to every run as `Configuration(index_reader=...)`; only the last
+test reads the process's own cache (`open_index`), as a run without a reader does."""
 from __future__ import annotations
 
 import pytest
 from langgraph.runtime import Runtime
 
 from finrag.nodes import extract_metadata, fts_search, resolve_docs, vector_search, verify
+from finrag.nodes.common import reader_of
 from finrag.state.configuration import Configuration
-from finrag.tools import runtime as finrag_runtime
+from finrag.tools.indexing import open_index
 
 QUESTION = "What was Acme Widgets' total revenue in FY2022?"
 GOLD = "ACMEWIDGETS_2022_10K"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    finrag_runtime.reset()
+@pytest.fixture(scope="module")
+def reader(demo_index):
+    store = open_index.open_reader(Configuration(index_dir=str(demo_index)))
+    yield store
+    store.close()
 
 
 @pytest.fixture
-def run(demo_index):
+def run(demo_index, reader):
     def make(**values) -> Runtime[Configuration]:
-        return Runtime(context=Configuration(index_dir=str(demo_index), **values))
+        return Runtime(context=Configuration(index_dir=str(demo_index), index_reader=reader, **values))
 
     return make
 
@@ -73,3 +77,16 @@ def test_verify_offline_checks_the_owner_of_the_top_chunks(run):
     capped = verify({**state, "reranked": wrong, "retries": 2}, run())
     assert capped["verification"]["retry"] is False and capped["retries"] == 2
     assert verify({**state, "reranked": wrong}, run(max_retries=0))["verification"]["retry"] is False
+
+
+def test_a_run_without_a_reader_opens_the_index_once_per_process(demo_index, reader):
+    cfg = Configuration(index_dir=str(demo_index))
+    try:
+        shared = reader_of(cfg)
+        assert shared is not reader and reader_of(Configuration(index_dir=str(demo_index))) is shared
+        state = {"question": QUESTION, "keywords": ["total", "revenue"], "routed_docs": [GOLD]}
+        own = fts_search(state, Runtime(context=Configuration(index_dir=str(demo_index), index_reader=reader)),
+                         scoped=True)
+        assert fts_search(state, Runtime(context=cfg), scoped=True)["fts_results"] == own["fts_results"]
+    finally:
+        open_index.reset()

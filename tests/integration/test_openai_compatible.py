@@ -17,7 +17,7 @@ import pytest
 from support.openai_stub import OpenAIStub  # noqa: E402
 
 from finrag import run_query
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 
 STRUCTURED = {"router": "RouteAndRewrite", "rewriter": "Rewrite", "verifier": "Verdict"}
 # the router's one structured call also rewrites the query (router_rewrite, issue 9): HDRR 2 calls instead of 3
@@ -37,7 +37,7 @@ def _fresh(stub):
     stub.reset()
     yield
     stub.reset()
-    runtime.reset()
+    open_index.reset()
 
 
 def llm_conf(stub, **extra) -> dict:
@@ -116,7 +116,7 @@ def test_per_role_model_override_reaches_the_server(demo_index, demo_qas, stub):
 def offline_results(demo_index, demo_qas) -> dict:
     """The fully offline answers (no LLM): what a dead server must fall back to."""
     out = {s: run_query(demo_qas[0]["question"], s, index_dir=str(demo_index)) for s in ("hdrr", "agentic")}
-    runtime.reset()
+    open_index.reset()
     return out
 
 
@@ -219,7 +219,7 @@ def test_openai_embedder_against_the_stub(stub, demo_corpus, demo_qas, tmp_path,
         Store(index_dir, embedder=MiniLMEmbedder())
     with pytest.raises(EmbedderMismatch):
         run_query(demo_qas[0]["question"], "hdrr", index_dir=str(index_dir))
-    runtime.reset()
+    open_index.reset()
 
     # and the whole graph runs on the stub alone: chat + embeddings over HTTP
     monkeypatch.setenv("FINRAG_EMBEDDINGS_BASE_URL", stub.base_url)

@@ -11,7 +11,7 @@ import pytest
 from langchain_core.document_loaders import BaseLoader
 
 import finrag
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 def test_index_from_python_then_answer(demo_corpus, demo_qas, tmp_path):
@@ -57,8 +57,8 @@ def test_loader_yields_pages_with_identity(demo_corpus, demo_qas, demo_index):
     meta = pages[0].metadata
     assert meta["doc_id"] == pdfs[0].stem and meta["source"] == str(pdfs[0]) and meta["pages"] == len(pages)
     assert q["ticker"] in meta["tickers"] and meta["fiscal_year"] == q["fiscal_year"] and meta["form"] == "10K"
-    store = runtime.get_store(Configuration(index_dir=str(demo_index)))
-    info = runtime.get_registry(store).get(pdfs[0].stem)  # the identity routing sees for the indexed filing
+    store = open_index.open_index(Configuration(index_dir=str(demo_index)))
+    info = open_index.registry_for(store).get(pdfs[0].stem)  # the identity routing sees for the indexed filing
     assert {k: meta[k] for k in ("company", "tickers", "fiscal_year", "form", "period")} == \
         {k: getattr(info, k) for k in ("company", "tickers", "fiscal_year", "form", "period")}
     assert q["answer"].split()[0].strip("$") in " ".join(d.page_content for d in pages)

@@ -12,9 +12,9 @@ from support.openai_stub import OpenAIStub  # noqa: E402
 
 from finrag import run_query
 from finrag.state.contract import Answer
-from finrag.tools import runtime
 from finrag.tools.demo.companies import DEMO_COMPANIES
 from finrag.tools.demo.financials import demo_financials
+from finrag.tools.indexing import open_index
 
 ACME, BOREALIS, COBALT = DEMO_COMPANIES[:3]
 
@@ -52,7 +52,7 @@ def stub():
 @pytest.fixture(autouse=True)
 def _fresh():
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 def llm(stub, **extra) -> dict:

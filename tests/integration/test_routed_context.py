@@ -7,13 +7,13 @@ import sqlite3
 import pytest
 
 from finrag import run_query
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 
 
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    runtime.reset()
+    open_index.reset()
 
 
 def test_the_index_stores_a_section_label_for_every_chunk(demo_index):

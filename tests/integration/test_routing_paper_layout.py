@@ -12,7 +12,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from finrag import run_query
 from finrag.eval.routing_corpus import load_companies, write_pdf
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 from finrag.tools.indexing.embedders import get_embedder
 from finrag.tools.indexing.indexer import index_paths
 from finrag.tools.indexing.store import Store
@@ -36,9 +36,9 @@ def paper_index(tmp_path_factory):
     again = index_paths([corpus, mirror], store, workers=1, progress=False, log=lambda *_: None)
     infos = {d.doc_id: d for d in store.documents()}
     store.close()
-    runtime.reset()
+    open_index.reset()
     yield index_dir, report, again, infos, mirror
-    runtime.reset()
+    open_index.reset()
 
 
 def test_four_years_of_one_ticker_are_four_filings(paper_index):

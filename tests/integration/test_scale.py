@@ -140,13 +140,13 @@ def test_readers_in_parallel_threads_agree(demo_index):
 # --------------------------------------------------------- text first, vectors after
 def test_text_first_index_is_searchable_and_routable_before_vectors(text_only):
     from finrag.api import run_query
-    from finrag.tools import runtime
+    from finrag.tools.indexing import open_index
 
     s = _open(text_only)
     missing, total = s.vector_coverage()
     assert total == s.count_documents() > 0 and len(missing) == total
     assert s.search_fts("revenue", 5)
-    runtime.reset()
+    open_index.reset()
     q = "What was Acme Widgets' total revenue in FY2022?"
     off = run_query(q, system="hdrr", index_dir=str(text_only), configurable={"embed_on_demand": False})
     assert off["routing"]["routed_docs"] == ["ACMEWIDGETS_2022_10K"] and off["contexts"]
@@ -161,7 +161,7 @@ def test_text_first_index_is_searchable_and_routable_before_vectors(text_only):
     partial = run_query(q, system="cbr", index_dir=str(text_only))
     assert partial["retrieval"]["vectors"] == "partial" and partial["retrieval"]["missing_count"] == total - 1
     assert "ACMEWIDGETS_2022_10K" not in partial["retrieval"]["missing_vectors"]
-    runtime.reset()
+    open_index.reset()
     s.close()
 
 
@@ -365,7 +365,7 @@ def test_one_shot_ask_never_imports_torch(demo_index):
 
 
 def test_registry_is_stored_and_reused(demo_index, tmp_path, monkeypatch):
-    from finrag.tools import runtime
+    from finrag.tools.indexing import open_index
     from finrag.tools.routing import registry as reg_mod
 
     idx = tmp_path / "idx"
@@ -373,18 +373,18 @@ def test_registry_is_stored_and_reused(demo_index, tmp_path, monkeypatch):
     for f in idx.glob("registry*.pickle"):
         f.unlink()
     s = _open(idx)
-    runtime.reset()
-    first = runtime.get_registry(s)
-    assert (idx / runtime.REGISTRY_FILE).exists()
-    runtime.reset()
+    open_index.reset()
+    first = open_index.registry_for(s)
+    assert (idx / open_index.REGISTRY_FILE).exists()
+    open_index.reset()
 
     def no_build(*a, **k):
         raise AssertionError("registry rebuilt")
 
     monkeypatch.setattr(reg_mod.Registry, "__init__", no_build)
-    again = runtime.get_registry(s)
+    again = open_index.registry_for(s)
     assert sorted(again.doc_ids()) == sorted(first.doc_ids())
-    runtime.reset()
+    open_index.reset()
     s.close()
 
 

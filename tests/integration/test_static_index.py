@@ -47,13 +47,13 @@ def test_static_index_refuses_minilm_and_the_other_way_round(static_index, tmp_p
 
 def test_readers_open_a_static_index_with_its_own_embedder(static_index, demo_qas):
     from finrag.api import run_query
-    from finrag.tools import runtime
+    from finrag.tools.indexing import open_index
 
     store, _ = static_index
-    runtime.reset()
+    open_index.reset()
     res = run_query(demo_qas[0]["question"], "cbr", index_dir=str(store.index_dir))  # embedder: auto (default)
     assert res["contexts"] or res["answer"]
-    runtime.reset()
+    open_index.reset()
 
 
 def test_a_new_index_of_many_files_gets_the_static_embedder(tmp_path, capsys, monkeypatch):

@@ -15,7 +15,7 @@ from support.servers import HOST, free_port, stop_process, wait_http
 
 import finrag
 from finrag.state.contract import Answer
-from finrag.tools import runtime
+from finrag.tools.indexing import open_index
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def _fresh(stub):
     stub.reset()
     yield
     stub.reset()
-    runtime.reset()
+    open_index.reset()
 
 
 def conf(stub) -> dict:
@@ -168,7 +168,7 @@ def test_server_stream_sends_tokens_then_the_contract(llm_server, demo_qas, stub
 CALLS = {"hdrr": ["router", "generator"], "sfr": ["router", "generator"], "cbr": ["rewriter", "generator"],
          "cbr_meta": ["rewriter", "generator"], "cbr_llm_ctx": ["rewriter", "generator"],
          "agentic": ["router", "verifier", "generator"]}
-"""LLM calls per system on a routed question with one model for every role (the README's table)."""
+"""LLM calls per system on a routed question with one model for every role (the table in docs/benchmarks.md)."""
 
 
 def test_llm_calls_per_system(demo_index, demo_qas, stub):

@@ -10,7 +10,7 @@ playground prints the answer first.
 
 The browser is Debian's `chromium`, driven over the DevTools protocol (tests/support/headless.py; `.ci/install`
 installs it); without it the browser tests are skipped with the reason. Screenshots go to the test's
-temporary folder, and to $FINRAG_SCREENSHOT_DIR when set (the README's come from
+temporary folder, and to $FINRAG_SCREENSHOT_DIR when set (those in docs/serving.md come from
 `FINRAG_SCREENSHOT_DIR=docs/screenshots pytest tests/integration/test_web_page.py`).
 """
 from __future__ import annotations
@@ -128,7 +128,7 @@ def choose(page, selector: str, value: str) -> None:
 def shot(page, tmp_path: Path, name: str) -> Path:
     path = page.screenshot(tmp_path / name)
     folder = os.environ.get("FINRAG_SCREENSHOT_DIR")
-    if folder:  # the README's copies: 256 colours, a third of the size
+    if folder:  # docs/serving.md's copies: 256 colours, a third of the size
         from PIL import Image
 
         Path(folder).mkdir(parents=True, exist_ok=True)

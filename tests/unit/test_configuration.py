@@ -1,10 +1,13 @@
 """The run configuration: defaults, the environment (applied in one place, with type coercion),
-per-run values winning over it, descriptions for Studio, prompt defaults, chat-model pass-through, and
-the one channel it reaches the nodes by (LangGraph's run context)."""
+per-run values winning over it, enum-like fields checked in one line, descriptions for Studio, prompt
+defaults, chat-model pass-through, the one channel it reaches the nodes by (LangGraph's run context), and
+the settings of other times (index, eval, serve, Milvus, process) that are the other readers of the
+environment."""
 from __future__ import annotations
 
-import dataclasses
 import os
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,9 +19,17 @@ from typing_extensions import TypedDict
 from finrag.api import run_configuration, validate_question
 from finrag.state import prompts
 from finrag.state.configuration import DEFAULT_INDEX_DIR, MAX_QUESTION_CHARS, Configuration, resolve_index_dir
+from finrag.state.settings import (
+    SETTINGS_CLASSES,
+    EvalSettings,
+    IndexSettings,
+    MilvusSettings,
+    ProcessSettings,
+    ServeSettings,
+)
 from finrag.tools.llm.chat import get_chat_model
 
-FIELDS = {f.name: f for f in dataclasses.fields(Configuration)}
+FIELDS = {name: f for name, f in Configuration.model_fields.items() if name not in Configuration.not_settings}
 
 
 @pytest.fixture(autouse=True)
@@ -51,6 +62,7 @@ def test_every_field_default_is_what_an_empty_configuration_holds():
         if name == "index_dir":  # resolved when built
             continue
         assert getattr(cfg, name) == f.default, name
+    assert cfg.index_reader is None
 
 
 def test_index_dir_is_given_else_finrag_home_else_dot_finrag(clean_env, tmp_path):
@@ -146,9 +158,10 @@ def test_the_question_limit_has_one_default():
 
 # ------------------------------------------------------- Studio descriptions
 def test_every_field_has_a_description():
-    for name, f in FIELDS.items():
-        text = f.metadata.get("description", "")
-        assert isinstance(text, str) and len(text) > 10, name
+    for cls in (Configuration, *SETTINGS_CLASSES):
+        for name, f in cls.model_fields.items():
+            text = f.description or ""
+            assert isinstance(text, str) and len(text) > 10, (cls.__name__, name)
 
 
 def test_the_context_schema_studio_shows_carries_descriptions_and_defaults():
@@ -158,7 +171,7 @@ def test_the_context_schema_studio_shows_carries_descriptions_and_defaults():
     props = schema["properties"]
     assert set(props) == set(FIELDS)
     for name, prop in props.items():
-        assert prop.get("description") == FIELDS[name].metadata["description"], name
+        assert prop.get("description") == FIELDS[name].description, name
         assert prop.get("default") == FIELDS[name].default, name
 
 
@@ -170,7 +183,7 @@ def test_prompt_fields_default_to_the_prompts_module():
     assert cfg.verify_prompt == prompts.VERIFY_SYSTEM
     assert cfg.generate_prompt == prompts.GENERATE_SYSTEM
     assert cfg.generate_user_prompt == prompts.GENERATE_USER
-    assert cfg.contextualizer_prompt == prompts.CONTEXT_PROMPT
+    assert IndexSettings().contextualizer_prompt == prompts.CONTEXT_PROMPT
 
 
 def test_prompts_can_be_set_per_run_and_from_the_environment(clean_env):
@@ -230,5 +243,129 @@ def test_every_field_is_in_the_readmes_configuration_table():
     table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     documented = {name for line in rows for name in line.split("|")[1].replace("`", " ").replace(",", " ").split()}
-    missing = [f.name for f in dataclasses.fields(Configuration) if f.name not in documented]
+    missing = [name for name in FIELDS if name not in documented]
     assert not missing, f"README's configuration table lacks {missing}"
+
+
+def test_every_variable_of_the_other_settings_is_in_the_readmes_configuration_section():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"[A-Z][A-Z0-9_]*[A-Z0-9]", section))
+    missing = [env for cls in SETTINGS_CLASSES for name in cls.model_fields for env in cls.env_names(name)
+               if env not in named]
+    assert not missing, f"README's configuration section lacks {missing}"
+
+
+# ------------------------------------------------------- enum-like fields
+@pytest.mark.parametrize("field, bad, allowed", [
+    ("fallback_scope", "top-document", "'ask', 'corpus' or 'top_document'"),
+    ("routing_scope", "widest", "'confidence' or 'filing'"),
+    ("routed_context", "all", "'budget' or 'paper'"),
+    ("section_rule", "maybe", "'prefer', 'require' or 'off'"),
+    ("on_llm_error", "retry", "'fail' or 'offline'"),
+    ("fast_path", "sometimes", "'auto', 'on' or 'off'"),
+    ("embed_device", "tpu", "'auto', 'cpu', 'cuda' or 'cuda:N'"),
+])
+def test_an_enum_like_field_refuses_other_values_in_one_line(clean_env, field, bad, allowed):
+    with pytest.raises(ValueError) as given:
+        Configuration(**{field: bad})
+    assert str(given.value) == f"{field} must be {allowed}, not {bad!r}"
+    clean_env.setenv(f"FINRAG_{field.upper()}", bad)
+    with pytest.raises(ValueError) as env:
+        Configuration()
+    assert str(env.value) == f"FINRAG_{field.upper()} must be {allowed}, not {bad!r}"
+
+
+def test_enum_like_fields_take_any_case_and_their_other_spellings(clean_env):
+    cfg = Configuration(fallback_scope=" Top_Document ", on_llm_error="OFFLINE", embed_device="cuda:1")
+    assert (cfg.fallback_scope, cfg.on_llm_error, cfg.embed_device) == ("top_document", "offline", "cuda:1")
+    assert [Configuration(fast_path=v).fast_path for v in ("true", "1", True, "no", False, "Auto")] == \
+        ["on", "on", "on", "off", "off", "auto"]
+    clean_env.setenv("FINRAG_DEVICE", "cpu")  # the older name of FINRAG_EMBED_DEVICE
+    assert Configuration().embed_device == "cpu" and ProcessSettings().embed_device == "cpu"
+    clean_env.setenv("FINRAG_EMBED_DEVICE", "auto")
+    assert Configuration().embed_device == "auto"
+
+
+def test_type_errors_pydantic_finds_are_one_line_value_errors():
+    with pytest.raises(ValueError) as exc:
+        Configuration(fts_k=[1, 2])
+    assert "\n" not in str(exc.value) and str(exc.value).startswith("fts_k: ")
+
+
+def test_the_context_schema_lists_the_enum_values():
+    props = Configuration.model_json_schema()["properties"]
+    assert props["fallback_scope"]["enum"] == ["ask", "corpus", "top_document"]
+    assert props["on_llm_error"]["enum"] == ["fail", "offline"]
+
+
+# ----------------------------------------------------------- not a setting
+def test_index_reader_is_handed_in_never_read_from_the_environment(clean_env):
+    clean_env.setenv("FINRAG_INDEX_READER", "somewhere")
+    assert Configuration().index_reader is None
+    reader = object()
+    cfg = Configuration(index_reader=reader)
+    assert cfg.index_reader is reader
+    assert "index_reader" not in Configuration.model_json_schema()["properties"]
+    assert "index_reader" not in cfg.model_dump()
+
+
+# ------------------------------------------------ settings grouped by time
+def test_a_query_configuration_has_no_index_or_eval_fields():
+    for name in ("contextualizer_model", "contextualizer_prompt", "judge_model", "judge2_model"):
+        assert name not in Configuration.model_fields, name
+    with pytest.raises(ValueError, match="unknown configuration field.*judge_model"):
+        Configuration(judge_model="openai/gpt-4.1")
+    assert set(IndexSettings.model_fields) == {"contextualizer_model", "contextualizer_prompt"}
+    assert set(EvalSettings.model_fields) == {"judge_model", "judge2_model"}
+
+
+def test_index_and_eval_roles_take_their_model_from_their_settings(clean_env):
+    clean_env.setenv("FINRAG_LLM", "openai/gpt-4.1-mini")
+    clean_env.setenv("FINRAG_CONTEXTUALIZER_MODEL", "openai/ctx")
+    clean_env.setenv("FINRAG_CONTEXTUALIZER_PROMPT", "Situate {chunk} in {document}.")
+    clean_env.setenv("FINRAG_JUDGE2_MODEL", "openai/j2")
+    cfg = Configuration()
+    assert IndexSettings().contextualizer_model == "openai/ctx"
+    assert cfg.model_for("contextualizer") == "openai/ctx"
+    assert IndexSettings().contextualizer_prompt == "Situate {chunk} in {document}."
+    assert not hasattr(cfg, "contextualizer_prompt")  # an index-time setting: not in a query's context
+    assert cfg.model_for("judge") == "openai/gpt-4.1-mini" and cfg.model_for("judge2") == "openai/j2"
+    assert EvalSettings(judge2_model="openai/given").model_for("judge2", cfg.llm) == "openai/given"
+
+
+def test_the_other_settings_read_the_environment(clean_env):
+    for key in ("XDG_CACHE_HOME", "JINA_API_KEY", "OPENAI_BASE_URL"):
+        clean_env.delenv(key, raising=False)
+    assert ServeSettings().model_dump() == {"max_body": None, "timeout": None, "max_batch": None, "api_key": ""}
+    clean_env.setenv("FINRAG_SERVE_TIMEOUT", "5")
+    clean_env.setenv("FINRAG_SERVE_MAX_BATCH", "0")
+    clean_env.setenv("FINRAG_API_KEY", "secret")
+    serve = ServeSettings()
+    assert (serve.timeout, serve.max_batch, serve.api_key) == (5.0, 0, "secret")
+    clean_env.setenv("FINRAG_SERVE_MAX_BODY", "big")
+    with pytest.raises(ValueError, match="^FINRAG_SERVE_MAX_BODY: expected an integer, got 'big'$"):
+        ServeSettings()
+    assert (MilvusSettings().prefix, MilvusSettings().timeout, MilvusSettings().partitions) == ("finrag", 10.0, 64)
+    clean_env.setenv("FINRAG_MILVUS_NLIST", "256")
+    clean_env.setenv("FINRAG_MILVUS_TIMEOUT", "")  # empty: unset
+    assert (MilvusSettings().nlist, MilvusSettings().timeout) == (256, 10.0)
+    clean_env.setenv("OPENAI_API_KEY", "sk-test")
+    clean_env.setenv("FINRAG_HOME", "/data/index")
+    clean_env.setenv("FINRAG_QUERY_ENCODER", "numpy")
+    env = ProcessSettings()
+    assert (env.openai_api_key, env.home, env.query_encoder, env.jina_api_key) == ("sk-test", "/data/index", "numpy", "")
+    with pytest.raises(ValueError, match="unknown serve setting field"):
+        ServeSettings(port=1)
+
+
+def test_nothing_outside_the_settings_classes_reads_the_environment():
+    """os.environ / getenv appear only in state/ (the settings) and in documented process-level writes
+    (HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE, TOKENIZERS_PARALLELISM, FINRAG_QUERY_ENCODER's setdefault, and
+    `finrag serve --llm` setting FINRAG_LLM / FINRAG_LLM_BASE_URL for every request's Configuration)."""
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(["grep", "-rn", "--include=*.py", r"os\.environ\|getenv", "graphs", "nodes", "tools", "eval",
+                          "app"], cwd=root, capture_output=True, text=True).stdout
+    reads = [line for line in out.splitlines() if ".setdefault(" not in line
+             and not re.search(r"os\.environ\[[^]]+\] = ", line)]  # writes, not reads
+    assert not reads, "\n".join(reads)

@@ -153,3 +153,28 @@ def test_incomplete_answers_are_rejected(bad):
     good = to_contract(dict(STATE), system="hdrr", qid="q1", question="q", total_ms=1.0)
     with pytest.raises(ValidationError):
         Answer.model_validate({**good, **bad})
+
+
+def test_routing_statuses_have_one_home():
+    from finrag.state.contract import NO_RETRIEVAL_STATUSES
+    from finrag.tools.routing import registry
+
+    assert registry.STATUSES == tuple(s for s in ROUTING_STATUSES if s != "not_routed")
+    assert registry.NO_RETRIEVAL_STATUSES is NO_RETRIEVAL_STATUSES
+    assert set(NO_RETRIEVAL_STATUSES) < set(ROUTING_STATUSES) and not set(NO_RETRIEVAL_STATUSES) & set(ROUTED_STATUSES)
+    assert not hasattr(registry, "NO_ROUTE_STATUSES") and not hasattr(registry, "SCOPES")
+
+
+def test_router_output_and_extracted_metadata_share_the_identity_fields():
+    from finrag.state.schema import ROUTER_WORDING, ExtractedMetadata, QuestionIdentity, RouteAndRewrite, RouterOutput
+
+    shared = ["companies", "tickers", "years", "periods", "forms", "dates"]
+    assert list(QuestionIdentity.model_fields) == shared
+    assert list(ExtractedMetadata.model_fields) == [*shared, "not_indexed", "candidates", "documents"]
+    assert list(RouterOutput.model_fields) == [*shared, "documents", "rejected"]
+    assert list(RouteAndRewrite.model_fields) == [*shared, "documents", "rejected", "query", "keywords"]
+    for model in (RouterOutput, RouteAndRewrite):  # the LLM reads the router's own wording of the shared fields
+        props = model.model_json_schema()["properties"]
+        assert {name: props[name]["description"] for name in shared} == ROUTER_WORDING
+    assert ExtractedMetadata.model_json_schema()["properties"]["companies"]["description"] == \
+        QuestionIdentity.model_fields["companies"].description

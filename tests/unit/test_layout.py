@@ -1,8 +1,8 @@
 """The repository layout, checked so it cannot rot.
 
 * typings/finrag/ (the tree mypy and pyright resolve `finrag.*` imports through) mirrors
-  pyproject's `[tool.setuptools.package-dir]`: one relative symlink per module of app/ (the `finrag`
-  package itself) and one per mapped folder, nothing else.
+  pyproject's `[tool.setuptools.package-dir]`: one relative symlink per module and subpackage of app/
+  (the `finrag` package itself) and one per mapped folder, nothing else.
 * every package in `[tool.setuptools] packages` has an `__init__.py` whose docstring names its folder,
   and every folder with an `__init__.py` is in that list (a wheel leaves out the ones that are not).
 * no module in the package folders is over MAX_LINES lines.
@@ -57,6 +57,8 @@ def test_typings_mirror_package_dir(pyproject):
     assert mapping.get("finrag") == "app"
     assert TYPINGS.is_dir() and not TYPINGS.is_symlink()
     expected: dict[str, Path] = {p.name: p for p in sorted((REPO / "app").glob("*.py"))}
+    expected.update({d.name: d for d in (REPO / "app").iterdir()  # subpackages with modules (cli/), not data
+                     if (d / "__init__.py").is_file() and any(m.name != "__init__.py" for m in d.glob("*.py"))})
     for package, folder in mapping.items():
         if package == "finrag":
             continue

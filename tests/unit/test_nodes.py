@@ -11,6 +11,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
+from support.readers import MemoryReader
 
 from finrag.nodes import generate, rerank, rewrite, route_after_verify, rrf
 from finrag.nodes.common import configuration, scope_of
@@ -21,9 +22,10 @@ rerank_module = importlib.import_module("finrag.nodes.rerank")  # the attribute 
 NODES_DIR = Path(__file__).resolve().parents[2] / "nodes"
 
 
-def run(**values) -> Runtime[Configuration]:
-    """The runtime a node sees in a run with these configuration values."""
-    return Runtime(context=Configuration(**values))
+def run(reader=None, **values) -> Runtime[Configuration]:
+    """The runtime a node sees in a run with these configuration values, reading the index `reader` (None: the
+    process's index of `index_dir`, which these tests never reach)."""
+    return Runtime(context=Configuration(index_reader=reader, **values))
 
 
 def hit(chunk_id: int, doc_id: str = "ACME_2023_10K", **extra) -> dict:
@@ -72,53 +74,11 @@ class StandIn:
     def __init__(self, scores: dict[int, float]):
         self.scores = scores
         self.calls: list[tuple] = []
+        self.stores: list = []  # the index each run handed the reranker
 
     def score(self, query, keywords, candidates):
         self.calls.append((query, list(keywords)))
         return [self.scores[c["chunk_id"]] for c in candidates]
-
-
-@pytest.fixture
-def stand_in(monkeypatch):
-    holder = {}
-
-    def install(scores: dict[int, float]) -> StandIn:
-        holder["reranker"] = StandIn(scores)
-        return holder["reranker"]
-
-    monkeypatch.setattr(rerank_module, "get_store", lambda cfg: None)
-    monkeypatch.setattr(rerank_module, "get_reranker", lambda spec, store, variant="base": holder["reranker"])
-    return install
-
-
-def test_rerank_keeps_the_top_until_the_cliff(stand_in):
-    reranker = stand_in({1: 0.9, 2: 0.85, 3: 0.8, 4: 0.5, 5: 0.49})
-    state = {"question": "revenue?", "query": "total revenue", "keywords": ["revenue"],
-             "fused": [hit(i) for i in (5, 4, 3, 2, 1)]}
-    out = rerank(state, run(rerank_cumulative=0.99))
-    assert [c["chunk_id"] for c in out["reranked"]] == [1, 2, 3]
-    assert all(c["score"] == c["rerank_score"] for c in out["reranked"])
-    assert reranker.calls == [("total revenue", ["revenue"])]
-
-
-def test_rerank_cutoff_follows_the_configuration(stand_in):
-    stand_in({i: 0.5 for i in range(20)})
-    state = {"question": "q", "fused": [hit(i) for i in range(20)]}
-    assert len(rerank(state, run())["reranked"]) == 10  # max_chunks
-    assert len(rerank(state, run(max_chunks=4))["reranked"]) == 4
-    assert len(rerank(state, run(rerank_cumulative=0.2))["reranked"]) == 4  # 4 x 5% reaches 20%
-
-
-def test_rerank_with_no_candidates_needs_no_index():
-    assert rerank({"question": "q", "fused": []}, run())["reranked"] == []
-
-
-def test_rerank_shares_the_chunks_between_routed_documents(stand_in):
-    stand_in({1: 0.9, 2: 0.88, 3: 0.86, 4: 0.4, 5: 0.39, 6: 0.38})
-    fused = [hit(1, "A"), hit(2, "A"), hit(3, "A"), hit(4, "B"), hit(5, "B"), hit(6, "B")]
-    state = {"question": "q", "fused": fused, "routed_docs": ["A", "B"]}
-    kept = rerank(state, run(max_chunks=4, rerank_cumulative=1.0, routed_context="paper"), scoped=True)["reranked"]
-    assert [c["chunk_id"] for c in kept] == [1, 2, 4, 5]  # two each, best first
 
 
 class ChunkOrder:
@@ -134,11 +94,60 @@ class ChunkOrder:
         return []
 
 
-def test_an_open_question_over_two_routed_filings_keeps_both(stand_in, monkeypatch):
-    stand_in({1: 0.9, 2: 0.88, 3: 0.86, 4: 0.6, 5: 0.59, 6: 0.58})
-    monkeypatch.setattr(rerank_module, "get_store", lambda cfg: ChunkOrder())
+ORDER = ChunkOrder()  # the index the rerank tests hand their runs (`Configuration.index_reader`)
+
+
+@pytest.fixture
+def stand_in(monkeypatch):
+    holder = {}
+
+    def install(scores: dict[int, float]) -> StandIn:
+        holder["reranker"] = StandIn(scores)
+        return holder["reranker"]
+
+    def get_reranker(spec, store, variant="base"):
+        holder["reranker"].stores.append(store)
+        return holder["reranker"]
+
+    monkeypatch.setattr(rerank_module, "get_reranker", get_reranker)
+    return install
+
+
+def test_rerank_keeps_the_top_until_the_cliff(stand_in):
+    reranker = stand_in({1: 0.9, 2: 0.85, 3: 0.8, 4: 0.5, 5: 0.49})
+    state = {"question": "revenue?", "query": "total revenue", "keywords": ["revenue"],
+             "fused": [hit(i) for i in (5, 4, 3, 2, 1)]}
+    out = rerank(state, run(ORDER, rerank_cumulative=0.99))
+    assert [c["chunk_id"] for c in out["reranked"]] == [1, 2, 3]
+    assert all(c["score"] == c["rerank_score"] for c in out["reranked"])
+    assert reranker.calls == [("total revenue", ["revenue"])]
+    assert reranker.stores == [ORDER]  # the reader the run's context carries, not a process-wide index
+
+
+def test_rerank_cutoff_follows_the_configuration(stand_in):
+    stand_in({i: 0.5 for i in range(20)})
+    state = {"question": "q", "fused": [hit(i) for i in range(20)]}
+    assert len(rerank(state, run(ORDER))["reranked"]) == 10  # max_chunks
+    assert len(rerank(state, run(ORDER, max_chunks=4))["reranked"]) == 4
+    assert len(rerank(state, run(ORDER, rerank_cumulative=0.2))["reranked"]) == 4  # 4 x 5% reaches 20%
+
+
+def test_rerank_with_no_candidates_needs_no_index():
+    assert rerank({"question": "q", "fused": []}, run())["reranked"] == []
+
+
+def test_rerank_shares_the_chunks_between_routed_documents(stand_in):
+    stand_in({1: 0.9, 2: 0.88, 3: 0.86, 4: 0.4, 5: 0.39, 6: 0.38})
     fused = [hit(1, "A"), hit(2, "A"), hit(3, "A"), hit(4, "B"), hit(5, "B"), hit(6, "B")]
-    out = rerank({"question": "Why did revenue change?", "fused": fused, "routed_docs": ["A", "B"]}, run(),
+    state = {"question": "q", "fused": fused, "routed_docs": ["A", "B"]}
+    kept = rerank(state, run(ORDER, max_chunks=4, rerank_cumulative=1.0, routed_context="paper"), scoped=True)["reranked"]
+    assert [c["chunk_id"] for c in kept] == [1, 2, 4, 5]  # two each, best first
+
+
+def test_an_open_question_over_two_routed_filings_keeps_both(stand_in):
+    stand_in({1: 0.9, 2: 0.88, 3: 0.86, 4: 0.6, 5: 0.59, 6: 0.58})
+    fused = [hit(1, "A"), hit(2, "A"), hit(3, "A"), hit(4, "B"), hit(5, "B"), hit(6, "B")]
+    out = rerank({"question": "Why did revenue change?", "fused": fused, "routed_docs": ["A", "B"]}, run(ORDER),
                  scoped=True)
     assert {c["doc_id"] for c in out["reranked"]} == {"A", "B"}  # each filing gets half the budget
     assert out["context_plan"]["scope"] == "open" and out["context_plan"]["chunks"] == len(out["reranked"])
@@ -148,10 +157,10 @@ def test_rerank_top_document_fallback_keeps_one_filing(stand_in):
     stand_in({1: 0.9, 2: 0.3, 3: 0.8, 4: 0.7})
     fused = [hit(1, "A"), hit(2, "A"), hit(3, "B"), hit(4, "B")]
     state = {"question": "q", "fused": fused, "routed_docs": []}
-    mixed = rerank(state, run(rerank_cumulative=1.0, rerank_cliff=1.0), scoped=True)["reranked"]
+    mixed = rerank(state, run(ORDER, rerank_cumulative=1.0, rerank_cliff=1.0), scoped=True)["reranked"]
     assert {c["doc_id"] for c in mixed} == {"A", "B"}
     single = rerank({**state, "fused": [hit(1, "A"), hit(2, "A"), hit(3, "B"), hit(4, "B")]},
-                    run(rerank_cumulative=1.0, rerank_cliff=1.0, fallback_scope="top_document"), scoped=True)
+                    run(ORDER, rerank_cumulative=1.0, rerank_cliff=1.0, fallback_scope="top_document"), scoped=True)
     assert {c["doc_id"] for c in single["reranked"]} == {"B"}  # 0.8 + 0.7 outweighs 0.9 + 0.3
 
 
@@ -161,12 +170,12 @@ def test_rerank_inside_routed_filings_uses_the_routed_cliff_and_drops_the_compan
              "extracted": {"companies": ["Acme"], "tickers": ["ACME"],
                            "candidates": [{"text": "Acme", "in_index": True, "name": "Acme"}]},
              "fused": [hit(i) for i in (1, 2, 3, 4)], "routed_docs": ["ACME_2023_10K"]}
-    routed = rerank(state, run(rerank_cumulative=1.0), scoped=True)["reranked"]
+    routed = rerank(state, run(ORDER, rerank_cumulative=1.0), scoped=True)["reranked"]
     assert [c["chunk_id"] for c in routed] == [1, 2]  # 0.9 - 0.7 <= 0.25 (routed_rerank_cliff) < 0.9 - 0.6
     assert reranker.calls[-1] == ("Acme revenue", ["revenue"])  # the company's own name is no keyword there
-    paper = rerank(state, run(rerank_cumulative=1.0, routed_rerank_cliff=0.15), scoped=True)["reranked"]
+    paper = rerank(state, run(ORDER, rerank_cumulative=1.0, routed_rerank_cliff=0.15), scoped=True)["reranked"]
     assert [c["chunk_id"] for c in paper] == [1]
-    unscoped = rerank({**state, "routed_docs": []}, run(rerank_cumulative=1.0), scoped=True)["reranked"]
+    unscoped = rerank({**state, "routed_docs": []}, run(ORDER, rerank_cumulative=1.0), scoped=True)["reranked"]
     assert [c["chunk_id"] for c in unscoped] == [1] and reranker.calls[-1][1] == ["acme", "revenue"]
 
 
@@ -266,20 +275,130 @@ def test_node_modules_import_only_the_shared_helpers():
         assert imported <= {"common"}, (path.name, imported)
 
 
+def test_nodes_reach_the_index_only_through_the_run_context_helpers():
+    for path in sorted(NODES_DIR.glob("*.py")):
+        text = path.read_text()
+        assert "get_store" not in text, path.name
+        if path.name != "common.py":
+            assert "open_index" not in text and "registry_for" not in text, path.name
+
+
 @pytest.mark.parametrize("question, scope, status", [
     ("Which of ALL the segments grew in 2023?", "ask", "fallback_low_confidence"),  # a mention: corpus fallback
     ("Which segment grew the most in 2023?", "ask", "which_company"),  # no company at all: ask
     ("Which segment grew the most in 2023?", "corpus", "fallback_no_tickers"),  # the paper's fallback
 ])
-def test_resolve_docs_asks_only_when_the_question_names_no_company(monkeypatch, question, scope, status):
+def test_resolve_docs_asks_only_when_the_question_names_no_company(tmp_path, question, scope, status):
     from finrag.nodes import resolve_docs
-    from finrag.tools.routing.documents import build_document_info
-    from finrag.tools.routing.registry import Registry
+    from finrag.nodes.common import registry_of
 
-    module = importlib.import_module("finrag.nodes.resolve_docs")
-    registry = Registry([build_document_info("/c/2023/ALL.pdf", ""), build_document_info("/c/2023/MSFT.pdf", "")])
-    monkeypatch.setattr(module, "get_store", lambda cfg: None)
-    monkeypatch.setattr(module, "get_registry", lambda store, alias_file=None: registry)
+    reader = MemoryReader(tmp_path, {"/c/2023/ALL.pdf": [], "/c/2023/MSFT.pdf": []})  # two filings, no pages
+    registry = registry_of(Configuration(index_reader=reader))
+    assert registry.doc_ids() == ["ALL_2023", "MSFT_2023"]
     extracted = registry.link(question).model_dump()  # what extract_metadata hands on (offline)
-    out = resolve_docs({"question": question, "extracted": extracted}, run(fallback_scope=scope, default_year=2023))
+    out = resolve_docs({"question": question, "extracted": extracted},
+                       run(reader, fallback_scope=scope, default_year=2023))
     assert out["routing_status"] == status and out["routed_docs"] == []
+
+
+# ------------------------------------------------------- typed seams (explicit keys, one home)
+def test_rewrite_keeps_the_merged_router_rewrite_only_when_the_state_says_so():
+    state = {"question": "What was Acme's FY2022 capex?", "query": "Acme capex 2022", "keywords": ["capex"]}
+    kept = rewrite({**state, "query_from_router": True}, run())
+    assert kept["llm_calls"] == [] and "query" not in kept and "keywords" not in kept
+    assert kept["question_scope"] == "line_item"
+    # a router record in `llm_calls` is no signal any more: only the explicit key skips the rewrite
+    router_call = {"role": "router", "model": "m", "prompt_tokens": 1, "completion_tokens": 1}
+    redone = rewrite({**state, "llm_calls": [router_call]}, run())
+    assert "capital expenditure" in redone["query"].lower()
+    retried = rewrite({**state, "query_from_router": True, "retries": 1, "question_scope": "line_item"}, run())
+    assert retried["query"].startswith("In ") and "question_scope" not in retried  # computed once per run
+
+
+def test_extract_metadata_says_whether_the_merged_call_wrote_the_query(tmp_path):
+    from finrag.nodes import extract_metadata
+
+    reader = MemoryReader(tmp_path, MEMORY_FILINGS)
+    question = "What was Acme's total revenue in fiscal 2023?"
+    assert extract_metadata({"question": question}, run(reader))["query_from_router"] is False
+    model = recording('{"companies": ["Acme Corp"], "query": "Acme total revenue 2023", "keywords": ["revenue"]}')
+    out = extract_metadata({"question": question}, run(reader, router_model=model))
+    assert out["query_from_router"] is True and out["query"] == "Acme total revenue 2023"
+
+
+def test_a_failed_call_is_recognised_by_one_helper():
+    from finrag.tools.llm.calls import error_record, failed_call
+
+    assert failed_call(error_record("router", ValueError("boom")))
+    assert not failed_call({"role": "router", "model": "gpt-4.1", "prompt_tokens": 1, "completion_tokens": 1})
+
+
+MEMORY_FILINGS = {
+    "/c/2023/ACME.pdf": ["Acme Corp annual report, Form 10-K, fiscal year 2023.",
+                         "Total revenue was $1,200.0 million in fiscal 2023, up from $1,050.0 million.",
+                         "Management's discussion: revenue grew because of higher widget volumes."],
+    "/c/2023/MSFT.pdf": ["Microsoft Corporation annual report, Form 10-K, fiscal year 2023.",
+                         "Total revenue was $211,915 million in fiscal 2023."],
+}
+
+
+@pytest.mark.parametrize("system", ["hdrr", "agentic", "cbr"])
+@pytest.mark.parametrize("question", ["What was Acme's total revenue in fiscal 2023?",
+                                      "What drove Acme's revenue growth in fiscal 2023?"])
+def test_the_question_scope_is_computed_once_per_question(tmp_path, monkeypatch, system, question):
+    from finrag.graphs import get_graph
+    from finrag.tools.retrieval import context_budget, section_intent
+
+    calls: list[str] = []
+    original = section_intent.question_scope
+
+    def counted(q, statement):
+        calls.append(q)
+        return original(q, statement)
+
+    monkeypatch.setattr(section_intent, "question_scope", counted)
+    monkeypatch.setattr(context_budget, "question_scope", counted)
+    reader = MemoryReader(tmp_path, MEMORY_FILINGS)
+    out = get_graph(system).invoke({"question": question},
+                                   context=Configuration(index_reader=reader, max_retries=2))
+    assert out["answer"].strip()
+    assert calls == [question], calls
+
+
+def test_nodes_without_rewrite_compute_the_scope_themselves():
+    from finrag.nodes.common import candidates_k, scope_of_question
+
+    line_item = {"question": "What was Acme's total revenue in fiscal 2023?"}
+    assert scope_of_question(line_item) == "line_item"
+    assert scope_of_question({**line_item, "question_scope": "open"}) == "open"  # the state's value wins
+    cfg = Configuration(routed_candidates=300)
+    assert candidates_k(cfg, ["ACME_2023"], 20, line_item) == 20
+    assert candidates_k(cfg, ["ACME_2023"], 20, {**line_item, "question_scope": "open"}) == 300
+    assert candidates_k(cfg, None, 20, {**line_item, "question_scope": "open"}) == 20
+
+
+def test_offline_rewrite_is_worked_out_once_per_question_and_returns_fresh_values():
+    from finrag.tools.retrieval import query_rewrite
+
+    question = "What is the FY2018 capex for 3M? Answer in USD millions."
+    first = query_rewrite.offline_rewrite(question)
+    hits = query_rewrite._offline_rewrite.cache_info().hits
+    second = query_rewrite.offline_rewrite(question)
+    assert query_rewrite._offline_rewrite.cache_info().hits == hits + 1
+    assert first == second and first is not second
+    first.keywords.append("changed")
+    assert "changed" not in query_rewrite.offline_rewrite(question).keywords
+
+
+def test_verify_and_vector_search_build_their_records_with_the_contract_models():
+    from finrag.nodes.vector_search import coverage_status
+    from finrag.nodes.verify import verification_record
+
+    assert verification_record(belongs=False, reason="r", anchor="ACME", retry=True, attempt=1) == \
+        {"belongs": False, "reason": "r", "anchor": "ACME", "retry": True, "attempt": 1}
+    dropped = verification_record(belongs=False, reason="r", anchor="ACME", retry=False, attempt=3,
+                                  unverified_dropped=0)
+    assert list(dropped) == ["belongs", "reason", "anchor", "retry", "attempt", "unverified_dropped"]
+    status = coverage_status(["B"], 2, [], scoped=False)
+    assert list(status) == ["vectors", "missing_vectors", "missing_count", "embedded_on_demand", "note"]
+    assert status["vectors"] == "partial" and status["missing_count"] == 1

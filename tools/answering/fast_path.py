@@ -19,10 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from finrag.state.contract import Reader, ReaderInput, TableCheck
 from finrag.tools.answering.evidence import evidence_answer
 from finrag.tools.answering.extractive import extractive_answer
 from finrag.tools.answering.reader import ReaderResult, read
 from finrag.tools.answering.sources import StorePages
+from finrag.tools.routing.text import strip_legal_suffix
 
 __all__ = ["run_reader", "cited_page_contexts", "offline_answer", "fast_path_enabled", "reader_context", "reader_summary",
            "FAST_PATH_VALUES"]
@@ -76,7 +78,7 @@ def names_company(question: str, info: dict) -> bool:
     """Does the question name the filing's company (its name, registrant, an alias or a ticker)?"""
     names = [info.get("company"), info.get("registrant"), *(info.get("aliases") or [])]
     for name in names:
-        core = re.sub(r"(?i)[,.]?\s+(?:inc|corp|corporation|co|company|ltd|plc|llc)\.?$", "", str(name or "")).strip()
+        core = strip_legal_suffix(str(name or "")).strip()
         if len(core) >= 3 and re.search(rf"(?i)\b{re.escape(core)}\b", question):
             return True
     return any(re.search(rf"\b{re.escape(t)}\b", question) for t in info.get("tickers") or [] if len(t) >= 2)
@@ -119,21 +121,24 @@ def reader_context(result: Optional[ReaderResult]) -> str:
 
 
 def reader_summary(result: Optional[ReaderResult], *, fast_path: bool, saved: int) -> dict:
-    """What the reader did, for the state's `reader` key and the contract."""
+    """What the reader did, for the state's `reader` key and the contract: a `finrag.state.contract.Reader`
+    dump with `llm_calls_saved` after `fast_path` (the contract reports it as `cost.llm_calls_saved`)."""
     if result is None:
-        return {"kind": "none", "confident": False, "fast_path": False, "llm_calls_saved": 0}
+        none = Reader(kind="none", confident=False, fast_path=False).model_dump(exclude_unset=True)
+        return {**none, "llm_calls_saved": 0}
     plan = result.plan
-    return {
-        "kind": result.kind,
-        "confident": bool(result.confident),
-        "fast_path": bool(fast_path),
-        "llm_calls_saved": int(saved),
-        "metric": plan.metric.name if plan is not None and plan.metric is not None else None,
-        "item": plan.item if plan is not None else None,
-        "years": list(plan.years) if plan is not None else [],
-        "inputs": [{"item": f.item, "year": f.year, "value": f.value, "label": f.label, "doc_id": f.doc_id,
-                    "page": f.page, "scale": f.scale} for f in result.found],
-        "missing": list(result.missing),
-        "value": result.value,
-        **({"table_check": dict(result.table_check)} if result.table_check else {}),
-    }
+    record = Reader(
+        kind=result.kind,
+        confident=bool(result.confident),
+        fast_path=bool(fast_path),
+        metric=plan.metric.name if plan is not None and plan.metric is not None else None,
+        item=plan.item if plan is not None else None,
+        years=list(plan.years) if plan is not None else [],
+        inputs=[ReaderInput(item=f.item, year=f.year, value=f.value, label=f.label, doc_id=f.doc_id, page=f.page,
+                            scale=f.scale) for f in result.found],
+        missing=list(result.missing),
+        value=result.value,
+        table_check=TableCheck.model_validate(dict(result.table_check)) if result.table_check else None,
+    ).model_dump()
+    head = {k: record.pop(k) for k in ("kind", "confident", "fast_path")}
+    return {**head, "llm_calls_saved": int(saved), **record}

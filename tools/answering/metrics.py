@@ -75,10 +75,10 @@ def _dso(v: dict) -> Optional[float]:
 
 
 def _ccc(v: dict) -> Optional[float]:
-    parts = (_dio(v), _dso(v), _dpo(v))
-    if any(p is None for p in parts):
+    dio, dso, dpo = _dio(v), _dso(v), _dpo(v)
+    if dio is None or dso is None or dpo is None:
         return None
-    return parts[0] + parts[1] - parts[2]
+    return dio + dso - dpo
 
 
 def _quick(v: dict) -> Optional[float]:

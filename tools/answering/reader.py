@@ -21,20 +21,19 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field, replace
-from typing import Callable, Optional, Protocol
+from typing import Callable, Optional, Protocol, cast
 
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.render import render_answer, render_not_found
 from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, statement_titles
+from finrag.tools.routing.text import month_num, strip_legal_suffix
 
 __all__ = ["Found", "ReaderResult", "PageSource", "read", "PRIMARY"]
 
 PRIMARY = ("income", "balance", "cash_flow")
 _MONTH_DAY = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(\d{1,2})\b)?")
-_MONTH_NUM = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                                              "dec"))}
 
 
 _DATE = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b")
@@ -52,7 +51,7 @@ def fiscal_year_of(d: _dt.date, fiscal_year: int, year_end: _dt.date) -> int:
 def _without_names(question: str, info: dict) -> str:
     """The question without the routed company's names (company, registrant, aliases)."""
     names = [str(n) for n in [info.get("company"), info.get("registrant"), *(info.get("aliases") or [])] if n]
-    names += [re.sub(r"(?i)[,.]?\s+(?:inc|corp|corporation|co|company|ltd|plc|llc)\.?$", "", n) for n in names]
+    names += [strip_legal_suffix(n) for n in names]
     names = sorted({n for n in names if len(n) >= 3}, key=len, reverse=True)
     for n in names:
         question = re.sub(rf"(?i)\b{re.escape(n)}(?:'s|’s|')?", " ", question)
@@ -202,7 +201,7 @@ class _Lookup:
         m = _MONTH_DAY.search(f"{col.group} {col.header}")
         if not m:
             return col.year
-        month = _MONTH_NUM[m.group(1).lower()[:3]]
+        month = month_num(m.group(1).lower()[:3])
         day = int(m.group(2)) if m.group(2) else 28
         return fiscal_year_of(_safe_date(col.year, month, day), self.fiscal_year, self.year_end)
 
@@ -283,7 +282,7 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
     if len(docs) > 1:
         return ReaderResult(answer="", confident=False, kind="none")
     if not docs and contexts:
-        docs = [contexts[0].get("doc_id")]
+        docs = [cast(str, contexts[0].get("doc_id"))]  # a retrieved chunk: it has a doc_id
     info = doc_info or {}
     # the company's own name is no qualifier ('International Business Machines' is not 'international')
     plan = plan_question(_without_names(question, info), years=list(extracted.get("years") or []),
@@ -295,7 +294,7 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
     dated = _DATE.search(question)
     if dated and year_end and info.get("fiscal_year") and plan.aggregate == "single":
         # "for the quarter ended August 31, 2024" names a date, not a fiscal year (Oracle's fiscal 2025)
-        d = _safe_date(int(dated.group(3)), _MONTH_NUM[dated.group(1).lower()[:3]], int(dated.group(2)))
+        d = _safe_date(int(dated.group(3)), month_num(dated.group(1).lower()[:3]), int(dated.group(2)))
         plan.years = [fiscal_year_of(d, int(info["fiscal_year"]), year_end)]
     if plan.blocked:
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)

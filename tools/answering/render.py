@@ -114,6 +114,8 @@ def _years_text(years: list[int]) -> str:
 
 def _render_item(plan: Plan, company: str, found: dict) -> tuple[Optional[float], str]:
     item = plan.item
+    if item is None:  # not an item plan: the lookup below raised KeyError(None), as this does
+        raise KeyError(item)
     spec = LINE_ITEMS[item]
     fs = [found[(item, y)] for y in plan.years if (item, y) in found]
     if len(fs) != len(plan.years) or not fs:
@@ -163,6 +165,7 @@ def _metric_value_text(metric: Metric, v: float, plan: Plan, decimals: Optional[
 
 def _render_metric(plan: Plan, company: str, found: dict, compute) -> tuple[Optional[float], str]:
     m = plan.metric
+    assert m is not None  # render_answer calls this for a metric plan only
     per_year = {y: compute(m, found, y) for y in plan.years}
     if any(v is None or (isinstance(v, float) and not math.isfinite(v)) for v in per_year.values()):
         return None, ""

@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional, cast
 
 from finrag.tools.retrieval.statements import STATEMENT_TITLES
 
@@ -31,9 +31,6 @@ YEAR = re.compile(r"^(?:FY|fy|Fiscal|fiscal)?'?((?:19|20)\d\d)[,:;)*]?$")
 _YEAR_ANY = re.compile(r"\b((?:19|20)\d\d)\b")
 _NUMBER = re.compile(r"^\(?-?\$?\(?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\)?%?\)?[,;]?$")
 _DASHES = {"—", "–", "-", "−", "——", "— ", "--", "n/a", "N/A", "nm", "NM", "n/m"}
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-           "dec")
 _GROUP_WORDS = re.compile(r"(?i)\b(three|six|nine|twelve|fiscal|year|years|months|quarter|weeks|ended|ending|"
                           r"as of|q[1-4])\b")
 SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
@@ -247,7 +244,7 @@ def _header_columns(cells: list[tuple[float, float, str]], label_end: float) -> 
         if y is None or x0 < label_end:
             continue
         # the words just before the year on the same row belong to its header ('December 31,', 'Fiscal')
-        prefix = []
+        prefix: list[str] = []
         j = i - 1
         while j >= 0 and x0 - cells[j][1] < 40 and _year_of(cells[j][2]) is None and parse_number(cells[j][2]) is None:
             prefix.insert(0, cells[j][2])
@@ -311,7 +308,7 @@ def tables_from_words(words: list, *, doc_id: str = "", page: int = 0, page_widt
             cols = [Column(year=h[1], header=h[2], x=h[0]) for h in heads]
             for gx0, gx1, gt in group_row:
                 for c in cols:
-                    if gx0 - 30 <= c.x <= gx1 + 30:
+                    if gx0 - 30 <= cast(float, c.x) <= gx1 + 30:  # x set from the header just above
                         c.group = f"{c.group} {gt}".strip()
             gap = min((b - a for a, b in zip(xs, xs[1:])), default=80.0)
             label_end = min(xs) - max(25.0, 0.55 * gap)
@@ -361,9 +358,9 @@ def tables_from_words(words: list, *, doc_id: str = "", page: int = 0, page_widt
         if row.values:
             current.rows.append(row)
     scope = table_scope("\n".join(text.splitlines()[:15]))
-    for t in tables:
-        t.title = _title(text)
-        t.scope = scope
+    for tb in tables:
+        tb.title = _title(text)
+        tb.scope = scope
     return [t for t in tables if t.rows]
 
 
@@ -419,7 +416,7 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
             ln = lines[j]
             m = _YEAR_ANY.search(ln)
             only_year = m and _year_cell(ln)
-            if only_year:
+            if m and only_year:
                 years.append(int(m.group(1)))
                 heads.append(ln)
                 j += 1
@@ -443,7 +440,8 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
             nums = [t for t in toks if parse_number(t) is not None or _is_dash(t)]
             if toks and len(nums) == len(toks):
                 if label:
-                    vals = [0.0 if _is_dash(t) else parse_number(t) for t in nums]
+                    # nums holds numbers and dashes only, so parse_number gives a number here
+                    vals = [0.0 if _is_dash(t) else cast(float, parse_number(t)) for t in nums]
                     pend = table.rows[-1] if table.rows and table.rows[-1].label == label else None
                     if pend is None:
                         pend = Row(label=label, section=section)
@@ -514,7 +512,7 @@ _CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 512
 
 
-_PDFS: "OrderedDict[str, object]" = OrderedDict()
+_PDFS: "OrderedDict[str, Any]" = OrderedDict()  # open pymupdf Documents
 _PDF_LOCK = threading.Lock()
 _PDF_OPEN = 8
 

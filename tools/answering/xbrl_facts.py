@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Optional
+from typing import Any, Optional, cast
 
 from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
 from finrag.tools.answering.reader import Found, ReaderResult
@@ -193,7 +193,7 @@ def _money(value: float, fact: dict, item: str) -> str:
     if item.startswith("eps") or "share" in unit and "usd" in unit:
         return f"{sign}${a:,.2f} per share"
     try:
-        dec = int(fact.get("decimals"))
+        dec = int(cast(Any, fact.get("decimals")))  # None or "INF" raise, handled below
     except (TypeError, ValueError):
         dec = 0
     if a >= 1e6:

@@ -14,20 +14,20 @@ Every failure is an `EdgarError` with a one-line message naming the URL.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from typing import Callable, Optional
 
 import httpx
 
+from finrag.state.settings import ProcessSettings
 from finrag.tools.edgar.limiter import RateLimiter
 
 __all__ = ["DATA_URL", "ENV_USER_AGENT", "WWW_URL", "EdgarClient", "EdgarError", "check_user_agent"]
 
 WWW_URL = "https://www.sec.gov"
 DATA_URL = "https://data.sec.gov"
-ENV_USER_AGENT = "FINRAG_SEC_USER_AGENT"
+ENV_USER_AGENT = "FINRAG_SEC_USER_AGENT"  # ProcessSettings.sec_user_agent
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 RETRY_STATUSES = (429, 500, 502, 503, 504)
 
@@ -60,7 +60,7 @@ class EdgarClient:
                  max_backoff: float = 30.0, timeout: float = 60.0,
                  sleep: Callable[[float], None] = time.sleep, transport: Optional[httpx.BaseTransport] = None):
         self.user_agent = check_user_agent(user_agent)
-        base = (base_url or os.environ.get("FINRAG_SEC_BASE_URL") or "").rstrip("/")
+        base = (base_url or ProcessSettings().sec_base_url or "").rstrip("/")
         if base and not re.match(r"https?://[^/\s]+", base):
             raise ValueError(f"bad EDGAR base URL {base!r}: expected http(s)://host[:port][/path]")
         self.www = base or WWW_URL

@@ -179,7 +179,7 @@ def _check_db(conn: sqlite3.Connection, index_dir: Path, rep: CheckReport) -> No
     except sqlite3.OperationalError:  # an index written before vector files existed
         recorded = []
     with_vectors = {r[0] for r in conn.execute("SELECT DISTINCT doc_id FROM segments")}
-    chunk_ids = {}
+    chunk_ids: dict[str, list[int]] = {}
     for doc, cid in conn.execute("SELECT doc_id, chunk_id FROM chunks ORDER BY chunk_id"):
         chunk_ids.setdefault(doc, []).append(cid)
     conn.execute("COMMIT")

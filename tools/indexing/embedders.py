@@ -31,9 +31,11 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
+
+from finrag.state.settings import ProcessSettings
 
 DEFAULT_EMBEDDER = "minilm"
 AUTO = "auto"  # the embedder setting's default: the index's recorded embedder (see `resolve_spec`)
@@ -88,7 +90,7 @@ def select_device(requested: str | None = "auto", cuda_available=None) -> str:
 def embed_threads() -> int:
     """Threads for document embedding on the CPU: `$FINRAG_EMBED_THREADS`, else every core this process may
     use (its affinity mask, else the machine's)."""
-    env = os.environ.get("FINRAG_EMBED_THREADS", "").strip()
+    env = ProcessSettings().embed_threads.strip()
     if env:
         try:
             return max(1, int(env))
@@ -106,6 +108,8 @@ class MiniLMEmbedder:
     dim = 384
 
     def __init__(self, model_path: str | None = None, batch_size: int = 32, device: str = "auto"):
+        # process-level writes that configure huggingface_hub / transformers (not finrag settings): the
+        # bundled weights load without asking the hub
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         if model_path is None:
@@ -161,7 +165,7 @@ class MiniLMEmbedder:
         Runtime when it loads, else NumPy); None when neither loads (then torch embeds the query)."""
         with self._lock:
             if self._query is None:
-                self._query = self._load_query_encoder(os.environ.get("FINRAG_QUERY_ENCODER") or "auto")
+                self._query = self._load_query_encoder(ProcessSettings().query_encoder or "auto")
             return self._query or None
 
     def _load_query_encoder(self, kind: str):
@@ -211,7 +215,7 @@ class OpenAIEmbedder:
 
             from finrag.tools.llm.chat import llm_limits
 
-            kwargs = {"model": model}
+            kwargs: dict[str, Any] = {"model": model}
             kwargs["timeout"], kwargs["max_retries"] = llm_limits()  # llm_timeout_s, llm_max_retries (FINRAG_*)
             if dimensions:
                 kwargs["dimensions"] = dimensions
@@ -219,7 +223,7 @@ class OpenAIEmbedder:
                 kwargs["base_url"] = base_url
                 kwargs["check_embedding_ctx_length"] = False
                 # local OpenAI-compatible servers need no key, but the openai client insists on one
-                api_key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
+                api_key = api_key or ProcessSettings().openai_api_key or "not-needed"
             if api_key:
                 kwargs["api_key"] = api_key
             client = OpenAIEmbeddings(**kwargs)
@@ -274,7 +278,7 @@ def resolve_spec(spec: str | None, recorded: str | None = None, new_files: int |
     wins; `auto` (or none): the one the index records, else, for a new index that starts with `new_files`
     files, `static` above STATIC_ABOVE_FILES files (minutes instead of hours of MiniLM; `note` says so),
     else `minilm`."""
-    spec = (spec or os.environ.get("FINRAG_EMBEDDER") or AUTO).strip()
+    spec = (spec or ProcessSettings().embedder or AUTO).strip()
     if spec != AUTO:
         return spec
     from_index = spec_for_identity(recorded)
@@ -298,9 +302,10 @@ def get_embedder(spec: str | None = None, base_url: str | None = None, device: s
 
     `device` (MiniLM's document batches): `auto` (default, or `$FINRAG_EMBED_DEVICE` / `$FINRAG_DEVICE`),
     `cpu` or `cuda`."""
-    spec = spec or os.environ.get("FINRAG_EMBEDDER") or DEFAULT_EMBEDDER
-    base_url = base_url or os.environ.get("FINRAG_EMBEDDINGS_BASE_URL")
-    device = device or os.environ.get("FINRAG_EMBED_DEVICE") or os.environ.get("FINRAG_DEVICE") or "auto"
+    env = ProcessSettings()
+    spec = spec or env.embedder or DEFAULT_EMBEDDER
+    base_url = base_url or env.embeddings_base_url or None
+    device = device or env.embed_device or "auto"
     key = f"{spec}@{base_url or ''}@{device}"
     with _CACHE_LOCK:
         if key not in _CACHE:

@@ -1,4 +1,5 @@
-"""The indexing pipeline: files -> pages -> chunks -> SQLite/FTS5 + segment embeddings -> FAISS.
+"""The indexing pipeline: files -> pages -> chunks -> SQLite (FTS5, BM25 postings) + segment embeddings ->
+vector files (memory-mapped NumPy rows, an optional FAISS approximate index).
 
 * Files are found recursively; each is hashed and skipped when its hash is
   already in the index (re-running does no parsing or embedding work).
@@ -23,7 +24,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, cast
 
 from finrag.state.prompts import CONTEXT_PROMPT
 from finrag.tools.indexing.chunking import (
@@ -210,9 +211,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                 log: Callable[[str], None] = print, embed: bool = True) -> IndexReport:
     """Index files and folders into `store` (which must have an embedder): the text of every new or changed
     file first, then (with `embed`) the vectors of every document that has none."""
-    from finrag.tools.indexing.facts_store import save_facts
-    from finrag.tools.indexing.sections_store import backfill_sections, save_sections
-    from finrag.tools.routing.documents import build_document_info
+    from finrag.tools.indexing.sections_store import backfill_sections
 
     if store.embedder is None:
         raise ValueError("index_paths needs a Store opened with an embedder")
@@ -221,6 +220,28 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     t0 = time.perf_counter()
     store.ensure_lexical(log=log)  # indexes built before the BM25 postings existed: migrated in place
     backfill_sections(store)  # indexes built before section labels existed: labelled from their pages
+    todo, ids_by_path = _plan_files(paths, store, report)
+    workers = workers or max(1, min(os.cpu_count() or 1, 4))
+    _parse_and_store(store, todo, ids_by_path, report, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
+                     workers=workers, progress=progress)
+    if alias_file:
+        store.set_meta("alias_file", str(Path(alias_file).resolve()))
+    if report.duplicates and not report.interrupted:
+        record_duplicates(store, report.duplicates)
+    changed: list[str] = []
+    if not report.interrupted:
+        changed = _make_answerable(store, report, t0, embed=embed, log=log)
+        if embed:
+            embed_pending(store, progress=progress, report=report, log=log)
+    if not report.interrupted and (report.indexed or report.embedded or changed or not store.faiss_is_current()):
+        _update_vector_files(store, progress=progress, log=log)
+    report.total_seconds = time.perf_counter() - t0
+    return report
+
+
+def _plan_files(paths: Sequence[str | Path], store: Store, report: IndexReport) -> tuple[list[str], dict[str, str]]:
+    """(the files to parse, doc id by resolved path): unchanged files and duplicates (identical content under
+    another name) go to the report instead."""
     files = discover(paths, report)
     known = store.document_hashes()
     todo: list[str] = []
@@ -234,8 +255,13 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
             report.unchanged.append(doc_id)
         else:
             todo.append(str(f))
-    workers = workers or max(1, min(os.cpu_count() or 1, 4))
-    step = chunk_size - chunk_overlap
+    return todo, ids_by_path
+
+
+def _parse_and_store(store: Store, todo: list[str], ids_by_path: dict[str, str], report: IndexReport, *,
+                     chunk_size: int, chunk_overlap: int, workers: int, progress: bool) -> None:
+    """Parse `todo` in the process pool and store each document's text as it arrives (`_store_text`); a file
+    that fails is one line of the report, and Ctrl-C stops the pass with what was stored kept."""
     parse_bar = _progress(len(todo), "parse", "file", progress and bool(todo), position=0)
     bar = _progress(len(todo), "store", "file", progress and bool(todo), position=1)
     try:
@@ -248,25 +274,11 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                 t_parse = time.perf_counter()
                 continue
             doc = item
-            doc.doc_id = ids_by_path.get(doc.path, doc.doc_id)
-            dei = (doc.xbrl or {}).get("dei")
-            info = build_document_info(doc.path, "\n".join(doc.pages[:3]), dei=dei).model_copy(
-                update={"doc_id": doc.doc_id})
-            chunks = chunk_pages(doc.pages, chunk_size, chunk_overlap)
-            text, _ = join_pages(doc.pages)
-            if chunk_size % step == 0:
-                n_segs = len(segments(text, step))
-                spans = [chunk_segment_span(c, chunk_size, chunk_overlap, n_segs) for c in chunks]
-                chunk_segs = [(s.start, len(s)) for s in spans]
-            else:  # chunk size not a multiple of the step: one vector per chunk
-                chunk_segs = [(i, 1) for i in range(len(chunks))]
-            store.replace_document(info, doc.content_hash, doc.pages, chunks, None, chunk_segs)
-            save_facts(store, doc.doc_id, doc.content_hash, doc.xbrl)
-            save_sections(store, doc.doc_id, doc.content_hash, doc.pages)  # items and notes per chunk
+            n_chunks = _store_text(store, doc, ids_by_path, chunk_size, chunk_overlap)
             report.indexed.append(doc.doc_id)
             report.pages += len(doc.pages)
-            report.chunks += len(chunks)
-            bar.set_postfix_str(f"{doc.doc_id}: {len(doc.pages)}p {len(chunks)}c", refresh=False)
+            report.chunks += n_chunks
+            bar.set_postfix_str(f"{doc.doc_id}: {len(doc.pages)}p {n_chunks}c", refresh=False)
             bar.update(1)
             t_parse = time.perf_counter()
     except KeyboardInterrupt:
@@ -274,50 +286,79 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     finally:
         bar.close()
         parse_bar.close()
-    if alias_file:
-        store.set_meta("alias_file", str(Path(alias_file).resolve()))
-    if report.duplicates and not report.interrupted:
-        record_duplicates(store, report.duplicates)
-    changed: list[str] = []
-    if not report.interrupted:
-        t_runs = time.perf_counter()
-        if n_runs := store.flush_lexical():
-            _note(log, f"BM25 runs: postings of {n_runs} filing(s) written for corpus-wide search "
-                       f"({time.perf_counter() - t_runs:.1f}s)")
-        changed = refresh_registry(store)
-        if changed:  # prefixes derived from registry entries are stale for these documents
-            store.delete_prefixes("meta", changed)
-            if (store.get_meta("variant_llmctx_source") or "offline") == "offline":
-                store.delete_prefixes("llmctx", changed)
-        try:  # build and store the registry now, so the first question does not pay for it
-            from finrag.tools.runtime import get_registry
 
-            get_registry(store)
-        except Exception as exc:  # routing data problems surface on the first question with their own message
-            log(f"warning: registry not stored: {exc}")
-        report.answerable_seconds = time.perf_counter() - t0
-        if report.indexed:
-            _note(log, f"answerable after {report.answerable_seconds:.1f}s: {len(report.indexed)} new filing(s) "
-                       f"routable and BM25-searchable" + ("; embedding their vectors next" if embed else ""))
-        if embed:
-            embed_pending(store, progress=progress, report=report, log=log)
-    if not report.interrupted and (report.indexed or report.embedded or changed or not store.faiss_is_current()):
-        store.build_faiss("base")
-        for variant in ("meta", "llmctx"):
-            have, total = store.variant_status(variant)
-            if not have or have == total and store.faiss_is_current(variant):
-                continue
-            source = store.get_meta(f"variant_{variant}_source") or "offline"
-            if source != "offline":  # never mix offline contexts into an LLM-built variant
-                log(f"variant {variant} was built with {source}: run `finrag index --variant {variant} --llm ...` "
-                    f"to cover the new documents ({have}/{total} chunks have a prefix)")
-                continue
-            try:  # keep variants that exist in step with the base index
-                build_variant(store, variant, progress=progress, log=log)
-            except Exception as exc:
-                log(f"warning: variant {variant} not updated: {exc}")
-    report.total_seconds = time.perf_counter() - t0
-    return report
+
+def _store_text(store: Store, doc: ParsedDocument, ids_by_path: dict[str, str], chunk_size: int,
+                chunk_overlap: int) -> int:
+    """Store one parsed document's text in one transaction (registry entry, pages, chunks with their segment
+    spans, no vectors yet), then its XBRL facts and section labels; returns its number of chunks."""
+    from finrag.tools.indexing.facts_store import save_facts
+    from finrag.tools.indexing.sections_store import save_sections
+    from finrag.tools.routing.documents import build_document_info
+
+    step = chunk_size - chunk_overlap
+    doc.doc_id = ids_by_path.get(doc.path, doc.doc_id)
+    dei = (doc.xbrl or {}).get("dei")
+    info = build_document_info(doc.path, "\n".join(doc.pages[:3]), dei=dei).model_copy(
+        update={"doc_id": doc.doc_id})
+    chunks = chunk_pages(doc.pages, chunk_size, chunk_overlap)
+    text, _ = join_pages(doc.pages)
+    if chunk_size % step == 0:
+        n_segs = len(segments(text, step))
+        spans = [chunk_segment_span(c, chunk_size, chunk_overlap, n_segs) for c in chunks]
+        # never None here: chunk_segment_span returns None only when size is not a multiple of step
+        chunk_segs = [(s.start, len(s)) for s in cast(list[range], spans)]
+    else:  # chunk size not a multiple of the step: one vector per chunk
+        chunk_segs = [(i, 1) for i in range(len(chunks))]
+    store.replace_document(info, doc.content_hash, doc.pages, chunks, None, chunk_segs)
+    save_facts(store, doc.doc_id, doc.content_hash, doc.xbrl)
+    save_sections(store, doc.doc_id, doc.content_hash, doc.pages)  # items and notes per chunk
+    return len(chunks)
+
+
+def _make_answerable(store: Store, report: IndexReport, t0: float, *, embed: bool,
+                     log: Callable[[str], None]) -> list[str]:
+    """After the text pass: the BM25 runs of the new filings, the registry entries (stale `meta`/offline
+    `llmctx` prefixes of changed documents dropped) and the stored registry; returns the changed doc ids."""
+    t_runs = time.perf_counter()
+    if n_runs := store.flush_lexical():
+        _note(log, f"BM25 runs: postings of {n_runs} filing(s) written for corpus-wide search "
+                   f"({time.perf_counter() - t_runs:.1f}s)")
+    changed = refresh_registry(store)
+    if changed:  # prefixes derived from registry entries are stale for these documents
+        store.delete_prefixes("meta", changed)
+        if (store.get_meta("variant_llmctx_source") or "offline") == "offline":
+            store.delete_prefixes("llmctx", changed)
+    try:  # build and store the registry now, so the first question does not pay for it
+        from finrag.tools.indexing.open_index import registry_for as get_registry
+
+        get_registry(store)
+    except Exception as exc:  # routing data problems surface on the first question with their own message
+        log(f"warning: registry not stored: {exc}")
+    report.answerable_seconds = time.perf_counter() - t0
+    if report.indexed:
+        _note(log, f"answerable after {report.answerable_seconds:.1f}s: {len(report.indexed)} new filing(s) "
+                   f"routable and BM25-searchable" + ("; embedding their vectors next" if embed else ""))
+    return changed
+
+
+def _update_vector_files(store: Store, *, progress: bool, log: Callable[[str], None]) -> None:
+    """The base vector file (and approximate index) brought up to date, and the offline variants that exist
+    kept in step with it (an LLM-built variant is only reported)."""
+    store.build_faiss("base")
+    for variant in ("meta", "llmctx"):
+        have, total = store.variant_status(variant)
+        if not have or have == total and store.faiss_is_current(variant):
+            continue
+        source = store.get_meta(f"variant_{variant}_source") or "offline"
+        if source != "offline":  # never mix offline contexts into an LLM-built variant
+            log(f"variant {variant} was built with {source}: run `finrag index --variant {variant} --llm ...` "
+                f"to cover the new documents ({have}/{total} chunks have a prefix)")
+            continue
+        try:  # keep variants that exist in step with the base index
+            build_variant(store, variant, progress=progress, log=log)
+        except Exception as exc:
+            log(f"warning: variant {variant} not updated: {exc}")
 
 
 def _note(log: Callable[[str], None] | None, msg: str) -> None:
@@ -438,7 +479,8 @@ def remove_documents(store: Store, names: Iterable[str]) -> IndexReport:
 def build_variant(store: Store, variant: str, *, contextualizer=None, context_prompt: str = CONTEXT_PROMPT,
                   budget_calls: int | None = None, progress: bool = True,
                   log: Callable[[str], None] = print) -> dict:
-    """Fill the missing prefixes of a variant (resumable), then build its FAISS file.
+    """Fill the missing prefixes of a variant (resumable), then bring its vector file (and approximate index,
+    when one is configured) up to date (`Store.build_faiss`).
 
     `contextualizer` is a chat model for `llmctx` (None = the offline context), prompted with
     `context_prompt` (the configuration's `contextualizer_prompt`; `{document}` and `{chunk}` are filled in).
@@ -449,7 +491,7 @@ def build_variant(store: Store, variant: str, *, contextualizer=None, context_pr
 
     infos = {d.doc_id: d for d in store.documents()}
     missing = store.missing_prefix_chunks(variant)
-    done = {"variant": variant, "added": 0, "llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0,
+    done: dict[str, Any] = {"variant": variant, "added": 0, "llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0,
             "budget_exhausted": False}
     bar = _progress(len(missing), f"variant {variant}", "chunk", progress and bool(missing))
     headings: dict[str, V.HeadingIndex] = {}

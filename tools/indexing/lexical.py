@@ -156,7 +156,7 @@ class Terms:
             self._learn(conn, list(dict.fromkeys(words)))
             single = np.fromiter(map(self._single.__getitem__, words), dtype=np.int64, count=len(words))
         counts = (single >= 0).astype(np.int64)
-        multi = np.flatnonzero(single == -2)
+        multi = np.flatnonzero(single == -2).tolist()
         for i in multi:
             counts[i] = len(self._map[words[i]])
         bounds = np.zeros(len(words) + 1, dtype=np.int64)
@@ -195,10 +195,10 @@ def _chunk_terms(conn: sqlite3.Connection, texts: Sequence[str],
                 pieces.append(t[pos - s:])
                 pos = e
     else:
-        words = [_words(t) for t in texts]
-        flat, bounds = TERMS.flat(conn, [w for ws in words for w in ws])
+        text_words = [_words(t) for t in texts]
+        flat, bounds = TERMS.flat(conn, [w for ws in text_words for w in ws])
         out, i = [], 0
-        for ws in words:
+        for ws in text_words:
             out.append(flat[bounds[i]:bounds[i + len(ws)]])
             i += len(ws)
         return out
@@ -229,8 +229,8 @@ def _chunk_terms(conn: sqlite3.Connection, texts: Sequence[str],
         inner = flat[bounds[i0]:bounds[i1]] if i1 > i0 else flat[0:0]
         if head >= 0 or tail >= 0:
             h = cut_flat[cut_bounds[head]:cut_bounds[head + 1]] if head >= 0 else flat[0:0]
-            t = cut_flat[cut_bounds[tail]:cut_bounds[tail + 1]] if tail >= 0 else flat[0:0]
-            inner = np.concatenate([h, inner, t])
+            tl = cut_flat[cut_bounds[tail]:cut_bounds[tail + 1]] if tail >= 0 else flat[0:0]
+            inner = np.concatenate([h, inner, tl])
         out.append(inner)
     return out
 

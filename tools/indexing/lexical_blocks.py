@@ -111,6 +111,7 @@ class RunFile:
         self._f.seek(len(MAGIC))
         self._f.write(np.array([self._pos], "<u8").tobytes())
         self._f.close()
+        assert self.dir is not None  # the file is opened only when the index has a directory
         os.replace(self._tmp, self.dir / f"lexrun-{self.token}.bin")
         return self.token
 

@@ -1,4 +1,4 @@
-"""The index's two locks: one writer at a time, and one FAISS save at a time.
+"""The index's two locks: one writer at a time, and one vector-file write at a time.
 
 Both are `flock(2)` locks on small files in the index directory, so the kernel releases them when the
 holder exits, however it exits (kill -9, OOM): a crashed writer never leaves a lock behind.
@@ -8,8 +8,10 @@ holder exits, however it exits (kill -9, OOM): a crashed writer never leaves a l
   is written into `write.lock` for that message. Readers (`ask`, `batch`, `serve`, `--check`) never take it.
   Where `write.lock` cannot be created (a read-only file system, no write permission) the writer gets
   `IndexUnwritable` (exit code 5), naming the index and the reason.
-* `faiss_save_lock(index_dir)`: taken around every FAISS file save (by the writer and by a reader that finds
-  a stale file and rebuilds it), blocking. Saves go through a temporary file with a unique name that is
+* `faiss_save_lock(index_dir)` (`faiss.lock`, named after the FAISS files it first guarded): taken around every
+  write of vector data (rows written in place into `vectors_<variant>.f32`, a new vector file, a save of the
+  approximate index `ann_<variant>.faiss`; by the writer and by a reader that finds a stale file and rebuilds
+  it), blocking. Whole files go through a temporary file with a unique name that is
   renamed over the target, so a reader never sees a half-written file and two savers never share a
   temporary file; under the lock a saver also removes the temporary files of savers that were killed.
 
@@ -110,7 +112,8 @@ def locked_by(index_dir: str | os.PathLike) -> int | None:
 
 @contextmanager
 def faiss_save_lock(index_dir: str | os.PathLike) -> Iterator[None]:
-    """Serialise FAISS saves in `index_dir` (blocking), and clear the temporary files of killed savers."""
+    """Serialise vector-file writes and ANN saves in `index_dir` (blocking), and clear the temporary files of
+    killed savers (those named `faiss_*.tmp-*`)."""
     index_dir = Path(index_dir)
     fd = os.open(index_dir / FAISS_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:

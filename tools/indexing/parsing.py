@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Iterable, cast
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".htm", ".html")
 
@@ -136,8 +137,9 @@ def _pdf_pages(path: Path, max_pages: int | None = None) -> list[str]:
             raise ParseError("encrypted PDF (password required)")
         if doc.page_count == 0:
             raise ParseError("PDF has no pages")
-        pages = []
-        for page in doc:
+        pages: list[str] = []
+        # a Document iterates its pages through __getitem__, which the type checker does not follow
+        for page in cast("Iterable[fitz.Page]", doc):
             if max_pages is not None and len(pages) >= max_pages:
                 break
             try:

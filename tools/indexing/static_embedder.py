@@ -76,6 +76,7 @@ def _minilm_path() -> str:
 
 def _distill(source: str, target: Path) -> None:
     """model2vec's distill of `source` into the folder `target` (offline; every core for the forward passes)."""
+    # a process-level write for huggingface_hub / transformers (not a finrag setting): never ask the model hub
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     try:

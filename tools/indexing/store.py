@@ -27,7 +27,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, cast, overload
 
 import numpy as np
 
@@ -62,7 +62,7 @@ class VariantMissing(IndexError_):
 class IndexCorrupt(IndexError_):
     """The index database cannot be read (truncated, overwritten, not a finrag database)."""
 
-    def __init__(self, db_path: Path, exc: BaseException):
+    def __init__(self, db_path: Path, exc: BaseException | str):
         super().__init__(f"index database {db_path} is damaged or not a finrag index ({exc}); "
                          f"`finrag index --check --index {db_path.parent}` tells more; rebuild it from the filings "
                          "into a new directory")
@@ -213,6 +213,10 @@ class Store(SearchMixin):
         return conn
 
     # ------------------------------------------------------------------ meta
+    @overload
+    def get_meta(self, key: str, default: str) -> str: ...
+    @overload
+    def get_meta(self, key: str, default: str | None = None) -> str | None: ...
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = self._reader().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else default
@@ -248,7 +252,8 @@ class Store(SearchMixin):
 
     def chunking_params(self) -> tuple[int, int] | None:
         size, overlap = self.get_meta("chunk_size"), self.get_meta("chunk_overlap")
-        return (int(size), int(overlap)) if size is not None else None
+        # check_chunking writes both keys together, so overlap is set whenever size is
+        return (int(size), int(cast(str, overlap))) if size is not None else None
 
     def check_chunking(self, size: int, overlap: int) -> None:
         params = self.chunking_params()

@@ -14,11 +14,14 @@ A mixin of `finrag.tools.indexing.store.Store` (kept apart so each module stays 
 """
 from __future__ import annotations
 
+import sqlite3
 import threading
-from typing import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, overload
 
 import numpy as np
 
+from finrag.state.configuration import FTS_K, VECTOR_K
 from finrag.state.schema import RetrievedChunk
 from finrag.tools.indexing import lexical
 from finrag.tools.indexing import vectors as V
@@ -39,6 +42,31 @@ class SearchMixin:
     _anns: dict[str, tuple[tuple, V.Ann | None]]
     _vec_lock: threading.RLock
 
+    if TYPE_CHECKING:  # what `Store` provides (declared for the type checker only; Store defines them)
+        index_dir: Path
+        conn: sqlite3.Connection
+        embedder: Any
+        _lock: threading.RLock
+        _synced: dict[str, tuple]
+
+        @property
+        def generation(self) -> int: ...
+        def _reader(self) -> sqlite3.Connection: ...
+        @overload
+        def get_meta(self, key: str, default: str) -> str: ...
+        @overload
+        def get_meta(self, key: str, default: str | None = None) -> str | None: ...
+        def get_meta(self, key: str, default: str | None = None) -> str | None: ...
+        def _bump(self, key: str) -> None: ...
+        def count_documents(self) -> int: ...
+        def chunking_params(self) -> tuple[int, int] | None: ...
+        def pages_of(self, doc_id: str) -> list[str]: ...
+        def chunks_of(self, doc_id: str) -> list[RetrievedChunk]: ...
+        def get_chunks(self, chunk_ids: Iterable[int]) -> dict[int, RetrievedChunk]: ...
+        def chunk_ids_of(self, doc_ids: Iterable[str]) -> np.ndarray: ...
+        def _prefix_vectors(self, variant: str, doc_id: str | None = None) -> dict[int, np.ndarray]: ...
+        def _check_variant(self, variant: str) -> None: ...
+
     # ------------------------------------------------------------------- BM25
     def _cache_id(self) -> str:
         """Unique to this open Store (with the generation, it keys what a process caches of the index)."""
@@ -48,7 +76,7 @@ class SearchMixin:
             self._uid = uuid.uuid4().hex
         return self._uid
 
-    def search_fts(self, query: str, k: int = 20, doc_ids: Sequence[str] | None = None,
+    def search_fts(self, query: str, k: int = FTS_K, doc_ids: Sequence[str] | None = None,
                    variant: str = "base") -> list[RetrievedChunk]:
         """BM25 over the chunk text (or the variant's prefixed text), optionally scoped to documents."""
         from finrag.tools.indexing.store import fts_phrases
@@ -160,7 +188,7 @@ class SearchMixin:
             params.append(fid)
         if doc_ids is None:
             return {r[0] for r in conn.execute(f"SELECT d.doc_id FROM documents d WHERE {cond}", params)}
-        docs, out = list(dict.fromkeys(doc_ids)), set()
+        docs, out = list(dict.fromkeys(doc_ids)), set[str]()
         for i in range(0, len(docs), 500):
             part = docs[i:i + 500]
             q = f"SELECT d.doc_id FROM documents d WHERE d.doc_id IN ({','.join('?' * len(part))}) AND ({cond})"
@@ -323,7 +351,7 @@ class SearchMixin:
             parts.append(vf.exact_search(q, k, ids))
         return V.merge_top(parts, k)
 
-    def search_vectors(self, vector: np.ndarray, k: int = 30, doc_ids: Sequence[str] | None = None,
+    def search_vectors(self, vector: np.ndarray, k: int = VECTOR_K, doc_ids: Sequence[str] | None = None,
                        variant: str = "base", max_distance: float | None = None) -> list[RetrievedChunk]:
         """Inner-product search over unit vectors; `distance` is the L2 distance sqrt(2 - 2 cos).
 

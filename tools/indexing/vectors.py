@@ -29,7 +29,7 @@ import os
 import threading
 import uuid
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, cast
 
 import numpy as np
 
@@ -262,6 +262,7 @@ def build_ann(vf: VectorFile, kind: str, *, upto_seq: int, file_id: str, sample:
         raise ValueError("no vectors to index")
     mat = vf.matrix()
     dim = vf.dim
+    index: faiss.Index
     if kind == "ivf":
         nlist = int(max(1, min(4096, 4 * np.sqrt(n), n // 39)))
         index = faiss.IndexIVFScalarQuantizer(faiss.IndexFlatIP(dim), dim, nlist, faiss.ScalarQuantizer.QT_8bit,
@@ -310,7 +311,7 @@ def tuning_queries(vf: VectorFile, sample: int, seed: int) -> np.ndarray:
     ids = vf.valid_rows()
     rng = np.random.default_rng(seed + 1)
     m = min(sample, len(ids))
-    qs = sum(np.asarray(vf.gather(rng.choice(ids, size=m, replace=True))) for _ in range(3))
+    qs = cast(np.ndarray, sum(np.asarray(vf.gather(rng.choice(ids, size=m, replace=True))) for _ in range(3)))
     qs = qs + rng.normal(scale=TUNE_NOISE, size=qs.shape).astype(np.float32)
     return qs / np.linalg.norm(qs, axis=1, keepdims=True)
 
@@ -360,7 +361,8 @@ def _set_param(index, kind: str, value: int) -> None:
     if kind == "ivf":
         faiss.extract_index_ivf(index).nprobe = int(value)
     else:
-        faiss.downcast_index(index.index).hnsw.efSearch = int(value)
+        # downcast_index returns the concrete class (IndexHNSWFlat); faiss's stubs say only `Index`
+        cast("faiss.IndexHNSW", faiss.downcast_index(index.index)).hnsw.efSearch = int(value)
 
 
 def _ann_search(index, kind: str, vf: VectorFile, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

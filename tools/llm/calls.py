@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, cast
 
 if TYPE_CHECKING:  # annotations only: importing it costs ~0.6 s, which an offline run never needs
     from langchain_core.language_models import BaseChatModel
@@ -114,7 +114,8 @@ def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: lis
     the caller can read the raw reply (`message_text`, `json_objects`); a model that cannot bind tools
     raises NotImplementedError."""
     runnable = model.with_structured_output(schema, include_raw=True)
-    out = runnable.invoke(messages)
+    # include_raw=True: a dict of parsed, raw and parsing_error (the stubs also allow a bare BaseModel)
+    out = cast("dict[str, Any]", runnable.invoke(messages))
     parsed, raw = out.get("parsed"), out.get("raw")
     pt, ct = usage_of(raw, _prompt_text(messages), str(getattr(raw, "content", "") or parsed))
     return parsed, raw, out.get("parsing_error"), call_record(role, model, pt, ct,
@@ -172,9 +173,19 @@ def json_objects(text: str) -> Iterator[dict]:
                 yield obj
 
 
+ERROR_MODEL = "error"
+"""The `model` of a failed call's record (`error_record`); test a record with `failed_call`."""
+
+
+def failed_call(record: Mapping[str, Any]) -> bool:
+    """Whether an `llm_calls` record is a failed call's (`error_record`): not counted as an LLM call, and its
+    role was answered by the offline strategy."""
+    return record.get("model") == ERROR_MODEL
+
+
 def error_record(role: str, exc: BaseException) -> dict:
     """A call that failed: recorded (and not counted as an LLM call) so the offline strategy can take over."""
-    return {"role": role, "model": "error", "prompt_tokens": 0, "completion_tokens": 0,
+    return {"role": role, "model": ERROR_MODEL, "prompt_tokens": 0, "completion_tokens": 0,
             "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
 
 

@@ -14,7 +14,6 @@ llm_timeout_s x (llm_max_retries + 1), and the failure says "timed out" (`finrag
 from __future__ import annotations
 
 import math
-import os
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an o
     from langchain_core.language_models import BaseChatModel
 
 from finrag.state.configuration import Configuration
+from finrag.state.settings import ProcessSettings
 from finrag.tools.llm.deadline import fit_limits
 
 OFFLINE = ("offline", "none", "")
@@ -93,8 +93,9 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
     if provider not in ("openai", "openai-compatible"):
         raise LLMConfigError(f"unknown model provider {provider!r} in {spec!r} (the {role}'s model); "
                              "use 'offline' or 'openai/<model>' (with --llm-base-url for a compatible server)")
-    base_url = cfg.llm_base_url or os.environ.get("OPENAI_BASE_URL") or None
-    if not base_url and not os.environ.get("OPENAI_API_KEY"):
+    env = ProcessSettings()  # OPENAI_BASE_URL, OPENAI_API_KEY
+    base_url = cfg.llm_base_url or env.openai_base_url or None
+    if not base_url and not env.openai_api_key:
         raise LLMConfigError(f"the {role}'s model {spec!r} needs OPENAI_API_KEY in the environment, or "
                              "--llm-base-url (llm_base_url) for an OpenAI-compatible server; --llm offline "
                              "answers without an LLM")
@@ -110,7 +111,7 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
                                       "max_retries": retries, "timeout": timeout, "stream_usage": True}
             if base_url:
                 kwargs["base_url"] = base_url
-                kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")
+                kwargs.setdefault("api_key", env.openai_api_key or "not-needed")
             if policy == ON_LLM_ERROR_OFFLINE:
                 kwargs["metadata"] = {POLICY_KEY: ON_LLM_ERROR_OFFLINE}
             _CACHE[key] = ChatOpenAI(**kwargs)

@@ -17,10 +17,10 @@ The plan is returned as a dict and lands in the answer's `retrieval.context` rec
 """
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from finrag.tools.llm.tokens import count_tokens
-from finrag.tools.retrieval.section_intent import question_scope, sections_for
+from finrag.tools.retrieval.section_intent import Scope, question_scope, sections_for
 from finrag.tools.retrieval.statements import statement_intent
 
 __all__ = ["plan_context", "prefer_sections", "fill_budget", "expansion_ids", "chunk_tokens"]
@@ -34,11 +34,13 @@ def chunk_tokens(text: str) -> int:
 
 
 def plan_context(question: str, *, budget_tokens: int, floor: float, section_weight: float,
-                 expand_top: int) -> dict:
-    """The context plan of one question: scope, budget, preferred sections and why."""
-    scope = question_scope(question, bool(statement_intent(question)))
+                 expand_top: int, scope: Optional[Scope] = None) -> dict:
+    """The context plan of one question: scope (`scope` when the caller knows it, else `question_scope`),
+    budget, preferred sections and why."""
+    if scope is None:
+        scope = question_scope(question, bool(statement_intent(question)))
     cues = sections_for(question)
-    plan = {"rule": "budget", "scope": scope, "sections": [k for k, _ in cues],
+    plan: dict[str, Any] = {"rule": "budget", "scope": scope, "sections": [k for k, _ in cues],
             "cues": sorted({c for _, c in cues}), "budget_tokens": int(budget_tokens) if scope == "open" else None,
             "floor": float(floor) if scope == "open" else None, "section_weight": float(section_weight),
             "expand_top": int(expand_top) if scope == "open" else 0}

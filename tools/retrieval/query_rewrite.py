@@ -2,6 +2,7 @@
 boilerplate ("answer in USD millions", "round to one decimal"), keep financial terms, names and numbers."""
 from __future__ import annotations
 
+import functools
 import re
 
 from pydantic import BaseModel, Field
@@ -91,6 +92,17 @@ _COMPOUNDS = re.compile(r"\b(cash)(flows?)\b", re.I)  # "cashflow" is written "c
 
 
 def offline_rewrite(question: str) -> Rewrite:
+    """The offline rewrite of `question`: the question without boilerplate, with the expansions of the
+    abbreviations, statement names and analysts' phrases it uses, and up to 32 keywords. A fresh `Rewrite`
+    each call; the work is done once per question text (a pure function of it, memoised): a run asks for it
+    in `rewrite`, in `fts_search` and `rerank` (`without_company_words`) and in `generate`."""
+    query, keywords = _offline_rewrite(question)
+    return Rewrite(query=query, keywords=list(keywords))
+
+
+@functools.lru_cache(maxsize=4096)
+def _offline_rewrite(question: str) -> tuple[str, tuple[str, ...]]:
+    """`offline_rewrite`'s (query, keywords), memoised on the question text."""
     question = _COMPOUNDS.sub(r"\1 \2", question)
     core = BOILERPLATE.sub(" ", question)
     low = core.lower()
@@ -112,4 +124,4 @@ def offline_rewrite(question: str) -> Rewrite:
     query = " ".join(core.split())
     if expansions:
         query += " (" + "; ".join(expansions) + ")"
-    return Rewrite(query=query, keywords=keywords[:32])
+    return query, tuple(keywords[:32])

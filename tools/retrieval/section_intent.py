@@ -13,11 +13,12 @@ figure of one primary statement, answered from a table: a small context is enoug
 from __future__ import annotations
 
 import re
-from typing import Literal
+
+from finrag.state.graph_state import QuestionScope
 
 __all__ = ["SECTION_CUES", "sections_for", "question_scope", "Scope"]
 
-Scope = Literal["line_item", "open"]
+Scope = QuestionScope  # defined with the state field that carries it (`FinragState.question_scope`)
 
 # (pattern on the lower-cased question, section keys it points to)
 SECTION_CUES: tuple[tuple[str, tuple[str, ...]], ...] = (

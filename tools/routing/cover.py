@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from pathlib import Path
+from typing import Any
 
 from finrag.tools.routing.text import (
     MONTH_RE,
@@ -57,6 +59,7 @@ def _fix_spaced_caps(name: str) -> str:
 
     A lone capital is glued to the following all-caps word unless the word before
     it is a lone letter too ('J P MORGAN' stays)."""
+    out: list[str]
     words, out, i = name.split(" "), [], 0
     while i < len(words):
         w = words[i]
@@ -170,7 +173,7 @@ def parse_cover_page(text: str) -> dict:
     year or quarter covered), ``form`` (from the cover), ``report_date`` (ISO
     "Date of Report" of an 8-K) and ``items`` (the 8-K items it reports, e.g. ['5.02', '9.01']). Never raises; garbage gives empty fields.
     """
-    out = {"registrant": "", "registrant_source": "", "tickers": [], "fiscal_year_end": None,
+    out: dict[str, Any] = {"registrant": "", "registrant_source": "", "tickers": [], "fiscal_year_end": None,
            "fiscal_year": None, "period_end": None, "form": "", "report_date": None, "items": []}
     if not isinstance(text, str) or not text.strip():
         return out
@@ -217,6 +220,6 @@ def read_cover_text(path: PathLike, pages: int = 3) -> str:
     from finrag.tools.indexing.parsing import read_pages
 
     try:
-        return "\n".join(read_pages(path, max_pages=pages))
+        return "\n".join(read_pages(Path(path), max_pages=pages))
     except Exception:
         return ""

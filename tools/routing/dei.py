@@ -11,14 +11,12 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from finrag.tools.routing.text import MONTH_RE, iso_date, month_num
+from finrag.tools.routing.text import MONTH_NAMES, MONTH_RE, iso_date, month_num
 
 __all__ = ["dei_identity", "dei_date"]
 
 _FORMS = {"10-K": "10K", "10-K/A": "10K", "10-KT": "10K", "10-Q": "10Q", "10-Q/A": "10Q", "10-QT": "10Q",
           "8-K": "8K", "8-K/A": "8K", "20-F": "10K", "40-F": "10K"}
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
 _TICKER = re.compile(r"[A-Z]{1,5}(?:[.\-][A-Z]{1,2})?")
 
 
@@ -58,7 +56,7 @@ def dei_identity(dei: Optional[dict]) -> dict:
         out["period_end"] = dei_date(str(dei.get("DocumentPeriodEndDate") or ""))
         m = re.search(r"--(\d{2})-(\d{2})", str(dei.get("CurrentFiscalYearEndDate") or ""))
         if m and 1 <= int(m.group(1)) <= 12:
-            out["fiscal_year_end"] = f"{_MONTHS[int(m.group(1)) - 1]} {int(m.group(2))}"
+            out["fiscal_year_end"] = f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}"
         cik = re.sub(r"\D", "", str(dei.get("EntityCentralIndexKey") or ""))
         out["cik"] = cik.lstrip("0") or ""
         if out["fiscal_year"] is None and out["period_end"] and out["form"]:  # no focus fact: the period's year

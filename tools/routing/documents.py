@@ -16,7 +16,7 @@ from finrag.state.schema import DocumentInfo
 from finrag.tools.routing.aliases import AliasBook, builtin_aliases
 from finrag.tools.routing.cover import parse_cover_page
 from finrag.tools.routing.filenames import canonical_company_key, parse_path
-from finrag.tools.routing.text import SUFFIX_WORDS, PathLike, edit_distance, squash, uniq
+from finrag.tools.routing.text import MONTH_NAMES, SUFFIX_WORDS, PathLike, edit_distance, squash, uniq
 
 __all__ = ["build_document_info", "clean_company_name", "name_variants", "readable_key"]
 
@@ -167,9 +167,7 @@ def with_sidecar_identity(info: DocumentInfo, book: AliasBook) -> DocumentInfo:
     fp = str(data.get("fiscal_period") or "")
     quarter = int(fp[1]) if form == "10Q" and fp in ("Q1", "Q2", "Q3", "Q4") else None
     fye = str(data.get("fiscal_year_end") or "")
-    months = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-              "November", "December")
-    fye_text = f"{months[int(fye[:2]) - 1]} {int(fye[2:])}" if fye.isdigit() and len(fye) == 4 \
+    fye_text = f"{MONTH_NAMES[int(fye[:2]) - 1]} {int(fye[2:])}" if fye.isdigit() and len(fye) == 4 \
         and 1 <= int(fye[:2]) <= 12 else info.fiscal_year_end
     aliases = uniq([*name_variants(company), *(name_variants(cleaned) if cleaned else []),
                     *((a for n in entry.names() for a in name_variants(n)) if entry else ())])

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from finrag.tools.routing.names import derived_names
-from finrag.tools.routing.text import MONTH_RE, strip_accents, uniq
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE, strip_accents, uniq
 from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
 
 __all__ = ["ACCEPT", "Candidate", "Company", "Linker"]
@@ -104,11 +104,8 @@ _EXCHANGE_BEFORE = re.compile(r"(?:NYSE(?:\s+American)?|NASDAQ|Nasdaq(?:GS)?|AME
 _TICKER_WORD_BEFORE = re.compile(r"\b(?:tickers?|symbols?|stock|shares\s+of|ticker\s+symbol)\s*:?\s*$", re.I)
 _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
-_SUFFIX_WORD = re.compile(
-    r"(?:Inc|Incorporated|Corp|Corporation|Company|Co|PLC|Plc|plc|Ltd|Limited|LLC|L\.P|LP|N\.V|NV|S\.A|SA|AG|SE|"
-    r"Holdings|Group|Bancorp|Bancshares|Industries|Technologies|Enterprises|Brands)\.?")
 _CAP_WORD = r"(?:[A-Z][\w'’\-]*|&|of|and|de)"
-_UNKNOWN_WITH_SUFFIX = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+({_SUFFIX_WORD.pattern})(?![\w])")
+_UNKNOWN_WITH_SUFFIX = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+({CASED_SUFFIX_WORD.pattern})(?![\w])")
 _UNKNOWN_POSSESSIVE = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})['’]s\b")
 _NOT_NAME_WORDS = re.compile(rf"^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|H[12]|CY\w*|YE\w*|Form|Item|Part|Note|Section|Schedule)$",
                              re.I)

@@ -27,10 +27,13 @@ question names no company and `fallback_scope=ask`: no retrieval, the answer ask
 """
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from pathlib import Path
+from typing import Any, Iterable, Optional
 
 from pydantic import BaseModel, Field
 
+from finrag.state.configuration import DEFAULT_YEAR
+from finrag.state.contract import NO_RETRIEVAL_STATUSES, ROUTING_STATUSES
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
 from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import read_cover_text
@@ -47,20 +50,11 @@ from finrag.tools.routing.questions import (
 from finrag.tools.routing.resolver import Pick, best_document
 from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
 
-__all__ = ["NO_RETRIEVAL_STATUSES", "NO_ROUTE_STATUSES", "SCOPES", "STATUSES", "Registry", "Resolution", "answer_caveats",
-           "unanswerable_answer"]
+__all__ = ["NO_RETRIEVAL_STATUSES", "STATUSES", "Registry", "Resolution", "answer_caveats", "unanswerable_answer"]
 
-STATUSES = ("exact_path", "filename_fallback", "default_year", "multi_doc", "forward_looking", "comparative_period",
-            "company_scope", "period_not_in_index", "fallback_no_tickers", "fallback_low_confidence",
-            "company_not_indexed", "which_company")
-
-NO_ROUTE_STATUSES = ("fallback_no_tickers", "fallback_low_confidence")
-"""Statuses without a route: the caller searches the corpus (the paper's fallback) unless configured to ask."""
-
-NO_RETRIEVAL_STATUSES = ("company_not_indexed", "which_company")
-"""Statuses that end routing without any retrieval: the answer says what is missing instead."""
-
-SCOPES = ("confidence", "filing")
+STATUSES = tuple(status for status in ROUTING_STATUSES if status != "not_routed")
+"""The statuses routing produces: `finrag.state.contract.ROUTING_STATUSES` (their one home, with their meanings)
+but `not_routed`, which only `to_contract` reports."""
 
 
 class Resolution(BaseModel):
@@ -69,7 +63,7 @@ class Resolution(BaseModel):
     doc_ids: list[str] = Field(default_factory=list)
     status: str = "fallback_no_tickers"
     reason: str = ""
-    confidence: float = Field(0.0, description="0-1: how sure routing is of the company and period (0 when nothing is routed)")
+    confidence: float = Field(default=0.0, description="0-1: how sure routing is of the company and period (0 when nothing is routed)")
     candidates: list[dict] = Field(default_factory=list, description="Per routed company: company, doc_id, status, "
                                                                       "confidence, reason, alternates")
     missing: list[str] = Field(default_factory=list, description="Companies the question names that the index does not hold")
@@ -233,8 +227,8 @@ class Registry:
             for t in self._equivalent_tickers(comp.tickers):
                 by_ticker.setdefault(t, ckey)
 
-        for ckey in list(self._companies):
-            register(ckey)
+        for known in list(self._companies):
+            register(known)
         for entry in self._book.entries:
             ckey = next((by_name[k] for k in sorted(entry.squashed_keys()) if k in by_name), None) \
                 or next((by_ticker[t] for t in self._equivalent_tickers(entry.tickers) if t in by_ticker), None)
@@ -348,7 +342,7 @@ class Registry:
     def close_names(self, names: Iterable[str], limit: int = 3) -> list[str]:
         """Indexed companies whose names (or tickers) are closest to `names` (fuzzy, rapidfuzz WRatio)."""
         indexed = {k: c for k, c in self._companies.items() if c.in_registry and self._docs_by_company.get(k)}
-        choices = {}
+        choices: dict[str, str] = {}
         for c in indexed.values():
             label = c.name + (f" ({c.tickers[0]})" if c.tickers else "")
             for n in [c.name, *c.tickers[:1]]:
@@ -366,7 +360,7 @@ class Registry:
         return [label for label, _ in sorted(scored.items(), key=lambda kv: -kv[1])[:limit]]
 
     def resolve(self, extracted: Optional[ExtractedMetadata], question: str = "",
-                default_year: int = 2023, scope: str = "confidence") -> Resolution:
+                default_year: int = DEFAULT_YEAR, scope: str = "confidence") -> Resolution:
         """Pick the document(s) a question is about (rules in `finrag.tools.routing.resolver`, statuses in the
         module docstring). `scope="filing"` always reads one filing per company."""
         ex = extracted if isinstance(extracted, ExtractedMetadata) else ExtractedMetadata()
@@ -411,17 +405,23 @@ class Registry:
         return Resolution(status="which_company", reason=reason, candidates=res.candidates)
 
     def _resolve_chosen(self, chosen: list[str], ex: ExtractedMetadata, missing: list[str]) -> Resolution:
-        ids = uniq(self.get(d).doc_id for d in chosen)
+        ids = uniq(self._chosen_doc(d).doc_id for d in chosen)
         status = "multi_doc" if len({self.company_of(d) for d in ids}) > 1 else \
             ("exact_path" if len(ids) == 1 else "company_scope")
         reason = f"chosen by the router among the registry's filings: {', '.join(ids)}" + \
             (f"; not in the index: {', '.join(missing)}" if missing else "")
         return Resolution(doc_ids=ids, status=status, reason=reason, confidence=0.9, missing=missing,
-                          candidates=[{"company": self.get(d).company, "doc_id": d, "status": status,
+                          candidates=[{"company": self._chosen_doc(d).company, "doc_id": d, "status": status,
                                        "confidence": 0.9, "reason": "router LLM", "alternates": []} for d in ids])
 
+    def _chosen_doc(self, doc_id: str) -> DocumentInfo:
+        """A document the router chose: `resolve` keeps only ids (or aliases) the registry holds."""
+        doc = self.get(doc_id)
+        assert doc is not None
+        return doc
+
     def _combine(self, picks: list[tuple[str, Pick]], missing: list[str], scope: str) -> Resolution:
-        rows = []
+        rows: list[dict[str, Any]] = []
         doc_ids: list[str] = []
         for k, p in picks:
             widen = scope == "confidence" and p.alternates and p.confidence < 0.8
@@ -474,8 +474,8 @@ class Registry:
         if rejected:
             drop = {c.get("key") for c in out.candidates if str(c.get("text", "")).casefold() in rejected
                     or str(c.get("name", "")).casefold() in rejected}
-            names = {self._companies[k].name for k in drop if k in self._companies}
-            out.companies = [n for n in out.companies if n not in names and n.casefold() not in rejected]
+            dropped = {self._companies[k].name for k in drop if k in self._companies}
+            out.companies = [n for n in out.companies if n not in dropped and n.casefold() not in rejected]
             out.tickers = [t for t in out.tickers if t.casefold() not in rejected
                            and not (set(self._ticker_index.get(t, ())) & drop)]
             out.not_indexed = [n for n in out.not_indexed if n.casefold() not in rejected]
@@ -506,7 +506,7 @@ def _info_from_file(path: PathLike) -> DocumentInfo:
         try:
             from finrag.tools.indexing.parsing import parse_file
 
-            doc = parse_file(path)
+            doc = parse_file(Path(path))
             return build_document_info(path, "\n".join(doc.pages[:3]), dei=(doc.xbrl or {}).get("dei"))
         except Exception:  # unreadable: what the cover reader can still say
             pass

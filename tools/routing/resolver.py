@@ -41,7 +41,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, cast
 
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
 from finrag.tools.routing.filenames import FORMS
@@ -105,13 +105,15 @@ def _date_periods(docs: list[DocumentInfo], dates: list[str]) -> tuple[list[tupl
         day = _iso(iso)
         if day is None:
             continue
-        near = [d for d in docs if _iso(d.period_end) and abs((_iso(d.period_end) - day).days) <= _PERIOD_END_SLACK]
+        near = [d for d in docs if (end := _iso(d.period_end)) and abs((end - day).days) <= _PERIOD_END_SLACK]
         if near:
             d = near[0]
-            (quarters.append((_doc_year(d), d.quarter)) if d.quarter else years.append(_doc_year(d)))
+            # _doc_year is None only for a filing with neither a fiscal year nor a filing date (not expected of a
+            # quarterly filing); such a year would reach the caller as None, as it always did
+            (quarters.append((cast(int, _doc_year(d)), d.quarter)) if d.quarter else years.append(_doc_year(d)))
             continue
-        covering = [d for d in docs if d.form in _FORM_ANNUAL and _iso(d.period_end)
-                    and 0 <= (_iso(d.period_end) - day).days < 365]
+        covering = [d for d in docs if d.form in _FORM_ANNUAL and (end := _iso(d.period_end))
+                    and 0 <= (end - day).days < 365]
         if covering:
             years.append(_doc_year(covering[0]))
         else:
@@ -160,6 +162,7 @@ def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cu
             return _pick(cands, "year", ctx, f"{name} fiscal {y}")
     if years or quarters:
         return _missing_period(docs, name, sorted(years | {y for y, _ in quarters}), have, ctx)
+    year: int | None
     if forms:
         formed = [d for d in docs if d.form in forms or (d.form in _FORM_ANNUAL and forms & _FORM_ANNUAL)]
         if formed:

@@ -1,8 +1,15 @@
 """Small text helpers shared by the routing modules.
 
 Month names and dates, squashing a name to its letters and digits, accents, a bounded edit
-distance, two-digit years, order-keeping de-duplication, and the two patterns several modules
+distance, two-digit years, order-keeping de-duplication, and the patterns several modules
 share: what a ticker looks like and the legal-form words that end a company name.
+
+The legal-form words are written here once, in the variants their users match (each variant matches
+exactly what its module matched before it moved here): `SUFFIX_WORDS` (an alternation: documents,
+cover pages), `LEGAL_SUFFIXES` (a case-insensitive word at the end of a string, with the group-type words
+holdings, group, bancorp, ...; `finrag.tools.routing.words` exports it too), `CASED_SUFFIX_WORD` (a capitalised suffix
+after an unknown name: the linker's "Zorblax Corp" rule) and `TRAILING_SUFFIX` / `strip_legal_suffix`
+(the short list, removed from the end of a filing's names: the statement reader and the fast path).
 """
 from __future__ import annotations
 
@@ -13,15 +20,17 @@ from pathlib import PurePath
 from typing import Iterable, Optional, Union
 
 __all__ = [
-    "MONTH_RE", "PathLike", "SUFFIX_WORDS", "TICKER_SHAPE", "edit_distance", "iso_date", "month_num", "squash",
-    "strip_accents", "two_digit_year", "uniq",
+    "CASED_SUFFIX_WORD", "LEGAL_SUFFIXES", "MONTH_NAMES", "MONTH_RE", "PathLike", "SUFFIX_WORDS", "TICKER_SHAPE",
+    "TRAILING_SUFFIX", "edit_distance", "iso_date", "month_num", "squash", "strip_accents", "strip_legal_suffix",
+    "two_digit_year", "uniq",
 ]
 
 PathLike = Union[str, PurePath]
 
-_MONTHS = {m: i for i, m in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december"], 1)}
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November", "December")
+"""The months' names, January first (`MONTH_NAMES[month - 1]`)."""
+_MONTHS = {m.lower(): i for i, m in enumerate(MONTH_NAMES, 1)}
 _MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
                "sept": 9, "oct": 10, "nov": 11, "dec": 12}
 MONTH_RE = (r"(January|February|March|April|May|June|July|August|September|October|November|December"
@@ -33,6 +42,24 @@ TICKER_SHAPE = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")
 SUFFIX_WORDS = (r"inc|incorporated|corp|corporation|company|co|plc|p\.l\.c|ltd|limited|llc|l\.l\.c|"
                 r"lp|l\.p|n\.v|s\.a|ag|se|sa|nv")
 """Legal-form words that end a company name (a regex alternation, without the trailing dot)."""
+
+LEGAL_SUFFIXES = re.compile(
+    r"(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|lp|l\.p|n\.v|nv|s\.a|sa|ag|se|"
+    r"holdings|group|bancorp|bancshares|trust)\.?$", re.IGNORECASE)
+"""Words that end a company's legal name: evidence that the words before them name a company."""
+
+CASED_SUFFIX_WORD = re.compile(
+    r"(?:Inc|Incorporated|Corp|Corporation|Company|Co|PLC|Plc|plc|Ltd|Limited|LLC|L\.P|LP|N\.V|NV|S\.A|SA|AG|SE|"
+    r"Holdings|Group|Bancorp|Bancshares|Industries|Technologies|Enterprises|Brands)\.?")
+"""A capitalised legal-form (or group-type) word, as written after a company's name ('Zorblax Corp.')."""
+
+TRAILING_SUFFIX = re.compile(r"(?i)[,.]?\s+(?:inc|corp|corporation|co|company|ltd|plc|llc)\.?$")
+"""The common legal-form words at the end of a name, with the comma or space before them (' Inc.', ', Co')."""
+
+
+def strip_legal_suffix(name: str) -> str:
+    """'Apple Inc.' -> 'Apple', 'Best Buy Co' -> 'Best Buy' (`TRAILING_SUFFIX` removed)."""
+    return TRAILING_SUFFIX.sub("", name)
 
 
 def month_num(name: str) -> int:

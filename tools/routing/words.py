@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
+from finrag.tools.routing.text import LEGAL_SUFFIXES
 from finrag.tools.routing.zipf_table import PLAIN, table
 
 __all__ = ["FINANCE_ABBREVIATIONS", "LEGAL_SUFFIXES", "QUESTION_WORDS", "is_finance_abbreviation", "zipf"]
@@ -26,11 +27,6 @@ FFO AFFO NOI ADR OCC MLR PBM CMS API SAAS SG NRR GRR PPA MD MDA IR PR CSR EBITA 
 ICR IC SOX ERP CRM MSRP BOM OEM ODM MRO RFP GMS YE QE HY IG CDS ABS MBS CLO CP CD FHLB FDIC OCC FRB FOMC BPS
 """.split())
 """Accounting, finance and business abbreviations an analyst writes in capitals (a token feature)."""
-
-LEGAL_SUFFIXES = re.compile(
-    r"(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|lp|l\.p|n\.v|nv|s\.a|sa|ag|se|"
-    r"holdings|group|bancorp|bancshares|trust)\.?$", re.IGNORECASE)
-"""Words that end a company's legal name: evidence that the words before them name a company."""
 
 QUESTION_WORDS = frozenset("""what whats how which who whom whose when where why did does do is are was were has have
 had can could should would will shall may might please compare list show give tell explain describe

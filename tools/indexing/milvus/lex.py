@@ -32,7 +32,6 @@ other, weighted with the queried term's idf; the exact rescoring cannot tell the
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 import threading
 from collections import Counter
@@ -40,6 +39,7 @@ from typing import Sequence
 
 import numpy as np
 
+from finrag.state.settings import MilvusSettings
 from finrag.tools.indexing import lexical
 
 EMPTY_KEY = 0
@@ -122,7 +122,7 @@ def source_stats(store, variant: str) -> tuple[int, int, dict[str, int]] | None:
 
 def drift_limit() -> float:
     try:
-        return float(os.environ.get("FINRAG_MILVUS_AVGDL_DRIFT") or 0.01)
+        return float(MilvusSettings().avgdl_drift or 0.01)
     except ValueError:
         return 0.01
 

@@ -31,12 +31,12 @@ a Milvus server or cluster; `$FINRAG_MILVUS_TOKEN` (`user:password` or an API ke
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from finrag.state.configuration import user_cache_dir
+from finrag.state.settings import MilvusSettings
 from finrag.tools.indexing.store import IndexError_, IndexMissing
 
 SCHEMA_VERSION = 2  # 2: finrag's BM25 as sparse vectors (`bm25` meta), `<p>_lex_terms`, documents.lex_json
@@ -53,7 +53,7 @@ BM25_MODES = ("finrag", "function")
 
 def bm25_mode() -> str:
     """The BM25 of collections created now: `$FINRAG_MILVUS_BM25` (finrag | function), default finrag."""
-    mode = (os.environ.get("FINRAG_MILVUS_BM25") or "finrag").strip().lower()
+    mode = (MilvusSettings().bm25 or "finrag").strip().lower()
     if mode not in BM25_MODES:
         raise IndexError_(f"FINRAG_MILVUS_BM25={mode!r}: expected one of {', '.join(BM25_MODES)}")
     return mode
@@ -97,7 +97,8 @@ class Location:
 
 
 def parse_location(text: str) -> Location:
-    prefix = os.environ.get("FINRAG_MILVUS_PREFIX") or "finrag"
+    settings = MilvusSettings()
+    prefix = settings.prefix or "finrag"
     if not prefix.replace("_", "").isalnum():
         raise IndexError_(f"FINRAG_MILVUS_PREFIX={prefix!r}: use letters, digits and underscores")
     rest = text[len("milvus:"):]
@@ -107,7 +108,7 @@ def parse_location(text: str) -> Location:
         hostport, _, db = rest.lstrip("/").partition("/")
         if ":" not in hostport or not hostport.rsplit(":", 1)[1].isdigit():
             raise IndexError_(f"{text}: expected milvus://HOST:PORT[/DB]")
-        scheme = "https" if os.environ.get("FINRAG_MILVUS_TLS", "") not in ("", "0") else "http"
+        scheme = "https" if settings.tls not in ("", "0") else "http"
         return Location(text, f"{scheme}://{hostport}", db.strip("/") or "default", False, prefix)
     if not rest.endswith(".db"):
         raise IndexError_(f"{text}: a Milvus Lite location is milvus:PATH.db (the file name must end in .db)")
@@ -131,7 +132,8 @@ def connect(loc: Location, create: bool = False, timeout: float | None = None):
         raise IndexError_(f"{loc}: the Milvus backend needs pymilvus and milvus-lite "
                           f"(pip install 'finrag[milvus]'): {exc}") from None
     quiet()
-    timeout = timeout or float(os.environ.get("FINRAG_MILVUS_TIMEOUT") or 10)
+    settings = MilvusSettings()
+    timeout = timeout or settings.timeout
     kwargs: dict = {"uri": loc.uri, "timeout": timeout}
     if loc.lite:
         path = Path(loc.uri)
@@ -140,12 +142,12 @@ def connect(loc: Location, create: bool = False, timeout: float | None = None):
                                f"or `finrag index PATH --index {loc}`)")
         path.parent.mkdir(parents=True, exist_ok=True)
     else:
-        token = os.environ.get("FINRAG_MILVUS_TOKEN")
+        token = settings.token
         if token:
             kwargs["token"] = token
         if loc.db_name != "default":
             kwargs["db_name"] = loc.db_name
-        ca = os.environ.get("FINRAG_MILVUS_CA")
+        ca = settings.ca
         if ca:
             kwargs["server_pem_path"] = ca
     try:
@@ -160,16 +162,17 @@ def _short(exc: BaseException) -> str:
 
 
 def consistency() -> str:
-    return os.environ.get("FINRAG_MILVUS_CONSISTENCY") or "Strong"
+    return MilvusSettings().consistency or "Strong"
 
 
 def _dense_index(client, field: str) -> dict:
-    kind = (os.environ.get("FINRAG_MILVUS_INDEX") or "FLAT").upper()
+    settings = MilvusSettings()
+    kind = (settings.index or "FLAT").upper()
     params: dict = {}
     if kind == "HNSW":
         params = {"M": 16, "efConstruction": 200}
     elif kind.startswith("IVF"):
-        params = {"nlist": int(os.environ.get("FINRAG_MILVUS_NLIST") or 1024)}
+        params = {"nlist": settings.nlist}
     return {"field_name": field, "index_type": kind, "metric_type": "IP", "params": params}
 
 
@@ -181,7 +184,7 @@ def create_collections(client, loc: Location, dim: int, bm25: str = "finrag") ->
     """Create the collections that do not exist yet (idempotent); `bm25`: finrag or function."""
     from pymilvus import DataType, Function, FunctionType
 
-    parts = int(os.environ.get("FINRAG_MILVUS_PARTITIONS") or 64)
+    parts = MilvusSettings().partitions
 
     def make(name: str, schema, indexes: list[dict], partitioned: bool) -> None:
         if client.has_collection(name):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, cast
 
 import numpy as np
 
@@ -179,7 +179,8 @@ class MilvusStore:
 
     def chunking_params(self) -> tuple[int, int] | None:
         size, overlap = self.get_meta("chunk_size"), self.get_meta("chunk_overlap")
-        return (int(size), int(overlap)) if size is not None else None
+        # both keys are written together, so overlap is set whenever size is
+        return (int(size), int(cast(str, overlap))) if size is not None else None
 
     # ---------------------------------------------------------------- documents
     def count_documents(self) -> int:
@@ -476,7 +477,8 @@ class MilvusStore:
 
 
 class _VectorView:
-    """What the offline reranker uses of a FAISS index: `reconstruct(chunk_id)`, `reconstruct_many` and `ntotal`."""
+    """What the offline reranker reads of a variant's chunk vectors (`finrag.tools.index_reader.VectorView`):
+    `reconstruct(chunk_id)`, `reconstruct_many` and `ntotal`."""
 
     def __init__(self, store: MilvusStore, variant: str):
         self.store, self.variant = store, variant
@@ -490,7 +492,7 @@ class _VectorView:
 
     def reconstruct_many(self, chunk_ids) -> np.ndarray:
         """The vectors of many chunks (zero rows for chunks without one), as the embedded `IdView` gives them."""
-        rows = []
+        rows: list[np.ndarray | None] = []
         for cid in chunk_ids:
             try:
                 rows.append(self.store.vector(int(cid), self.variant))

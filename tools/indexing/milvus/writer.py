@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from finrag.state.schema import DocumentInfo
 from finrag.tools.indexing.milvus import lex as L
 from finrag.tools.indexing.milvus import schema as S
 from finrag.tools.indexing.milvus.store import MilvusStore
+
+if TYPE_CHECKING:
+    from finrag.tools.indexing.store import Store
 
 BATCH = 500
 META_SKIP = {"copy_pending", "generation", "schema_version", "milvus_schema_version", "info_generation", "prefix_generation",
@@ -123,6 +127,7 @@ class _MilvusSource:
         p = t*u - S, t = u.S + sqrt((u.S)^2 - |S|^2 + 1)."""
         out = {}
         for r in self.store.chunk_rows(doc_id, variant, vectors=True):
+            vec: np.ndarray | None
             vec = np.asarray(r["prefix_vec"], dtype=np.float32)
             if not vec.any() and segments is not None and len(segments):
                 vec = _recover_prefix(np.asarray(r["dense"], dtype=np.float64),
@@ -440,6 +445,7 @@ def copy_index(src_location, dst_location, progress: bool = True, remove_extra: 
     rep = CopyReport()
     t0 = time.perf_counter()
     src = open_store(src_location)
+    dst: MilvusStore | Store
     try:
         if is_milvus(dst_location):
             dim = int(src.get_meta("embedding_dim", "0") or 0)

@@ -1,8 +1,9 @@
 """Jina's rerank API (`JINA_API_KEY`, `jina-reranker-v2-base-multilingual`; `FINRAG_JINA_URL` for tests)."""
 from __future__ import annotations
 
-import os
 from typing import Sequence
+
+from finrag.state.settings import ProcessSettings
 
 
 class JinaReranker:
@@ -10,9 +11,10 @@ class JinaReranker:
 
     def __init__(self, api_key: str | None = None, model: str = "jina-reranker-v2-base-multilingual",
                  url: str | None = None, timeout: float = 60.0):
-        self.api_key = api_key or os.environ.get("JINA_API_KEY", "")
+        env = ProcessSettings()  # JINA_API_KEY, FINRAG_JINA_URL
+        self.api_key = api_key or env.jina_api_key
         self.model = model
-        self.url = url or os.environ.get("FINRAG_JINA_URL", "https://api.jina.ai/v1/rerank")
+        self.url = url or env.jina_url or "https://api.jina.ai/v1/rerank"
         self.timeout = timeout
         if not self.api_key:
             raise ValueError("the jina reranker needs JINA_API_KEY")

@@ -1,6 +1,7 @@
 """The offline reranker: cosine + keyword coverage (+ statement table match) + fusion evidence.
 
-No model download: the chunk vector comes back out of FAISS, so nothing is re-embedded. Keyword
+No model download: the chunk vector is read back from the index's vector file (`faiss_index(variant)`, a
+`VectorView` over the memory-mapped NumPy rows, or Milvus's vectors), so nothing is re-embedded. Keyword
 coverage counts numbers and years double (filings differ mostly in them); for questions whose metric
 lives in a primary statement (capex -> cash flows, revenue -> income statement, inventories ->
 balance sheet) a chunk that is that statement's table (title + digit density) scores higher.

@@ -1,4 +1,10 @@
-"""Process-wide handles: the open index and its registry, shared by every request.
+"""The per-process open index and its registry: the `IndexReader` every request shares when the caller hands none.
+
+`open_index(cfg)` opens `cfg.index_dir` (a directory, or a `milvus:` location) once per process and returns
+the same object to every later call; `open_reader(cfg)` opens one that the caller owns (and closes);
+`registry_for(reader, alias_file)` is the routing registry of any `IndexReader`. The nodes reach them through
+`finrag.nodes.common` (`reader_of`, `registry_of`), which use a reader handed in as
+`Configuration.index_reader` first and this cache otherwise.
 
 A server opens the index once; concurrent requests share it (each thread reads through its
 own SQLite connection; the vector files are memory-mapped read-only). The registry is built
@@ -12,7 +18,7 @@ An index changed in place (`finrag index` adding or removing filings) needs noth
 readers see each commit and the registry follows the generation. An index replaced on disk
 (deleted and built again, or another one moved into its place) is a new database file that an
 open store never sees; a long-running process calls `forget_if_replaced(cfg)` once per request
-(one `stat`) to drop such a store, and the next `get_store` opens the new file.
+(one `stat`) to drop such a store, and the next `open_index` opens the new file.
 """
 from __future__ import annotations
 
@@ -24,15 +30,23 @@ import pickle
 import threading
 import weakref
 from pathlib import Path
+from typing import TYPE_CHECKING, Union
 
 from finrag.state.configuration import Configuration, resolve_index_dir
-from finrag.tools.indexing.store import Store
+from finrag.tools.index_reader import IndexReader
+
+if TYPE_CHECKING:
+    from finrag.tools.indexing.milvus.store import MilvusStore
+    from finrag.tools.indexing.store import Store
+    from finrag.tools.routing.registry import Registry
+
+OpenIndex = Union["Store", "MilvusStore"]  # what `open_index` opens: the embedded index or a Milvus one
 
 _LOCK = threading.Lock()
-_STORES: dict[tuple[str, str], Store] = {}
+_STORES: dict[tuple[str, str], OpenIndex] = {}
 _OPENED: dict[tuple[str, str], tuple[int, int] | None] = {}  # (device, inode) of each open store's database file
-_FORGOTTEN: "weakref.WeakSet[Store]" = weakref.WeakSet()  # stores dropped by forget_if_replaced
-_REGISTRIES: dict[str, tuple[tuple, object, weakref.ref]] = {}
+_FORGOTTEN: "weakref.WeakSet[IndexReader]" = weakref.WeakSet()  # stores dropped by forget_if_replaced
+_REGISTRIES: dict[str, tuple[tuple, Registry, weakref.ref]] = {}
 REGISTRY_FILE = "registry.pickle"
 
 
@@ -47,10 +61,23 @@ def _db_file_id(location: str) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-def get_store(cfg: Configuration) -> Store:
-    """The open index of `cfg.index_dir` with `cfg.embedder` (opened once per process and shared)."""
-    from finrag.tools.indexing.backend import is_milvus, location_key, open_store
+def open_reader(cfg: Configuration) -> OpenIndex:
+    """A newly opened index of `cfg.index_dir` (a directory or a `milvus:` location) with `cfg.embedder`
+    attached (`auto`: the index's own), not cached: the caller owns it (hand it to a run as
+    `Configuration(index_reader=...)`, and close it). `IndexMissing` when there is no index there,
+    `EmbedderMismatch` when the embedder is not the index's."""
+    from finrag.tools.indexing.backend import open_store
     from finrag.tools.indexing.embedders import get_embedder, resolve_spec
+
+    store = open_store(cfg.index_dir or resolve_index_dir(cfg.index_dir), create=False)
+    spec = resolve_spec(cfg.embedder, store.get_meta("embedder"))  # auto: the index's own embedder
+    store.check_embedder(get_embedder(spec, device=cfg.embed_device))
+    return store
+
+
+def open_index(cfg: Configuration) -> OpenIndex:
+    """The open index of `cfg.index_dir` with `cfg.embedder` (opened once per process and shared)."""
+    from finrag.tools.indexing.backend import is_milvus, location_key
 
     key = (location_key(cfg.index_dir), cfg.embedder)  # a directory, or a milvus: location (issue 10)
     with _LOCK:
@@ -58,18 +85,16 @@ def get_store(cfg: Configuration) -> Store:
         if store is None:
             # the file's identity before opening it: a file replaced in between is noticed at the next check
             opened = None if is_milvus(key[0]) else _db_file_id(key[0])
-            store = open_store(cfg.index_dir or resolve_index_dir(cfg.index_dir), create=False)
-            spec = resolve_spec(cfg.embedder, store.get_meta("embedder"))  # auto: the index's own embedder
-            store.check_embedder(get_embedder(spec, device=cfg.embed_device))
+            store = open_reader(cfg)
             _STORES[key] = store
             if not is_milvus(key[0]):
                 _OPENED[key] = opened
         return store
 
 
-def forget_if_replaced(cfg: Configuration) -> Store | None:
+def forget_if_replaced(cfg: Configuration) -> OpenIndex | None:
     """Drop the open index of `cfg` when its database file is no longer the one that was opened (deleted, or
-    another file moved into its place), so that the next `get_store(cfg)` opens the new one; returns the
+    another file moved into its place), so that the next `open_index(cfg)` opens the new one; returns the
     dropped store, None when nothing changed (always for Milvus). Costs one `stat`; never waits for another
     thread opening a store (it looks again next time). The dropped store is not closed: requests still running
     on it finish with it, and it closes when the last of them lets go of it."""
@@ -94,7 +119,7 @@ def forget_if_replaced(cfg: Configuration) -> Store | None:
 
 def _code_stamp() -> str:
     """Names, sizes and mtimes of the modules a registry is built from: a stored registry of other code is rebuilt."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]  # tools/
     files = sorted((here / "routing").glob("*.py")) + sorted((here / "routing" / "data").glob("*"))
     files.append(here.parent / "state" / "schema.py")
     h = hashlib.sha1()
@@ -107,7 +132,7 @@ def _code_stamp() -> str:
     return h.hexdigest()
 
 
-def _registry_key(store: Store, alias: str | None, generation: int) -> dict:
+def _registry_key(store: IndexReader, alias: str | None, generation: int) -> dict:
     alias_stamp = None
     if alias:
         try:
@@ -130,7 +155,7 @@ def _load_stored(path: Path, key: dict):
         return None
 
 
-def _store(path: Path, key: dict, registry) -> None:
+def _store(path: Path, key: dict, registry: Registry) -> None:
     from finrag.tools.indexing.locking import unique_tmp
 
     buf = io.BytesIO()
@@ -146,7 +171,7 @@ def _store(path: Path, key: dict, registry) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def get_registry(store: Store, alias_file: str = ""):
+def registry_for(store: IndexReader, alias_file: str = "") -> Registry:
     """The registry of the store's documents (with `alias_file`, else the one the index recorded)."""
     alias = alias_file or store.get_meta("alias_file") or None
     key = f"{store.index_dir.resolve()}|{alias}"
@@ -187,8 +212,8 @@ def prefetch(cfg: Configuration) -> threading.Thread:
         except Exception:
             pass
         try:
-            store = get_store(cfg)
-            get_registry(store, cfg.alias_file)
+            store = open_index(cfg)
+            registry_for(store, cfg.alias_file)
             encoder = getattr(store.embedder, "_query_encoder", None)
             if encoder is not None:
                 encoder()

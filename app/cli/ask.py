@@ -1,0 +1,77 @@
+"""`finrag ask QUESTION` (app/cli/ask.py): answer one question, as text (answer, routing, contexts, cost) or `--json`."""
+from __future__ import annotations
+
+import json
+import os
+
+from finrag.cli.common import EXIT_OK, EXIT_USAGE, _configurable, _err, _index_dir, _query_args, _warn
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("ask", help="answer one question")
+    _query_args(s)
+    s.add_argument("question", nargs="+")
+    s.add_argument("--json", action="store_true", help="print the JSON contract")
+    s.set_defaults(func=run)
+
+
+def _print_answer(res: dict) -> None:
+    from finrag.tools.indexing.parsing import printable
+
+    r = res["routing"]
+    print(res["answer"])
+    print()
+    print(f"system {res['system']}  routing {r['status']}  docs {printable(', '.join(r['routed_docs'])) or '-'}")
+    for c in res["contexts"][:10]:
+        pages = c["page_start"] if c["page_start"] == c["page_end"] else f"{c['page_start']}-{c['page_end']}"
+        print(f"  [{printable(c['doc_id'])} p.{pages}] score {c['score']:.3f}")
+    cost = res["cost"]
+    print(f"llm calls {cost['llm_calls']}  context tokens {cost['context_tokens']:,}  "
+          f"total {res['timings_ms']['total']:.0f} ms")
+
+
+def _fallback_note(res: dict) -> str:
+    from finrag.tools.llm.calls import failed_call
+
+    roles = res.get("offline_fallback") or []
+    errors = sorted({c.get("error", "") for c in res["cost"]["calls"] if failed_call(c)})
+    return (f"the {', '.join(roles)} LLM call(s) failed ({'; '.join(errors)[:300]}); answered with the offline "
+            "strategy instead (--on-llm-error offline); the answer is marked offline_fallback")
+
+
+def _prefetch(args):
+    """A one-shot question: open the index and load what it needs while the graph is imported."""
+    try:
+        from finrag.state.configuration import Configuration
+        from finrag.tools.indexing.open_index import prefetch
+
+        return prefetch(Configuration(**_configurable(args)))
+    except Exception:  # the question itself reports any problem
+        return None
+
+
+def run(args) -> int:
+    from finrag.api import QuestionError, run_query
+
+    question = " ".join(args.question)
+    _index_dir(args)
+    # one question: the NumPy query encoder starts in milliseconds; ONNX Runtime's import and session
+    # (~0.4 s) pay off only in a process that answers many (finrag serve, batch, eval); a process-level write,
+    # read back by ProcessSettings().query_encoder
+    os.environ.setdefault("FINRAG_QUERY_ENCODER", "numpy")
+    warm = _prefetch(args)
+    try:
+        res = run_query(question, system=args.system, index=args.index, configurable=_configurable(args)).model_dump()
+    except QuestionError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    finally:
+        if warm is not None:
+            warm.join()
+    if res.get("offline_fallback"):
+        _warn(_fallback_note(res))
+    if args.json:
+        print(json.dumps(res, ensure_ascii=False))
+    else:
+        _print_answer(res)
+    return EXIT_OK

@@ -1,0 +1,28 @@
+"""`finrag demo` (app/cli/demo.py): generate filing-like PDFs, index them, answer questions (offline; app/demo.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from finrag.cli.common import UsageError, _progress
+from finrag.graphs import SYSTEMS
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("demo", help="generate filing-like PDFs, index them, answer questions (offline)")
+    s.add_argument("--dir", default=".finrag-demo", help="where to write the corpus and index (default .finrag-demo)")
+    s.add_argument("--index", metavar="DIR", default=None,
+                   help="index directory (default: DIR/index, i.e. the index folder inside --dir)")
+    s.add_argument("--systems", nargs="+", default=["cbr", "hdrr", "agentic"], choices=SYSTEMS)
+    s.add_argument("--questions", type=int, default=6)
+    s.add_argument("-q", "--quiet", action="store_true")
+    s.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from finrag.demo import run_demo
+
+    home = Path(args.dir)
+    index_dir = Path(args.index) if args.index else home / "index"
+    if index_dir.exists() and not index_dir.is_dir():
+        raise UsageError(f"{index_dir} is a file, not an index directory")
+    return run_demo(home, index_dir, list(args.systems), args.questions, _progress(args))

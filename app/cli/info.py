@@ -1,0 +1,40 @@
+"""`finrag info` (app/cli/info.py): what is in an index (sizes, embedder, variants; `--documents` lists the filings)."""
+from __future__ import annotations
+
+import json
+
+from finrag.cli.common import EXIT_OK, _index_arg, _index_dir
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("info", help="what is in an index")
+    _index_arg(s)
+    s.add_argument("--documents", action="store_true", help="list the documents and their registry entries")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from finrag.tools.indexing.backend import open_store
+    from finrag.tools.indexing.parsing import printable
+
+    store = open_store(_index_dir(args))
+    stats = store.stats()
+    docs = store.documents()
+    store.close()
+    if args.json:
+        stats["documents_list"] = [d.model_dump() for d in docs] if args.documents else None
+        print(json.dumps(stats, indent=2))
+        return EXIT_OK
+    print(f"index      {stats['index_dir']}")
+    print(f"documents  {stats['documents']}   pages {stats['pages']:,}   chunks {stats['chunks']:,}")
+    print(f"embedder   {stats['embedder']} (dim {stats['embedding_dim']})")
+    print(f"chunking   {stats['chunk_size']} chars, {stats['chunk_overlap']} overlap")
+    print("variants   " + ", ".join(f"{k}: {v:,} chunks" for k, v in stats["variants"].items()))
+    print(f"size       {stats['size_bytes'] / 1e6:,.1f} MB on disk")
+    if args.documents:
+        for d in docs:
+            origin = " ".join(f"{k}={v}" for k, v in d.sources.items())
+            print(printable(f"  {d.doc_id:45s} {d.company[:30]:30s} {','.join(d.tickers[:3]):12s} {d.period:8s} "
+                            f"{d.form}" + (f"  [{origin}]" if origin else "")))
+    return EXIT_OK

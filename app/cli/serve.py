@@ -1,0 +1,44 @@
+"""`finrag serve` (app/cli/serve.py): serve the six graphs over HTTP (LangServe; app/server.py, docs/serving.md)."""
+from __future__ import annotations
+
+import argparse
+import os
+
+from finrag.cli.common import _index_arg
+from finrag.state.settings import ServeSettings
+
+
+class _PortAction(argparse.Action):
+    """`--port`: a TCP port, 1-65535 (the socket layer would take 99999 modulo 65536 and listen elsewhere)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if not 1 <= value <= 65535:
+            parser.error(f"{option_string} must be 1-65535, not {value}")
+        setattr(namespace, self.dest, value)
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("serve", help="serve the six graphs over HTTP (LangServe)")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000, action=_PortAction, help="TCP port, 1-65535 (default 8000)")
+    s.add_argument("--api-key", default=ServeSettings().api_key or None, help="require this X-API-Key header")
+    s.add_argument("--max-batch", type=int, default=None,
+                   help="most inputs per /batch request (default 32, or $FINRAG_SERVE_MAX_BATCH)")
+    s.add_argument("--llm", default=None,
+                   help="the requests' default model: offline or openai/<model> (default $FINRAG_LLM; offline "
+                        "without OPENAI_API_KEY)")
+    s.add_argument("--llm-base-url", default=None,
+                   help="OpenAI-compatible server URL for --llm (vLLM, Ollama, ...; default $FINRAG_LLM_BASE_URL)")
+    _index_arg(s)
+    s.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from finrag.server import serve
+
+    # --llm / --llm-base-url: the default of every request's Configuration, as FINRAG_LLM / FINRAG_LLM_BASE_URL
+    # would set it (a request's own `configurable` still wins); a process-level write, read back by Configuration
+    for flag, env in (("llm", "FINRAG_LLM"), ("llm_base_url", "FINRAG_LLM_BASE_URL")):
+        if getattr(args, flag, None):
+            os.environ[env] = getattr(args, flag)
+    return serve(host=args.host, port=args.port, index_dir=args.index, api_key=args.api_key, max_batch=args.max_batch)

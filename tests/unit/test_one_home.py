@@ -1,0 +1,50 @@
+"""One home per idea: the paper's defaults, the legal-suffix patterns, the month names, the error line."""
+from __future__ import annotations
+
+import inspect
+
+from finrag.errors import print_error, print_warning
+from finrag.nodes.rrf import reciprocal_rank_fusion
+from finrag.state.configuration import Configuration
+from finrag.tools.indexing.store import Store
+from finrag.tools.retrieval.cutoff import adaptive_cutoff
+from finrag.tools.routing import text
+from finrag.tools.routing.registry import Registry
+from finrag.tools.routing.words import LEGAL_SUFFIXES
+
+
+def _default(fn, name: str):
+    return inspect.signature(fn).parameters[name].default
+
+
+def test_function_defaults_are_the_configuration_defaults():
+    fields = Configuration.model_fields
+    pairs = [(adaptive_cutoff, "cumulative", "rerank_cumulative"), (adaptive_cutoff, "cliff", "rerank_cliff"),
+             (adaptive_cutoff, "max_chunks", "max_chunks"), (reciprocal_rank_fusion, "k", "rrf_k"),
+             (Store.search_fts, "k", "fts_k"), (Store.search_vectors, "k", "vector_k"),
+             (Registry.resolve, "default_year", "default_year")]
+    for fn, param, field in pairs:
+        assert _default(fn, param) == fields[field].default, (fn.__qualname__, param)
+    assert (fields["rerank_cumulative"].default, fields["rerank_cliff"].default, fields["max_chunks"].default,
+            fields["rrf_k"].default, fields["fts_k"].default, fields["vector_k"].default) == (0.55, 0.15, 10, 60, 20, 30)
+
+
+def test_suffix_variants_keep_their_own_matches():
+    assert LEGAL_SUFFIXES is text.LEGAL_SUFFIXES
+    assert text.LEGAL_SUFFIXES.search("Bancorp") and not text.LEGAL_SUFFIXES.search("Industries")
+    assert text.CASED_SUFFIX_WORD.fullmatch("Industries") and not text.CASED_SUFFIX_WORD.fullmatch("inc")
+    assert text.strip_legal_suffix("Best Buy Co., Inc.") == "Best Buy Co."
+    assert text.strip_legal_suffix("Apple Inc.") == "Apple"
+    assert text.strip_legal_suffix("Acme Holdings") == "Acme Holdings"
+
+
+def test_month_names_and_numbers():
+    assert text.MONTH_NAMES[0] == "January" and len(text.MONTH_NAMES) == 12
+    assert [text.month_num(m[:3].lower()) for m in text.MONTH_NAMES] == list(range(1, 13))
+    assert text.month_num("Sept.") == 9 and text.month_num("Smarch") == 0
+
+
+def test_one_line_messages(capsys):
+    print_error("no index at x")
+    print_warning("slow disk", prog="finrag eval")
+    assert capsys.readouterr().err == "finrag: error: no index at x\nfinrag eval: warning: slow disk\n"

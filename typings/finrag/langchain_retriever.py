@@ -1,0 +1,1 @@
+../../app/langchain_retriever.py

@@ -564,6 +564,6 @@ if __name__ == "__main__":  # python -m finrag.server [--host H] [--port P] [--i
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--index", default=None)
-    p.add_argument("--api-key", default=ServeSettings().api_key or None)  # FINRAG_API_KEY
+    p.add_argument("--api-key", default=None)  # default: $FINRAG_API_KEY, read after parsing (as `finrag serve`)
     a = p.parse_args()
-    sys.exit(serve(a.host, a.port, a.index, a.api_key))
+    sys.exit(serve(a.host, a.port, a.index, a.api_key if a.api_key is not None else ServeSettings().api_key or None))

@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
     s = sub.add_parser("serve", help="serve the six graphs over HTTP (LangServe)")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000, action=_PortAction, help="TCP port, 1-65535 (default 8000)")
-    s.add_argument("--api-key", default=ServeSettings().api_key or None, help="require this X-API-Key header")
+    s.add_argument("--api-key", default=None, help="require this X-API-Key header (default: $FINRAG_API_KEY)")
     s.add_argument("--max-batch", type=int, default=None,
                    help="most inputs per /batch request (default 32, or $FINRAG_SERVE_MAX_BATCH)")
     s.add_argument("--llm", default=None,
@@ -41,4 +41,7 @@ def run(args) -> int:
     for flag, env in (("llm", "FINRAG_LLM"), ("llm_base_url", "FINRAG_LLM_BASE_URL")):
         if getattr(args, flag, None):
             os.environ[env] = getattr(args, flag)
-    return serve(host=args.host, port=args.port, index_dir=args.index, api_key=args.api_key, max_batch=args.max_batch)
+    # $FINRAG_API_KEY read here, not when the parser is built: a malformed FINRAG_SERVE_* variable is then this
+    # command's one-line error, not a traceback of every other command
+    api_key = args.api_key if args.api_key is not None else ServeSettings().api_key or None
+    return serve(host=args.host, port=args.port, index_dir=args.index, api_key=api_key, max_batch=args.max_batch)

@@ -375,3 +375,15 @@ def test_serve_rejects_a_port_out_of_range():
         except subprocess.TimeoutExpired:
             pytest.fail(f"`finrag serve --port {port}` started a server")
         assert r.returncode == 2 and "--port must be 1-65535" in r.stderr, (port, r.stderr[-2000:])
+
+
+def test_a_malformed_serve_variable_fails_serve_in_one_line_and_no_other_command(demo_index):
+    env = _env(FINRAG_SERVE_TIMEOUT="abc")
+    r = finrag("info", "--index", str(demo_index), env=env, timeout=120)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    try:
+        r = finrag("serve", "--index", str(demo_index), "--port", str(free_port()), env=env, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("`finrag serve` started a server with FINRAG_SERVE_TIMEOUT=abc")
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert one_error_line(r) == "finrag: error: FINRAG_SERVE_TIMEOUT: expected a number, got 'abc'"

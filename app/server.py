@@ -57,6 +57,7 @@ place are seen without it (SQLite readers see each commit; the registry follows 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import sys
@@ -526,34 +527,84 @@ def _version() -> str:
         return "0"
 
 
+def default_workers() -> int:
+    """`finrag serve`'s worker processes when none are asked for: one per core this process may use, at most
+    `MAX_AUTO_WORKERS` (a request is Python work under one interpreter lock, so one process uses one core)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_AUTO_WORKERS))
+
+
+MAX_AUTO_WORKERS = 4  # each worker holds its own embedder, registry and read cache (a few hundred MB)
+
+
+def _worker_app(index_dir: Any, api_key: Optional[str], max_body_bytes: int, timeout_s: float,
+                max_batch: int) -> FastAPI:
+    """One worker process's app (`serve` with workers > 1 hands uvicorn this factory: it is pickled into each
+    worker, which builds its own app, opens the index and warms up)."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return create_app(index_dir, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
+                      max_batch=max_batch)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = None,
           api_key: Optional[str] = None, *, max_body_bytes: Optional[int] = None,
-          timeout_s: Optional[float] = None, log_level: str = "info", max_batch: Optional[int] = None) -> int:
+          timeout_s: Optional[float] = None, log_level: str = "info", max_batch: Optional[int] = None,
+          workers: Optional[int] = None) -> int:
     """Run the app with uvicorn until interrupted; 0 on a clean stop, 1 if the server could not start.
 
+    `workers` processes share the listening socket (default: `default_workers()`, one per core, at most 4);
+    each opens the index itself and answers requests on its own core. With 1 the app runs in this process.
     Limits also come from the environment: FINRAG_SERVE_MAX_BODY (bytes), FINRAG_SERVE_TIMEOUT (seconds),
-    FINRAG_SERVE_MAX_BATCH (inputs per /batch request).
+    FINRAG_SERVE_MAX_BATCH (inputs per /batch request), FINRAG_SERVE_WORKERS.
     """
     import uvicorn
 
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    env = ServeSettings()  # FINRAG_SERVE_MAX_BODY, FINRAG_SERVE_TIMEOUT, FINRAG_SERVE_MAX_BATCH
+    env = ServeSettings()  # FINRAG_SERVE_MAX_BODY, FINRAG_SERVE_TIMEOUT, FINRAG_SERVE_MAX_BATCH, FINRAG_SERVE_WORKERS
     max_body = max_body_bytes or (DEFAULT_MAX_BODY_BYTES if env.max_body is None else env.max_body)
     timeout = timeout_s or (DEFAULT_TIMEOUT_S if env.timeout is None else env.timeout)
     batch = max_batch or (DEFAULT_MAX_BATCH if env.max_batch is None else env.max_batch)
-    app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
-    config = uvicorn.Config(app, host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5)
-    server = uvicorn.Server(config)
-    log.info("finrag serving on http://%s:%d (index %s, API key %s)", host, int(port), app.state.index_dir,
-             "required" if api_key else "off")
+    n = int(workers or env.workers or default_workers())
+    if n < 1:
+        raise ValueError(f"workers must be at least 1, not {n}")
+    if n == 1:
+        app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
+        config = uvicorn.Config(app, host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5)
+        index: Any = app.state.index_dir
+    else:
+        index = _resolve_index(index_dir)  # resolved here, so every worker opens the same index
+        factory = functools.partial(_worker_app, index, api_key, max_body, timeout, batch)
+        config = uvicorn.Config(factory, factory=True, host=host, port=int(port), log_level=log_level,
+                                timeout_graceful_shutdown=5, workers=n)
+    log.info("finrag serving on http://%s:%d (index %s, API key %s, %d worker process%s)", host, int(port), index,
+             "required" if api_key else "off", n, "" if n == 1 else "es")
+    if n == 1:
+        server = uvicorn.Server(config)
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            return 0
+        except SystemExit:  # uvicorn exits when it cannot bind (it has logged why)
+            return 1
+        return 0 if server.started else 1
+    from uvicorn.supervisors import Multiprocess
+
     try:
-        server.run()
-    except KeyboardInterrupt:
-        return 0
+        sock = config.bind_socket()  # bound once here; the workers accept on it
     except SystemExit:  # uvicorn exits when it cannot bind (it has logged why)
         return 1
-    return 0 if server.started else 1
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        sock.close()
+    return 0
 
 
 if __name__ == "__main__":  # python -m finrag.server [--host H] [--port P] [--index DIR]

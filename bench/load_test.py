@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=int, default=6, help="unmeasured requests before the run")
     p.add_argument("--questions", default=None, help="JSONL of {\"question\": ...} (default: the demo questions)")
     p.add_argument("--json-out", default=None, help="also write the JSON result to this file")
+    p.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
+                   help="one more argument for `finrag serve` (repeat it: --serve-arg=--workers --serve-arg=2)")
     a = p.parse_args(argv)
     if not 1 <= a.requests <= 10_000 or not 1 <= a.concurrency <= 64:
         p.error("--requests must be 1..10000 and --concurrency 1..64")
@@ -171,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         env.pop("FINRAG_API_KEY", None)
         with log.open("w") as fh:
             proc = subprocess.Popen([sys.executable, "-m", "finrag.cli", "serve", "--index", str(index_dir),
-                                     "--host", HOST, "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
+                                     "--host", HOST, "--port", str(port), *a.serve_arg], stdout=fh, stderr=subprocess.STDOUT, env=env)
         try:
             deadline = time.monotonic() + 180
             health = None
@@ -190,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(0.25)
             if health is None:
                 raise SystemExit("server did not become healthy within 180 s")
+            print(f"server pid {proc.pid} healthy on {url}", file=sys.stderr, flush=True)
             result = asyncio.run(run_load(url, systems, questions, a.requests, a.concurrency, a.warmup))
         finally:
             proc.terminate()
@@ -200,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                 proc.wait(5)
 
     result.update({"index_documents": health["documents"], "cpus": os.cpu_count(),
-                   "python": platform.python_version(), "server": "finrag serve (uvicorn, 1 process)"})
+                   "python": platform.python_version(), "server": " ".join(["finrag serve", *a.serve_arg])})
     print(json.dumps(result, indent=2))
     label = a.system if a.system != "all" else "all six (cycled)"
     print(f"| {label} | {result['requests']} | {result['concurrency']} | {result['errors']} | "

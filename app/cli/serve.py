@@ -17,6 +17,15 @@ class _PortAction(argparse.Action):
         setattr(namespace, self.dest, value)
 
 
+class _WorkersAction(argparse.Action):
+    """`--workers`: 1-64 processes."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if not 1 <= value <= 64:
+            parser.error(f"{option_string} must be 1-64, not {value}")
+        setattr(namespace, self.dest, value)
+
+
 def add_parser(sub) -> None:
     s = sub.add_parser("serve", help="serve the six graphs over HTTP (LangServe)")
     s.add_argument("--host", default="127.0.0.1")
@@ -24,6 +33,9 @@ def add_parser(sub) -> None:
     s.add_argument("--api-key", default=None, help="require this X-API-Key header (default: $FINRAG_API_KEY)")
     s.add_argument("--max-batch", type=int, default=None,
                    help="most inputs per /batch request (default 32, or $FINRAG_SERVE_MAX_BATCH)")
+    s.add_argument("--workers", type=int, default=None, action=_WorkersAction,
+                   help="worker processes, each answering on its own core (default: one per core, at most 4, "
+                        "or $FINRAG_SERVE_WORKERS)")
     s.add_argument("--llm", default=None,
                    help="the requests' default model: offline or openai/<model> (default $FINRAG_LLM; offline "
                         "without OPENAI_API_KEY)")
@@ -44,4 +56,5 @@ def run(args) -> int:
     # $FINRAG_API_KEY read here, not when the parser is built: a malformed FINRAG_SERVE_* variable is then this
     # command's one-line error, not a traceback of every other command
     api_key = args.api_key if args.api_key is not None else ServeSettings().api_key or None
-    return serve(host=args.host, port=args.port, index_dir=args.index, api_key=api_key, max_batch=args.max_batch)
+    return serve(host=args.host, port=args.port, index_dir=args.index, api_key=api_key, max_batch=args.max_batch,
+                 workers=args.workers)

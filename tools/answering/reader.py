@@ -27,7 +27,7 @@ from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.render import render_answer, render_not_found
-from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, statement_titles
+from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, page_titles
 from finrag.tools.routing.text import month_num, strip_legal_suffix
 
 __all__ = ["Found", "ReaderResult", "PageSource", "read", "PRIMARY"]
@@ -183,7 +183,7 @@ class _Lookup:
                 continue
             self._statement_done.add((doc_id, statement))
             n = self.source.page_count(doc_id)
-            hits = [p for p in range(n) if statement in statement_titles(self.source.page_text(doc_id, p))]
+            hits = [p for p in range(n) if statement in page_titles(self.source.page_text(doc_id, p))]
             for p in hits[:6]:
                 for q in (p, p + 1):
                     if q < n and (doc_id, q) not in self.read_pages:

@@ -24,7 +24,7 @@ from typing import Any, Optional, cast
 
 from finrag.tools.retrieval.statements import STATEMENT_TITLES
 
-__all__ = ["Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "tables_from_words",
+__all__ = ["Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "page_titles", "tables_from_words",
            "tables_from_text", "page_tables", "clean_label", "table_scope"]
 
 YEAR = re.compile(r"^(?:FY|fy|Fiscal|fiscal)?'?((?:19|20)\d\d)[,:;)*]?$")
@@ -90,6 +90,25 @@ def statement_titles(text: str) -> list[str]:
                                                  r"reconciliation|information)\b", line):
                 out.append(name)
     return out
+
+
+_TITLES: dict[tuple[int, int], tuple[str, ...]] = {}
+_TITLES_MAX = 200_000  # a few MB of keys and tuples; a full memo starts over
+_TITLES_LOCK = threading.Lock()
+
+
+def page_titles(text: str) -> tuple[str, ...]:
+    """`statement_titles` of a whole page, remembered by the text's length and hash: the reader looks for a
+    statement's pages in every page of a routed filing, and a server meets the same filing again."""
+    key = (len(text), hash(text))
+    got = _TITLES.get(key)
+    if got is None:
+        got = tuple(statement_titles(text))
+        with _TITLES_LOCK:
+            if len(_TITLES) >= _TITLES_MAX:
+                _TITLES.clear()
+            _TITLES[key] = got
+    return got
 
 
 def page_statement(text: str) -> Optional[str]:

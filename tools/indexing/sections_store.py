@@ -71,6 +71,14 @@ def sections_of(store, doc_id: str) -> Labels:
         with _MEMO_LOCK:
             _MEMO[key] = labels
         return labels
+    cache = getattr(store, "read_cache", None)
+    if cache is not None:  # the embedded store: remembered until the index changes (read_cache.py)
+        return cache.doc_value(("sections", doc_id), store.generation, lambda: _stored_or_detected(store, doc_id))
+    return _stored_or_detected(store, doc_id)
+
+
+def _stored_or_detected(store, doc_id: str) -> Labels:
+    """`sections_of` on a store with SQLite: the stored labels, else detected from the pages and remembered."""
     conn = store._reader()
     try:
         row = conn.execute("SELECT content_hash FROM documents WHERE doc_id=?", (doc_id,)).fetchone()

@@ -36,6 +36,7 @@ from finrag.state.schema import DocumentInfo, RetrievedChunk
 from finrag.tools.indexing import lexical, lexical_runs
 from finrag.tools.indexing import vectors as V
 from finrag.tools.indexing.file_checks import empty_database, why_unwritable
+from finrag.tools.indexing.read_cache import ReadCache
 from finrag.tools.indexing.store_search import SearchMixin
 
 SCHEMA_VERSION = 2  # 2: BM25 postings (lex_*), vector rows (vec_rows); version 1 indexes migrate in place
@@ -198,6 +199,7 @@ class Store(SearchMixin):
         self._anns: dict = {}
         self._synced: dict[str, tuple] = {}
         self._variants_ok: set[tuple] = set()
+        self.read_cache = ReadCache()  # chunks, chunk ids and pages read again by the next question (read_cache.py)
         if embedder is not None:
             self.check_embedder(embedder)
 
@@ -394,8 +396,14 @@ class Store(SearchMixin):
 
     # ---------------------------------------------------------------- reading
     def pages_of(self, doc_id: str) -> list[str]:
-        rows = self._reader().execute("SELECT text FROM pages WHERE doc_id=? ORDER BY page_no", (doc_id,)).fetchall()
-        return [r[0] for r in rows]
+        """The document's page texts in order (remembered until the index changes: treat the list as read-only)."""
+        def read() -> list[str]:
+            rows = self._reader().execute("SELECT text FROM pages WHERE doc_id=? ORDER BY page_no",
+                                          (doc_id,)).fetchall()
+            return [r[0] for r in rows]
+
+        return self.read_cache.doc_value(("pages", doc_id), self.generation, read,
+                                         size=lambda pages: sum(len(p) for p in pages))
 
     def document_text(self, doc_id: str) -> str:
         return "\n".join(self.pages_of(doc_id))
@@ -410,23 +418,37 @@ class Store(SearchMixin):
         return [self._row_chunk(r) for r in rows]
 
     def get_chunks(self, chunk_ids: Iterable[int]) -> dict[int, RetrievedChunk]:
-        ids = list(chunk_ids)
-        out: dict[int, RetrievedChunk] = {}
+        """The chunks of `chunk_ids` that exist, by id. Remembered until the index changes (`read_cache`):
+        the objects are shared, copy one (`model_copy`) before changing it."""
+        generation = self.generation
+        out, missing = self.read_cache.chunks([int(i) for i in chunk_ids], generation)
+        if not missing:
+            return out
+        read: dict[int, RetrievedChunk] = {}
         conn = self._reader()
-        for i in range(0, len(ids), 500):
-            part = ids[i : i + 500]
+        for i in range(0, len(missing), 500):
+            part = missing[i : i + 500]
             q = f"SELECT * FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
             for r in conn.execute(q, part).fetchall():
-                out[r["chunk_id"]] = self._row_chunk(r)
+                read[r["chunk_id"]] = self._row_chunk(r)
+        self.read_cache.add_chunks(read, generation, lambda c: c.text)
+        out.update(read)
         return out
 
     def chunk_ids_of(self, doc_ids: Iterable[str]) -> np.ndarray:
-        docs = list(doc_ids)
+        """The chunk ids of `doc_ids`, ascending (a read-only array, remembered until the index changes)."""
+        docs = sorted(set(doc_ids))
         if not docs:
             return np.zeros(0, dtype=np.int64)
-        q = f"SELECT chunk_id FROM chunks WHERE doc_id IN ({','.join('?' * len(docs))}) ORDER BY chunk_id"
-        rows = self._reader().execute(q, docs).fetchall()
-        return np.array([r[0] for r in rows], dtype=np.int64)
+
+        def read() -> np.ndarray:
+            q = f"SELECT chunk_id FROM chunks WHERE doc_id IN ({','.join('?' * len(docs))}) ORDER BY chunk_id"
+            rows = self._reader().execute(q, docs).fetchall()
+            ids = np.array([r[0] for r in rows], dtype=np.int64)
+            ids.flags.writeable = False
+            return ids
+
+        return self.read_cache.doc_value(("chunk_ids", *docs), self.generation, read)
 
     # ----------------------------------------------------------------- vectors
     def _prefix_vectors(self, variant: str, doc_id: str | None = None) -> dict[int, np.ndarray]:

@@ -47,12 +47,45 @@ class KeywordCoverage:
             self.items.append((stem(kw.replace(",", "")), 2.0 if any(ch.isdigit() for ch in kw) else 1.0))
         self.total = sum(w for _, w in self.items)
 
+        # `of_stems`: a stem of token characters only is found between spaces in `word_stems`; another one
+        # ('3m’', whose word '3m’s' `_occurs_as_word` finds around the occurrence) is looked for in the text
+        self.checks = [(s, f" {s} " if s and all(ch in _TOKEN_CHARS for ch in s) else None, w)
+                       for s, w in self.items]
+
     def __call__(self, text: str) -> float:
         if not self.total:
             return 0.0
         low = text.lower().replace(",", "")
         got = sum(w for s, w in self.items if s in low and _occurs_as_word(s, low))
         return got / self.total
+
+    def of_stems(self, stems: str, text: str) -> float:
+        """`self(text)` from `stems = word_stems(text)` (which a caller may remember per text): a substring
+        test per keyword instead of a scan of the text, equal to `self(text)` (the weights are 1 and 2, so
+        their sum is exact in any order)."""
+        if not self.total:
+            return 0.0
+        low = None
+        got = 0.0
+        for s, padded, w in self.checks:
+            if padded is not None:
+                hit = padded in stems
+            else:
+                if low is None:
+                    low = text.lower().replace(",", "")
+                hit = s in low and _occurs_as_word(s, low)
+            if hit:
+                got += w
+        return got / self.total
+
+
+def word_stems(text: str) -> str:
+    """The stems of `text`'s words (`WORD` tokens of the lower-cased text without commas), each once, as one
+    string ' s1 s2 ... ' for `KeywordCoverage.of_stems`. A maximal run of token characters holds exactly one
+    `WORD` token (the run without leading non-start and trailing non-end characters), the token
+    `_occurs_as_word` compares, so a stem is in this string exactly when `_occurs_as_word` finds it."""
+    low = text.lower().replace(",", "")
+    return " " + " ".join(sorted({stem(t) for t in WORD.findall(low)})) + " "
 
 
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789&.%-")

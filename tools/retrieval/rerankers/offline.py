@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from finrag.tools.retrieval.statements import DIGITS, statement_intent, statements_in
-from finrag.tools.retrieval.vocabulary import KeywordCoverage
+from finrag.tools.retrieval.vocabulary import KeywordCoverage, word_stems
 
 _TABLES: dict[tuple[int, int, int], tuple[frozenset[str], float]] = {}
 _TABLES_MAX = 200_000  # about 40 MB; a full memo starts over
@@ -30,6 +30,27 @@ def table_features(chunk_id: int, text: str) -> tuple[frozenset[str], float]:
         if len(_TABLES) >= _TABLES_MAX:
             _TABLES.clear()
         _TABLES[key] = got
+    return got
+
+
+_STEMS: dict[tuple[int, int, int], str] = {}
+_STEMS_MAX_CHARS = 32_000_000  # about 20,000 chunks' stems; a full memo starts over
+_stems_chars = 0
+
+
+def chunk_stems(chunk_id: int, text: str) -> str:
+    """`word_stems(text)`, remembered per chunk (keyed as `table_features`): the keyword coverage of the next
+    question over the same filing is then a few substring tests per chunk instead of a scan of its text."""
+    global _stems_chars
+    key = (chunk_id, len(text), hash(text))
+    got = _STEMS.get(key)
+    if got is None:
+        got = word_stems(text)
+        if _stems_chars + len(got) > _STEMS_MAX_CHARS:
+            _STEMS.clear()
+            _stems_chars = 0
+        _STEMS[key] = got
+        _stems_chars += len(got)
     return got
 
 
@@ -64,6 +85,7 @@ class OfflineReranker:
             if w_st:  # that statement's table: the denser in digits, the better
                 found, density = table_features(int(c["chunk_id"]), text)
                 st = density if found & wanted else 0.0
-            out.append(w_cos * max(0.0, float(cos)) + w_kw * coverage(text) + w_st * st
+            out.append(w_cos * max(0.0, float(cos)) + w_kw * coverage.of_stems(chunk_stems(int(c["chunk_id"]), text), text)
+                       + w_st * st
                        + w_fu * (c.get("rrf_score") or 0.0) / best_rrf)
         return out

@@ -546,8 +546,28 @@ def _worker_app(index_dir: Any, api_key: Optional[str], max_body_bytes: int, tim
     worker, which builds its own app, opens the index and warms up)."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _exit_with_parent(os.getppid())
     return create_app(index_dir, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
                       max_batch=max_batch)
+
+
+def _exit_with_parent(parent: int, every_s: float = 1.0, grace_s: float = 10.0) -> None:
+    """A worker whose supervisor is gone (killed with SIGKILL, so it could not stop its workers) stops too: it
+    would otherwise go on answering on the port, out of anyone's control. A daemon thread looks at the parent
+    pid every `every_s`; when it changed, the worker shuts down as on SIGTERM (requests in flight finish), and
+    exits after `grace_s` if that did not end it."""
+    import signal
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        log.warning("the supervising process %d is gone; this worker stops", parent)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(grace_s)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="finrag-parent-watch", daemon=True).start()
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = None,

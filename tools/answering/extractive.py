@@ -5,6 +5,7 @@ with its `[doc, p. N]` citation; never an empty string.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
@@ -26,7 +27,8 @@ _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"$])")
 _LABEL = re.compile(r"[A-Za-z]{3}")
 
 
-def _units(text: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)  # pure, and read for every context chunk of every question: remembered
+def _units(text: str) -> tuple[str, ...]:
     """Candidate answer units: sentences (PDF lines re-joined) and table rows.
 
     PyMuPDF often puts each table cell on its own line, so a row is a line with a
@@ -44,7 +46,7 @@ def _units(text: str) -> list[str]:
             row.append(nxt)
         if _NUM.search(" ".join(row)):
             units.append(" ".join(row))
-    return units
+    return tuple(units)
 
 
 def extractive_answer(question: str, keywords: list[str], contexts: list[dict], max_units: int = 3) -> str:

@@ -7,6 +7,7 @@ carries an item (0 = not at all); the reader picks the best-scoring row of the b
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Optional
@@ -206,6 +207,7 @@ _UNDER = {name: [(re.compile(rf"^(?:{a})$", re.I), re.compile(rf"^(?:{b})$", re.
           for name, it in LINE_ITEMS.items()}
 
 
+@functools.lru_cache(maxsize=65_536)  # pure; the reader scores every row label of a filing's statements per item
 def _norm(label: str) -> str:
     t = label.lower().replace("’", "'").replace("\u2014", "-").replace("\u2013", "-")
     t = re.sub(r"\s*\((?:note|notes) [\w ,]+\)", "", t)

@@ -44,7 +44,9 @@ def reader_of(cfg: Configuration) -> IndexReader:
     opened for `cfg.index_dir` and `cfg.embedder` (opened on first use and shared, `open_index`)."""
     if cfg.index_reader is not None:
         return cfg.index_reader
-    return open_index(cfg)
+    if cfg._opened_reader is None:  # looked up once per run: every node of a request reads the same index
+        cfg._opened_reader = open_index(cfg)
+    return cfg._opened_reader
 
 
 def registry_of(cfg: Configuration, reader: Optional[IndexReader] = None) -> Registry:

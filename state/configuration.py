@@ -249,6 +249,7 @@ class Configuration(FinragSettings):
         "read from the environment; None: the index of `index_dir`, opened once per process."))
 
     _role_models: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _opened_reader: Any = PrivateAttr(default=None)  # the process's open index of `index_dir`, once looked up
 
     def __init__(self, **values: Any) -> None:
         """The run's configuration (the rules: `finrag.state.settings.FinragSettings`); restated here so that type

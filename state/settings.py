@@ -260,8 +260,8 @@ class ServeSettings(FinragSettings):
     timeout: Optional[float] = Field(default=None, description="Seconds per request (120; a whole /batch "
                                                                    "counts as one request).")
     max_batch: Optional[int] = Field(default=None, description="Inputs per /batch request (32).")
-    workers: Optional[int] = Field(default=None, ge=1, le=64, description="Worker processes answering requests "
-                                   "(one per core, at most 4).")
+    workers: Optional[int] = Field(default=None, description="Worker processes answering requests, 1-64 (one "
+                                                                 "per core, at most 4).")
     api_key: str = Field(default="", description="The X-API-Key header every request must carry "
                                                      "(FINRAG_API_KEY). Empty: no key required.")
 

@@ -46,7 +46,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from finrag.server import serve
+    from finrag.serve_process import serve
 
     # --llm / --llm-base-url: the default of every request's Configuration, as FINRAG_LLM / FINRAG_LLM_BASE_URL
     # would set it (a request's own `configurable` still wins); a process-level write, read back by Configuration

@@ -377,6 +377,22 @@ def test_serve_rejects_a_port_out_of_range():
         assert r.returncode == 2 and "--port must be 1-65535" in r.stderr, (port, r.stderr[-2000:])
 
 
+def test_serve_rejects_a_worker_count_out_of_range(demo_index):
+    for workers in ("0", "65", "-2"):
+        try:
+            r = finrag("serve", "--index", str(demo_index), "--port", str(free_port()), "--workers", workers,
+                       timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"`finrag serve --workers {workers}` started a server")
+        assert r.returncode == 2 and "--workers must be 1-64" in r.stderr, (workers, r.stderr[-2000:])
+    try:
+        r = finrag("serve", "--index", str(demo_index), "--port", str(free_port()),
+                   env=_env(FINRAG_SERVE_WORKERS="0"), timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("`finrag serve` started a server with FINRAG_SERVE_WORKERS=0")
+    assert r.returncode == 2 and one_error_line(r).startswith("finrag: error: FINRAG_SERVE_WORKERS"), r.stderr[-2000:]
+
+
 def test_a_malformed_serve_variable_fails_serve_in_one_line_and_no_other_command(demo_index):
     env = _env(FINRAG_SERVE_TIMEOUT="abc")
     r = finrag("info", "--index", str(demo_index), env=env, timeout=120)

@@ -337,12 +337,14 @@ def test_index_and_eval_roles_take_their_model_from_their_settings(clean_env):
 def test_the_other_settings_read_the_environment(clean_env):
     for key in ("XDG_CACHE_HOME", "JINA_API_KEY", "OPENAI_BASE_URL"):
         clean_env.delenv(key, raising=False)
-    assert ServeSettings().model_dump() == {"max_body": None, "timeout": None, "max_batch": None, "api_key": ""}
+    assert ServeSettings().model_dump() == {"max_body": None, "timeout": None, "max_batch": None, "workers": None,
+                                            "api_key": ""}
     clean_env.setenv("FINRAG_SERVE_TIMEOUT", "5")
     clean_env.setenv("FINRAG_SERVE_MAX_BATCH", "0")
     clean_env.setenv("FINRAG_API_KEY", "secret")
+    clean_env.setenv("FINRAG_SERVE_WORKERS", "3")
     serve = ServeSettings()
-    assert (serve.timeout, serve.max_batch, serve.api_key) == (5.0, 0, "secret")
+    assert (serve.timeout, serve.max_batch, serve.api_key, serve.workers) == (5.0, 0, "secret", 3)
     clean_env.setenv("FINRAG_SERVE_MAX_BODY", "big")
     with pytest.raises(ValueError, match="^FINRAG_SERVE_MAX_BODY: expected an integer, got 'big'$"):
         ServeSettings()

@@ -1,0 +1,128 @@
+"""`finrag serve`'s processes: uvicorn running the app of app/server.py, in this process or in worker processes.
+
+A request is Python work under one interpreter lock, so one process answers on one core. `serve` runs
+`workers` processes (default `default_workers()`: one per core this process may use, at most
+`MAX_AUTO_WORKERS`) that share one listening socket, bound here; uvicorn's supervisor starts them, restarts
+one that dies and stops them on SIGINT/SIGTERM. Each worker builds its own app (`_worker_app`: the index
+opened, the embedder loaded, the read cache its own) and watches its supervisor: killed with SIGKILL, the
+supervisor cannot stop them, so they stop by themselves (`_exit_with_parent`). With one worker the app runs
+in this process, as before workers existed.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import time
+from typing import Any, Optional
+
+from fastapi import FastAPI
+
+from finrag.guard import DEFAULT_MAX_BATCH
+from finrag.server import DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_S, _resolve_index, create_app
+from finrag.state.settings import ServeSettings
+
+__all__ = ["serve", "default_workers", "MAX_AUTO_WORKERS"]
+
+log = logging.getLogger("finrag.server")
+
+def default_workers() -> int:
+    """`finrag serve`'s worker processes when none are asked for: one per core this process may use, at most
+    `MAX_AUTO_WORKERS` (a request is Python work under one interpreter lock, so one process uses one core)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_AUTO_WORKERS))
+
+
+MAX_AUTO_WORKERS = 4  # each worker holds its own embedder, registry and read cache (a few hundred MB)
+
+
+def _worker_app(index_dir: Any, api_key: Optional[str], max_body_bytes: int, timeout_s: float,
+                max_batch: int) -> FastAPI:
+    """One worker process's app (`serve` with workers > 1 hands uvicorn this factory: it is pickled into each
+    worker, which builds its own app, opens the index and warms up)."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _exit_with_parent(os.getppid())
+    return create_app(index_dir, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
+                      max_batch=max_batch)
+
+
+def _exit_with_parent(parent: int, every_s: float = 1.0, grace_s: float = 10.0) -> None:
+    """A worker whose supervisor is gone (killed with SIGKILL, so it could not stop its workers) stops too: it
+    would otherwise go on answering on the port, out of anyone's control. A daemon thread looks at the parent
+    pid every `every_s`; when it changed, the worker shuts down as on SIGTERM (requests in flight finish), and
+    exits after `grace_s` if that did not end it."""
+    import signal
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        log.warning("the supervising process %d is gone; this worker stops", parent)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(grace_s)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="finrag-parent-watch", daemon=True).start()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = None,
+          api_key: Optional[str] = None, *, max_body_bytes: Optional[int] = None,
+          timeout_s: Optional[float] = None, log_level: str = "info", max_batch: Optional[int] = None,
+          workers: Optional[int] = None) -> int:
+    """Run the app with uvicorn until interrupted; 0 on a clean stop, 1 if the server could not start.
+
+    `workers` processes share the listening socket (default: `default_workers()`, one per core, at most 4);
+    each opens the index itself and answers requests on its own core. With 1 the app runs in this process.
+    Limits also come from the environment: FINRAG_SERVE_MAX_BODY (bytes), FINRAG_SERVE_TIMEOUT (seconds),
+    FINRAG_SERVE_MAX_BATCH (inputs per /batch request), FINRAG_SERVE_WORKERS.
+    """
+    import uvicorn
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    env = ServeSettings()  # FINRAG_SERVE_MAX_BODY, FINRAG_SERVE_TIMEOUT, FINRAG_SERVE_MAX_BATCH, FINRAG_SERVE_WORKERS
+    max_body = max_body_bytes or (DEFAULT_MAX_BODY_BYTES if env.max_body is None else env.max_body)
+    timeout = timeout_s or (DEFAULT_TIMEOUT_S if env.timeout is None else env.timeout)
+    batch = max_batch or (DEFAULT_MAX_BATCH if env.max_batch is None else env.max_batch)
+    if workers is None and env.workers is not None and not 1 <= env.workers <= 64:
+        raise ValueError(f"FINRAG_SERVE_WORKERS must be 1-64, not {env.workers}")
+    n = int(workers or env.workers or default_workers())
+    if not 1 <= n <= 64:
+        raise ValueError(f"workers must be 1-64, not {n}")
+    if n == 1:
+        app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
+        config = uvicorn.Config(app, host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5)
+        index: Any = app.state.index_dir
+    else:
+        index = _resolve_index(index_dir)  # resolved here, so every worker opens the same index
+        factory = functools.partial(_worker_app, index, api_key, max_body, timeout, batch)
+        config = uvicorn.Config(factory, factory=True, host=host, port=int(port), log_level=log_level,
+                                timeout_graceful_shutdown=5, workers=n)
+    log.info("finrag serving on http://%s:%d (index %s, API key %s, %d worker process%s)", host, int(port), index,
+             "required" if api_key else "off", n, "" if n == 1 else "es")
+    if n == 1:
+        server = uvicorn.Server(config)
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            return 0
+        except SystemExit:  # uvicorn exits when it cannot bind (it has logged why)
+            return 1
+        return 0 if server.started else 1
+    from uvicorn.supervisors import Multiprocess
+
+    try:
+        sock = config.bind_socket()  # bound once here; the workers accept on it
+    except SystemExit:  # uvicorn exits when it cannot bind (it has logged why)
+        return 1
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        sock.close()
+    return 0

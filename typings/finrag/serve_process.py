@@ -1,0 +1,1 @@
+../../app/serve_process.py

@@ -81,7 +81,7 @@ def main() -> int:
     ap.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     ap.add_argument("--json-out", default=None)
     a = ap.parse_args()
-    out = Path(a.out)
+    out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     index = str(Path(a.index).resolve())
     runs: list[dict] = []

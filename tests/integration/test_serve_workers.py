@@ -1,5 +1,6 @@
-"""`finrag serve --workers 2`: two processes answer on one port, and they stop when their supervisor is killed
-(SIGKILL gives it no chance to stop them: each worker watches for it), so no server is left on the port."""
+"""`finrag serve --workers 2`: two processes answer on one port, one request per connection (so a request
+goes to a worker free to accept it), and they stop when their supervisor is killed (SIGKILL gives it no chance
+to stop them: each worker watches for it), so no server is left on the port."""
 from __future__ import annotations
 
 import asyncio
@@ -48,6 +49,7 @@ def test_two_workers_answer_and_stop_with_their_supervisor(demo_index, demo_qas,
         for r in responses:
             assert r.status_code == 200, r.text[:500]
             assert r.json()["output"]["answer"].strip()
+            assert r.headers.get("connection") == "close"  # the next request goes to a worker free to accept it
         text = log.read_text(errors="replace")
         assert "2 worker processes" in text
         workers = set(re.findall(r"Started server process \[(\d+)\]", text))

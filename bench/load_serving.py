@@ -1,7 +1,7 @@
 """The serving load test of this code against an older checkout, on one machine and one index, alternated.
 
     python bench/load_serving.py --old /path/to/old/checkout --index .finrag-fb --out runs/load-serving \
-        [--rounds 2] [--json-out docs/bench_load_serving.json]
+        [--old-index <a copy of the index for the old code>] [--rounds 2] [--json-out docs/bench_load_serving.json]
 
 Each round runs `bench/load_test.py` (HDRR, 200 requests, 8 concurrent, 64 unmeasured warm-up requests, the
 written load questions `eval/data/load_questions.jsonl`) once per configuration, in this order:
@@ -50,8 +50,9 @@ def side_python(side: str, old: Path) -> tuple[str, dict]:
     return sys.executable, {"PYTHONPATH": str(old / "typings")}
 
 
-def run_one(name: str, old: Path, index: str, out: Path, requests: int) -> dict:
+def run_one(name: str, old: Path, indexes: dict[str, str], out: Path, requests: int) -> dict:
     side, env_extra, serve_args = CONFIGS[name]
+    index = indexes[side]
     python, side_env = side_python(side, old)
     env = {**os.environ, **side_env, **env_extra}
     for key in ("FINRAG_ROUTED_CONTEXT", "FINRAG_SERVE_WORKERS"):
@@ -75,6 +76,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--old", required=True, help="the older checkout")
     ap.add_argument("--index", required=True)
+    ap.add_argument("--old-index", default=None,
+                    help="the old code's own copy of the index (default --index; give a copy when the new code "
+                         "would upgrade the index in place, or the old one would not read it)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--requests", type=int, default=200)
@@ -83,11 +87,11 @@ def main() -> int:
     a = ap.parse_args()
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    index = str(Path(a.index).resolve())
+    indexes = {"new": str(Path(a.index).resolve()), "old": str(Path(a.old_index or a.index).resolve())}
     runs: list[dict] = []
     for r in range(1, a.rounds + 1):
         for name in a.configs:
-            res = run_one(name, Path(a.old).resolve(), index, out, a.requests)
+            res = run_one(name, Path(a.old).resolve(), indexes, out, a.requests)
             res["round"] = r
             runs.append(res)
             print(f"round {r} {name}: {res['throughput_rps']} req/s, p50 {res['p50_ms']} ms, p95 {res['p95_ms']} ms, "

@@ -147,8 +147,9 @@ def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_in
     env = clean_env(FINRAG_LLM="openai/stub-model", FINRAG_LLM_BASE_URL=stub.base_url,
                     FINRAG_SERVE_TIMEOUT=str(SERVE_TIMEOUT))  # llm_timeout_s stays 60: the server must lower it
     with log.open("w") as fh:
+        # one process: the test counts the threads of the process that answers (with workers, proc is their supervisor)
         proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
+                                 "--port", str(port), "--workers", "1"], stdout=fh, stderr=subprocess.STDOUT, env=env)
     questions = [q["question"] for q in demo_qas][:4]
     try:
         wait_http(f"{url}/health", timeout=180, proc=proc, log=log)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import signal
+import threading
 import time
 from typing import Any, Optional
 
@@ -25,6 +27,10 @@ __all__ = ["serve", "default_workers", "MAX_AUTO_WORKERS"]
 
 log = logging.getLogger("finrag.server")
 
+MAX_AUTO_WORKERS = 4  # each worker holds its own embedder, registry and read cache (a few hundred MB)
+MAX_WORKERS = 64
+
+
 def default_workers() -> int:
     """`finrag serve`'s worker processes when none are asked for: one per core this process may use, at most
     `MAX_AUTO_WORKERS` (a request is Python work under one interpreter lock, so one process uses one core)."""
@@ -35,15 +41,17 @@ def default_workers() -> int:
     return max(1, min(cores, MAX_AUTO_WORKERS))
 
 
-MAX_AUTO_WORKERS = 4  # each worker holds its own embedder, registry and read cache (a few hundred MB)
+def _log_to_stderr() -> None:
+    """INFO lines on stderr, unless the embedding program configured logging itself."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def _worker_app(index_dir: Any, api_key: Optional[str], max_body_bytes: int, timeout_s: float,
                 max_batch: int) -> Any:
     """One worker process's app (`serve` with workers > 1 hands uvicorn this factory: it is pickled into each
     worker, which builds its own app, opens the index and warms up)."""
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _log_to_stderr()
     _exit_with_parent(os.getppid())
     return _OneRequestPerConnection(create_app(index_dir, api_key=api_key, max_body_bytes=max_body_bytes,
                                                timeout_s=timeout_s, max_batch=max_batch))
@@ -58,7 +66,6 @@ class _OneRequestPerConnection:
 
     def __init__(self, app: Any):
         self.app = app
-        self.state = getattr(app, "state", None)
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope.get("type") != "http":
@@ -79,8 +86,6 @@ def _exit_with_parent(parent: int, every_s: float = 1.0, grace_s: float = 10.0) 
     would otherwise go on answering on the port, out of anyone's control. A daemon thread looks at the parent
     pid every `every_s`; when it changed, the worker shuts down as on SIGTERM (requests in flight finish), and
     exits after `grace_s` if that did not end it."""
-    import signal
-    import threading
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -91,6 +96,19 @@ def _exit_with_parent(parent: int, every_s: float = 1.0, grace_s: float = 10.0) 
         os._exit(1)
 
     threading.Thread(target=watch, name="finrag-parent-watch", daemon=True).start()
+
+
+def _worker_count(workers: Optional[int], env: ServeSettings) -> int:
+    """`workers`, else FINRAG_SERVE_WORKERS, else `default_workers()`; 1-64, or a ValueError naming the source."""
+    if workers is not None:
+        n, source = workers, "workers"
+    elif env.workers is not None:
+        n, source = env.workers, "FINRAG_SERVE_WORKERS"
+    else:
+        return default_workers()
+    if not 1 <= n <= MAX_WORKERS:
+        raise ValueError(f"{source} must be 1-{MAX_WORKERS}, not {n}")
+    return int(n)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = None,
@@ -106,30 +124,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
     """
     import uvicorn
 
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _log_to_stderr()
     env = ServeSettings()  # FINRAG_SERVE_MAX_BODY, FINRAG_SERVE_TIMEOUT, FINRAG_SERVE_MAX_BATCH, FINRAG_SERVE_WORKERS
     max_body = max_body_bytes or (DEFAULT_MAX_BODY_BYTES if env.max_body is None else env.max_body)
     timeout = timeout_s or (DEFAULT_TIMEOUT_S if env.timeout is None else env.timeout)
     batch = max_batch or (DEFAULT_MAX_BATCH if env.max_batch is None else env.max_batch)
-    if workers is None and env.workers is not None and not 1 <= env.workers <= 64:
-        raise ValueError(f"FINRAG_SERVE_WORKERS must be 1-64, not {env.workers}")
-    n = int(workers or env.workers or default_workers())
-    if not 1 <= n <= 64:
-        raise ValueError(f"workers must be 1-64, not {n}")
+    n = _worker_count(workers, env)
     if n == 1:
         app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
-        config = uvicorn.Config(app, host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5)
-        index: Any = app.state.index_dir
-    else:
-        index = _resolve_index(index_dir)  # resolved here, so every worker opens the same index
-        factory = functools.partial(_worker_app, index, api_key, max_body, timeout, batch)
-        config = uvicorn.Config(factory, factory=True, host=host, port=int(port), log_level=log_level,
-                                timeout_graceful_shutdown=5, workers=n)
-    log.info("finrag serving on http://%s:%d (index %s, API key %s, %d worker process%s)", host, int(port), index,
-             "required" if api_key else "off", n, "" if n == 1 else "es")
-    if n == 1:
-        server = uvicorn.Server(config)
+        _log_start(host, port, app.state.index_dir, api_key, n)
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=int(port), log_level=log_level,
+                                               timeout_graceful_shutdown=5))
         try:
             server.run()
         except KeyboardInterrupt:
@@ -139,6 +144,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
         return 0 if server.started else 1
     from uvicorn.supervisors import Multiprocess
 
+    index = _resolve_index(index_dir)  # resolved here, so every worker opens the same index
+    config = uvicorn.Config(functools.partial(_worker_app, index, api_key, max_body, timeout, batch), factory=True,
+                            host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5, workers=n)
+    _log_start(host, port, index, api_key, n)
     try:
         sock = config.bind_socket()  # bound once here; the workers accept on it
     except SystemExit:  # uvicorn exits when it cannot bind (it has logged why)
@@ -150,3 +159,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
     finally:
         sock.close()
     return 0
+
+
+def _log_start(host: str, port: int, index: Any, api_key: Optional[str], workers: int) -> None:
+    log.info("finrag serving on http://%s:%d (index %s, API key %s, %d worker process%s)", host, int(port), index,
+             "required" if api_key else "off", workers, "" if workers == 1 else "es")

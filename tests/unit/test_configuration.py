@@ -371,3 +371,17 @@ def test_nothing_outside_the_settings_classes_reads_the_environment():
     reads = [line for line in out.splitlines() if ".setdefault(" not in line
              and not re.search(r"os\.environ\[[^]]+\] = ", line)]  # writes, not reads
     assert not reads, "\n".join(reads)
+
+
+def test_serve_worker_count_comes_from_the_argument_then_the_environment(clean_env):
+    from finrag.serve_process import _worker_count, default_workers
+
+    assert _worker_count(None, ServeSettings()) == default_workers() >= 1
+    clean_env.setenv("FINRAG_SERVE_WORKERS", "3")
+    assert _worker_count(None, ServeSettings()) == 3
+    assert _worker_count(2, ServeSettings()) == 2
+    with pytest.raises(ValueError, match="^workers must be 1-64, not 0$"):  # 0 is not "none given"
+        _worker_count(0, ServeSettings())
+    clean_env.setenv("FINRAG_SERVE_WORKERS", "65")
+    with pytest.raises(ValueError, match="^FINRAG_SERVE_WORKERS must be 1-64, not 65$"):
+        _worker_count(None, ServeSettings())

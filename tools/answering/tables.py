@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Optional, cast
 
 from finrag.tools.retrieval.statements import STATEMENT_TITLES
+from finrag.tools.retrieval.text_memo import TextMemo
 
 __all__ = ["Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "page_titles", "tables_from_words",
            "tables_from_text", "page_tables", "clean_label", "table_scope"]
@@ -92,23 +93,13 @@ def statement_titles(text: str) -> list[str]:
     return out
 
 
-_TITLES: dict[tuple[int, int], tuple[str, ...]] = {}
-_TITLES_MAX = 200_000  # a few MB of keys and tuples; a full memo starts over
-_TITLES_LOCK = threading.Lock()
+_TITLES = TextMemo(lambda text: tuple(statement_titles(text)), max_units=200_000)  # entries: a few MB
 
 
 def page_titles(text: str) -> tuple[str, ...]:
     """`statement_titles` of a whole page, remembered by the text's length and hash: the reader looks for a
     statement's pages in every page of a routed filing, and a server meets the same filing again."""
-    key = (len(text), hash(text))
-    got = _TITLES.get(key)
-    if got is None:
-        got = tuple(statement_titles(text))
-        with _TITLES_LOCK:
-            if len(_TITLES) >= _TITLES_MAX:
-                _TITLES.clear()
-            _TITLES[key] = got
-    return got
+    return _TITLES(text)
 
 
 def page_statement(text: str) -> Optional[str]:

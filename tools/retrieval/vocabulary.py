@@ -55,8 +55,8 @@ class KeywordCoverage:
     def __call__(self, text: str) -> float:
         if not self.total:
             return 0.0
-        low = text.lower().replace(",", "")
-        got = sum(w for s, w in self.items if s in low and _occurs_as_word(s, low))
+        low = _lowered(text)
+        got = sum(w for s, w in self.items if _found(s, low))
         return got / self.total
 
     def of_stems(self, stems: str, text: str) -> float:
@@ -72,8 +72,8 @@ class KeywordCoverage:
                 hit = padded in stems
             else:
                 if low is None:
-                    low = text.lower().replace(",", "")
-                hit = s in low and _occurs_as_word(s, low)
+                    low = _lowered(text)
+                hit = _found(s, low)
             if hit:
                 got += w
         return got / self.total
@@ -84,8 +84,17 @@ def word_stems(text: str) -> str:
     string ' s1 s2 ... ' for `KeywordCoverage.of_stems`. A maximal run of token characters holds exactly one
     `WORD` token (the run without leading non-start and trailing non-end characters), the token
     `_occurs_as_word` compares, so a stem is in this string exactly when `_occurs_as_word` finds it."""
-    low = text.lower().replace(",", "")
-    return " " + " ".join(sorted({stem(t) for t in WORD.findall(low)})) + " "
+    return " " + " ".join(sorted({stem(t) for t in WORD.findall(_lowered(text))})) + " "
+
+
+def _lowered(text: str) -> str:
+    """The text keyword coverage reads: lower-cased, commas removed (1,234 is 1234)."""
+    return text.lower().replace(",", "")
+
+
+def _found(s: str, low: str) -> bool:
+    """Is stem `s` the stem of a word of `low` (`_lowered`)? A quick substring test, then the word around it."""
+    return s in low and _occurs_as_word(s, low)
 
 
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789&.%-")

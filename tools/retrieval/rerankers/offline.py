@@ -11,10 +11,17 @@ from __future__ import annotations
 from typing import Sequence
 
 from finrag.tools.retrieval.statements import DIGITS, statement_intent, statements_in
+from finrag.tools.retrieval.text_memo import TextMemo
 from finrag.tools.retrieval.vocabulary import KeywordCoverage, word_stems
 
-_TABLES: dict[tuple[int, int, int], tuple[frozenset[str], float]] = {}
-_TABLES_MAX = 200_000  # about 40 MB; a full memo starts over
+
+def _table_features(text: str) -> tuple[frozenset[str], float]:
+    found = frozenset(statements_in(text))
+    return found, (min(1.0, len(DIGITS.findall(text)) / max(len(text), 1) / 0.08) if found else 0.0)
+
+
+_TABLES = TextMemo(_table_features, max_units=200_000)  # entries, about 40 MB
+_STEMS = TextMemo(word_stems, max_units=32_000_000, size=len)  # characters, about 20,000 chunks' stems
 
 
 def table_features(chunk_id: int, text: str) -> tuple[frozenset[str], float]:
@@ -22,36 +29,13 @@ def table_features(chunk_id: int, text: str) -> tuple[frozenset[str], float]:
     any, else 0), remembered per chunk: an open question inside a routed filing scores its ~400 chunks, and a
     server meets the same filing's chunks again. Keyed by chunk id, length and hash of the text, so a chunk id
     with another text (another index) is computed anew."""
-    key = (chunk_id, len(text), hash(text))
-    got = _TABLES.get(key)
-    if got is None:
-        found = frozenset(statements_in(text))
-        got = (found, min(1.0, len(DIGITS.findall(text)) / max(len(text), 1) / 0.08) if found else 0.0)
-        if len(_TABLES) >= _TABLES_MAX:
-            _TABLES.clear()
-        _TABLES[key] = got
-    return got
-
-
-_STEMS: dict[tuple[int, int, int], str] = {}
-_STEMS_MAX_CHARS = 32_000_000  # about 20,000 chunks' stems; a full memo starts over
-_stems_chars = 0
+    return _TABLES(text, chunk_id)
 
 
 def chunk_stems(chunk_id: int, text: str) -> str:
     """`word_stems(text)`, remembered per chunk (keyed as `table_features`): the keyword coverage of the next
     question over the same filing is then a few substring tests per chunk instead of a scan of its text."""
-    global _stems_chars
-    key = (chunk_id, len(text), hash(text))
-    got = _STEMS.get(key)
-    if got is None:
-        got = word_stems(text)
-        if _stems_chars + len(got) > _STEMS_MAX_CHARS:
-            _STEMS.clear()
-            _stems_chars = 0
-        _STEMS[key] = got
-        _stems_chars += len(got)
-    return got
+    return _STEMS(text, chunk_id)
 
 
 class OfflineReranker:

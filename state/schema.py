@@ -31,6 +31,7 @@ class ExtractedMetadata(QuestionIdentity):
     not_indexed: list[str] = Field(default_factory=list, description="Company-like names the question names that the index holds no filing of, e.g. ['Zorblax Corporation'] (filled by the linker)")
     candidates: list[dict] = Field(default_factory=list, description="Every company the linker considered: name, key, in_index, text, confidence (0-1), kind, reason (filled by the linker; accepted ones reach `companies`)")
     documents: list[str] = Field(default_factory=list, description="Doc ids an LLM router chose among the registry's candidates (only ids the registry holds are kept)")
+    llm_overridden: list[str] = Field(default_factory=list, description="What an LLM router returned that was refused (a company, document, year, period, form or date the question's candidates or text do not support), e.g. [\"form '20K': not in the question\"]; the offline reading stands")
 
 
 ROUTER_WORDING: dict[str, str] = {

@@ -8,8 +8,13 @@ Routes (all behind the server's guard, API key included; see docs/serving.md):
 - ``GET /documents``: the filings page for a browser; JSON (every filing's identity, each field with where it
   came from) for API clients.
 - ``GET /documents/{doc_id}/pages/{page}``: one page for the viewer (text, image URL, the cited chunk's part of
-  the page and the marks as boxes and text spans); ``?chunk=ID&mark=TEXT&mark=...``.
+  the page and the marks as boxes and text spans); ``?chunk=ID&mark=TEXT&mark=...&zoom=1.5``.
 - ``GET /documents/{doc_id}/pages/{page}/image?zoom=1.5``: the PDF page as PNG (PyMuPDF), cached.
+
+Every query parameter of the page routes is bounded, a value out of bounds is a 422 with one line (never a 500):
+a chunk id 0-2**63-1 (SQLite's integers), at most 16 marks of at most 1000 characters, a zoom of
+`web_pages.ZOOMS` (the same rule on both routes, so a page view never names an image URL that is refused),
+a cache key `v` of at most 64 characters.
 - ``GET /documents/{doc_id}/file``: the whole filing (sandboxed: no script of a filing runs on this origin).
 - ``GET /docs``, ``/redoc``: Swagger UI and ReDoc from files shipped in `fastapi-offline` (no CDN).
 
@@ -35,7 +40,18 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from finrag.graphs import SYSTEMS
 from finrag.state.contract import ROUTING_STATUSES
-from finrag.web_pages import ZOOMS, PageError, file_state, filing, identity, page_png, page_view
+from finrag.web_pages import (
+    MAX_CHUNK_ID,
+    MAX_MARK_QUERY_CHARS,
+    MAX_MARKS_ASKED,
+    ZOOMS,
+    PageError,
+    file_state,
+    filing,
+    identity,
+    page_png,
+    page_view,
+)
 
 __all__ = ["PageOn401", "answer_first", "is_playground", "mount", "page", "wants_html"]
 
@@ -172,8 +188,11 @@ def mount(app: FastAPI, open_store: Callable[[], Any]) -> None:
 
     @router.get("/documents/{doc_id}/pages/{page_no}", summary="One page of a filing, with the cited passage")
     async def document_page(request: Request, doc_id: str, page_no: int,
-                            chunk: Optional[int] = Query(None, description="the cited chunk's id"),
-                            mark: list[str] = Query(default=[], description="words to mark (figures, labels)"),
+                            chunk: Optional[int] = Query(None, description="the cited chunk's id "
+                                                         f"(0-{MAX_CHUNK_ID})"),
+                            mark: list[str] = Query(default=[], description="words to mark (figures, labels): at "
+                                                    f"most {MAX_MARKS_ASKED}, each at most {MAX_MARK_QUERY_CHARS} "
+                                                    "characters"),
                             zoom: float = Query(1.5, description=f"image zoom, one of {ZOOMS}")):
         try:
             view = await in_thread(page_view, doc_id, page_no, chunk_id=chunk, marks=mark, zoom=zoom)
@@ -186,7 +205,8 @@ def mount(app: FastAPI, open_store: Callable[[], Any]) -> None:
     @router.get("/documents/{doc_id}/pages/{page_no}/image", summary="A PDF page as PNG",
                 response_class=Response)
     async def document_page_image(request: Request, doc_id: str, page_no: int, zoom: float = 1.5,
-                                  v: str = Query("", description="the filing's content hash (cache key only)")):
+                                  v: str = Query("", max_length=64,
+                                                 description="the filing's content hash (cache key only)")):
         try:
             png, etag = await in_thread(page_png, doc_id, page_no, zoom=zoom)
         except PageError as exc:

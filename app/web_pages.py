@@ -31,12 +31,17 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-__all__ = ["PageError", "ZOOMS", "filing", "identity", "page_png", "page_view"]
+__all__ = ["MAX_CHUNK_ID", "MAX_MARK_QUERY_CHARS", "MAX_MARKS_ASKED", "PageError", "ZOOMS", "check_zoom", "filing",
+           "identity", "page_png", "page_view"]
 
 ZOOMS = (1.0, 1.5, 2.0, 3.0)
-"""The zoom factors a page image may be rendered at (72 dpi times the factor); others are refused (422)."""
-MAX_MARKS = 8
-MAX_MARK_CHARS = 120
+"""The zoom factors a page image may be rendered at (72 dpi times the factor); others are refused (422), by the
+page route and the image route alike (`check_zoom`)."""
+MAX_MARKS = 8  # marks located on a page (the first ones asked for) ...
+MAX_MARK_CHARS = 120  # ... each from its first characters
+MAX_MARKS_ASKED = 16  # more marks in one request are refused (422): the answer page sends at most 6
+MAX_MARK_QUERY_CHARS = 1000  # so is a longer mark
+MAX_CHUNK_ID = 2 ** 63 - 1  # chunk ids are SQLite integers; a larger one is refused (422), not an OverflowError
 _WORD = re.compile(r"\S+")
 _EDGE = re.compile(r"^[^0-9A-Za-z]+|[^0-9A-Za-z%]+$")
 _FITZ = threading.Lock()  # PyMuPDF is not thread-safe: one document operation at a time
@@ -123,6 +128,43 @@ def _page_no(doc: dict, page: Any) -> int:
     return n
 
 
+def check_zoom(zoom: Any) -> float:
+    """`zoom` as one of ZOOMS, else PageError 422 (one rule for the page route and the image route, so a page
+    view never points at an image URL that is refused)."""
+    try:
+        z = float(zoom)
+    except (TypeError, ValueError, OverflowError):
+        raise PageError(422, f"zoom must be one of {', '.join(f'{z:g}' for z in ZOOMS)}, not {zoom!r}") from None
+    if z not in ZOOMS:
+        raise PageError(422, f"zoom must be one of {', '.join(f'{z:g}' for z in ZOOMS)}, not {z:g}")
+    return z
+
+
+def _chunk_no(chunk_id: Any) -> Optional[int]:
+    """`chunk_id` as an int in 0-MAX_CHUNK_ID (None stays None), else PageError 422."""
+    if chunk_id is None:
+        return None
+    try:
+        n = int(chunk_id)
+    except (TypeError, ValueError, OverflowError):
+        raise PageError(422, f"chunk must be a chunk id (a whole number), not {str(chunk_id)[:40]!r}") from None
+    if not 0 <= n <= MAX_CHUNK_ID:
+        shown = str(n) if len(str(n)) <= 30 else str(n)[:27] + "..."
+        raise PageError(422, f"chunk must be a chunk id, 0-{MAX_CHUNK_ID}, not {shown}")
+    return n
+
+
+def _asked_marks(marks: Sequence[str] | None) -> list[str]:
+    """The marks asked for, at most MAX_MARKS_ASKED of at most MAX_MARK_QUERY_CHARS characters, else PageError 422."""
+    asked = [str(m) for m in (marks or [])]
+    if len(asked) > MAX_MARKS_ASKED:
+        raise PageError(422, f"mark: at most {MAX_MARKS_ASKED} marks per page, not {len(asked)}")
+    for m in asked:
+        if len(m) > MAX_MARK_QUERY_CHARS:
+            raise PageError(422, f"mark: a mark is at most {MAX_MARK_QUERY_CHARS} characters, not {len(m)}")
+    return asked
+
+
 # ---------------------------------------------------------------- rendering
 def _words_of(path: str, content_hash: str, page_no: int) -> tuple[float, float, list]:
     def make():
@@ -139,8 +181,7 @@ def _words_of(path: str, content_hash: str, page_no: int) -> tuple[float, float,
 def page_png(store, doc_id: str, page: Any, zoom: float = 1.5) -> tuple[bytes, str]:
     """A PDF page rendered as PNG at `zoom` (one of ZOOMS) and its ETag; PageError 404 for an unknown filing or
     page, or a filing whose indexed file is missing, changed or not a PDF (the page's text is still served)."""
-    if zoom not in ZOOMS:
-        raise PageError(422, f"zoom must be one of {', '.join(f'{z:g}' for z in ZOOMS)}, not {zoom:g}")
+    zoom = check_zoom(zoom)
     doc = filing(store, doc_id)
     n = _page_no(doc, page)
     if doc["kind"] != "pdf":
@@ -222,14 +263,17 @@ def page_view(store, doc_id: str, page: Any, *, chunk_id: Optional[int] = None,
               marks: Sequence[str] | None = None, zoom: float = 1.5) -> dict:
     """One page of an indexed filing for the viewer: its text, whether an image exists, the cited chunk's part
     of the page and the marks located on it (`boxes` on the image, `spans` in the text), and the filing's
-    identity; PageError for an unknown filing or page (ids are looked up in the store, never used as paths)."""
+    identity; PageError for an unknown filing or page (ids are looked up in the store, never used as paths), and
+    422 for a parameter out of its bounds (a zoom not in ZOOMS, a chunk id beyond SQLite's, too many or too long
+    marks)."""
+    zoom, chunk_id, marks = check_zoom(zoom), _chunk_no(chunk_id), _asked_marks(marks)
     doc = filing(store, doc_id)
     n = _page_no(doc, page)
     text = doc["pages"][n]
     notes = []
     chunk = None
     if chunk_id is not None:
-        chunk = store.get_chunks([int(chunk_id)]).get(int(chunk_id))
+        chunk = store.get_chunks([chunk_id]).get(chunk_id)
         if chunk is None or chunk.doc_id != doc_id:
             notes.append(f"chunk {chunk_id} is not a chunk of {doc_id}: nothing is highlighted for it")
             chunk = None

@@ -91,6 +91,10 @@ class DocumentInfo(BaseModel):
     cik: str = Field("", description="SEC Central Index Key (sidecar or dei:EntityCentralIndexKey)")
     sources: dict[str, str] = Field(default_factory=dict, description="Where each identity field came from: "
                                     "'sidecar', 'dei' (the inline-XBRL facts), 'cover' or 'filename'")
+    identity_conflicts: list[str] = Field(default_factory=list, description="Where the file name (or the sidecar) "
+                                          "and the filing's own facts (dei, cover) disagree on company, fiscal period "
+                                          "or form, one line each, e.g. \"the file name says AAPL, the filing's dei "
+                                          "facts say Microsoft Corp (MSFT); using the filing's\"; the filing's win")
     aliases: list[str] = Field(default_factory=list)
     alias_ids: list[str] = Field(default_factory=list, description="Ids other files with identical content would have had (indexed once)")
     alias_paths: list[str] = Field(default_factory=list, description="Other paths with identical content (indexed once, under this id)")

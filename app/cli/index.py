@@ -171,12 +171,24 @@ def _index_files(store: Store, args) -> IndexReport:
         print(printable(f"skipped {name}: {why}"), file=sys.stderr)
     for name, why in rep.failed:
         print(printable(f"failed  {name}: {why}"), file=sys.stderr)
+    for line in _identity_warnings(store, rep.indexed):
+        print(printable(line), file=sys.stderr)
     print(f"indexed {len(rep.indexed)} file(s), {rep.pages} pages, {rep.chunks} chunks; "
           f"unchanged {len(rep.unchanged)}; failed {len(rep.failed)}; skipped {len(rep.skipped)}; "
           f"parse {rep.parse_seconds:.1f}s, answerable after {rep.answerable_seconds:.1f}s; "
           f"embedded {len(rep.embedded)} file(s), {rep.segments} segments, {_embed_rate(rep)}; "
           f"total {rep.total_seconds:.1f}s")
     return rep
+
+
+def _identity_warnings(store: Store, doc_ids: list[str]) -> list[str]:
+    """One line per identity conflict of the newly indexed filings: their file name (or sidecar) against the
+    filing's own facts, which win (`DocumentInfo.identity_conflicts`, issue 34 case 6)."""
+    wanted = set(doc_ids)
+    if not wanted:
+        return []
+    return [f"warning: {Path(d.path).name}: {conflict}" for d in store.documents() if d.doc_id in wanted
+            for conflict in d.identity_conflicts]
 
 
 def _embed_stored(store: Store, args) -> IndexReport:

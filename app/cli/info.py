@@ -37,4 +37,6 @@ def run(args) -> int:
             origin = " ".join(f"{k}={v}" for k, v in d.sources.items())
             print(printable(f"  {d.doc_id:45s} {d.company[:30]:30s} {','.join(d.tickers[:3]):12s} {d.period:8s} "
                             f"{d.form}" + (f"  [{origin}]" if origin else "")))
+            for conflict in d.identity_conflicts:  # the other value, and which one routing uses
+                print(printable(f"    conflict: {conflict}"))
     return EXIT_OK

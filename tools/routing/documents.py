@@ -18,7 +18,7 @@ from finrag.tools.routing.cover import parse_cover_page
 from finrag.tools.routing.filenames import canonical_company_key, parse_path
 from finrag.tools.routing.text import MONTH_NAMES, SUFFIX_WORDS, PathLike, edit_distance, squash, uniq
 
-__all__ = ["build_document_info", "clean_company_name", "name_variants", "readable_key"]
+__all__ = ["build_document_info", "clean_company_name", "name_variants", "names_same_company", "readable_key"]
 
 _SUFFIX_TAIL = re.compile(rf"(?:[\s,]+(?:&\s*(?:company|co)|{SUFFIX_WORDS})\.?)+\s*$", re.IGNORECASE)
 _GENERIC_TAIL = re.compile(r"\s+(?:international|worldwide|global|holdings|group|systems|communications|"
@@ -74,6 +74,44 @@ def readable_key(key: str) -> str:
     return " ".join(w.capitalize() if not any(c.isdigit() for c in w) else w for w in key.split("_") if w)
 
 
+_ORIGIN_WORDS = {"dei": "the filing's dei facts say", "cover": "the filing's cover page says",
+                 "sidecar": "the filing's sidecar (finrag fetch) says"}
+
+
+def names_same_company(file_key: str, file_ticker: str, registrant: str, tickers: list[str], book: AliasBook) -> bool:
+    """Whether a file name's company key (and ticker) can name the registrant the filing itself gives (its
+    name and tickers): the same spelling, a prefix, a typo (2 edits), initials ('AMD'), one of its tickers, or
+    the same alias-book entry. False only on evidence of another company (the issue 34 case 6 conflict)."""
+    cleaned = clean_company_name(registrant)
+    sk = squash(file_key)
+    if not sk or not squash(cleaned):
+        return True
+    filing_tickers = {squash(t) for t in tickers if t}
+    if sk in filing_tickers or (file_ticker and squash(file_ticker) in filing_tickers):
+        return True
+    variants = {squash(v) for v in [registrant, *name_variants(cleaned)] if squash(v)}
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z0-9]+", cleaned)).upper()
+    if sk == initials or any(v.startswith(sk) or sk.startswith(v) for v in variants if min(len(v), len(sk)) >= 3):
+        return True
+    if any(edit_distance(sk, v, 2) <= 2 for v in variants if len(v) >= 5):
+        return True
+    mine = book.entry_for(file_key, [], [file_ticker or file_key])
+    theirs = book.entry_for("", [registrant, cleaned], tickers)
+    if mine is not None and mine is theirs:
+        return True
+    if mine is not None and (any(squash(n) in variants for n in mine.names())
+                             or any(squash(t) in filing_tickers for t in mine.tickers)):
+        return True
+    return False
+
+
+def _company_conflict(file_key: str, registrant: str, tickers: list[str], origin: str) -> str:
+    """One line on a file name that names another company than the filing's own facts."""
+    held = f" ({', '.join(tickers[:3])})" if tickers else ""
+    return (f"the file name says {file_key}, {_ORIGIN_WORDS.get(origin, 'the filing says')} {registrant}{held}; "
+            "using the filing's")
+
+
 def build_document_info(path: PathLike, cover_text: str = "", book: Optional[AliasBook] = None,
                         dei: Optional[dict] = None) -> DocumentInfo:
     """Combine what the filing says about itself (never raises), most exact first: the `finrag fetch` sidecar,
@@ -97,16 +135,23 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
 
     registrant = pick("registrant", ("dei", x["registrant"]), ("cover", c["registrant"])) or ""
     cleaned = clean_company_name(registrant)
-    key = p["company_key"]
+    key, file_ticker = p["company_key"], p["ticker"]
+    conflicts: list[str] = []
+    own_tickers = x["tickers"] if src.get("registrant") == "dei" else c["tickers"]
+    if key and cleaned and not names_same_company(key, file_ticker, registrant, [*x["tickers"], *c["tickers"]], book):
+        # the file name names another company than the filing's own facts: the filing's win (issue 34 case 6)
+        conflicts.append(_company_conflict(file_ticker or key, registrant, own_tickers, src["registrant"]))
+        key, file_ticker = "", ""
     if not key or (squash(key) not in book.known_keys() and cleaned
                    and 0 < edit_distance(squash(key), squash(cleaned), 2) <= 2):
-        key = canonical_company_key(cleaned, book) if cleaned else (p["ticker"] or key)
-    src["company"] = "filename" if key == p["company_key"] and key else src.get("registrant", "filename")
-    entry = book.entry_for(key, [cleaned] if cleaned else [], [p["ticker"], *x["tickers"], *c["tickers"]])
+        key = canonical_company_key(cleaned, book) if cleaned else (file_ticker or key)
+    src["company_key"] = "filename" if key == p["company_key"] and key else src.get("registrant", "filename")
+    src["company"] = src.get("registrant", "filename")
+    entry = book.entry_for(key, [cleaned] if cleaned else [], [file_ticker, *x["tickers"], *c["tickers"]])
     company = entry.name if entry else (cleaned or readable_key(key))
-    tickers = pick("tickers", ("dei", uniq(x["tickers"])), ("cover", uniq([*c["tickers"], p["ticker"]]) if c["tickers"]
-                                                            else []), ("filename", [p["ticker"]] if p["ticker"] else []))
-    tickers = uniq([*(tickers or []), p["ticker"]]) if tickers else (list(entry.tickers[:1]) if entry else [])
+    tickers = pick("tickers", ("dei", uniq(x["tickers"])), ("cover", uniq([*c["tickers"], file_ticker]) if c["tickers"]
+                                                            else []), ("filename", [file_ticker] if file_ticker else []))
+    tickers = uniq([*(tickers or []), file_ticker]) if tickers else (list(entry.tickers[:1]) if entry else [])
     form = pick("form", ("dei", x["form"]), ("filename", p["form"]), ("cover", c["form"])) or ""
     dated_name = p["layout"] == "generic" and bool(re.search(r"(?:19|20)\d{2}-?\d{2}-?\d{2}", PurePath(str(path)).stem))
     names_year = ("filename", None if dated_name and c["fiscal_year"] else p["fiscal_year"])
@@ -134,8 +179,23 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
         doc_id=p["doc_id"] or PurePath(str(path)).stem, path=str(path), company=company, company_key=key,
         registrant=registrant, tickers=tickers, fiscal_year=fiscal_year, quarter=quarter,
         period=period, form=form, filed_date=filed, fiscal_year_end=fye, period_end=period_end,
-        items=list(c["items"]), aliases=aliases, cik=x["cik"], sources=src)
+        items=list(c["items"]), aliases=aliases, cik=x["cik"], sources=src,
+        identity_conflicts=[*conflicts, *_period_conflicts(p, x, dated_name)])
     return with_sidecar_identity(info, book)
+
+
+def _period_conflicts(p: dict, x: dict, dated_name: bool) -> list[str]:
+    """Lines on a file name whose fiscal period or form differs from the dei facts' (which win)."""
+    out = []
+    named = f"{p['fiscal_year']}Q{p['quarter']}" if p["fiscal_year"] and p["quarter"] else \
+        (str(p["fiscal_year"]) if p["fiscal_year"] and not dated_name else "")
+    facts = f"{x['fiscal_year']}Q{x['quarter']}" if x["fiscal_year"] and x["quarter"] else \
+        (str(x["fiscal_year"]) if x["fiscal_year"] else "")
+    if named and facts and (named != facts if p["quarter"] and x["quarter"] else named[:4] != facts[:4]):
+        out.append(f"the file name says fiscal period {named}, the filing's dei facts say {facts}; using the filing's")
+    if p["form"] and x["form"] and p["form"] != x["form"]:
+        out.append(f"the file name says form {p['form']}, the filing's dei facts say {x['form']}; using the filing's")
+    return out
 
 
 _SIDECAR_FORMS = {"10-K": "10K", "10-Q": "10Q", "8-K": "8K", "earnings": "EARNINGS"}

@@ -107,6 +107,7 @@ class Terms:
         self._ids: dict[str, int] = {}
         self.names: list[str] = []
         self._lock = threading.Lock()
+        self._local = threading.local()
         self.size = size
 
     def _id(self, term: str) -> int:
@@ -116,9 +117,18 @@ class Terms:
             self.names.append(term)
         return tid
 
-    def _learn(self, conn: sqlite3.Connection, words: Sequence[str]) -> None:
-        conn.executescript(_TEMP)
-        conn.execute("DELETE FROM temp.lex_tok")
+    def _conn(self) -> sqlite3.Connection:
+        """This thread's private in-memory connection, FTS5 as the tokenizer. Never the index's own: writing the
+        temp table through a reader connection opened a transaction that was never ended, so that connection
+        kept reading the index as it was then (a live server never saw new filings, issue 34 case 1)."""
+        c = getattr(self._local, "conn", None)
+        if c is None:
+            c = self._local.conn = sqlite3.connect(":memory:", isolation_level=None)
+            c.executescript(_TEMP)
+        return c
+
+    def _learn(self, words: Sequence[str]) -> None:
+        conn = self._conn()
         conn.executemany("INSERT INTO temp.lex_tok(rowid, text) VALUES (?, ?)", list(enumerate(words)))
         found: dict[int, list[tuple[int, str]]] = {}
         for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.lex_tok_v"):
@@ -133,27 +143,27 @@ class Terms:
                 self._map[w] = tup
                 self._single[w] = tup[0] if len(tup) == 1 else (-1 if not tup else -2)
 
-    def _ensure(self, conn: sqlite3.Connection, words: Sequence[str]) -> None:
+    def _ensure(self, words: Sequence[str]) -> None:
         missing = [w for w in dict.fromkeys(words) if w not in self._single]
         for i in range(0, len(missing), 5000):
-            self._learn(conn, missing[i:i + 5000])
+            self._learn(missing[i:i + 5000])
 
-    def ids(self, conn: sqlite3.Connection, words: Sequence[str]) -> list[tuple[int, ...]]:
+    def ids(self, words: Sequence[str]) -> list[tuple[int, ...]]:
         """The term ids of each word (usually one; none for a word FTS5 drops)."""
-        self._ensure(conn, words)
+        self._ensure(words)
         try:
             return [self._map[w] for w in words]
         except KeyError:  # the cache was cleared by another thread meanwhile
-            self._learn(conn, list(dict.fromkeys(words)))
+            self._learn(list(dict.fromkeys(words)))
             return [self._map[w] for w in words]
 
-    def flat(self, conn: sqlite3.Connection, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def flat(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """All the words' term ids in order, and where each word's ids start (len(words) + 1 bounds)."""
-        self._ensure(conn, words)
+        self._ensure(words)
         try:
             single = np.fromiter(map(self._single.__getitem__, words), dtype=np.int64, count=len(words))
         except KeyError:
-            self._learn(conn, list(dict.fromkeys(words)))
+            self._learn(list(dict.fromkeys(words)))
             single = np.fromiter(map(self._single.__getitem__, words), dtype=np.int64, count=len(words))
         counts = (single >= 0).astype(np.int64)
         multi = np.flatnonzero(single == -2).tolist()
@@ -168,16 +178,16 @@ class Terms:
             out[bounds[i]:bounds[i + 1]] = self._map[words[i]]
         return out, bounds
 
-    def phrase(self, conn: sqlite3.Connection, text: str) -> tuple[str, ...]:
+    def phrase(self, text: str) -> tuple[str, ...]:
         """FTS5's terms of a query phrase, in order."""
-        return tuple(self.names[t] for ids in self.ids(conn, _words(text)) for t in ids)
+        return tuple(self.names[t] for ids in self.ids(_words(text)) for t in ids)
 
 
 TERMS = Terms()
 _SPLIT_RE = re.compile("(" + _WORD_RE.pattern + ")")
 
 
-def _chunk_terms(conn: sqlite3.Connection, texts: Sequence[str],
+def _chunk_terms(texts: Sequence[str],
                  spans: Sequence[tuple[int, int]] | None) -> list[np.ndarray]:
     """Each text's FTS5 term ids, in order.
 
@@ -196,7 +206,7 @@ def _chunk_terms(conn: sqlite3.Connection, texts: Sequence[str],
                 pos = e
     else:
         text_words = [_words(t) for t in texts]
-        flat, bounds = TERMS.flat(conn, [w for ws in text_words for w in ws])
+        flat, bounds = TERMS.flat([w for ws in text_words for w in ws])
         out, i = [], 0
         for ws in text_words:
             out.append(flat[bounds[i]:bounds[i + len(ws)]])
@@ -209,7 +219,7 @@ def _chunk_terms(conn: sqlite3.Connection, texts: Sequence[str],
     offs = np.zeros(len(parts), dtype=np.int64)
     np.cumsum(lens[:-1], out=offs[1:])
     starts, ends = offs[1::2], offs[1::2] + lens[1::2]
-    flat, bounds = TERMS.flat(conn, words)
+    flat, bounds = TERMS.flat(words)
     cuts: list[str] = []  # words cut by a chunk's start or end: what FTS5 sees of them in that chunk
     plan = []
     for s, e in spans:
@@ -223,7 +233,7 @@ def _chunk_terms(conn: sqlite3.Connection, texts: Sequence[str],
             tail = len(cuts)
             cuts.append(full[int(starts[i1]):e])
         plan.append((i0, i1, head, tail))
-    cut_flat, cut_bounds = TERMS.flat(conn, cuts)
+    cut_flat, cut_bounds = TERMS.flat(cuts)
     out = []
     for i0, i1, head, tail in plan:
         inner = flat[bounds[i0]:bounds[i1]] if i1 > i0 else flat[0:0]
@@ -238,7 +248,7 @@ def _chunk_terms(conn: sqlite3.Connection, texts: Sequence[str],
 def _postings(conn: sqlite3.Connection, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
               ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """term -> POST_DTYPE records (position in `texts`, frequency, length) and each text's length in tokens."""
-    per_chunk = _chunk_terms(conn, texts, spans)
+    per_chunk = _chunk_terms(texts, spans)
     lens = np.array([len(t) for t in per_chunk], dtype=np.int64)
     if not lens.sum():
         return {}, lens
@@ -405,7 +415,7 @@ def search(conn: sqlite3.Connection, phrases: Sequence[str], k: int,
     """
     if k <= 0 or not phrases or (los is not None and not los):
         return []
-    phrase_terms = [t for t in (TERMS.phrase(conn, p) for p in phrases) if t]
+    phrase_terms = [t for t in (TERMS.phrase(p) for p in phrases) if t]
     if not phrase_terms:
         return []
     n_rows, tokens = conn.execute("SELECT rows, tokens FROM lex_stats WHERE id = 0").fetchone()

@@ -207,7 +207,9 @@ class Store(SearchMixin):
         """This thread's read connection (opened on first use; WAL lets readers run in parallel)."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=30)
+            # autocommit: each read is its own transaction, so nothing can leave this connection reading an
+            # old snapshot of the index (a live process sees every commit; issue 34 case 1)
+            conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=30, isolation_level=None)
             conn.row_factory = sqlite3.Row
             self._local.conn = conn
             with self._lock:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import threading
 from collections import Counter
 from typing import Sequence
 
@@ -45,7 +44,6 @@ from finrag.tools.indexing import lexical
 EMPTY_KEY = 0
 _MOD = 2 ** 32 - 2
 TERM_MAX = 1000  # characters of a term id stored in `<p>_lex_terms` (longer terms are not searchable)
-_local = threading.local()
 _keys: dict[str, int] = {}
 
 
@@ -56,18 +54,10 @@ def term_key(term: str) -> int:
     return k
 
 
-def conn() -> sqlite3.Connection:
-    """A per-thread in-memory SQLite connection: FTS5 is the tokenizer (`lexical.Terms`)."""
-    c = getattr(_local, "conn", None)
-    if c is None:
-        c = _local.conn = sqlite3.connect(":memory:")
-    return c
-
-
 def chunk_terms(texts: Sequence[str]) -> list[Counter]:
     """Each text's FTS5 terms with their frequencies (what an FTS5 table with the index's tokenizer sees)."""
     words = [lexical._words(t) for t in texts]
-    flat, bounds = lexical.TERMS.flat(conn(), [w for ws in words for w in ws])
+    flat, bounds = lexical.TERMS.flat([w for ws in words for w in ws])
     names = lexical.TERMS.names
     out, i = [], 0
     for ws in words:
@@ -131,8 +121,7 @@ def drift_limit() -> float:
 def query_plan(phrases: Sequence[str], n_rows: int, df_of) -> list[tuple[tuple[str, ...], float, str]]:
     """(terms of a phrase, idf, its rarest term) for the phrases with a positive weight, as `lexical.search`
     weighs them (a phrase's df: the smallest of its terms')."""
-    c = conn()
-    phrase_terms = [t for t in (lexical.TERMS.phrase(c, p) for p in phrases) if t]
+    phrase_terms = [t for t in (lexical.TERMS.phrase(p) for p in phrases) if t]
     if not phrase_terms or not n_rows:
         return []
     df = df_of(sorted({t for p in phrase_terms for t in p}))

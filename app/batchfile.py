@@ -19,16 +19,24 @@ are appended, so a run that stops early (an LLM failure, Ctrl-C, a full disk, ki
 so far for `--resume`, and one that stops before its first answer (a mistyped `--index`, an LLM that fails
 on the first line, a crash) leaves the file as it was. With `--resume` answers are appended.
 A file that cannot be written is `OutFileError`, naming the file and why (read-only file system, disk full).
+
+One writer per `--out` (`out_lock`): a run holds an `flock(2)` lock on `<out>.lock` next to the file (the
+target of a link) from before it reads the answers already there until it ends, so two runs at once cannot
+both answer the same questions: the second gets `OutLocked` ("--out A is locked by PID N ..."; exit code 4).
+The kernel releases the lock however the holder ends (kill -9 included); the holder removes the lock file
+when it ends normally. A pipe or a terminal (`/dev/stdout`) is not locked.
 """
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
 import re
 import stat
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO, cast
+from typing import Iterator, Optional, TextIO, cast
 
 from finrag.api import LONE_SURROGATE
 from finrag.tools.indexing.file_checks import DISK_FULL_ERRNOS, os_reason
@@ -44,6 +52,103 @@ class OutFileError(Exception):
     def __init__(self, msg: str, exc: OSError | None = None):
         super().__init__(msg)
         self.disk_full = exc is not None and exc.errno in DISK_FULL_ERRNOS
+
+
+class OutLocked(Exception):
+    """Another `finrag batch` is writing the same `--out` (exit code 4)."""
+
+    def __init__(self, out: Path, pid: Optional[int]):
+        self.out, self.pid = out, pid
+        who = f"PID {pid}" if pid else "another process"
+        super().__init__(f"--out {out} is locked by {who} (another `finrag batch` is writing it); wait for it to "
+                         "finish, or stop it, and run the command again")
+
+
+_UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+def _lock_path(out: Path) -> Optional[Path]:
+    """`<out>.lock` next to the file `--out` names (a link's target); None for a pipe, a terminal or a file
+    reached through a descriptor, which are written as they are and not locked."""
+    try:
+        st = os.stat(out)
+    except OSError:
+        st = None
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _names_a_descriptor(out)):
+        return None
+    target = Path(os.path.realpath(out))
+    return target.with_name(target.name + ".lock")
+
+
+def _holder(fd: int) -> Optional[int]:
+    try:
+        text = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _take(path: Path, out: Path, flags: int) -> int:
+    """An open descriptor of `path` holding its exclusive `flock`, the file still at `path` (a holder that ended
+    may have removed it between our open and our lock: then it is opened again); OutLocked if it is held."""
+    while True:
+        fd = os.open(path, flags, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = _holder(fd) if flags & os.O_CREAT else None
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise OutLocked(out, holder) from None
+            raise
+        try:
+            if os.path.samestat(os.fstat(fd), os.stat(path)):
+                return fd
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+
+
+@contextmanager
+def out_lock(out: Path) -> Iterator[Optional[Path]]:
+    """Hold the one-writer lock of `--out` (see the module's docstring) and yield the lock file's path, or
+    None when `--out` is not locked (a pipe; a folder where no file can be made and `--out` does not exist yet,
+    which `AnswersOut` then reports). `OutLocked` at once if another run holds it. Where no lock file can be
+    made next to `--out` (a read-only folder) the existing file itself is locked."""
+    path = _lock_path(out)
+    try:
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:  # AnswersOut says why the folder cannot be made
+        path = None
+    if path is None:
+        yield None
+        return
+    own_file = True
+    try:
+        fd = _take(path, out, os.O_RDWR | os.O_CREAT)
+    except OSError as exc:
+        if exc.errno not in _UNWRITABLE and exc.errno != errno.ENOENT:
+            raise OutFileError(f"cannot write --out {out}: cannot create its lock file {path} ({os_reason(exc)})",
+                               exc) from None
+        target = path.with_name(path.name[: -len(".lock")])
+        try:
+            fd, own_file, path = _take(target, out, os.O_RDONLY), False, target
+        except OSError:  # no file to lock either: AnswersOut says why --out cannot be written
+            yield None
+            return
+    try:
+        if own_file:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield path
+    finally:
+        if own_file:
+            try:
+                path.unlink()  # while still locked: a run waiting on this file opens the new one (`_take`)
+            except OSError:
+                pass
+        os.close(fd)  # closing the descriptor releases the lock
 
 
 def _not_text(src: Path, n: int, field: str, value: str) -> None:

@@ -1,7 +1,8 @@
 """`finrag batch --in Q.jsonl --out A.jsonl` (app/cli/batch.py): answer a JSONL file of questions, resumable.
 
 `--out` is never emptied before a first answer exists (app/batchfile.py `AnswersOut`); a run that stops
-early (an LLM failure, Ctrl-C, a full disk) says how many answers it wrote and how to go on.
+early (an LLM failure, Ctrl-C, a full disk) says how many answers it wrote and how to go on. One run at a time
+writes an `--out` (`out_lock`): a second one exits with code 4, naming the file.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from finrag.cli.common import (
     EXIT_INDEX,
     EXIT_INTERRUPTED,
     EXIT_LLM,
+    EXIT_LOCKED,
     EXIT_OK,
     EXIT_USAGE,
     UsageError,
@@ -44,12 +46,9 @@ def _kept(answers, out: Path) -> str:
 
 def run(args) -> int:
     """`finrag batch`: answer a JSONL file of questions; `--out` is never emptied before a first answer exists
-    (app/batchfile.py `AnswersOut`), and a run that stops early says how many answers it wrote."""
-    from tqdm import tqdm
-
-    from finrag.api import QuestionError, run_query
-    from finrag.batchfile import AnswersOut, OutFileError, answered_ids, read_questions, same_file
-    from finrag.tools.llm.calls import LLMError
+    (app/batchfile.py `AnswersOut`), a run that stops early says how many answers it wrote, and a second run on
+    the same `--out` while one is writing it exits with code 4."""
+    from finrag.batchfile import OutFileError, OutLocked, out_lock, read_questions, same_file
 
     src, out = Path(args.inp), Path(args.out)
     if not src.is_file():
@@ -58,6 +57,26 @@ def run(args) -> int:
         raise UsageError(f"--out {out} is the input file; write the answers to another file")
     _index_dir(args)
     rows = read_questions(src)
+    try:
+        with out_lock(out):  # from before the answers already there are read until the last one is written
+            return _answer(args, src, out, rows)
+    except OutLocked as exc:
+        _err(str(exc))
+        return EXIT_LOCKED
+    except OutFileError as exc:  # the lock file cannot be made
+        _err(str(exc))
+        return EXIT_INDEX if exc.disk_full else EXIT_USAGE
+
+
+def _answer(args, src: Path, out: Path, rows: list[tuple[str, str, int]]) -> int:
+    """Answer `rows` into `out` (its lock held): skip those already answered with `--resume`, and say how many
+    answers were written, or how many were kept when the run stops early."""
+    from tqdm import tqdm
+
+    from finrag.api import QuestionError, run_query
+    from finrag.batchfile import AnswersOut, OutFileError, answered_ids
+    from finrag.tools.llm.calls import LLMError
+
     done: set[str] = set()
     if out.is_file() and args.resume:
         done, dropped = answered_ids(out)

@@ -13,10 +13,19 @@ Before the fixes:
 """
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
 import httpx
 import pytest
 from support.servers import ThreadServer
 
+from finrag.cli import main as finrag_main
 from finrag.tools.indexing import open_index
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")]
@@ -75,3 +84,78 @@ def test_page_route_accepts_exactly_the_image_routes_zooms(page_server):
         if view.status_code == 200:
             served = httpx.get(page_server.url + view.json()["image"], timeout=30)
             assert served.status_code == 200 and served.headers["content-type"] == "image/png", zoom
+
+
+# ------------------------------------------------------------------------------------------------- case 10
+class _Answer:
+    """What `run_query` returns, as far as `finrag batch` uses it."""
+
+    def __init__(self, qid: str, question: str):
+        self.row = {"id": qid, "system": "cbr", "question": question, "answer": f"answer to {qid}"}
+
+    def model_dump(self) -> dict:
+        return self.row
+
+
+def _batch_files(tmp_path: Path, n: int = 3) -> tuple[list[str], Path, Path]:
+    src = tmp_path / "q.jsonl"
+    src.write_text("".join(json.dumps({"id": f"q{i}", "question": f"question {i}?"}) + "\n" for i in range(n)))
+    return [f"q{i}" for i in range(n)], src, tmp_path / "a.jsonl"
+
+
+def _batch_argv(tmp_path: Path, src: Path, out: Path) -> list[str]:
+    return ["batch", "--index", str(tmp_path / "index"), "--in", str(src), "--out", str(out), "--resume", "-q"]
+
+
+def test_a_second_batch_on_one_out_is_locked_out(tmp_path, monkeypatch, capsys):
+    """Issue 34 case 10: two `finrag batch --resume` on one `--out` at once: the second gets exit code 4 and one
+    line naming the file, and every answer is in `--out` once (before, both exited 0 and wrote each one twice)."""
+    ids, src, out = _batch_files(tmp_path)
+    started, go = threading.Event(), threading.Event()
+
+    def run_query(question, *, qid, **kwargs):
+        if threading.current_thread().name == "first-batch":  # the first run is answering its first question
+            started.set()
+            assert go.wait(30)
+        return _Answer(qid, question)
+
+    monkeypatch.setattr("finrag.api.run_query", run_query)
+    first: dict = {}
+    thread = threading.Thread(target=lambda: first.setdefault("rc", finrag_main(_batch_argv(tmp_path, src, out))),
+                              name="first-batch")
+    thread.start()
+    try:
+        assert started.wait(30)
+        second = finrag_main(_batch_argv(tmp_path, src, out))
+    finally:
+        go.set()
+        thread.join(30)
+    assert second == 4 and first["rc"] == 0, (second, first)
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ids
+    locked = [line for line in capsys.readouterr().err.splitlines() if "locked" in line]
+    assert len(locked) == 1 and str(out) in locked[0], locked
+
+
+def test_the_out_lock_goes_with_its_holder(tmp_path, monkeypatch, capsys):
+    """Issue 34 case 10: the lock is the kernel's (`flock` on `<out>.lock`): while another process holds it,
+    `batch` exits 4 and leaves `--out` as it was; once that process is killed (SIGKILL: no clean-up) the next
+    run goes ahead (and removes the lock file when it ends)."""
+    ids, src, out = _batch_files(tmp_path)
+    out.write_text(json.dumps({"id": "q0", "answer": "kept"}) + "\n")
+    monkeypatch.setattr("finrag.api.run_query", lambda question, *, qid, **kw: _Answer(qid, question))
+    hold = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
+            "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", hold, f"{out}.lock"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        before = out.read_bytes()
+        assert finrag_main(_batch_argv(tmp_path, src, out)) == 4
+        assert out.read_bytes() == before
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and str(out) in err and "locked" in err, err
+    finally:
+        os.kill(holder.pid, signal.SIGKILL)
+        holder.wait(10)
+    assert finrag_main(_batch_argv(tmp_path, src, out)) == 0
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ids
+    assert not Path(f"{out}.lock").exists()  # a run that ends removes its lock file

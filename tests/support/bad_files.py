@@ -255,3 +255,74 @@ def make_bad_files(out_dir: Union[str, Path]) -> dict[str, Path]:
     paths["good_txt"].write_text(_good_txt(), encoding="utf-8")
     paths["good_htm"].write_text(_good_htm(), encoding="utf-8")
     return paths
+
+
+# --------------------------------------------------------------------------------------------------
+# Hostile filings (issue 34, cases 2, 3, 8, 9): kept out of BAD_FILES, whose every case other tests index.
+HOSTILE_FILES: dict[str, BadFile] = {b.key: b for b in (
+    BadFile("nul_htm", "nul.htm", "no_text", "2 MB of NUL bytes (a sparse file) named .htm"),
+    BadFile("nul_txt", "nul.txt", "no_text", "2 MB of NUL bytes (a sparse file) named .txt"),
+    BadFile("nul_pdf", "nul.pdf", "no_text", "2 MB of NUL bytes (a sparse file) named .pdf"),
+    BadFile("blank_htm", "blank.htm", "no_text", "whitespace only (spaces, tabs, newlines, form feeds)"),
+    BadFile("blank_txt", "blank.txt", "no_text", "whitespace only (spaces, tabs, newlines, form feeds)"),
+    BadFile("binary_htm", "binary.htm", "no_text", "64 KB of seeded random bytes named .htm"),
+    BadFile("binary_txt", "binary.txt", "no_text", "64 KB of seeded random bytes named .txt"),
+    BadFile("binary_pdf", "binary.pdf", "error", "64 KB of seeded random bytes named .pdf (no %PDF header)"),
+    BadFile("truncated_pdf", "truncated.pdf", "error",
+            "a 20-page text PDF cut at 70% of its bytes: MuPDF repairs it and reads 15 pages (damaged)"),
+    BadFile("tail_cut_pdf", "tail_cut.pdf", "error",
+            "the same PDF cut at 98%: every page reads, but the xref and %%EOF are gone (truncated)"),
+)}
+
+
+def text_pdf_bytes(pages: int = 20) -> bytes:
+    """A compressed PDF of `pages` pages of text (30 lines each), deterministic."""
+    doc = fitz.open()
+    _fixed_metadata(doc, "Form 10-K")
+    for i in range(pages):
+        page = doc.new_page(width=612, height=792)
+        for k in range(30):
+            page.insert_text((50, 50 + k * 20), f"Page {i} line {k}: total revenue was {1000 + i * k} million.",
+                             fontname="helv", fontsize=9)
+    data = doc.tobytes(garbage=3, deflate=True, no_new_id=True)
+    doc.close()
+    return data
+
+
+_IX_HEADER = ('<ix:header><ix:resources><xbrli:context id="FY2023"><xbrli:entity>'
+              '<xbrli:identifier scheme="http://www.sec.gov/CIK">0000000001</xbrli:identifier></xbrli:entity>'
+              '<xbrli:period><xbrli:startDate>2023-01-01</xbrli:startDate><xbrli:endDate>2023-12-31'
+              '</xbrli:endDate></xbrli:period></xbrli:context></ix:resources></ix:header>')
+
+
+def ixbrl_filing(pages: int = 20, hostile_page: int = 3, scale: str = "6", decimals: str = "-6",
+                 digits: str = "1,234") -> str:
+    """An inline-XBRL filing of `pages` pages, one `us-gaap:Revenues` fact on each (scale 6); the fact on
+    `hostile_page` has the given `scale`, `decimals` and displayed `digits`."""
+    body = []
+    for i in range(pages):
+        s, d, v = (scale, decimals, digits) if i == hostile_page else ("6", "-6", f"{1000 + i:,}")
+        body.append(f'<div><p>Page {i}: total revenue was $<ix:nonFraction name="us-gaap:Revenues" '
+                    f'contextRef="FY2023" unitRef="usd" decimals="{d}" scale="{s}">{v}</ix:nonFraction> million.'
+                    f'</p></div><hr style="page-break-after:always"/>')
+    return f'<html><body>{_IX_HEADER}{"".join(body)}</body></html>'
+
+
+def make_hostile_files(out_dir: Union[str, Path]) -> dict[str, Path]:
+    """Create every case of `HOSTILE_FILES` in `out_dir` (replacing earlier copies); return {key: path}."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {k: out / b.file_name for k, b in HOSTILE_FILES.items()}
+    for pth in paths.values():
+        _clear(pth)
+    for key in ("nul_htm", "nul_txt", "nul_pdf"):
+        with open(paths[key], "wb") as fh:  # sparse: 2 MB of NULs without writing them
+            fh.truncate(2 << 20)
+    for key in ("blank_htm", "blank_txt"):
+        paths[key].write_text(" \t\n\f\r\n" * 1000 + "\u3000\xa0\n", encoding="utf-8")
+    for key in ("binary_htm", "binary_txt", "binary_pdf"):
+        paths[key].write_bytes(random.Random(f"finrag-hostile|{key}").randbytes(64 << 10))
+    pdf = text_pdf_bytes()
+    paths["truncated_pdf"].write_bytes(pdf[: int(len(pdf) * 0.7)])
+    paths["tail_cut_pdf"].write_bytes(pdf[: int(len(pdf) * 0.98)])
+    return paths

@@ -9,12 +9,17 @@
 * Tables stay readable: one row per line, non-empty cells separated by `` | ``, and the cells EDGAR
   splits a number into (``$``, ``1,234``, ``)``, ``%``) joined back (``$1,234``, ``(56)``, ``12%``).
 
-`html_pages(markup)` never raises on bad markup (Python's HTMLParser is forgiving).
+`html_pages(markup)` never raises on bad markup (Python's HTMLParser is forgiving); a fact the inline-XBRL
+collector cannot read is skipped, never the rest of the filing. Should the parser itself fail, that is a
+`ParseError`, never a filing silently cut where it failed (issue 34). `html_document(markup, check=...)`
+feeds the markup in blocks and calls `check(characters of text so far)` after each (the indexer's per-file
+budget of time and size, which raises to stop).
 """
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import Callable, Optional
 
 __all__ = ["html_document", "html_pages", "html_to_text"]
 
@@ -26,6 +31,7 @@ _BLOCK = {"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6"
           "blockquote", "pre", "section", "article", "dl", "dt", "dd", "caption", "body"}
 _SKIP_TAGS = {"script", "style", "head", "title", "ix:header"}
 _PAGE = "\f"
+_FEED_BLOCK = 1 << 18  # characters of markup fed between two budget checks
 
 
 class _FilingText(HTMLParser):
@@ -34,6 +40,7 @@ class _FilingText(HTMLParser):
     def __init__(self, facts=None) -> None:
         super().__init__(convert_charrefs=True)
         self.facts = facts  # an `XbrlCollector` fed every tag and text, hidden ones included
+        self.facts_failed = False
         self.page = 0
         self.out: list[str] = []
         self._stack: list[tuple[str, bool, bool]] = []  # (tag, hidden, break after)
@@ -41,11 +48,24 @@ class _FilingText(HTMLParser):
         self._row: list[str] | None = None
         self._cell: list[str] | None = None
         self._tables = 0
+        self.chars = 0  # characters of visible text so far (what the size budget counts)
+
+    def _facts(self, event: str, *args) -> None:
+        """Pass one parser event to the facts collector; a collector that fails is dropped (the filing's
+        text is read to its end all the same, without facts)."""
+        if self.facts is None:
+            return
+        try:
+            getattr(self.facts, event)(*args)
+        except Exception:  # an unreadable fact costs the facts, never the text after it
+            self.facts = None
+            self.facts_failed = True
 
     # --- helpers
     def _emit(self, text: str) -> None:
         if self._hidden:
             return
+        self.chars += len(text)
         if self._cell is not None:
             self._cell.append(text)
         else:
@@ -76,8 +96,7 @@ class _FilingText(HTMLParser):
         tag = tag.lower()
         style = " ".join(v or "" for k, v in attrs if k and k.lower() == "style")
         hidden = tag in _SKIP_TAGS or bool(_HIDDEN.search(style))
-        if self.facts is not None:
-            self.facts.start(tag, attrs, self.page, hidden or self._hidden > 0)
+        self._facts("start", tag, attrs, self.page, hidden or self._hidden > 0)
         if _BREAK_BEFORE.search(style) and not self._hidden:
             self._page_break()
         after = bool(_BREAK_AFTER.search(style))
@@ -114,8 +133,7 @@ class _FilingText(HTMLParser):
 
     def handle_endtag(self, tag):
         tag = tag.lower()
-        if self.facts is not None:
-            self.facts.end(tag)
+        self._facts("end", tag)
         if tag in _VOID or not any(t == tag for t, _, _ in self._stack):
             return  # a stray end tag
         while self._stack:
@@ -136,8 +154,7 @@ class _FilingText(HTMLParser):
                 break
 
     def handle_data(self, data):
-        if self.facts is not None:
-            self.facts.data(data)
+        self._facts("data", data)
         if self._tables > 0 and self._cell is None and not data.strip():
             return  # the whitespace between rows and cells
         self._emit(data)
@@ -182,21 +199,33 @@ def html_pages(markup: str) -> list[str]:
     return html_document(markup)[0]
 
 
-def html_document(markup: str) -> tuple[list[str], dict | None]:
-    """The pages of an HTML filing and its inline-XBRL facts (`finrag.tools.indexing.xbrl`; None without)."""
+def html_document(markup: str, check: Optional[Callable[[int], None]] = None) -> tuple[list[str], dict | None]:
+    """The pages of an HTML filing and its inline-XBRL facts (`finrag.tools.indexing.xbrl`; None without).
+
+    `check`, when given, is called with the characters of text read so far after each block of markup (and at
+    the end); it raises to stop the read. A failure of the parser itself is a `ParseError`."""
+    from finrag.tools.indexing.parsing import ParseError
     from finrag.tools.indexing.xbrl import XbrlCollector
 
     collector = XbrlCollector()
     parser = _FilingText(collector)
     try:
-        parser.feed(markup)
+        for start in range(0, len(markup), _FEED_BLOCK):
+            parser.feed(markup[start:start + _FEED_BLOCK])
+            if check is not None:
+                check(parser.chars)
         parser.close()
-    except Exception:  # pragma: no cover - HTMLParser is lenient; keep what was read
-        pass
+    except ParseError:
+        raise
+    except Exception as exc:  # HTMLParser is lenient: never cut a filing silently where it failed
+        raise ParseError(f"unreadable HTML at character {parser.chars:,} of text: {type(exc).__name__}: "
+                         f"{str(exc)[:100]}") from None
     pages = parser.pages()
+    if check is not None:
+        check(sum(map(len, pages)))
     while len(pages) > 1 and not pages[-1].strip():  # a break at the very end adds no page
         pages.pop()
-    return pages or [""], collector.data_dict()
+    return pages or [""], None if parser.facts_failed else collector.data_dict()
 
 
 def html_to_text(markup: str) -> str:

@@ -84,6 +84,8 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         optional["retrieval"] = dict(state["vector_status"])
         if state.get("context_plan"):
             optional["retrieval"]["context"] = state["context_plan"]
+    if state.get("rejected_citations"):
+        optional["rejected_citations"] = list(state["rejected_citations"])
     reader = state.get("reader") or {}
     if reader:
         optional["reader"] = {k: v for k, v in reader.items() if k != "llm_calls_saved"}

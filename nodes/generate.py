@@ -26,6 +26,7 @@ from finrag.nodes.common import configuration, reader_of, registry_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.contract import NO_RETRIEVAL_STATUSES, Reader
 from finrag.state.graph_state import FinragState
+from finrag.tools.answering.citations import check_citations, escape_labels
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.answering.fast_path import (
     cited_page_contexts,
@@ -44,8 +45,9 @@ from finrag.tools.routing.registry import answer_caveats, unanswerable_answer
 
 
 def format_context(contexts: list[dict]) -> str:
-    """The context as the generator reads it: each passage under its `[document, pages]` label."""
-    return "\n\n".join(f"{context_label(c)}\n{c.get('text', '')}" for c in contexts)
+    """The context as the generator reads it: each passage under its `[document, pages]` label (label-like
+    brackets in the passage's own text escaped, so that filing text cannot pose as another context)."""
+    return "\n\n".join(f"{context_label(c)}\n{escape_labels(c.get('text', ''))}" for c in contexts)
 
 
 def _pdf_block(path: str) -> dict | None:
@@ -60,7 +62,8 @@ def _pdf_block(path: str) -> dict | None:
 @timed("generate")
 def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_document: bool = False,
              fast_path_default: bool = False) -> dict:
-    """Answer from `reranked` (or, for SFR, the routed filings): `answer`, `contexts`, `context_tokens`, `reader`."""
+    """Answer from `reranked` (or, for SFR, the routed filings): `answer`, `contexts`, `context_tokens`, `reader`,
+    and `rejected_citations` when the generator LLM cited what it was not given (removed from the answer)."""
     cfg = configuration(runtime)
     question = state.get("question", "")
     if state.get("routing_status") in NO_RETRIEVAL_STATUSES:  # routing ended the run (issue 9): say why
@@ -95,6 +98,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     context_text = format_context(contexts)
     calls = []
     answer = ""
+    rejected: list[str] = []
     saved = 0
     on_fast_path = False
     if model is not None and contexts and result is not None and result.confident and fast:
@@ -114,6 +118,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
                     context="(the attached filing)", question=question)}]
         answer, rec = try_text("generator", model, [SystemMessage(cfg.generate_prompt), HumanMessage(content)])
         calls.append(rec)
+        answer, rejected = check_citations(answer, contexts)  # only citations of the contexts it was given
     if not answer:
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords
         answer = offline_answer(question, keywords, contexts, result)
@@ -122,6 +127,8 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     if caveats:  # said first, in the answer itself: a missing company or period is never only in `routing`
         answer = " ".join(caveats) + "\n\n" + answer
     update = {"answer": answer, "contexts": contexts, "context_tokens": count_tokens(context_text), "llm_calls": calls}
+    if rejected:
+        update["rejected_citations"] = rejected
     if result is not None:
         update["reader"] = reader_summary(result, fast_path=on_fast_path, saved=saved)
     elif reader_error:

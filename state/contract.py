@@ -233,7 +233,7 @@ class Answer(_Open):
     """One answer: `finrag ask --json`, a line of `finrag batch`, `run_query(...)`, `/{system}/invoke`'s output."""
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True, title="Answer")
-    _omit_if_none = ("verification", "error", "offline_fallback", "reader", "retrieval")
+    _omit_if_none = ("verification", "error", "offline_fallback", "reader", "retrieval", "rejected_citations")
 
     id: str = Field(description="The question's id: given by the caller (batch line `id`), else a random 12-hex id")
     system: str = Field(description="cbr, sfr, hdrr, cbr_meta, cbr_llm_ctx or agentic")
@@ -255,6 +255,10 @@ class Answer(_Open):
     reader: Optional[Reader] = Field(default=None, description="What the statement reader did: its kind, whether it was "
                                                        "confident, the inputs it read and whether it answered on "
                                                        "the fast path; absent when the reader did not run")
+    rejected_citations: Optional[list[str]] = Field(
+        default=None, description="Only when the generator LLM cited what it was not given (a filing not in the "
+                                  "index, a page of no context): those citations, removed from `answer`, e.g. "
+                                  "['[FAKECO_2099_10K, p. 42]']")
 
     def to_dict(self) -> dict[str, Any]:
         """The contract as a plain dict (what `to_contract` returns); optional fields only when not None."""

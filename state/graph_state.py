@@ -155,6 +155,11 @@ class FinragState(TypedDict, total=False):
     context_tokens: int
     """Tokens of the context text sent to the generator."""
 
+    rejected_citations: list[str]
+    """Citations the generator LLM wrote that are not of a context it was given (a filing not in the index,
+    another company's page), removed from `answer`, e.g. ['[FAKECO_2099_10K, p. 42]']; set only when there
+    were some."""
+
     reader: ReaderRecord
     """What the statement reader did in `generate` (`finrag.tools.answering.fast_path.reader_summary`): kind,
     confident, fast_path (the generator LLM call was skipped), llm_calls_saved, inputs with their pages."""
@@ -226,6 +231,9 @@ class OutputState(TypedDict, total=False):
 
     context_tokens: int
     """Tokens of the context sent to the generator."""
+
+    rejected_citations: list[str]
+    """Citations the generator LLM wrote of no context it was given, removed from the answer (only when some)."""
 
     reader: ReaderRecord
     """What the statement reader did (kind, confident, fast_path, llm_calls_saved, inputs)."""

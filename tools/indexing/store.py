@@ -204,11 +204,9 @@ class Store(SearchMixin):
             self.check_embedder(embedder)
 
     def _reader(self) -> sqlite3.Connection:
-        """This thread's read connection (opened on first use; WAL lets readers run in parallel)."""
+        """This thread's read connection, autocommit: WAL readers run in parallel, none keeps an old snapshot."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            # autocommit: each read is its own transaction, so nothing can leave this connection reading an
-            # old snapshot of the index (a live process sees every commit; issue 34 case 1)
             conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=30, isolation_level=None)
             conn.row_factory = sqlite3.Row
             self._local.conn = conn

@@ -7,6 +7,7 @@ Only document ids that exist in the registry can be returned; the status says ho
 `fallback_scope=top_document`, one filing; `company_not_indexed`: no retrieval at all, the answer says which
 company is missing; `which_company`: the question names no company and `fallback_scope=ask`, the default:
 no retrieval, the answer asks which company). `routing_scope` decides whether a route that is not sure reads the company's tied filings too.
+Filings that share a routed filing's identity (issue 34 case 7) go into `extracted.same_identity` and the reason.
 """
 from __future__ import annotations
 
@@ -33,8 +34,15 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
         # routing could not resolve with confidence (`fallback_low_confidence`) keeps the paper's corpus fallback.
         res = registry.ask_company(res)
     docs = [info.doc_id for d in res.doc_ids if (info := registry.get(d)) is not None]
-    return {"routed_docs": docs, "routing_status": res.status, "routing_reason": res.reason,
-            "routing_confidence": res.confidence}
+    update = {"routed_docs": docs, "routing_status": res.status, "routing_reason": res.reason,
+              "routing_confidence": res.confidence}
+    twins = registry.same_identity(docs)
+    if twins:  # filings of one identity: the contract, the reason and the answer name them all (issue 34 case 7)
+        update["extracted"] = extracted.model_copy(update={"same_identity": twins}).model_dump()
+        update["routing_reason"] = res.reason + "".join(
+            f"; {len(g['doc_ids'])} filings of one identity ({g['identity']}): {', '.join(g['doc_ids'])}, "
+            f"read: {', '.join(g['read'])}" for g in twins)
+    return update
 
 
 def route_after_resolve(state: FinragState) -> str:

@@ -73,3 +73,57 @@ def test_index_warns_and_info_shows_both_values(tmp_path, capsys):
     assert main(["info", "--index", index, "--documents", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)["documents_list"][0]
     assert doc["company"] == "Microsoft" and len(doc["identity_conflicts"]) == 3
+
+
+_ACME_10K = ("ACME WIDGETS CORP\nFORM 10-K\nFor the fiscal year ended December 31, 2023\n"
+             "Total revenue was ${} million in fiscal 2023.\n")
+
+
+@pytest.fixture(scope="module")
+def twin_index(tmp_path_factory) -> str:
+    """Two Acme FY2023 10-Ks (a/ and b/ACME_2023_10K.txt) with different revenue: one identity, two filings."""
+    from finrag.tools.indexing.embedders import get_embedder
+    from finrag.tools.indexing.indexer import index_paths
+    from finrag.tools.indexing.store import Store
+
+    root = tmp_path_factory.mktemp("twins")
+    for sub, revenue in (("a", "1,234"), ("b", "9,999")):
+        (root / "filings" / sub).mkdir(parents=True)
+        (root / "filings" / sub / "ACME_2023_10K.txt").write_text(_ACME_10K.format(revenue))
+    store = Store(root / "index", create=True)
+    store.check_embedder(get_embedder("static"))
+    assert not index_paths([root / "filings"], store, progress=False, workers=1).failed
+    store.close()
+    return str(root / "index")
+
+
+@pytest.mark.parametrize("scope", ["confidence", "filing"])
+def test_two_filings_of_one_identity_are_both_named(twin_index, scope):
+    """Issue 34 case 7: two Acme FY2023 10-Ks with different numbers. Before, the answer used one (or both)
+    without a word; now the answer's first line names both and says which it reads, and the contract lists
+    them in `routing.extracted.same_identity` and the routing reason."""
+    from finrag import run_query
+
+    res = run_query("What was Acme Widgets' total revenue in 2023?", system="hdrr", index_dir=twin_index,
+                    configurable={"routing_scope": scope})
+    routing = res["routing"]
+    both = ["ACME_2023_10K", "b_ACME_2023_10K"]
+    assert routing["extracted"]["same_identity"] == [{"identity": "Acme 10K FY2023", "doc_ids": both,
+                                                      "read": sorted(routing["routed_docs"])}], routing
+    assert "2 filings of one identity (Acme 10K FY2023): ACME_2023_10K, b_ACME_2023_10K" in routing["reason"]
+    first = res["answer"].split("\n\n")[0]
+    assert first.startswith("Two filings in the index have the same identity (Acme 10K FY2023): "
+                            "ACME_2023_10K, b_ACME_2023_10K; their figures may differ"), res["answer"]
+    if scope == "filing":
+        assert len(routing["routed_docs"]) == 1 and f"this answer reads only {routing['routed_docs'][0]}." in first
+    else:
+        assert sorted(routing["routed_docs"]) == both and "this answer reads all of them." in first
+
+
+def test_one_filing_per_identity_has_no_note(demo_index, demo_qas):
+    """Issue 34 case 7 (the other side): a route to a filing with no twin adds no note and an empty list."""
+    from finrag import run_query
+
+    q = next(q for q in demo_qas if q["doc_id"].startswith("ACMEWIDGETS_"))
+    res = run_query(q["question"], system="hdrr", index_dir=str(demo_index))
+    assert res["routing"]["extracted"]["same_identity"] == [] and "same identity" not in res["answer"]

@@ -47,7 +47,7 @@ from finrag.tools.routing.questions import (
     forward_years,
     question_cues,
 )
-from finrag.tools.routing.resolver import Pick, best_document
+from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note
 from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
 
 __all__ = ["NO_RETRIEVAL_STATUSES", "STATUSES", "Registry", "Resolution", "answer_caveats", "unanswerable_answer"]
@@ -362,7 +362,8 @@ class Registry:
     def resolve(self, extracted: Optional[ExtractedMetadata], question: str = "",
                 default_year: int = DEFAULT_YEAR, scope: str = "confidence") -> Resolution:
         """Pick the document(s) a question is about (rules in `finrag.tools.routing.resolver`, statuses in the
-        module docstring). `scope="filing"` always reads one filing per company."""
+        module docstring). `scope="filing"` always reads one filing per company; `same_identity` then says
+        which other filings share a routed one's identity."""
         ex = extracted if isinstance(extracted, ExtractedMetadata) else ExtractedMetadata()
         keys = self._keys_of(ex)
         in_reg = [k for k in keys if self._companies[k].in_registry and self._docs_by_company.get(k)]
@@ -394,6 +395,12 @@ class Registry:
             pick.confidence = round(pick.confidence * min(1.0, self.confidence_of(ex, k)), 3)
             picks.append((k, pick))
         return self._combine(picks, missing, scope)
+
+    def same_identity(self, doc_ids: Iterable[str]) -> list[dict]:
+        """The groups of indexed filings sharing the identity of one of `doc_ids` (`resolver.same_identity_groups`:
+        the same merged company, fiscal period, form and filing date): identity, doc_ids and read."""
+        read = [d for i in doc_ids if (d := self.get(i)) is not None]
+        return same_identity_groups(read, lambda d: self._docs_by_company.get(self.company_of(d.doc_id), []))
 
     def ask_company(self, res: Resolution, examples: int = 5) -> Resolution:
         """A route that found no company, turned into a question back (`which_company`): no retrieval, so no
@@ -547,7 +554,8 @@ def _info_from_file(path: PathLike) -> DocumentInfo:
 def answer_caveats(extracted: dict | None, status: str, reason: str) -> list[str]:
     """What an answer must say about itself before anything else: each company the question names that the
     index does not hold (a comparison then covers only the others), and a period no filing of the company
-    covers (the route is the company's nearest filing). Empty when routing found everything it was asked."""
+    covers (the route is the company's nearest filing), and filings of one identity (`same_identity`: all
+    named). Empty when routing found everything it was asked."""
     notes = []
     missing = [str(m) for m in (extracted or {}).get("not_indexed") or [] if str(m).strip()]
     if missing and status not in NO_RETRIEVAL_STATUSES:
@@ -557,6 +565,7 @@ def answer_caveats(extracted: dict | None, status: str, reason: str) -> list[str
     if status == "period_not_in_index":
         notes.append(f"The asked period is not in the index ({reason.split(';')[0]}): what follows comes from the "
                      "company's nearest filing, not from the asked period.")
+    notes.extend(same_identity_note(g) for g in (extracted or {}).get("same_identity") or [] if isinstance(g, dict))
     return notes
 
 

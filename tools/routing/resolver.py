@@ -41,12 +41,12 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
-from typing import Optional, cast
+from typing import Callable, Optional, cast
 
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
 from finrag.tools.routing.filenames import FORMS
 
-__all__ = ["Pick", "best_document"]
+__all__ = ["Pick", "best_document", "same_identity_groups", "same_identity_note"]
 
 _FORM_ANNUAL = {"10K", "ANNUALREPORT"}
 _YEAR_PRIOR = {"10K": 3.0, "ANNUALREPORT": 2.9, "10Q": 1.0, "EARNINGS": 0.5, "8K": 0.3, "": 0.2}
@@ -263,3 +263,38 @@ def _pick(cands: list[DocumentInfo], level: str, ctx, what: str) -> Pick:
         f"{_score(runner, level, ctx):.1f}"
         + (f" (cues: {', '.join(sorted(cues))})" if cues else "")
         + (f" (forms: {', '.join(sorted(forms))})" if forms else "")), conf, ties)
+
+
+def _identity(d: DocumentInfo) -> tuple:
+    return d.fiscal_year, d.period, d.form, d.filed_date
+
+
+def same_identity_groups(read: list[DocumentInfo], company_docs: Callable[[DocumentInfo], list[DocumentInfo]]
+                         ) -> list[dict]:
+    """Each group (two or more) of a company's filings (`company_docs(d)`) that share the identity of a filing in
+    `read` (fiscal year and period, form, filing date; identical copies are already one document), as
+    identity (a label: 'Acme 10K FY2023'), doc_ids (all of them) and read (those in `read`): issue 34 case 7."""
+    ids = [d.doc_id for d in read]
+    out: list[dict] = []
+    seen: set[str] = set()
+    for doc in read:
+        if doc.doc_id in seen or not (doc.period or doc.filed_date):
+            continue
+        group = sorted(o.doc_id for o in company_docs(doc) if _identity(o) == _identity(doc))
+        seen.update(group)
+        if len(group) > 1:
+            period = doc.period if doc.quarter or not doc.period.isdigit() else f"FY{doc.period}"
+            label = " ".join(x for x in (doc.company, doc.form, period, doc.filed_date and f"filed {doc.filed_date}")
+                             if x)
+            out.append({"identity": label, "doc_ids": group, "read": [g for g in group if g in ids]})
+    return out
+
+
+def same_identity_note(group: dict) -> str:
+    """The answer's caveat for filings of one identity (issue 34 case 7): all named, and which the answer reads."""
+    ids = [str(i) for i in group.get("doc_ids") or []]
+    read = [str(i) for i in group.get("read") or []]
+    count = {2: "Two", 3: "Three"}.get(len(ids), str(len(ids)))
+    which = "all of them" if set(read) >= set(ids) else ("only " + ", ".join(read))
+    return (f"{count} filings in the index have the same identity ({group.get('identity')}): {', '.join(ids)}; "
+            f"their figures may differ, and this answer reads {which}.")

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from support.bad_files import ixbrl_filing, make_hostile_files
+from support.bad_files import HOSTILE_FILES, ixbrl_filing, make_bad_files, make_hostile_files
 
-from finrag.tools.indexing.parsing import parse_file
+from finrag.tools.indexing.parsing import ParseError, parse_file
 from finrag.tools.indexing.xbrl import fact_value
 
 CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
@@ -73,3 +73,98 @@ def test_a_huge_scale_is_refused_at_once(tmp_path):
     doc = parse_file(_write(tmp_path, ixbrl_filing(pages=20, hostile_page=3, scale="10000000")))
     assert time.perf_counter() - t < 1.0
     assert len(doc.pages) == 20 and len((doc.xbrl or {}).get("facts") or []) == 19
+
+
+def test_a_file_over_the_extracted_size_budget_fails_with_a_reason(tmp_path, monkeypatch):
+    """Issue 34 case 3: a file whose extracted text exceeds the budget (FINRAG_MAX_FILE_CHARS) is one failure
+    with its reason, for HTML, text and PDF alike (before: no bound)."""
+    from support.bad_files import text_pdf_bytes
+
+    monkeypatch.setenv("FINRAG_MAX_FILE_CHARS", "5000")
+    (tmp_path / "big.pdf").write_bytes(text_pdf_bytes(pages=5))
+    files = [_write(tmp_path, ixbrl_filing(pages=200)), _write(tmp_path, "revenue grew. " * 1000, "big.txt"),
+             tmp_path / "big.pdf"]
+    for path in files:
+        with pytest.raises(ParseError, match=r"too much text: more than 5,000 characters extracted"):
+            parse_file(path)
+    monkeypatch.delenv("FINRAG_MAX_FILE_CHARS")
+    assert all(parse_file(p).n_chars > 5000 for p in files)  # the default budget is generous
+
+
+def test_a_file_over_the_parse_time_budget_fails_with_a_reason(tmp_path, monkeypatch):
+    """Issue 34 case 3: a parse that runs past the time budget (FINRAG_MAX_PARSE_SECONDS) stops and is one
+    failure with its reason (before: no bound)."""
+    path = _write(tmp_path, ixbrl_filing(pages=2000))
+    monkeypatch.setenv("FINRAG_MAX_PARSE_SECONDS", "0.001")
+    with pytest.raises(ParseError, match=r"parse took too long: over 0.001 s"):
+        parse_file(path)
+
+
+# ------------------------------------------------------------------------------------------- case 8
+@pytest.mark.parametrize("key", sorted(k for k in HOSTILE_FILES if not k.endswith("_pdf") or k.startswith(("nul", "bin"))))
+def test_a_file_without_real_text_is_no_text(hostile, key):
+    """Issue 34 case 8: NUL bytes, whitespace and random binary bytes, named .htm/.txt/.pdf, have no text
+    (before: NUL and binary .htm/.txt files were indexed as text)."""
+    with pytest.raises(ParseError) as exc:
+        parse_file(hostile[key])
+    why = str(exc.value)
+    assert why.startswith("no extractable text") or why.startswith("not a PDF"), why
+    if key.startswith("nul"):
+        assert "NUL bytes" in why, why
+    elif key.startswith("binary"):
+        assert "binary" in why, why
+
+
+def test_finrag_index_reports_files_without_text_and_exits_1(hostile, tmp_path):
+    """Issue 34 case 8: `finrag index` on NUL, blank and binary files next to a good filing indexes the good
+    one only, prints one `failed` line per other file and exits 1 (before: exit 0, NUL chunks indexed). The
+    three NUL files have the same content: the copies of a file that failed fail too (before: dropped)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    names = []
+    for key in ("nul_htm", "nul_txt", "nul_pdf", "blank_txt", "binary_htm", "binary_txt", "binary_pdf"):
+        (folder / hostile[key].name).symlink_to(hostile[key])
+        names.append(hostile[key].name)
+    good = make_bad_files(tmp_path / "bad")["good_htm"]
+    (folder / "good.htm").write_bytes(good.read_bytes())
+    r = finrag("index", str(folder), "--index", str(tmp_path / "idx"), "-q", "--no-embed", "--workers", "1")
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr[-2000:])
+    failed = [ln for ln in r.stderr.splitlines() if ln.startswith("failed")]
+    assert sorted(Path(ln.split(": ")[0].split()[-1]).name for ln in failed) == sorted(names), r.stderr
+    assert "indexed 1 file(s)" in r.stdout and f"failed {len(names)}" in r.stdout, r.stdout
+    assert "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------------------------------- case 9
+@pytest.mark.parametrize("key", ["truncated_pdf", "tail_cut_pdf"])
+def test_a_truncated_pdf_is_damaged(hostile, key, capfd):
+    """Issue 34 case 9: a PDF cut short is reported as damaged, not indexed in part, and MuPDF's own messages
+    stay off stderr (before: its readable pages were indexed, with `MuPDF error:` lines)."""
+    with pytest.raises(ParseError, match=r"damaged PDF"):
+        parse_file(hostile[key])
+    out, err = capfd.readouterr()
+    assert not [ln for ln in (out + err).splitlines() if ln.startswith("MuPDF")], err
+
+
+def test_finrag_index_reports_a_truncated_pdf_in_one_line(hostile, tmp_path):
+    """Issue 34 case 9: `finrag index` on a truncated PDF exits 1 with one `failed ... damaged PDF` line and no
+    MuPDF output (before: exit 0, 'failed 0', raw `MuPDF error:` lines)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "truncated.pdf").write_bytes(hostile["truncated_pdf"].read_bytes())
+    r = finrag("index", str(folder), "--index", str(tmp_path / "idx"), "-q", "--no-embed", "--workers", "1")
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr[-2000:])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("failed") and "damaged PDF" in lines[0], r.stderr
+    assert not [ln for ln in (r.stdout + r.stderr).splitlines() if ln.startswith("MuPDF")], r.stderr
+    assert "indexed 0 file(s)" in r.stdout and "failed 1" in r.stdout, r.stdout
+
+
+def test_real_filings_pass_every_check(shared_data):
+    """Issue 34 cases 8 and 9: the checks refuse no real filing (a PDF whose MuPDF warnings are benign, the
+    biggest EDGAR HTML filing) under the default budgets."""
+    edgar = shared_data.parent / "edgar"
+    for path in [shared_data / "pdfs" / "AMCOR_2019_10K.pdf", shared_data / "pdfs" / "3M_2020_10K.pdf",
+                 edgar / "ko-10-k-2025-02-20.html"]:
+        if path.exists():
+            assert parse_file(path).n_chars > 100_000, path

@@ -224,6 +224,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     workers = workers or max(1, min(os.cpu_count() or 1, 4))
     _parse_and_store(store, todo, ids_by_path, report, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
                      workers=workers, progress=progress)
+    _fail_copies_of_failed(report, ids_by_path)
     if alias_file:
         store.set_meta("alias_file", str(Path(alias_file).resolve()))
     if report.duplicates and not report.interrupted:
@@ -256,6 +257,20 @@ def _plan_files(paths: Sequence[str | Path], store: Store, report: IndexReport) 
         else:
             todo.append(str(f))
     return todo, ids_by_path
+
+
+def _fail_copies_of_failed(report: IndexReport, ids_by_path: dict[str, str]) -> None:
+    """A file with the same content as one that failed fails too, with the same reason (it was never parsed:
+    before, it was dropped without a line, as the alias of a document that does not exist)."""
+    failed_ids = {ids_by_path.get(str(Path(path).resolve())): (path, why) for path, why in report.failed}
+    kept: list[tuple[str, str]] = []
+    for path, owner in report.duplicates:
+        if owner in failed_ids:
+            first, why = failed_ids[owner]
+            report.failed.append((path, f"{why} (same content as {first})"))
+        else:
+            kept.append((path, owner))
+    report.duplicates = kept
 
 
 def _parse_and_store(store: Store, todo: list[str], ids_by_path: dict[str, str], report: IndexReport, *,

@@ -5,22 +5,74 @@ counts them). Plain text files are split on form feeds; EDGAR .htm/.html filings
 are split on CSS page breaks and flattened to text with table cells kept on one
 row. Every failure becomes a `ParseError` with a one-line reason, so the indexer
 can report it and go on with the other files.
+
+Hostile content is bounded (issue 34): each file has a budget (`ParseBudget`) of parse time
+(`FINRAG_MAX_PARSE_SECONDS`, default 300 s) and extracted text (`FINRAG_MAX_FILE_CHARS`, default
+50,000,000 characters; the biggest real 10-K holds under 1.5 million) and a file over either fails with
+that reason; a .txt/.htm file of NUL or binary bytes, a file without a letter or digit, and a PDF that is cut
+short or lost content (MuPDF's repair) fail as "no extractable text" / "damaged PDF". MuPDF's own messages
+never reach stderr: its warnings are read to detect damage.
 """
 from __future__ import annotations
 
 import hashlib
 import html
+import os
 import re
+import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Iterable, cast
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".htm", ".html")
+MAX_FILE_CHARS = 50_000_000
+"""The default budget of extracted text per file (`FINRAG_MAX_FILE_CHARS`)."""
+MAX_PARSE_SECONDS = 300.0
+"""The default budget of parse time per file (`FINRAG_MAX_PARSE_SECONDS`)."""
 
 
 class ParseError(Exception):
     """A file that cannot be indexed, with a human-readable reason."""
+
+
+def _env_number(name: str, default: float) -> float:
+    """A positive number from the environment variable `name` (unset or empty: `default`)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise ParseError(f"{name}={raw!r} is not a positive number")
+    return value
+
+
+@dataclass
+class ParseBudget:
+    """One file's budget: at most `max_chars` characters of text, at most `max_seconds` of parsing from
+    `start` (time.monotonic). `check(chars)` raises ParseError once either is spent."""
+
+    max_chars: int = MAX_FILE_CHARS
+    max_seconds: float = MAX_PARSE_SECONDS
+    start: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def from_env(cls) -> "ParseBudget":
+        """The budget `FINRAG_MAX_FILE_CHARS` and `FINRAG_MAX_PARSE_SECONDS` set (else the defaults)."""
+        return cls(max_chars=int(_env_number("FINRAG_MAX_FILE_CHARS", MAX_FILE_CHARS)),
+                   max_seconds=_env_number("FINRAG_MAX_PARSE_SECONDS", MAX_PARSE_SECONDS))
+
+    def check(self, chars: int) -> None:
+        """Raise ParseError when `chars` characters of text are over the budget, or the time is spent."""
+        if chars > self.max_chars:
+            raise ParseError(f"too much text: more than {self.max_chars:,} characters extracted (the per-file "
+                             f"budget, FINRAG_MAX_FILE_CHARS)")
+        if time.monotonic() - self.start > self.max_seconds:
+            raise ParseError(f"parse took too long: over {self.max_seconds:g} s (the per-file budget, "
+                             f"FINRAG_MAX_PARSE_SECONDS)")
 
 
 @dataclass
@@ -91,43 +143,94 @@ def parse_file(path: str | Path) -> ParsedDocument:
         raise ParseError(f"unreadable: permission denied ({exc.strerror})") from None
     except OSError as exc:
         raise ParseError(f"unreadable: {exc.strerror or exc}") from None
+    budget = ParseBudget.from_env()
+    if suffix != ".pdf":
+        _check_text_file(p)
     xbrl = None
     primary = _sgml_primary(p) if suffix == ".txt" else None
     if suffix in (".htm", ".html") or primary is not None:
         from finrag.tools.indexing.html import html_document
 
-        pages, xbrl = html_document(primary if primary is not None else p.read_text(encoding="utf-8", errors="replace"))
+        markup = primary if primary is not None else p.read_text(encoding="utf-8", errors="replace")
+        pages, xbrl = html_document(markup, check=budget.check)
     else:
-        pages = read_pages(p)
-    if not any(t.strip() for t in pages):
-        raise ParseError("no extractable text (scanned image-only file? OCR is not supported)")
+        pages = read_pages(p, budget=budget)
+    if not any(_has_text(t) for t in pages):
+        raise ParseError("no extractable text (scanned image-only file? OCR is not supported)" if suffix == ".pdf"
+                         else "no extractable text (no letter or digit in the file: only whitespace or markup)")
     return ParsedDocument(doc_id=doc_id_for(p), path=str(p.resolve()), content_hash=digest, pages=pages, xbrl=xbrl)
 
 
-def read_pages(path: str | Path, max_pages: int | None = None) -> list[str]:
+_WORD = re.compile(r"[^\W_]")
+
+
+def _has_text(page: str) -> bool:
+    """Whether a page holds real text: a letter or a digit (not only whitespace, NULs, punctuation)."""
+    return _WORD.search(page) is not None
+
+
+def _check_text_file(path: Path) -> None:
+    """Raise ParseError for a .txt/.htm/.html file that is binary data (NUL bytes, random bytes, UTF-16)."""
+    from finrag.tools.indexing.file_checks import binary_reason, os_reason
+
+    try:
+        why = binary_reason(path)
+    except OSError as exc:
+        raise ParseError(f"unreadable: {os_reason(exc)}") from None
+    if why:
+        raise ParseError(f"no extractable text ({why})")
+
+
+def read_pages(path: str | Path, max_pages: int | None = None, budget: ParseBudget | None = None) -> list[str]:
     """The text of a file's pages (the first `max_pages` only, when given); raises ParseError.
 
-    The one reader for indexing and for cover pages (the registry reads the first three)."""
+    The one reader for indexing and for cover pages (the registry reads the first three). With a `budget`
+    (indexing), a file over it fails, and so does a damaged PDF."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".pdf":
-        return _pdf_pages(p, max_pages)
+        return _pdf_pages(p, max_pages, budget)
     if suffix == ".txt":
         primary = _sgml_primary(p)
-        pages = _html_pages(primary) if primary is not None else _text_pages(p.read_text(encoding="utf-8", errors="replace"))
+        if primary is not None:
+            pages = _html_pages(primary, budget)
+        else:
+            pages = _text_pages(p.read_text(encoding="utf-8", errors="replace"))
+            if budget is not None:
+                budget.check(sum(map(len, pages)))
     else:
-        pages = _html_pages(p.read_text(encoding="utf-8", errors="replace"))
+        pages = _html_pages(p.read_text(encoding="utf-8", errors="replace"), budget)
     return pages if max_pages is None else pages[:max_pages]
 
 
-def _pdf_pages(path: Path, max_pages: int | None = None) -> list[str]:
+def _quiet_mupdf(fitz) -> None:
+    """MuPDF's own error and warning lines kept off stderr (they are read with `mupdf_warnings()` instead)."""
+    fitz.TOOLS.mupdf_display_errors(False)
+    fitz.TOOLS.mupdf_display_warnings(False)
+
+
+def _not_a_pdf(path: Path, head: bytes) -> str:
+    """What a file named .pdf without a %PDF header looks like, in a few words."""
+    from finrag.tools.indexing.file_checks import binary_reason
+
+    if b"<html" in head.lower() or b"<!doctype" in head.lower():
+        return "HTML"
+    try:
+        why = binary_reason(path)
+    except OSError:
+        why = None
+    return "binary data" if why and not why.startswith("only NUL") else (why or "unknown content")
+
+
+def _pdf_pages(path: Path, max_pages: int | None = None, budget: ParseBudget | None = None) -> list[str]:
     import pymupdf as fitz
 
+    _quiet_mupdf(fitz)
     with open(path, "rb") as fh:
         head = fh.read(1024)
     if b"%PDF" not in head:
-        kind = "HTML" if b"<html" in head.lower() or b"<!doctype" in head.lower() else "unknown content"
-        raise ParseError(f"not a PDF (no %PDF header; looks like {kind})")
+        raise ParseError(f"not a PDF (no %PDF header; looks like {_not_a_pdf(path, head)})")
+    fitz.TOOLS.reset_mupdf_warnings()
     try:
         doc = fitz.open(path)
     except Exception as exc:  # PyMuPDF raises several types for broken files
@@ -138,6 +241,7 @@ def _pdf_pages(path: Path, max_pages: int | None = None) -> list[str]:
         if doc.page_count == 0:
             raise ParseError("PDF has no pages")
         pages: list[str] = []
+        chars = 0
         # a Document iterates its pages through __getitem__, which the type checker does not follow
         for page in cast("Iterable[fitz.Page]", doc):
             if max_pages is not None and len(pages) >= max_pages:
@@ -146,6 +250,15 @@ def _pdf_pages(path: Path, max_pages: int | None = None) -> list[str]:
                 pages.append(page.get_text())
             except Exception as exc:
                 raise ParseError(f"corrupt PDF: page {page.number}: {str(exc)[:100]}") from None
+            chars += len(pages[-1])
+            if budget is not None:
+                budget.check(chars)
+        if budget is not None:
+            from finrag.tools.indexing.file_checks import pdf_damage
+
+            damage = pdf_damage(path, fitz.TOOLS.mupdf_warnings(), bool(doc.is_repaired))
+            if damage:
+                raise ParseError(f"damaged PDF: {printable(damage)}")
         return pages
     finally:
         doc.close()
@@ -224,12 +337,12 @@ def html_to_text(markup: str) -> str:
     return html.unescape(parser.text())
 
 
-def _html_pages(markup: str) -> list[str]:
+def _html_pages(markup: str, budget: ParseBudget | None = None) -> list[str]:
     """EDGAR HTML: pages from page-break styles, inline-XBRL header dropped, tables row by row
-    (`finrag.tools.indexing.html`)."""
-    from finrag.tools.indexing.html import html_pages
+    (`finrag.tools.indexing.html`), within `budget` when given."""
+    from finrag.tools.indexing.html import html_document
 
-    return html_pages(markup)
+    return html_document(markup, check=budget.check if budget is not None else None)[0]
 
 
 @dataclass

@@ -64,6 +64,19 @@ def test_number_text_decimals_and_scale_are_bounded(tmp_path):
     assert len(facts) == 4 and [f["decimals"] for f in facts] == ["-6", "", "-6", "-6"]
 
 
+def test_a_fact_the_collector_cannot_read_never_cuts_the_text(tmp_path, monkeypatch):
+    """Issue 34 case 2: whatever a fact makes the inline-XBRL collector raise, the filing's text is read to its
+    end (its facts are dropped); before, the reader kept only the pages before the fact, silently."""
+    from finrag.tools.indexing import xbrl
+
+    def broken(self, tag, a, parts):
+        raise OverflowError("a fact no float can hold")
+
+    monkeypatch.setattr(xbrl.XbrlCollector, "_finish", broken)
+    doc = parse_file(_write(tmp_path, ixbrl_filing(pages=20)))
+    assert len(doc.pages) == 20 and "Page 19" in doc.pages[19] and doc.xbrl is None
+
+
 # ------------------------------------------------------------------------------------------- case 3
 def test_a_huge_scale_is_refused_at_once(tmp_path):
     """Issue 34 case 3: `scale="10000000"` is skipped without computing 10**10000000 (before: seconds per fact,

@@ -80,8 +80,8 @@ def binary_reason(path: Path, share: float = BINARY_SHARE) -> str | None:
     if seen and nul == seen:
         return "only NUL bytes: a zeroed or sparse file"
     if junk > limit:
-        return (f"binary data, not text: {junk / max(seen, 1):.0%} of the first {seen:,} bytes are NUL, control "
-                f"bytes or invalid UTF-8")
+        where = f"its {seen:,} bytes" if seen >= size else f"the first {seen:,} bytes"
+        return f"binary data, not text: {junk / max(seen, 1):.0%} of {where} are NUL, control bytes or invalid UTF-8"
     return None
 
 

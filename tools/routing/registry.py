@@ -48,6 +48,7 @@ from finrag.tools.routing.questions import (
     question_cues,
 )
 from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note
+from finrag.tools.routing.router_check import check_router_choice
 from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
 
 __all__ = ["NO_RETRIEVAL_STATUSES", "STATUSES", "Registry", "Resolution", "answer_caveats", "unanswerable_answer"]
@@ -472,15 +473,12 @@ class Registry:
         return "Candidates from the document registry:\n" + ("\n".join(lines) if lines else "(none)")
 
     def merge_llm(self, linked: ExtractedMetadata, llm) -> ExtractedMetadata:
-        """The linker's extraction adjudicated by an LLM router (issue 34 case 4, issue 38). The router chooses
-        among the question's candidates, never outside them: `rejected` candidates are dropped; companies,
-        tickers and `documents` count only if they are (filings of) the linker's candidates; years, periods,
-        forms and dates only if the question's own reading supports them. Whatever is refused leaves the
-        offline reading as it was and is listed in `llm_overridden` (never as a "not in the index" name)."""
+        """The linker's extraction adjudicated by an LLM router: `rejected` candidates are dropped, then the
+        router's choice counts only among the question's candidates (`router_check.check_router_choice`; what
+        it refused is listed in `llm_overridden`)."""
         if llm is None:
             return linked
         out = linked.model_copy(deep=True)
-        refused: list[str] = []
         rejected = {str(r).casefold().strip() for r in getattr(llm, "rejected", []) or []}
         drop: set = set()
         if rejected:
@@ -494,48 +492,7 @@ class Registry:
             for c in out.candidates:
                 if c.get("key") in drop or str(c.get("text", "")).casefold() in rejected:
                     c["confidence"], c["reason"] = 0.0, f"rejected by the router LLM; was: {c.get('reason')}"
-        allowed = {c.get("key") for c in linked.candidates if c.get("key")} - drop
-        named_missing = {str(n).casefold() for c in linked.candidates if not c.get("key")
-                         for n in (c.get("name"), c.get("text")) if n} | {n.casefold() for n in linked.not_indexed}
-        for n in [*(getattr(llm, "companies", []) or []), *(getattr(llm, "tickers", []) or [])]:
-            name = str(n).strip()
-            if not name:
-                continue
-            known = self.link(name)
-            keys = {c.get("key") for c in known.candidates if c.get("key") and float(c.get("confidence") or 0) >= ACCEPT}
-            if keys and keys <= allowed:
-                out.companies = uniq([*out.companies, *known.companies])
-                out.tickers = uniq([*out.tickers, *known.tickers])
-            elif name.casefold() in named_missing and name.casefold() not in rejected:
-                out.not_indexed = uniq([*out.not_indexed, name])
-            else:
-                refused.append(f"company {name!r}: not among the question's candidates")
-        years_ok = set(linked.years) | {int(p[2:6] if p.startswith("FY") else p[:4]) for p in linked.periods
-                                        if p[2:6].isdigit() or p[:4].isdigit()} | \
-            {int(d[:4]) for d in linked.dates if d[:4].isdigit()}
-        for y in getattr(llm, "years", []) or []:
-            if str(y).isdigit() and int(y) in years_ok:
-                out.years = sorted(set(out.years) | {int(y)})
-            else:
-                refused.append(f"year {str(y)!r}: not in the question")
-        for p in getattr(llm, "periods", []) or []:
-            if str(p) in linked.periods or (str(p).startswith("FY") and str(p)[2:].isdigit()
-                                            and int(str(p)[2:]) in years_ok):
-                out.periods = uniq([*out.periods, str(p)])
-            else:
-                refused.append(f"period {str(p)!r}: not in the question")
-        for f, ok in (("forms", linked.forms), ("dates", linked.dates)):
-            for v in getattr(llm, f, []) or []:
-                if str(v) not in ok:
-                    refused.append(f"{f[:-1]} {str(v)!r}: not in the question")
-        for d in getattr(llm, "documents", []) or []:
-            doc = self.get(str(d))
-            if doc is not None and self.company_of(doc.doc_id) in allowed:
-                out.documents = uniq([*out.documents, doc.doc_id])
-            else:
-                refused.append(f"document {str(d)!r}: not a filing of the question's candidates")
-        out.llm_overridden = uniq([*out.llm_overridden, *refused])
-        return out
+        return check_router_choice(self, linked, out, llm, drop, rejected)
 
 
 def _info_from_file(path: PathLike) -> DocumentInfo:

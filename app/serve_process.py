@@ -8,6 +8,9 @@ opened, the embedder loaded, the read cache its own), answers each connection's 
 (`_OneRequestPerConnection`, so the next request goes to a worker that is free) and watches its supervisor:
 killed with SIGKILL, the supervisor cannot stop them, so they stop by themselves (`_exit_with_parent`). With
 one worker the app runs in this process, with keep-alive, as before workers existed.
+
+Every process reads request headers with a timeout (app/http_timeouts.py, default 10 s):
+a connection whose request line and headers are not complete in time is closed (408 when part was sent).
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import time
 from typing import Any, Optional
 
 from finrag.guard import DEFAULT_MAX_BATCH
+from finrag.http_timeouts import checked_header_timeout, protocol_class, with_header_timeout
 from finrag.server import DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_S, _resolve_index, create_app
 from finrag.state.settings import ServeSettings
 
@@ -119,6 +123,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
 
     `workers` processes share the listening socket (default: `default_workers()`, one per core, at most 4);
     each opens the index itself and answers requests on its own core. With 1 the app runs in this process.
+    A connection whose request headers are not complete within `http_timeouts.DEFAULT_HEADER_TIMEOUT_S` (10 s)
+    is closed, in every process.
     Limits also come from the environment: FINRAG_SERVE_MAX_BODY (bytes), FINRAG_SERVE_TIMEOUT (seconds),
     FINRAG_SERVE_MAX_BATCH (inputs per /batch request), FINRAG_SERVE_WORKERS.
     """
@@ -130,11 +136,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
     timeout = timeout_s or (DEFAULT_TIMEOUT_S if env.timeout is None else env.timeout)
     batch = max_batch or (DEFAULT_MAX_BATCH if env.max_batch is None else env.max_batch)
     n = _worker_count(workers, env)
+    header_timeout = checked_header_timeout(None)  # the default, read now: it travels in the config to workers
     if n == 1:
         app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
         _log_start(host, port, app.state.index_dir, api_key, n)
-        server = uvicorn.Server(uvicorn.Config(app, host=host, port=int(port), log_level=log_level,
-                                               timeout_graceful_shutdown=5))
+        server = uvicorn.Server(with_header_timeout(uvicorn.Config(
+            app, host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5, http=protocol_class()),
+            header_timeout))
         try:
             server.run()
         except KeyboardInterrupt:
@@ -146,7 +154,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
 
     index = _resolve_index(index_dir)  # resolved here, so every worker opens the same index
     config = uvicorn.Config(functools.partial(_worker_app, index, api_key, max_body, timeout, batch), factory=True,
-                            host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5, workers=n)
+                            host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5, workers=n,
+                            http=protocol_class())
+    with_header_timeout(config, header_timeout)  # pickled with the config into every worker
     _log_start(host, port, index, api_key, n)
     try:
         sock = config.bind_socket()  # bound once here; the workers accept on it

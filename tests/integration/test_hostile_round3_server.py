@@ -13,17 +13,20 @@ Before the fixes:
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import httpx
 import pytest
-from support.servers import ThreadServer
+from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
 
 from finrag.cli import main as finrag_main
 from finrag.tools.indexing import open_index
@@ -159,3 +162,130 @@ def test_the_out_lock_goes_with_its_holder(tmp_path, monkeypatch, capsys):
     assert finrag_main(_batch_argv(tmp_path, src, out)) == 0
     assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ids
     assert not Path(f"{out}.lock").exists()  # a run that ends removes its lock file
+
+
+# ------------------------------------------------------------------------------------------------- case 13
+HALF_HEADER = b"GET /health HTTP/1.1\r\nHost: x\r\n"  # no blank line: the header is never complete
+SHORT = 1.0  # the header timeout these tests serve with (seconds)
+SLACK = 1.5
+
+
+def _until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]:
+    """What the server sends until it closes the connection, and after how many seconds; a TimeoutError if
+    it is still open after `limit`."""
+    t0, got = time.monotonic(), b""
+    sock.settimeout(limit)
+    while True:
+        try:
+            part = sock.recv(65536)
+        except ConnectionResetError:
+            part = b""
+        if not part:
+            return got, time.monotonic() - t0
+        got += part
+
+
+def _stall(port: int, first: bytes = b"", then: bytes = HALF_HEADER) -> tuple[bytes, bytes, float]:
+    """Connect, send `first` (whole requests, answered), then `then` and stall: (the answers to `first`, what
+    came after `then`, seconds from `then` until the server closed the connection)."""
+    with socket.create_connection((HOST, port), timeout=10) as sock:
+        answered = b""
+        if first:
+            sock.sendall(first)
+            sock.settimeout(10)
+            while b"\r\n\r\nok" not in answered:
+                answered += sock.recv(65536)
+        if then:
+            sock.sendall(then)
+        got, waited = _until_closed(sock, SHORT + 10)
+    return answered, got, waited
+
+
+async def _tiny_app(scope, receive, send):
+    """An ASGI app answering every request with `ok` (after 1.5 s for /slow)."""
+    if scope["type"] != "http":
+        return
+    if scope["path"] == "/slow":
+        await asyncio.sleep(SHORT + 0.5)
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+def _protocols() -> list:
+    from finrag.http_timeouts import HeaderTimeoutH11, HeaderTimeoutHttpTools
+
+    return [pytest.param(HeaderTimeoutH11, id="h11"),
+            pytest.param(HeaderTimeoutHttpTools, id="httptools", marks=pytest.mark.skipif(
+                HeaderTimeoutHttpTools is None, reason="httptools is not installed"))]
+
+
+@pytest.fixture(params=_protocols())
+def tiny_server(request):
+    """uvicorn with one of finrag's protocol classes and a 1 s header timeout, serving `_tiny_app`."""
+    import uvicorn
+
+    from finrag.http_timeouts import with_header_timeout
+
+    port = free_port()
+    config = with_header_timeout(uvicorn.Config(_tiny_app, host=HOST, port=port, log_level="warning",
+                                                http=request.param, lifespan="off"), SHORT)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield port
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_a_half_sent_header_is_timed_out(tiny_server):
+    """Issue 34 case 13: a client that sends part of its request header and stalls gets 408 and its connection
+    closed after the header timeout (before, it was held for ever); so does a kept-alive connection whose next
+    request stalls, and one that never sends a byte (closed without a reply)."""
+    _, got, waited = _stall(tiny_server)
+    assert got.startswith(b"HTTP/1.1 408 ") and SHORT - 0.2 <= waited <= SHORT + SLACK, (got[:80], waited)
+    answered, got, waited = _stall(tiny_server, first=b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert answered.startswith(b"HTTP/1.1 200 ") and got.startswith(b"HTTP/1.1 408 "), (answered[:40], got[:40])
+    assert waited <= SHORT + SLACK, waited
+    _, got, waited = _stall(tiny_server, then=b"")
+    assert got == b"" and waited <= SHORT + SLACK, (got[:80], waited)
+
+
+def test_the_header_timeout_stops_when_the_header_is_complete(tiny_server):
+    """Issue 34 case 13: the timer covers the header only: a request answered after longer than the header
+    timeout is answered whole (the header was complete at once)."""
+    with socket.create_connection((HOST, tiny_server), timeout=10) as sock:
+        sock.sendall(b"GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        got, waited = _until_closed(sock, 10)
+    assert got.startswith(b"HTTP/1.1 200 ") and got.endswith(b"ok") and waited >= SHORT + 0.4, (got[:80], waited)
+
+
+# `finrag serve` with a 1 s header timeout: the default is read when serve() builds its config, which carries it
+# into every worker process
+SERVE = """import sys
+import finrag.http_timeouts
+from finrag.serve_process import serve
+finrag.http_timeouts.DEFAULT_HEADER_TIMEOUT_S = 1.0
+sys.exit(serve("127.0.0.1", int(sys.argv[1]), sys.argv[2], workers=int(sys.argv[3])))
+"""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_finrag_serve_times_out_a_half_sent_header(demo_index, tmp_path, workers):
+    """Issue 34 case 13: `finrag serve` itself (one process, and workers sharing the socket) closes a
+    connection whose request header stalls, and still answers /health."""
+    port = free_port()
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    with log.open("w") as fh:
+        proc = subprocess.Popen([sys.executable, "-c", SERVE, str(port), str(demo_index), str(workers)],
+                                stdout=fh, stderr=subprocess.STDOUT, env=env)
+    try:
+        wait_http(f"http://{HOST}:{port}/health", timeout=120, proc=proc, log=log)
+        _, got, waited = _stall(port)
+        assert got.startswith(b"HTTP/1.1 408 ") and waited <= SHORT + SLACK, (got[:80], waited)
+        assert httpx.get(f"http://{HOST}:{port}/health", timeout=10).status_code == 200
+    finally:
+        stop_process(proc)

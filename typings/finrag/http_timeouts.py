@@ -1,0 +1,1 @@
+../../app/http_timeouts.py

@@ -43,7 +43,7 @@ def evidence_answer(question: str, keywords: list[str], contexts: list[dict], ma
     coverage = KeywordCoverage(keywords or question.split())
     scored = []
     for rank, ctx in enumerate(contexts):
-        for unit in _units(ctx.get("text", "")):
+        for unit in _units(ctx.get("text", ""), ctx.get("chunk_id") is not None):  # no cut sentences
             cov = coverage(unit)
             s = cov + 0.02 * (len(contexts) - rank) / len(contexts)
             if style == "drivers" and _CAUSE.search(unit):

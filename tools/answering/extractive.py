@@ -28,14 +28,22 @@ _LABEL = re.compile(r"[A-Za-z]{3}")
 
 
 @functools.lru_cache(maxsize=4096)  # pure, and read for every context chunk of every question: remembered
-def _units(text: str) -> tuple[str, ...]:
+def _units(text: str, window: bool = False) -> tuple[str, ...]:
     """Candidate answer units: sentences (PDF lines re-joined) and table rows.
 
     PyMuPDF often puts each table cell on its own line, so a row is a line with a
     label followed by up to four short lines that carry its numbers.
+
+    `window`: the text is a chunk, a window of characters that starts and ends wherever it falls, so the text
+    before its first sentence end and after its last are pieces of sentences ("Loss from operations were
+    benefits of $811 million", issue 34 case 11) and are not offered; the neighbouring chunk, which overlaps
+    this one, holds them whole.
     """
     lines = [ln.strip() for ln in text.splitlines()]
-    units = [s.strip() for s in _SENTENCE_END.split(" ".join(ln for ln in lines if ln)) if 25 <= len(s.strip()) <= 600]
+    sentences = _SENTENCE_END.split(" ".join(ln for ln in lines if ln))
+    if window and len(sentences) > 1:
+        sentences = sentences[1:] if re.search(r"[.!?;]\W*$", sentences[-1]) else sentences[1:-1]
+    units = [s.strip() for s in sentences if 25 <= len(s.strip()) <= 600]
     for i, line in enumerate(lines):
         if not _LABEL.search(line) or len(line) > 160:
             continue
@@ -58,7 +66,7 @@ def extractive_answer(question: str, keywords: list[str], contexts: list[dict], 
     coverage = KeywordCoverage(keywords or question.split())
     scored = []
     for rank, ctx in enumerate(contexts):
-        for unit in _units(ctx.get("text", "")):
+        for unit in _units(ctx.get("text", ""), ctx.get("chunk_id") is not None):
             s = coverage(unit) + 0.02 * (len(contexts) - rank) / len(contexts)
             if wants_number and _NUM.search(unit):
                 s += 0.15

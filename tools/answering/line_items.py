@@ -71,7 +71,8 @@ def _items() -> dict[str, LineItem]:
           (r"(?:total )?operating income(?: \(loss\))?", r"operating \(loss\) income", r"income(?: \(loss\))? from operations|(?:earnings \(loss\)|\(loss\) earnings|loss) from operations",
            r"\(loss\) income from operations", r"operating profit(?: \(loss\))?", r"earnings from operations",
            r"operating earnings", r"income from continuing operations before .*interest.*"),
-          (r"\boperating (?:income|profit|earnings)\b", r"\bincome from operations\b", r"\bebit\b"),
+          (r"\boperating (?:income|profit|earnings)\b", r"\b(?:income|earnings|loss|\(loss\)|income \(loss\)) from "
+           r"operations\b", r"\boperating (?:\(loss\) income|income \(loss\)|loss(?:es)?)\b", r"\bebit\b"),
           exclude=(r"per share", r"%", r"non-?gaap", r"adjusted", r"margin", r"before income taxes$")),
         L("net_income", "net income", "income",
           (r"net (?:income|loss|income \(loss\)|\(loss\) income) attributable to (?!non)[\w .,&'’-]+",

@@ -73,6 +73,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 _DISPLAY = {"eps_basic": "basic earnings per share", "eps_diluted": "diluted earnings per share",
             "cfo": "operating cash flow", "capex": "capital expenditures", "total_debt": "total debt"}
+_LOSS_WORDS = {"operating_income": re.compile(r"(?i)\boperating loss(?:es)?\b|\bloss from operations\b"),
+               "net_income": re.compile(r"(?i)\bnet loss\b")}  # a loss asked for: the answer says it so
 _FLOW_FREE = {"total_assets", "total_liabilities", "total_equity", "total_current_assets", "total_current_liabilities",
               "cash", "inventory", "receivables", "accounts_payable", "ppe_net", "long_term_debt", "current_debt", "total_debt"}
 _PER_SHARE = r"(?:eps|(?:earnings|loss|income|net income|net loss|\(loss\)|earnings \(loss\)) per (?:common )?share)"
@@ -226,8 +228,15 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     scale = {"3": "thousands", "6": "millions", "9": "billions"}.get(str(fact.get("scale") or ""), "")
     text = str(fact.get("text") or "")
     shown = (f"({text})" if fact.get("sign") == "-" else text) + (f" in {scale}" if scale else "")
-    answer = (f"{owner} {display} {period if period.startswith('as of') else 'for ' + period} was {_money(value, fact, item)} "
-              f"{cite}. Source: the filing's inline XBRL fact {fact['concept']} (displayed as {shown}).")
+    when = period if period.startswith('as of') else 'for ' + period
+    loss = _LOSS_WORDS.get(item)
+    asked_loss = loss.search(question) if loss is not None and value < 0 else None
+    if asked_loss:  # "loss from operations" asked, a loss tagged: said as asked, the tagged value beside it
+        tagged = _money(value, fact, item).split(" (")[0]
+        stated = f"{owner} {asked_loss.group(0).lower()} {when} was {_money(-value, fact, item)}, i.e. {display} of {tagged}"
+    else:
+        stated = f"{owner} {display} {when} was {_money(value, fact, item)}"
+    answer = f"{stated} {cite}. Source: the filing's inline XBRL fact {fact['concept']} (displayed as {shown})."
     found = Found(item=item, year=int(info.get("fiscal_year") or 0), value=value, label=fact["concept"],
                   raw=str(fact.get("text") or ""), header=period, doc_id=doc_id, page=max(page, 0),
                   scale=None, statement=None, score=1.0)

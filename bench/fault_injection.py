@@ -36,6 +36,9 @@ Scenarios and what each checks
   "hang"); 8 concurrent `/hdrr/invoke` while `/health` is polled every 100 ms. Each request must get its 504,
   `/health` must answer within 1 s throughout (its max latency is recorded), and the workers must be freed: the
   server's LLM connections close soon after the 504s, and once the LLM answers again, requests answer (200).
+* a live server (`--only live_server`; bench/live_server_faults.py): filings indexed, replaced and removed while
+  `finrag serve --workers 2` answers; after every step each company's question must route to the right filing
+  (0 stale routes) and every request must be answered (0 answers lost).
 """
 from __future__ import annotations
 
@@ -59,6 +62,7 @@ from pathlib import Path
 
 PY = sys.executable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from live_server_faults import live_server  # noqa: E402
 from support.procs import alive, children  # noqa: E402
 
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
@@ -162,7 +166,7 @@ class Bench:
         self.questions = work / "questions.jsonl"
         self.kill_questions = work / "kill_questions.jsonl"
         self.results: dict = {"index_kills": [], "batch_kills": [], "reader_loop": None, "two_writers": [],
-                              "full_disk": None, "damaged_db": [], "hung_llm": None}
+                              "full_disk": None, "damaged_db": [], "hung_llm": None, "live_server": None}
 
     def index_cmd(self, index: Path) -> list[str]:
         return ["index", str(self.filings), "--index", str(index), "--variant", "meta", "--variant", "llmctx", "-q"]
@@ -529,6 +533,7 @@ def summarise(res: dict) -> dict:
                     + (res["full_disk"]["failed"] if res["full_disk"] else 0)
                     + sum(r["failed"] for r in res["damaged_db"])
                     + (res["hung_llm"]["failed"] if res.get("hung_llm") else 0)
+                    + (res["live_server"]["failed"] if res.get("live_server") else 0)
                     + sum(r["corrupt_lines"] + r["duplicates"] for r in res["batch_kills"]))
     return {
         "index_kill_trials": len(kills),
@@ -545,6 +550,9 @@ def summarise(res: dict) -> dict:
         "full_disk_method": res["full_disk"]["method"] if res["full_disk"] else None,
         "hung_llm_max_health_ms": res["hung_llm"].get("health_max_ms") if res.get("hung_llm") else None,
         "hung_llm_workers_freed": res["hung_llm"]["workers_freed"] if res.get("hung_llm") else None,
+        "live_server_requests": res["live_server"]["requests"] if res.get("live_server") else None,
+        "live_server_stale_routes": res["live_server"]["stale_routes"] if res.get("live_server") else None,
+        "live_server_answers_lost": res["live_server"]["answers_lost"] if res.get("live_server") else None,
     }
 
 
@@ -557,7 +565,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--work", default=None, help="scratch folder (default: a new temporary folder, removed after)")
     ap.add_argument("--out", default=None, help="write the results as JSON here (e.g. docs/bench_faults.json)")
-    ap.add_argument("--only", default=None, choices=["hung_llm"], help="run only this scenario (after the clean index)")
+    ap.add_argument("--only", default=None, choices=["hung_llm", "live_server"],
+                    help="run only this scenario (after the clean index)")
     args = ap.parse_args(argv)
     if args.quick:
         args.trials, args.batch_trials = 3, 2
@@ -593,8 +602,12 @@ def main(argv=None) -> int:
             bench.results["damaged_db"] = bench.damaged_db()
             for row in bench.results["damaged_db"]:
                 print(f"damaged database: {row}", flush=True)
-        bench.results["hung_llm"] = bench.hung_llm()
-        print(f"hung LLM: {bench.results['hung_llm']}", flush=True)
+        if args.only != "live_server":
+            bench.results["hung_llm"] = bench.hung_llm()
+            print(f"hung LLM: {bench.results['hung_llm']}", flush=True)
+        if args.only != "hung_llm":  # filings indexed, replaced and removed while `finrag serve --workers 2` answers
+            bench.results["live_server"] = live_server(work, sorted(bench.filings.glob("*.pdf")), finrag, ENV, PY)
+            print(f"live server: {bench.results['live_server']}", flush=True)
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
@@ -605,7 +618,8 @@ def main(argv=None) -> int:
     print(json.dumps(summary, indent=2))
     if args.out:
         Path(args.out).write_text(json.dumps({"summary": summary, **bench.results}, indent=2) + "\n")
-    return 0 if summary["inconsistencies"] == 0 and summary["answers_lost"] == 0 else 1
+    lost = summary["answers_lost"] + (summary["live_server_answers_lost"] or 0)
+    return 0 if summary["inconsistencies"] == 0 and lost == 0 else 1
 
 
 if __name__ == "__main__":

@@ -90,6 +90,10 @@ class _HeaderTimer:
         self._header_timer = None
         if self.transport.is_closing():
             return
+        cycle = getattr(self, "cycle", None)
+        if cycle is not None and not cycle.response_complete:  # a pipelined request stalls while one is answered:
+            self._arm(partial=True)                              # never cut that answer; look again later
+            return
         who = "%s:%d" % tuple(self.client[:2]) if self.client else "a client"
         if self._header_partial:
             log.info("closed the connection of %s: its request header was not complete within %g s", who,
@@ -110,13 +114,21 @@ class HeaderTimeoutH11(_HeaderTimer, H11Protocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._check_partial()
+
+    def on_response_complete(self) -> None:  # a pipelined request may be waiting, part-way, behind the answer
+        super().on_response_complete()
+        self._check_partial()
+
+    def _check_partial(self) -> None:
+        """Arm the timer while part of a request's line or headers is buffered, disarm it once they are complete."""
         import h11
 
-        super().data_received(data)
-        if self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE:  # a request line or header
-            if data.strip():                                                       # part-way
+        if self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE:
+            if self.conn.trailing_data[0].strip():
                 self._arm(partial=True)
-        else:
+        elif self.conn.their_state is not h11.DONE or self.conn.our_state is not h11.DONE:
             self._disarm()
 
 

@@ -262,6 +262,16 @@ def test_the_header_timeout_stops_when_the_header_is_complete(tiny_server):
     assert got.startswith(b"HTTP/1.1 200 ") and got.endswith(b"ok") and waited >= SHORT + 0.4, (got[:80], waited)
 
 
+def test_a_stalled_pipelined_request_never_cuts_the_answer_before_it(tiny_server):
+    """Issue 34 case 13: a half-sent request pipelined behind one that takes longer than the header timeout: the
+    first is answered whole, then the stalled one gets its 408 and the connection is closed."""
+    with socket.create_connection((HOST, tiny_server), timeout=10) as sock:
+        sock.sendall(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n" + HALF_HEADER)
+        got, waited = _until_closed(sock, 10)
+    assert got.startswith(b"HTTP/1.1 200 ") and b"\r\n\r\nokHTTP/1.1 408 " in got, got
+    assert waited <= SHORT + 0.5 + SLACK + 1.0, waited
+
+
 # `finrag serve` with a 1 s header timeout: the default is read when serve() builds its config, which carries it
 # into every worker process
 SERVE = """import sys

@@ -93,7 +93,8 @@ def filing(store, doc_id: str) -> dict:
     PageError 404 when the index holds no document of that id."""
     hashes = store.document_hashes()
     if not isinstance(doc_id, str) or doc_id not in hashes:
-        raise PageError(404, f"no filing {doc_id!r} in the index")
+        shown = doc_id if not isinstance(doc_id, str) or len(doc_id) <= 120 else doc_id[:117] + "..."
+        raise PageError(404, f"no filing {shown!r} in the index")
     content_hash, path = hashes[doc_id]
     pages = _PAGES.get((doc_id, content_hash), lambda: list(store.pages_of(doc_id)))
     info = next((d for d in store.documents() if d.doc_id == doc_id), None)

@@ -75,6 +75,14 @@ def test_image_route_cache_key_is_bounded(page_server):
     assert len(r.json()["detail"].splitlines()) == 1 and "v" in r.json()["detail"]
 
 
+@pytest.mark.parametrize("path", ["pages/0", "pages/0/image", "file"])
+def test_a_long_unknown_document_id_is_not_echoed_whole(page_server, path):
+    """Issue 34 case 12: a 404 for an unknown document id names at most its first 120 characters (a 5,000-character
+    id was echoed whole into the one-line detail)."""
+    r = httpx.get(f"{page_server.url}/documents/{'A' * 5000}/{path}", timeout=30)
+    assert r.status_code == 404 and len(r.json()["detail"]) < 200, r.text[:300]
+
+
 def test_page_route_accepts_exactly_the_image_routes_zooms(page_server):
     """Issue 34 case 12: every zoom the page route accepts gives an image URL the image route serves, and a zoom
     the image route refuses is refused by the page route as well (before, `zoom=1e308` gave a dead image URL)."""

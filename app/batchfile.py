@@ -145,7 +145,7 @@ def out_lock(out: Path) -> Iterator[Optional[Path]]:
     finally:
         if own_file:
             try:
-                path.unlink()  # while still locked: a run waiting on this file opens the new one (`_take`)
+                path.unlink()  # while still locked: a run that opened this file before sees it gone (`_take`)
             except OSError:
                 pass
         os.close(fd)  # closing the descriptor releases the lock

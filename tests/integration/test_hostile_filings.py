@@ -88,6 +88,32 @@ def test_a_huge_scale_is_refused_at_once(tmp_path):
     assert len(doc.pages) == 20 and len((doc.xbrl or {}).get("facts") or []) == 19
 
 
+_SLOW_MARKUP = {  # what took seconds to minutes before (quadratic), and what it is now
+    "unclosed_facts": ("filing.htm", "<html><body>" + "<ix:nonFraction name='us-gaap:Revenues' contextRef='c'>1 "
+                       * 5000 + "</body></html>", None),
+    "stray_end_tags": ("filing.htm", "<div>revenue" * 20000 + "</span>" * 20000, None),
+    "unclosed_end_tags": ("filing.htm", "<p>revenue</p>" + "</" * 200_000, "unclosed markup"),
+    "unclosed_sgml_documents": ("full-submission.txt", "<SEC-DOCUMENT>" + "<DOCUMENT>x" * 20000, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SLOW_MARKUP))
+def test_hostile_markup_is_read_in_linear_time(tmp_path, case):
+    """Issue 34 case 3: markup that made the reader quadratic (thousands of unclosed inline-XBRL facts, stray
+    end tags, a tail of unclosed `</`, unclosed SGML `<DOCUMENT>`s) is read in well under a second, or refused
+    with its reason (before: 10 to 30 s for these few hundred KB, hours for a few MB)."""
+    name, markup, refused = _SLOW_MARKUP[case]
+    path = _write(tmp_path, markup, name)
+    t = time.perf_counter()
+    try:
+        parse_file(path)
+        why = None
+    except ParseError as exc:
+        why = str(exc)
+    assert time.perf_counter() - t < 2.0
+    assert (why is None) if refused is None else (why is not None and refused in why), why
+
+
 def test_a_file_over_the_extracted_size_budget_fails_with_a_reason(tmp_path, monkeypatch):
     """Issue 34 case 3: a file whose extracted text exceeds the budget (FINRAG_MAX_FILE_CHARS) is one failure
     with its reason, for HTML, text and PDF alike (before: no bound)."""

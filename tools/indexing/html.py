@@ -18,6 +18,7 @@ budget of time and size, which raises to stop).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from html.parser import HTMLParser
 from typing import Callable, Optional
 
@@ -32,6 +33,9 @@ _BLOCK = {"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6"
 _SKIP_TAGS = {"script", "style", "head", "title", "ix:header"}
 _PAGE = "\f"
 _FEED_BLOCK = 1 << 18  # characters of markup fed between two budget checks
+_MAX_UNCLOSED = 1 << 16
+"""The most markup the parser may hold unparsed at the end (an unclosed tag or comment): real filings leave
+none, and HTMLParser's close() is quadratic in it for some input (thousands of ``</``)."""
 
 
 class _FilingText(HTMLParser):
@@ -44,6 +48,7 @@ class _FilingText(HTMLParser):
         self.page = 0
         self.out: list[str] = []
         self._stack: list[tuple[str, bool, bool]] = []  # (tag, hidden, break after)
+        self._open: Counter[str] = Counter()  # tags on the stack (a stray end tag is found in O(1))
         self._hidden = 0
         self._row: list[str] | None = None
         self._cell: list[str] | None = None
@@ -108,6 +113,7 @@ class _FilingText(HTMLParser):
                 self._emit("\n")
             return
         self._stack.append((tag, hidden, after))
+        self._open[tag] += 1
         if hidden:
             self._hidden += 1
             return
@@ -134,10 +140,11 @@ class _FilingText(HTMLParser):
     def handle_endtag(self, tag):
         tag = tag.lower()
         self._facts("end", tag)
-        if tag in _VOID or not any(t == tag for t, _, _ in self._stack):
+        if tag in _VOID or not self._open[tag]:
             return  # a stray end tag
         while self._stack:
             t, hidden, after = self._stack.pop()
+            self._open[t] -= 1
             if hidden:
                 self._hidden -= 1
             elif not self._hidden:
@@ -214,6 +221,10 @@ def html_document(markup: str, check: Optional[Callable[[int], None]] = None) ->
             parser.feed(markup[start:start + _FEED_BLOCK])
             if check is not None:
                 check(parser.chars)
+        left = parser.rawdata
+        if left.startswith("<") and len(left) > _MAX_UNCLOSED:  # (held-back text holds no '<': read in one go)
+            raise ParseError(f"unreadable HTML: {len(left):,} characters of unclosed markup at its end "
+                             f"(from {left[:20]!r})")
         parser.close()
     except ParseError:
         raise

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Iterable, cast
+from typing import Iterable, Iterator, cast
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".htm", ".html")
 MAX_FILE_CHARS = 50_000_000
@@ -264,7 +264,7 @@ def _pdf_pages(path: Path, max_pages: int | None = None, budget: ParseBudget | N
         doc.close()
 
 
-_SGML_DOC = re.compile(r"<DOCUMENT>(.*?)</DOCUMENT>", re.S | re.I)
+_SGML_DOC_TAG = re.compile(r"<(/?)DOCUMENT>", re.I)
 _SGML_TYPE = re.compile(r"<TYPE>\s*([^\s<]+)", re.I)
 _SGML_TEXT = re.compile(r"<TEXT>(.*?)(?:</TEXT>|$)", re.S | re.I)
 
@@ -280,13 +280,25 @@ def _sgml_primary(path: Path) -> str | None:
     if "<SEC-DOCUMENT>" not in head and "<DOCUMENT>" not in head and "<SEC-HEADER>" not in head:
         return None
     text = path.read_text(encoding="utf-8", errors="replace")
-    for m in _SGML_DOC.finditer(text):
-        kind = _SGML_TYPE.search(m.group(1))
-        body = _SGML_TEXT.search(m.group(1))
+    for document in _sgml_documents(text):
+        kind = _SGML_TYPE.search(document)
+        body = _SGML_TEXT.search(document)
         if body and kind and not re.match(r"(?i)EX-|GRAPHIC|ZIP|XML|JSON|EXCEL|PDF", kind.group(1)):
             markup = re.sub(r"(?is)^\s*<XBRL>|</XBRL>\s*$", "", body.group(1))
             return markup
     return None
+
+
+def _sgml_documents(text: str) -> Iterator[str]:
+    """The contents of each `<DOCUMENT>...</DOCUMENT>` of a submission, in one pass over its tags (a regex
+    search per unclosed `<DOCUMENT>` would read to the end each time: quadratic on hostile input)."""
+    start: int | None = None
+    for m in _SGML_DOC_TAG.finditer(text):
+        if not m.group(1) and start is None:
+            start = m.end()
+        elif m.group(1) and start is not None:
+            yield text[start:m.start()]
+            start = None
 
 
 def _text_pages(text: str) -> list[str]:

@@ -22,6 +22,9 @@ __all__ = ["MAX_DIGITS", "MAX_SCALE", "XbrlCollector", "bounded_decimals", "boun
 
 _DEI_LISTS = {"TradingSymbol", "SecurityExchangeName", "Security12bTitle"}
 _MAX_TEXT = 200
+_MAX_OPEN = 16
+"""The most facts open at once (nested): real filings nest two or three; thousands of unclosed
+``ix:nonFraction`` tags made every text event walk them all (issue 34: hostile content never hangs)."""
 
 
 MAX_SCALE = 30
@@ -108,6 +111,8 @@ class XbrlCollector:
             name = a.get("name", "")
             if tag == "ix:nonnumeric" and not name.startswith("dei:"):
                 return
+            if len(self._open) >= _MAX_OPEN:
+                return  # the end tag of an ignored fact closes an open one of its kind: no worse than unclosed
             a["_page"] = -1 if hidden else page
             self._open.append((tag, a, []))
 

@@ -123,20 +123,20 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
 
     `workers` processes share the listening socket (default: `default_workers()`, one per core, at most 4);
     each opens the index itself and answers requests on its own core. With 1 the app runs in this process.
-    A connection whose request headers are not complete within `http_timeouts.DEFAULT_HEADER_TIMEOUT_S` (10 s)
-    is closed, in every process.
+    A connection whose request headers are not complete within FINRAG_SERVE_HEADER_TIMEOUT seconds (default
+    `http_timeouts.DEFAULT_HEADER_TIMEOUT_S`, 10) is closed, in every process.
     Limits also come from the environment: FINRAG_SERVE_MAX_BODY (bytes), FINRAG_SERVE_TIMEOUT (seconds),
     FINRAG_SERVE_MAX_BATCH (inputs per /batch request), FINRAG_SERVE_WORKERS.
     """
     import uvicorn
 
     _log_to_stderr()
-    env = ServeSettings()  # FINRAG_SERVE_MAX_BODY, FINRAG_SERVE_TIMEOUT, FINRAG_SERVE_MAX_BATCH, FINRAG_SERVE_WORKERS
+    env = ServeSettings()  # FINRAG_SERVE_MAX_BODY, _TIMEOUT, _MAX_BATCH, _WORKERS, _HEADER_TIMEOUT
     max_body = max_body_bytes or (DEFAULT_MAX_BODY_BYTES if env.max_body is None else env.max_body)
     timeout = timeout_s or (DEFAULT_TIMEOUT_S if env.timeout is None else env.timeout)
     batch = max_batch or (DEFAULT_MAX_BATCH if env.max_batch is None else env.max_batch)
     n = _worker_count(workers, env)
-    header_timeout = checked_header_timeout(None)  # the default, read now: it travels in the config to workers
+    header_timeout = checked_header_timeout(env.header_timeout)  # FINRAG_SERVE_HEADER_TIMEOUT: in the config to workers
     if n == 1:
         app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
         _log_start(host, port, app.state.index_dir, api_key, n)

@@ -221,7 +221,8 @@ class _Environment(EnvSettingsSource):
 
 # ------------------------------------------------------------------------------------ the groups
 class IndexSettings(FinragSettings):
-    """What only `finrag index` applies: the V-B (`llmctx`) contextualizer (`FINRAG_CONTEXTUALIZER_*`)."""
+    """What only `finrag index` applies: the V-B (`llmctx`) contextualizer (`FINRAG_CONTEXTUALIZER_*`) and the
+    per-file parse budget (`FINRAG_MAX_FILE_CHARS`, `FINRAG_MAX_PARSE_SECONDS`)."""
 
     label: ClassVar[str] = "index setting"
 
@@ -230,6 +231,12 @@ class IndexSettings(FinragSettings):
         "Empty: `llm`."))
     contextualizer_prompt: str = Field(default=prompts.CONTEXT_PROMPT, description=(
         "Prompt of the V-B contextualizer at index time; `{document}` and `{chunk}` are filled in."))
+    max_file_chars: int = Field(default=50_000_000, gt=0, description=(
+        "Per-file budget of extracted text in characters (`FINRAG_MAX_FILE_CHARS`): a file that yields more is "
+        "reported as failed with the reason; the largest real 10-K here extracts 1.4 million."))
+    max_parse_seconds: float = Field(default=300.0, gt=0, description=(
+        "Per-file budget of parse time in seconds (`FINRAG_MAX_PARSE_SECONDS`), checked between pages and "
+        "blocks: a file that takes longer is reported as failed with the reason; real filings parse in ~2 s."))
 
     def model_for(self, role: str, llm: Any) -> Any:
         """The model of an index-time role (`contextualizer`): its own field if set, else `llm`."""
@@ -260,6 +267,9 @@ class ServeSettings(FinragSettings):
     timeout: Optional[float] = Field(default=None, description="Seconds per request (120; a whole /batch "
                                                                    "counts as one request).")
     max_batch: Optional[int] = Field(default=None, description="Inputs per /batch request (32).")
+    header_timeout: Optional[float] = Field(default=None, description="Seconds a connection may take to send "
+                                                                      "its request line and headers (10; then it "
+                                                                      "is closed, 408 when part was sent).")
     workers: Optional[int] = Field(default=None, description="Worker processes answering requests, 1-64 (one "
                                                                  "per core, at most 4).")
     api_key: str = Field(default="", description="The X-API-Key header every request must carry "

@@ -22,7 +22,7 @@ EXIT_CODES = {
     EXIT_USAGE: "usage or input error (bad arguments, no index, a question or batch file that cannot be used, "
                 "an --out file that cannot be written, an LLM that cannot be configured)",
     EXIT_LLM: "the requested LLM failed (unreachable, HTTP error, unparseable reply) and --on-llm-error is fail",
-    EXIT_LOCKED: "the index is locked by another `finrag index` (its PID is named)",
+    EXIT_LOCKED: "the index is locked by another `finrag index`, or batch --out by another `finrag batch` (its PID is named)",
     EXIT_INDEX: "the index is damaged or cannot be written (corrupt or empty database, read-only file system, "
                 "disk full; also a disk that fills up while `batch` writes --out); `finrag index --check` "
                 "verifies one",

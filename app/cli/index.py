@@ -161,12 +161,15 @@ def _remove(store: Store, args) -> int:
 
 def _index_files(store: Store, args) -> IndexReport:
     """PATHS: parse, chunk and (unless --no-embed) embed them; prints what was skipped, failed and the summary."""
+    from finrag.state.settings import IndexSettings
     from finrag.tools.indexing.indexer import index_paths
     from finrag.tools.indexing.parsing import printable
 
+    settings = IndexSettings()  # the per-file parse budget (FINRAG_MAX_FILE_CHARS, FINRAG_MAX_PARSE_SECONDS)
     rep = index_paths(args.paths, store, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
                       workers=args.workers, progress=_progress(args), alias_file=args.alias_file,
-                      embed=not args.no_embed)
+                      embed=not args.no_embed, max_file_chars=settings.max_file_chars,
+                      max_parse_seconds=settings.max_parse_seconds)
     for name, why in rep.skipped:
         print(printable(f"skipped {name}: {why}"), file=sys.stderr)
     for name, why in rep.failed:

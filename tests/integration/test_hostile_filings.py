@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from support.bad_files import HOSTILE_FILES, ixbrl_filing, make_bad_files, make_hostile_files
 
+from finrag.state.settings import IndexSettings
 from finrag.tools.indexing.parsing import ParseError, parse_file
 from finrag.tools.indexing.xbrl import fact_value
 
@@ -120,13 +121,13 @@ def test_a_file_over_the_extracted_size_budget_fails_with_a_reason(tmp_path, mon
     from support.bad_files import text_pdf_bytes
 
     monkeypatch.setenv("FINRAG_MAX_FILE_CHARS", "5000")
+    budget = IndexSettings().max_file_chars  # how `finrag index` reads it
     (tmp_path / "big.pdf").write_bytes(text_pdf_bytes(pages=5))
     files = [_write(tmp_path, ixbrl_filing(pages=200)), _write(tmp_path, "revenue grew. " * 1000, "big.txt"),
              tmp_path / "big.pdf"]
     for path in files:
         with pytest.raises(ParseError, match=r"too much text: more than 5,000 characters extracted"):
-            parse_file(path)
-    monkeypatch.delenv("FINRAG_MAX_FILE_CHARS")
+            parse_file(path, max_chars=budget)
     assert all(parse_file(p).n_chars > 5000 for p in files)  # the default budget is generous
 
 
@@ -136,7 +137,7 @@ def test_a_file_over_the_parse_time_budget_fails_with_a_reason(tmp_path, monkeyp
     path = _write(tmp_path, ixbrl_filing(pages=2000))
     monkeypatch.setenv("FINRAG_MAX_PARSE_SECONDS", "0.001")
     with pytest.raises(ParseError, match=r"parse took too long: over 0.001 s"):
-        parse_file(path)
+        parse_file(path, max_seconds=IndexSettings().max_parse_seconds)
 
 
 # ------------------------------------------------------------------------------------------- case 8

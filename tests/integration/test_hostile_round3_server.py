@@ -280,12 +280,10 @@ def test_a_stalled_pipelined_request_never_cuts_the_answer_before_it(tiny_server
     assert waited <= SHORT + 0.5 + SLACK + 1.0, waited
 
 
-# `finrag serve` with a 1 s header timeout: the default is read when serve() builds its config, which carries it
-# into every worker process
+# `finrag serve` with a 1 s header timeout (FINRAG_SERVE_HEADER_TIMEOUT, read when serve() builds its config,
+# which carries it into every worker process)
 SERVE = """import sys
-import finrag.http_timeouts
 from finrag.serve_process import serve
-finrag.http_timeouts.DEFAULT_HEADER_TIMEOUT_S = 1.0
 sys.exit(serve("127.0.0.1", int(sys.argv[1]), sys.argv[2], workers=int(sys.argv[3])))
 """
 
@@ -296,7 +294,8 @@ def test_finrag_serve_times_out_a_half_sent_header(demo_index, tmp_path, workers
     connection whose request header stalls, and still answers /health."""
     port = free_port()
     log = tmp_path / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+           "FINRAG_SERVE_HEADER_TIMEOUT": f"{SHORT:g}"}
     with log.open("w") as fh:
         proc = subprocess.Popen([sys.executable, "-c", SERVE, str(port), str(demo_index), str(workers)],
                                 stdout=fh, stderr=subprocess.STDOUT, env=env)

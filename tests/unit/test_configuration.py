@@ -316,7 +316,8 @@ def test_a_query_configuration_has_no_index_or_eval_fields():
         assert name not in Configuration.model_fields, name
     with pytest.raises(ValueError, match="unknown configuration field.*judge_model"):
         Configuration(judge_model="openai/gpt-4.1")
-    assert set(IndexSettings.model_fields) == {"contextualizer_model", "contextualizer_prompt"}
+    assert set(IndexSettings.model_fields) == {"contextualizer_model", "contextualizer_prompt", "max_file_chars",
+                                               "max_parse_seconds"}
     assert set(EvalSettings.model_fields) == {"judge_model", "judge2_model"}
 
 
@@ -337,8 +338,8 @@ def test_index_and_eval_roles_take_their_model_from_their_settings(clean_env):
 def test_the_other_settings_read_the_environment(clean_env):
     for key in ("XDG_CACHE_HOME", "JINA_API_KEY", "OPENAI_BASE_URL"):
         clean_env.delenv(key, raising=False)
-    assert ServeSettings().model_dump() == {"max_body": None, "timeout": None, "max_batch": None, "workers": None,
-                                            "api_key": ""}
+    assert ServeSettings().model_dump() == {"max_body": None, "timeout": None, "max_batch": None,
+                                            "header_timeout": None, "workers": None, "api_key": ""}
     clean_env.setenv("FINRAG_SERVE_TIMEOUT", "5")
     clean_env.setenv("FINRAG_SERVE_MAX_BATCH", "0")
     clean_env.setenv("FINRAG_API_KEY", "secret")

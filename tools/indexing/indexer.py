@@ -36,6 +36,8 @@ from finrag.tools.indexing.chunking import (
     segments,
 )
 from finrag.tools.indexing.parsing import (
+    MAX_FILE_CHARS,
+    MAX_PARSE_SECONDS,
     SUPPORTED_SUFFIXES,
     ParsedDocument,
     ParseError,
@@ -149,21 +151,24 @@ def _worker_init(parent_pid: int) -> None:
     threading.Thread(target=watchdog, name="parent-watchdog", daemon=True).start()
 
 
-def _parse_job(path: str) -> ParsedDocument | tuple[str, str]:
+def _parse_job(path: str, limits: tuple[int, float] = (MAX_FILE_CHARS, MAX_PARSE_SECONDS)
+               ) -> ParsedDocument | tuple[str, str]:
     try:
-        return parse_file(path)
+        return parse_file(path, *limits)
     except ParseError as exc:
         return (path, str(exc))
     except Exception as exc:  # never let one file kill the run
         return (path, f"unexpected parser error: {type(exc).__name__}: {str(exc)[:120]}")
 
 
-def _parsed_stream(paths: list[str], workers: int, on_parsed: Callable[[], None] = lambda: None
+def _parsed_stream(paths: list[str], workers: int, on_parsed: Callable[[], None] = lambda: None,
+                   limits: tuple[int, float] = (MAX_FILE_CHARS, MAX_PARSE_SECONDS)
                    ) -> Iterator[ParsedDocument | tuple[str, str]]:
-    """Parse files in a process pool; yield results in input order, call `on_parsed` as each finishes."""
+    """Parse files in a process pool within the per-file `limits` (characters, seconds); yield results in input
+    order, call `on_parsed` as each finishes."""
     if workers <= 1 or len(paths) <= 1:
         for p in paths:
-            result = _parse_job(p)
+            result = _parse_job(p, limits)
             on_parsed()
             yield result
         return
@@ -182,7 +187,7 @@ def _parsed_stream(paths: list[str], workers: int, on_parsed: Callable[[], None]
         def submit_next() -> None:
             path = next(pending, None)
             if path is not None:
-                fut = pool.submit(_parse_job, path)
+                fut = pool.submit(_parse_job, path, limits)
                 fut.add_done_callback(lambda _f: on_parsed())
                 window.append(fut)
 
@@ -208,9 +213,11 @@ def _progress(total: int, desc: str, unit: str, enabled: bool, position: int = 0
 def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = CHUNK_SIZE,
                 chunk_overlap: int = CHUNK_OVERLAP,
                 workers: int | None = None, progress: bool = True, alias_file: str | None = None,
-                log: Callable[[str], None] = print, embed: bool = True) -> IndexReport:
+                log: Callable[[str], None] = print, embed: bool = True, max_file_chars: int = MAX_FILE_CHARS,
+                max_parse_seconds: float = MAX_PARSE_SECONDS) -> IndexReport:
     """Index files and folders into `store` (which must have an embedder): the text of every new or changed
-    file first, then (with `embed`) the vectors of every document that has none."""
+    file first, then (with `embed`) the vectors of every document that has none. Each file is parsed within
+    its budget (`max_file_chars` of text, `max_parse_seconds`; `IndexSettings`), else reported as failed."""
     from finrag.tools.indexing.sections_store import backfill_sections
 
     if store.embedder is None:
@@ -223,7 +230,7 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     todo, ids_by_path = _plan_files(paths, store, report)
     workers = workers or max(1, min(os.cpu_count() or 1, 4))
     _parse_and_store(store, todo, ids_by_path, report, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-                     workers=workers, progress=progress)
+                     workers=workers, progress=progress, limits=(max_file_chars, max_parse_seconds))
     _fail_copies_of_failed(report, ids_by_path)
     if alias_file:
         store.set_meta("alias_file", str(Path(alias_file).resolve()))
@@ -274,14 +281,16 @@ def _fail_copies_of_failed(report: IndexReport, ids_by_path: dict[str, str]) -> 
 
 
 def _parse_and_store(store: Store, todo: list[str], ids_by_path: dict[str, str], report: IndexReport, *,
-                     chunk_size: int, chunk_overlap: int, workers: int, progress: bool) -> None:
+                     chunk_size: int, chunk_overlap: int, workers: int, progress: bool,
+                     limits: tuple[int, float] = (MAX_FILE_CHARS, MAX_PARSE_SECONDS)) -> None:
     """Parse `todo` in the process pool and store each document's text as it arrives (`_store_text`); a file
     that fails is one line of the report, and Ctrl-C stops the pass with what was stored kept."""
     parse_bar = _progress(len(todo), "parse", "file", progress and bool(todo), position=0)
     bar = _progress(len(todo), "store", "file", progress and bool(todo), position=1)
     try:
         t_parse = time.perf_counter()
-        for item in _parsed_stream(todo, workers, on_parsed=lambda: parse_bar.update(1)):
+        for item in _parsed_stream(todo, workers, on_parsed=lambda: parse_bar.update(1),
+                                   limits=limits):
             report.parse_seconds += time.perf_counter() - t_parse
             if isinstance(item, tuple):
                 report.failed.append(item)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -27,27 +26,13 @@ from typing import Iterable, Iterator, cast
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".htm", ".html")
 MAX_FILE_CHARS = 50_000_000
-"""The default budget of extracted text per file (`FINRAG_MAX_FILE_CHARS`)."""
+"""The default budget of extracted text per file (`IndexSettings.max_file_chars`, FINRAG_MAX_FILE_CHARS)."""
 MAX_PARSE_SECONDS = 300.0
-"""The default budget of parse time per file (`FINRAG_MAX_PARSE_SECONDS`)."""
+"""The default budget of parse time per file (`IndexSettings.max_parse_seconds`, FINRAG_MAX_PARSE_SECONDS)."""
 
 
 class ParseError(Exception):
     """A file that cannot be indexed, with a human-readable reason."""
-
-
-def _env_number(name: str, default: float) -> float:
-    """A positive number from the environment variable `name` (unset or empty: `default`)."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise ParseError(f"{name}={raw!r} is not a positive number")
-    return value
 
 
 @dataclass
@@ -58,12 +43,6 @@ class ParseBudget:
     max_chars: int = MAX_FILE_CHARS
     max_seconds: float = MAX_PARSE_SECONDS
     start: float = field(default_factory=time.monotonic)
-
-    @classmethod
-    def from_env(cls) -> "ParseBudget":
-        """The budget `FINRAG_MAX_FILE_CHARS` and `FINRAG_MAX_PARSE_SECONDS` set (else the defaults)."""
-        return cls(max_chars=int(_env_number("FINRAG_MAX_FILE_CHARS", MAX_FILE_CHARS)),
-                   max_seconds=_env_number("FINRAG_MAX_PARSE_SECONDS", MAX_PARSE_SECONDS))
 
     def check(self, chars: int) -> None:
         """Raise ParseError when `chars` characters of text are over the budget, or the time is spent."""
@@ -124,8 +103,10 @@ def file_hash(path: str | Path) -> str:
     return h.hexdigest()
 
 
-def parse_file(path: str | Path) -> ParsedDocument:
-    """Parse one file; raise ParseError with a one-line reason on any problem."""
+def parse_file(path: str | Path, max_chars: int = MAX_FILE_CHARS,
+               max_seconds: float = MAX_PARSE_SECONDS) -> ParsedDocument:
+    """Parse one file within its budget (`max_chars` of text, `max_seconds` of parsing); raise ParseError with a
+    one-line reason on any problem."""
     p = Path(path)
     if not p.exists():
         raise ParseError("file not found" + (" (dangling symlink)" if p.is_symlink() else ""))
@@ -143,7 +124,7 @@ def parse_file(path: str | Path) -> ParsedDocument:
         raise ParseError(f"unreadable: permission denied ({exc.strerror})") from None
     except OSError as exc:
         raise ParseError(f"unreadable: {exc.strerror or exc}") from None
-    budget = ParseBudget.from_env()
+    budget = ParseBudget(max_chars=int(max_chars), max_seconds=float(max_seconds))
     if suffix != ".pdf":
         _check_text_file(p)
     xbrl = None

@@ -4,6 +4,8 @@ Filings whose vectors are not stored yet (`finrag index` stores text first and e
 BM25-only: a scoped search (HDRR) embeds its routed filings on demand when `embed_on_demand` is on
 (stored, so the next question finds them), a corpus-wide one searches the filings that have vectors.
 `vector_status` says which case the run was in; the answer carries it as `retrieval`.
+The question is always searched: an LLM rewrite's query and the question's own offline query are two
+vector searches fused by RRF (`finrag.tools.retrieval.question_search`), so a bad rewrite can only add.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from finrag.nodes.common import candidates_k, configuration, reader_of, scope_of
 from finrag.state.configuration import Configuration
 from finrag.state.contract import Retrieval
 from finrag.state.graph_state import FinragState, VectorStatusRecord
+from finrag.tools.retrieval.question_search import fuse_hit_lists, query_texts
 
 LISTED = 20  # at most this many filings without vectors are named in the status
 
@@ -37,7 +40,8 @@ def coverage_status(missing: list[str], total: int, embedded: list[str], scoped:
 @timed("vector_search")
 def vector_search(state: FinragState, runtime: Runtime[Configuration], *, variant: str = "base",
                   scoped: bool = False) -> dict:
-    """Nearest chunks to the embedded query (else the question) within the distance cut, into `vector_results`."""
+    """Nearest chunks to the embedded query (else the question) and to the question's own offline query,
+    within the distance cut, fused, into `vector_results`."""
     cfg = configuration(runtime)
     store = reader_of(cfg)
     scope = scope_of(state, scoped)
@@ -50,12 +54,13 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
         except Exception as exc:  # the BM25 half still answers; the status says what happened
             error = f"{type(exc).__name__}: {str(exc)[:120]}"
         missing = [d for d in missing if d not in embedded]
-    query = state.get("query") or state.get("question", "")
-    hits = []
+    hits: list[dict] = []
     if len(missing) < total:
-        vec = store.embedder.embed_query(query)
         k = candidates_k(cfg, scope, cfg.vector_k, state)
-        hits = store.search_vectors(vec, k=k, doc_ids=scope, variant=variant,
-                                    max_distance=float(cfg.vector_max_distance))
-    return {"vector_results": [h.model_dump() for h in hits],
+        cut = float(cfg.vector_max_distance)
+        lists = [[h.model_dump() for h in store.search_vectors(store.embedder.embed_query(text), k=k,
+                                                                doc_ids=scope, variant=variant, max_distance=cut)]
+                 for text in query_texts(state, cfg.retry_prefix)]
+        hits = fuse_hit_lists(lists, "vector_rank", k=int(cfg.rrf_k))
+    return {"vector_results": hits,
             "vector_status": coverage_status(missing, total, embedded, scope is not None, error)}

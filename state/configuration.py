@@ -137,6 +137,13 @@ class Configuration(FinragSettings):
                                           "wait for the server (connect, send, each read); a call that runs "
                                           "out fails as 'timed out after N s'. `finrag serve` lowers it to its "
                                           "request timeout.")
+    structured_output: Literal["auto", "json_schema", "tools", "json_object", "prompt"] = _setting("auto", (
+        "How structured calls (router, rewriter, verifier, judge) ask for JSON: 'json_schema' (strict "
+        "response_format; OpenAI, vLLM), 'tools' (a function call; llama-cpp-python, llama.cpp), 'json_object' "
+        "(response_format json_object with the schema; llama-cpp-python, Ollama), 'prompt' (the schema in the "
+        "prompt, the reply checked, one repair call) or 'auto' (the first the server does not reject, in that "
+        "order, remembered per base URL and model; a rejection is not retried). The method used is in each "
+        "call's record (`structured`)."))
     llm_max_retries: int = _setting(2, "Retries of a failed LLM call (timeout, connection error, HTTP 429/5xx) "
                                        "after the first attempt, with a short backoff: a hung server holds a "
                                        "call about llm_timeout_s x (llm_max_retries + 1). `finrag serve` lowers "

@@ -102,7 +102,7 @@ class Context(_Open):
 class LLMCall(_Open):
     """One LLM call of the run (or a failed one, which the offline strategy replaced)."""
 
-    _omit_if_none = ("error", "tokens_estimated")
+    _omit_if_none = ("error", "tokens_estimated", "structured")
 
     role: str = Field(description="router, rewriter, verifier or generator")
     model: str = Field(description="The model's name; 'error' when the call failed")
@@ -112,6 +112,9 @@ class LLMCall(_Open):
     tokens_estimated: Optional[bool] = Field(
         None, description="Only when the provider reported no usage for this call: true, the token counts are "
                           "finrag's own estimate (tiktoken's o200k, else ~4 characters a token)")
+    structured: Optional[str] = Field(
+        None, description="Only on a structured call (router, rewriter, verifier, judge): how it asked for JSON, "
+                          "'json_schema', 'tools', 'json_object' or 'prompt' (`structured_output`)")
 
 
 class Cost(_Open):

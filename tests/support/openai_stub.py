@@ -35,6 +35,21 @@ content is not JSON, so structured output fails to parse), `"hang"` (the request
 answered: the handler holds the connection until the client closes it or the stub stops; `stub.hanging`
 is how many are held now, and each entry's `at` / `released_at` (time.monotonic()) say when the request came
 and when its client gave up). Embeddings always answer.
+
+Modes that behave like real servers (issue 38); several may be combined with commas
+(`"no_json_schema,no_tools"`):
+`"no_json_schema"` (llama-cpp-python's server: HTTP 500 with its validation message, "Input should be 'text' or
+'json_object'", for `response_format: {"type": "json_schema"}`; tools and `json_object`, with or without a
+`schema`, are answered), `"no_tools"` (HTTP 400 for a request with `tools`, as Ollama answers for a model
+without tool support), `"no_json_object"` (HTTP 400 for `response_format: {"type": "json_object"}`) and
+`"endless"` (a model that never stops by itself: with a completion limit, `max_completion_tokens` or
+`max_tokens`, a reply of exactly that many stub tokens with `finish_reason: "length"`; without one, a reply of
+`ENDLESS_TOKENS` tokens, also cut with "length").
+Each request's entry has `max_tokens`: the completion limit it carried (`max_completion_tokens`, else
+`max_tokens`), None when it set none.
+
+A prompt that carries a JSON schema in its text (`JSON schema: {...}`, what finrag's `json_object` and `prompt`
+methods send) is answered with an object valid for that schema, in `json_object` and in text mode alike.
 """
 from __future__ import annotations
 
@@ -49,7 +64,43 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-STUB_MODES = ("ok", "http500", "garbage", "bad_json", "hang")
+STUB_MODES = ("ok", "http500", "garbage", "bad_json", "hang", "no_json_schema", "no_tools", "no_json_object",
+              "endless")
+ENDLESS_TOKENS = 20_000
+"""The length of an "endless" reply to a request without a completion limit, in stub tokens."""
+LLAMA_CPP_PYTHON_JSON_SCHEMA_ERROR = (
+    "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or "
+    "'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}]")
+"""The message of llama-cpp-python's server (HTTP 500) for `response_format: {"type": "json_schema"}`."""
+
+
+def modes_of(mode: str) -> frozenset[str]:
+    """The modes of a (comma-separated) mode string."""
+    return frozenset(m.strip() for m in str(mode or "ok").split(",") if m.strip())
+
+
+def completion_limit(body: dict) -> int | None:
+    """The completion limit a chat request carried (`max_completion_tokens`, else `max_tokens`), or None."""
+    for key in ("max_completion_tokens", "max_tokens"):
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+_SCHEMA_IN_PROMPT = re.compile(r"JSON schema:\s*")
+
+
+def schema_in_prompt(text: str) -> dict | None:
+    """A JSON schema written into a prompt after `JSON schema:`, or None."""
+    m = _SCHEMA_IN_PROMPT.search(text or "")
+    if not m:
+        return None
+    try:
+        obj, _ = json.JSONDecoder().raw_decode(text, m.end())
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None
 
 
 def stub_tokens(text: str) -> int:
@@ -223,6 +274,18 @@ def embed_text(text: str, dim: int) -> list[float]:
     return [v / norm for v in vec]
 
 
+def _without_schema(text: str) -> str:
+    """A prompt without the JSON schema finrag appended to it (so the router's rules read the question only)."""
+    m = re.search(r"\n*(?:Reply with|Answer with)[^\n]*JSON[^\n]*(?:\n|$)", text or "")
+    return text[:m.start()] if m else text
+
+
+def _endless(start: str, tokens: int) -> str:
+    """A reply of exactly `tokens` stub tokens that begins like `start` (what a model that never stops emits)."""
+    text = (start + " " + "and so on " * (tokens * 4 // 10 + 1))[:tokens * 4]
+    return text if len(text) == tokens * 4 else text.ljust(tokens * 4, ".")
+
+
 # ----------------------------------------------------------------------------- server
 class OpenAIStub:
     """The server: `start()` on a free loopback port, `base_url`, `requests`, `mode`, `stop()`."""
@@ -334,17 +397,20 @@ class OpenAIStub:
     def chat_reply(self, body: dict) -> tuple[int, dict, Any]:
         """(status, extra headers, payload: dict for JSON or str for a raw body); also the usage."""
         model = str(body.get("model", ""))
-        mode = self.mode_for.get(model, self.mode)
+        modes = modes_of(self.mode_for.get(model, self.mode))
         prompt_text = "\n".join(message_text(m) for m in body.get("messages") or [])
-        if mode == "http500":
+        rejected = self._rejection(body, modes)
+        if rejected is not None:
+            return rejected
+        if "http500" in modes:
             return 500, {"retry-after-ms": "1"}, {"error": {"message": "stub server error", "type": "server_error",
                                                            "code": "stub_500"}}
-        if mode == "garbage":
+        if "garbage" in modes:
             return 200, {"content-type": "text/html"}, "<html>definitely not an OpenAI response"
         user = last_user_text(body)
         tool_calls = None
         content: str | None
-        if mode == "bad_json":
+        if "bad_json" in modes:
             content = "I am not JSON at all."
         else:
             rf = body.get("response_format") or {}
@@ -366,10 +432,19 @@ class OpenAIStub:
                                             "arguments": json.dumps(fill_schema(params, user, params))}}]
                 content = None
             elif rf.get("type") == "json_object":
-                content = json.dumps(fill_schema({"type": "object", "properties": {
-                    k: {"type": "string"} for k in ("answer",)}}, user))
+                schema = rf.get("schema") or schema_in_prompt(prompt_text) or {"type": "object", "properties": {
+                    k: {"type": "string"} for k in ("answer",)}}
+                content = json.dumps(fill_schema(schema, _without_schema(user), schema))
+            elif schema_in_prompt(prompt_text) is not None:  # finrag's `prompt` method: JSON asked for in words
+                schema = schema_in_prompt(prompt_text) or {}
+                content = "Here is the JSON:\n```json\n" + json.dumps(fill_schema(schema, _without_schema(user),
+                                                                                 schema)) + "\n```"
             else:
                 content = text_answer(body)
+        finish = "tool_calls" if tool_calls else "stop"
+        if "endless" in modes:  # generates until the limit (or, without one, for a very long time)
+            limit = completion_limit(body)
+            content, tool_calls, finish = _endless(content or "", limit or ENDLESS_TOKENS), None, "length"
         completion_text = (content or "") + (json.dumps(tool_calls) if tool_calls else "")
         pt, ct = stub_tokens(prompt_text), stub_tokens(completion_text)
         usage = {"prompt_tokens": pt, "completion_tokens": ct, "total_tokens": pt + ct}
@@ -379,9 +454,24 @@ class OpenAIStub:
         payload = {"id": f"chatcmpl-stub-{len(self.requests)}", "object": "chat.completion",
                    "created": int(time.time()), "model": model, "system_fingerprint": "stub",
                    "choices": [{"index": 0, "message": message, "logprobs": None,
-                                "finish_reason": "tool_calls" if tool_calls else "stop"}],
+                                "finish_reason": finish}],
                    "usage": usage}
         return 200, {}, payload
+
+    @staticmethod
+    def _rejection(body: dict, modes: frozenset[str]) -> tuple[int, dict, Any] | None:
+        """The error a server of the given modes answers this request with (what it does not support), or None."""
+        rf_type = (body.get("response_format") or {}).get("type")
+        if "no_json_schema" in modes and rf_type == "json_schema":
+            return 500, {}, {"error": {"message": LLAMA_CPP_PYTHON_JSON_SCHEMA_ERROR, "type": "internal_server_error",
+                                       "param": None, "code": None}}
+        if "no_tools" in modes and body.get("tools"):
+            return 400, {}, {"error": {"message": f"registry.ollama.ai/library/{body.get('model')} does not "
+                                                  "support tools", "type": "api_error", "param": None, "code": None}}
+        if "no_json_object" in modes and rf_type == "json_object":
+            return 400, {}, {"error": {"message": "response_format type json_object is not supported",
+                                       "type": "invalid_request_error", "param": "response_format", "code": None}}
+        return None
 
     def embeddings_reply(self, body: dict) -> dict:
         inputs = body.get("input")
@@ -470,9 +560,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": {"message": "request body is not JSON", "type": "invalid_request_error"}})
             return
         entry = {"path": path, "method": "POST", "model": body.get("model"), "body": body, "usage": None,
-                 "status": 200, "headers": dict(self.headers), "at": time.monotonic()}
+                 "status": 200, "headers": dict(self.headers), "at": time.monotonic(),
+                 "max_tokens": completion_limit(body)}
         if path.endswith("/chat/completions"):
-            if stub.mode_for.get(str(body.get("model", "")), stub.mode) == "hang":
+            if "hang" in modes_of(stub.mode_for.get(str(body.get("model", "")), stub.mode)):
                 entry["status"] = "hang"
                 stub._record(entry)
                 stub._hold(self.connection, entry)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, cast
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 if TYPE_CHECKING:  # annotations only: importing it costs ~0.6 s, which an offline run never needs
     from langchain_core.language_models import BaseChatModel
@@ -61,6 +61,11 @@ class LLMError(RuntimeError):
         if isinstance(cause, DeadlinePassed):  # the server's request timed out before this call could start
             super().__init__(f"the {role} LLM ({where}) was not called: {cause}")
             return
+        if isinstance(cause, LimitReached):  # the reply was cut at its completion limit
+            at = f"its limit of {cause.limit} tokens" if cause.limit else "its completion limit"
+            super().__init__(f"the {role} LLM ({where}) stopped at {at} (finish_reason=length); raise it with "
+                             f"FINRAG_LLM_MAX_TOKENS (llm_max_tokens, e.g. {role}=2048); {_FALLBACK_HINT}")
+            return
         if self.timed_out:
             timeout, attempts = _attempt_limits(model)
             after = f" after {timeout:g} s" if timeout else ""
@@ -88,12 +93,15 @@ def usage_of(message: Any, prompt_text: str = "", completion_text: str = "") -> 
 
 
 def call_record(role: str, model: BaseChatModel | None, prompt_tokens: int, completion_tokens: int,
-                estimated: bool = False) -> dict:
-    """One `cost.calls` entry; `tokens_estimated: true` only when the counts are finrag's own estimate."""
-    rec = {"role": role, "model": model_name(model), "prompt_tokens": int(prompt_tokens),
-           "completion_tokens": int(completion_tokens)}
+                estimated: bool = False, structured: str | None = None) -> dict:
+    """One `cost.calls` entry; `tokens_estimated: true` only when the counts are finrag's own estimate;
+    `structured`: how a structured call asked for its JSON (`finrag.tools.llm.structured.METHODS`)."""
+    rec: dict[str, Any] = {"role": role, "model": model_name(model), "prompt_tokens": int(prompt_tokens),
+                           "completion_tokens": int(completion_tokens)}
     if estimated:
         rec["tokens_estimated"] = True
+    if structured:
+        rec["structured"] = structured
     return rec
 
 
@@ -101,42 +109,66 @@ def _prompt_text(messages: list) -> str:
     return "\n".join(str(getattr(m, "content", m)) for m in messages)
 
 
+class LimitReached(RuntimeError):
+    """A reply stopped at its completion-token limit (`finish_reason == "length"`): it is cut, not an answer."""
+
+    def __init__(self, role: str, limit: int | None):
+        self.role, self.limit = role, limit
+        at = f"its limit of {limit} tokens" if limit else "its completion limit"
+        super().__init__(f"the {role} LLM stopped at {at} (finish_reason=length)")
+
+
+def max_tokens_of(model: Any) -> int | None:
+    """The completion-token limit a chat model was built with (ChatOpenAI's `max_tokens`), if any."""
+    limit = getattr(model, "max_tokens", None)
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+
+
+def check_finished(role: str, model: Any, reply: Any) -> None:
+    """Raise `LimitReached` when a reply stopped at its completion limit."""
+    meta = getattr(reply, "response_metadata", None) or {}
+    if meta.get("finish_reason") == "length":
+        raise LimitReached(role, max_tokens_of(model))
+
+
 def invoke_tracked(role: str, model: BaseChatModel, messages: list) -> tuple[Any, dict]:
-    """Invoke a chat model; return (reply message, call record)."""
+    """Invoke a chat model; return (reply message, call record). A reply cut at its completion limit raises
+    `LimitReached`."""
     reply = model.invoke(messages)
+    check_finished(role, model, reply)
     pt, ct = usage_of(reply, _prompt_text(messages), str(getattr(reply, "content", "")))
     return reply, call_record(role, model, pt, ct, estimated=provider_usage(reply) is None)
 
 
 def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, Any, Any, dict]:
-    """`with_structured_output(schema, include_raw=True)` with token accounting; returns (parsed or None,
-    raw reply message, parsing error or None, call record). A reply the parser rejected does not raise, so
-    the caller can read the raw reply (`message_text`, `json_objects`); a model that cannot bind tools
-    raises NotImplementedError."""
-    runnable = model.with_structured_output(schema, include_raw=True)
-    # include_raw=True: a dict of parsed, raw and parsing_error (the stubs also allow a bare BaseModel)
-    out = cast("dict[str, Any]", runnable.invoke(messages))
-    parsed, raw = out.get("parsed"), out.get("raw")
-    pt, ct = usage_of(raw, _prompt_text(messages), str(getattr(raw, "content", "") or parsed))
-    return parsed, raw, out.get("parsing_error"), call_record(role, model, pt, ct,
-                                                              estimated=provider_usage(raw) is None)
+    """Structured output negotiated with the server (`finrag.tools.llm.structured.negotiate`: json_schema, tools,
+    json_object, prompt) with token accounting; returns (parsed or None, raw reply message, parsing error or
+    None, call record with the method used in `structured`). A reply the parser rejected does not raise, so the
+    caller can read the raw reply (`message_text`, `json_objects`); a reply cut at its completion limit raises
+    `LimitReached`; every method rejected raises the last rejection."""
+    from finrag.tools.llm.structured import negotiate
+
+    outcome = negotiate(model, schema, messages)
+    check_finished(role, model, outcome.raw)
+    pt = ct = 0
+    estimated = False
+    for sent, raw in outcome.exchanges:
+        text = str(getattr(raw, "content", "") or "") or (str(outcome.parsed) if raw is outcome.raw else "")
+        p, c = usage_of(raw, _prompt_text(sent), text)
+        pt, ct, estimated = pt + p, ct + c, estimated or provider_usage(raw) is None
+    return outcome.parsed, outcome.raw, outcome.error, call_record(role, model, pt, ct, estimated=estimated,
+                                                                   structured=outcome.method)
 
 
 def invoke_structured(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, dict]:
-    """Structured output with token accounting (include_raw keeps the usage metadata)."""
-    try:
-        parsed, _raw, error, record = invoke_structured_raw(role, model, schema, messages)
-        if parsed is None and error is not None:
-            raise ValueError(str(error))
-        return parsed, record
-    except NotImplementedError:
-        # models without tool calling: ask for JSON and parse it
-        reply, record = invoke_tracked(role, model, messages)
-        text = str(reply.content)
-        m = re.search(r"\{.*\}", text, re.S)
-        if not m:
-            raise ValueError(f"{role}: no JSON object in the model's reply") from None
-        return schema.model_validate(json.loads(m.group(0))), record
+    """Structured output with token accounting (`invoke_structured_raw`); a reply that does not parse raises
+    ValueError."""
+    parsed, _raw, error, record = invoke_structured_raw(role, model, schema, messages)
+    if parsed is None and error is not None:
+        raise ValueError(str(error))
+    if isinstance(parsed, dict) and hasattr(schema, "model_validate"):
+        parsed = schema.model_validate(parsed)
+    return parsed, record
 
 
 def message_text(content: Any) -> str:

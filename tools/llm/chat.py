@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an o
 from finrag.state.configuration import Configuration
 from finrag.state.settings import ProcessSettings
 from finrag.tools.llm.deadline import fit_limits
+from finrag.tools.llm.structured import SETTING_KEY, STRUCTURED_OUTPUT, setting_of
 
 OFFLINE = ("offline", "none", "")
 ON_LLM_ERROR_FAIL, ON_LLM_ERROR_OFFLINE = "fail", "offline"
@@ -67,23 +68,41 @@ def policy_of(model: BaseChatModel | None) -> str:
     return ON_LLM_ERROR_OFFLINE if meta.get(POLICY_KEY) == ON_LLM_ERROR_OFFLINE else ON_LLM_ERROR_FAIL
 
 
-def _tagged(model: BaseChatModel, policy: str) -> BaseChatModel:
-    if policy == policy_of(model):
-        return model
-    meta = {k: v for k, v in (model.metadata or {}).items() if k != POLICY_KEY}
+def structured_output(cfg: Configuration) -> str:
+    """The run's structured-output method (`finrag.tools.llm.structured`), checked: `auto` or one of METHODS."""
+    value = str(getattr(cfg, "structured_output", "") or "auto").strip().lower()
+    if value not in STRUCTURED_OUTPUT:
+        raise LLMConfigError(f"structured_output must be one of {', '.join(STRUCTURED_OUTPUT)}, not {value!r}")
+    return value
+
+
+def _tags(policy: str, structured: str) -> dict[str, str]:
+    """The metadata a model carries for a run's error policy and structured-output setting (the defaults: none)."""
+    tags = {}
     if policy == ON_LLM_ERROR_OFFLINE:
-        meta[POLICY_KEY] = ON_LLM_ERROR_OFFLINE
+        tags[POLICY_KEY] = ON_LLM_ERROR_OFFLINE
+    if structured != "auto":
+        tags[SETTING_KEY] = structured
+    return tags
+
+
+def _tagged(model: BaseChatModel, policy: str, structured: str = "auto") -> BaseChatModel:
+    if policy == policy_of(model) and structured == setting_of(model):
+        return model
+    meta = {k: v for k, v in (model.metadata or {}).items() if k not in (POLICY_KEY, SETTING_KEY)}
+    meta.update(_tags(policy, structured))
     return model.model_copy(update={"metadata": meta or None})
 
 
 def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
-    policy = on_llm_error(cfg)
+    """The chat model of a role (module docstring), or None for the offline strategy."""
+    policy, structured = on_llm_error(cfg), structured_output(cfg)
     spec = cfg.model_for(role)
     if not isinstance(spec, str) and spec is not None:
         from langchain_core.language_models import BaseChatModel
 
         if isinstance(spec, BaseChatModel):
-            return _tagged(spec, policy)
+            return _tagged(spec, policy, structured)
     spec = str(spec).strip()
     if spec.lower() in OFFLINE:
         return None
@@ -100,7 +119,7 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
                              "--llm-base-url (llm_base_url) for an OpenAI-compatible server; --llm offline "
                              "answers without an LLM")
     timeout, retries = fit_limits(*llm_limits(cfg))  # inside a server request: what fits before its deadline
-    key = (model, base_url, float(cfg.temperature), policy, timeout, retries)
+    key = (model, base_url, float(cfg.temperature), policy, structured, timeout, retries)
     with _LOCK:
         if key not in _CACHE:
             from langchain_openai import ChatOpenAI
@@ -112,8 +131,8 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
             if base_url:
                 kwargs["base_url"] = base_url
                 kwargs.setdefault("api_key", env.openai_api_key or "not-needed")
-            if policy == ON_LLM_ERROR_OFFLINE:
-                kwargs["metadata"] = {POLICY_KEY: ON_LLM_ERROR_OFFLINE}
+            if _tags(policy, structured):
+                kwargs["metadata"] = _tags(policy, structured)
             _CACHE[key] = ChatOpenAI(**kwargs)
         return _CACHE[key]
 

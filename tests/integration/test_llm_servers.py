@@ -1,0 +1,100 @@
+"""finrag against loopback servers that behave like the real OpenAI-compatible ones (issue 38): a server that
+refuses `json_schema` (llama-cpp-python's HTTP 500), one without tool calls, one that generates without end.
+
+Each test names the issue case it covers; all run on the demo index with tests/support/openai_stub.py.
+"""
+from __future__ import annotations
+
+import pytest
+from support.openai_stub import OpenAIStub
+
+from finrag import run_query
+from finrag.graphs import SYSTEMS
+from finrag.tools.indexing import open_index
+from finrag.tools.llm import structured
+
+
+@pytest.fixture(scope="module")
+def stub():
+    server = OpenAIStub().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _fresh(stub):
+    stub.reset()
+    structured.forget()
+    yield
+    stub.reset()
+    structured.forget()
+    open_index.reset()
+
+
+def conf(stub, **extra) -> dict:
+    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off", **extra}
+
+
+def ask(demo_index, stub, question, system="hdrr", **extra) -> dict:
+    return run_query(question, system=system, index_dir=str(demo_index), configurable=conf(stub, **extra))
+
+
+def _structured_calls(res: dict) -> list[dict]:
+    return [c for c in res["cost"]["calls"] if c["role"] != "generator"]
+
+
+# ------------------------------------------------------------------------------ structured output negotiated
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_system_answers_through_a_server_that_refuses_json_schema(demo_index, demo_qas, stub, system):
+    """Issue 38 case 1 (structured output negotiated): llama-cpp-python's server answers `json_schema` with HTTP
+    500 "Input should be 'text' or 'json_object'"; every system answers with no LLM error, the method that worked
+    recorded in `llm_calls`, and the rejection is not retried (one request, then the next method)."""
+    stub.mode = "no_json_schema"
+    res = ask(demo_index, stub, demo_qas[0]["question"], system)
+    calls = res["cost"]["calls"]
+    assert calls and not any("error" in c for c in calls), calls
+    assert res["answer"].startswith("Stub answer:"), res["answer"]
+    assert "offline_fallback" not in res
+    structured_calls = _structured_calls(res)
+    assert all(c["structured"] == "tools" for c in structured_calls), structured_calls
+    rejected = [r for r in stub.chat_requests() if r["status"] == 500]
+    # the first structured call tried json_schema once; the method is remembered for this server and model
+    assert len(rejected) == (1 if structured_calls else 0), [r["status"] for r in stub.chat_requests()]
+
+
+def test_a_server_without_tools_or_json_schema_gets_json_object_with_the_schema(demo_index, demo_qas, stub):
+    """Issue 38 case 1 (structured output negotiated): a server refusing json_schema (HTTP 500) and tools (HTTP
+    400, as Ollama answers) gets `response_format: json_object` with the schema; each refused method is sent
+    once, and the next question goes straight to the method that worked."""
+    stub.mode = "no_json_schema,no_tools"
+    res = ask(demo_index, stub, demo_qas[0]["question"], "hdrr")
+    router = _structured_calls(res)
+    assert [c["structured"] for c in router] == ["json_object"] and "error" not in router[0], router
+    assert [r["status"] for r in stub.chat_requests()] == [500, 400, 200, 200]
+    sent = stub.chat_requests()[2]["body"]["response_format"]
+    assert sent["type"] == "json_object" and sent["schema"]["properties"], sent
+    assert res["routing"]["routed_docs"] == [demo_qas[0]["doc_id"]]
+    stub.requests.clear()
+    again = ask(demo_index, stub, demo_qas[1]["question"], "hdrr")
+    assert [c.get("structured") for c in again["cost"]["calls"]] == ["json_object", None]
+    assert [r["status"] for r in stub.chat_requests()] == [200, 200]
+
+
+def test_a_server_refusing_every_format_gets_the_schema_in_the_prompt_and_one_repair(demo_index, demo_qas, stub):
+    """Issue 38 case 1 (structured output negotiated): with json_schema, tools and json_object all refused, the
+    prompt asks for JSON (the schema in the last user message: some chat templates drop system messages); a
+    reply that does not validate gets exactly one repair call."""
+    stub.mode = "no_json_schema,no_tools,no_json_object"
+    res = ask(demo_index, stub, demo_qas[0]["question"], "hdrr")
+    assert [c.get("structured") for c in res["cost"]["calls"]] == ["prompt", None], res["cost"]["calls"]
+    sent = stub.chat_requests()[3]["body"]
+    assert "response_format" not in sent and "tools" not in sent
+    assert "JSON schema:" in sent["messages"][-1]["content"] and sent["messages"][-1]["role"] == "user"
+    # a fixed method: no negotiation; a reply that is not JSON is repaired once, then the call fails
+    stub.reset("bad_json")
+    out = ask(demo_index, stub, demo_qas[0]["question"], "hdrr", structured_output="prompt", on_llm_error="offline")
+    calls = out["cost"]["calls"]
+    assert [(c["role"], c["model"]) for c in calls[:2]] == [("router", "error"), ("rewriter", "error")], calls
+    bodies = [r["body"] for r in stub.chat_requests()]  # router: 2 (the repair), rewriter: 2, generator: 1
+    assert len(bodies) == 5 and all("response_format" not in b and "tools" not in b for b in bodies)
+    assert bodies[1]["messages"][-2]["role"] == "assistant" and "corrected JSON" in bodies[1]["messages"][-1]["content"]

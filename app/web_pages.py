@@ -169,7 +169,9 @@ def _asked_marks(marks: Sequence[str] | None) -> list[str]:
 # ---------------------------------------------------------------- rendering
 def _words_of(path: str, content_hash: str, page_no: int) -> tuple[float, float, list]:
     def make():
-        import pymupdf
+        from finrag.tools.indexing.parsing import quiet_mupdf
+
+        pymupdf = quiet_mupdf()
 
         with _FITZ, pymupdf.open(path) as pdf:
             page = pdf[page_no]
@@ -192,7 +194,9 @@ def page_png(store, doc_id: str, page: Any, zoom: float = 1.5) -> tuple[bytes, s
         raise PageError(404, f"the PDF of {doc_id} is {state} since it was indexed: no page image, only text")
 
     def make() -> bytes:
-        import pymupdf
+        from finrag.tools.indexing.parsing import quiet_mupdf
+
+        pymupdf = quiet_mupdf()
 
         with _FITZ, pymupdf.open(doc["path"]) as pdf:
             pix = pdf[n].get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)

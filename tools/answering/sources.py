@@ -57,7 +57,9 @@ class PdfPages:
 
     def _all(self, doc_id: str) -> list[str]:
         if doc_id not in self._texts:
-            import pymupdf
+            from finrag.tools.indexing.parsing import quiet_mupdf
+
+            pymupdf = quiet_mupdf()
 
             path = self.paths.get(doc_id)
             if not path or not Path(path).is_file():

@@ -530,7 +530,9 @@ _PDF_OPEN = 8
 def _open_pdf(path: str):
     """An open PyMuPDF document, kept open for the next pages (opening a 500-page filing takes ~60 ms);
     the caller holds `_PDF_LOCK` (PyMuPDF documents are not thread-safe)."""
-    import pymupdf
+    from finrag.tools.indexing.parsing import quiet_mupdf
+
+    pymupdf = quiet_mupdf()
 
     key = str(Path(path).resolve())
     doc = _PDFS.get(key)

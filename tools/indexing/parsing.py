@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Iterable, Iterator, cast
+from typing import Any, Iterable, Iterator, cast
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".htm", ".html")
 MAX_FILE_CHARS = 50_000_000
@@ -184,10 +184,14 @@ def read_pages(path: str | Path, max_pages: int | None = None, budget: ParseBudg
     return pages if max_pages is None else pages[:max_pages]
 
 
-def _quiet_mupdf(fitz) -> None:
-    """MuPDF's own error and warning lines kept off stderr (they are read with `mupdf_warnings()` instead)."""
-    fitz.TOOLS.mupdf_display_errors(False)
-    fitz.TOOLS.mupdf_display_warnings(False)
+def quiet_mupdf() -> Any:
+    """PyMuPDF with MuPDF's own error and warning lines kept off stderr (process-wide; they are read with
+    `mupdf_warnings()` instead). Every module that opens a PDF imports it through here."""
+    import pymupdf
+
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
+    return pymupdf
 
 
 def _not_a_pdf(path: Path, head: bytes) -> str:
@@ -204,9 +208,7 @@ def _not_a_pdf(path: Path, head: bytes) -> str:
 
 
 def _pdf_pages(path: Path, max_pages: int | None = None, budget: ParseBudget | None = None) -> list[str]:
-    import pymupdf as fitz
-
-    _quiet_mupdf(fitz)
+    fitz = quiet_mupdf()
     with open(path, "rb") as fh:
         head = fh.read(1024)
     if b"%PDF" not in head:

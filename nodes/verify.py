@@ -7,6 +7,11 @@ the entity-anchored prefix "In {ticker}'s 10-K annual report: " (at most
 passes: the verdict says which company is missing, no retry runs (no filing of it
 can be found), and the run reports `routing_status` `company_not_indexed` so that
 `generate` answers with that instead of another company's figures.
+
+The LLM's verdict is checked: a "belongs" for top chunks that the registry says are other companies'
+filings (doc id -> company, against the question's routed companies) does not pass; the verdict is
+overridden to "no" (a retry, or the target company's chunks only) and `verification` records it
+(`overridden: true`, `llm_verdict` with the model's own answer).
 """
 from __future__ import annotations
 
@@ -25,10 +30,16 @@ from finrag.tools.llm.chat import get_chat_model
 
 
 def verification_record(*, belongs: bool, reason: str, anchor: str, retry: bool, attempt: int,
-                        unverified_dropped: int | None = None) -> VerificationRecord:
-    """The state's `verification`: a `Verification` without `retries` (`to_contract` adds the run's count)."""
+                        unverified_dropped: int | None = None, llm_verdict: dict | None = None,
+                        overridden_attempts: list[int] | None = None) -> VerificationRecord:
+    """The state's `verification`: a `Verification` without `retries` (`to_contract` adds the run's count);
+    `llm_verdict` (the model's verdict when the chunks' owners overrode it) adds `overridden: true` and it,
+    `overridden_attempts` (when any) the attempts of the run whose LLM verdict was overridden."""
+    extra: dict = {"overridden": True, "llm_verdict": llm_verdict} if llm_verdict is not None else {}
+    if overridden_attempts:
+        extra["overridden_attempts"] = list(overridden_attempts)
     return Verification(belongs=belongs, reason=reason, anchor=anchor, retry=retry, attempt=attempt, retries=0,
-                        unverified_dropped=unverified_dropped).model_dump(exclude={"retries"})
+                        unverified_dropped=unverified_dropped, **extra).model_dump(exclude={"retries"})
 
 
 class Verdict(BaseModel):
@@ -57,6 +68,24 @@ def target_companies(registry, extracted: dict, question: str, default_year: int
     return keys, anchor
 
 
+def owners_verdict(registry, top: list[ChunkRecord], targets: set[str]) -> Verdict:
+    """The registry's verdict: do all `top` chunks come from filings of the `targets` companies?"""
+    owners = [(known.company_key if (known := registry.get(c["doc_id"])) else "?") for c in top]
+    wrong = [c["doc_id"] for c, o in zip(top, owners) if o not in targets]
+    return Verdict(belongs=not wrong,
+                   reason="all top chunks from the target company" if not wrong
+                   else f"chunks from other filings: {', '.join(dict.fromkeys(wrong))}")
+
+
+def checked(judged: Verdict, owners: Verdict, targets: set[str]) -> tuple[Verdict, dict | None]:
+    """The LLM's verdict checked against the chunks' owners: a "belongs" for another company's chunks is
+    overridden (the owners' "no", with the model's verdict returned for the record); else kept, None."""
+    if not (judged.belongs and targets and not owners.belongs):
+        return judged, None
+    reason = f"the verifier said the chunks belong, but the registry disagrees: {owners.reason}"
+    return Verdict(belongs=False, reason=reason), judged.model_dump()
+
+
 @timed("verify")
 def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     """Judge whether the top three `reranked` chunks come from the target company; set `verification`
@@ -70,6 +99,7 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     targets, anchor = target_companies(registry, state.get("extracted") or {}, state.get("question", ""),
                                        int(cfg.default_year), res=res)
     calls: list[LLMCallRecord] = []
+    llm_verdict: dict | None = None
     if res.status in NO_RETRIEVAL_STATUSES:
         anchor = ", ".join(res.missing) or anchor
         verification = verification_record(belongs=False, reason=res.reason, anchor=anchor, retry=False,
@@ -88,14 +118,11 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
             msg = f"Target company: {anchor}\nQuestion: {state.get('question', '')}\n\nPassages:\n{passages}"
             judged, rec = try_structured("verifier", model, Verdict, [SystemMessage(cfg.verify_prompt), HumanMessage(msg)])
             calls.append(rec)
-        if judged is None:
-            owners = [(known.company_key if (known := registry.get(c["doc_id"])) else "?") for c in top]
-            wrong = [c["doc_id"] for c, o in zip(top, owners) if o not in targets]
-            judged = Verdict(belongs=not wrong,
-                             reason="all top chunks from the target company" if not wrong
-                             else f"chunks from other filings: {', '.join(dict.fromkeys(wrong))}")
-        verdict = judged
+        owners = owners_verdict(registry, top, targets)
+        verdict, llm_verdict = (owners, None) if judged is None else checked(judged, owners, targets)
     retry = (not verdict.belongs) and retries < int(cfg.max_retries)
+    overridden = [int(a) for a in (state.get("verification") or {}).get("overridden_attempts") or []
+                  if retries] + ([retries + 1] if llm_verdict is not None else [])
     kept: list[ChunkRecord] | None = None
     dropped: int | None = None
     if not verdict.belongs and not retry and targets:
@@ -105,7 +132,8 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
         kept = [c for c in reranked if (info := registry.get(c["doc_id"])) is not None and info.company_key in targets]
         dropped = len(reranked) - len(kept)
     update: dict = {"verification": verification_record(belongs=verdict.belongs, reason=verdict.reason, anchor=anchor,
-                                                        retry=retry, attempt=retries + 1, unverified_dropped=dropped),
+                                                        retry=retry, attempt=retries + 1, unverified_dropped=dropped,
+                                                        llm_verdict=llm_verdict, overridden_attempts=overridden),
                     "retries": retries + 1 if retry else retries, "llm_calls": calls}
     if kept is not None:
         update["reranked"] = kept

@@ -22,7 +22,9 @@ from finrag.tools.indexing import open_index
 STRUCTURED = {"router": "RouteAndRewrite", "rewriter": "Rewrite", "verifier": "Verdict"}
 # the router's one structured call also rewrites the query (router_rewrite, issue 9): HDRR 2 calls instead of 3
 EXPECTED_ROLES = {"hdrr": ["router", "generator"], "sfr": ["router", "generator"],
-                  "agentic": ["router", "verifier", "generator"]}
+                  # the stub's verifier says "belongs", but the corpus-wide top chunks hold another company's
+                  # filing: the registry overrides it (issue 38), so both retries run
+                  "agentic": ["router", "verifier"] + ["rewriter", "verifier"] * 2 + ["generator"]}
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +98,8 @@ def test_real_llm_path_against_the_stub(demo_index, demo_qas, stub, system):
     if system == "sfr":  # the whole routed filing was in the generator's prompt
         assert res["cost"]["prompt_tokens"] > res["cost"]["context_tokens"] > 0
     if system == "agentic":
-        assert res["verification"]["belongs"] is True and res["verification"]["retries"] == 0
+        v = res["verification"]  # the stub's "belongs" did not pass another company's chunks (issue 38)
+        assert v["belongs"] is False and v["overridden"] is True and v["retries"] == 2
 
 
 # ------------------------------------------------------------------------------------------ 2

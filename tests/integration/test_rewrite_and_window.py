@@ -61,3 +61,24 @@ def test_a_rewrite_can_only_add_to_the_questions_candidates(demo_index):
         both = {h["chunk_id"]: h[rank] for h in node(other, rt)[key]}
         assert base and set(base) <= set(both), key
         assert all(both[c] <= r for c, r in base.items()), key  # each keeps its best rank
+
+
+def test_a_verifier_saying_belongs_for_another_companys_chunks_is_overridden(demo_index):
+    """Issue 38 case "the verifier's verdict checked": the LLM verifier says "belongs" for every attempt, but
+    the top chunks include another company's filing (the registry says whose each chunk is): the verdict does
+    not pass, the run retries and generates from the target company's chunks only, and `verification` records
+    the override (before: belongs true at the first attempt, another company's chunks in the context). A
+    "belongs" that the owners agree with passes unchanged."""
+    verifier = _fake(*['{"belongs": true, "reason": "looks right"}'] * 3)
+    res = ask(demo_index, QUESTION, "agentic", verifier_model=verifier)
+    v = res["verification"]
+    assert v["belongs"] is False and v["overridden"] is True and v["retries"] == 2
+    assert v["llm_verdict"] == {"belongs": True, "reason": "looks right"}
+    assert v["overridden_attempts"] == [1, 2, 3]
+    assert "registry disagrees" in v["reason"] and "COBALTSOFTWARE" in v["reason"]
+    assert {c["doc_id"].split("_")[0] for c in res["contexts"]} == {"ACMEWIDGETS"}
+
+    agreed = ask(demo_index, "What was the effective tax rate of Borealis Energy in FY2023?", "agentic",
+                 verifier_model=_fake('{"belongs": true, "reason": "ok"}'))["verification"]
+    assert agreed["belongs"] is True and agreed["retries"] == 0 and agreed["reason"] == "ok"  # the owners agree
+    assert "overridden" not in agreed and "overridden_attempts" not in agreed

@@ -68,8 +68,53 @@ RERANK_CLIFF = 0.15
 MAX_CHUNKS = 10
 DEFAULT_YEAR = 2023
 
+LLM_MAX_TOKENS: Mapping[str, int] = {"router": 512, "rewriter": 256, "verifier": 256, "generator": 1024,
+                                     "contextualizer": 200, "judge": 512}
+"""The default completion-token limit of each LLM role (`Configuration.llm_max_tokens`)."""
+
+
+def parse_max_tokens(value: Any, source: str) -> dict[str, int]:
+    """`llm_max_tokens` from a dict, a JSON object, 'role=N,role=N' or one number for every role: the defaults
+    with the given roles replaced; an unknown role or a limit that is not a whole number > 0 is a one-line
+    ValueError naming `source` (the field or the environment variable)."""
+    import json
+
+    raw = value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                raise ValueError(f"{source}: not a JSON object: {raw!r}") from None
+        elif "=" in text or ":" in text:
+            value = {}
+            for part in text.replace(";", ",").split(","):
+                if part.strip():
+                    role, _, n = part.replace(":", "=").partition("=")
+                    value[role.strip()] = n.strip()
+        else:
+            value = {role: text for role in LLM_MAX_TOKENS}
+    elif isinstance(value, int) and not isinstance(value, bool):
+        value = {role: value for role in LLM_MAX_TOKENS}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{source}: expected role=limit pairs (e.g. router=512,generator=1024), got {raw!r}")
+    out = dict(LLM_MAX_TOKENS)
+    for role, n in value.items():
+        if role not in LLM_MAX_TOKENS:
+            raise ValueError(f"{source}: unknown role {role!r}; the roles are {', '.join(LLM_MAX_TOKENS)}")
+        try:
+            limit = int(str(n).strip()) if not isinstance(n, bool) else 0
+        except ValueError:
+            limit = 0
+        if limit <= 0:
+            raise ValueError(f"{source}: the {role}'s limit must be a whole number of tokens > 0, not {n!r}")
+        out[role] = limit
+    return out
+
+
 __all__ = ["DEFAULT_INDEX_DIR", "DEFAULT_YEAR", "ENV_PREFIX", "FTS_K", "INDEX_DIR_RULE", "MAX_CHUNKS",
-           "MAX_QUESTION_CHARS", "OPENAI_DEFAULT_MODEL", "RERANK_CLIFF", "RERANK_CUMULATIVE", "RRF_K", "VECTOR_K",
+           "LLM_MAX_TOKENS", "MAX_QUESTION_CHARS", "OPENAI_DEFAULT_MODEL", "RERANK_CLIFF", "RERANK_CUMULATIVE", "RRF_K", "VECTOR_K",
            "Configuration", "resolve_index_dir", "user_cache_dir"]
 
 
@@ -137,6 +182,12 @@ class Configuration(FinragSettings):
                                           "wait for the server (connect, send, each read); a call that runs "
                                           "out fails as 'timed out after N s'. `finrag serve` lowers it to its "
                                           "request timeout.")
+    llm_max_tokens: dict[str, int] = _setting(dict(LLM_MAX_TOKENS), (
+        "Completion-token limit of each LLM role's replies (sent as max_tokens): a role not given keeps its default "
+        "(router 512, rewriter 256, verifier 256, generator 1024, contextualizer 200, judge 512; judge2 is the "
+        "judge's). A dict, or in FINRAG_LLM_MAX_TOKENS / --configurable: 'router=1024,generator=2048', JSON, or one "
+        "number for every role. A reply that reaches its limit (finish_reason=length) fails the call: 'the router "
+        "LLM stopped at its limit of 512 tokens', exit 3, or the offline strategy with on_llm_error=offline."))
     structured_output: Literal["auto", "json_schema", "tools", "json_object", "prompt"] = _setting("auto", (
         "How structured calls (router, rewriter, verifier, judge) ask for JSON: 'json_schema' (strict "
         "response_format; OpenAI, vLLM), 'tools' (a function call; llama-cpp-python, llama.cpp), 'json_object' "
@@ -194,6 +245,11 @@ class Configuration(FinragSettings):
     context_budget_tokens: int = _setting(15000, "Inside routed filings ('budget'): the most context tokens an "
                                                  "open question (drivers, lists, several years) may use; the "
                                                  "paper's HDRR budget is 5k-15k.")
+    llm_context_window: int = _setting(0, "The generator model's context length in tokens: the prompt (system, "
+                                          "context, question and the completion limit) is fitted inside it, "
+                                          "passages that do not fit left out. 0 (the default): read from the "
+                                          "server where it says it (llama.cpp /props, vLLM /v1/models, Ollama "
+                                          "/api/show), else unknown and nothing is cut.")
     context_floor: float = _setting(0.5, "Inside routed filings ('budget'): an open question's chunks stop where "
                                          "the score falls below this share of the top chunk's.")
     section_rule: Literal["prefer", "require", "off"] = _setting("prefer", "Inside routed filings ('budget'): 'prefer' (a bonus for chunks in "
@@ -262,6 +318,13 @@ class Configuration(FinragSettings):
         """The run's configuration (the rules: `finrag.state.settings.FinragSettings`); restated here so that type
         checkers take `**values` rather than pydantic's per-field signature."""
         super().__init__(**values)
+
+    @classmethod
+    def coerce(cls, name: str, value: Any, source: str) -> Any:
+        """finrag's coercion (`FinragSettings.coerce`); `llm_max_tokens` also from 'role=N,...' (`parse_max_tokens`)."""
+        if name == "llm_max_tokens":
+            return parse_max_tokens(value, source)
+        return super().coerce(name, value, source)
 
     @classmethod
     def env_defaults(cls, values: dict[str, Any], environ: Mapping[str, str | None]) -> None:

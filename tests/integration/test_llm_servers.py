@@ -98,3 +98,47 @@ def test_a_server_refusing_every_format_gets_the_schema_in_the_prompt_and_one_re
     bodies = [r["body"] for r in stub.chat_requests()]  # router: 2 (the repair), rewriter: 2, generator: 1
     assert len(bodies) == 5 and all("response_format" not in b and "tools" not in b for b in bodies)
     assert bodies[1]["messages"][-2]["role"] == "assistant" and "corrected JSON" in bodies[1]["messages"][-1]["content"]
+
+
+# ------------------------------------------------------------------------------------------ bounded calls
+@pytest.mark.parametrize("system", ["hdrr", "agentic"])
+def test_a_server_that_generates_without_end_is_bounded_by_each_roles_limit(demo_index, demo_qas, stub, system):
+    """Issue 38 case 2 (bounded calls): against a model that never stops by itself, every request carries its
+    role's completion limit (router 512, rewriter 256, verifier 256, generator 1024), a reply cut there is one
+    clear line ("stopped at its limit of 512 tokens (finish_reason=length)"), and with on_llm_error=offline each
+    role falls back at once instead of holding the worker."""
+    from finrag.tools.llm.calls import LLMError
+
+    stub.mode = "endless"
+    with pytest.raises(LLMError) as info:
+        ask(demo_index, stub, demo_qas[0]["question"], system)
+    assert "the router LLM (stub-model at" in str(info.value)
+    assert "stopped at its limit of 512 tokens (finish_reason=length)" in str(info.value)
+    assert [r["max_tokens"] for r in stub.chat_requests()] == [512]  # a cut reply is not retried
+    stub.requests.clear()
+    res = ask(demo_index, stub, demo_qas[0]["question"], system, on_llm_error="offline", router_rewrite=False)
+    limits = {"router": 512, "rewriter": 256, "verifier": 256, "generator": 1024}
+    calls = res["cost"]["calls"]
+    assert calls and all(c["model"] == "error" and "limit of" in c["error"] for c in calls), calls
+    sent = stub.chat_requests()
+    assert len(sent) == len(calls)
+    assert [r["max_tokens"] for r in sent] == [limits[c["role"]] for c in calls]
+    assert all(r["usage"]["completion_tokens"] == r["max_tokens"] for r in sent)
+    assert res["answer"] and res["offline_fallback"]
+
+
+def test_completion_limits_are_settings_per_role(demo_index, demo_qas, stub, monkeypatch):
+    """Issue 38 case 2 (bounded calls): FINRAG_LLM_MAX_TOKENS sets a role's limit ('generator=64'), the others keep
+    their defaults; a bad value is one line naming the variable."""
+    from finrag.state.configuration import Configuration
+
+    monkeypatch.setenv("FINRAG_LLM_MAX_TOKENS", "generator=64")
+    res = ask(demo_index, stub, demo_qas[0]["question"], "hdrr")
+    assert "error" not in str(res["cost"]["calls"])
+    assert [r["max_tokens"] for r in stub.chat_requests()] == [512, 64]
+    monkeypatch.setenv("FINRAG_LLM_MAX_TOKENS", "routr=5")
+    with pytest.raises(ValueError, match="^FINRAG_LLM_MAX_TOKENS: unknown role 'routr'"):
+        Configuration()
+    monkeypatch.setenv("FINRAG_LLM_MAX_TOKENS", "router=0")
+    with pytest.raises(ValueError, match="router's limit must be a whole number"):
+        Configuration()

@@ -148,7 +148,12 @@ def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: lis
     `LimitReached`; every method rejected raises the last rejection."""
     from finrag.tools.llm.structured import negotiate
 
-    outcome = negotiate(model, schema, messages)
+    try:
+        outcome = negotiate(model, schema, messages)
+    except Exception as exc:  # the openai client's own "the reply stopped at max_tokens" (json_schema's parse)
+        if any(c.__name__ == "LengthFinishReasonError" for c in type(exc).__mro__):
+            raise LimitReached(role, max_tokens_of(model)) from exc
+        raise
     check_finished(role, model, outcome.raw)
     pt = ct = 0
     estimated = False

@@ -10,6 +10,8 @@ untagged model (the default, or a chat model instance passed in the configuratio
 Every model built here waits at most `llm_timeout_s` per attempt and retries `llm_max_retries` times
 (`llm_limits`), so a server that accepts the connection and never answers holds a call for about
 llm_timeout_s x (llm_max_retries + 1), and the failure says "timed out" (`finrag.tools.llm.calls.LLMError`).
+Every reply is bounded by the role's completion-token limit (`max_tokens_for`, `Configuration.llm_max_tokens`); one
+that reaches it fails the call ("stopped at its limit of N tokens", `finrag.tools.llm.calls.LimitReached`).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an offline run never needs it
     from langchain_core.language_models import BaseChatModel
 
-from finrag.state.configuration import Configuration
+from finrag.state.configuration import LLM_MAX_TOKENS, Configuration
 from finrag.state.settings import ProcessSettings
 from finrag.tools.llm.deadline import fit_limits
 from finrag.tools.llm.structured import SETTING_KEY, STRUCTURED_OUTPUT, setting_of
@@ -60,6 +62,13 @@ def llm_limits(cfg: Configuration | None = None) -> tuple[float, int]:
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise LLMConfigError(f"llm_max_retries must be a whole number >= 0, not {retries!r}")
     return timeout, retries
+
+
+def max_tokens_for(role: str, cfg: Configuration) -> int:
+    """The completion-token limit of a role's replies (`Configuration.llm_max_tokens`; judge2: the judge's)."""
+    limits = getattr(cfg, "llm_max_tokens", None) or LLM_MAX_TOKENS
+    key = "judge" if role == "judge2" else role
+    return int(limits.get(key) or LLM_MAX_TOKENS.get(key) or LLM_MAX_TOKENS["generator"])
 
 
 def policy_of(model: BaseChatModel | None) -> str:
@@ -119,18 +128,23 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
                              "--llm-base-url (llm_base_url) for an OpenAI-compatible server; --llm offline "
                              "answers without an LLM")
     timeout, retries = fit_limits(*llm_limits(cfg))  # inside a server request: what fits before its deadline
-    key = (model, base_url, float(cfg.temperature), policy, structured, timeout, retries)
+    limit = max_tokens_for(role, cfg)
+    key = (model, base_url, float(cfg.temperature), policy, structured, timeout, retries, limit)
     with _LOCK:
         if key not in _CACHE:
             from langchain_openai import ChatOpenAI
 
             # stream_usage: a streamed call (LangServe's /stream, stream_answer) asks for the usage chunk
             # (`stream_options: {"include_usage": true}`), so its token counts are the provider's
+            # max_tokens: every reply is bounded (langchain-openai sends it as max_completion_tokens; a compatible
+            # server also gets the older max_tokens, which llama-cpp-python's server reads)
             kwargs: dict[str, Any] = {"model": model, "temperature": float(cfg.temperature),
-                                      "max_retries": retries, "timeout": timeout, "stream_usage": True}
+                                      "max_retries": retries, "timeout": timeout, "stream_usage": True,
+                                      "max_tokens": limit}
             if base_url:
                 kwargs["base_url"] = base_url
                 kwargs.setdefault("api_key", env.openai_api_key or "not-needed")
+                kwargs["extra_body"] = {"max_tokens": limit}
             if _tags(policy, structured):
                 kwargs["metadata"] = _tags(policy, structured)
             _CACHE[key] = ChatOpenAI(**kwargs)

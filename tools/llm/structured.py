@@ -264,9 +264,21 @@ def _attempt(model: Any, schema: Any, messages: list, method: str, probe: bool) 
     try:
         return _once(_with_retries(model, 0), schema, messages, method)
     except Exception as exc:
-        if is_rejection(exc) or retries < 1:
+        if is_rejection(exc) or not retried(exc) or retries < 1:
             raise
     return _once(_with_retries(model, retries - 1), schema, messages, method)
+
+
+_RETRIED_ERRORS = frozenset({"APIConnectionError", "APITimeoutError", "TimeoutException", "TransportError"})
+
+
+def retried(exc: BaseException) -> bool:
+    """Whether the openai client would have retried this failure (a connection error, a timeout, HTTP 408, 409,
+    429 or 5xx); a reply that does not parse or stopped at its limit is not."""
+    status = _status(exc)
+    if status is not None:
+        return status in (408, 409, 429) or status >= 500
+    return isinstance(exc, TimeoutError) or any(c.__name__ in _RETRIED_ERRORS for c in type(exc).__mro__)
 
 
 def negotiate(model: Any, schema: Any, messages: list,

@@ -142,3 +142,40 @@ def test_completion_limits_are_settings_per_role(demo_index, demo_qas, stub, mon
     monkeypatch.setenv("FINRAG_LLM_MAX_TOKENS", "router=0")
     with pytest.raises(ValueError, match="router's limit must be a whole number"):
         Configuration()
+
+
+# ---------------------------------------------------------------------------------- one endpoint
+def test_eval_judges_go_to_the_systems_server_unless_told_otherwise(stub, capsys, monkeypatch):
+    """Issue 38 case 5 (one endpoint): `finrag eval run --configurable llm_base_url=URL --judge openai/M` sends the
+    judge to URL too (it went to OpenAI); a judge told to go elsewhere (--judge-base-url) is named on stderr, once,
+    with every role's endpoint."""
+    from finrag.cli.eval import with_endpoints
+    from finrag.eval.judges import make_judge
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    base = ["run", "--dataset", "d.jsonl", "--index", "i", "--out", "o", "--judge", "openai/stub-model",
+            "--configurable", "llm=openai/stub-model", "--configurable", f"llm_base_url={stub.base_url}"]
+    argv = with_endpoints(base)
+    assert argv[-2:] == ["--judge-base-url", stub.base_url] and capsys.readouterr().err == ""
+    judge = make_judge("judge", spec="openai/stub-model", base_url=argv[-1])
+    judge.score("What was revenue?", "$1.0 million", "$1.0 million")
+    assert [r["max_tokens"] for r in stub.chat_requests()] == [512]  # the judge's limit, on the local server
+    elsewhere = with_endpoints(base + ["--judge-base-url", "https://api.openai.com/v1"])
+    assert elsewhere == base + ["--judge-base-url", "https://api.openai.com/v1"]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"finrag: LLM endpoints: router, rewriter, verifier, generator -> {stub.base_url} (stub-model); "
+                   "judge -> https://api.openai.com/v1 (stub-model)"], err
+
+
+def test_the_contextualizer_uses_the_base_url_and_its_limit(stub):
+    """Issue 38 cases 2 and 5: the V-B contextualizer (`finrag index --variant llmctx --llm-base-url URL`) is built
+    for URL with its own completion limit (200)."""
+    from langchain_core.messages import HumanMessage
+
+    from finrag.state.configuration import Configuration
+    from finrag.tools.llm.calls import invoke_tracked
+    from finrag.tools.llm.chat import get_chat_model
+
+    model = get_chat_model("contextualizer", Configuration(llm="openai/stub-model", llm_base_url=stub.base_url))
+    _reply, rec = invoke_tracked("contextualizer", model, [HumanMessage("<chunk>Revenue rose.</chunk>")])
+    assert rec["model"] == "stub-model" and [r["max_tokens"] for r in stub.chat_requests()] == [200]

@@ -151,6 +151,46 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
         return _CACHE[key]
 
 
+OPENAI_BASE = "https://api.openai.com/v1"
+"""Where a role goes without a base URL (OpenAI's API)."""
+QUERY_ROLES = ("router", "rewriter", "verifier", "generator")
+"""The LLM roles of a query's run."""
+
+
+def endpoint_of(role: str, cfg: Configuration) -> tuple[str, str] | None:
+    """(base URL, model) a role's calls go to, without building its model; None for a role that runs offline.
+    The same rule as `get_chat_model`: `llm_base_url`, else $OPENAI_BASE_URL, else OpenAI's API."""
+    spec = cfg.model_for(role)
+    if spec is not None and not isinstance(spec, str):  # a chat model instance
+        base = getattr(spec, "openai_api_base", None)
+        return (str(base).rstrip("/") if base else "(in process)"), model_name(spec)
+    spec = str(spec or "").strip()
+    if spec.lower() in OFFLINE:
+        return None
+    _provider, _, model = spec.partition("/")
+    base = cfg.llm_base_url or ProcessSettings().openai_base_url or OPENAI_BASE
+    return str(base).rstrip("/"), model or spec
+
+
+def endpoint_line(endpoints: dict[str, tuple[str, str] | None]) -> str | None:
+    """One line naming where each role goes ("router, generator -> http://127.0.0.1:8080/v1 (stub-model); judge ->
+    https://api.openai.com/v1 (gpt-4.1)") when the roles that use an LLM do not all go to the same host; else None."""
+    used = {role: ep for role, ep in endpoints.items() if ep is not None}
+    if len({_host(url) for url, _model in used.values()}) <= 1:
+        return None
+    groups: dict[tuple[str, str], list[str]] = {}
+    for role, ep in used.items():
+        groups.setdefault(ep, []).append(role)
+    return "; ".join(f"{', '.join(roles)} -> {url} ({model})" for (url, model), roles in groups.items())
+
+
+def _host(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower() if parts.netloc else url
+
+
 def model_name(model: BaseChatModel | None) -> str:
     if model is None:
         return "offline"

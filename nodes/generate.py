@@ -13,6 +13,11 @@ which questions, else an extractive answer; never an empty string.
 
 `whole_document=True` (SFR) sends the routed filings page by page instead of reranked chunks (and, with
 `sfr_pdf_input`, the PDF itself as an OpenAI file input).
+
+The generator's prompt fits the model's window (`llm_context_window`, else what its server says,
+`finrag.tools.retrieval.model_window`): system prompt, question, context and the completion limit; passages
+that do not fit are left out (SFR's page budget is cut to the window first), and the generator's call
+record (and HDRR's `retrieval.context`) says so: `window_tokens`, `cut_to_window`.
 """
 from __future__ import annotations
 
@@ -40,6 +45,13 @@ from finrag.tools.answering.whole_document import whole_document_contexts
 from finrag.tools.llm.calls import try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
+from finrag.tools.retrieval.model_window import (
+    completion_limit,
+    context_room,
+    fit_to_window,
+    model_window,
+    window_record,
+)
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
 from finrag.tools.routing.registry import answer_caveats, unanswerable_answer
 
@@ -59,6 +71,20 @@ def _pdf_block(path: str) -> dict | None:
     return {"type": "file", "file": {"filename": p.name, "file_data": f"data:application/pdf;base64,{data}"}}
 
 
+def passage_tokens(c: dict) -> int:
+    """Tokens of one passage in the generator's context (its label, text and the blank line after it)."""
+    return count_tokens(format_context([c])) + 2
+
+
+def window_room(cfg: Configuration, model, question: str) -> tuple[int, int]:
+    """(the generator's window, the tokens its context may take there); (0, 0) when the window is unknown."""
+    window = model_window(cfg, model) if model is not None else 0
+    if not window:
+        return 0, 0
+    fixed = count_tokens(cfg.generate_prompt) + count_tokens(cfg.generate_user_prompt.format(context="", question=question))
+    return window, context_room(window, fixed, completion_limit(cfg))
+
+
 @timed("generate")
 def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_document: bool = False,
              fast_path_default: bool = False) -> dict:
@@ -75,13 +101,16 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
                           f"after {verification.get('attempt', 1)} attempt(s), so the question is not answered from "
                           f"other companies' filings ({verification.get('reason', '')}).",
                 "contexts": [], "context_tokens": 0, "llm_calls": []}
+    model = get_chat_model("generator", cfg)
+    window, room = window_room(cfg, model, question)
     if whole_document:
         store = reader_of(cfg)
-        contexts = whole_document_contexts(store, list(state.get("routed_docs") or []), int(cfg.sfr_max_context_tokens))
+        budget = int(cfg.sfr_max_context_tokens)
+        contexts = whole_document_contexts(store, list(state.get("routed_docs") or []),
+                                           min(budget, room) if window else budget)
     else:
         contexts = [{k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "score", "text")}
                     for c in (state.get("reranked") or [])]
-    model = get_chat_model("generator", cfg)
     fast = fast_path_enabled(cfg.fast_path, fast_path_default)
     result, reader_error = None, ""
     if cfg.reader and contexts:
@@ -101,10 +130,16 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     rejected: list[str] = []
     saved = 0
     on_fast_path = False
+    fit: dict = {}
     if model is not None and contexts and result is not None and result.confident and fast:
         answer, on_fast_path, saved = result.answer, True, 1
     elif model is not None and contexts:
         extra = reader_context(result)
+        if window:  # the prompt fits the model's window: passages that do not fit are left out
+            extra = extra if count_tokens(extra) < room // 2 else ""
+            fitted = fit_to_window(contexts, room - count_tokens(extra), passage_tokens)
+            fit = window_record(window, room, contexts, fitted)
+            contexts, context_text = fitted, format_context(fitted)
         if extra:
             context_text = f"{context_text}\n\n{extra}"
         user = cfg.generate_user_prompt.format(context=context_text, question=question)
@@ -117,7 +152,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
                 content = blocks + [{"type": "text", "text": cfg.generate_user_prompt.format(
                     context="(the attached filing)", question=question)}]
         answer, rec = try_text("generator", model, [SystemMessage(cfg.generate_prompt), HumanMessage(content)])
-        calls.append(rec)
+        calls.append({**rec, **fit} if fit else rec)
         answer, rejected = check_citations(answer, contexts)  # only citations of the contexts it was given
     if not answer:
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords
@@ -129,6 +164,8 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     update = {"answer": answer, "contexts": contexts, "context_tokens": count_tokens(context_text), "llm_calls": calls}
     if rejected:
         update["rejected_citations"] = rejected
+    if fit and state.get("context_plan"):
+        update["context_plan"] = {**state["context_plan"], **fit}
     if result is not None:
         update["reader"] = reader_summary(result, fast_path=on_fast_path, saved=saved)
     elif reader_error:

@@ -3,9 +3,13 @@ verdict is checked against the chunks' owners, and the context fits the model's 
 loopback servers only: no model needed."""
 from __future__ import annotations
 
+import threading
+from http.server import ThreadingHTTPServer
+
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
+from support.openai_stub import OpenAIStub, _Handler
 
 from finrag import run_query
 from finrag.tools.indexing import open_index
@@ -18,6 +22,11 @@ GARBAGE_REWRITE = '{"query": "zzz qqq", "keywords": ["zzz", "qqq"]}'
 def _fresh_runtime():
     yield
     open_index.reset()  # run_query's runs read the process's cached index
+    try:
+        from finrag.tools.retrieval.model_window import reset_cache
+    except ImportError:  # the code before issue 38 has no window probe
+        return
+    reset_cache()
 
 
 def _fake(*replies: str) -> GenericFakeChatModel:
@@ -82,3 +91,95 @@ def test_a_verifier_saying_belongs_for_another_companys_chunks_is_overridden(dem
                  verifier_model=_fake('{"belongs": true, "reason": "ok"}'))["verification"]
     assert agreed["belongs"] is True and agreed["retries"] == 0 and agreed["reason"] == "ok"  # the owners agree
     assert "overridden" not in agreed and "overridden_attempts" not in agreed
+
+
+# ------------------------------------------------------------------------------------------ the model's window
+class WindowStub(OpenAIStub):
+    """The loopback OpenAI stub, answering as a server that says its context length the way `kind` does:
+    llama.cpp (`GET /props`), vLLM (`max_model_len` in `GET /v1/models`), Ollama (`POST /api/show`), or
+    nothing ('none'). Chat completions are the stub's."""
+
+    def __init__(self, n_ctx: int, kind: str = "llamacpp"):
+        super().__init__()
+        self.n_ctx, self.kind = n_ctx, kind
+
+    def start(self) -> "WindowStub":
+        stub = self
+
+        class Handler(_Handler):
+            server_stub = stub
+
+            def _path(self) -> str:
+                return self.path.split("?")[0].rstrip("/")
+
+            def do_GET(self) -> None:
+                if stub.kind == "llamacpp" and self._path() == "/props":
+                    return self._send(200, {"default_generation_settings": {"n_ctx": stub.n_ctx}, "total_slots": 1})
+                if stub.kind == "vllm" and self._path() == "/v1/models":
+                    return self._send(200, {"object": "list", "data": [
+                        {"id": "stub-model", "object": "model", "max_model_len": stub.n_ctx}]})
+                return super().do_GET()
+
+            def do_POST(self) -> None:
+                if stub.kind == "ollama" and self._path() == "/api/show":
+                    self.rfile.read(int(self.headers.get("content-length") or 0))
+                    return self._send(200, {"model_info": {"gemma3.context_length": stub.n_ctx,
+                                                           "general.architecture": "gemma3"}})
+                return super().do_POST()
+
+        self._server = ThreadingHTTPServer((self.host, self._port), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+
+@pytest.mark.parametrize("kind", ["llamacpp", "vllm", "ollama"])
+def test_the_window_is_read_from_the_server_where_it_says_it(kind):
+    """Issue 38 case "the model's window respected": llama.cpp's /props, vLLM's /v1/models and Ollama's
+    /api/show each give the context length; a server that says nothing, or none listening, is 0 (unknown) at
+    once; the probe is made once per base URL and model (before: no probe at all)."""
+    from finrag.tools.retrieval.model_window import server_window
+
+    with WindowStub(3072, kind) as stub:
+        assert server_window(stub.base_url, "stub-model") == 3072
+        seen = len(stub.requests)
+        assert server_window(stub.base_url, "stub-model") == 3072 and len(stub.requests) == seen  # cached
+    with WindowStub(3072, "none") as stub:
+        assert server_window(stub.base_url, "stub-model") == 0
+        closed = stub.base_url
+    assert server_window(closed, "other-model") == 0  # nothing listens there now
+
+
+def test_sfr_fits_the_prompt_in_a_small_servers_window(demo_index, demo_qas):
+    """Issue 38 case "the model's window respected": SFR's 120k page budget against a llama.cpp server with
+    a 2,048-token window: the generator's prompt plus its completion limit fit inside the window (the
+    server's own token count), and the call says `window_tokens` 2048, `cut_to_window` true (before: the whole
+    6k-token filing was sent)."""
+    q = demo_qas[0]
+    with WindowStub(2048) as stub:
+        res = ask(demo_index, q["question"], "sfr", llm="openai/stub-model", llm_base_url=stub.base_url,
+                  fast_path="off")
+        sent = [r for r in stub.requests if r.get("path", "").endswith("/chat/completions")]
+    gen = [c for c in res["cost"]["calls"] if c["role"] == "generator"]
+    assert len(gen) == 1 and "error" not in gen[0], res["cost"]["calls"]
+    assert gen[0]["window_tokens"] == 2048 and gen[0]["cut_to_window"] is True
+    body = sent[-1]["body"]
+    limit = int(body.get("max_tokens") or body.get("max_completion_tokens") or 1024)
+    assert sent[-1]["usage"]["prompt_tokens"] + limit <= 2048, (sent[-1]["usage"], limit)
+    assert res["contexts"] and {c["doc_id"] for c in res["contexts"]} == {q["doc_id"]}
+
+
+def test_hdrr_records_the_cut_to_a_configured_window(demo_index):
+    """Issue 38 case "the model's window respected": `llm_context_window` set (a model whose server says
+    nothing): an open question's 15k budget is cut to the window, and `retrieval.context` records
+    `window_tokens` and `cut_to_window` (before: the setting did not exist, nothing was cut)."""
+    question = "What drove Acme Widgets' revenue growth in fiscal 2023, and what risks did it name?"
+    full = ask(demo_index, question, "hdrr", generator_model=_fake("It grew [ACMEWIDGETS_2023_10K, p. 4]."),
+               fast_path="off")
+    res = ask(demo_index, question, "hdrr", generator_model=_fake("It grew [ACMEWIDGETS_2023_10K, p. 4]."),
+              fast_path="off", llm_context_window=1536)
+    plan = res["retrieval"]["context"]
+    assert plan["window_tokens"] == 1536 and plan["cut_to_window"] is True
+    assert 0 < len(res["contexts"]) < len(full["contexts"])
+    assert res["cost"]["context_tokens"] < 1536 < full["cost"]["context_tokens"]

@@ -22,7 +22,10 @@ import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterable, Iterator, cast
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, cast
+
+if TYPE_CHECKING:
+    import pymupdf
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".htm", ".html")
 MAX_FILE_CHARS = 50_000_000
@@ -226,7 +229,7 @@ def _pdf_pages(path: Path, max_pages: int | None = None, budget: ParseBudget | N
         pages: list[str] = []
         chars = 0
         # a Document iterates its pages through __getitem__, which the type checker does not follow
-        for page in cast("Iterable[fitz.Page]", doc):
+        for page in cast("Iterable[pymupdf.Page]", doc):
             if max_pages is not None and len(pages) >= max_pages:
                 break
             try:

@@ -138,7 +138,8 @@ class WindowStub(OpenAIStub):
 def test_the_window_is_read_from_the_server_where_it_says_it(kind):
     """Issue 38 case "the model's window respected": llama.cpp's /props, vLLM's /v1/models and Ollama's
     /api/show each give the context length; a server that says nothing, or none listening, is 0 (unknown) at
-    once; the probe is made once per base URL and model (before: no probe at all)."""
+    once; the probe is made once per base URL and model, an unknown answer too (asked again only after
+    `RETRY_UNKNOWN_S`) (before: no probe at all)."""
     from finrag.tools.retrieval.model_window import server_window
 
     with WindowStub(3072, kind) as stub:
@@ -147,6 +148,8 @@ def test_the_window_is_read_from_the_server_where_it_says_it(kind):
         assert server_window(stub.base_url, "stub-model") == 3072 and len(stub.requests) == seen  # cached
     with WindowStub(3072, "none") as stub:
         assert server_window(stub.base_url, "stub-model") == 0
+        seen = len(stub.requests)
+        assert server_window(stub.base_url, "stub-model") == 0 and len(stub.requests) == seen  # not asked again
         closed = stub.base_url
     assert server_window(closed, "other-model") == 0  # nothing listens there now
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 from typing import Any, Callable, Optional, Sequence
@@ -25,8 +26,9 @@ PROBE_TIMEOUT_S = 2.0
 SAFETY = 0.9  # share of the free window the context may fill: the server's tokenizer is not finrag's counter
 MARGIN_TOKENS = 64  # chat template tokens (role markers, BOS) on top of the messages' text
 DEFAULT_COMPLETION_TOKENS = 1024  # the generator's completion limit when the configuration has none
+RETRY_UNKNOWN_S = 300.0  # a server that said nothing (or was down) is asked again after this long
 
-_CACHE: dict[tuple[str, str], int] = {}
+_CACHE: dict[tuple[str, str], tuple[int, float]] = {}  # (base URL, model) -> (window, when probed)
 _LOCK = threading.Lock()
 
 
@@ -92,14 +94,16 @@ PROBES: tuple[Callable[[str, str, str, float, str], int], ...] = (
 
 def server_window(base_url: str, model: str, timeout: float = PROBE_TIMEOUT_S, api_key: str = "") -> int:
     """The context length the server at `base_url` says `model` has (0: it does not say, or no answer);
-    probed once per (base URL, model) and cached; `api_key` is sent as the chat calls send it."""
+    probed once per (base URL, model) and cached (an unknown one for `RETRY_UNKNOWN_S`); `api_key` is sent as
+    the chat calls send it."""
     base = (base_url or "").rstrip("/")
     if not base.startswith(("http://", "https://")):
         return 0
     key = (base, model)
     with _LOCK:
-        if key in _CACHE:
-            return _CACHE[key]
+        cached = _CACHE.get(key)
+    if cached is not None and (cached[0] or time.monotonic() - cached[1] < RETRY_UNKNOWN_S):
+        return cached[0]
     root = base[:-3] if base.endswith("/v1") else base
     found = 0
     for probe in PROBES:
@@ -107,7 +111,7 @@ def server_window(base_url: str, model: str, timeout: float = PROBE_TIMEOUT_S, a
         if found:
             break
     with _LOCK:
-        _CACHE[key] = found
+        _CACHE[key] = (found, time.monotonic())
     return found
 
 

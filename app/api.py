@@ -12,6 +12,8 @@ names the index everywhere (the retriever, `finrag.index`); `index_dir=` is stil
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import time
 import uuid
@@ -73,7 +75,7 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
     timings = {k: round(float(v), 3) for k, v in (state.get("timings_ms") or {}).items()}
     timings["total"] = round(total_ms, 3)
     optional: dict[str, Any] = {}
-    if state.get("verification") is not None:
+    if state.get("verification"):
         optional["verification"] = {**state["verification"], "retries": int(state.get("retries") or 0)}
     if state.get("error"):
         optional["error"] = state["error"]
@@ -89,13 +91,19 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
     reader = state.get("reader") or {}
     if reader:
         optional["reader"] = {k: v for k, v in reader.items() if k != "llm_calls_saved"}
+    conversation = state.get("conversation")
+    if conversation:  # a run on a thread (`thread_id=`): the resolved question and where the turn stands
+        optional["resolved_question"] = str(conversation.get("resolved") or question)
+        optional["conversation"] = {k: conversation.get(k) for k in ("thread_id", "turn", "inherited", "strategy",
+                                                                     "notes")}
     return Answer(
         id=qid,
         system=system,
         question=question,
-        answer=state.get("answer", ""),
-        routing=Routing(status=state.get("routing_status", "not_routed"), routed_docs=list(state.get("routed_docs") or []),
-                        reason=state.get("routing_reason", ""), extracted=state.get("extracted") or {},
+        answer=answering_prefix(state, question) + str(state.get("answer") or ""),
+        routing=Routing(status=state.get("routing_status") or "not_routed",
+                        routed_docs=list(state.get("routed_docs") or []),
+                        reason=state.get("routing_reason") or "", extracted=state.get("extracted") or {},
                         confidence=state.get("routing_confidence")),
         contexts=contexts,
         cost=Cost(llm_calls=len([c for c in calls if not failed_call(c)]),
@@ -106,6 +114,13 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         timings_ms=timings,
         **optional,
     )
+
+
+def answering_prefix(state: Mapping[str, Any], typed: str) -> str:
+    """'Answering: <resolved question>' and a blank line when a thread's follow-up was answered as a different
+    standalone question; '' otherwise (no thread, or the question named everything itself)."""
+    resolved = str((state.get("conversation") or {}).get("resolved") or "")
+    return f"Answering: {resolved}\n\n" if resolved and resolved != typed else ""
 
 
 def run_configuration(configurable: Mapping[str, Any] | Configuration | None = None, *,
@@ -131,9 +146,34 @@ def _prepare(question: str, system: str, index: str | None, index_dir: str | Non
     return get_graph(system), cfg, validate_question(question, int(cfg.max_question_chars))
 
 
+def _on_thread(system: str, cfg: Configuration, thread_id: Any, config: RunnableConfig | None,
+               threads: Any = None) -> tuple[Any, Any, RunnableConfig, str]:
+    """(checkpointed graph, thread store, config with the thread id, thread id) of a run on a thread: the store
+    of the run's index (`finrag.threads.store_for`) unless `threads` (a `ThreadStore`) is given."""
+    from finrag.threads import check_thread_id, store_for
+
+    tid = check_thread_id(thread_id)
+    store = threads if threads is not None else store_for(cfg)
+    run_config: RunnableConfig = store.config(tid, config)  # type: ignore[assignment]
+    return store.graph(system), store, run_config, tid
+
+
+@contextlib.contextmanager
+def _store_errors(store: Any) -> Iterator[None]:
+    """A thread store SQLite cannot read, mid-run, as `ThreadStoreDamaged` (one line; never reset)."""
+    import sqlite3
+
+    from finrag.threads import damaged
+
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise damaged(store.path, exc) from None
+
+
 def run_query(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
               configurable: Mapping[str, Any] | Configuration | None = None, config: RunnableConfig | None = None,
-              index_dir: str | None = None) -> Answer:
+              index_dir: str | None = None, thread_id: str | None = None, threads: Any = None) -> Answer:
     """Answer one question with one system; returns the JSON contract as an `Answer` (pydantic): fields as
     attributes, `.model_dump()` for the plain dict, and read-only `res["answer"]` access.
 
@@ -143,18 +183,35 @@ def run_query(question: str, system: str = "hdrr", *, index: str | None = None, 
     model); the Configuration is built once, here, and given to the graph as its run context (`context=`).
     `config` is the LangChain RunnableConfig of the graph run: `callbacks`, `tags`, `metadata`, `run_name`
     (a tracer sees every node and LLM call under the run).
+
+    `thread_id` runs the question as a turn of that conversation (a LangGraph thread, created on first use):
+    the graph is compiled with the index's thread store as its checkpointer (`finrag.threads`; `threads=` a
+    `ThreadStore` of your own, e.g. `ThreadStore.in_memory()`), a follow-up ("And in FY2023?") is answered as
+    the standalone question `resolved_question`, and turns of one thread run one at a time. Without it the run is
+    today's: the plain graph, nothing stored.
     """
     graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
-    t0 = time.perf_counter()
-    state = graph.invoke({"question": q}, config, context=cfg)
+    if thread_id is None and threads is None:
+        t0 = time.perf_counter()
+        state = graph.invoke({"question": q}, config, context=cfg)
+    else:
+        graph, store, config, tid = _on_thread(system, cfg, thread_id, config, threads)
+        with store.turn(tid), _store_errors(store):
+            t0 = time.perf_counter()
+            state = graph.invoke({"question": q}, config, context=cfg)
     total = (time.perf_counter() - t0) * 1000.0
     return to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
 
 
 async def arun_query(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
                      configurable: Mapping[str, Any] | Configuration | None = None,
-                     config: RunnableConfig | None = None, index_dir: str | None = None) -> Answer:
-    """`run_query` on the graph's async path (`ainvoke`): the same arguments and the same Answer."""
+                     config: RunnableConfig | None = None, index_dir: str | None = None,
+                     thread_id: str | None = None, threads: Any = None) -> Answer:
+    """`run_query` on the graph's async path (`ainvoke`): the same arguments and the same Answer (a turn on a
+    thread runs `run_query` in a worker thread: the SQLite checkpointer is synchronous)."""
+    if thread_id is not None or threads is not None:
+        return await asyncio.to_thread(run_query, question, system, index=index, qid=qid, configurable=configurable,
+                                       config=config, index_dir=index_dir, thread_id=thread_id, threads=threads)
     graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
     t0 = time.perf_counter()
     state = await graph.ainvoke({"question": q}, config, context=cfg)
@@ -176,8 +233,10 @@ class AnswerTokens:
     when the final answer is not a continuation of the pieces (a generator call failed mid-stream and, with
     on_llm_error=offline, the offline strategy answered)."""
 
-    def __init__(self) -> None:
-        """Nothing sent yet."""
+    def __init__(self, typed: str = "") -> None:
+        """Nothing sent yet; `typed` is the question as typed (on a thread the pieces start with
+        'Answering: <resolved question>' when it differs, as the final answer does)."""
+        self.typed = typed
         self.sent = ""
         self._held = ""
         self._started = False
@@ -197,6 +256,7 @@ class AnswerTokens:
             caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),
                                      str(state.get("routing_reason") or ""))
             text = (" ".join(caveats) + "\n\n" + text) if caveats else text
+            text = answering_prefix(state, self.typed) + text
             self._started = True
         body = text.rstrip()
         self._held = text[len(body):]
@@ -220,14 +280,27 @@ def _last_pieces(state: dict, tokens: AnswerTokens, *, system: str, qid: str | N
 
 def stream_answer(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
                   configurable: Mapping[str, Any] | Configuration | None = None,
-                  config: RunnableConfig | None = None, index_dir: str | None = None) -> Iterator[str | Answer]:
+                  config: RunnableConfig | None = None, index_dir: str | None = None,
+                  thread_id: str | None = None, threads: Any = None) -> Iterator[str | Answer]:
     """Answer one question, yielding the answer text as the generator LLM produces it (`str` pieces that add up
     to the answer, `AnswerTokens`), then the final contract (`Answer`, last). Without a generator LLM call
-    (offline, or the statement reader's fast path) the answer comes as one piece. Arguments as in `run_query`."""
+    (offline, or the statement reader's fast path) the answer comes as one piece. Arguments as in `run_query`
+    (`thread_id`: a turn of that conversation)."""
     graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
+    if thread_id is None and threads is None:
+        yield from _stream(graph, cfg, q, config, system=system, qid=qid)
+        return
+    graph, store, config, tid = _on_thread(system, cfg, thread_id, config, threads)
+    with store.turn(tid), _store_errors(store):
+        yield from _stream(graph, cfg, q, config, system=system, qid=qid)
+
+
+def _stream(graph: Any, cfg: Configuration, q: str, config: RunnableConfig | None, *, system: str,
+            qid: str | None) -> Iterator[str | Answer]:
+    """The pieces of one run of `graph` (`stream_answer`)."""
     t0 = time.perf_counter()
     state: dict = {}
-    tokens = AnswerTokens()
+    tokens = AnswerTokens(q)
     for mode, part in graph.stream({"question": q}, config, context=cfg, stream_mode=STREAM_MODES):
         if mode == "values":
             state = part
@@ -239,13 +312,21 @@ def stream_answer(question: str, system: str = "hdrr", *, index: str | None = No
 
 async def astream_answer(question: str, system: str = "hdrr", *, index: str | None = None,
                          qid: str | None = None, configurable: Mapping[str, Any] | Configuration | None = None,
-                         config: RunnableConfig | None = None,
-                         index_dir: str | None = None) -> AsyncIterator[str | Answer]:
-    """`stream_answer` on the graph's async path (`astream`): answer text pieces, then the Answer."""
+                         config: RunnableConfig | None = None, index_dir: str | None = None,
+                         thread_id: str | None = None, threads: Any = None) -> AsyncIterator[str | Answer]:
+    """`stream_answer` on the graph's async path (`astream`): answer text pieces, then the Answer (a turn on a
+    thread streams `stream_answer` from a worker thread: the SQLite checkpointer is synchronous)."""
+    if thread_id is not None or threads is not None:
+        async for piece in _threaded_stream(stream_answer(question, system, index=index, qid=qid,
+                                                          configurable=configurable, config=config,
+                                                          index_dir=index_dir, thread_id=thread_id,
+                                                          threads=threads)):
+            yield piece
+        return
     graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
     t0 = time.perf_counter()
     state: dict = {}
-    tokens = AnswerTokens()
+    tokens = AnswerTokens(q)
     async for mode, part in graph.astream({"question": q}, config, context=cfg, stream_mode=STREAM_MODES):
         if mode == "values":
             state = part
@@ -253,3 +334,31 @@ async def astream_answer(question: str, system: str = "hdrr", *, index: str | No
             yield text
     for piece in _last_pieces(state, tokens, system=system, qid=qid, question=q, t0=t0):
         yield piece
+
+
+_DONE = object()
+
+
+async def _threaded_stream(pieces: Iterator[str | Answer]) -> AsyncIterator[str | Answer]:
+    """The items of a blocking iterator, produced in a worker thread, as an async iterator (errors re-raised)."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+
+    def produce() -> None:
+        try:
+            for piece in pieces:
+                loop.call_soon_threadsafe(queue.put_nowait, piece)
+            loop.call_soon_threadsafe(queue.put_nowait, _DONE)
+        except BaseException as exc:  # handed to the consumer, which raises it
+            loop.call_soon_threadsafe(queue.put_nowait, exc)
+
+    worker = loop.run_in_executor(None, produce)
+    while True:
+        item = await queue.get()
+        if item is _DONE:
+            break
+        if isinstance(item, BaseException):
+            await worker
+            raise item
+        yield item
+    await worker

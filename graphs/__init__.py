@@ -9,15 +9,24 @@ langgraph.json lists the same graphs, which a test checks). Each module holds on
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 SYSTEMS = ("cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic")
 
 
 def get_graph(system: str):
-    """The compiled graph of a system, by name."""
+    """The compiled graph of a system, by name (no checkpointer: each run stands alone)."""
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}; choose one of: {', '.join(SYSTEMS)}")
     return importlib.import_module(f"finrag.graphs.{system}").graph
 
 
-__all__ = ["SYSTEMS", "get_graph"]
+def build_graph(system: str, checkpointer: Any):
+    """A system's graph compiled with `checkpointer` (LangGraph persistence: runs with a `thread_id` keep their
+    state between invocations). Callers cache it (`finrag.threads`); `get_graph` is the plain graph."""
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown system {system!r}; choose one of: {', '.join(SYSTEMS)}")
+    return importlib.import_module(f"finrag.graphs.{system}").build(checkpointer=checkpointer)
+
+
+__all__ = ["SYSTEMS", "build_graph", "get_graph"]

@@ -1,16 +1,17 @@
 """Shared wiring for the six graphs: edges only, no retrieval logic.
 
-`add_retrieval` wires rewrite -> (fts_search || vector_search) -> rrf -> rerank,
+`begin` makes `resolve_question` every graph's first node (a follow-up on a LangGraph thread made standalone;
+without a thread it changes nothing). `add_retrieval` wires rewrite -> (fts_search || vector_search) -> rrf -> rerank,
 with the index variant and document scoping bound into the nodes.
 """
 from __future__ import annotations
 
 from functools import partial, update_wrapper
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from langgraph.graph import END, START, StateGraph
 
-from finrag.nodes import fts_search, generate, rerank, rewrite, rrf, vector_search
+from finrag.nodes import fts_search, generate, rerank, resolve_question, rewrite, rrf, vector_search
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState, InputState, OutputState
 
@@ -26,6 +27,13 @@ def bound(fn, **kwargs):
 def new_graph() -> FinragGraph:
     """An empty graph over the shared state; its run context (LangGraph's `context=`) is a `Configuration`."""
     return StateGraph(FinragState, input_schema=InputState, output_schema=OutputState, context_schema=Configuration)
+
+
+def begin(g: FinragGraph, first: str) -> None:
+    """START -> resolve_question -> `first`: every graph resolves a thread's follow-up before anything else."""
+    g.add_node("resolve_question", resolve_question)
+    g.add_edge(START, "resolve_question")
+    g.add_edge("resolve_question", first)
 
 
 def add_retrieval(g: FinragGraph, *, variant: str = "base", scoped: bool = False) -> None:
@@ -46,12 +54,13 @@ def add_retrieval(g: FinragGraph, *, variant: str = "base", scoped: bool = False
     g.add_edge("rrf", "rerank")
 
 
-def chunk_rag(name: str, *, variant: str = "base"):
-    """CBR and its index variants: retrieval over the whole corpus, then generation."""
+def chunk_rag(name: str, *, variant: str = "base", checkpointer: Any = None):
+    """CBR and its index variants: retrieval over the whole corpus, then generation (compiled with
+    `checkpointer` for runs on threads; None: no persistence)."""
     g = new_graph()
     add_retrieval(g, variant=variant)
     g.add_node("generate", generate)
-    g.add_edge(START, "rewrite")
+    begin(g, "rewrite")
     g.add_edge("rerank", "generate")
     g.add_edge("generate", END)
-    return g.compile(name=name)
+    return g.compile(name=name, checkpointer=checkpointer)

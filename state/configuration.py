@@ -150,6 +150,8 @@ class Configuration(FinragSettings):
     # ---------------------------------------------------------------- the index
     index_dir: str = _setting("", "Index directory. Empty: $FINRAG_HOME, else ./.finrag (resolved when the "
                                   "configuration is built).")
+    threads_dir: str = _setting("", "Folder of the conversation thread stores (`finrag.threads`, runs with a "
+                                    "thread_id). Empty: `threads.sqlite` inside the index directory.")
     embedder: str = _setting("auto", "Embedder; must be the one that built the index: 'auto' (the one the index "
                                      "records; a new index: 'static' above 25 files, else 'minilm'), 'minilm' "
                                      "(bundled, offline), 'static' (MiniLM distilled by model2vec, offline) or "

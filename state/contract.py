@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-__all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "NO_RETRIEVAL_STATUSES", "Answer", "Context", "Cost", "LLMCall", "Reader", "ReaderInput", "Retrieval", "Routing",
+__all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "NO_RETRIEVAL_STATUSES", "Answer", "Context", "Conversation", "Cost", "LLMCall", "Reader", "ReaderInput", "Retrieval", "Routing",
            "Verification"]
 
 ROUTING_STATUSES: dict[str, str] = {
@@ -232,15 +232,35 @@ class Retrieval(_Open):
                                                              "(left out otherwise)")
 
 
+class Conversation(_Open):
+    """Where an answer stands in its conversation (runs with a `thread_id` only)."""
+
+    thread_id: str = Field(description="The LangGraph thread the turn ran on")
+    turn: int = Field(description="The turn's number in the thread, 1 for the first")
+    inherited: dict[str, int] = Field(default_factory=dict, description="The slots the question took from earlier "
+                                      "turns, each with the turn it came from, e.g. {'company': 1, 'measure': 1} "
+                                      "(slots: company, period, measure, form); {} when it named everything itself")
+    strategy: str = Field("offline", description="How the follow-up was resolved: 'none' (first turn), 'offline' "
+                                                 "(the previous turn's slots) or 'llm' (the condenser's question, checked)")
+    notes: list[str] = Field(default_factory=list, description="What the resolution refused or fell back from (e.g. "
+                                                               "a condensed question naming a company of no turn)")
+
+
 class Answer(_Open):
     """One answer: `finrag ask --json`, a line of `finrag batch`, `run_query(...)`, `/{system}/invoke`'s output."""
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True, title="Answer")
-    _omit_if_none = ("verification", "error", "offline_fallback", "reader", "retrieval", "rejected_citations")
+    _omit_if_none = ("verification", "error", "offline_fallback", "reader", "retrieval", "rejected_citations",
+                     "resolved_question", "conversation")
 
     id: str = Field(description="The question's id: given by the caller (batch line `id`), else a random 12-hex id")
     system: str = Field(description="cbr, sfr, hdrr, cbr_meta, cbr_llm_ctx or agentic")
-    question: str = Field(description="The question as answered (whitespace collapsed)")
+    question: str = Field(description="The question as asked (whitespace collapsed)")
+    resolved_question: Optional[str] = Field(default=None, description="Only on a thread: the standalone question "
+                                             "answered, e.g. \"What was Acme Widgets' total revenue in FY2023?\" for "
+                                             "'And in FY2023?' (equal to `question` when it named everything itself)")
+    conversation: Optional[Conversation] = Field(default=None, description="Only on a thread: thread_id, turn and "
+                                                 "the slots inherited from earlier turns ({slot: turn})")
     answer: str = Field(description="The answer; never empty (the offline generator is extractive, with [doc, p. N] citations)")
     routing: Routing = Field(description="Routing outcome")
     contexts: list[Context] = Field(description="Exactly the passages the generator saw, in order")

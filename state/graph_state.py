@@ -47,6 +47,15 @@ ReaderRecord: TypeAlias = dict[str, Any]
 """`finrag.state.contract.Reader.model_dump()` plus `llm_calls_saved` (which the contract reports as
 `cost.llm_calls_saved`)."""
 
+ConversationRecord: TypeAlias = dict[str, Any]
+"""Where a turn stands in its thread (`finrag.tools.conversation.resolve.Resolution.record`): thread_id, turn (1 for
+the first), inherited ({slot: turn it came from}), slots ({slot: {value, turn, ...}}: company, period, measure,
+form), typed and resolved (the question as typed and as answered), strategy ("offline", "llm", "none")."""
+
+TurnRecord: TypeAlias = dict[str, Any]
+"""One finished turn of a thread (`finrag.tools.conversation.turns.turn_record`): turn, question (typed),
+resolved_question, inherited, routing (status, routed_docs, reason), answer, citations."""
+
 QuestionScope: TypeAlias = Literal["line_item", "open"]
 """How much context a question needs (`finrag.tools.retrieval.section_intent.question_scope`): `line_item` (one
 figure of a primary statement) or `open` (drivers, lists, several years or metrics)."""
@@ -72,7 +81,24 @@ class FinragState(TypedDict, total=False):
     """Everything the nodes read and write during one run; each node returns a partial update."""
 
     question: str
-    """The question as the caller gave it (never rewritten; retries and the rewriter work on copies)."""
+    """The question the graph answers: as the caller gave it, or on a thread the standalone question
+    `resolve_question` made of a follow-up (never rewritten later; retries and the rewriter work on copies)."""
+
+    # resolve_question (conversations on a LangGraph thread; without a thread the node changes nothing)
+    typed_question: str
+    """On a thread: the question as typed (before `resolve_question` made it standalone)."""
+
+    resolved_question: str
+    """On a thread: the standalone question answered, e.g. "What was Acme Widgets' total revenue in FY2023?"
+    for "And in FY2023?"; equal to `typed_question` when the question named everything itself."""
+
+    conversation: ConversationRecord
+    """On a thread: the turn number, the slots (company, period, measure, form) and which earlier turn each
+    inherited slot came from (`ConversationRecord`)."""
+
+    turns: Annotated[list[TurnRecord], operator.add]
+    """On a thread: the thread's earlier turns, oldest first (each appended by `resolve_question` at the start
+    of the next turn; `finrag.threads.read` adds the last one from the state); kept across turns."""
 
     # extract_metadata / resolve_docs
     extracted: ExtractedRecord
@@ -180,7 +206,19 @@ class OutputState(TypedDict, total=False):
     """What a graph returns to callers (the JSON contract is built from it)."""
 
     question: str
-    """The question the graph answered."""
+    """The question the graph answered (on a thread: the resolved, standalone question)."""
+
+    typed_question: str
+    """On a thread: the question as typed."""
+
+    resolved_question: str
+    """On a thread: the standalone question answered."""
+
+    conversation: ConversationRecord
+    """On a thread: turn number, slots and where each inherited slot came from."""
+
+    turns: list[TurnRecord]
+    """On a thread: the earlier turns of the thread, oldest first."""
 
     answer: str
     """The answer, with citations."""

@@ -20,7 +20,7 @@ from finrag.graphs import SYSTEMS
 REPO = Path(__file__).resolve().parents[2]
 from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E402
 
-ALL_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
+ALL_NODES = {"resolve_question", "extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
              "verify", "generate"}
 HDRR_NODES = ALL_NODES - {"verify"}
 
@@ -81,7 +81,7 @@ def test_studio_lists_graphs_and_nodes(studio):
     assert set().union(*nodes.values()) == ALL_NODES
     assert nodes["hdrr"] == HDRR_NODES
     assert nodes["agentic"] == ALL_NODES - {"resolve_docs"}
-    assert nodes["sfr"] == {"extract_metadata", "resolve_docs", "generate"}
+    assert nodes["sfr"] == {"resolve_question", "extract_metadata", "resolve_docs", "generate"}
 
 
 def test_studio_runs_hdrr_thread(studio, demo_qas):
@@ -107,7 +107,7 @@ def test_studio_runs_hdrr_thread(studio, demo_qas):
 
     visited, final, state, waited = asyncio.run(main())
     assert set(visited) == HDRR_NODES, visited
-    assert visited[0] == "extract_metadata" and visited[1] == "resolve_docs" and visited[-1] == "generate"
+    assert visited[:3] == ["resolve_question", "extract_metadata", "resolve_docs"] and visited[-1] == "generate"
     assert final["answer"].strip()
     assert final["routed_docs"] == [qa["doc_id"]]
     assert final["contexts"] and {c["doc_id"] for c in final["contexts"]} == {qa["doc_id"]}
@@ -169,7 +169,7 @@ def test_studio_steps_hdrr_through_every_node_with_interrupt_before(studio, demo
         return paused, updates, state, waited
 
     paused, updates, state, waited = asyncio.run(main())
-    assert paused == [("extract_metadata",), ("resolve_docs",), ("rewrite",), ("fts_search", "vector_search"),
+    assert paused == [("resolve_question",), ("extract_metadata",), ("resolve_docs",), ("rewrite",), ("fts_search", "vector_search"),
                       ("rrf",), ("rerank",), ("generate",)], paused
     assert state["values"]["answer"].strip() and state["values"]["answer"] == waited["answer"]
     assert state["values"]["routed_docs"] == [qa["doc_id"]]

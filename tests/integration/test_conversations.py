@@ -1,0 +1,156 @@
+"""Issue 36: conversations on LangGraph threads over the demo index: the real SQLite checkpointer in tmp_path,
+follow-ups resolved offline before routing, the contract's conversation fields, `finrag.threads`, `finrag chat`."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from finrag import run_query
+from finrag.tools.indexing import open_index
+
+
+@pytest.fixture(autouse=True)
+def _fresh_runtime():
+    yield
+    open_index.reset()
+
+
+@pytest.fixture()
+def store(tmp_path):
+    """A real SQLite thread store in tmp_path (not the index's own: the session index stays clean)."""
+    from finrag.threads import ThreadStore
+
+    s = ThreadStore.sqlite(tmp_path / "threads.sqlite")
+    yield s
+    s.close()
+
+
+def turn(demo_index, store, question, thread="t1", system="hdrr"):
+    return run_query(question, system, index=str(demo_index), thread_id=thread, threads=store)
+
+
+def test_two_turns_inherit_company_and_measure(demo_index, store):
+    """Issue 36 case 1: "And in FY2023?" after a revenue question is answered as Acme's FY2023 revenue, routed to
+    that filing, with resolved_question, conversation.inherited and the "Answering:" line."""
+    first = turn(demo_index, store, "What was Acme Widgets' total revenue in FY2022?")
+    assert first.routing.routed_docs == ["ACMEWIDGETS_2022_10K"]
+    assert first.resolved_question == first.question  # named everything itself: unchanged
+    assert first.conversation.turn == 1 and first.conversation.inherited == {}
+    assert not first.answer.startswith("Answering:")
+    second = turn(demo_index, store, "And in FY2023?")
+    assert second.question == "And in FY2023?"
+    assert second.resolved_question == "What was Acme Widgets' total revenue in FY2023?"
+    assert second.routing.routed_docs == ["ACMEWIDGETS_2023_10K"] and second.routing.status == "exact_path"
+    assert second.conversation.turn == 2 and second.conversation.inherited == {"company": 1, "measure": 1}
+    assert second.answer.startswith("Answering: What was Acme Widgets' total revenue in FY2023?\n\n")
+    assert "1,534.9" in second.answer
+
+
+def test_five_turns_company_period_pronoun(demo_index, store):
+    """Issue 36 case 2: a five-turn thread (company change, period change, pronoun, new measure) routes every
+    follow-up to the right filing; `finrag.threads` reads the five turns back."""
+    convo = [("What was Acme Widgets' total revenue in FY2022?", "ACMEWIDGETS_2022_10K"),
+             ("What about Cobalt?", "COBALTSOFTWARE_2022_10K"),
+             ("How about 2023?", "COBALTSOFTWARE_2023_10K"),
+             ("What was its net income?", "COBALTSOFTWARE_2023_10K"),
+             ("Same for Borealis", "BOREALISENERGY_2023_10K")]
+    for q, doc in convo:
+        assert turn(demo_index, store, q).routing.routed_docs == [doc], q
+    turns = store.read("t1")
+    assert [t["turn"] for t in turns] == [1, 2, 3, 4, 5]
+    assert [t["question"] for t in turns] == [q for q, _ in convo]
+    assert turns[3]["resolved_question"] == "What was Cobalt Software's net income in FY2023?"
+    assert turns[4]["resolved_question"] == "What was Borealis Energy's net income in FY2023?"
+    assert all(t["routing"]["routed_docs"] == [doc] for t, (_, doc) in zip(turns, convo))
+    assert turns[0]["citations"] and turns[0]["citations"][0]["doc_id"] == "ACMEWIDGETS_2022_10K"
+
+
+def test_per_turn_keys_do_not_leak(demo_index, store):
+    """Issue 36 case 3: a checkpointed thread keeps all state, so each turn restarts the per-turn keys: the
+    reducer keys (timings_ms summed, llm_calls appended) hold this turn only, and a CBR turn after an HDRR turn
+    has no route of its own (not the HDRR turn's)."""
+    turn(demo_index, store, "What was Acme Widgets' total revenue in FY2022?")
+    second = turn(demo_index, store, "And in FY2023?")
+    nodes = {k: v for k, v in second.timings_ms.items() if k != "total"}
+    assert sum(nodes.values()) <= second.timings_ms["total"] + 1.0  # not turn 1's times added in
+    values = store.graph("hdrr").get_state({"configurable": {"thread_id": "t1"}}).values
+    assert values["llm_calls"] == [] and len(values["turns"]) == 1
+    cbr = turn(demo_index, store, "What about Cobalt?", system="cbr")
+    assert cbr.routing.status == "not_routed" and cbr.routing.routed_docs == []
+    assert cbr.resolved_question == "What was Cobalt Software's total revenue in FY2023?"
+
+
+def test_threads_are_isolated(demo_index, store):
+    """Issue 36 case 4: two threads on one store do not see each other's turns."""
+    turn(demo_index, store, "What was Acme Widgets' total revenue in FY2022?", thread="a")
+    turn(demo_index, store, "What was CBLT's net income for fiscal year 2022?", thread="b")
+    a2 = turn(demo_index, store, "And in FY2023?", thread="a")
+    b2 = turn(demo_index, store, "And in FY2023?", thread="b")
+    assert a2.routing.routed_docs == ["ACMEWIDGETS_2023_10K"]
+    assert b2.routing.routed_docs == ["COBALTSOFTWARE_2023_10K"]
+    assert [t.thread_id for t in store.list_threads()] == ["a", "b"]
+    assert [len(store.read(t)) for t in ("a", "b")] == [2, 2]
+
+
+def test_unknown_thread_and_deletion(demo_index, store):
+    """Issue 36 case 5: reading or deleting an unknown thread is ThreadNotFound with one line; a deleted thread
+    is gone and the next question on its id starts afresh (turn 1, nothing inherited)."""
+    from finrag.threads import ThreadNotFound
+
+    with pytest.raises(ThreadNotFound) as err:
+        store.read("nope")
+    assert "nope" in str(err.value) and "\n" not in str(err.value)
+    with pytest.raises(ThreadNotFound):
+        store.delete("nope")
+    turn(demo_index, store, "What was Acme Widgets' total revenue in FY2022?")
+    store.delete("t1")
+    with pytest.raises(ThreadNotFound):
+        store.read("t1")
+    again = turn(demo_index, store, "And in FY2023?")
+    assert again.conversation.turn == 1 and again.conversation.inherited == {}
+    assert again.resolved_question == "And in FY2023?"
+
+
+def test_no_thread_unchanged(demo_index, store):
+    """Issue 36 case 6: without a thread nothing is resolved or stored: the answer, routing and contexts are
+    those of the same question as a thread's first turn, with no resolved_question or conversation, the
+    follow-up alone routes nowhere (no company), and no thread store is created beside the index."""
+    q = "What was Acme Widgets' total revenue in FY2022?"
+    plain, first = run_query(q, "hdrr", index=str(demo_index)), turn(demo_index, store, q)
+    assert "resolved_question" not in plain and "conversation" not in plain
+    assert (plain.answer, plain.routing.routed_docs, [c.chunk_id for c in plain.contexts]) == \
+        (first.answer, first.routing.routed_docs, [c.chunk_id for c in first.contexts])
+    assert run_query("And in FY2023?", "hdrr", index=str(demo_index)).routing.routed_docs == []
+    assert not (demo_index / "threads.sqlite").exists()
+
+
+def test_damaged_store_is_reported(tmp_path):
+    """Issue 36 case 7: a thread store SQLite cannot read is ThreadStoreDamaged (one line), never reset."""
+    from finrag.threads import ThreadStore, ThreadStoreDamaged
+
+    bad = tmp_path / "threads.sqlite"
+    bad.write_bytes(b"not a database" * 100)
+    with pytest.raises(ThreadStoreDamaged) as err:
+        ThreadStore.sqlite(bad)
+    assert "damaged" in str(err.value) and "\n" not in str(err.value)
+    assert bad.read_bytes() == b"not a database" * 100
+    with pytest.raises(sqlite3.DatabaseError):
+        sqlite3.connect(bad).execute("select * from checkpoints").fetchall()
+
+
+def test_index_store_beside_the_index_and_async(tmp_path, demo_index):
+    """Issue 36 case 8: with no store given the thread lives in `threads_dir` (or `<index>/threads.sqlite`), and
+    arun_query continues the same thread."""
+    import asyncio
+
+    from finrag import arun_query, threads
+
+    conf = {"threads_dir": str(tmp_path / "state")}
+    run_query("What was Acme Widgets' total revenue in FY2022?", "hdrr", index=str(demo_index), thread_id="x",
+              configurable=conf)
+    res = asyncio.run(arun_query("And in FY2023?", "hdrr", index=str(demo_index), thread_id="x",
+                                 configurable=conf))
+    assert res.routing.routed_docs == ["ACMEWIDGETS_2023_10K"]
+    assert list((tmp_path / "state").glob("*.threads.sqlite"))
+    assert [t["turn"] for t in threads.read("x", str(demo_index), threads_dir=conf["threads_dir"])] == [1, 2]

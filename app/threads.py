@@ -91,7 +91,8 @@ def store_path(cfg: Configuration) -> Path:
 def damaged(path: Path | None, exc: BaseException) -> ThreadStoreDamaged:
     """The one-line error of a store SQLite cannot read."""
     where = str(path) if path else "the in-memory thread store"
-    return ThreadStoreDamaged(f"thread store {where} is damaged ({exc}); move it away to start a new one "
+    cause = " ".join(str(exc).split())[:200]  # SQLite's integrity report can run to many lines
+    return ThreadStoreDamaged(f"thread store {where} is damaged ({cause}); move it away to start a new one "
                               "(it is not reset)")
 
 

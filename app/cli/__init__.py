@@ -1,7 +1,7 @@
-"""The `finrag` command line (app/cli/): index, info, ask, batch, demo, serve, fetch, copy, eval.
+"""The `finrag` command line (app/cli/): index, info, ask, chat, batch, demo, serve, fetch, copy, eval.
 
 One module per subcommand, each with its `add_parser(subparsers)` and its `run(args)`: `index.py` (also
-`--check`), `info.py`, `ask.py`, `batch.py`, `demo.py`, `serve.py`, `eval.py` (the harness has its own
+`--check`), `info.py`, `ask.py`, `chat.py` (a conversation on a LangGraph thread), `batch.py`, `demo.py`, `serve.py`, `eval.py` (the harness has its own
 parser); `finrag fetch` and `finrag copy` live in app/fetch.py and app/index_copy.py. `common.py` holds
 what they share: the exit codes, the one-line error, the index location, progress bars.
 
@@ -15,7 +15,7 @@ import errno
 import sqlite3
 import sys
 
-from finrag.cli import ask, batch, demo, index, info, serve
+from finrag.cli import ask, batch, chat, demo, index, info, serve
 from finrag.cli import eval as eval_command
 from finrag.cli.common import (
     EXIT_CODES,
@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p.add_argument("--version", action="version", version=f"finrag {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (index, info, ask, batch, demo, serve):
+    for command in (index, info, ask, chat, batch, demo, serve):
         command.add_parser(sub)
 
     from finrag.fetch import add_parser as add_fetch_parser  # `finrag fetch` lives in app/fetch.py
@@ -80,12 +80,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """The subcommand, its user errors turned into one line on stderr and an exit code (`EXIT_CODES`)."""
+    from finrag.threads import ThreadStoreDamaged
     from finrag.tools.indexing.locking import IndexLocked
     from finrag.tools.indexing.store import IndexCorrupt, IndexError_, IndexUnwritable
     from finrag.tools.llm.calls import LLMError
 
     try:
         return int(args.func(args) or 0)
+    except ThreadStoreDamaged as exc:  # a conversation store SQLite cannot read: reported, never reset
+        _err(str(exc))
+        return EXIT_INDEX
     except IndexLocked as exc:
         _err(str(exc))
         return EXIT_LOCKED

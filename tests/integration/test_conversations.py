@@ -154,3 +154,78 @@ def test_index_store_beside_the_index_and_async(tmp_path, demo_index):
     assert res.routing.routed_docs == ["ACMEWIDGETS_2023_10K"]
     assert list((tmp_path / "state").glob("*.threads.sqlite"))
     assert [t["turn"] for t in threads.read("x", str(demo_index), threads_dir=conf["threads_dir"])] == [1, 2]
+
+
+def test_chat_piped(demo_index, tmp_path, monkeypatch, capsys):
+    """Issue 36 case 11: `finrag chat` piped: one answer block per question line (a follow-up shows
+    "Answering: ..."), `/system cbr` keeps the thread, `/new` starts a new one; nothing but answer blocks on
+    stdout, exit 0; a damaged thread store is one line and exit 5."""
+    import io
+
+    from finrag.cli import main
+
+    lines = ["What was Acme Widgets' total revenue in FY2022?", "And in FY2023?", "/system cbr", "What about Cobalt?",
+             "/new", "And in FY2023?"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    rc = main(["chat", "--index", str(demo_index), "--threads-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert out.count("route: ") == 4, out
+    assert "route: exact_path ACMEWIDGETS_2023_10K  (hdrr, turn 2)" in out
+    assert "Answering: What was Acme Widgets' total revenue in FY2023?" in out
+    assert "Answering: What was Cobalt Software's total revenue in FY2023?" in out and "(cbr, turn 3)" in out
+    assert out.rstrip().endswith("(cbr, turn 1)")  # /new: a new thread, turn 1 again
+    assert "finrag chat:" not in out and "finrag> " not in out  # no banner or prompt when piped
+    store = next(tmp_path.glob("*.threads.sqlite"))
+    store.write_bytes(b"garbage" * 200)
+    from finrag import threads
+
+    threads._STORES.clear()
+    monkeypatch.setattr("sys.stdin", io.StringIO("And in FY2022?\n"))
+    assert main(["chat", "--index", str(demo_index), "--threads-dir", str(tmp_path)]) == 5
+    err = capsys.readouterr().err
+    assert "damaged" in err and len(err.strip().splitlines()) == 1
+
+
+def test_chat_in_a_terminal(demo_index, tmp_path):
+    """Issue 36 case 12: `finrag chat` driven in a pty: the prompt, a question, a follow-up answered as the
+    resolved question, /quit, exit 0."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "finrag.cli", "chat", "--index", str(demo_index),
+                             "--threads-dir", str(tmp_path), "--thread", "tty"],
+                            stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def until(marker: bytes, timeout: float = 60.0) -> None:
+        nonlocal seen
+        end = time.time() + timeout
+        while marker not in seen:
+            assert time.time() < end, seen.decode(errors="replace")[-2000:]
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+
+    try:
+        until(b"finrag> ")
+        os.write(master, b"What was Acme Widgets' total revenue in FY2022?\n")
+        until(b"(hdrr, turn 1)")
+        os.write(master, b"And in FY2023?\n")
+        until(b"(hdrr, turn 2)")
+        assert b"Answering: What was Acme Widgets' total revenue in FY2023?" in seen
+        os.write(master, b"/quit\n")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)

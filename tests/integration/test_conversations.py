@@ -229,3 +229,31 @@ def test_chat_in_a_terminal(demo_index, tmp_path):
         if proc.poll() is None:
             proc.kill()
         os.close(master)
+
+
+def test_concurrent_turns_are_serialised_and_streamed(demo_index, store):
+    """Issue 36 case 13: turns sent at once on one thread run one after the other (turns 1..4, never two with
+    the same number), and stream_answer / astream_answer continue the thread, their pieces adding up to the
+    answer."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from finrag import astream_answer, stream_answer
+
+    q = "What was Acme Widgets' total revenue in FY2022?"
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: turn(demo_index, store, q, thread="busy"), range(4)))
+    assert sorted(a.conversation.turn for a in answers) == [1, 2, 3, 4]
+    assert [t["turn"] for t in store.read("busy")] == [1, 2, 3, 4]
+    pieces = list(stream_answer("And in FY2023?", "hdrr", index=str(demo_index), thread_id="busy", threads=store))
+    final = pieces[-1]
+    assert "".join(pieces[:-1]) == final.answer and final.conversation.turn == 5
+    assert final.routing.routed_docs == ["ACMEWIDGETS_2023_10K"]
+
+    async def collect():
+        return [p async for p in astream_answer("What about Cobalt?", "hdrr", index=str(demo_index),
+                                                thread_id="busy", threads=store)]
+
+    apieces = asyncio.run(collect())
+    assert "".join(apieces[:-1]) == apieces[-1].answer
+    assert apieces[-1].resolved_question == "What was Cobalt Software's total revenue in FY2023?"

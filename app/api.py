@@ -198,7 +198,8 @@ def run_query(question: str, system: str = "hdrr", *, index: str | None = None, 
         graph, store, config, tid = _on_thread(system, cfg, thread_id, config, threads)
         with store.turn(tid), _store_errors(store):
             t0 = time.perf_counter()
-            state = graph.invoke({"question": q}, config, context=cfg)
+            state = graph.invoke({"question": q}, config, context=cfg, durability=store.durability)
+            store.after_turn(tid, graph)
     total = (time.perf_counter() - t0) * 1000.0
     return to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
 
@@ -292,16 +293,18 @@ def stream_answer(question: str, system: str = "hdrr", *, index: str | None = No
         return
     graph, store, config, tid = _on_thread(system, cfg, thread_id, config, threads)
     with store.turn(tid), _store_errors(store):
-        yield from _stream(graph, cfg, q, config, system=system, qid=qid)
+        yield from _stream(graph, cfg, q, config, system=system, qid=qid, durability=store.durability)
+        store.after_turn(tid, graph)
 
 
 def _stream(graph: Any, cfg: Configuration, q: str, config: RunnableConfig | None, *, system: str,
-            qid: str | None) -> Iterator[str | Answer]:
-    """The pieces of one run of `graph` (`stream_answer`)."""
+            qid: str | None, durability: Any = None) -> Iterator[str | Answer]:
+    """The pieces of one run of `graph` (`stream_answer`; `durability`: LangGraph's, on a thread)."""
     t0 = time.perf_counter()
     state: dict = {}
     tokens = AnswerTokens(q)
-    for mode, part in graph.stream({"question": q}, config, context=cfg, stream_mode=STREAM_MODES):
+    extra = {"durability": durability} if durability else {}
+    for mode, part in graph.stream({"question": q}, config, context=cfg, stream_mode=STREAM_MODES, **extra):
         if mode == "values":
             state = part
         elif text := tokens.feed(part, state):

@@ -37,6 +37,10 @@ STORE_NAME = "threads.sqlite"
 MAX_THREAD_ID = 200
 """The longest thread id accepted (characters)."""
 
+RETRIEVAL_KEYS = ("fts_results", "vector_results", "fused", "reranked")
+"""State keys of a finished turn not kept in the store (hundreds of kB of chunk text; the contract's `contexts`
+are kept)."""
+
 
 class ThreadError(ValueError):
     """A thread cannot be used as asked (one line)."""
@@ -155,6 +159,42 @@ class ThreadStore:
                     yield
                 finally:
                     fcntl.lockf(fh, fcntl.LOCK_UN, 1, offset)
+
+    durability = "exit"
+    """LangGraph's durability for turns run through finrag: the state is written once, when the turn ends (not
+    after every step); a turn that fails leaves the thread as it was."""
+
+    def _drop_retrieval(self, thread_id: str) -> None:
+        """The thread's latest checkpoint rewritten in place without `RETRIEVAL_KEYS` (one read and one write of
+        the checkpoint, no graph step: the thread stays finished)."""
+        tup = self.saver.get_tuple({"configurable": {"thread_id": thread_id}})
+        if tup is None:
+            return
+        values = dict((tup.checkpoint or {}).get("channel_values") or {})
+        if not any(k in values for k in RETRIEVAL_KEYS):
+            return
+        checkpoint = {**tup.checkpoint, "channel_values": {k: v for k, v in values.items() if k not in RETRIEVAL_KEYS}}
+        where = dict(tup.config["configurable"])
+        parent = ((tup.parent_config or {}).get("configurable") or {}).get("checkpoint_id")
+        config: dict[str, Any] = {"configurable": {"thread_id": thread_id, "checkpoint_ns": where.get("checkpoint_ns", "")}}
+        if parent:
+            config["configurable"]["checkpoint_id"] = parent
+        self.saver.put(config, checkpoint, tup.metadata, {})  # the same checkpoint id: replaced
+
+    def after_turn(self, thread_id: str, graph: Any = None) -> None:
+        """After a turn: the retrieval internals of its state cleared (`RETRIEVAL_KEYS`: the next turn resets
+        them anyway; the answer, routing and contexts stay) and only the thread's latest checkpoint kept (its
+        state holds every turn, `turns`; older checkpoints add only size)."""
+        try:
+            self._drop_retrieval(thread_id)
+            if self._conn is not None:
+                with self._conn:
+                    for table in ("checkpoints", "writes"):
+                        self._conn.execute(f"DELETE FROM {table} WHERE thread_id = ? AND checkpoint_id < (SELECT "
+                                           "MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ?)",
+                                           (thread_id, thread_id))
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
 
     def config(self, thread_id: str, config: Any = None) -> dict[str, Any]:
         """A RunnableConfig of `config` with the thread's id in `configurable`."""

@@ -176,11 +176,13 @@ def test_chat_piped(demo_index, tmp_path, monkeypatch, capsys):
     assert "Answering: What was Cobalt Software's total revenue in FY2023?" in out and "(cbr, turn 3)" in out
     assert out.rstrip().endswith("(cbr, turn 1)")  # /new: a new thread, turn 1 again
     assert "finrag chat:" not in out and "finrag> " not in out  # no banner or prompt when piped
-    store = next(tmp_path.glob("*.threads.sqlite"))
-    store.write_bytes(b"garbage" * 200)
     from finrag import threads
 
+    for opened in threads._STORES.values():
+        opened.close()  # its WAL goes into the file, which is then overwritten
     threads._STORES.clear()
+    store = next(tmp_path.glob("*.threads.sqlite"))
+    store.write_bytes(b"garbage" * 200)
     monkeypatch.setattr("sys.stdin", io.StringIO("And in FY2022?\n"))
     assert main(["chat", "--index", str(demo_index), "--threads-dir", str(tmp_path)]) == 5
     err = capsys.readouterr().err

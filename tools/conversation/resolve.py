@@ -9,6 +9,7 @@ what it asks keeps its text (resolved == typed). `previous` is the previous turn
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -18,6 +19,9 @@ from finrag.tools.conversation.slots import QuestionSlots, read_slots
 
 SLOTS = ("company", "period", "measure", "form")
 """The slots a turn may inherit, in the order the contract lists them."""
+
+LEADING_CONJUNCTION = re.compile(r"^\s*(?:and|so|also|ok|okay|then)\b[,\s]+", re.I)
+"""A follow-up's opening "And" / "So", dropped from the standalone question."""
 
 
 @dataclass
@@ -136,7 +140,7 @@ def _with_context(typed: str, prev: dict[str, dict[str, Any]], mine: dict[str, d
                   s: QuestionSlots) -> str:
     """A question with its own content, completed with the previous turn's company and period where it has
     none: pronouns replaced ("its" -> "Acme Widgets'"), else the slot added at the end."""
-    text = typed
+    text = LEADING_CONJUNCTION.sub("", typed) or typed  # "And its net income?" -> "its net income?"
     company = (mine.get("company") or prev.get("company") or {}).get("value")
     prev_period = (prev.get("period") or {}).get("value")
     covered = False

@@ -34,7 +34,7 @@ MEASURE_PRONOUN = re.compile(r"\b(?:that|this|it)\b(?=\s+(?:compare|compared|cha
 FILLER = frozenset("""a an and also about as at be by did do does for from how in is of on or same so the then
 to too was were what whats what's when which who whose again please now tell me us give show same for versus vs
 fiscal fy year years quarter q1 q2 q3 q4 its it their they them that this company firm prior previous preceding
-before earlier following next subsequent after later one period there""".split())
+before earlier following next subsequent after later one period there end beginning start close""".split())
 """Words that carry no content of their own in a follow-up ("And what about ... in ...?")."""
 
 WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")

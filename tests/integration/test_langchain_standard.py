@@ -15,7 +15,7 @@ from langchain_tests.integration_tests import RetrieversIntegrationTests  # noqa
 from finrag.langchain_retriever import FinragRetriever  # noqa: E402
 from finrag.tools.indexing import open_index  # noqa: E402
 
-HDRR_RETRIEVAL = ["extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank"]
+HDRR_RETRIEVAL = ["resolve_question", "extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank"]
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from finrag.nodes.common import configuration, registry_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.contract import NO_RETRIEVAL_STATUSES, Verification
 from finrag.state.graph_state import ChunkRecord, FinragState, LLMCallRecord, VerificationRecord
-from finrag.state.schema import ExtractedMetadata
+from finrag.state.schema import ExtractedMetadata, LLMReason
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.llm.calls import try_structured
 from finrag.tools.llm.chat import get_chat_model
@@ -46,7 +46,7 @@ class Verdict(BaseModel):
     """The verifier's structured output."""
 
     belongs: bool
-    reason: str = ""
+    reason: LLMReason = ""  # bounded in the schema: the reply ends inside the verifier's limit
 
 
 def target_companies(registry, extracted: dict, question: str, default_year: int,

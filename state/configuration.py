@@ -68,7 +68,7 @@ RERANK_CLIFF = 0.15
 MAX_CHUNKS = 10
 DEFAULT_YEAR = 2023
 
-LLM_MAX_TOKENS: Mapping[str, int] = {"router": 512, "rewriter": 256, "verifier": 256, "generator": 1024,
+LLM_MAX_TOKENS: Mapping[str, int] = {"router": 1024, "rewriter": 512, "verifier": 256, "generator": 1024,
                                      "contextualizer": 200, "judge": 512}
 """The default completion-token limit of each LLM role (`Configuration.llm_max_tokens`)."""
 
@@ -186,10 +186,10 @@ class Configuration(FinragSettings):
                                           "request timeout.")
     llm_max_tokens: dict[str, int] = _setting(dict(LLM_MAX_TOKENS), (
         "Completion-token limit of each LLM role's replies (sent as max_tokens): a role not given keeps its default "
-        "(router 512, rewriter 256, verifier 256, generator 1024, contextualizer 200, judge 512; judge2 is the "
+        "(router 1024, rewriter 512, verifier 256, generator 1024, contextualizer 200, judge 512; judge2 is the "
         "judge's). A dict, or in FINRAG_LLM_MAX_TOKENS / --configurable: 'router=1024,generator=2048', JSON, or one "
         "number for every role. A reply that reaches its limit (finish_reason=length) fails the call: 'the router "
-        "LLM stopped at its limit of 512 tokens', exit 3, or the offline strategy with on_llm_error=offline."))
+        "LLM stopped at its limit of 1024 tokens', exit 3, or the offline strategy with on_llm_error=offline."))
     structured_output: Literal["auto", "json_schema", "tools", "json_object", "prompt"] = _setting("auto", (
         "How structured calls (router, rewriter, verifier, judge) ask for JSON: 'json_schema' (strict "
         "response_format; OpenAI, vLLM), 'tools' (a function call; llama-cpp-python, llama.cpp), 'json_object' "

@@ -18,12 +18,12 @@ registry choose by period and form. Leave a list empty when the question does no
 ROUTER_REWRITE_SYSTEM = ROUTER_SYSTEM + """
 Also rewrite the question for search: `query` is the question restated with abbreviations expanded (e.g. \
 PP&E -> property, plant and equipment; FCF -> free cash flow) and the financial statement line items it \
-needs; `keywords` are 3-12 search keywords (line items, metrics, years, section names). Do not answer."""
+needs; `keywords` are 3-10 search keywords (line items, metrics, years, section names). Do not answer."""
 
 REWRITE_SYSTEM = """You rewrite a question about SEC filings into a clear search query.
 Return `query`: the question restated with abbreviations expanded (e.g. PP&E -> property, plant and \
 equipment; FCF -> free cash flow; COGS -> cost of goods sold) and the financial statement line items \
-it needs; and `keywords`: 3-12 search keywords (line items, metrics, years, section names). \
+it needs; and `keywords`: 3-10 search keywords (line items, metrics, years, section names). \
 Do not answer the question."""
 
 VERIFY_SYSTEM = """You check whether retrieved passages belong to the company a question asks about.

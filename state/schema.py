@@ -8,9 +8,9 @@ definition.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 
 class QuestionIdentity(BaseModel):
@@ -54,20 +54,55 @@ def _router_wording(schema: dict[str, Any]) -> None:
             prop["description"] = text
 
 
+def _cut_text(chars: int) -> Any:
+    def cut(value: Any) -> Any:
+        return value[:chars] if isinstance(value, str) else value
+    return cut
+
+
+def _cut_list(items: int) -> Any:
+    def cut(value: Any) -> Any:
+        return list(value)[:items] if isinstance(value, (list, tuple)) else value
+    return cut
+
+
+# What an LLM writes is bounded in its schema (issue 38): `maxLength` / `maxItems`, so a server that turns the
+# schema into a grammar (llama.cpp's) cannot generate more, and a reply ends inside its role's completion limit
+# even from a model that would repeat itself for ever; a longer value from a server that ignores the bounds is
+# cut to them when read (the BeforeValidator), never a failed call.
+LLMName = Annotated[str, BeforeValidator(_cut_text(60)), Field(max_length=60)]
+LLMCode = Annotated[str, BeforeValidator(_cut_text(12)), Field(max_length=12)]
+LLMQuery = Annotated[str, BeforeValidator(_cut_text(240)), Field(max_length=240)]
+LLMKeyword = Annotated[str, BeforeValidator(_cut_text(32)), Field(max_length=32)]
+LLMReason = Annotated[str, BeforeValidator(_cut_text(300)), Field(max_length=300)]
+LLMNames = Annotated[list[LLMName], BeforeValidator(_cut_list(4)), Field(max_length=4)]
+LLMCodes = Annotated[list[LLMCode], BeforeValidator(_cut_list(4)), Field(max_length=4)]
+LLMYears = Annotated[list[int], BeforeValidator(_cut_list(4)), Field(max_length=4)]
+LLMKeywords = Annotated[list[LLMKeyword], BeforeValidator(_cut_list(10)), Field(max_length=10)]
+
+
 class RouterOutput(QuestionIdentity):
-    """What an LLM router returns: the identity in the question and its verdict on the linker's candidates."""
+    """What an LLM router returns: the identity in the question and its verdict on the linker's candidates.
+    Every list and string is bounded in its schema, so the reply ends well inside the router's completion limit
+    even from a model that would repeat itself for ever (the `LLM*` types above)."""
 
     model_config = ConfigDict(json_schema_extra=_router_wording)
 
-    documents: list[str] = Field(default_factory=list, description="Doc ids from the candidate filings listed in the prompt that the question needs; [] to leave the choice to the registry")
-    rejected: list[str] = Field(default_factory=list, description="Candidate names from the prompt that the question does NOT mean (e.g. 'ON' used as a word)")
+    companies: LLMNames = Field(default_factory=list)  # type: ignore[assignment]
+    tickers: LLMCodes = Field(default_factory=list)  # type: ignore[assignment]
+    years: LLMYears = Field(default_factory=list)  # type: ignore[assignment]
+    periods: LLMCodes = Field(default_factory=list)  # type: ignore[assignment]
+    forms: LLMCodes = Field(default_factory=list)  # type: ignore[assignment]
+    dates: LLMCodes = Field(default_factory=list)  # type: ignore[assignment]
+    documents: LLMNames = Field(default_factory=list, description="Doc ids from the candidate filings listed in the prompt that the question needs; [] to leave the choice to the registry")
+    rejected: LLMNames = Field(default_factory=list, description="Candidate names from the prompt that the question does NOT mean (e.g. 'ON' used as a word)")
 
 
 class RouteAndRewrite(RouterOutput):
     """The merged router + rewriter call: routing identity plus the search query and keywords."""
 
-    query: str = Field("", description="The question restated as a clear search query, abbreviations expanded")
-    keywords: list[str] = Field(default_factory=list, description="3-12 search keywords (line items, metrics, years, sections)")
+    query: LLMQuery = Field("", description="The question restated as a clear search query, abbreviations expanded")
+    keywords: LLMKeywords = Field(default_factory=list, description="3-10 search keywords (line items, metrics, years, sections)")
 
 
 class DocumentInfo(BaseModel):

@@ -33,7 +33,8 @@ class JudgeResult(BaseModel):
         description="Integer grade from 1 (completely incorrect or refusal) to 10 (fully correct)",
         json_schema_extra={"minimum": 1, "maximum": 10},
     )
-    justification: str = Field("", description="One or two sentences explaining the grade")
+    justification: str = Field("", description="One or two sentences explaining the grade",
+                               json_schema_extra={"maxLength": 400})  # a grammar-bound reply ends (issue 38)
     parse_error: SkipJsonSchema[bool] = False
     usage: SkipJsonSchema[Optional[dict]] = None
 
@@ -52,7 +53,7 @@ class JudgeResult(BaseModel):
     @field_validator("justification", mode="before")
     @classmethod
     def _coerce_justification(cls, v: Any) -> str:
-        return "" if v is None else str(v)
+        return "" if v is None else str(v)[:400]
 
     @property
     def correct(self) -> bool:

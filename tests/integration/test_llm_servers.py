@@ -104,8 +104,8 @@ def test_a_server_refusing_every_format_gets_the_schema_in_the_prompt_and_one_re
 @pytest.mark.parametrize("system", ["hdrr", "agentic"])
 def test_a_server_that_generates_without_end_is_bounded_by_each_roles_limit(demo_index, demo_qas, stub, system):
     """Issue 38 case 2 (bounded calls): against a model that never stops by itself, every request carries its
-    role's completion limit (router 512, rewriter 256, verifier 256, generator 1024), a reply cut there is one
-    clear line ("stopped at its limit of 512 tokens (finish_reason=length)"), and with on_llm_error=offline each
+    role's completion limit (router 1024, rewriter 512, verifier 256, generator 1024), a reply cut there is one
+    clear line ("stopped at its limit of 1024 tokens (finish_reason=length)"), and with on_llm_error=offline each
     role falls back at once instead of holding the worker."""
     from finrag.tools.llm.calls import LLMError
 
@@ -113,11 +113,11 @@ def test_a_server_that_generates_without_end_is_bounded_by_each_roles_limit(demo
     with pytest.raises(LLMError) as info:
         ask(demo_index, stub, demo_qas[0]["question"], system)
     assert "the router LLM (stub-model at" in str(info.value)
-    assert "stopped at its limit of 512 tokens (finish_reason=length)" in str(info.value)
-    assert [r["max_tokens"] for r in stub.chat_requests()] == [512]  # a cut reply is not retried
+    assert "stopped at its limit of 1024 tokens (finish_reason=length)" in str(info.value)
+    assert [r["max_tokens"] for r in stub.chat_requests()] == [1024]  # a cut reply is not retried
     stub.requests.clear()
     res = ask(demo_index, stub, demo_qas[0]["question"], system, on_llm_error="offline", router_rewrite=False)
-    limits = {"router": 512, "rewriter": 256, "verifier": 256, "generator": 1024}
+    limits = {"router": 1024, "rewriter": 512, "verifier": 256, "generator": 1024}
     calls = res["cost"]["calls"]
     assert calls and all(c["model"] == "error" and "limit of" in c["error"] for c in calls), calls
     sent = stub.chat_requests()
@@ -135,7 +135,7 @@ def test_completion_limits_are_settings_per_role(demo_index, demo_qas, stub, mon
     monkeypatch.setenv("FINRAG_LLM_MAX_TOKENS", "generator=64")
     res = ask(demo_index, stub, demo_qas[0]["question"], "hdrr")
     assert "error" not in str(res["cost"]["calls"])
-    assert [r["max_tokens"] for r in stub.chat_requests()] == [512, 64]
+    assert [r["max_tokens"] for r in stub.chat_requests()] == [1024, 64]
     monkeypatch.setenv("FINRAG_LLM_MAX_TOKENS", "routr=5")
     with pytest.raises(ValueError, match="^FINRAG_LLM_MAX_TOKENS: unknown role 'routr'"):
         Configuration()
@@ -179,3 +179,50 @@ def test_the_contextualizer_uses_the_base_url_and_its_limit(stub):
     model = get_chat_model("contextualizer", Configuration(llm="openai/stub-model", llm_base_url=stub.base_url))
     _reply, rec = invoke_tracked("contextualizer", model, [HumanMessage("<chunk>Revenue rose.</chunk>")])
     assert rec["model"] == "stub-model" and [r["max_tokens"] for r in stub.chat_requests()] == [200]
+
+
+# ------------------------------------------------------------------------------ replies that end by construction
+def test_every_structured_reply_is_bounded_by_its_schema():
+    """Issue 38 (bounded calls, found against llama-server with Gemma 3 270M): a small model under a JSON-schema
+    grammar repeats list items and strings until its token limit, so every call failed at the limit. Every list and
+    string of the router's, rewriter's, verifier's and judge's schemas now has maxItems / maxLength (llama.cpp turns
+    them into the grammar), small enough for the reply to end inside the role's default limit, and a longer reply
+    from a server that ignores them is cut when read instead of failing."""
+    from finrag.eval.judges.base import JudgeResult
+    from finrag.nodes.verify import Verdict
+    from finrag.state.configuration import LLM_MAX_TOKENS
+    from finrag.state.schema import RouteAndRewrite, RouterOutput
+    from finrag.tools.retrieval.query_rewrite import Rewrite
+
+    def worst_chars(schema: dict) -> int:  # the most characters a reply valid for the schema can hold
+        def size(node: dict) -> int:
+            node = schema.get("$defs", {}).get(node["$ref"].split("/")[-1], node) if "$ref" in node else node
+            kind = node.get("type")
+            if kind == "array":
+                assert "maxItems" in node, node
+                return int(node["maxItems"]) * (size(node["items"]) + 4)
+            if kind == "string":
+                assert "maxLength" in node, node
+                return int(node["maxLength"]) + 2
+            return 8  # a number or a boolean
+        return sum(len(name) + 4 + size(prop) for name, prop in schema["properties"].items())
+
+    for model, role in ((RouterOutput, "router"), (RouteAndRewrite, "router"), (Rewrite, "rewriter"),
+                        (Verdict, "verifier"), (JudgeResult, "judge")):
+        chars = worst_chars(model.model_json_schema())
+        assert chars / 3 < LLM_MAX_TOKENS[role], (model.__name__, chars)  # even at 3 characters a token
+    runaway = RouteAndRewrite.model_validate({"companies": ["Acme Widgets " * 20] * 50, "query": "revenue " * 500,
+                                              "keywords": ["revenue"] * 100, "years": [2023] * 30})
+    assert (len(runaway.companies), len(runaway.companies[0]), len(runaway.query), len(runaway.keywords),
+            len(runaway.years)) == (4, 60, 240, 10, 4)
+
+
+def test_plain_text_replies_carry_stop_sequences(demo_index, demo_qas, stub):
+    """Issue 38 (bounded calls): a small base model echoes its prompt ("... Question: ... Context: ...") until its
+    limit; the generator's requests carry the prompt's own section markers and chat-turn markers as stop
+    sequences, so such a reply ends at the next marker."""
+    ask(demo_index, stub, demo_qas[0]["question"], "cbr")
+    generator = [r["body"] for r in stub.chat_requests() if not r["body"].get("response_format")
+                 and not r["body"].get("tools")]
+    assert generator and all({"\nQuestion:", "\nContext:", "<end_of_turn>"} <= set(b.get("stop") or [])
+                             for b in generator), [b.get("stop") for b in generator]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an offline run never needs it
     from langchain_core.language_models import BaseChatModel
@@ -62,6 +62,16 @@ def llm_limits(cfg: Configuration | None = None) -> tuple[float, int]:
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise LLMConfigError(f"llm_max_retries must be a whole number >= 0, not {retries!r}")
     return timeout, retries
+
+
+STOP_SEQUENCES: Mapping[str, tuple[str, ...]] = {
+    "generator": ("\nQuestion:", "\nContext:", "<start_of_turn>", "<end_of_turn>"),
+    "contextualizer": ("</chunk>", "<document>", "<start_of_turn>", "<end_of_turn>"),
+}
+"""Where a plain-text role's reply ends at the latest: the prompt's own section markers (an answer never starts a
+new "Question:" line) and chat-turn markers a model without an end-of-turn habit writes out. A model that
+echoes its prompt (a small base model) stops at the next marker instead of running to its token limit; for
+other models they never occur. Structured replies are bounded by their schemas instead (`BoundedList`)."""
 
 
 def max_tokens_for(role: str, cfg: Configuration) -> int:
@@ -141,6 +151,8 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
             kwargs: dict[str, Any] = {"model": model, "temperature": float(cfg.temperature),
                                       "max_retries": retries, "timeout": timeout, "stream_usage": True,
                                       "max_tokens": limit}
+            if role in STOP_SEQUENCES:
+                kwargs["stop"] = list(STOP_SEQUENCES[role])
             if base_url:
                 kwargs["base_url"] = base_url
                 kwargs.setdefault("api_key", env.openai_api_key or "not-needed")

@@ -7,6 +7,7 @@ import re
 
 from pydantic import BaseModel, Field
 
+from finrag.state.schema import LLMKeywords, LLMQuery
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 
 ABBREVIATIONS = {
@@ -84,8 +85,10 @@ def without_company_words(keywords: list[str], question: str, extracted: dict | 
 
 
 class Rewrite(BaseModel):
-    query: str = Field(description="The question restated as a clear search query")
-    keywords: list[str] = Field(default_factory=list, description="3-12 search keywords")
+    """The rewriter's structured output (bounded, as the router's: `state.schema.LLMQuery`)."""
+
+    query: LLMQuery = Field(description="The question restated as a clear search query")
+    keywords: LLMKeywords = Field(default_factory=list, description="3-10 search keywords")
 
 
 _COMPOUNDS = re.compile(r"\b(cash)(flows?)\b", re.I)  # "cashflow" is written "cash flow" in filings

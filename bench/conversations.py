@@ -2,10 +2,13 @@
 
     python bench/conversations.py                                   # demo corpus, hdrr, offline
     python bench/conversations.py --index DIR --out docs/bench_conversations.json
+    python bench/conversations.py --index FB_INDEX --data bench/data/conversations_financebench.jsonl \
+        --out docs/bench_conversations.json --section financebench_dev   # FB_INDEX: finrag index --no-embed
 
 The conversations (bench/data/conversations_demo.jsonl, written for this benchmark: period changes, company
-changes, measure changes, pronouns, relative periods, topic resets, a company the index lacks) give per turn the
-gold company, fiscal year, measure words and routed filings. Each conversation runs as one thread of a fresh
+changes, measure changes, pronouns, relative periods, topic resets, a company the index lacks) and over the
+FinanceBench dev filings (bench/data/conversations_financebench.jsonl, an index of ../shared/data/financebench/pdfs)
+give per turn the gold company, fiscal year, measure words and routed filings. Each conversation runs as one thread of a fresh
 SQLite thread store (`finrag.threads.ThreadStore.sqlite`). Reported:
 
 * resolved-question accuracy: the standalone question names the gold company (the registry's linker reads
@@ -116,6 +119,8 @@ def single_questions(index: Path, system: str) -> dict:
     from finrag.tools.demo.corpus import demo_questions
 
     files = sorted((index.parent / "filings").glob("*.pdf"))
+    if not files:  # not the demo corpus: no single-question set here
+        return {}
     qas = demo_questions(files)
     ok, ms, extra = 0, [], 0
     for qa in qas:
@@ -159,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--system", default="hdrr")
     ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--out", default=None, help="write the JSON here (e.g. docs/bench_conversations.json)")
+    ap.add_argument("--section", default=None, help="write the results under this key of --out, keeping the file's "
+                                                    "other keys (e.g. financebench_dev)")
     ap.add_argument("--show-misses", action="store_true")
     args = ap.parse_args(argv)
     conversations = [json.loads(line) for line in Path(args.data).read_text().splitlines() if line.strip()]
@@ -175,7 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(out["summary"], indent=2))
     print(json.dumps(out["single_questions_no_thread"], indent=2))
     if args.out:
-        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+        path = Path(args.out)
+        if args.section:
+            whole = json.loads(path.read_text()) if path.exists() else {}
+            whole[args.section] = {"data": str(Path(args.data).relative_to(REPO)) if Path(args.data).is_relative_to(REPO)
+                                   else args.data, **out}
+            out = whole
+        path.write_text(json.dumps(out, indent=1) + "\n")
     return 0
 
 

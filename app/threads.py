@@ -278,6 +278,10 @@ _STORES_LOCK = threading.Lock()
 def store_for(cfg: Configuration) -> ThreadStore:
     """The process's thread store of the run's index (opened on first use)."""
     path = store_path(cfg)
+    if not getattr(cfg, "threads_dir", "") and not path.parent.is_dir():
+        from finrag.tools.indexing.store import IndexMissing
+
+        raise IndexMissing(f"no finrag index at {path.parent} (run `finrag index PATH --index {path.parent}` first)")
     key = str(path.resolve()) if path.parent.exists() else str(path)
     with _STORES_LOCK:
         if key not in _STORES:

@@ -259,3 +259,18 @@ def test_concurrent_turns_are_serialised_and_streamed(demo_index, store):
     apieces = asyncio.run(collect())
     assert "".join(apieces[:-1]) == apieces[-1].answer
     assert apieces[-1].resolved_question == "What was Cobalt Software's total revenue in FY2023?"
+
+
+def test_chat_missing_index(tmp_path, monkeypatch, capsys):
+    """Issue 36 case 15: a conversation on an index that does not exist is one line and exit 2, and no folder
+    is created for its thread store."""
+    import io
+
+    from finrag.cli import main
+
+    missing = tmp_path / "nowhere"
+    monkeypatch.setattr("sys.stdin", io.StringIO("What was Acme Widgets' total revenue in FY2022?\n"))
+    assert main(["chat", "--index", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert "no finrag index" in err and len(err.strip().splitlines()) == 1
+    assert not missing.exists()

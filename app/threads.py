@@ -188,11 +188,10 @@ class ThreadStore:
         try:
             self._drop_retrieval(thread_id)
             if self._conn is not None:
-                with self._conn:
+                with self.saver.cursor() as cur:  # the saver's lock and transaction
                     for table in ("checkpoints", "writes"):
-                        self._conn.execute(f"DELETE FROM {table} WHERE thread_id = ? AND checkpoint_id < (SELECT "
-                                           "MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ?)",
-                                           (thread_id, thread_id))
+                        cur.execute(f"DELETE FROM {table} WHERE thread_id = ? AND checkpoint_id < (SELECT "
+                                    "MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ?)", (thread_id, thread_id))
         except sqlite3.DatabaseError as exc:
             raise damaged(self.path, exc) from None
 
@@ -215,11 +214,12 @@ class ThreadStore:
         return values
 
     def thread_ids(self) -> builtins.list[str]:
-        """The ids of the store's threads, oldest first."""
+        """The ids of the store's threads, the least recently used first."""
         if self._conn is not None:
             try:
-                rows = self._conn.execute("SELECT thread_id FROM checkpoints GROUP BY thread_id "
-                                          "ORDER BY MIN(checkpoint_id)").fetchall()
+                with self.saver.cursor(transaction=False) as cur:
+                    rows = cur.execute("SELECT thread_id FROM checkpoints GROUP BY thread_id "
+                                       "ORDER BY MIN(checkpoint_id)").fetchall()
             except sqlite3.DatabaseError as exc:
                 raise damaged(self.path, exc) from None
             return [str(r[0]) for r in rows]

@@ -179,6 +179,7 @@ def main(argv=None) -> int:
     ap.add_argument("--llama-cpp-python", default=None, help="Python of a venv with llama-cpp-python[server]")
     ap.add_argument("--model", default=str(GEMMA), help="a GGUF (default: Gemma 3 270M, see the docstring)")
     ap.add_argument("--ctx", type=int, default=8192, help="the server's context window (tokens)")
+    ap.add_argument("--llm-timeout", type=float, default=240, help="seconds per LLM attempt (a CPU server is slow)")
     ap.add_argument("--questions", type=int, default=6, help="demo questions per system")
     ap.add_argument("--fb-index", default=str(REPO / ".finrag-fb"), help="a FinanceBench index (skipped if absent)")
     ap.add_argument("--systems", default=",".join(SYSTEMS))
@@ -208,7 +209,8 @@ def main(argv=None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     port = free_port()
     base_url = f"http://127.0.0.1:{port}/v1"
-    llm = ["--llm", "openai/gemma-3-270m", "--llm-base-url", base_url]
+    # a slow CPU server: each attempt may take up to --llm-timeout (the default 60 s is for hosted APIs)
+    llm = ["--llm", "openai/gemma-3-270m", "--llm-base-url", base_url, "--llm-timeout", str(args.llm_timeout)]
     t0 = time.monotonic()
     proc = start_server(args.server, exe, model, port, args.ctx, work / "server.log")
     report: dict = {"server": args.server, "model": model.name, "ctx": args.ctx, "server_cap": "none (-n -1)",
@@ -236,7 +238,7 @@ def main(argv=None) -> int:
         shutil.copytree(index, copy)
         t = time.monotonic()
         r = finrag("index", "--index", str(copy), "--drop-variant", "llmctx", "-q")
-        r = finrag("index", "--index", str(copy), "--variant", "llmctx", "--llm-budget", "8", *llm)
+        r = finrag("index", "--index", str(copy), "--variant", "llmctx", "--llm-budget", "8", *llm[:4])
         report["contextualizer"] = {"exit": r.returncode, "seconds": round(time.monotonic() - t, 1),
                                     "stdout_tail": r.stdout.strip()[-300:], "stderr_tail": r.stderr.strip()[-300:]}
         print(f"contextualizer: {report['contextualizer']}", flush=True)

@@ -219,10 +219,11 @@ def test_every_structured_reply_is_bounded_by_its_schema():
 
 def test_plain_text_replies_carry_stop_sequences(demo_index, demo_qas, stub):
     """Issue 38 (bounded calls): a small base model echoes its prompt ("... Question: ... Context: ...") until its
-    limit; the generator's requests carry the prompt's own section markers and chat-turn markers as stop
-    sequences, so such a reply ends at the next marker."""
+    limit, or continues it with context label after context label; the generator's requests carry the prompt's
+    own section markers, a new label line and the chat-turn marker as stop sequences, so such a reply ends at the
+    next one."""
     ask(demo_index, stub, demo_qas[0]["question"], "cbr")
     generator = [r["body"] for r in stub.chat_requests() if not r["body"].get("response_format")
                  and not r["body"].get("tools")]
-    assert generator and all({"\nQuestion:", "\nContext:", "<end_of_turn>"} <= set(b.get("stop") or [])
+    assert generator and all({"\nQuestion:", "\nContext:", "\n[", "<end_of_turn>"} <= set(b.get("stop") or [])
                              for b in generator), [b.get("stop") for b in generator]

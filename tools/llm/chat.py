@@ -65,13 +65,15 @@ def llm_limits(cfg: Configuration | None = None) -> tuple[float, int]:
 
 
 STOP_SEQUENCES: Mapping[str, tuple[str, ...]] = {
-    "generator": ("\nQuestion:", "\nContext:", "<start_of_turn>", "<end_of_turn>"),
+    "generator": ("\nQuestion:", "\nContext:", "\n[", "<end_of_turn>"),
     "contextualizer": ("</chunk>", "<document>", "<start_of_turn>", "<end_of_turn>"),
 }
 """Where a plain-text role's reply ends at the latest: the prompt's own section markers (an answer never starts a
-new "Question:" line) and chat-turn markers a model without an end-of-turn habit writes out. A model that
-echoes its prompt (a small base model) stops at the next marker instead of running to its token limit; for
-other models they never occur. Structured replies are bounded by their schemas instead (`BoundedList`)."""
+new "Question:" or "Context:" line, nor a line with a context label "[DOC, p. N]": citations follow the words
+they support) and chat-turn markers a model without an end-of-turn habit writes out. A model that echoes or
+continues its prompt (Gemma 3 270M, a base model, writes label after label) stops at the next marker instead
+of running to its token limit; other models never meet them. Structured replies are bounded by their schemas
+instead (`finrag.state.schema`'s `LLM*` types). At most 4: OpenAI's limit."""
 
 
 def max_tokens_for(role: str, cfg: Configuration) -> int:

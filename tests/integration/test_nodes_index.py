@@ -47,18 +47,28 @@ def test_resolve_docs_uses_the_configured_default_year(run):
 
 
 def test_fts_search_takes_the_configured_k_and_respects_the_scope(run):
-    state = {"question": QUESTION, "keywords": ["total", "revenue"], "routed_docs": [GOLD]}
+    from finrag.tools.retrieval.query_rewrite import offline_rewrite
+
+    own = offline_rewrite(QUESTION).keywords  # the offline rewrite: one search, as before issue 38
+    state = {"question": QUESTION, "keywords": own, "routed_docs": [GOLD]}
     hits = fts_search(state, run(fts_k=5))["fts_results"]
     assert 0 < len(hits) <= 5 and len({h["doc_id"] for h in hits}) > 1
     assert [h["fts_rank"] for h in hits] == list(range(1, len(hits) + 1))
+    # another rewrite: its top k and the question's own top k, fused (issue 38: a rewrite only adds)
+    both = fts_search({**state, "keywords": ["total", "revenue"]}, run(fts_k=5))["fts_results"]
+    assert len(both) <= 10 and {h["chunk_id"] for h in hits} <= {h["chunk_id"] for h in both}
     scoped = fts_search(state, run(), scoped=True)["fts_results"]
     assert scoped and {h["doc_id"] for h in scoped} == {GOLD}
 
 
 def test_vector_search_takes_the_configured_k_and_respects_the_scope(run):
-    state = {"question": QUESTION, "query": "Acme Widgets total revenue fiscal 2022", "routed_docs": [GOLD]}
+    from finrag.tools.retrieval.query_rewrite import offline_rewrite
+
+    state = {"question": QUESTION, "query": offline_rewrite(QUESTION).query, "routed_docs": [GOLD]}
     hits = vector_search(state, run(vector_k=4))["vector_results"]
     assert 0 < len(hits) <= 4
+    both = vector_search({**state, "query": "Acme Widgets total revenue fiscal 2022"}, run(vector_k=4))["vector_results"]
+    assert len(both) <= 8 and {h["chunk_id"] for h in hits} <= {h["chunk_id"] for h in both}
     assert all(h["vector_distance"] <= 1.25 for h in hits)
     scoped = vector_search(state, run(), scoped=True)["vector_results"]
     assert scoped and {h["doc_id"] for h in scoped} == {GOLD}

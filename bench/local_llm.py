@@ -93,7 +93,8 @@ def start_server(kind: str, exe: str, model: Path, port: int, ctx: int, log: Pat
     """The server on loopback, no server-side completion cap."""
     if kind == "llama-server":
         cmd = [exe, "-m", str(model), "--host", "127.0.0.1", "--port", str(port), "-c", str(ctx), "-n", "-1",
-               "--jinja", "--chat-template-file", str(TEMPLATE), "--alias", "gemma-3-270m", "-t", "2"]
+               "--jinja", "--chat-template-file", str(TEMPLATE), "--alias", "gemma-3-270m", "-t", "2",
+               "-np", "1"]  # one slot: the whole window is the one client's (slots share a unified KV cache)
     else:  # llama-cpp-python's server: `exe` is the Python of a venv with llama-cpp-python[server]
         cmd = [exe, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
                "--n_ctx", str(ctx), "--model_alias", "gemma-3-270m", "--chat_format", "gemma", "--n_threads", "2"]
@@ -114,33 +115,46 @@ def start_server(kind: str, exe: str, model: Path, port: int, ctx: int, log: Pat
 
 
 # ----------------------------------------------------------------------------- runs
+NODE_OF_ROLE = {"router": "extract_metadata", "rewriter": "rewrite", "verifier": "verify", "generator": "generate"}
+
+
 def summarise_answers(lines: list[dict], gold_docs: dict[str, str]) -> dict:
-    """Per-role numbers of one system's answers (see the module docstring)."""
+    """Per-role numbers of one system's answers (see the module docstring). A call's latency is its node's wall
+    time (`timings_ms`) over the calls that node made; a call above its limit is one whose completion tokens
+    exceed the role's `llm_max_tokens`."""
+    from finrag.state.configuration import LLM_MAX_TOKENS
+
     roles: dict = defaultdict(lambda: {"calls": 0, "errors": 0, "prompt_tokens": 0, "completion_tokens": 0,
                                        "server_reported": 0, "ms": [], "methods": Counter(), "at_limit": 0,
-                                       "max_tokens": set()})
+                                       "above_limit": 0, "max_completion": 0})
     routed_right = routed = rejected = errors = 0
     for a in lines:
         if a.get("error"):
             errors += 1
-        for c in a.get("cost", {}).get("calls", []):
-            r = roles[c.get("role", "?")]
+        calls = a.get("cost", {}).get("calls", [])
+        per_role = Counter(c.get("role", "?") for c in calls)
+        for c in calls:
+            role = c.get("role", "?")
+            r = roles[role]
             r["calls"] += 1
             r["errors"] += 1 if c.get("error") else 0
             r["prompt_tokens"] += int(c.get("prompt_tokens") or 0)
-            r["completion_tokens"] += int(c.get("completion_tokens") or 0)
-            r["server_reported"] += 0 if c.get("estimated") else 1
-            r["ms"].append(float(c.get("ms") or 0))
+            done = int(c.get("completion_tokens") or 0)
+            r["completion_tokens"] += done
+            r["max_completion"] = max(r["max_completion"], done)
+            r["server_reported"] += 0 if c.get("tokens_estimated") else 1
+            node_ms = (a.get("timings_ms") or {}).get(NODE_OF_ROLE.get(role, ""), 0.0)
+            r["ms"].append(float(node_ms) / max(per_role[role], 1))
             if c.get("structured"):
                 r["methods"][c["structured"]] += 1
-            if c.get("max_tokens") is not None:
-                r["max_tokens"].add(c["max_tokens"])
-            if c.get("finish_reason") == "length" or "limit" in str(c.get("error", "")):
+            if "limit of" in str(c.get("error", "")):
                 r["at_limit"] += 1
+            if done > LLM_MAX_TOKENS.get(role, LLM_MAX_TOKENS["generator"]):
+                r["above_limit"] += 1
         want = gold_docs.get(a.get("id", ""))
-        if want and a.get("routing", {}).get("routed_docs") is not None and a["system"] in ("sfr", "hdrr"):
+        if want and a.get("system") in ("sfr", "hdrr"):
             routed += 1
-            routed_right += a["routing"]["routed_docs"] == [want]
+            routed_right += (a.get("routing") or {}).get("routed_docs") == [want]
         rejected += len(a.get("rejected_citations") or [])
     out = {}
     for role, r in roles.items():
@@ -149,7 +163,8 @@ def summarise_answers(lines: list[dict], gold_docs: dict[str, str]) -> dict:
                      "completion_tokens": r["completion_tokens"], "calls_with_server_usage": r["server_reported"],
                      "ms_p50": round(ms[len(ms) // 2], 1), "ms_max": round(ms[-1], 1),
                      "structured_methods": dict(r["methods"]), "calls_at_limit": r["at_limit"],
-                     "max_tokens": sorted(r["max_tokens"])}
+                     "calls_above_limit": r["above_limit"], "largest_completion": r["max_completion"],
+                     "limit": LLM_MAX_TOKENS.get(role)}
     return {"answers": len(lines), "answer_errors": errors, "roles": out,
             "routed_right": f"{routed_right}/{routed}" if routed else None, "rejected_citations": rejected}
 
@@ -171,6 +186,24 @@ def run_systems(work: Path, index: Path, questions: Path, gold: dict[str, str], 
     return rows
 
 
+def resummarise(work: Path, report: dict) -> dict:
+    """`report` with its per-system rows recomputed from the answer files in `work` (after a change to
+    `summarise_answers`; `--resummarise REPORT`)."""
+    gold: dict[str, str] = {}
+    questions = work / "demo.jsonl"
+    if questions.exists() and (work / "filings").is_dir():
+        from finrag.tools.demo.corpus import demo_questions
+
+        ids = {json.loads(x)["id"] for x in questions.read_text().splitlines()}
+        gold = {q["id"]: q["doc_id"] for q in demo_questions(sorted((work / "filings").glob("*.pdf"))) if q["id"] in ids}
+    for part, prefix in (("demo", "demo-index"), ("financebench_dev", ".finrag-fb")):
+        for system, row in (report.get(part) or {}).items():
+            path = work / f"{prefix}-{system}.jsonl"
+            if path.exists():
+                row.update(summarise_answers([json.loads(x) for x in path.read_text().splitlines()], gold))
+    return report
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", choices=["llama-server", "llama-cpp-python"], default="llama-server")
@@ -186,7 +219,15 @@ def main(argv=None) -> int:
     ap.add_argument("--systems", default=",".join(SYSTEMS))
     ap.add_argument("--work", default=None)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--resummarise", default=None, metavar="REPORT",
+                    help="recompute REPORT's per-system rows from the answer files in --work, write --out")
     args = ap.parse_args(argv)
+    if args.resummarise:
+        report = resummarise(Path(args.work), json.loads(Path(args.resummarise).read_text()))
+        report["summary"] = summary_of(report)
+        Path(args.out or args.resummarise).write_text(json.dumps(report, indent=2, default=str) + "\n")
+        print(json.dumps(report["summary"]))
+        return 0
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a terminated run still stops its server (finally)
     model = Path(args.model)
     if not model.is_file():
@@ -254,17 +295,28 @@ def main(argv=None) -> int:
             proc.kill()
     report["wall_seconds"] = round(time.monotonic() - t0, 1)
     report["command"] = "python bench/local_llm.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    errors = sum(s["answer_errors"] + sum(r["errors"] for r in s["roles"].values())
-                 for part in ("demo", "financebench_dev") for s in (report.get(part) or {}).values())
-    at_limit = sum(r["calls_at_limit"] for part in ("demo", "financebench_dev")
-                   for s in (report.get(part) or {}).values() for r in s["roles"].values())
-    report["summary"] = {"llm_errors": errors, "calls_at_limit": at_limit,
-                         "systems_answering": sum(s["exit"] == 0 and s["answers"] > 0
-                                                  for s in (report.get("demo") or {}).values())}
+    report["summary"] = summary_of(report)
+    errors = report["summary"]["llm_errors"]
     print(json.dumps(report["summary"]))
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2, default=str) + "\n")
     return 0 if errors == 0 else 1
+
+
+def summary_of(report: dict) -> dict:
+    """LLM errors, calls at and above their limits, systems that answered, methods used per role."""
+    rows = [s for part in ("demo", "financebench_dev") for s in (report.get(part) or {}).values()]
+    methods: dict = defaultdict(Counter)
+    for s in rows:
+        for role, r in s["roles"].items():
+            methods[role].update(r.get("structured_methods") or {})
+    return {"llm_errors": sum(s["answer_errors"] + sum(r["errors"] for r in s["roles"].values()) for s in rows),
+            "calls_at_limit": sum(r["calls_at_limit"] for s in rows for r in s["roles"].values()),
+            "calls_above_limit": sum(r.get("calls_above_limit", 0) for s in rows for r in s["roles"].values()),
+            "systems_answering": sum(s["exit"] == 0 and s["answers"] > 0 for s in (report.get("demo") or {}).values()),
+            "methods": {role: dict(c) for role, c in methods.items()},
+            "contextualizer_exit": (report.get("contextualizer") or {}).get("exit"),
+            "judge_scored": sum("score" in r for r in (report.get("judge") or {}).get("scored", []))}
 
 
 def run_judge(work: Path, base_url: str, qs: list[dict]) -> dict:

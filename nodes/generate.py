@@ -50,6 +50,7 @@ from finrag.tools.retrieval.model_window import (
     context_room,
     fit_to_window,
     model_window,
+    server_token_ratio,
     window_record,
 )
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
@@ -76,13 +77,14 @@ def passage_tokens(c: dict) -> int:
     return count_tokens(format_context([c])) + 2
 
 
-def window_room(cfg: Configuration, model, question: str) -> tuple[int, int]:
-    """(the generator's window, the tokens its context may take there); (0, 0) when the window is unknown."""
+def window_room(cfg: Configuration, model, question: str, ratio: float = 1.0) -> tuple[int, int]:
+    """(the generator's window, the tokens its context may take there); (0, 0) when the window is unknown.
+    `ratio`: the server's tokens per finrag token (`server_token_ratio`); the room is then in server tokens."""
     window = model_window(cfg, model) if model is not None else 0
     if not window:
         return 0, 0
     fixed = count_tokens(cfg.generate_prompt) + count_tokens(cfg.generate_user_prompt.format(context="", question=question))
-    return window, context_room(window, fixed, completion_limit(cfg))
+    return window, context_room(window, int(fixed * ratio), completion_limit(cfg))
 
 
 @timed("generate")
@@ -137,7 +139,11 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         extra = reader_context(result)
         if window:  # the prompt fits the model's window: passages that do not fit are left out
             extra = extra if count_tokens(extra) < room // 2 else ""
-            fitted = fit_to_window(contexts, room - count_tokens(extra), passage_tokens)
+            ratio = server_token_ratio(model, context_text, count_tokens)  # the server's tokenizer, not ours
+            if ratio > 1.0:  # the room and every passage's cost in the server's tokens
+                room = window_room(cfg, model, question, ratio)[1]
+            fitted = fit_to_window(contexts, room - int(count_tokens(extra) * ratio),
+                                   lambda c: int(passage_tokens(c) * ratio) + 1)
             fit = window_record(window, room, contexts, fitted)
             contexts, context_text = fitted, format_context(fitted)
         if extra:

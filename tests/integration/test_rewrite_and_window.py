@@ -3,6 +3,7 @@ verdict is checked against the chunks' owners, and the context fits the model's 
 loopback servers only: no model needed."""
 from __future__ import annotations
 
+import json
 import threading
 from http.server import ThreadingHTTPServer
 
@@ -186,3 +187,40 @@ def test_hdrr_records_the_cut_to_a_configured_window(demo_index):
     assert plan["window_tokens"] == 1536 and plan["cut_to_window"] is True
     assert 0 < len(res["contexts"]) < len(full["contexts"])
     assert res["cost"]["context_tokens"] < 1536 < full["cost"]["context_tokens"]
+
+
+class DoubleTokenStub(WindowStub):
+    """A llama.cpp-like server whose tokenizer makes two tokens of what finrag counts as one (Gemma's splits
+    every digit of a statement page), saying so on `POST /tokenize`."""
+
+    def start(self) -> "DoubleTokenStub":
+        super().start()
+        handler = self._server.RequestHandlerClass
+        original = handler.do_POST
+
+        def do_POST(this) -> None:  # noqa: N802 - the http.server name
+            if this.path.split("?")[0].rstrip("/") == "/tokenize":
+                body = json.loads(this.rfile.read(int(this.headers.get("content-length") or 0)) or b"{}")
+                n = 2 * max(1, (len(str(body.get("content") or "")) + 3) // 4)
+                return this._send(200, {"tokens": list(range(n))})
+            return original(this)
+
+        handler.do_POST = do_POST
+        return self
+
+
+def test_the_window_is_counted_in_the_servers_own_tokens(demo_index, demo_qas):
+    """Issue 38 case "the model's window respected", found against llama-server with Gemma 3 270M: the context
+    fitted with finrag's token count overflowed the window ("Context size has been exceeded") where the server's
+    tokenizer counts more. With `POST /tokenize` the fit is made in the server's tokens: the prompt as the server
+    counts it (twice the stub's count here) plus the completion limit stays inside the 4,096-token window."""
+    q = demo_qas[0]
+    with DoubleTokenStub(4096) as stub:
+        res = ask(demo_index, q["question"], "sfr", llm="openai/stub-model", llm_base_url=stub.base_url,
+                  fast_path="off")
+        sent = [r for r in stub.requests if r.get("path", "").endswith("/chat/completions")]
+    gen = [c for c in res["cost"]["calls"] if c["role"] == "generator"]
+    assert len(gen) == 1 and "error" not in gen[0] and gen[0]["cut_to_window"] is True, res["cost"]["calls"]
+    body = sent[-1]["body"]
+    limit = int(body.get("max_tokens") or body.get("max_completion_tokens") or 1024)
+    assert 2 * sent[-1]["usage"]["prompt_tokens"] + limit <= 4096, (sent[-1]["usage"], limit)

@@ -115,10 +115,45 @@ def server_window(base_url: str, model: str, timeout: float = PROBE_TIMEOUT_S, a
     return found
 
 
+_NO_TOKENIZE: dict[str, float] = {}  # servers without a /tokenize route, and when that was seen
+RATIO_SAMPLE_CHARS = 20_000
+
+
+def server_token_ratio(model: Any, text: str, counter: Callable[[str], int],
+                       timeout: float = PROBE_TIMEOUT_S) -> float:
+    """How many tokens the chat `model`'s server counts per finrag token (`counter`) on `text`: llama.cpp and
+    vLLM tokenize on `POST /tokenize`; 1.0 where the server has no such route (asked again after
+    `RETRY_UNKNOWN_S`) or on any failure. Gemma's tokenizer, for one, splits every digit: a statement page holds
+    1.5-2x the tokens finrag counts, and a prompt fitted with finrag's count overflowed an 8k window ("Context
+    size has been exceeded"). At least 1.0, at most 4.0."""
+    base = str(getattr(model, "openai_api_base", None) or "").rstrip("/")
+    if not base.startswith(("http://", "https://")) or not text:
+        return 1.0
+    root = base[:-3] if base.endswith("/v1") else base
+    with _LOCK:
+        seen = _NO_TOKENIZE.get(root)
+    if seen is not None and time.monotonic() - seen < RETRY_UNKNOWN_S:
+        return 1.0
+    secret: Any = getattr(model, "openai_api_key", None)
+    key = str(secret.get_secret_value()) if hasattr(secret, "get_secret_value") else str(secret or "")
+    sample = text[:RATIO_SAMPLE_CHARS]
+    name = str(getattr(model, "model_name", None) or "")
+    out = _get_json(f"{root}/tokenize", timeout, {"content": sample, "prompt": sample, "model": name}, key)
+    tokens = out.get("tokens") if isinstance(out, dict) else None
+    n = len(tokens) if isinstance(tokens, list) else _positive((out or {}).get("count") if isinstance(out, dict) else 0)
+    mine = counter(sample)
+    if not n or not mine:
+        with _LOCK:
+            _NO_TOKENIZE[root] = time.monotonic()
+        return 1.0
+    return min(4.0, max(1.0, n / mine))
+
+
 def reset_cache() -> None:
     """Forget the probed windows (tests; a server restarted with another context size)."""
     with _LOCK:
         _CACHE.clear()
+        _NO_TOKENIZE.clear()
 
 
 def model_window(cfg: Any, model: Any) -> int:

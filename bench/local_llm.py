@@ -182,7 +182,8 @@ def run_systems(work: Path, index: Path, questions: Path, gold: dict[str, str], 
                         "stderr_tail": r.stderr.strip()[-300:] if r.returncode else "",
                         **summarise_answers(lines, gold)}
         print(f"{index.name} {system}: exit {r.returncode}, {rows[system]['answers']} answers, "
-              f"{rows[system]['seconds']} s, roles {json.dumps(rows[system]['roles'])[:300]}", flush=True)
+              f"{rows[system]['seconds']} s, roles {json.dumps(rows[system]['roles'])[:300]}"
+              + (f"; stderr: {rows[system]['stderr_tail']}" if r.returncode else ""), flush=True)
     return rows
 
 
@@ -214,6 +215,8 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default=str(GEMMA), help="a GGUF (default: Gemma 3 270M, see the docstring)")
     ap.add_argument("--ctx", type=int, default=8192, help="the server's context window (tokens)")
     ap.add_argument("--llm-timeout", type=float, default=240, help="seconds per LLM attempt (a CPU server is slow)")
+    ap.add_argument("--on-llm-error", choices=["fail", "offline"], default="fail",
+                    help="offline: a failed call (e.g. one at its limit) is recorded and the offline strategy answers")
     ap.add_argument("--questions", type=int, default=6, help="demo questions per system")
     ap.add_argument("--fb-index", default=str(REPO / ".finrag-fb"), help="a FinanceBench index (skipped if absent)")
     ap.add_argument("--systems", default=",".join(SYSTEMS))
@@ -253,11 +256,12 @@ def main(argv=None) -> int:
     port = free_port()
     base_url = f"http://127.0.0.1:{port}/v1"
     # a slow CPU server: each attempt may take up to --llm-timeout (the default 60 s is for hosted APIs)
-    llm = ["--llm", "openai/gemma-3-270m", "--llm-base-url", base_url, "--llm-timeout", str(args.llm_timeout)]
+    llm = ["--llm", "openai/gemma-3-270m", "--llm-base-url", base_url, "--llm-timeout", str(args.llm_timeout),
+           "--on-llm-error", args.on_llm_error]
     t0 = time.monotonic()
     proc = start_server(args.server, exe, model, port, args.ctx, work / "server.log")
     report: dict = {"server": args.server, "model": model.name, "ctx": args.ctx, "server_cap": "none (-n -1)",
-                    "base_url": "loopback"}
+                    "base_url": "loopback", "on_llm_error": args.on_llm_error}
     try:
         from finrag.tools.demo.corpus import demo_questions, generate_demo_corpus
 
@@ -310,7 +314,11 @@ def summary_of(report: dict) -> dict:
     for s in rows:
         for role, r in s["roles"].items():
             methods[role].update(r.get("structured_methods") or {})
-    return {"llm_errors": sum(s["answer_errors"] + sum(r["errors"] for r in s["roles"].values()) for s in rows),
+    failed_runs = [s for s in rows if s["exit"] != 0]  # a run stopped by an LLM error (exit 3) wrote no record of it
+    return {"llm_errors": sum(s["answer_errors"] + sum(r["errors"] for r in s["roles"].values()) for s in rows)
+            + len(failed_runs),
+            "runs_stopped_by_an_llm_error": len(failed_runs),
+            "runs_stopped_at_a_limit": sum("finish_reason=length" in s.get("stderr_tail", "") for s in failed_runs),
             "calls_at_limit": sum(r["calls_at_limit"] for s in rows for r in s["roles"].values()),
             "calls_above_limit": sum(r.get("calls_above_limit", 0) for s in rows for r in s["roles"].values()),
             "systems_answering": sum(s["exit"] == 0 and s["answers"] > 0 for s in (report.get("demo") or {}).values()),

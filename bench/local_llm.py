@@ -179,7 +179,7 @@ def run_systems(work: Path, index: Path, questions: Path, gold: dict[str, str], 
                    "-q", *llm)
         lines = [json.loads(x) for x in out.read_text().splitlines()] if out.exists() else []
         rows[system] = {"exit": r.returncode, "seconds": round(time.monotonic() - t0, 1),
-                        "stderr_tail": r.stderr.strip()[-300:] if r.returncode else "",
+                        "stderr_tail": r.stderr.strip()[-700:] if r.returncode else "",
                         **summarise_answers(lines, gold)}
         print(f"{index.name} {system}: exit {r.returncode}, {rows[system]['answers']} answers, "
               f"{rows[system]['seconds']} s, roles {json.dumps(rows[system]['roles'])[:300]}"

@@ -251,6 +251,8 @@ def main(argv=None) -> int:
         if not exe:
             print("--server llama-cpp-python needs --llama-cpp-python PYTHON", file=sys.stderr)
             return 2
+    if args.server == "llama-cpp-python":  # its server does not say its window (no /props): the setting does
+        ENV["FINRAG_LLM_CONTEXT_WINDOW"] = str(args.ctx)
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="finrag-local-llm-"))
     work.mkdir(parents=True, exist_ok=True)
     port = free_port()

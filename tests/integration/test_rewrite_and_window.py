@@ -191,7 +191,9 @@ def test_hdrr_records_the_cut_to_a_configured_window(demo_index):
 
 class DoubleTokenStub(WindowStub):
     """A llama.cpp-like server whose tokenizer makes two tokens of what finrag counts as one (Gemma's splits
-    every digit of a statement page), saying so on `POST /tokenize`."""
+    every digit of a statement page), saying so on `POST /tokenize` (llama-cpp-python: `/extras/tokenize`)."""
+
+    route = "/tokenize"
 
     def start(self) -> "DoubleTokenStub":
         super().start()
@@ -199,9 +201,9 @@ class DoubleTokenStub(WindowStub):
         original = handler.do_POST
 
         def do_POST(this) -> None:  # noqa: N802 - the http.server name
-            if this.path.split("?")[0].rstrip("/") == "/tokenize":
+            if this.path.split("?")[0].rstrip("/") == self.route:
                 body = json.loads(this.rfile.read(int(this.headers.get("content-length") or 0)) or b"{}")
-                n = 2 * max(1, (len(str(body.get("content") or "")) + 3) // 4)
+                n = 2 * max(1, (len(str(body.get("content") or body.get("input") or "")) + 3) // 4)
                 return this._send(200, {"tokens": list(range(n))})
             return original(this)
 
@@ -209,13 +211,19 @@ class DoubleTokenStub(WindowStub):
         return self
 
 
-def test_the_window_is_counted_in_the_servers_own_tokens(demo_index, demo_qas):
+@pytest.mark.parametrize("route", ["/tokenize", "/extras/tokenize"])
+def test_the_window_is_counted_in_the_servers_own_tokens(demo_index, demo_qas, route):
     """Issue 38 case "the model's window respected", found against llama-server with Gemma 3 270M: the context
     fitted with finrag's token count overflowed the window ("Context size has been exceeded") where the server's
     tokenizer counts more. With `POST /tokenize` the fit is made in the server's tokens: the prompt as the server
     counts it (twice the stub's count here) plus the completion limit stays inside the 4,096-token window."""
+    from finrag.tools.retrieval.model_window import reset_cache
+
     q = demo_qas[0]
-    with DoubleTokenStub(4096) as stub:
+    stub = DoubleTokenStub(4096)
+    stub.route = route
+    reset_cache()
+    with stub:
         res = ask(demo_index, q["question"], "sfr", llm="openai/stub-model", llm_base_url=stub.base_url,
                   fast_path="off")
         sent = [r for r in stub.requests if r.get("path", "").endswith("/chat/completions")]

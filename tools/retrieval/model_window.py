@@ -122,7 +122,7 @@ RATIO_SAMPLE_CHARS = 20_000
 def server_token_ratio(model: Any, text: str, counter: Callable[[str], int],
                        timeout: float = PROBE_TIMEOUT_S) -> float:
     """How many tokens the chat `model`'s server counts per finrag token (`counter`) on `text`: llama.cpp and
-    vLLM tokenize on `POST /tokenize`; 1.0 where the server has no such route (asked again after
+    vLLM tokenize on `POST /tokenize`, llama-cpp-python on `POST /extras/tokenize`; 1.0 where the server has no such route (asked again after
     `RETRY_UNKNOWN_S`) or on any failure. Gemma's tokenizer, for one, splits every digit: a statement page holds
     1.5-2x the tokens finrag counts, and a prompt fitted with finrag's count overflowed an 8k window ("Context
     size has been exceeded"). At least 1.0, at most 4.0."""
@@ -138,9 +138,14 @@ def server_token_ratio(model: Any, text: str, counter: Callable[[str], int],
     key = str(secret.get_secret_value()) if hasattr(secret, "get_secret_value") else str(secret or "")
     sample = text[:RATIO_SAMPLE_CHARS]
     name = str(getattr(model, "model_name", None) or "")
-    out = _get_json(f"{root}/tokenize", timeout, {"content": sample, "prompt": sample, "model": name}, key)
-    tokens = out.get("tokens") if isinstance(out, dict) else None
-    n = len(tokens) if isinstance(tokens, list) else _positive((out or {}).get("count") if isinstance(out, dict) else 0)
+    n = 0
+    for route in ("/tokenize", "/extras/tokenize"):  # llama.cpp and vLLM; llama-cpp-python
+        out = _get_json(f"{root}{route}", timeout, {"content": sample, "prompt": sample, "input": sample,
+                                                    "model": name}, key)
+        tokens = out.get("tokens") if isinstance(out, dict) else None
+        n = len(tokens) if isinstance(tokens, list) else _positive(out.get("count") if isinstance(out, dict) else 0)
+        if n:
+            break
     mine = counter(sample)
     if not n or not mine:
         with _LOCK:

@@ -21,18 +21,7 @@ from finrag.state.graph_state import FinragState
 from finrag.tools.llm.calls import try_structured
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.retrieval.query_rewrite import Rewrite, offline_rewrite
-
-
-def anchored_question(state: FinragState, prefix_template: str) -> str:
-    """The question, with the Agentic retry prefix when this is a retry."""
-    question = state.get("question", "")
-    if not state.get("retries"):
-        return question
-    who = (state.get("verification") or {}).get("anchor")
-    if not who:
-        extracted = state.get("extracted") or {}
-        who = (extracted.get("tickers") or extracted.get("companies") or ["the company"])[0]
-    return prefix_template.format(ticker=who) + question
+from finrag.tools.retrieval.question_search import anchored
 
 
 @timed("rewrite")
@@ -44,7 +33,7 @@ def rewrite(state: FinragState, runtime: Runtime[Configuration]) -> dict:
         {"question_scope": question_scope_for(state.get("question", ""))}
     if not state.get("retries") and state.get("query_from_router"):
         return {**scope, "llm_calls": []}  # the router's merged call already rewrote the question
-    question = anchored_question(state, cfg.retry_prefix)
+    question = anchored(state, cfg.retry_prefix)  # the Agentic retry prefix on a retry (one home: question_search)
     model = get_chat_model("rewriter", cfg)
     calls = []
     result = None

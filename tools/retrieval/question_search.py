@@ -17,8 +17,8 @@ from finrag.tools.retrieval.query_rewrite import offline_rewrite
 
 
 def anchored(state: Mapping[str, Any], prefix_template: str) -> str:
-    """The question the rewriter was given: the question, with the Agentic retry prefix on a retry (as
-    `nodes/rewrite.py` builds it)."""
+    """The question the rewriter is given: the question, with the Agentic retry prefix on a retry (`rewrite`
+    and both searches read it here)."""
     question = str(state.get("question") or "")
     if not state.get("retries"):
         return question

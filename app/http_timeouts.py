@@ -101,17 +101,18 @@ class _HeaderTimer:
             self.transport.write(_408)
         self.transport.close()
 
-
-class HeaderTimeoutH11(_HeaderTimer, H11Protocol):
-    """uvicorn's h11 protocol with the header read timeout (see the module's docstring)."""
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """A new connection: the timer runs until its first request's headers are complete."""
+        super().connection_made(transport)  # type: ignore[misc]
         self._arm(partial=False)
 
     def connection_lost(self, exc: Optional[Exception]) -> None:
         self._disarm()
-        super().connection_lost(exc)
+        super().connection_lost(exc)  # type: ignore[misc]
+
+
+class HeaderTimeoutH11(_HeaderTimer, H11Protocol):
+    """uvicorn's h11 protocol with the header read timeout (see the module's docstring)."""
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -141,14 +142,6 @@ def _httptools_class() -> Optional[type]:
 
     class HeaderTimeoutHttpTools(_HeaderTimer, HttpToolsProtocol):
         """uvicorn's httptools protocol with the header read timeout (see the module's docstring)."""
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm(partial=False)
-
-        def connection_lost(self, exc: Optional[Exception]) -> None:
-            self._disarm()
-            super().connection_lost(exc)
 
         def on_message_begin(self) -> None:  # the first byte of a request
             super().on_message_begin()

@@ -176,3 +176,49 @@ def test_studio_steps_hdrr_through_every_node_with_interrupt_before(studio, demo
     assert {"query", "keywords"} <= updates["rewrite"] and "fts_results" in updates["fts_search"]
     assert "vector_results" in updates["vector_search"] and "fused" in updates["rrf"]
     assert "reranked" in updates["rerank"] and "answer" in updates["generate"]
+
+
+def test_studio_thread_resolves_a_follow_up(studio):
+    """Issue 36 (Studio): two runs on one Studio thread; the second, "And in FY2023?", is resolved from the first
+    by `resolve_question` (the thread's checkpointed state carries the previous turn), routed to Acme's FY2023
+    filing, and the thread's state shows the earlier turn in `turns`; stepping through the follow-up
+    (`interrupt_before`) shows the resolution as `resolve_question`'s update."""
+    from langgraph_sdk import get_client
+
+    async def run(client, thread_id, question, **kw):
+        final, updates = None, {}
+        async for part in client.runs.stream(thread_id, "hdrr", input={"question": question},
+                                             stream_mode=["updates", "values"], **kw):
+            if part.event == "error":
+                raise AssertionError(f"run failed: {part.data}")
+            if part.event == "updates":
+                updates.update(part.data)
+            elif part.event == "values":
+                final = part.data
+        return final, updates
+
+    async def main():
+        client = get_client(url=studio)
+        thread = await client.threads.create()
+        tid = thread["thread_id"]
+        first, _ = await run(client, tid, "What was Acme Widgets' revenue in FY2022?")
+        # step into the follow-up: pause before extract_metadata, so the resolution is visible on its own
+        _, paused_updates = await run(client, tid, "And in FY2023?", interrupt_after=["resolve_question"])
+        paused = await client.threads.get_state(tid)
+        resumed = None
+        async for part in client.runs.stream(tid, "hdrr", input=None, stream_mode="values"):
+            if part.event == "values":
+                resumed = part.data
+        history = await client.threads.get_state(tid)
+        return first, paused_updates, paused, resumed, history
+
+    first, paused_updates, paused, resumed, history = asyncio.run(main())
+    assert first["routed_docs"] == ["ACMEWIDGETS_2022_10K"]
+    step = paused_updates["resolve_question"]
+    assert step["typed_question"] == "And in FY2023?" and "Acme" in step["resolved_question"]
+    assert "2023" in step["resolved_question"]
+    assert paused["next"] == ["extract_metadata"]
+    assert resumed["routed_docs"] == ["ACMEWIDGETS_2023_10K"], resumed["routed_docs"]
+    turns = history["values"]["turns"]
+    assert [t["question"] for t in turns] == ["What was Acme Widgets' revenue in FY2022?"]
+    assert history["values"]["conversation"]["turn"] == 2

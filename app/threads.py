@@ -13,7 +13,16 @@ the folder the `threads_dir` setting (FINRAG_THREADS_DIR) names (`<threads_dir>/
 `ThreadStore.in_memory()` holds threads in memory (tests). A graph runs on a thread with its checkpointed variant,
 compiled once per system and store (`ThreadStore.graph`); runs without a thread use the plain graphs, unchanged.
 An unknown thread is `ThreadNotFound`, a store SQLite cannot read is `ThreadStoreDamaged` (never reset); turns of
-one thread are serialised: a lock per thread in the process and a byte-range file lock across processes.
+one thread are serialised: a lock per thread in the process and a byte-range lock on `<store>.lock` across
+processes (`finrag serve --workers N` shares one store), held on one file handle the store keeps open (POSIX drops
+every lock a process holds on a file when it closes any handle of it).
+
+Each store keeps a registry of its threads (table `finrag_threads`: id, created, last used), so a thread can exist
+before its first turn (`ThreadStore.create`, the server's `POST /threads`), and is bounded (`ThreadBounds`, from
+`finrag.state.settings.ThreadSettings`: turns kept per thread, threads kept per store, days since last use): a
+turn drops its thread's earliest turns past the limit, and creating a thread or finishing a turn drops the least
+recently used threads past the limit and those unused for too long (a thread answering a turn is never dropped).
+The server keeps one store per index and API key (`owner_of`, `store_path(cfg, owner)`).
 """
 from __future__ import annotations
 
@@ -23,12 +32,15 @@ import fcntl
 import hashlib
 import sqlite3
 import threading
+import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import IO, Any, Iterator
 
 from finrag.graphs import SYSTEMS, build_graph
 from finrag.state.configuration import Configuration
+from finrag.state.settings import ThreadSettings
 from finrag.tools.conversation.turns import turn_record
 
 STORE_NAME = "threads.sqlite"
@@ -54,6 +66,14 @@ class ThreadNotFound(ThreadError, KeyError):
         return str(self.args[0]) if self.args else "thread not found"
 
 
+class ThreadExists(ThreadError):
+    """A thread of that id is in the store already (`ThreadStore.create`)."""
+
+
+class ThreadBusy(ThreadError):
+    """The thread is answering another turn, and the caller would not wait longer (`ThreadStore.turn(wait=)`)."""
+
+
 class ThreadStoreDamaged(ThreadError):
     """The thread store exists but SQLite cannot read it (reported, never reset)."""
 
@@ -67,6 +87,29 @@ class ThreadInfo:
     """Finished turns (the last one included)."""
     last_question: str
     """The last question as typed."""
+    created: float = 0.0
+    """When the thread was created (seconds since the epoch)."""
+    updated: float = 0.0
+    """When its last turn ended (or it was created)."""
+
+
+@dataclass(frozen=True)
+class ThreadBounds:
+    """How much a store keeps (0: no limit): turns per thread, threads, seconds since a thread's last use."""
+
+    max_turns: int = 50
+    max_threads: int = 1000
+    max_age_s: float = 30 * 86400.0
+
+    @classmethod
+    def from_settings(cls) -> "ThreadBounds":
+        """The bounds of `ThreadSettings` (FINRAG_THREADS_MAX_TURNS, _MAX_THREADS, _MAX_AGE_DAYS)."""
+        s = ThreadSettings()
+        return cls(int(s.max_turns), int(s.max_threads), float(s.max_age_days) * 86400.0)
+
+
+REGISTRY = "finrag_threads"
+"""The store's table of its threads: thread_id, created, updated (seconds since the epoch)."""
 
 
 def check_thread_id(thread_id: Any) -> str:
@@ -78,18 +121,28 @@ def check_thread_id(thread_id: Any) -> str:
     return thread_id.strip()
 
 
-def store_path(cfg: Configuration) -> Path:
-    """Where the thread store of the run's index lies: `threads_dir` when set, else beside the index."""
+def owner_of(api_key: str | None) -> str:
+    """The owner name of an API key's thread store: '' for none (the store the Python API and `finrag chat` use),
+    else 16 hex digits of a SHA-256 of the key (the key itself is written nowhere)."""
+    if not api_key:
+        return ""
+    return hashlib.sha256(b"finrag-threads\0" + api_key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def store_path(cfg: Configuration, owner: str = "") -> Path:
+    """Where the thread store of the run's index lies: `threads_dir` when set, else beside the index; an `owner`
+    (`owner_of`, the server's API key) has a store of its own, `threads-<owner>.sqlite`."""
+    name = f"threads-{owner}.sqlite" if owner else STORE_NAME
     index = str(cfg.index_dir)
     folder = str(getattr(cfg, "threads_dir", "") or "")
     if index.startswith("milvus:"):
         db = Path(index[len("milvus:"):]).expanduser()
-        return (Path(folder).expanduser() if folder else db.parent) / f"{db.stem}.{STORE_NAME}"
+        return (Path(folder).expanduser() if folder else db.parent) / f"{db.stem}.{name}"
     if folder:
         base = Path(index).expanduser().resolve()
         return Path(folder).expanduser() / f"{base.name or 'index'}-{hashlib.sha1(str(base).encode()).hexdigest()[:8]}" \
-            f".{STORE_NAME}"
-    return Path(index).expanduser() / STORE_NAME
+            f".{name}"
+    return Path(index).expanduser() / name
 
 
 def damaged(path: Path | None, exc: BaseException) -> ThreadStoreDamaged:
@@ -101,28 +154,40 @@ def damaged(path: Path | None, exc: BaseException) -> ThreadStoreDamaged:
 
 
 class ThreadStore:
-    """The threads of one index: a LangGraph checkpointer and the graphs compiled with it."""
+    """The threads of one index: a LangGraph checkpointer, the graphs compiled with it, and the store's registry of
+    its threads (created, last used) that its bounds are applied by."""
 
-    def __init__(self, saver: Any, path: Path | None = None, conn: sqlite3.Connection | None = None) -> None:
-        """A store over `saver` (the SQLite one at `path`, or an in-memory one)."""
+    def __init__(self, saver: Any, path: Path | None = None, conn: sqlite3.Connection | None = None,
+                 bounds: ThreadBounds | None = None) -> None:
+        """A store over `saver` (the SQLite one at `path`, or an in-memory one); `bounds`: `ThreadSettings`'s."""
         self.saver, self.path, self._conn = saver, path, conn
+        self.bounds = bounds if bounds is not None else ThreadBounds.from_settings()
         self._graphs: dict[str, Any] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._lock_file: IO[bytes] | None = None
+        # an in-memory store keeps its registry in an in-memory SQLite database (the SQLite store: in its file)
+        self._meta = None if conn is not None else sqlite3.connect(":memory:", check_same_thread=False)
+        self._meta_lock = threading.Lock()
+        with self._sql() as cur:
+            cur.execute(f"CREATE TABLE IF NOT EXISTS {REGISTRY} (thread_id TEXT PRIMARY KEY, created REAL NOT NULL, "
+                        "updated REAL NOT NULL)")
+        self._adopt()
 
     @classmethod
-    def in_memory(cls) -> "ThreadStore":
+    def in_memory(cls, bounds: ThreadBounds | None = None) -> "ThreadStore":
         """A store that lives as long as the object (LangGraph's `InMemorySaver`)."""
         from langgraph.checkpoint.memory import InMemorySaver
 
-        return cls(InMemorySaver())
+        return cls(InMemorySaver(), bounds=bounds)
 
     @classmethod
-    def sqlite(cls, path: Path) -> "ThreadStore":
+    def sqlite(cls, path: Path, bounds: ThreadBounds | None = None) -> "ThreadStore":
         """The SQLite store at `path` (created when absent; ThreadStoreDamaged when SQLite cannot read it)."""
         from langgraph.checkpoint.sqlite import SqliteSaver
 
         path.parent.mkdir(parents=True, exist_ok=True)
+        conn = None
         try:
             conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
             row = conn.execute("PRAGMA quick_check").fetchone()
@@ -130,10 +195,13 @@ class ThreadStore:
                 raise sqlite3.DatabaseError(f"integrity check: {row[0] if row else 'no answer'}")
             saver = SqliteSaver(conn)
             saver.setup()
-        except sqlite3.DatabaseError as exc:
-            raise damaged(path, exc) from None
-        return cls(saver, path, conn)
+            return cls(saver, path, conn, bounds)
+        except (sqlite3.DatabaseError, ThreadStoreDamaged) as exc:
+            if conn is not None:
+                conn.close()
+            raise (exc if isinstance(exc, ThreadStoreDamaged) else damaged(path, exc)) from None
 
+    # ------------------------------------------------------------------ graphs and turns
     def graph(self, system: str) -> Any:
         """The system's graph compiled with this store's checkpointer (compiled once)."""
         if system not in SYSTEMS:
@@ -144,36 +212,80 @@ class ThreadStore:
             return self._graphs[system]
 
     @contextlib.contextmanager
-    def turn(self, thread_id: str) -> Iterator[None]:
-        """Hold the thread for one turn: other turns of it wait (this process: a lock; others: a file lock)."""
+    def turn(self, thread_id: str, wait: float | None = None) -> Iterator[None]:
+        """Hold the thread for one turn: other turns of it wait (this process: a lock; others: a byte-range lock on
+        `<store>.lock`). `wait`: at most that many seconds, then ThreadBusy (None: as long as it takes)."""
+        if not self._acquire(thread_id, wait):
+            raise ThreadBusy(f"thread {thread_id!r} is answering another turn; send this one when it has answered")
+        try:
+            yield
+        finally:
+            self._release(thread_id)
+
+    def _offset(self, thread_id: str) -> int:
+        return int(hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:8], 16) % (1 << 30)
+
+    def _lock_handle(self) -> IO[bytes]:
+        """The store's lock file, opened once and kept open (closing a handle would drop the process's locks)."""
+        with self._guard:
+            if self._lock_file is None:
+                self._lock_file = open(str(self.path) + ".lock", "a+b")  # noqa: SIM115 - open as long as the store
+            return self._lock_file
+
+    def _acquire(self, thread_id: str, wait: float | None) -> bool:
+        """Take the thread's locks (`turn`); False when `wait` seconds passed first."""
         with self._guard:
             lock = self._locks.setdefault(thread_id, threading.Lock())
-        with lock:
-            if self.path is None:
-                yield
-                return
-            with open(str(self.path) + ".lock", "a+b") as fh:
-                offset = int(hashlib.sha1(thread_id.encode()).hexdigest()[:8], 16) % (1 << 30)
-                fcntl.lockf(fh, fcntl.LOCK_EX, 1, offset)
+        end = None if wait is None else time.monotonic() + max(0.0, wait)
+        if not (lock.acquire() if wait is None else lock.acquire(timeout=max(0.0, wait))):
+            return False
+        if self.path is None:
+            return True
+        try:
+            handle, offset = self._lock_handle(), self._offset(thread_id)
+            if end is None:
+                fcntl.lockf(handle, fcntl.LOCK_EX, 1, offset)
+                return True
+            while True:
                 try:
-                    yield
-                finally:
-                    fcntl.lockf(fh, fcntl.LOCK_UN, 1, offset)
+                    fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
+                    return True
+                except OSError:  # another process holds it (EAGAIN / EACCES)
+                    if time.monotonic() >= end:
+                        lock.release()
+                        return False
+                    time.sleep(0.02)
+        except BaseException:
+            lock.release()
+            raise
+
+    def _release(self, thread_id: str) -> None:
+        try:
+            if self.path is not None and self._lock_file is not None:
+                fcntl.lockf(self._lock_file, fcntl.LOCK_UN, 1, self._offset(thread_id))
+        finally:
+            self._locks[thread_id].release()
 
     durability = "exit"
     """LangGraph's durability for turns run through finrag: the state is written once, when the turn ends (not
     after every step); a turn that fails leaves the thread as it was."""
 
-    def _drop_retrieval(self, thread_id: str) -> None:
-        """The thread's latest checkpoint rewritten in place without `RETRIEVAL_KEYS` (one read and one write of
-        the checkpoint, no graph step: the thread stays finished)."""
+    def _compact(self, thread_id: str) -> None:
+        """The thread's latest checkpoint rewritten in place without `RETRIEVAL_KEYS` and with at most
+        `bounds.max_turns` turns (the earliest dropped; the last turn is the state itself): one read and one write
+        of the checkpoint, no graph step, so the thread stays finished."""
         tup = self.saver.get_tuple({"configurable": {"thread_id": thread_id}})
         if tup is None:
             return
         values = dict((tup.checkpoint or {}).get("channel_values") or {})
-        if not any(k in values for k in RETRIEVAL_KEYS):
+        kept = {k: v for k, v in values.items() if k not in RETRIEVAL_KEYS}
+        earlier = builtins.list(values.get("turns") or [])
+        room = max(0, self.bounds.max_turns - 1) if self.bounds.max_turns else len(earlier)
+        if len(earlier) > room:
+            kept["turns"] = earlier[len(earlier) - room:]
+        if len(kept) == len(values) and len(earlier) <= room:
             return
-        checkpoint = {**tup.checkpoint, "channel_values": {k: v for k, v in values.items() if k not in RETRIEVAL_KEYS}}
+        checkpoint = {**tup.checkpoint, "channel_values": kept}
         where = dict(tup.config["configurable"])
         parent = ((tup.parent_config or {}).get("configurable") or {}).get("checkpoint_id")
         config: dict[str, Any] = {"configurable": {"thread_id": thread_id, "checkpoint_ns": where.get("checkpoint_ns", "")}}
@@ -182,11 +294,12 @@ class ThreadStore:
         self.saver.put(config, checkpoint, tup.metadata, {})  # the same checkpoint id: replaced
 
     def after_turn(self, thread_id: str, graph: Any = None) -> None:
-        """After a turn: the retrieval internals of its state cleared (`RETRIEVAL_KEYS`: the next turn resets
-        them anyway; the answer, routing and contexts stay) and only the thread's latest checkpoint kept (its
-        state holds every turn, `turns`; older checkpoints add only size)."""
+        """After a turn (the thread held): the retrieval internals of its state cleared (`RETRIEVAL_KEYS`: the next
+        turn resets them anyway; the answer, routing and contexts stay), its earliest turns past
+        `bounds.max_turns` dropped, only its latest checkpoint kept (its state holds every turn, `turns`; older
+        checkpoints add only size), its last use recorded, and the store's other bounds applied (`prune`)."""
         try:
-            self._drop_retrieval(thread_id)
+            self._compact(thread_id)
             if self._conn is not None:
                 with self.saver.cursor() as cur:  # the saver's lock and transaction
                     for table in ("checkpoints", "writes"):
@@ -194,6 +307,11 @@ class ThreadStore:
                                     "MAX(checkpoint_id) FROM checkpoints WHERE thread_id = ?)", (thread_id, thread_id))
         except sqlite3.DatabaseError as exc:
             raise damaged(self.path, exc) from None
+        now = time.time()
+        with self._sql() as cur:
+            cur.execute(f"INSERT INTO {REGISTRY} VALUES (?, ?, ?) ON CONFLICT(thread_id) DO UPDATE SET "
+                        "updated = excluded.updated", (thread_id, now, now))
+        self.prune(keep=thread_id)
 
     def config(self, thread_id: str, config: Any = None) -> dict[str, Any]:
         """A RunnableConfig of `config` with the thread's id in `configurable`."""
@@ -201,8 +319,88 @@ class ThreadStore:
         out["configurable"] = {**dict(out.get("configurable") or {}), "thread_id": thread_id}
         return out
 
+    # ------------------------------------------------------------------ the registry
+    @contextlib.contextmanager
+    def _sql(self, transaction: bool = True) -> Iterator[sqlite3.Cursor]:
+        """A cursor on the registry's database: the saver's (its lock and transaction) or the in-memory one."""
+        try:
+            if self._meta is None:
+                with self.saver.cursor(transaction=transaction) as cur:
+                    yield cur
+                return
+            with self._meta_lock:
+                cur = self._meta.cursor()
+                try:
+                    yield cur
+                finally:
+                    self._meta.commit()
+                    cur.close()
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
+
+    def _adopt(self) -> None:
+        """Threads with checkpoints but no registry row (written before the registry existed) get one, dated now
+        (when the store is opened)."""
+        now = time.time()
+        if self._meta is None:
+            with self._sql() as cur:
+                cur.execute(f"INSERT OR IGNORE INTO {REGISTRY} SELECT thread_id, ?, ? FROM checkpoints "
+                            "GROUP BY thread_id", (now, now))
+            return
+        ids = dict.fromkeys(str(t.config["configurable"]["thread_id"]) for t in self.saver.list(None))
+        with self._sql() as cur:
+            cur.executemany(f"INSERT OR IGNORE INTO {REGISTRY} VALUES (?, ?, ?)", [(t, now, now) for t in ids])
+
+    def _rows(self) -> builtins.list[tuple[str, float, float]]:
+        """(thread_id, created, updated) of every thread, the least recently used first."""
+        with self._sql(transaction=False) as cur:
+            rows = cur.execute(f"SELECT thread_id, created, updated FROM {REGISTRY} ORDER BY updated, rowid").fetchall()
+        return [(str(t), float(c), float(u)) for t, c, u in rows]
+
+    def _row(self, thread_id: str) -> tuple[float, float] | None:
+        with self._sql(transaction=False) as cur:
+            row = cur.execute(f"SELECT created, updated FROM {REGISTRY} WHERE thread_id = ?", (thread_id,)).fetchone()
+        return (float(row[0]), float(row[1])) if row else None
+
+    def create(self, thread_id: str | None = None) -> str:
+        """A new thread, empty until its first turn: `thread_id`, or a generated one (32 hex digits). ThreadExists
+        when the store holds it already; the store's bounds are applied (`prune`)."""
+        tid = check_thread_id(thread_id) if thread_id is not None else uuid.uuid4().hex
+        now, taken = time.time(), False
+        with self._sql() as cur:
+            try:
+                cur.execute(f"INSERT INTO {REGISTRY} VALUES (?, ?, ?)", (tid, now, now))
+            except sqlite3.IntegrityError:
+                taken = True
+        if taken:
+            raise ThreadExists(f"thread {tid!r} exists already")
+        self.prune(keep=tid)
+        return tid
+
+    def prune(self, keep: str | None = None) -> builtins.list[str]:
+        """Apply the store's bounds: threads unused for longer than `bounds.max_age_s`, then the least recently used
+        past `bounds.max_threads`, are deleted (never `keep`, nor a thread answering a turn right now); the ids
+        deleted."""
+        b = self.bounds
+        if not b.max_threads and not b.max_age_s:
+            return []
+        rows = self._rows()
+        old = {t for t, _, u in rows if b.max_age_s and u < time.time() - b.max_age_s}
+        alive = [t for t, _, _ in rows if t not in old]
+        excess = alive[:len(alive) - b.max_threads] if b.max_threads and len(alive) > b.max_threads else []
+        dropped = []
+        for tid in [t for t, _, _ in rows if t in old or t in excess]:
+            if tid != keep and self._acquire(tid, 0.0):
+                try:
+                    self._remove(tid)
+                finally:
+                    self._release(tid)
+                dropped.append(tid)
+        return dropped
+
+    # ------------------------------------------------------------------ reading
     def _state(self, thread_id: str) -> dict[str, Any] | None:
-        """The thread's latest state values, None when the store has no such thread."""
+        """The thread's latest state values, None when the store has no checkpoint of it."""
         cfg = {"configurable": {"thread_id": thread_id}}
         try:
             tup = self.saver.get_tuple(cfg)
@@ -215,22 +413,17 @@ class ThreadStore:
 
     def thread_ids(self) -> builtins.list[str]:
         """The ids of the store's threads, the least recently used first."""
-        if self._conn is not None:
-            try:
-                with self.saver.cursor(transaction=False) as cur:
-                    rows = cur.execute("SELECT thread_id FROM checkpoints GROUP BY thread_id "
-                                       "ORDER BY MIN(checkpoint_id)").fetchall()
-            except sqlite3.DatabaseError as exc:
-                raise damaged(self.path, exc) from None
-            return [str(r[0]) for r in rows]
-        return builtins.list(dict.fromkeys(str(t.config["configurable"]["thread_id"]) for t in self.saver.list(None)))
+        return [t for t, _, _ in self._rows()]
 
     def read(self, thread_id: str) -> builtins.list[dict[str, Any]]:
-        """The thread's finished turns, oldest first (`finrag.tools.conversation.turns.turn_record`)."""
+        """The thread's finished turns, oldest first (`finrag.tools.conversation.turns.turn_record`); [] for a
+        thread created and not asked yet."""
         thread_id = check_thread_id(thread_id)
         values = self._state(thread_id)
         if values is None:
-            raise ThreadNotFound(f"no thread {thread_id!r} in {self.where()}")
+            if self._row(thread_id) is None:
+                raise ThreadNotFound(f"no thread {thread_id!r} in {self.where()}")
+            return []
         turns = builtins.list(values.get("turns") or [])
         if values.get("conversation") and values.get("answer") is not None:
             turns.append(turn_record(values))
@@ -238,26 +431,38 @@ class ThreadStore:
 
     def exists(self, thread_id: str) -> bool:
         """Does the store hold the thread?"""
-        return self._state(check_thread_id(thread_id)) is not None
-
-    def delete(self, thread_id: str) -> None:
-        """Remove the thread and its checkpoints (ThreadNotFound when there is none)."""
         thread_id = check_thread_id(thread_id)
-        with self.turn(thread_id):
-            if self._state(thread_id) is None:
+        return self._row(thread_id) is not None or self._state(thread_id) is not None
+
+    def delete(self, thread_id: str, wait: float | None = None) -> None:
+        """Remove the thread and its checkpoints (ThreadNotFound when there is none; ThreadBusy when it is still
+        answering a turn after `wait` seconds)."""
+        thread_id = check_thread_id(thread_id)
+        with self.turn(thread_id, wait):
+            if not self.exists(thread_id):
                 raise ThreadNotFound(f"no thread {thread_id!r} in {self.where()}")
-            try:
-                self.saver.delete_thread(thread_id)
-            except sqlite3.DatabaseError as exc:
-                raise damaged(self.path, exc) from None
+            self._remove(thread_id)
+
+    def _remove(self, thread_id: str) -> None:
+        """Delete the thread's checkpoints and registry row (the thread held)."""
+        try:
+            self.saver.delete_thread(thread_id)
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, exc) from None
+        with self._sql() as cur:
+            cur.execute(f"DELETE FROM {REGISTRY} WHERE thread_id = ?", (thread_id,))
 
     def list_threads(self) -> builtins.list[ThreadInfo]:
-        """Every thread of the store, with its number of turns and last question."""
+        """Every thread of the store, the least recently used first, with its number of turns and last question."""
         out = []
-        for tid in self.thread_ids():
-            turns = self.read(tid)
+        for tid, created, updated in self._rows():
+            try:
+                turns = self.read(tid)
+            except ThreadNotFound:  # deleted meanwhile (another process)
+                continue
             out.append(ThreadInfo(thread_id=tid, turns=len(turns),
-                                  last_question=str(turns[-1]["question"]) if turns else ""))
+                                  last_question=str(turns[-1]["question"]) if turns else "",
+                                  created=created, updated=updated))
         return out
 
     def where(self) -> str:
@@ -265,10 +470,16 @@ class ThreadStore:
         return f"the thread store {self.path}" if self.path else "the in-memory thread store"
 
     def close(self) -> None:
-        """Close the SQLite connection (the store is unusable afterwards)."""
+        """Close the SQLite connection and the lock file (the store is unusable afterwards)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self._meta is not None:
+            self._meta.close()
+        with self._guard:
+            if self._lock_file is not None:
+                self._lock_file.close()
+                self._lock_file = None
 
 
 _STORES: dict[str, ThreadStore] = {}
@@ -277,7 +488,15 @@ _STORES_LOCK = threading.Lock()
 
 def store_for(cfg: Configuration) -> ThreadStore:
     """The process's thread store of the run's index (opened on first use)."""
-    path = store_path(cfg)
+    store = owned_store(cfg)
+    assert store is not None  # created when absent
+    return store
+
+
+def owned_store(cfg: Configuration, owner: str = "", *, create: bool = True) -> ThreadStore | None:
+    """The process's thread store of the run's index for `owner` (`owner_of`; '' the shared one), opened on first
+    use; None when `create` is false and there is no such store yet (nothing is written then)."""
+    path = store_path(cfg, owner)
     if not getattr(cfg, "threads_dir", "") and not path.parent.is_dir():
         from finrag.tools.indexing.store import IndexMissing
 
@@ -285,6 +504,8 @@ def store_for(cfg: Configuration) -> ThreadStore:
     key = str(path.resolve()) if path.parent.exists() else str(path)
     with _STORES_LOCK:
         if key not in _STORES:
+            if not create and not path.exists():
+                return None
             _STORES[key] = ThreadStore.sqlite(path)
         return _STORES[key]
 
@@ -315,5 +536,6 @@ def delete(thread_id: str, index: str | None = None, *, threads_dir: str | None 
     open_store(index, threads_dir=threads_dir).delete(thread_id)
 
 
-__all__ = ["ThreadError", "ThreadInfo", "ThreadNotFound", "ThreadStore", "ThreadStoreDamaged", "check_thread_id",
-           "delete", "list_threads", "open_store", "read", "store_for", "store_path"]
+__all__ = ["ThreadBounds", "ThreadBusy", "ThreadError", "ThreadExists", "ThreadInfo", "ThreadNotFound", "ThreadStore",
+           "ThreadStoreDamaged", "check_thread_id", "delete", "list_threads", "open_store", "owned_store", "owner_of",
+           "read", "store_for", "store_path"]

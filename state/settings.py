@@ -20,7 +20,8 @@ The groups:
 * `finrag.state.configuration.Configuration`: what a query's run applies (LangGraph's run context);
 * `IndexSettings`: what only `finrag index` applies (the V-B contextualizer's model and prompt);
 * `EvalSettings`: what only evaluation applies (the judges' models);
-* `ServeSettings`: `finrag serve`'s limits and API key (`FINRAG_SERVE_*`, `FINRAG_API_KEY`);
+* `ServeSettings`: `finrag serve`'s limits and API keys (`FINRAG_SERVE_*`, `FINRAG_API_KEY`, `FINRAG_API_KEYS`);
+* `ThreadSettings`: the bounds of the conversation thread stores (`FINRAG_THREADS_MAX_*`);
 * `MilvusSettings`: the Milvus backend (`FINRAG_MILVUS_*`);
 * `ProcessSettings`: process-level settings of code that runs outside a query's configuration (the
   index home, the user cache, embedder defaults and threads, the query encoder, API keys and base URLs of
@@ -261,7 +262,8 @@ class ServeSettings(FinragSettings):
 
     model_config = SettingsConfigDict(env_prefix="FINRAG_SERVE_")
     label: ClassVar[str] = "serve setting"
-    env_aliases: ClassVar[Mapping[str, tuple[str, ...]]] = {"api_key": ("FINRAG_API_KEY",)}
+    env_aliases: ClassVar[Mapping[str, tuple[str, ...]]] = {"api_key": ("FINRAG_API_KEY",),
+                                                            "api_keys": ("FINRAG_API_KEYS",)}
 
     max_body: Optional[int] = Field(default=None, description="Largest request body, in bytes (64,000).")
     timeout: Optional[float] = Field(default=None, description="Seconds per request (120; a whole /batch "
@@ -274,6 +276,26 @@ class ServeSettings(FinragSettings):
                                                                  "per core, at most 4).")
     api_key: str = Field(default="", description="The X-API-Key header every request must carry "
                                                      "(FINRAG_API_KEY). Empty: no key required.")
+    api_keys: str = Field(default="", description="More X-API-Key values the server accepts besides "
+                                                      "FINRAG_API_KEY, comma-separated (FINRAG_API_KEYS); each "
+                                                      "key has conversation threads of its own.")
+
+
+class ThreadSettings(FinragSettings):
+    """The bounds of every conversation thread store (`finrag.threads`: the Python API, `finrag chat`, the
+    server's per-key stores; `FINRAG_THREADS_MAX_*`). 0 turns a bound off. The oldest go first: a thread's
+    earliest turns, the least recently used threads, threads not used for longer than the age."""
+
+    model_config = SettingsConfigDict(env_prefix="FINRAG_THREADS_")
+    label: ClassVar[str] = "thread setting"
+
+    max_turns: int = Field(default=50, ge=0, description="Turns kept per thread; a longer conversation goes on, "
+                                                          "its earliest turns dropped (0: no limit).")
+    max_threads: int = Field(default=1000, ge=0, description="Threads kept per store (per index and API key); a "
+                                                              "new one drops the least recently used (0: no "
+                                                              "limit).")
+    max_age_days: float = Field(default=30.0, ge=0, description="Days a thread is kept after its last use "
+                                                                 "(0: no limit).")
 
 
 class MilvusSettings(FinragSettings):
@@ -331,6 +353,6 @@ class ProcessSettings(FinragSettings):
     openai_base_url: str = Field(default="", description="OpenAI's base URL (OPENAI_BASE_URL).")
 
 
-SETTINGS_CLASSES: tuple[type[FinragSettings], ...] = (IndexSettings, EvalSettings, ServeSettings, MilvusSettings,
-                                                      ProcessSettings)
+SETTINGS_CLASSES: tuple[type[FinragSettings], ...] = (IndexSettings, EvalSettings, ServeSettings, ThreadSettings,
+                                                      MilvusSettings, ProcessSettings)
 """The settings classes besides `Configuration` (README's configuration section documents them)."""

@@ -20,7 +20,7 @@ The groups:
 * `finrag.state.configuration.Configuration`: what a query's run applies (LangGraph's run context);
 * `IndexSettings`: what only `finrag index` applies (the V-B contextualizer's model and prompt);
 * `EvalSettings`: what only evaluation applies (the judges' models);
-* `ServeSettings`: `finrag serve`'s limits and API keys (`FINRAG_SERVE_*`, `FINRAG_API_KEY`, `FINRAG_API_KEYS`);
+* `ServeSettings`: `finrag serve`'s limits and API key (`FINRAG_SERVE_*`, `FINRAG_API_KEY`);
 * `ThreadSettings`: the bounds of the conversation thread stores (`FINRAG_THREADS_MAX_*`);
 * `MilvusSettings`: the Milvus backend (`FINRAG_MILVUS_*`);
 * `ProcessSettings`: process-level settings of code that runs outside a query's configuration (the
@@ -262,8 +262,7 @@ class ServeSettings(FinragSettings):
 
     model_config = SettingsConfigDict(env_prefix="FINRAG_SERVE_")
     label: ClassVar[str] = "serve setting"
-    env_aliases: ClassVar[Mapping[str, tuple[str, ...]]] = {"api_key": ("FINRAG_API_KEY",),
-                                                            "api_keys": ("FINRAG_API_KEYS",)}
+    env_aliases: ClassVar[Mapping[str, tuple[str, ...]]] = {"api_key": ("FINRAG_API_KEY",)}
 
     max_body: Optional[int] = Field(default=None, description="Largest request body, in bytes (64,000).")
     timeout: Optional[float] = Field(default=None, description="Seconds per request (120; a whole /batch "
@@ -276,9 +275,6 @@ class ServeSettings(FinragSettings):
                                                                  "per core, at most 4).")
     api_key: str = Field(default="", description="The X-API-Key header every request must carry "
                                                      "(FINRAG_API_KEY). Empty: no key required.")
-    api_keys: str = Field(default="", description="More X-API-Key values the server accepts besides "
-                                                      "FINRAG_API_KEY, comma-separated (FINRAG_API_KEYS); each "
-                                                      "key has conversation threads of its own.")
 
 
 class ThreadSettings(FinragSettings):

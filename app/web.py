@@ -24,6 +24,12 @@ nothing from the internet. With ``--api-key`` a browser's first visit gets the g
 `PageOn401` replaces with the same static page (it holds no index data): the page asks for the key, keeps
 it in the tab's sessionStorage and sends it as ``X-API-Key`` on every request it makes (page images are
 fetched with the header too and shown from blob URLs).
+
+The page's conversation view (`web_static/conversation.js`, inlined into app.js's script where it marks it):
+with "Conversation" ticked, each question is a turn of a thread (``POST /threads``, then ``POST
+/{system}/stream`` with ``config.configurable.thread_id``); turns stack with their answer, citations and
+routing, the thread id is kept in the tab's sessionStorage and a reload reads the turns back (``GET
+/threads/{id}``). Unticked, the page answers single questions as before.
 """
 from __future__ import annotations
 
@@ -85,8 +91,10 @@ def _page() -> tuple[bytes, str]:
     css = (STATIC / "app.css").read_text(encoding="utf-8")
     settings = {"systems": list(SYSTEMS), "notes": SYSTEM_NOTES, "default": DEFAULT_SYSTEM,
                 "compare": "cbr", "statuses": ROUTING_STATUSES, "zoom": 1.5}
-    js = "window.FINRAG = " + json.dumps(settings).replace("</", "<\\/") + ";\n" + \
-        (STATIC / "app.js").read_text(encoding="utf-8")
+    app_js = (STATIC / "app.js").read_text(encoding="utf-8")
+    # the conversation view (conversation.js) runs inside app.js's closure: inlined where app.js marks it
+    app_js = app_js.replace("/*CONVERSATION_JS*/", (STATIC / "conversation.js").read_text(encoding="utf-8"), 1)
+    js = "window.FINRAG = " + json.dumps(settings).replace("</", "<\\/") + ";\n" + app_js
     html = html.replace("/*APP_CSS*/", css).replace("/*APP_JS*/", js)
     csp = ("default-src 'none'; " f"script-src {_csp_hash(js)}; style-src {_csp_hash(css)}; "
            "img-src 'self' blob: data:; connect-src 'self'; frame-src 'self' blob:; "

@@ -1,6 +1,7 @@
 // finrag's answer page (served by `finrag serve` at / and /documents; see app/web.py and docs/serving.md).
-// No framework, no network beyond this server: answers stream from POST /{system}/stream_events, pages
-// come from /documents/{id}/pages/{n}. Text from the index or an answer is only ever set as textContent.
+// No framework, no network beyond this server: answers stream from POST /{system}/stream_events (a turn of a
+// conversation from POST /{system}/stream on a thread: conversation.js, inlined below), pages come from
+// /documents/{id}/pages/{n}. Text from the index or an answer is only ever set as textContent.
 "use strict";
 (() => {
   const CFG = window.FINRAG;
@@ -11,7 +12,7 @@
   const MISSING = new Set(["company_not_indexed", "period_not_in_index"]);
   let filings = null; // {doc_id: identity} once /documents has answered
   let filingsPromise = null;
-  let runs = [];
+  let runs = []; // the runs on the page: one question's (one system, or two side by side), or every turn's
 
   // ------------------------------------------------------------------ helpers
   function el(tag, attrs, ...children) {
@@ -138,8 +139,8 @@
     return b;
   }
   function renderAnswer(target, run) {
-    const text = run.contract.answer || "";
-    const asked = askedDocs();
+    const text = run.turn ? splitAnswering(run.contract.answer || "").body : run.contract.answer || "";
+    const asked = askedDocs(run);
     target.replaceChildren();
     let last = 0;
     for (const m of text.matchAll(CITE)) {
@@ -159,19 +160,26 @@
   }
 
   // --------------------------------------------------------------- one run
-  function askedDocs() {
+  function askedDocs(run) { // the filings routed for the question `run` answers (by any of its systems)
     const asked = new Set();
-    for (const r of runs) for (const d of ((r.contract.routing || {}).routed_docs || [])) asked.add(d);
+    for (const r of (run && run.peers) || runs) for (const d of ((r.contract.routing || {}).routed_docs || [])) asked.add(d);
     return asked;
   }
 
   class Run {
-    constructor(system, question) {
+    // opts.thread: a turn of that conversation (POST /{system}/stream with config.configurable.thread_id);
+    // opts.heading: the card's heading element (h3 inside a turn). A turn read back from its thread (GET
+    // /threads/{id}: answer, routing, citations; no contexts or cost) is a Run with `restored` set.
+    constructor(system, question, opts) {
+      opts = opts || {};
       this.system = system;
       this.question = question;
+      this.thread = opts.thread || null;
+      this.peers = [this];
       this.contract = {};
       this.tokens = "";
       this.done = false;
+      this.error = null;
       this.state = el("span", { class: "state", text: "asking..." });
       this.errorBox = el("div", { class: "error-box", role: "alert", hidden: true });
       this.notice = el("div", { class: "notice", hidden: true });
@@ -179,9 +187,16 @@
       this.routing = el("details", { class: "routing", open: true, hidden: true });
       this.contexts = el("details", { class: "contexts", hidden: true });
       this.cost = el("details", { class: "cost", hidden: true });
-      this.card = el("section", { class: "result", "data-system": system, "data-state": "asking" },
-        el("h2", {}, system.toUpperCase(), el("span", { class: "note", text: CFG.notes[system] || "" }), this.state),
+      this.card = el("section", { class: "result", "data-system": system || null, "data-state": "asking" },
+        el(opts.heading || "h2", {}, system ? system.toUpperCase() : "Answer",
+          el("span", { class: "note", text: CFG.notes[system] || "" }), this.state),
         this.errorBox, this.notice, this.answer, this.routing, this.contexts, this.cost);
+    }
+
+    body() { // the request's body: the question, and the thread for a turn of a conversation
+      const body = { input: { question: this.question } };
+      if (this.thread) body.config = { configurable: { thread_id: this.thread } };
+      return body;
     }
 
     async start() {
@@ -189,11 +204,11 @@
       try {
         let resp;
         try {
-          resp = await fetch(`/${this.system}/stream_events`, {
+          resp = await fetch(`/${this.system}/${this.thread ? "stream" : "stream_events"}`, {
             method: "POST",
             headers: headers({ "Content-Type": "application/json", Accept: "text/event-stream" }),
-            body: JSON.stringify({ input: { question: this.question }, include_names: ["/" + this.system],
-              include_types: ["chat_model"] }),
+            body: JSON.stringify(this.thread ? this.body() : Object.assign(this.body(),
+              { include_names: ["/" + this.system], include_types: ["chat_model"] })),
           });
         } catch (err) { throw new HttpError(0, String(err.message || err)); }
         if (!resp.ok) throw new HttpError(resp.status, await detailOf(resp));
@@ -210,7 +225,7 @@
     async invoke() {
       const resp = await fetch(`/${this.system}/invoke`, { method: "POST",
         headers: headers({ "Content-Type": "application/json" }),
-        body: JSON.stringify({ input: { question: this.question } }) });
+        body: JSON.stringify(this.body()) });
       if (!resp.ok) throw new HttpError(resp.status, await detailOf(resp));
       this.merge((await resp.json()).output);
     }
@@ -247,6 +262,7 @@
         throw err;
       }
       if (event !== "data" || !data.length) return;
+      if (this.thread) { this.merge(JSON.parse(data.join("\n"))); return; } // /stream: the contract's pieces
       const ev = JSON.parse(data.join("\n"));
       const node = (ev.metadata || {}).langgraph_node;
       if (ev.event === "on_chain_stream" && ev.name === "/" + this.system) this.merge(ev.data.chunk);
@@ -268,6 +284,13 @@
       Object.assign(this.contract, piece);
       if ("answer" in piece) this.contract.answer = streamed + piece.answer;
       if ("answer_replaced" in piece) this.contract.answer = piece.answer_replaced;
+      if (this.turn) this.turn.update();
+      if (this.thread && ("answer" in piece || "answer_replaced" in piece) && !("cost" in piece)) { // /stream's tokens
+        this.card.dataset.tokens = Number(this.card.dataset.tokens || 0) + 1;
+        this.answer.textContent = splitAnswering(this.contract.answer).body;
+        this.answer.classList.add("streaming");
+        this.card.dataset.state = "streaming";
+      }
       if ("routing" in piece) { renderRouting(this); this.setState("routed, retrieving..."); }
       if ("cost" in piece) {
         this.done = true;
@@ -277,12 +300,14 @@
         this.card.dataset.ms = Math.round(this.ms);
         this.setState(`answered in ${ms(this.ms)}`);
         renderAll();
+        announce(this);
       }
     }
 
     setState(text) { this.state.textContent = text; }
 
     fail(err) {
+      this.error = err;
       this.errorBox.hidden = false;
       this.errorBox.textContent = explain(err);
       this.answer.classList.remove("streaming");
@@ -326,13 +351,15 @@
     const x = r.extracted || {};
     const rows = [["Status", el("span", {}, el("span", { class: "status " + kind, text: r.status }), " ", words)]];
     if (r.reason) rows.push(["Reason", r.reason]);
+    const inherited = Object.entries((run.contract.conversation || {}).inherited || {});
+    if (inherited.length) rows.push(["From earlier turns", inherited.map(([slot, n]) => `${slot} (turn ${n})`).join(", ")]);
     rows.push(["Routed filings", (r.routed_docs || []).length ? el("span", {}, ...(r.routed_docs.map((d) => docButton(d)))) : "none"]);
     if (r.confidence != null) rows.push(["Confidence", `${Math.round(r.confidence * 100)}%`]);
     const asked = [(x.companies || []).join(", "), (x.tickers || []).join(", "), (x.periods || []).join(", ") || (x.years || []).join(", "),
       (x.forms || []).join(", ")].filter(Boolean).join(" | ");
     if (asked) rows.push(["Found in the question", asked]);
     if ((x.not_indexed || []).length) rows.push(["Not in the index", el("strong", { text: x.not_indexed.join(", ") })]);
-    if (run.done) rows.push(["Fallback", fallbackText(run)]);
+    if (run.done && !run.restored) rows.push(["Fallback", fallbackText(run)]);
     if ((run.contract.offline_fallback || []).length) rows.push(["LLM fell back", `offline answer for: ${run.contract.offline_fallback.join(", ")}`]);
     const v = run.contract.verification;
     if (v) rows.push(["Verification", `${v.belongs ? "chunks belong to the company" : "chunks do not belong"} (attempt ${v.attempt}, ${v.retries} retries): ${v.reason}`]);
@@ -346,15 +373,17 @@
         el("td", { class: "num", text: c.confidence != null ? c.confidence.toFixed(2) : "-" }), el("td", { text: c.reason || "" }))))));
     }
     run.routing.hidden = false;
-    run.routing.replaceChildren(el("summary", {}, "Routing ", el("span", { class: "status " + kind, text: r.status })), panel);
+    run.routing.replaceChildren(el("summary", {}, "Routing ", el("span", { class: "status " + kind, text: r.status }),
+      run.turn && (r.routed_docs || []).length ? el("span", { class: "muted", text: ` ${r.routed_docs.join(", ")}` }) : null), panel);
     const say = `${words}${(x.not_indexed || []).length ? ": " + x.not_indexed.join(", ") : ""}.`;
     run.notice.hidden = !(kind === "missing" || kind === "none");
     if (!run.notice.hidden) run.notice.textContent = say.charAt(0).toUpperCase() + say.slice(1);
   }
 
   function renderContexts(run) {
+    if (run.restored) { renderCitations(run); return; }
     const ctx = run.contract.contexts || [];
-    const asked = askedDocs();
+    const asked = askedDocs(run);
     const askedCompanies = new Set([...asked].map(companyOf).filter(Boolean));
     let fromAsked = 0;
     const items = ctx.map((c) => {
@@ -371,7 +400,7 @@
         " ", el("span", { class: "muted", text: `${pages}, score ${Number(c.score).toFixed(3)}` }), " ", tag,
         el("span", { class: "snippet", text: (c.text || "").replace(/\s+/g, " ").slice(0, 160) }));
     });
-    const routes = runs.some((r) => r.contract.routing && r.contract.routing.status !== "not_routed");
+    const routes = run.peers.some((r) => r.contract.routing && r.contract.routing.status !== "not_routed");
     const summary = asked.size ? `${ctx.length}; ${fromAsked} from the asked filing`
       : `${ctx.length}; ${routes ? "no filing was routed" : "asked filing unknown: no system here routes"}`;
     const others = ctx.filter((c) => asked.size && !asked.has(c.doc_id));
@@ -388,6 +417,7 @@
   }
 
   function renderCost(run) {
+    if (run.restored) return; // a thread keeps no cost
     const c = run.contract.cost || {};
     const t = run.contract.timings_ms || {};
     const nodes = Object.entries(t).filter(([k]) => k !== "total");
@@ -411,6 +441,7 @@
   // ----------------------------------------------------------------- asking
   async function ask(ev) {
     if (ev) ev.preventDefault();
+    if (conv.on) return askTurn();
     const question = $("question").value;
     const systems = [$("system-a").value];
     if ($("compare").checked && $("system-b").value !== systems[0]) systems.push($("system-b").value);
@@ -419,6 +450,7 @@
     history.replaceState(null, "", "/?" + params);
     closeViewer();
     runs = systems.map((s) => new Run(s, question));
+    for (const r of runs) r.peers = runs;
     const results = $("results");
     results.className = "results" + (runs.length === 2 ? " two" : "");
     results.replaceChildren(...runs.map((r) => r.card));
@@ -440,6 +472,7 @@
     };
     for (const id of ["system-a", "system-b", "compare"]) $(id).addEventListener("change", notes);
     notes();
+    setupConversation(!url.get("q"));
     $("ask-form").addEventListener("submit", ask);
     $("question").addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); ask(); } });
     loadFilings().then((data) => {
@@ -459,6 +492,8 @@
     }).catch((err) => banner(explain(err)));
     if (url.get("q")) { $("question").value = url.get("q"); ask(); }
   }
+
+/*CONVERSATION_JS*/
 
   // ----------------------------------------------------------------- viewer
   const V = { doc: null, page: 0, chunk: null, marks: [], mode: "image", view: null, seq: 0 };

@@ -197,6 +197,12 @@ class Configuration(FinragSettings):
         "prompt, the reply checked, one repair call) or 'auto' (the first the server does not reject, in that "
         "order, remembered per base URL and model; a rejection is not retried). The method used is in each "
         "call's record (`structured`)."))
+    llm_system_role: Literal["auto", "system", "user"] = _setting("auto", (
+        "Where each LLM call's instructions go: 'system' (a system message; OpenAI, vLLM, llama-server), 'user' "
+        "(folded into the first user turn, for servers whose chat format drops system messages, e.g. "
+        "llama-cpp-python's gemma) or 'auto' (a system message until the server's prompt-token count shows it was "
+        "dropped, then folded for that server, the call sent again). Folded calls say so in their record "
+        "(`system_folded`)."))
     llm_max_retries: int = _setting(2, "Retries of a failed LLM call (timeout, connection error, HTTP 429/5xx) "
                                        "after the first attempt, with a short backoff: a hung server holds a "
                                        "call about llm_timeout_s x (llm_max_retries + 1). `finrag serve` lowers "

@@ -11,7 +11,7 @@ from support.openai_stub import OpenAIStub
 from finrag import run_query
 from finrag.graphs import SYSTEMS
 from finrag.tools.indexing import open_index
-from finrag.tools.llm import structured
+from finrag.tools.llm import structured, system_role
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +25,11 @@ def stub():
 def _fresh(stub):
     stub.reset()
     structured.forget()
+    system_role.forget()
     yield
     stub.reset()
     structured.forget()
+    system_role.forget()
     open_index.reset()
 
 
@@ -227,3 +229,47 @@ def test_plain_text_replies_carry_stop_sequences(demo_index, demo_qas, stub):
                  and not r["body"].get("tools")]
     assert generator and all({"\nQuestion:", "\nContext:", "\n[", "<end_of_turn>"} <= set(b.get("stop") or [])
                              for b in generator), [b.get("stop") for b in generator]
+
+
+# ------------------------------------------------------------------------------ system messages a server drops
+def _first_user_text(body: dict) -> str:
+    return next(m["content"] for m in body["messages"] if m["role"] == "user")
+
+
+def test_server_that_drops_system_messages_gets_them_folded(demo_index, demo_qas, stub):
+    """Issue 38 (llama-cpp-python's `--chat_format gemma` drops system messages, so the router never saw its
+    candidates): the router's reply reports far fewer prompt tokens than were sent; finrag sends that call again
+    with the instructions folded into the user turn (`system_folded` in its record), and every later call to
+    that server, of any role and question, folds from the start."""
+    stub.mode = "drops_system"
+    res = ask(demo_index, stub, demo_qas[0]["question"], "hdrr")
+    reqs = stub.chat_requests()
+    assert reqs[0]["saw_system"] and not any(r["saw_system"] for r in reqs[1:]), [r["saw_system"] for r in reqs]
+    router_system = next(m["content"] for m in reqs[0]["body"]["messages"] if m["role"] == "system")
+    assert _first_user_text(reqs[1]["body"]).startswith(router_system)  # the same call, instructions folded
+    router = next(c for c in res["cost"]["calls"] if c["role"] == "router")
+    assert router.get("system_folded") is True and "error" not in router, router
+    assert router["prompt_tokens"] == reqs[0]["usage"]["prompt_tokens"] + reqs[1]["usage"]["prompt_tokens"]
+    generator = next(c for c in res["cost"]["calls"] if c["role"] == "generator")
+    assert generator.get("system_folded") is True
+    assert res["routing"]["routed_docs"] == [demo_qas[0]["doc_id"]]
+    stub.requests.clear()
+    ask(demo_index, stub, demo_qas[1]["question"], "agentic")  # remembered: no call goes out unfolded
+    assert stub.chat_requests() and not any(r["saw_system"] for r in stub.chat_requests())
+
+
+def test_system_messages_kept_where_the_server_reads_them(demo_index, demo_qas, stub):
+    """Issue 38 (no false alarm): a server that reads system messages counts them in its prompt tokens, so nothing
+    is folded; `llm_system_role=system` never folds, even for a server that drops them; `user` folds at once."""
+    res = ask(demo_index, stub, demo_qas[0]["question"], "hdrr")
+    assert all(r["saw_system"] for r in stub.chat_requests())
+    assert not any(c.get("system_folded") for c in res["cost"]["calls"])
+    stub.reset("drops_system")
+    stub.requests.clear()
+    kept = ask(demo_index, stub, demo_qas[0]["question"], "hdrr", llm_system_role="system")
+    assert all(r["saw_system"] for r in stub.chat_requests()) and len(stub.chat_requests()) == len(kept["cost"]["calls"])
+    stub.requests.clear()
+    folded = ask(demo_index, stub, demo_qas[0]["question"], "hdrr", llm_system_role="user")
+    assert not any(r["saw_system"] for r in stub.chat_requests())
+    assert len(stub.chat_requests()) == len(folded["cost"]["calls"])  # folded from the first call: none resent
+    assert all(c.get("system_folded") for c in folded["cost"]["calls"])

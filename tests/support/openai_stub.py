@@ -44,7 +44,9 @@ Modes that behave like real servers (issue 38); several may be combined with com
 without tool support), `"no_json_object"` (HTTP 400 for `response_format: {"type": "json_object"}`) and
 `"endless"` (a model that never stops by itself: with a completion limit, `max_completion_tokens` or
 `max_tokens`, a reply of exactly that many stub tokens with `finish_reason: "length"`; without one, a reply of
-`ENDLESS_TOKENS` tokens, also cut with "length").
+`ENDLESS_TOKENS` tokens, also cut with "length"), `"drops_system"` (llama-cpp-python's `--chat_format gemma`:
+system messages are removed before anything else, so the reply and its usage count only the other messages;
+each request's entry has `saw_system`: whether it carried one).
 Each request's entry has `max_tokens`: the completion limit it carried (`max_completion_tokens`, else
 `max_tokens`), None when it set none.
 
@@ -65,7 +67,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 STUB_MODES = ("ok", "http500", "garbage", "bad_json", "hang", "no_json_schema", "no_tools", "no_json_object",
-              "endless")
+              "endless", "drops_system")
 ENDLESS_TOKENS = 20_000
 """The length of an "endless" reply to a request without a completion limit, in stub tokens."""
 LLAMA_CPP_PYTHON_JSON_SCHEMA_ERROR = (
@@ -398,6 +400,8 @@ class OpenAIStub:
         """(status, extra headers, payload: dict for JSON or str for a raw body); also the usage."""
         model = str(body.get("model", ""))
         modes = modes_of(self.mode_for.get(model, self.mode))
+        if "drops_system" in modes:  # the chat format formats user and assistant turns only
+            body = {**body, "messages": [m for m in body.get("messages") or [] if m.get("role") != "system"]}
         prompt_text = "\n".join(message_text(m) for m in body.get("messages") or [])
         rejected = self._rejection(body, modes)
         if rejected is not None:
@@ -561,7 +565,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         entry = {"path": path, "method": "POST", "model": body.get("model"), "body": body, "usage": None,
                  "status": 200, "headers": dict(self.headers), "at": time.monotonic(),
-                 "max_tokens": completion_limit(body)}
+                 "max_tokens": completion_limit(body),
+                 "saw_system": any(isinstance(m, dict) and m.get("role") == "system" for m in body.get("messages") or [])}
         if path.endswith("/chat/completions"):
             if "hang" in modes_of(stub.mode_for.get(str(body.get("model", "")), stub.mode)):
                 entry["status"] = "hang"

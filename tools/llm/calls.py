@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 if TYPE_CHECKING:  # annotations only: importing it costs ~0.6 s, which an offline run never needs
     from langchain_core.language_models import BaseChatModel
 
+from finrag.tools.llm import system_role
 from finrag.tools.llm.chat import ON_LLM_ERROR_FAIL, model_name, policy_of
 from finrag.tools.llm.deadline import DeadlinePassed
 from finrag.tools.llm.deadline import check as check_deadline
@@ -93,15 +94,18 @@ def usage_of(message: Any, prompt_text: str = "", completion_text: str = "") -> 
 
 
 def call_record(role: str, model: BaseChatModel | None, prompt_tokens: int, completion_tokens: int,
-                estimated: bool = False, structured: str | None = None) -> dict:
+                estimated: bool = False, structured: str | None = None, folded: bool = False) -> dict:
     """One `cost.calls` entry; `tokens_estimated: true` only when the counts are finrag's own estimate;
-    `structured`: how a structured call asked for its JSON (`finrag.tools.llm.structured.METHODS`)."""
+    `structured`: how a structured call asked for its JSON (`finrag.tools.llm.structured.METHODS`);
+    `system_folded: true` when the instructions went in the user turn (`finrag.tools.llm.system_role`)."""
     rec: dict[str, Any] = {"role": role, "model": model_name(model), "prompt_tokens": int(prompt_tokens),
                            "completion_tokens": int(completion_tokens)}
     if estimated:
         rec["tokens_estimated"] = True
     if structured:
         rec["structured"] = structured
+    if folded:
+        rec["system_folded"] = True
     return rec
 
 
@@ -134,10 +138,18 @@ def check_finished(role: str, model: Any, reply: Any) -> None:
 def invoke_tracked(role: str, model: BaseChatModel, messages: list) -> tuple[Any, dict]:
     """Invoke a chat model; return (reply message, call record). A reply cut at its completion limit raises
     `LimitReached`."""
-    reply = model.invoke(messages)
+    sent, folded = system_role.for_server(model, messages)
+    reply = model.invoke(sent)
+    spent = (0, 0)
+    if not folded and system_role.dropped(model, sent, (provider_usage(reply) or (0, 0))[0]):
+        system_role.remember_drop(model)  # the server never saw the instructions: ask again with them folded
+        spent = provider_usage(reply) or (0, 0)
+        sent, folded = system_role.fold(messages), True
+        reply = model.invoke(sent)
     check_finished(role, model, reply)
-    pt, ct = usage_of(reply, _prompt_text(messages), str(getattr(reply, "content", "")))
-    return reply, call_record(role, model, pt, ct, estimated=provider_usage(reply) is None)
+    pt, ct = usage_of(reply, _prompt_text(sent), str(getattr(reply, "content", "")))
+    return reply, call_record(role, model, pt + spent[0], ct + spent[1], estimated=provider_usage(reply) is None,
+                              folded=folded)
 
 
 def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, Any, Any, dict]:
@@ -145,24 +157,39 @@ def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: lis
     json_object, prompt) with token accounting; returns (parsed or None, raw reply message, parsing error or
     None, call record with the method used in `structured`). A reply the parser rejected does not raise, so the
     caller can read the raw reply (`message_text`, `json_objects`); a reply cut at its completion limit raises
-    `LimitReached`; every method rejected raises the last rejection."""
-    from finrag.tools.llm.structured import negotiate
-
-    try:
-        outcome = negotiate(model, schema, messages)
-    except Exception as exc:  # the openai client's own "the reply stopped at max_tokens" (json_schema's parse)
-        if any(c.__name__ == "LengthFinishReasonError" for c in type(exc).__mro__):
-            raise LimitReached(role, max_tokens_of(model)) from exc
-        raise
+    `LimitReached`; every method rejected raises the last rejection. The system message goes as
+    `finrag.tools.llm.system_role` says (folded into the user turn for a server seen dropping it)."""
+    sent, folded = system_role.for_server(model, messages)
+    outcome = _negotiated(role, model, schema, sent)
+    exchanges = list(outcome.exchanges)
+    if not folded and exchanges and system_role.dropped(model, exchanges[0][0],
+                                                        (provider_usage(exchanges[0][1]) or (0, 0))[0]):
+        system_role.remember_drop(model)  # the server never saw the instructions: ask again with them folded
+        folded = True
+        outcome = _negotiated(role, model, schema, system_role.fold(messages))
+        exchanges += outcome.exchanges
     check_finished(role, model, outcome.raw)
     pt = ct = 0
     estimated = False
-    for sent, raw in outcome.exchanges:
+    for sent, raw in exchanges:
         text = str(getattr(raw, "content", "") or "") or (str(outcome.parsed) if raw is outcome.raw else "")
         p, c = usage_of(raw, _prompt_text(sent), text)
         pt, ct, estimated = pt + p, ct + c, estimated or provider_usage(raw) is None
     return outcome.parsed, outcome.raw, outcome.error, call_record(role, model, pt, ct, estimated=estimated,
-                                                                   structured=outcome.method)
+                                                                   structured=outcome.method, folded=folded)
+
+
+def _negotiated(role: str, model: BaseChatModel, schema, messages: list) -> Any:
+    """`negotiate`, with the openai client's own "the reply stopped at max_tokens" (json_schema's parse) as
+    `LimitReached`."""
+    from finrag.tools.llm.structured import negotiate
+
+    try:
+        return negotiate(model, schema, messages)
+    except Exception as exc:
+        if any(c.__name__ == "LengthFinishReasonError" for c in type(exc).__mro__):
+            raise LimitReached(role, max_tokens_of(model)) from exc
+        raise
 
 
 def invoke_structured(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, dict]:

@@ -26,6 +26,8 @@ from finrag.state.configuration import LLM_MAX_TOKENS, Configuration
 from finrag.state.settings import ProcessSettings
 from finrag.tools.llm.deadline import fit_limits
 from finrag.tools.llm.structured import SETTING_KEY, STRUCTURED_OUTPUT, setting_of
+from finrag.tools.llm.system_role import SYSTEM_ROLE_KEY, SYSTEM_ROLES
+from finrag.tools.llm.system_role import setting_of as system_role_of
 
 OFFLINE = ("offline", "none", "")
 ON_LLM_ERROR_FAIL, ON_LLM_ERROR_OFFLINE = "fail", "offline"
@@ -97,33 +99,44 @@ def structured_output(cfg: Configuration) -> str:
     return value
 
 
-def _tags(policy: str, structured: str) -> dict[str, str]:
-    """The metadata a model carries for a run's error policy and structured-output setting (the defaults: none)."""
+def system_role_setting(cfg: Configuration) -> str:
+    """`Configuration.llm_system_role`, checked (`finrag.tools.llm.system_role`)."""
+    value = str(getattr(cfg, "llm_system_role", "auto") or "auto")
+    if value not in SYSTEM_ROLES:
+        raise LLMConfigError(f"llm_system_role must be one of {', '.join(SYSTEM_ROLES)}, not {value!r}")
+    return value
+
+
+def _tags(policy: str, structured: str, system: str = "auto") -> dict[str, str]:
+    """The metadata a model carries for a run's error policy, structured-output and system-message settings
+    (the defaults: none)."""
     tags = {}
     if policy == ON_LLM_ERROR_OFFLINE:
         tags[POLICY_KEY] = ON_LLM_ERROR_OFFLINE
     if structured != "auto":
         tags[SETTING_KEY] = structured
+    if system != "auto":
+        tags[SYSTEM_ROLE_KEY] = system
     return tags
 
 
-def _tagged(model: BaseChatModel, policy: str, structured: str = "auto") -> BaseChatModel:
-    if policy == policy_of(model) and structured == setting_of(model):
+def _tagged(model: BaseChatModel, policy: str, structured: str = "auto", system: str = "auto") -> BaseChatModel:
+    if policy == policy_of(model) and structured == setting_of(model) and system == system_role_of(model):
         return model
-    meta = {k: v for k, v in (model.metadata or {}).items() if k not in (POLICY_KEY, SETTING_KEY)}
-    meta.update(_tags(policy, structured))
+    meta = {k: v for k, v in (model.metadata or {}).items() if k not in (POLICY_KEY, SETTING_KEY, SYSTEM_ROLE_KEY)}
+    meta.update(_tags(policy, structured, system))
     return model.model_copy(update={"metadata": meta or None})
 
 
 def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
     """The chat model of a role (module docstring), or None for the offline strategy."""
-    policy, structured = on_llm_error(cfg), structured_output(cfg)
+    policy, structured, system = on_llm_error(cfg), structured_output(cfg), system_role_setting(cfg)
     spec = cfg.model_for(role)
     if not isinstance(spec, str) and spec is not None:
         from langchain_core.language_models import BaseChatModel
 
         if isinstance(spec, BaseChatModel):
-            return _tagged(spec, policy, structured)
+            return _tagged(spec, policy, structured, system)
     spec = str(spec).strip()
     if spec.lower() in OFFLINE:
         return None
@@ -141,7 +154,7 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
                              "answers without an LLM")
     timeout, retries = fit_limits(*llm_limits(cfg))  # inside a server request: what fits before its deadline
     limit = max_tokens_for(role, cfg)
-    key = (model, base_url, float(cfg.temperature), policy, structured, timeout, retries, limit)
+    key = (model, base_url, float(cfg.temperature), policy, structured, system, timeout, retries, limit)
     with _LOCK:
         if key not in _CACHE:
             from langchain_openai import ChatOpenAI
@@ -159,8 +172,8 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
                 kwargs["base_url"] = base_url
                 kwargs.setdefault("api_key", env.openai_api_key or "not-needed")
                 kwargs["extra_body"] = {"max_tokens": limit}
-            if _tags(policy, structured):
-                kwargs["metadata"] = _tags(policy, structured)
+            if _tags(policy, structured, system):
+                kwargs["metadata"] = _tags(policy, structured, system)
             _CACHE[key] = ChatOpenAI(**kwargs)
         return _CACHE[key]
 

@@ -1,7 +1,7 @@
 """The server's guard: one pure-ASGI middleware in front of every route of `finrag serve` (app/server.py).
 
 It checks what a request is, never which route will answer it, so no route LangServe adds can slip past:
-the API key on every path but `/health` (401), the body limit (413), every body read and checked before
+the API key (one of the server's keys, when it has several) on every path but `/health` (401), the body limit (413), every body read and checked before
 LangServe parses it (422 for a body that is not UTF-8, a lone surrogate, JSON nested deeper than
 `MAX_JSON_DEPTH`, an integer longer than Python converts), the batch cap on any `/{system}/.../batch` (413),
 the request timeout (504, or an SSE `error` event once a stream has started) under a request deadline that the
@@ -16,7 +16,7 @@ import hmac
 import json
 import logging
 import sys
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from finrag.graphs import SYSTEMS
 from finrag.tools.llm.deadline import request_deadline
@@ -32,6 +32,13 @@ RUN_ENDPOINTS = frozenset({"invoke", "batch", "stream", "stream_log", "stream_ev
 MAX_JSON_DEPTH = 64
 """Deepest nesting of arrays and objects a request body may have (an input is 3 or 4 levels deep); deeper is a 422,
 before Python's JSON reader runs out of stack on it."""
+
+
+def api_keys(api_key: Optional[str | Sequence[str]]) -> tuple[str, ...]:
+    """The keys a server accepts: none (no key required), one, or several (each caller its own; the server keeps
+    conversation threads per key). Empty strings are no keys."""
+    keys = [api_key] if isinstance(api_key, str) else list(api_key or ())
+    return tuple(dict.fromkeys(str(k) for k in keys if k))
 
 
 def _json_body(status: int, payload: dict) -> tuple[dict, dict]:
@@ -123,12 +130,12 @@ class _Guard:
     detail) that `/invoke` answers for it, so a stream that fails ends with the same; `on_request` runs first on
     every request (the server's check for a replaced index)."""
 
-    def __init__(self, app, *, api_key: Optional[str], max_body_bytes: int, timeout_s: float,
+    def __init__(self, app, *, api_key: Optional[str | Sequence[str]], max_body_bytes: int, timeout_s: float,
                  max_batch: int = DEFAULT_MAX_BATCH,
                  describe_error: Optional[Callable[[BaseException], Optional[tuple[int, str]]]] = None,
                  on_request: Optional[Callable[[], None]] = None):
         self.app = app
-        self.api_key = api_key or None
+        self.api_keys = api_keys(api_key)
         self.max_body_bytes = int(max_body_bytes)
         self.timeout_s = float(timeout_s) if timeout_s else 0.0
         self.max_batch = int(max_batch)
@@ -178,10 +185,11 @@ class _Guard:
             await self._answer_failure(scope, path, exc, ex)
 
     def _key_refused(self, scope, path: str) -> Optional[str]:
-        """The 401 detail for a request without the right API key (every path but /health), else None."""
-        if self.api_key and path not in OPEN_PATHS:
+        """The 401 detail for a request without one of the API keys (every path but /health), else None."""
+        if self.api_keys and path not in OPEN_PATHS:
             given = dict(scope.get("headers") or []).get(API_KEY_HEADER.lower().encode(), b"")
-            if not hmac.compare_digest(given, self.api_key.encode()):
+            matches = [hmac.compare_digest(given, key.encode()) for key in self.api_keys]  # each compared, always
+            if not any(matches):
                 why = "missing" if not given else "wrong"
                 return f"{why} API key: send the header {API_KEY_HEADER}"
         return None

@@ -29,8 +29,13 @@ pieces that add up (``+``) to the ``/invoke`` output: first ``{id, system, quest
 ``{routing}`` as soon as routing is known, then the generator's tokens as ``{answer}`` pieces
 (``finrag.api.AnswerTokens``), then the rest (contexts, cost, timings_ms; answer when no token streamed).
 
-Clients cannot change the server's configuration: the ``configurable`` a client sends is dropped (the
-graphs read only their run context), so a request cannot point the server at another directory or model.
+Clients cannot change the server's configuration: of the ``configurable`` a client sends only ``thread_id`` is
+kept (the graphs read only their run context), so a request cannot point the server at another directory or model.
+
+Conversations (``finrag.server_threads``, app/server_threads.py): ``POST /threads``, ``GET /threads``,
+``GET|DELETE /threads/{thread_id}``, and ``/invoke`` / ``/stream`` with ``config.configurable.thread_id`` (as
+LangServe's ``RemoteRunnable`` sends it) answer the question as the thread's next turn, on the system's graph
+compiled with the thread store's checkpointer; one store per index and API key (a thread of another key is a 404).
 
 Guards (`finrag.guard._Guard`, app/guard.py: one pure-ASGI middleware in front of every route, so they hold for streaming responses and for any
 route a library adds; what applies depends on the request, not on the route that will answer it):
@@ -65,17 +70,17 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterator, Mapping, Optional, cast
+from typing import Any, AsyncIterator, Callable, Iterator, Mapping, Optional, Sequence, cast
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from langchain_core.runnables import RunnableConfig, RunnableLambda
+from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.utils import AddableDict
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from finrag import web
+from finrag import server_threads, web
 from finrag.api import AnswerTokens, QuestionError, to_contract, validate_question
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.guard import (  # noqa: F401 - the guard's names, re-exported where they always were
@@ -86,6 +91,7 @@ from finrag.guard import (  # noqa: F401 - the guard's names, re-exported where 
     RUN_ENDPOINTS,
     _Guard,
     _one_line,
+    api_keys,
 )
 from finrag.state.configuration import Configuration, resolve_index_dir
 from finrag.state.contract import Answer
@@ -97,7 +103,7 @@ DEFAULT_MAX_BODY_BYTES = 64_000
 DEFAULT_TIMEOUT_S = 120.0
 UNMOUNTED_LANGSERVE_ENDPOINTS = ("config_hashes", "token_feedback")
 """LangServe routes the server does not mount: `/{system}/c/{config_hash}/...` (the playground's share links, each
-with a client-chosen configuration; this server takes none, `config_keys=()`) and `/{system}/token_feedback`
+with a client-chosen configuration; this server takes none but a thread id) and `/{system}/token_feedback`
 (LangSmith feedback, which needs LangSmith)."""
 
 
@@ -168,6 +174,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
     its Configuration from them once and runs the graph with it as the run context."""
     graph = get_graph(system)
     server_conf = dict(server_conf or {})
+    threads = server_threads.Threads(server_conf, ())  # the turns on a thread (the caller's store: the run's config)
 
     def _prepare(inp: Any, max_question_chars: int) -> tuple[str, str]:
         if isinstance(inp, str):
@@ -187,7 +194,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
             self.question, self.qid = _prepare(inp, int(self.context.max_question_chars))
             self.state: dict = {}
             self.routing_sent: Optional[dict] = None
-            self.tokens = AnswerTokens()
+            self.tokens = AnswerTokens(self.question)  # on a thread: "Answering: <resolved>" first, as the answer
             self.t0 = time.perf_counter()
 
         def head(self) -> AddableDict:
@@ -221,6 +228,15 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
 
     async def astream_answer(inp: Any, config: RunnableConfig) -> AsyncIterator[dict]:
         pieces = _Pieces(inp)
+        thread = server_threads.thread_of(config)
+        if thread is not None:  # a turn of a conversation (`finrag.server_threads`: /invoke and /stream only)
+            yield pieces.head()
+            async for mode, chunk in threads.aturn(system, pieces.context, thread, {"question": pieces.question},
+                                                   _run_config(config), STREAM_MODES):
+                if (piece := pieces.feed(mode, chunk)) is not None:
+                    yield piece
+            yield pieces.rest()
+            return
         if web.is_playground(config):  # the playground prints each piece as JSON: one piece, the answer first
             async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config),
                                                    context=pieces.context, stream_mode=["updates", "values"]):
@@ -238,14 +254,17 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
     def stream_answer(inp: Any, config: RunnableConfig) -> Iterator[dict]:
         pieces = _Pieces(inp)
         yield pieces.head()
-        for mode, chunk in graph.stream({"question": pieces.question}, _run_config(config),
-                                        context=pieces.context, stream_mode=STREAM_MODES):
+        thread = server_threads.thread_of(config)
+        chunks = graph.stream({"question": pieces.question}, _run_config(config), context=pieces.context,
+                              stream_mode=STREAM_MODES) if thread is None else \
+            threads.turn(system, pieces.context, thread, {"question": pieces.question}, _run_config(config), STREAM_MODES)
+        for mode, chunk in chunks:
             if (piece := pieces.feed(mode, chunk)) is not None:
                 yield piece
         yield pieces.rest()
 
     # LangChain's overloads do not model a generator function that takes the run's config: ignored, not cast
-    return RunnableLambda(stream_answer, afunc=astream_answer, name=system).with_types(  # type: ignore[arg-type]
+    return server_threads.ThreadRoutesLambda(stream_answer, afunc=astream_answer, name=system).with_types(  # type: ignore[arg-type]
         input_type=QuestionInput, output_type=AnswerContract)  # type: ignore[arg-type]
 
 
@@ -279,6 +298,8 @@ def _describe_failure(exc: BaseException, index: Any) -> Optional[tuple[int, str
     from finrag.tools.llm.chat import LLMConfigError
 
     for e in _causes(exc):
+        if (thread_failure := server_threads.describe(e)) is not None:  # 404 unknown thread, 409 busy, 503 damaged
+            return thread_failure
         if isinstance(e, QuestionError):
             return 422, str(e)
         if isinstance(e, ValidationError) and e.title == QuestionInput.__name__:
@@ -357,10 +378,11 @@ def _llm_budget(cfg: Configuration, timeout_s: float) -> dict:
     return {"llm_timeout_s": timeout, "llm_max_retries": retries}
 
 
-def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[str] = None,
+def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[str | Sequence[str]] = None,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, timeout_s: float = DEFAULT_TIMEOUT_S,
                *, warm_up: bool = True, max_batch: int = DEFAULT_MAX_BATCH) -> FastAPI:
-    """The FastAPI app serving the six systems (see the module docstring)."""
+    """The FastAPI app serving the six systems (see the module docstring). `api_key`: the key every request but
+    /health must carry, or several (each caller its own conversation threads)."""
     from langserve import add_routes
 
     from finrag.tools.indexing import open_index
@@ -385,15 +407,19 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
                   description="Question answering over SEC filings: six retrieval systems as LangGraph graphs. "
                               "POST /{system}/invoke with {\"input\": {\"question\": \"...\"}}.")
     _add_service_routes(app, open_store, index, health_pool)
+    keys = api_keys(api_key)
+    threads = server_threads.Threads(server_conf, keys)
+    threads.add_routes(app)  # POST/GET /threads, GET/DELETE /threads/{thread_id}
     web.mount(app, open_store)  # /documents, cited pages and their images, offline /docs and /redoc
 
     for system in SYSTEMS:
-        add_routes(app, make_runnable(system, server_conf),
-                   path=f"/{system}", config_keys=(), enable_feedback_endpoint=False,
+        add_routes(app, make_runnable(system, server_conf),  # of a client's configurable only thread_id is kept
+                   path=f"/{system}", config_keys=("configurable",), per_req_config_modifier=threads.config_modifier(system),
+                   enable_feedback_endpoint=False,
                    enable_public_trace_link_endpoint=False, disabled_endpoints=cast(Any, list(UNMOUNTED_LANGSERVE_ENDPOINTS)))  # LangServe types the names as a Literal
 
     _add_error_handlers(app, index)
-    app.add_middleware(_Guard, api_key=api_key, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
+    app.add_middleware(_Guard, api_key=keys, max_body_bytes=max_body_bytes, timeout_s=timeout_s,
                        max_batch=max_batch, describe_error=lambda exc: _describe_failure(exc, index),
                        on_request=notice_replaced_index)
     app.add_middleware(web.PageOn401)  # outside the guard: a browser's 401 on a page is the page, asking for the key
@@ -458,6 +484,7 @@ def _add_service_routes(app: FastAPI, open_store: Callable[[], Any], index: Any,
         if web.wants_html(request):  # a browser: the answer page (app/web.py); API clients keep the JSON
             return web.page()
         return {"service": "finrag", "page": "/", "documents": "/documents", "systems": list(SYSTEMS), "health": "/health",
+                "threads": "/threads",
                 "endpoints": [f"/{s}/{e}" for s in SYSTEMS for e in ("invoke", "batch", "stream", "stream_events")],
                 "playground": [f"/{s}/playground/" for s in SYSTEMS], "docs": "/docs"}
 
@@ -492,7 +519,8 @@ def _add_error_handlers(app: FastAPI, index: Any) -> None:
             content["errors"] = _plain_errors(list(exc.errors()))
         return JSONResponse(status_code=known[0], content=content)
 
-    for failure in (ValidationError, QuestionError, IndexError_, LLMError, LLMConfigError, sqlite3.DatabaseError):
+    for failure in (ValidationError, QuestionError, IndexError_, LLMError, LLMConfigError, sqlite3.DatabaseError,
+                    server_threads.ThreadError):
         app.add_exception_handler(failure, _known_failure)
 
     @app.exception_handler(StarletteHTTPException)

@@ -59,7 +59,12 @@ class ThreadError(ValueError):
 
 
 class ThreadNotFound(ThreadError, KeyError):
-    """No thread of that id in the store."""
+    """No thread of that id in the store (`thread_id`: the id asked for)."""
+
+    def __init__(self, message: str = "thread not found", thread_id: str = "") -> None:
+        """The one-line message, and the id asked for."""
+        super().__init__(message)
+        self.thread_id = thread_id
 
     def __str__(self) -> str:
         """The one-line message (KeyError would quote it)."""
@@ -422,7 +427,7 @@ class ThreadStore:
         values = self._state(thread_id)
         if values is None:
             if self._row(thread_id) is None:
-                raise ThreadNotFound(f"no thread {thread_id!r} in {self.where()}")
+                raise ThreadNotFound(f"no thread {thread_id!r} in {self.where()}", thread_id)
             return []
         turns = builtins.list(values.get("turns") or [])
         if values.get("conversation") and values.get("answer") is not None:
@@ -440,7 +445,7 @@ class ThreadStore:
         thread_id = check_thread_id(thread_id)
         with self.turn(thread_id, wait):
             if not self.exists(thread_id):
-                raise ThreadNotFound(f"no thread {thread_id!r} in {self.where()}")
+                raise ThreadNotFound(f"no thread {thread_id!r} in {self.where()}", thread_id)
             self._remove(thread_id)
 
     def _remove(self, thread_id: str) -> None:

@@ -63,6 +63,7 @@
     if (s === 502) return `The language model failed (502): ${d}`;
     if (s === 504) return `The answer took too long (504): ${d}`;
     if (s === 404) return `Not found (404): ${d}`;
+    if (s === 409) return `The conversation is busy (409): ${d}. Ask again when its other question has been answered.`;
     if (s) return `The server answered ${s}: ${d}`;
     return `No answer from the server (${d}). Is finrag serve still running?`;
   }

@@ -9,6 +9,7 @@
   // single-question page it always was (side by side included).
   const THREAD_KEY = "finrag.thread";
   const MODE_KEY = "finrag.conversation";
+  const SYSTEMS_KEY = "finrag.threadSystems"; // {turn: system} of the tab's thread (a thread's turns do not say)
   const ANSWERING = /^Answering: ([^\n]*)\n\n/;
   const conv = { on: false, thread: null, turns: [], busy: false, seq: 0 };
   let turnIds = 0;
@@ -64,8 +65,13 @@
         + "routing and citations (not its passages or cost)." }));
   }
 
+  function turnSystems() {
+    try { return JSON.parse(sessionStorage.getItem(SYSTEMS_KEY) || "{}") || {}; } catch (_) { return {}; }
+  }
+
   function restoredRun(rec) {
-    const run = new Run(rec.system || "", rec.question || "", { heading: "h3" });
+    const system = rec.system || turnSystems()[rec.turn] || "";
+    const run = new Run(CFG.systems.includes(system) ? system : "", rec.question || "", { heading: "h3" });
     run.restored = true;
     run.done = true;
     run.contract = { question: rec.question || "", resolved_question: rec.resolved_question || "",
@@ -110,13 +116,14 @@
     $("conversation-hint").hidden = n > 0;
     const q = $("question");
     q.dataset.placeholder ||= q.placeholder;
-    q.placeholder = conv.on && n ? "Ask a follow-up, e.g. And in FY2023? or What was its net income?" : q.dataset.placeholder;
+    q.placeholder = conv.on && n ? "Ask a follow-up, e.g. \u201cAnd in FY2023?\u201d or \u201cWhat was its net income?\u201d" : q.dataset.placeholder;
   }
 
   function forgetThread(id) {
     if (id && conv.thread !== id) return;
     conv.thread = null;
     sessionStorage.removeItem(THREAD_KEY);
+    sessionStorage.removeItem(SYSTEMS_KEY);
     showInfo();
   }
 
@@ -136,6 +143,7 @@
     if (typeof id !== "string" || !id) throw new HttpError(0, "the server gave no thread id");
     conv.thread = id;
     sessionStorage.setItem(THREAD_KEY, id);
+    sessionStorage.removeItem(SYSTEMS_KEY);
     showInfo();
     return id;
   }
@@ -145,6 +153,8 @@
     const turn = addTurn(new Run(system, question, { thread, heading: "h3" }), conv.turns.length + 1);
     turn.li.scrollIntoView({ block: "nearest" });
     await turn.run.start();
+    const n = (turn.run.contract.conversation || {}).turn;
+    if (n && turn.run.done) sessionStorage.setItem(SYSTEMS_KEY, JSON.stringify({ ...turnSystems(), [n]: system }));
     return turn;
   }
 

@@ -14,7 +14,10 @@ page does (app/web_static/app.js), over HTTP:
 
 With Chromium on PATH it also asks in the page itself (tests/support/headless.py): the time from the click
 to the rendered answer, and from a citation's click to the page image with its highlight (first and again),
-as the page measures them (`data-ms`). One JSON object is printed and, with --json-out, written.
+as the page measures them (`data-ms`); and, on the demo index, a conversation (`CONVERSATION`, "Conversation"
+ticked: each question a turn of one thread, POST /{system}/stream): each turn's time from the click to its
+rendered answer, how many showed their resolved question, and the time a reload takes to read the turns back
+(GET /threads/{id}). One JSON object is printed and, with --json-out, written.
 """
 from __future__ import annotations
 
@@ -40,6 +43,9 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from load_test import HOST, build_demo_index, free_port, percentile  # noqa: E402
 
+CONVERSATION = ["What was Acme Widgets' revenue in FY2022?", "And in FY2023?", "What was its net income?",
+                "What about Cobalt?", "How about 2022?"]
+"""The page's conversation on the demo index: a first question, then follow-ups (period, measure, company, period)."""
 CITE = re.compile(r"\[([A-Za-z0-9_.&-]+), pp?\. (\d+)(?:-\d+)?\]")
 
 
@@ -119,9 +125,43 @@ def in_browser(url: str, questions: list[str]) -> dict:
                           "document.querySelector('.answer .chip').click(); true")
                 page.wait_for("document.querySelector('#page-frame').dataset.state === 'ready'", 60)
                 bucket.append(float(page.eval("Number(document.querySelector('#page-frame').dataset.ms)")))
+        conversation = conversation_in_page(page, url) if "Acme Widgets" in page.text() else {
+            "skipped": "not the demo index"}
         errors = list(page.errors)
     return {"answer": summary(answers), "page_first": summary(first), "page_again": summary(again),
-            "browser_errors": errors[:5]}
+            "conversation": conversation, "browser_errors": errors[:5]}
+
+
+def conversation_in_page(page, url: str) -> dict:
+    """`CONVERSATION` asked with "Conversation" ticked: each turn's ms from the click to its rendered answer (the
+    page's `data-ms`), the turns that showed an "Answering:" line, and the ms from a reload to the turns read back."""
+    turns = "[...document.querySelectorAll('#turns .turn')]"
+    page.eval("sessionStorage.removeItem('finrag.thread'); document.querySelector('#conversation-mode').click(); true")
+    page.wait_for("!document.querySelector('#ask-button').disabled && !document.querySelector('#conversation-view').hidden", 30)
+    turn_ms, resolved, failed = [], 0, 0
+    for i, q in enumerate(CONVERSATION):
+        page.type_into("#question", q)
+        page.eval("document.querySelector('#ask-button').click(); true")
+        page.wait_for(f"{turns}.length === {i + 1} && ['done', 'error'].includes({turns}[{i}].querySelector('.result')"
+                      ".dataset.state) && !document.querySelector('#ask-button').disabled", 120)
+        last = page.eval(f"(() => {{ const t = {turns}[{i}]; return {{state: t.querySelector('.result').dataset.state, "
+                         "ms: Number(t.querySelector('.result').dataset.ms || 0), "
+                         "resolved: !t.querySelector('.resolved').hidden}; })()")
+        if last["state"] != "done":
+            failed += 1
+            continue
+        turn_ms.append((i, float(last["ms"])))
+        resolved += bool(last["resolved"])
+    t0 = time.perf_counter()
+    page.navigate(f"{url}/")
+    page.wait_for(f"{turns}.length === {len(CONVERSATION) - failed} && "
+                  "document.querySelector('#conversation-view')?.dataset.state === 'ready'", 60)
+    restore_ms = (time.perf_counter() - t0) * 1000
+    page.eval("document.querySelector('#conversation-mode').click(); true")  # the tab back to single questions
+    return {"turns": len(CONVERSATION), "failed": failed,
+            "first_turn_ms": next((round(v, 1) for i, v in turn_ms if i == 0), None),
+            "follow_up_ms": summary([v for i, v in turn_ms if i > 0]), "resolved_shown": resolved,
+            "reload_to_turns_ms": round(restore_ms, 1)}
 
 
 @contextmanager

@@ -44,6 +44,7 @@ class BenchCompany:
     fye: tuple[int, int]  # month, day
     short: list[str] = field(default_factory=list)
     indexed: bool = True
+    other_tickers: tuple[str, ...] = ()  # the registrant's other listed classes (GOOG beside GOOGL), on its cover
 
     def doc_id(self, year: int) -> str:
         return f"{self.ticker}_{year}"
@@ -88,6 +89,8 @@ def cover_page(c: BenchCompany, year: int) -> str:
     par = r.choice(["$0.01", "$0.001", "$1.00", "$0.00001", "no par value", "$.10"])
     exchange = r.choice(EXCHANGES)
     rows = [(f"Common Stock, {par} par value per share", c.ticker.replace(".", " "), exchange)]
+    rows += [(f"Class {chr(66 + k)} Common Stock, {par} par value per share", t, exchange)
+             for k, t in enumerate(c.other_tickers)]  # share classes: no random draw, other covers unchanged
     if r.random() < 0.3:
         coupon = r.choice(["0.875%", "1.125%", "1.500%", "2.250%", "3.000%"])
         rows.append((f"{coupon} Notes due {year + r.randint(3, 12)}", f"{c.ticker.split('.')[0]}{r.randint(25, 40)}",

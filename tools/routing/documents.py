@@ -20,7 +20,8 @@ from finrag.tools.routing.text import MONTH_NAMES, SUFFIX_WORDS, PathLike, edit_
 
 __all__ = ["build_document_info", "clean_company_name", "name_variants", "names_same_company", "readable_key"]
 
-_SUFFIX_TAIL = re.compile(rf"(?:[\s,]+(?:&\s*(?:company|co)|{SUFFIX_WORDS})\.?)+\s*$", re.IGNORECASE)
+_FOREIGN_FORMS = r"s\.?a\.?b\.?\s+de\s+c\.?v|s\.?a\.?\s+de\s+c\.?v|asa|oyj|s\.?p\.?a|kgaa|&\s*co\.?\s+kgaa|n\.?v|b\.?v"
+_SUFFIX_TAIL = re.compile(rf"(?:[\s,]+(?:&\s*(?:company|co)|{SUFFIX_WORDS}|{_FOREIGN_FORMS})\.?)+\s*$", re.IGNORECASE)
 _GENERIC_TAIL = re.compile(r"\s+(?:international|worldwide|global|holdings|group|systems|communications|"
                            r"stores|wholesale|companies|technologies|enterprises|industries)$", re.IGNORECASE)
 
@@ -147,8 +148,10 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
         key = canonical_company_key(cleaned, book) if cleaned else (file_ticker or key)
     src["company_key"] = "filename" if key == p["company_key"] and key else src.get("registrant", "filename")
     src["company"] = src.get("registrant", "filename")
-    entry = book.entry_for(key, [cleaned] if cleaned else [], [file_ticker, *x["tickers"], *c["tickers"]])
-    company = entry.name if entry else (cleaned or readable_key(key))
+    entry = _entry_of(book, key, [cleaned] if cleaned else [], [*x["tickers"], *c["tickers"]], file_ticker)
+    # a ticker as the file's key ('NET' of NET_2024) is no name: 'Net', 'Comp', 'Cash' would name the company
+    key_is_ticker = bool(key and file_ticker and squash(key) == squash(file_ticker))
+    company = entry.name if entry else (cleaned or (key if key_is_ticker else readable_key(key)))
     tickers = pick("tickers", ("dei", uniq(x["tickers"])), ("cover", uniq([*c["tickers"], file_ticker]) if c["tickers"]
                                                             else []), ("filename", [file_ticker] if file_ticker else []))
     tickers = uniq([*(tickers or []), file_ticker]) if tickers else (list(entry.tickers[:1]) if entry else [])
@@ -170,8 +173,9 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
     filed = p["filed_date"] or (c["report_date"] if form == "8K" else None)
     fye = pick("fiscal_year_end", ("dei", x["fiscal_year_end"]), ("cover", c["fiscal_year_end"]))
     period_end = pick("period_end", ("dei", x["period_end"]), ("cover", c["period_end"]))
-    aliases = uniq([*name_variants(company), *(name_variants(cleaned) if cleaned else []),
-                     *name_variants(readable_key(key)),
+    aliases = uniq([*(name_variants(company) if not (key_is_ticker and company == key) else []),
+                    *(name_variants(cleaned) if cleaned else []),
+                    *(name_variants(readable_key(key)) if not key_is_ticker else []),
                      *((a for n in entry.names() for a in name_variants(n)) if entry else ())])
     if x["cik"]:
         src["cik"] = "dei"
@@ -182,6 +186,19 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
         items=list(c["items"]), aliases=aliases, cik=x["cik"], sources=src,
         identity_conflicts=[*conflicts, *_period_conflicts(p, x, dated_name)])
     return with_sidecar_identity(info, book)
+
+
+def _entry_of(book: AliasBook, key: str, names: list[str], tickers: list[str], file_ticker: str = ""):
+    """The alias-book entry of a filing, by key, name or ticker; an entry found by a name (not its own key) whose
+    tickers the filing's own tickers (cover, dei) contradict is another company's: the file key 'COKE' (Coca-Cola
+    Consolidated) squashes like Coca-Cola's alias 'Coke'. Then only its tickers choose."""
+    own = uniq([*tickers, file_ticker])
+    entry = book.entry_for(key, names, own)
+    held = {squash(t) for t in tickers if t}
+    if entry is not None and held and entry.tickers and not held & {squash(t) for t in entry.tickers} \
+            and not (entry.key and squash(entry.key) == squash(key)):
+        entry = book.entry_for("", [], own)
+    return entry
 
 
 def _period_conflicts(p: dict, x: dict, dated_name: bool) -> list[str]:
@@ -220,7 +237,7 @@ def with_sidecar_identity(info: DocumentInfo, book: AliasBook) -> DocumentInfo:
     cleaned = clean_company_name(registrant)
     tickers = uniq(str(t).upper() for t in [*(data.get("tickers") or []), *(data.get("current_tickers") or [])] if t)
     key = canonical_company_key(cleaned, book) if cleaned else (tickers[0] if tickers else info.company_key)
-    entry = book.entry_for(key, [cleaned] if cleaned else [], tickers)
+    entry = _entry_of(book, key, [cleaned] if cleaned else [], tickers)
     company = entry.name if entry else (cleaned or info.company)
     form = _SIDECAR_FORMS.get(str(data.get("kind") or ""), info.form)
     fy = data.get("fiscal_year") if isinstance(data.get("fiscal_year"), int) else info.fiscal_year

@@ -27,13 +27,15 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from finrag.tools.routing.names import derived_names
-from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE, strip_accents, uniq
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE, strip_accents, strip_legal_suffix, uniq
 from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
 
-__all__ = ["ACCEPT", "Candidate", "Company", "Linker"]
+__all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 
 ACCEPT = 0.5
 """A candidate with at least this confidence is taken as named by the question."""
+ALTERNATIVE = 0.45
+"""The confidence of a reading ranking set aside for a better one (`Candidate.set_aside`): below ACCEPT."""
 
 
 @dataclass
@@ -62,26 +64,40 @@ class Candidate:
     start: int = 0
     end: int = 0
     ticker: str = ""
+    alternative_to: str = ""  # a plausible reading that ranking set aside: the company it lost to
+    weak: bool = False  # a ticker without ticker context that is a word, an abbreviation or a letter, or no subject
 
     @property
     def accepted(self) -> bool:
         return self.confidence >= ACCEPT
 
+    def set_aside(self, winner: str, why: str) -> None:
+        """Keep this reading as an alternative to `winner`: below acceptance, with its evidence and why."""
+        self.reason += f"; alternative to {winner}: {why} (was {self.confidence:.2f})"
+        self.confidence = min(self.confidence, ALTERNATIVE)
+        self.alternative_to = winner
+
     def as_dict(self) -> dict:
-        return {"name": self.name, "key": self.key, "in_index": self.in_index, "text": self.text,
-                "confidence": round(self.confidence, 3), "kind": self.kind, "reason": self.reason}
+        out = {"name": self.name, "key": self.key, "in_index": self.in_index, "text": self.text,
+               "confidence": round(self.confidence, 3), "kind": self.kind, "reason": self.reason}
+        if self.alternative_to:
+            out["alternative_to"] = self.alternative_to
+        return out
 
 
 _TOKEN = re.compile(r"[^\W_]+|&")
 _LINE_ITEM = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|"
-                        r"earnings|margin|assets|liabilities|debt|equity|expenses?)|cash\s+flows?|capex|"
+                        r"earnings|margin|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
                         r"capital\s+expenditures?|free\s+cash\s+flow|eps|ebitda|dividends?|r\s*&\s*d|"
                         r"research\s+and\s+development|inventor(?:y|ies)|segments?|guidance|backlog|buybacks?|"
                         r"share\s+repurchases?|headcount|employees)\b")
 """Words of a question asking for a company's line item or metric: evidence that a lone ticker-shaped word
 next to them names a company."""
 
-_LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+" + _LINE_ITEM.pattern.replace("(?i)", ""))
+_LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?-i:[A-Z][\w\-]*)\s+)?" + _LINE_ITEM.pattern.replace("(?i)", ""))
+_GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
+                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
+"""Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
 _SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
 _PHRASE_END_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)")
 
@@ -94,6 +110,9 @@ def _asks_its_line_item(before: str, after: str) -> bool:
         return True
     return bool(_SUBJECT_BEFORE.search(before) and _PHRASE_END_AFTER.match(after))
 _LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
+_COMPARE_GLUE = re.compile(r"^\s*(?:,\s*)?(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against|than)\s*$", re.I)
+_FUNCTION_NEXT = re.compile(r"^\s+(?:a|an|the|this|that|these|those|its|their|our|of|to|is|are|was|were|be|by|with|"
+                            r"from|as)\b")
 
 
 def comp_tickers(comp: "Company") -> list[str]:
@@ -104,9 +123,13 @@ _EXCHANGE_BEFORE = re.compile(r"(?:NYSE(?:\s+American)?|NASDAQ|Nasdaq(?:GS)?|AME
 _TICKER_WORD_BEFORE = re.compile(r"\b(?:tickers?|symbols?|stock|shares\s+of|ticker\s+symbol)\s*:?\s*$", re.I)
 _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
+_POSSESSIVE_TAIL = re.compile(r"['’]s?$")
 _CAP_WORD = r"(?:[A-Z][\w'’\-]*|&|of|and|de)"
 _UNKNOWN_WITH_SUFFIX = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+({CASED_SUFFIX_WORD.pattern})(?![\w])")
 _UNKNOWN_POSSESSIVE = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})['’]s\b")
+_LONGER_NAME = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+(Group|Holdings|Industries|Technologies|"
+                          r"Enterprises|Brands|Partners|Capital|Bank|Bancorp|Bancshares|Financial|Trust)\b")
+_DERIVED_KINDS = ("head", "prefix", "short", "abbrev")
 _NOT_NAME_WORDS = re.compile(rf"^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|H[12]|CY\w*|YE\w*|Form|Item|Part|Note|Section|Schedule)$",
                              re.I)
 
@@ -159,6 +182,10 @@ class Linker:
                     forms.setdefault(toks, n)
         self.initialism_forms: dict[tuple[str, ...], str] = {}
         self._ticker_heads: set[tuple[str, ...]] = set()
+        self._acronyms: set[tuple[str, ...]] = set()  # heads written in capitals in the name ('MGT', 'CB')
+        self._full: dict[str, set[tuple[str, ...]]] = {  # each company's own name, as tokens, legal tail off
+            k: {t for t in (alias_tokens(c.name), alias_tokens(strip_legal_suffix(c.name))) if t}
+            for k, c in companies.items()}
         heads: dict[tuple[str, ...], set[str]] = {}
         derived: list[tuple[tuple[str, ...], str, str, str]] = []
         for ckey, comp in companies.items():
@@ -179,7 +206,10 @@ class Linker:
             if kind == "head" and (zipf(toks[0]) >= 4.6 or (len(toks[0]) < 4 and not form.isupper())):
                 continue  # an ordinary English word
             if kind == "head" and toks[0] in {t.casefold() for t in comp_tickers(companies[ckey])}:
-                self._ticker_heads.add(toks)  # 'Acme' of Acme Widgets (ACME): a name in mixed case only
+                self._ticker_heads.add(toks)
+            if kind == "head" and len(toks) == 1 and form.isupper() and form.isalpha() \
+                    and not companies[ckey].name.isupper():
+                self._acronyms.add(toks)  # 'Acme' of Acme Widgets (ACME): a name in mixed case only
             if kind == "initialism":
                 shape = form.replace("&", "")
                 if shape in tickers and ckey not in ticker_index.get(shape, ()):
@@ -220,6 +250,8 @@ class Linker:
             if upper and is_finance_abbreviation(surface):
                 return 0.35, f"'{surface}' is also a finance abbreviation"
             return 0.9, f"short name '{surface}'"
+        if kind == "head" and toks in self._acronyms and not upper:
+            return 0.0, f"'{surface}': the name's acronym must be written in capitals"
         if kind == "head":
             if toks in self._ticker_heads and upper:
                 return 0.0, f"'{surface}' is also its ticker: scored as a ticker, by context"
@@ -257,23 +289,52 @@ class Linker:
                 start, end = toks[i][1], toks[i + n - 1][2]
                 surface = text[start:end]
                 found = []
+                other_ticker = self._caps_ticker(surface)
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
                     conf, why = self._name_confidence(kind, key, surface, text, start, end)
+                    if conf > 0 and other_ticker and ckey not in self.ticker_index[other_ticker] \
+                            and (not (kind == "name" and self._spelt_in_capitals(ckey, key))
+                                 or self._ticker_context(text, start, end, text[start - 1:start] == "$")):
+                        conf, why = 0.0, f"'{surface}' in capitals is the ticker {other_ticker}: scored as a ticker"
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
                     comp = self.companies[ckey]
                     found.append(Candidate(comp.name or ckey, ckey, comp.in_registry, conf, why, kind, surface,
                                            start, end))
-                if len(entries) > 1:  # one name, several companies: the evidence is split
-                    for c in found:
-                        c.confidence *= 0.8
-                        c.reason += f" (shared by {len(entries)} companies)"
+                if len(entries) > 1:
+                    self._share(found, key)
                 out.extend(found)
                 if any(c.accepted for c in found):
                     taken = n
                     break
             i += taken or 1
         return out
+
+    def _caps_ticker(self, surface: str) -> str:
+        """The ticker a one-word surface written in capitals is ('LULU' of "LULU's"), else ''."""
+        word = _POSSESSIVE_TAIL.sub("", surface)
+        return word if word.isupper() and word.isalpha() and word in self.ticker_index else ""
+
+    def _spelt_in_capitals(self, ckey: str, toks: tuple[str, ...]) -> bool:
+        """Whether the company's own names write these tokens in capitals ('HP' of HP Inc, an alias 'WD')."""
+        return any(n.isupper() and alias_tokens(n) == toks for n in self.companies[ckey].names)
+
+    def _share(self, found: list[Candidate], toks: tuple[str, ...]) -> None:
+        """One name, several companies: the company whose own name it is wins ('Target' is Target, not Target
+        Group, whose name only starts with it) and the others are its alternatives; else the evidence is split."""
+        live = [c for c in found if c.confidence > 0]
+        full = [c for c in live if toks in self._full.get(c.key, ())]
+        named = [c for c in live if c.kind == "name"]
+        best = full if len(full) == 1 else (named if len(named) == 1 else [])
+        if best:
+            for c in live:
+                if c is not best[0]:
+                    c.set_aside(best[0].name, f"'{c.text}' is {best[0].name}'s own name"
+                                if full else f"'{c.text}' is a name of {best[0].name}, derived for this one")
+            return
+        for c in found:
+            c.confidence *= 0.8
+            c.reason += f" (shared by {len(found)} companies)"
 
     # ---------------------------------------------------------------- tickers
     def _ticker_score(self, tick: str, dollar: bool, text: str, start: int, end: int, shouting: bool,
@@ -290,9 +351,17 @@ class Linker:
             score += 0.35
             why.append("next to 'ticker'/'stock'")
         stripped = text.strip().rstrip("?.!")
-        if start <= len(text) - len(text.lstrip()) or end >= len(stripped):
+        first = start <= len(text) - len(text.lstrip())
+        if first and _FUNCTION_NEXT.match(after):
+            score -= 0.15
+            why.append(f"opens the question before '{after.split()[0]}'")
+        elif first or end >= len(stripped):
             score += 0.15
             why.append("first or last word")
+        item = _LINE_ITEM.match(text, start)
+        if item and item.end() > end:
+            score -= 0.5
+            why.append(f"begins the line item '{item.group(0)}'")
         if _POSSESSIVE.match(after):
             score += 0.1
             why.append("possessive")
@@ -325,6 +394,9 @@ class Linker:
         if keys & named:
             score += 0.2
             why.append("company also named")
+        elif any(_COMPARE_GLUE.match(text[b:start]) or _COMPARE_GLUE.match(text[end:a]) for a, b in named_spans):
+            score += 0.45
+            why.append("compared with another company")
         elif any(_LIST_GLUE.match(text[b:start]) or _LIST_GLUE.match(text[end:a]) for a, b in named_spans):
             score += 0.2
             why.append("listed with another company")
@@ -344,7 +416,7 @@ class Linker:
                   if not m.group(1).isupper()]
         known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
                  and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
-        sole = (not named and not taken and len(known) == 1
+        sole = (not named and not taken and len(known) == 1 and not _GENERIC_SUBJECT.search(text)
                 and bool(_LINE_ITEM.search(text[:known[0][1]] + " " + text[known[0][2]:])))
         for dollar, tick, s, e in spans:
             if any(a <= s < b for a, b in taken):
@@ -354,16 +426,44 @@ class Linker:
             if keys:
                 conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
                                                sole_subject=sole)
+                core = norm.split(".")[0]
+                bare = text.strip().rstrip("?.!")
+                subject = bool(_POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
+                    or e >= len(bare)
+                weak = not self._ticker_context(text, s, e, dollar) and (
+                    bool(_english_penalty(core)) or is_finance_abbreviation(core) or len(core) == 1
+                    or zipf(core) >= 3.0 or bool(_LINE_ITEM.match(text, s)) or not subject)
                 for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
                     comp = self.companies[ckey]
                     c = conf * (0.8 if len(keys) > 1 else 1.0)
                     out.append(Candidate(comp.name or ckey, ckey, comp.in_registry, c, f"ticker {norm}: {why}",
-                                         "ticker", tick, s, e, ticker=norm))
+                                         "ticker", tick, s, e, ticker=norm, weak=weak))
             else:
                 unknown = self._unknown_ticker(norm, dollar, text, s, e, shouting)
                 if unknown:
                     out.append(unknown)
+        self._compared_tickers(text, out)
         return out
+
+    @staticmethod
+    def _compared_tickers(text: str, found: list[Candidate]) -> None:
+        """'GM vs F': two known tickers compared with each other name two companies (unless both are finance
+        abbreviations: 'CF vs NI conversion')."""
+        tick = sorted((c for c in found if c.kind == "ticker" and c.key), key=lambda c: c.start)
+        for a, b in zip(tick, tick[1:]):
+            if a.end <= b.start and _COMPARE_GLUE.match(text[a.end:b.start]) and "compared with" not in a.reason \
+                    and not (is_finance_abbreviation(a.ticker) and is_finance_abbreviation(b.ticker)):
+                for c in (a, b):
+                    c.confidence = min(0.97, c.confidence + 0.3)
+                    c.reason += ", compared with another ticker"
+
+    @staticmethod
+    def _ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
+        """'$X', 'NYSE: X', '(X)', 'ticker X', 'X stock': written as a ticker."""
+        before, after = text[max(0, s - 24):s], text[e:e + 16]
+        return bool(dollar or _EXCHANGE_BEFORE.search(before) or _TICKER_WORD_BEFORE.search(before)
+                    or _TICKER_WORD_AFTER.match(after)
+                    or (before.rstrip().endswith("(") and after.lstrip().startswith(")")))
 
     def _unknown_ticker(self, tick: str, dollar: bool, text: str, s: int, e: int, shouting: bool
                         ) -> Optional[Candidate]:
@@ -448,6 +548,7 @@ class Linker:
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
         names = self._find_names(text)
+        self._longer_unknown_names(text, names)
         accepted = [c for c in names if c.accepted]
         taken = [(c.start, c.end) for c in accepted]
         named = {c.key for c in accepted}
@@ -467,4 +568,20 @@ class Linker:
                     (c.end >= len(text.strip().rstrip("?.!")) or c.start == len(text) - len(text.lstrip())):
                 c.confidence = 0.55
                 c.reason += ", first or last word and no known company"
-        return sorted([*names, *tickers, *unknown], key=lambda c: (c.start, -c.confidence))
+        from finrag.tools.routing.ranking import rank
+
+        out = sorted([*names, *tickers, *unknown], key=lambda c: (c.start, -c.confidence))
+        rank(text, out)
+        return out
+
+    def _longer_unknown_names(self, text: str, names: list[Candidate]) -> None:
+        """'Vanguard Group' is a name no registrant has: the head 'Vanguard' of Vanguard Green Investment inside
+        it is set aside (the unknown name is then found on the freed span) when that company's names lack the
+        group word. A company's name that merely starts a longer one is not the one meant."""
+        for m in _LONGER_NAME.finditer(text):
+            word = m.group(2)
+            for c in names:
+                if c.accepted and c.kind in _DERIVED_KINDS and m.start(1) <= c.start and c.end <= m.start(2) \
+                        and not any(word.lower() in n.lower().split() for n in self.companies[c.key].names):
+                    c.set_aside(f"{m.group(1)} {m.group(2)}", f"'{c.text}' begins the longer name "
+                                f"'{m.group(1)} {m.group(2)}', which is not {c.name}'s")

@@ -29,6 +29,7 @@ WORD_ABBREVIATIONS = {
     "american": ["Amer"], "resources": ["Res"], "properties": ["Props"], "therapeutics": ["Tx"],
     "biosciences": ["Bio"], "scientific": ["Sci"], "instruments": ["Instr"], "petroleum": ["Pete"],
     "insurance": ["Ins"], "motors": ["Motor"], "stores": ["Store"], "airlines": ["Air"],
+    "management": ["Mgmt", "Mgt"], "companies": ["Cos"],
 }
 """Common abbreviations of words that occur in company names."""
 
@@ -73,6 +74,8 @@ def derived_names(name: str) -> list[tuple[str, str]]:
     if len(alpha) >= 3 and alpha[1].lower() not in _LINKERS and alpha[0].lower() not in _LINKERS \
             and alpha[1].lower() not in _GENERIC_TAIL_WORDS:  # 'Martin Marietta Materials' -> 'Martin Marietta'
         out.append((f"{alpha[0]} {alpha[1]}", "prefix"))
+    if len(words) >= 4 and words[1] == "&" and words[0] in alpha and words[2] in alpha:
+        out.append((" ".join(words[:3]), "prefix"))  # "Dave & Buster's Entertainment" -> "Dave & Buster's"
     for ini in _initialisms(words):
         out.append((ini, "initialism"))
     for i, w in enumerate(words):

@@ -231,7 +231,14 @@ class Registry:
         for known in list(self._companies):
             register(known)
         for entry in self._book.entries:
-            ckey = next((by_name[k] for k in sorted(entry.squashed_keys()) if k in by_name), None) \
+            own = set(self._equivalent_tickers(entry.tickers))
+            # a match by name (not by the entry's own key) whose tickers contradict the entry's is another company:
+            # Coca-Cola's alias 'Coke' squashes like the file key of Coca-Cola Consolidated (COKE)
+            trusted = squash(entry.key) if entry.key else ""
+            named = [by_name[k] for k in sorted(entry.squashed_keys()) if k in by_name and (
+                k == trusted or not (own and self._companies[by_name[k]].tickers and not own & set(
+                    self._equivalent_tickers(self._companies[by_name[k]].tickers))))]
+            ckey = next(iter(named), None) \
                 or next((by_ticker[t] for t in self._equivalent_tickers(entry.tickers) if t in by_ticker), None)
             if ckey is None:
                 key = (entry.key or squash(entry.name)).upper()
@@ -322,7 +329,14 @@ class Registry:
     # ----- resolving ----------------------------------------------------------
     def _keys_of(self, extracted: ExtractedMetadata) -> list[str]:
         keys: list[str] = []
+        linked: dict[str, list[str]] = {}  # the linker's own keys for the names it found (a name may be several's)
+        for c in extracted.candidates or []:
+            if c.get("key") in self._companies:
+                linked.setdefault(str(c.get("name")), []).append(str(c["key"]))
         for name in extracted.companies or []:
+            if str(name) in linked:
+                keys.extend(uniq(linked[str(name)]))
+                continue
             toks = alias_tokens(str(name))
             entries = self._alias_index.get(toks) or {}
             names = [k for k, kind in entries.items() if kind == "name"] or list(entries)

@@ -25,8 +25,11 @@ NPL CECL KPI ESG CEO CFO COO CTO CIO CAO CMO CHRO HR IT AI ML USD EUR GBP JPY CN
 APAC LATAM IRS FDA DOJ FTC EPA FX LIFO FIFO WACC DCF IRR NPV REIT ETF GDP CPI PPI LLC INC LP LTD PLC NA DSCR SOTP
 FFO AFFO NOI ADR OCC MLR PBM CMS API SAAS SG NRR GRR PPA MD MDA IR PR CSR EBITA OPM NPM GPM TSR PEG EY DY
 ICR IC SOX ERP CRM MSRP BOM OEM ODM MRO RFP GMS YE QE HY IG CDS ABS MBS CLO CP CD FHLB FDIC OCC FRB FOMC BPS
+CF ASR COMP COMPS DIST REV MGMT MGT DIV DIVS EVOL ADJ OPS EXP EXPS AMORT DEPR CONS GUIDE SEG SEGS AUC AUA
 """.split())
-"""Accounting, finance and business abbreviations an analyst writes in capitals (a token feature)."""
+"""Accounting, finance and business abbreviations an analyst writes in capitals (a token feature); the last line
+is analysts' shorthand (issue 35: cash flow, accelerated share repurchase, comparable sales or compensation,
+distribution, revenue, management, dividend, evolution, expense, assets under custody ...), several of them tickers."""
 
 QUESTION_WORDS = frozenset("""what whats how which who whom whose when where why did does do is are was were has have
 had can could should would will shall may might please compare list show give tell explain describe

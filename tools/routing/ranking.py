@@ -1,0 +1,90 @@
+"""Ranking the linker's readings (issue 35): one confident company, not every registrant a token could name.
+
+At EDGAR scale every short word is somebody's ticker and every famous name begins a smaller registrant's name, so
+the linker's accepted readings are ranked instead of all being routed. `rank` keeps the best and sets the others
+aside as alternatives (`Candidate.set_aside`: below acceptance, their evidence kept in `reason`, the winner in
+`alternative_to`; `routing.extracted.candidates` lists them, and an LLM router may still choose them):
+
+* **"Name (TICK)"**: the capitalised words right before a ticker in parentheses are that ticker's company, so
+  another company read inside them ("Universal" in "Universal Health Realty (UHT)") is an alternative;
+* **a second company needs evidence as strong as the first**: the most confident strong reading leads (a full or
+  distinctive name, confidence `STRONG` or more, not followed by more capitalised words of a longer name: "Dow" in
+  "Dow Jones"; a ticker in ticker context, or one that is no English word or abbreviation written as the subject:
+  first or last word, possessive); another company is kept when its own strong evidence is within `MARGIN` of the
+  lead's, or when a comparison or list cue joins its mention to a kept company's ("X vs Y", "X compared with Y",
+  "X, Y and Z", "X/Y"). A weaker reading beside a named company ("NET debt at Ford", "Healthpeak MOB NOI",
+  "Prudential Financial (PRU) PGIM flows", "Liberty Broadband (LBRDK) Charter stake") is an alternative. With no
+  strong reading the most confident one leads.
+"""
+from __future__ import annotations
+
+import re
+
+from finrag.tools.routing.linker import Candidate
+
+__all__ = ["MARGIN", "STRONG", "rank"]
+
+STRONG = 0.85
+"""A name reading at least this confident is strong evidence on its own."""
+MARGIN = 0.1
+"""A second company's strong evidence is as strong as the first's when it is at most this much less confident."""
+
+_GLUE = re.compile(r"^[\s()]*(?:['’]s?\s*)?[\s()]*(?:,\s*(?:and|or)\b|,|&|/|\+|\band\b|\bor\b|\bplus\b|\bvs\.?|"
+                   r"\bversus\b|\bcompared\s+(?:with|to)\b|\brelative\s+to\b|\bagainst\b|\bthan\b)[\s()$]*$", re.I)
+_NAME_RUN = re.compile(r"((?:[A-Z0-9][\w&'’.\-]*\s+(?:(?:&|of|and|de|the)\s+)?){0,5}[A-Z0-9][\w&'’.\-]*),?\s*\($")
+_NEXT_CAPITAL = re.compile(r"^\s+(?!(?:FY|Q[1-4]|H[12]|CY)\b)[A-Z][a-z]")
+_NAME_KINDS = ("name", "head", "prefix", "short", "abbrev", "initialism")
+
+
+def _strong(c: Candidate, text: str) -> bool:
+    if c.kind == "ticker":
+        return not c.weak
+    if c.kind not in _NAME_KINDS or c.confidence < STRONG:
+        return False
+    one_word = " " not in c.text.strip() and "-" not in c.text
+    return not (one_word and _NEXT_CAPITAL.match(text[c.end:]))  # 'Dow' of "Dow Jones": a longer name is meant
+
+
+def _linked(text: str, a: Candidate, b: Candidate) -> bool:
+    first, second = (a, b) if a.start <= b.start else (b, a)
+    return first.end <= second.start and bool(_GLUE.match(text[first.end:second.start]))
+
+
+def _parenthesised_owner(text: str, cands: list[Candidate]) -> None:
+    """'Universal Health Realty (UHT)': readings of other companies inside the name before '(UHT)' are set aside."""
+    for t in [c for c in cands if c.kind == "ticker" and c.accepted and c.key]:
+        if not (text[:t.start].rstrip().endswith("(") and text[t.end:].lstrip().startswith(")")):
+            continue
+        m = _NAME_RUN.search(text[:text.rfind("(", 0, t.start) + 1])
+        if not m:
+            continue
+        for c in cands:
+            if c.accepted and c is not t and c.key != t.key and m.start(1) <= c.start and c.end <= m.end(1):
+                c.set_aside(t.name, f"the name before '({t.text})' is {t.name}'s")
+
+
+def rank(text: str, cands: list[Candidate]) -> None:
+    """Keep the best-evidenced companies of a question and set the other accepted readings aside (see the module
+    docstring); `cands` is changed in place."""
+    _parenthesised_owner(text, cands)
+    known = [c for c in cands if c.accepted and c.key]
+    if len({c.key for c in known}) < 2:
+        return
+    best: dict[str, Candidate] = {}
+    for c in known:
+        if c.key not in best or c.confidence > best[c.key].confidence:
+            best[c.key] = c
+    strong = [c for c in known if _strong(c, text)]
+    lead = max(strong or known, key=lambda c: (c.confidence, -c.start))
+    kept = {c.key for c in strong if c.confidence >= lead.confidence - MARGIN} | {lead.key}
+    grown = True
+    while grown:  # a comparison or list cue joins a company to one already kept
+        grown = False
+        for c in known:
+            if c.key not in kept and any(_linked(text, c, k) for k in known if k.key in kept):
+                kept.add(c.key)
+                grown = True
+    top = max((best[k] for k in kept), key=lambda c: (c.confidence, -c.start))
+    for c in known:
+        if c.key not in kept:
+            c.set_aside(top.name, f"weaker evidence than '{top.text}' ({top.confidence:.2f}) and no comparison cue")

@@ -18,6 +18,10 @@ registrants here). Per size, company-level (the filing is the resolver's busines
 * extra-company rate: questions whose route includes a company that is not gold (all questions);
 * latency of `link` + `resolve` per query (p50, p95, mean), the registry's build time and its memory (what
   `Registry(docs)` allocates and keeps, by tracemalloc, in a second build; and the peak during that build).
+
+The scale queries are reported together and split (eval/data/routing_scale_queries.txt): those the linker was tuned
+on, the `holdout/` ones written after that tuning (then used for a second round of changes: reported before and
+after in docs/benchmarks.md), and the `fresh/` ones written after every change and measured once.
 """
 from __future__ import annotations
 
@@ -104,6 +108,37 @@ def registry_memory(docs) -> tuple[float, float]:
     return round((kept - base) / 2**20, 1), round((peak - base) / 2**20, 1)
 
 
+def index_files(n: int, work: Path, workers: int) -> dict:
+    """`finrag index` of the first `n` filings of the scale corpus, written as small PDFs (cover page and a short
+    MD&A, `routing_corpus.write_pdf`) in the paper layout: wall time, files per second, the index's size."""
+    import subprocess
+    import sys
+
+    from finrag.eval.routing_corpus import write_pdf
+
+    pdfs, idx = work / "pdfs", work / "index"
+    wanted = [(c, y, t) for c in all_scale_companies() for y in c.years for t in c.files][:n]
+    t = time.perf_counter()
+    for c, y, tick in wanted:
+        path = pdfs / str(y) / f"{tick}.pdf"
+        if not path.exists():
+            write_pdf(path, c.bench, y)
+    write_s = time.perf_counter() - t
+    report = work / "index_report.json"
+    cmd = [str(Path(sys.executable).with_name("finrag")), "index", str(pdfs), "--index", str(idx), "-q",
+           "--workers", str(workers), "--json-report", str(report)]
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True)
+    wall = time.perf_counter() - t
+    size = sum(f.stat().st_size for f in idx.rglob("*") if f.is_file())
+    out = {"files": len(wanted), "workers": workers, "write_pdfs_s": round(write_s, 1), "index_wall_s": round(wall, 1),
+           "files_per_s": round(len(wanted) / wall, 1), "index_mb": round(size / 2**20, 1),
+           "report": json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}}
+    print(f"finrag index of {len(wanted)} small filings ({workers} workers): {wall:.1f} s, "
+          f"{out['files_per_s']} files/s, index {out['index_mb']} MB")
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="routing at EDGAR scale: 500, 2,000 and all SEC registrants")
     ap.add_argument("--sizes", nargs="+", default=["500", "2000", "all"])
@@ -113,7 +148,16 @@ def main(argv=None) -> int:
     ap.add_argument("--cache", type=Path, default=None, help="keep the generated DocumentInfo here between runs")
     ap.add_argument("--show-misses", action="store_true")
     ap.add_argument("--out", help="write the summary and the misses at the largest size as JSON here")
+    ap.add_argument("--index-files", type=int, default=0, help="instead: time `finrag index` of this many small "
+                                                               "filings of the corpus (PDFs written under --index-work)")
+    ap.add_argument("--index-work", type=Path, default=Path("/tmp/finrag-routing-scale-index"))
+    ap.add_argument("--workers", type=int, default=2, help="with --index-files: finrag index's parser processes")
     args = ap.parse_args(argv)
+    if args.index_files:
+        result = index_files(args.index_files, args.index_work, args.workers)
+        if args.out:
+            Path(args.out).write_text(json.dumps({"index": result}, indent=1) + "\n", encoding="utf-8")
+        return 0
     questions = load_scale_questions(Path(args.questions))
     dev = [] if args.no_dev else [
         {**q, "category": f"dev/{q['category']}"} for q in
@@ -138,8 +182,12 @@ def main(argv=None) -> int:
             return registry.company_of(ticker_doc.get(tick, ""))
 
         rows = route_all(questions, registry, gold_key)
+        parts = {"scale_tuned_on": [r for r in rows if "/" not in r["category"]],
+                 "scale_holdout": [r for r in rows if r["category"].startswith("holdout/")],
+                 "scale_fresh": [r for r in rows if r["category"].startswith("fresh/")]}
         entry = {"registrants": len(companies), "filings": len(sub), "registry_companies": len(registry.companies()),
-                 "build_s": round(build_s, 2), "scale": summarise(rows)}
+                 "build_s": round(build_s, 2), "scale": summarise(rows),
+                 **{k: summarise(v) for k, v in parts.items() if v}}
         if dev:
             entry["dev"] = summarise(route_all(dev, registry, gold_key))
         if not args.no_memory:
@@ -151,6 +199,11 @@ def main(argv=None) -> int:
         print(f"  scale queries ({s['questions']}): exact {s['exact']:.3f}  right among routed "
               f"{s['right_among_routed']:.3f}  extra-company {s['extra_company_rate']:.3f}  "
               f"p50 {s['ms_p50']:.2f} ms  p95 {s['ms_p95']:.2f} ms")
+        for part in ("scale_tuned_on", "scale_holdout", "scale_fresh"):
+            v = entry.get(part)
+            if v:
+                print(f"    {part[6:]:<9} ({v['questions']}): exact {v['exact']:.3f}  right among routed "
+                      f"{v['right_among_routed']:.3f}  extra-company {v['extra_company_rate']:.3f}")
         if dev:
             d = entry["dev"]
             print(f"  routing_bench dev set ({d['questions']}): exact {d['exact']:.3f}  extra-company "

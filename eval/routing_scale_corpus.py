@@ -92,7 +92,7 @@ def all_scale_companies() -> list[ScaleCompany]:
     """Every registrant: the development corpus's indexed companies first, then the SEC's in its order."""
     regs = load_registrants()
     by_ticker = {_dotted(t): r for r in regs for t in r.tickers}
-    by_name = {}
+    by_name: dict[str, SecRegistrant] = {}
     for r in regs:
         by_name.setdefault(_name_key(r.name), r)
     out: list[ScaleCompany] = []

@@ -92,8 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--parquet", required=True, help="edgar/reference/data/company_tickers.parquet (needs pyarrow)")
     ap.add_argument("--out", default=str(REGISTRANTS_FILE))
     args = ap.parse_args(argv)
-    import pyarrow.parquet as pq  # the scratch environment's; finrag itself never imports it
+    import importlib
 
+    pq = importlib.import_module("pyarrow.parquet")  # the scratch environment's; finrag itself never imports it
     rows = pq.read_table(args.parquet).to_pylist()
     n = write_registrants(rows, Path(args.out))
     print(f"{len(rows)} tickers of {n} registrants -> {args.out}")

@@ -17,8 +17,11 @@ scores, with evidence rather than fixed lists:
   ("Zorblax Corporation"), a possessive ("Zorblax's"), a word that is not English at all, or an
   unknown ticker in ticker context ("$ZBLX"); and typos of known names ("Nvidea").
 
-A candidate is kept when its confidence reaches `ACCEPT` (0.5); the rest stay in the list with their
-reason, so a caller (or an LLM router) can see what was considered and why it was dropped.
+At EDGAR scale (issue 35) a name in capitals that is another company's ticker is read as that ticker, an
+acronym head must be written in capitals, a company's own full name wins a name several share, and
+`ranking.rank` keeps the best-evidenced companies, setting the rest aside as alternatives. A candidate is kept
+when its confidence reaches `ACCEPT` (0.5); the rest stay in the list with their reason (alternatives with
+`alternative_to`), so a caller (or an LLM router) can see what was considered and why it was dropped.
 """
 from __future__ import annotations
 
@@ -94,7 +97,9 @@ _LINE_ITEM = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:
 """Words of a question asking for a company's line item or metric: evidence that a lone ticker-shaped word
 next to them names a company."""
 
-_LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?-i:[A-Z][\w\-]*)\s+)?" + _LINE_ITEM.pattern.replace("(?i)", ""))
+_LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?!(?:the|a|an|of|for|in|on|at|to|and|or|its|their|all)\b)"
+                             r"[\w\-]+\s+)?" + _LINE_ITEM.pattern.replace("(?i)", ""))
+"""A line item right after a word, or after one more word of its own ("GM EV capex", "NOW subscription revenue")."""
 _GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
                               r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
 """Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
@@ -110,6 +115,7 @@ def _asks_its_line_item(before: str, after: str) -> bool:
         return True
     return bool(_SUBJECT_BEFORE.search(before) and _PHRASE_END_AFTER.match(after))
 _LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
+_WORD_GLUE = re.compile(r"^\s*(?:&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 _COMPARE_GLUE = re.compile(r"^\s*(?:,\s*)?(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against|than)\s*$", re.I)
 _FUNCTION_NEXT = re.compile(r"^\s+(?:a|an|the|this|that|these|those|its|their|our|of|to|is|are|was|were|be|by|with|"
                             r"from|as)\b")
@@ -127,9 +133,6 @@ _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
 _CAP_WORD = r"(?:[A-Z][\w'’\-]*|&|of|and|de)"
 _UNKNOWN_WITH_SUFFIX = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+({CASED_SUFFIX_WORD.pattern})(?![\w])")
 _UNKNOWN_POSSESSIVE = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})['’]s\b")
-_LONGER_NAME = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+(Group|Holdings|Industries|Technologies|"
-                          r"Enterprises|Brands|Partners|Capital|Bank|Bancorp|Bancshares|Financial|Trust)\b")
-_DERIVED_KINDS = ("head", "prefix", "short", "abbrev")
 _NOT_NAME_WORDS = re.compile(rf"^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|H[12]|CY\w*|YE\w*|Form|Item|Part|Note|Section|Schedule)$",
                              re.I)
 
@@ -239,6 +242,8 @@ class Linker:
         if len(words) >= 2:
             if lower and all(zipf(w) >= 4.5 for w in words):
                 return 0.6, "common words in lower case"
+            if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
+                return 0.45, f"prefix '{surface}' of common words (a place or a phrase: 'North America')"
             return 0.95 if kind == "name" else 0.9, f"{kind} '{surface}'"
         w = words[0] if words else ""
         z = zipf(w)
@@ -299,8 +304,12 @@ class Linker:
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
                     comp = self.companies[ckey]
+                    # a derived initialism, or a short word in capitals the company does not spell so ('ARM' of Arm
+                    # Holdings): ticker-like evidence, weak beside a named company
+                    weak = kind == "initialism" or (len(words := surface.replace("&", "")) <= 5 and words.isupper()
+                                                    and not self._spelt_in_capitals(ckey, key))
                     found.append(Candidate(comp.name or ckey, ckey, comp.in_registry, conf, why, kind, surface,
-                                           start, end))
+                                           start, end, weak=weak))
                 if len(entries) > 1:
                     self._share(found, key)
                 out.extend(found)
@@ -316,8 +325,11 @@ class Linker:
         return word if word.isupper() and word.isalpha() and word in self.ticker_index else ""
 
     def _spelt_in_capitals(self, ckey: str, toks: tuple[str, ...]) -> bool:
-        """Whether the company's own names write these tokens in capitals ('HP' of HP Inc, an alias 'WD')."""
-        return any(n.isupper() and alias_tokens(n) == toks for n in self.companies[ckey].names)
+        """Whether the company's own names write these tokens in capitals ('HP' of HP Inc, an alias 'WD'; not a
+        ticker used as its file key)."""
+        comp = self.companies[ckey]
+        return any(n.isupper() and alias_tokens(n) == toks and not (n == comp.key and n in comp.tickers)
+                   for n in comp.names)
 
     def _share(self, found: list[Candidate], toks: tuple[str, ...]) -> None:
         """One name, several companies: the company whose own name it is wins ('Target' is Target, not Target
@@ -371,13 +383,16 @@ class Linker:
             score -= pen
             why.append(f"English word '{core.lower()}'")
             if not shouting and core not in ("A", "I"):
-                score += min(pen, 0.3)  # an English word written in capitals on purpose
+                score += min(pen, 0.15)  # an English word written in capitals on purpose
         if is_finance_abbreviation(core):
             score -= 0.45
             why.append("finance abbreviation")
         if len(core) == 1:
             score -= 0.2
             why.append("single letter")
+            if first and core not in ("A", "I") and not shouting:
+                score += 0.1  # no English sentence opens with a lone 'T' or 'F'
+                why.append("a lone letter opening the question")
         elif len(core) >= 3 and zipf(core) < 3.0:
             score += 0.1
             why.append("not an English word")
@@ -397,8 +412,9 @@ class Linker:
         elif any(_COMPARE_GLUE.match(text[b:start]) or _COMPARE_GLUE.match(text[end:a]) for a, b in named_spans):
             score += 0.45
             why.append("compared with another company")
-        elif any(_LIST_GLUE.match(text[b:start]) or _LIST_GLUE.match(text[end:a]) for a, b in named_spans):
-            score += 0.2
+        elif any(glue.match(text[b:start]) or glue.match(text[end:a]) for a, b in named_spans
+                 for glue in [_WORD_GLUE if is_finance_abbreviation(core) else _LIST_GLUE]):
+            score += 0.3  # an abbreviation needs a word to be listed ("CF and Nutrien", not "vs FCF, AbbVie")
             why.append("listed with another company")
         elif named and (pen or is_finance_abbreviation(core)):
             score -= 0.15
@@ -547,8 +563,10 @@ class Linker:
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
+        from finrag.tools.routing.ranking import rank, set_aside_inside_longer_names
+
         names = self._find_names(text)
-        self._longer_unknown_names(text, names)
+        set_aside_inside_longer_names(text, names, self.companies)
         accepted = [c for c in names if c.accepted]
         taken = [(c.start, c.end) for c in accepted]
         named = {c.key for c in accepted}
@@ -568,20 +586,6 @@ class Linker:
                     (c.end >= len(text.strip().rstrip("?.!")) or c.start == len(text) - len(text.lstrip())):
                 c.confidence = 0.55
                 c.reason += ", first or last word and no known company"
-        from finrag.tools.routing.ranking import rank
-
         out = sorted([*names, *tickers, *unknown], key=lambda c: (c.start, -c.confidence))
         rank(text, out)
         return out
-
-    def _longer_unknown_names(self, text: str, names: list[Candidate]) -> None:
-        """'Vanguard Group' is a name no registrant has: the head 'Vanguard' of Vanguard Green Investment inside
-        it is set aside (the unknown name is then found on the freed span) when that company's names lack the
-        group word. A company's name that merely starts a longer one is not the one meant."""
-        for m in _LONGER_NAME.finditer(text):
-            word = m.group(2)
-            for c in names:
-                if c.accepted and c.kind in _DERIVED_KINDS and m.start(1) <= c.start and c.end <= m.start(2) \
-                        and not any(word.lower() in n.lower().split() for n in self.companies[c.key].names):
-                    c.set_aside(f"{m.group(1)} {m.group(2)}", f"'{c.text}' begins the longer name "
-                                f"'{m.group(1)} {m.group(2)}', which is not {c.name}'s")

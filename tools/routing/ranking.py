@@ -5,6 +5,8 @@ the linker's accepted readings are ranked instead of all being routed. `rank` ke
 aside as alternatives (`Candidate.set_aside`: below acceptance, their evidence kept in `reason`, the winner in
 `alternative_to`; `routing.extracted.candidates` lists them, and an LLM router may still choose them):
 
+* **a longer name no registrant has** ("Vanguard Group", "Silicon Valley Bank"): a derived name inside it is an
+  alternative (`set_aside_inside_longer_names`, before tickers are read);
 * **"Name (TICK)"**: the capitalised words right before a ticker in parentheses are that ticker's company, so
   another company read inside them ("Universal" in "Universal Health Realty (UHT)") is an alternative;
 * **a second company needs evidence as strong as the first**: the most confident strong reading leads (a full or
@@ -19,10 +21,12 @@ aside as alternatives (`Candidate.set_aside`: below acceptance, their evidence k
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
-from finrag.tools.routing.linker import Candidate
+from finrag.tools.routing.linker import Candidate, Company
+from finrag.tools.routing.words import is_finance_abbreviation
 
-__all__ = ["MARGIN", "STRONG", "rank"]
+__all__ = ["MARGIN", "STRONG", "rank", "set_aside_inside_longer_names"]
 
 STRONG = 0.85
 """A name reading at least this confident is strong evidence on its own."""
@@ -34,10 +38,14 @@ _GLUE = re.compile(r"^[\s()]*(?:['’]s?\s*)?[\s()]*(?:,\s*(?:and|or)\b|,|&|/|\+
 _NAME_RUN = re.compile(r"((?:[A-Z0-9][\w&'’.\-]*\s+(?:(?:&|of|and|de|the)\s+)?){0,5}[A-Z0-9][\w&'’.\-]*),?\s*\($")
 _NEXT_CAPITAL = re.compile(r"^\s+(?!(?:FY|Q[1-4]|H[12]|CY)\b)[A-Z][a-z]")
 _NAME_KINDS = ("name", "head", "prefix", "short", "abbrev", "initialism")
+_DERIVED_KINDS = ("head", "prefix", "short", "abbrev")
+_LONGER_NAME = re.compile(r"\b((?:[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w'’\-]*|&|of|and|de)){0,3}),?\s+(Group|Holdings|"
+                          r"Industries|Technologies|Enterprises|Brands|Partners|Capital|Bank|Bancorp|Bancshares|"
+                          r"Financial|Trust)\b")
 
 
 def _strong(c: Candidate, text: str) -> bool:
-    if c.kind == "ticker":
+    if c.kind == "ticker" or c.weak:
         return not c.weak
     if c.kind not in _NAME_KINDS or c.confidence < STRONG:
         return False
@@ -47,7 +55,11 @@ def _strong(c: Candidate, text: str) -> bool:
 
 def _linked(text: str, a: Candidate, b: Candidate) -> bool:
     first, second = (a, b) if a.start <= b.start else (b, a)
-    return first.end <= second.start and bool(_GLUE.match(text[first.end:second.start]))
+    gap = text[first.end:second.start]
+    if first.end > second.start or not _GLUE.match(gap):
+        return False
+    abbreviation = any(c.kind in ("ticker", "initialism") and is_finance_abbreviation(c.text) for c in (a, b))
+    return not abbreviation or bool(re.search(r"[A-Za-z&/]", gap))  # "vs FCF, AbbVie": a comma lists no abbreviation
 
 
 def _parenthesised_owner(text: str, cands: list[Candidate]) -> None:
@@ -88,3 +100,16 @@ def rank(text: str, cands: list[Candidate]) -> None:
     for c in known:
         if c.key not in kept:
             c.set_aside(top.name, f"weaker evidence than '{top.text}' ({top.confidence:.2f}) and no comparison cue")
+
+
+def set_aside_inside_longer_names(text: str, names: list[Candidate], companies: Mapping[str, Company]) -> None:
+    """'Vanguard Group', 'Silicon Valley Bank' are names no registrant has: a derived name inside them (the head
+    'Vanguard' of Vanguard Green Investment, the prefix 'Silicon Valley' of Silicon Valley Acquisition) is set aside
+    when that company's names lack the group word; a company whose name merely starts a longer one is not meant."""
+    for m in _LONGER_NAME.finditer(text):
+        word = m.group(2)
+        for c in names:
+            if c.accepted and c.kind in _DERIVED_KINDS and m.start(1) <= c.start and c.end <= m.start(2) \
+                    and not any(word.lower() in n.lower().split() for n in companies[c.key].names):
+                c.set_aside(f"{m.group(1)} {word}", f"'{c.text}' begins the longer name '{m.group(1)} {word}', "
+                            f"which is not {c.name}'s")

@@ -473,14 +473,15 @@ class Registry:
         """The linker's candidates and their filings, as text for an LLM router to adjudicate."""
         lines = []
         for c in extracted.candidates or []:
-            state = "accepted" if float(c.get("confidence") or 0) >= ACCEPT else "rejected"
+            state = "accepted" if float(c.get("confidence") or 0) >= ACCEPT else (
+                f"an alternative to {c['alternative_to']}" if c.get("alternative_to") else "rejected")
             where = "in the index" if c.get("in_index") and self._docs_by_company.get(c.get("key", "")) \
                 else "NOT in the index"
             lines.append(f"- '{c.get('text')}' -> {c.get('name')} ({where}); confidence {c.get('confidence')}, "
                          f"{state}: {c.get('reason')}")
             docs = sorted(self._docs_by_company.get(c.get("key", ""), []),
                           key=lambda d: (d.fiscal_year or 0, d.quarter or 0, d.filed_date or ""), reverse=True)
-            for d in docs[:max_docs] if state == "accepted" else []:
+            for d in docs[:max_docs] if state == "accepted" or c.get("alternative_to") else []:
                 lines.append(f"    {d.doc_id}: {d.form or '?'} {d.period or '?'}"
                              + (f" filed {d.filed_date}" if d.filed_date else "")
                              + (f" items {', '.join(d.items)}" if d.items else ""))

@@ -5,10 +5,13 @@ new code, then
 
     python bench/diff_batches.py before/hdrr.jsonl after/hdrr.jsonl [--answers]
     python bench/diff_batches.py runs/before runs/after            # every <system>.jsonl in both folders
+    python bench/diff_batches.py before/hdrr.jsonl after/hdrr.jsonl --contract   # the whole contract but times
 
 Compared per question id: routing status, routed documents, extracted metadata, and the ordered
-contexts (chunk id, document, pages, score to 4 decimals); with --answers, the answer text too.
-Timings and token counts of timings are ignored. Exit code 0 when identical, 1 otherwise.
+contexts (chunk id, document, pages, score to 4 decimals); with --answers, the answer text too; with
+--contract, every field of the answer contract as written (context texts and full scores, cost and token
+counts, the retrieval record with its context plan, the reader's record), only times left out (any key
+ending in `_ms`). Exit code 0 when identical, 1 otherwise.
 """
 from __future__ import annotations
 
@@ -30,7 +33,16 @@ def load(path: Path) -> dict[str, dict]:
     return out
 
 
-def view(ans: dict, answers: bool) -> dict:
+def without_times(obj):
+    """`obj` without the keys that hold times (`timings_ms`, a call's `latency_ms`, ...)."""
+    if isinstance(obj, dict):
+        return {k: without_times(v) for k, v in obj.items() if not str(k).endswith("_ms")}
+    if isinstance(obj, list):
+        return [without_times(v) for v in obj]
+    return obj
+
+
+def view(ans: dict, answers: bool, contract: bool = False) -> dict:
     routing = ans.get("routing") or {}
     v = {
         "status": routing.get("status"),
@@ -40,19 +52,21 @@ def view(ans: dict, answers: bool) -> dict:
                       round(float(c.get("score") or 0.0), 4)) for c in ans.get("contexts") or []],
         "error": ans.get("error"),
     }
-    if answers:
+    if answers or contract:
         v["answer"] = ans.get("answer")
+    if contract:
+        v.update({f"contract.{k}": val for k, val in without_times(ans).items()})
     return v
 
 
-def diff_files(a: Path, b: Path, answers: bool) -> tuple[int, int, list[str]]:
+def diff_files(a: Path, b: Path, answers: bool, contract: bool = False) -> tuple[int, int, list[str]]:
     left, right = load(a), load(b)
     notes = []
     for qid in sorted(set(left) ^ set(right)):
         notes.append(f"{qid}: only in {'before' if qid in left else 'after'}")
     same = 0
     for qid in sorted(set(left) & set(right)):
-        va, vb = view(left[qid], answers), view(right[qid], answers)
+        va, vb = view(left[qid], answers, contract), view(right[qid], answers, contract)
         if va == vb:
             same += 1
             continue
@@ -66,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("before", type=Path, help="a batch output file, or a folder of <system>.jsonl files")
     ap.add_argument("after", type=Path)
     ap.add_argument("--answers", action="store_true", help="compare answer texts too")
+    ap.add_argument("--contract", action="store_true",
+                    help="compare every field of the answer contract except times (implies --answers)")
     args = ap.parse_args(argv)
     if args.before.is_dir():
         pairs = [(p, args.after / p.name) for p in sorted(args.before.glob("*.jsonl"))]
@@ -77,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{a.name}: missing in {args.after}")
             identical = False
             continue
-        same, total, notes = diff_files(a, b, args.answers)
+        same, total, notes = diff_files(a, b, args.answers, args.contract)
         print(f"{a.stem}: {same}/{total} questions identical")
         for note in notes:
             print(f"  {note}")

@@ -14,15 +14,23 @@ def reciprocal_rank_fusion(lists: list[list[dict]], k: int = RRF_K) -> list[dict
     for hits in lists:
         for rank, hit in enumerate(hits, 1):
             cid = hit["chunk_id"]
-            entry = fused.setdefault(cid, {**hit, "rrf_score": 0.0})
+            entry = fused.get(cid)
+            if entry is None:  # a chunk's first list: a copy of its hit (0.0 + x is x)
+                entry = fused[cid] = dict(hit)
+                entry["rrf_score"] = 1.0 / (k + rank)
+                continue
             entry["rrf_score"] += 1.0 / (k + rank)
-            for key in ("fts_rank", "vector_rank", "vector_distance"):
-                if hit.get(key) is not None:
-                    entry[key] = hit[key]
+            for key in _RANK_KEYS:  # a later list's ranks join the entry
+                value = hit.get(key)
+                if value is not None:
+                    entry[key] = value
     out = sorted(fused.values(), key=lambda h: (-h["rrf_score"], h["chunk_id"]))
     for h in out:
         h["score"] = h["rrf_score"]
     return out
+
+
+_RANK_KEYS = ("fts_rank", "vector_rank", "vector_distance")
 
 
 @timed("rrf")

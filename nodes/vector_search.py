@@ -15,7 +15,8 @@ from finrag.nodes.common import candidates_k, configuration, reader_of, scope_of
 from finrag.state.configuration import Configuration
 from finrag.state.contract import Retrieval
 from finrag.state.graph_state import FinragState, VectorStatusRecord
-from finrag.tools.retrieval.question_search import fuse_hit_lists, query_texts
+from finrag.tools.retrieval.query_vectors import query_vector
+from finrag.tools.retrieval.question_search import fuse_hit_lists, hit_dicts, query_texts
 
 LISTED = 20  # at most this many filings without vectors are named in the status
 
@@ -58,8 +59,8 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
     if len(missing) < total:
         k = candidates_k(cfg, scope, cfg.vector_k, state)
         cut = float(cfg.vector_max_distance)
-        lists = [[h.model_dump() for h in store.search_vectors(store.embedder.embed_query(text), k=k,
-                                                                doc_ids=scope, variant=variant, max_distance=cut)]
+        lists = [hit_dicts(store.search_vectors(query_vector(store.embedder, text), k=k, doc_ids=scope,
+                                                variant=variant, max_distance=cut))
                  for text in query_texts(state, cfg.retry_prefix)]
         hits = fuse_hit_lists(lists, "vector_rank", k=int(cfg.rrf_k))
     return {"vector_results": hits,

@@ -219,6 +219,7 @@ def _norm(label: str) -> str:
     return t
 
 
+@functools.lru_cache(maxsize=131_072)  # pure; the reader scores every row of every table it read, per input
 def match_score(item: str, label: str, section: Optional[str] = None) -> float:
     """How well a row label carries `item`: 1.0 for its first (most specific) pattern, falling by 0.02 per
     later pattern down to 0.8; 0 when no pattern matches or an exclusion does. An item with `sections`

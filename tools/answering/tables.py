@@ -519,7 +519,7 @@ def _group_columns(cols: list[Column], raw_rows: list[str], header_row: int) -> 
 # --------------------------------------------------------------------------- pages of a filing
 _CACHE: "OrderedDict[tuple[str, int, str], list[Table]]" = OrderedDict()
 _CACHE_LOCK = threading.Lock()
-_CACHE_SIZE = 512
+_CACHE_SIZE = 4096
 
 
 _PDFS: "OrderedDict[str, Any]" = OrderedDict()  # open pymupdf Documents

@@ -22,8 +22,9 @@ from typing import Any, Callable, Optional, Sequence
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.section_intent import Scope, question_scope, sections_for
 from finrag.tools.retrieval.statements import statement_intent
+from finrag.tools.retrieval.text_memo import TextMemo
 
-__all__ = ["plan_context", "prefer_sections", "fill_budget", "expansion_ids", "chunk_tokens"]
+__all__ = ["plan_context", "prefer_sections", "fill_budget", "expansion_ids", "chunk_tokens", "chunk_tokens_of"]
 
 Labels = dict[int, tuple[Optional[str], Optional[str]]]
 
@@ -31,6 +32,15 @@ Labels = dict[int, tuple[Optional[str], Optional[str]]]
 def chunk_tokens(text: str) -> int:
     """Tokens of one chunk, as the answer's `cost.context_tokens` counts them (`tools/llm/tokens.py`)."""
     return max(1, count_tokens(text or ""))
+
+
+_TOKENS = TextMemo(chunk_tokens, max_units=500_000)  # entries: a chunk's token count, a few MB
+
+
+def chunk_tokens_of(c: dict) -> int:
+    """`chunk_tokens` of a candidate's text, remembered per chunk (keyed by chunk id and text, `TextMemo`): an
+    open question's budget counts some thirty chunks, and the next question over the filing meets them again."""
+    return _TOKENS(c.get("text", "") or "", c.get("chunk_id"))
 
 
 def plan_context(question: str, *, budget_tokens: int, floor: float, section_weight: float,
@@ -85,7 +95,7 @@ def fill_budget(ranked: Sequence[dict], budget_tokens: int, floor: float,
         cid = int(c["chunk_id"])
         if cid in seen:
             return True
-        cost = chunk_tokens(c.get("text", ""))
+        cost = chunk_tokens_of(c)
         if kept and used + cost > budget_tokens:
             return False
         seen.add(cid)

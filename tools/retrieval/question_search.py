@@ -10,9 +10,10 @@ the offline one (no LLM, or its fallback) the two texts are equal and one search
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from finrag.state.configuration import RRF_K
+from finrag.state.schema import RetrievedChunk
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
 
 
@@ -46,6 +47,13 @@ def query_texts(state: Mapping[str, Any], prefix_template: str) -> list[str]:
     question = str(state.get("question") or "")
     own = offline_rewrite(anchored(state, prefix_template)).query or question
     return unique([str(state.get("query") or "") or question, own])
+
+
+def hit_dicts(hits: Iterable[Any]) -> list[dict]:
+    """The search hits as the state's dicts, `hit.model_dump()` each: for a `RetrievedChunk` (flat fields,
+    no serialisers, no extras) a copy of its field values, which is the same dict without pydantic's
+    serialiser (an open question's ~400 hits per search); any other hit type through `model_dump()`."""
+    return [dict(h.__dict__) if type(h) is RetrievedChunk else h.model_dump() for h in hits]
 
 
 def unique(texts: list[str]) -> list[str]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Sequence
+from typing import Optional, Sequence
 
 WORD = re.compile(r"[a-z0-9][a-z0-9&.%-]*[a-z0-9%]|[a-z0-9]")
 
@@ -51,6 +51,8 @@ class KeywordCoverage:
         # ('3m’', whose word '3m’s' `_occurs_as_word` finds around the occurrence) is looked for in the text
         self.checks = [(s, f" {s} " if s and all(ch in _TOKEN_CHARS for ch in s) else None, w)
                        for s, w in self.items]
+        # the bits each such stem sets in a `stem_filter` (None for the others, which are looked for in the text)
+        self.probes = [_filter_bits(s) if padded is not None else None for s, padded, _w in self.checks]
 
     def __call__(self, text: str) -> float:
         if not self.total:
@@ -59,16 +61,20 @@ class KeywordCoverage:
         got = sum(w for s, w in self.items if _found(s, low))
         return got / self.total
 
-    def of_stems(self, stems: str, text: str) -> float:
+    def of_stems(self, stems: str, text: str, bits: Optional[bytes] = None) -> float:
         """`self(text)` from `stems = word_stems(text)` (which a caller may remember per text): a substring
         test per keyword instead of a scan of the text, equal to `self(text)` (the weights are 1 and 2, so
-        their sum is exact in any order)."""
+        their sum is exact in any order). With `bits = stem_filter(stems)` a keyword whose stem's two bits
+        are not both set is absent without the substring test (a Bloom filter has no false negatives)."""
         if not self.total:
             return 0.0
         low = None
         got = 0.0
-        for s, padded, w in self.checks:
+        for (s, padded, w), probe in zip(self.checks, self.probes):
             if padded is not None:
+                if bits is not None and probe is not None and not (bits[probe[0]] & probe[1]
+                                                                   and bits[probe[2]] & probe[3]):
+                    continue
                 hit = padded in stems
             else:
                 if low is None:
@@ -85,6 +91,29 @@ def word_stems(text: str) -> str:
     `WORD` token (the run without leading non-start and trailing non-end characters), the token
     `_occurs_as_word` compares, so a stem is in this string exactly when `_occurs_as_word` finds it."""
     return " " + " ".join(sorted({stem(t) for t in WORD.findall(_lowered(text))})) + " "
+
+
+STEM_FILTER_BYTES = 512  # 4096 bits: two of them per stem, about 2% false positives for a chunk's ~300 stems
+
+
+def _filter_bits(s: str) -> tuple[int, int, int, int]:
+    """(byte, mask, byte, mask) of the two bits `s` sets in a `stem_filter` (Python's string hash: the filter
+    and its probes are made in the same process)."""
+    h = hash(s)
+    a, b = h & 4095, (h >> 12) & 4095
+    return a >> 3, 1 << (a & 7), b >> 3, 1 << (b & 7)
+
+
+def stem_filter(stems: str) -> bytes:
+    """A Bloom filter of the stems of a `word_stems` string, for `KeywordCoverage.of_stems(..., bits=)`: most
+    keywords are in few chunks, and two bit tests say so without scanning the chunk's ~3,000 characters of
+    stems. Only valid in the process that made it (string hashes are salted per process)."""
+    bits = bytearray(STEM_FILTER_BYTES)
+    for s in stems.split():
+        i, m, j, n = _filter_bits(s)
+        bits[i] |= m
+        bits[j] |= n
+    return bytes(bits)
 
 
 def _lowered(text: str) -> str:

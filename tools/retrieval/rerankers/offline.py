@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from finrag.tools.retrieval.query_vectors import query_vector
 from finrag.tools.retrieval.statements import DIGITS, statement_intent, statements_in
 from finrag.tools.retrieval.text_memo import TextMemo
-from finrag.tools.retrieval.vocabulary import KeywordCoverage, word_stems
+from finrag.tools.retrieval.vocabulary import STEM_FILTER_BYTES, KeywordCoverage, stem_filter, word_stems
 
 
 def _table_features(text: str) -> tuple[frozenset[str], float]:
@@ -20,8 +21,14 @@ def _table_features(text: str) -> tuple[frozenset[str], float]:
     return found, (min(1.0, len(DIGITS.findall(text)) / max(len(text), 1) / 0.08) if found else 0.0)
 
 
+def _stem_features(text: str) -> tuple[str, bytes]:
+    stems = word_stems(text)
+    return stems, stem_filter(stems)
+
+
 _TABLES = TextMemo(_table_features, max_units=200_000)  # entries, about 40 MB
-_STEMS = TextMemo(word_stems, max_units=32_000_000, size=len)  # characters, about 20,000 chunks' stems
+# characters of stems plus the filter's bytes: about 20,000 chunks
+_STEMS = TextMemo(_stem_features, max_units=40_000_000, size=lambda v: len(v[0]) + STEM_FILTER_BYTES)
 
 
 def table_features(chunk_id: int, text: str) -> tuple[frozenset[str], float]:
@@ -35,6 +42,12 @@ def table_features(chunk_id: int, text: str) -> tuple[frozenset[str], float]:
 def chunk_stems(chunk_id: int, text: str) -> str:
     """`word_stems(text)`, remembered per chunk (keyed as `table_features`): the keyword coverage of the next
     question over the same filing is then a few substring tests per chunk instead of a scan of its text."""
+    return _STEMS(text, chunk_id)[0]
+
+
+def chunk_stem_features(chunk_id: int, text: str) -> tuple[str, bytes]:
+    """(`chunk_stems`, its `stem_filter`), remembered together: most keywords are absent from most of an open
+    question's ~400 candidates, and the filter says so in two bit tests."""
     return _STEMS(text, chunk_id)
 
 
@@ -53,7 +66,7 @@ class OfflineReranker:
         if not chunks:
             return []
         w_cos, w_kw, w_st, w_fu = self.weights
-        qv = self.store.embedder.embed_query(query)
+        qv = query_vector(self.store.embedder, query)  # the vector vector_search embedded for the same text
         index = self.store.faiss_index(self.variant)
         wanted = statement_intent(query)
         if not wanted:
@@ -61,15 +74,17 @@ class OfflineReranker:
             w_st = 0.0
         best_rrf = max((c.get("rrf_score") or 0.0) for c in chunks) or 1.0
         coverage = KeywordCoverage(keywords)
-        cosines = index.reconstruct_many([int(c["chunk_id"]) for c in chunks]) @ qv  # 0 without a vector
+        ids = [int(c["chunk_id"]) for c in chunks]
+        cosines = (index.reconstruct_many(ids) @ qv).tolist()  # 0 without a vector; Python floats, as float()
         out = []
-        for c, cos in zip(chunks, cosines):
+        for c, cid, cos in zip(chunks, ids, cosines):
             text = c.get("text", "")
             st = 0.0
             if w_st:  # that statement's table: the denser in digits, the better
-                found, density = table_features(int(c["chunk_id"]), text)
+                found, density = table_features(cid, text)
                 st = density if found & wanted else 0.0
-            out.append(w_cos * max(0.0, float(cos)) + w_kw * coverage.of_stems(chunk_stems(int(c["chunk_id"]), text), text)
+            stems, bits = chunk_stem_features(cid, text)
+            out.append(w_cos * max(0.0, cos) + w_kw * coverage.of_stems(stems, text, bits)
                        + w_st * st
                        + w_fu * (c.get("rrf_score") or 0.0) / best_rrf)
         return out

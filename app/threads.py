@@ -227,7 +227,9 @@ class ThreadStore:
         finally:
             self._release(thread_id)
 
-    def _offset(self, thread_id: str) -> int:
+    @staticmethod
+    def _offset(thread_id: str) -> int:
+        """The byte of `<store>.lock` that holds a thread."""
         return int(hashlib.sha1(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:8], 16) % (1 << 30)
 
     def _lock_handle(self) -> IO[bytes]:

@@ -4,7 +4,6 @@ RemoteRunnable (`config={"configurable": {"thread_id": ...}}`) and plain httpx. 
 in tmp folders (FINRAG_THREADS_DIR), never beside the session's demo index."""
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
@@ -249,6 +248,34 @@ def test_concurrent_turns_on_one_thread_are_serialised(server, alice):
     _turns_in_order(answers, alice.get("/threads/busy").json()["turns"])
 
 
+def test_a_thread_held_elsewhere_is_a_409(demo_index, tmp_path, monkeypatch):
+    """A turn waits for the thread while the request has time (here 3 s): held all that time by another process,
+    the turn and a deletion are refused with 409 and one line, and nothing is added to the thread."""
+    from finrag.server import create_app
+
+    monkeypatch.setenv("FINRAG_THREADS_DIR", str(tmp_path))
+    path = store_path(Configuration(index_dir=str(demo_index), threads_dir=str(tmp_path)), owner_of(KEY_A))
+    hold = ("import fcntl, sys, time\nfh = open(sys.argv[1], 'a+b')\n"
+            "fcntl.lockf(fh, fcntl.LOCK_EX, 1, int(sys.argv[2]))\nprint('held', flush=True)\ntime.sleep(60)\n")
+    with ThreadServer(create_app(demo_index, api_key=KEY_A, timeout_s=3, warm_up=False)) as srv, \
+            httpx.Client(base_url=srv.url, timeout=30, headers={"X-API-Key": KEY_A}) as http:
+        assert http.post("/threads", json={"thread_id": "held"}).status_code == 201
+        offset = ThreadStore._offset("held")  # the byte of the thread's lock
+        holder = subprocess.Popen([sys.executable, "-c", hold, str(path) + ".lock", str(offset)],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            t0 = time.monotonic()
+            _one_line_error(_invoke(http, FIRST, "held"), 409, "thread 'held' is answering another turn")
+            assert 2.0 < time.monotonic() - t0 < 3.5  # it waited for the thread as long as the request could
+            _one_line_error(http.delete("/threads/held"), 409, "answering another turn")
+        finally:
+            holder.kill()
+            holder.wait(10)
+        assert http.get("/threads/held").json()["turns"] == []
+        assert _invoke(http, FIRST, "held").json()["output"]["conversation"]["turn"] == 1  # free again
+
+
 def test_turn_lock_survives_another_thread_closing(tmp_path):
     """The cross-process lock of a turn holds while turns of other threads come and go in the same process (POSIX
     drops every lock of a process on a file when any of its handles of it is closed): another process cannot take
@@ -263,13 +290,12 @@ def test_turn_lock_survives_another_thread_closing(tmp_path):
                 with store.turn(other):
                     pass
             out = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "threads.sqlite.lock"),
-                                  str(store._offset("a"))], capture_output=True, text=True, timeout=30).stdout
+                                  str(ThreadStore._offset("a"))], capture_output=True, text=True, timeout=30).stdout
             assert out.strip() == "held"
         with store.turn("a", wait=0.0):  # released at the end
             pass
     finally:
         store.close()
-    assert fcntl.LOCK_NB  # the probe's non-blocking lock is what a second worker would try
 
 
 # ------------------------------------------------------------------------------- two worker processes

@@ -163,3 +163,20 @@ def test_a_ticker_file_key_is_no_name_and_an_alias_of_another_company_is_not_bor
             for t, n in covers.items()}
     assert docs["COKE"].company == "Coca-Cola Consolidated" and "Coke" not in docs["COKE"].aliases
     assert docs["KO"].company == "Coca-Cola"
+
+
+def test_the_sec_list_groups_share_classes_and_the_committed_queries_are_the_generators():
+    from finrag.eval.routing_scale_corpus import all_scale_companies
+    from finrag.eval.routing_scale_questions import QUESTIONS_FILE, load_scale_questions, scale_questions
+    from finrag.eval.sec_registrants import load_registrants
+
+    regs = load_registrants()
+    assert len(regs) == 7992 and sum(len(r.tickers) for r in regs) == 10365
+    by_ticker = {t: r for r in regs for t in r.tickers}
+    assert by_ticker["GOOG"] is by_ticker["GOOGL"] and by_ticker["FOX"] is by_ticker["FOXA"]
+    assert by_ticker["NWS"] is by_ticker["NWSA"] and by_ticker["BRK-A"] is by_ticker["BRK-B"]
+    committed = load_scale_questions(QUESTIONS_FILE)
+    assert committed == scale_questions(all_scale_companies()) and len(committed) >= 700
+    cats = {q["category"].split("/")[-1] for q in committed}
+    assert {"abbreviation", "word_ticker", "prefix", "share_class", "alias", "multi", "not_indexed", "no_company",
+            "market"} <= cats

@@ -17,6 +17,7 @@ from finrag.tools.routing.aliases import AliasBook, builtin_aliases
 from finrag.tools.routing.cover import parse_cover_page
 from finrag.tools.routing.filenames import canonical_company_key, parse_path
 from finrag.tools.routing.text import MONTH_NAMES, SUFFIX_WORDS, PathLike, edit_distance, squash, uniq
+from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 __all__ = ["build_document_info", "clean_company_name", "name_variants", "names_same_company", "readable_key"]
 
@@ -149,9 +150,11 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
     src["company_key"] = "filename" if key == p["company_key"] and key else src.get("registrant", "filename")
     src["company"] = src.get("registrant", "filename")
     entry = _entry_of(book, key, [cleaned] if cleaned else [], [*x["tickers"], *c["tickers"]], file_ticker)
-    # a ticker as the file's key ('NET' of NET_2024) is no name: 'Net', 'Comp', 'Cash' would name the company
-    key_is_ticker = bool(key and file_ticker and squash(key) == squash(file_ticker))
-    company = entry.name if entry else (cleaned or (key if key_is_ticker else readable_key(key)))
+    # a ticker as the file's key ('NET' of NET_2024) is no name when the filing names itself, nor when it reads
+    # as a word or an abbreviation ('Net', 'Comp', 'Cash' would name the company); alone, 'ACME' may read 'Acme'
+    key_no_name = bool(key and file_ticker and squash(key) == squash(file_ticker)) and bool(
+        cleaned or zipf(key) >= 4.0 or is_finance_abbreviation(key))
+    company = entry.name if entry else (cleaned or (key if key_no_name else readable_key(key)))
     tickers = pick("tickers", ("dei", uniq(x["tickers"])), ("cover", uniq([*c["tickers"], file_ticker]) if c["tickers"]
                                                             else []), ("filename", [file_ticker] if file_ticker else []))
     tickers = uniq([*(tickers or []), file_ticker]) if tickers else (list(entry.tickers[:1]) if entry else [])
@@ -173,9 +176,9 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
     filed = p["filed_date"] or (c["report_date"] if form == "8K" else None)
     fye = pick("fiscal_year_end", ("dei", x["fiscal_year_end"]), ("cover", c["fiscal_year_end"]))
     period_end = pick("period_end", ("dei", x["period_end"]), ("cover", c["period_end"]))
-    aliases = uniq([*(name_variants(company) if not (key_is_ticker and company == key) else []),
+    aliases = uniq([*(name_variants(company) if not (key_no_name and company == key) else []),
                     *(name_variants(cleaned) if cleaned else []),
-                    *(name_variants(readable_key(key)) if not key_is_ticker else []),
+                    *(name_variants(readable_key(key)) if not key_no_name else []),
                      *((a for n in entry.names() for a in name_variants(n)) if entry else ())])
     if x["cik"]:
         src["cik"] = "dei"

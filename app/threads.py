@@ -290,15 +290,20 @@ class ThreadStore:
         room = max(0, self.bounds.max_turns - 1) if self.bounds.max_turns else len(earlier)
         if len(earlier) > room:
             kept["turns"] = earlier[len(earlier) - room:]
-        if len(kept) == len(values) and len(earlier) <= room:
+        changed = [k for k in values if k in RETRIEVAL_KEYS] + (["turns"] if len(earlier) > room else [])
+        if not changed:
             return
         checkpoint = {**tup.checkpoint, "channel_values": kept}
+        versions = dict(tup.checkpoint.get("channel_versions") or {})
+        # the changed channels at their own versions: SQLite keeps the whole checkpoint, the in-memory saver a value
+        # per channel version (rewritten here; a dropped channel's becomes empty)
+        changed_versions = {k: versions[k] for k in changed if k in versions}
         where = dict(tup.config["configurable"])
         parent = ((tup.parent_config or {}).get("configurable") or {}).get("checkpoint_id")
         config: dict[str, Any] = {"configurable": {"thread_id": thread_id, "checkpoint_ns": where.get("checkpoint_ns", "")}}
         if parent:
             config["configurable"]["checkpoint_id"] = parent
-        self.saver.put(config, checkpoint, tup.metadata, {})  # the same checkpoint id: replaced
+        self.saver.put(config, checkpoint, tup.metadata, changed_versions)  # the same checkpoint id: replaced
 
     def after_turn(self, thread_id: str, graph: Any = None) -> None:
         """After a turn (the thread held): the retrieval internals of its state cleared (`RETRIEVAL_KEYS`: the next

@@ -52,7 +52,8 @@ def resolve_question(state: FinragState, runtime: Runtime[Configuration]) -> dic
         update["turns"] = [done]
         update.update(reset_update())
     typed = state.get("question", "")
-    res = resolve_offline(typed, registry, previous, len(history) + 1)
+    # the turn number from the previous turn's own (the turns bound may have trimmed the history)
+    res = resolve_offline(typed, registry, previous, int((previous or {}).get("turn") or len(history)) + 1)
     calls: list[dict] = []
     model = get_chat_model("condenser", cfg) if previous and (res.resolved != typed or res.inherited) else None
     if model is not None:  # a question that names everything itself needs no call

@@ -274,3 +274,20 @@ def test_chat_missing_index(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "no finrag index" in err and len(err.strip().splitlines()) == 1
     assert not missing.exists()
+
+
+def test_turn_numbers_go_on_after_the_turns_bound_trims_a_thread(demo_index, tmp_path):
+    """Issue 36 (bounds): a thread keeping its latest 2 turns still numbers new turns 3, 4, 5 (the number comes
+    from the previous turn, not from how many turns are kept), and only the latest turns are read back."""
+    from finrag.threads import ThreadBounds, ThreadStore
+
+    s = ThreadStore.sqlite(tmp_path / "bounded.sqlite", bounds=ThreadBounds(max_turns=2))
+    try:
+        questions = ["What was Acme Widgets' total revenue in FY2022?", "And in FY2023?", "What about Cobalt?",
+                     "And in FY2022?", "What about Globex?"]
+        numbers = [turn(demo_index, s, q).conversation.turn for q in questions]
+        assert numbers == [1, 2, 3, 4, 5], numbers
+        kept = s.read("t1")
+        assert [t["turn"] for t in kept] == [4, 5], [t["turn"] for t in kept]
+    finally:
+        s.close()

@@ -133,7 +133,8 @@ def index_files(n: int, work: Path, workers: int) -> dict:
     size = sum(f.stat().st_size for f in idx.rglob("*") if f.is_file())
     out = {"files": len(wanted), "workers": workers, "write_pdfs_s": round(write_s, 1), "index_wall_s": round(wall, 1),
            "files_per_s": round(len(wanted) / wall, 1), "index_mb": round(size / 2**20, 1),
-           "report": json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}}
+           "report": {k: (len(v) if isinstance(v, list) else v)  # counts, not the file lists
+                      for k, v in (json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}).items()}}
     print(f"finrag index of {len(wanted)} small filings ({workers} workers): {wall:.1f} s, "
           f"{out['files_per_s']} files/s, index {out['index_mb']} MB")
     return out

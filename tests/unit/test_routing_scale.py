@@ -18,7 +18,7 @@ from finrag.tools.routing.registry import Registry
 CONFUSABLE = ["NET", "COMP", "ASR", "DEC", "FOR", "EXP", "COKE", "CCEP", "KOF", "KOGDF", "LVLU", "LULU", "CBFV",
               "HSTC", "HST", "MGTI", "MOB", "AUC", "PGIM", "CBDY", "TH", "VAC", "HGV", "WD", "CASH", "APP", "PTCT",
               "NWSA", "FOXF", "DOC", "SHOP", "HQ", "MDCE", "FIVE", "SAFE", "UHT", "UVV", "ARM", "PARK", "NALG",
-              "SVAQ", "VGES", "CHTR", "XYZ", "OPEN", "ZG", "UAA", "ADSK", "LBRDA", "MOS", "UBER", "COO"]
+              "SVAQ", "VGES", "CHTR", "HBM", "XYZ", "OPEN", "ZG", "UAA", "ADSK", "LBRDA", "MOS", "UBER", "COO"]
 
 
 @pytest.fixture(scope="module")
@@ -114,6 +114,9 @@ def test_routes_that_were_missing(reg, key, question, gold):
     ("GM vs F EV losses 2023", ["GM", "F"]),
     ("CF Industries vs Mosaic margins 2023", ["CF", "MOS"]),
     ("Nvidia, AMD and Intel data center revenue 2023", ["NVDA", "AMD", "INTC"]),
+    ("Apple Microsoft revenue 2023", ["AAPL", "MSFT"]),        # names side by side: a list without glue
+    ("Micron HBM revenue FY2024", ["MU"]),                     # a product beside a name, not a company (HBM)
+    ("Nvidia AMD Intel capex 2023", ["NVDA", "AMD", "INTC"]),
 ])
 def test_one_company_unless_a_comparison_names_more(reg, key, question, gold):
     assert routed(reg, question) == {key(g) for g in gold}, question

@@ -69,6 +69,7 @@ class Candidate:
     ticker: str = ""
     alternative_to: str = ""  # a plausible reading that ranking set aside: the company it lost to
     weak: bool = False  # a ticker without ticker context that is a word, an abbreviation or a letter, or no subject
+    wordish: bool = False  # weak as a word, abbreviation or letter (not only by its place in the question)
 
     @property
     def accepted(self) -> bool:
@@ -309,7 +310,7 @@ class Linker:
                     weak = kind == "initialism" or (len(words := surface.replace("&", "")) <= 5 and words.isupper()
                                                     and not self._spelt_in_capitals(ckey, key))
                     found.append(Candidate(comp.name or ckey, ckey, comp.in_registry, conf, why, kind, surface,
-                                           start, end, weak=weak))
+                                           start, end, weak=weak, wordish=weak))
                 if len(entries) > 1:
                     self._share(found, key)
                 out.extend(found)
@@ -328,8 +329,9 @@ class Linker:
         """Whether the company's own names write these tokens in capitals ('HP' of HP Inc, an alias 'WD'; not a
         ticker used as its file key)."""
         comp = self.companies[ckey]
-        return any(n.isupper() and alias_tokens(n) == toks and not (n == comp.key and n in comp.tickers)
-                   for n in comp.names)
+        shown = strip_legal_suffix(comp.name)
+        return (shown.isupper() and alias_tokens(shown) == toks) or any(
+            n.isupper() and alias_tokens(n) == toks and not (n == comp.key and n in comp.tickers) for n in comp.names)
 
     def _share(self, found: list[Candidate], toks: tuple[str, ...]) -> None:
         """One name, several companies: the company whose own name it is wins ('Target' is Target, not Target
@@ -446,14 +448,15 @@ class Linker:
                 bare = text.strip().rstrip("?.!")
                 subject = bool(_POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
                     or e >= len(bare)
-                weak = not self._ticker_context(text, s, e, dollar) and (
-                    bool(_english_penalty(core)) or is_finance_abbreviation(core) or len(core) == 1
-                    or zipf(core) >= 3.0 or bool(_LINE_ITEM.match(text, s)) or not subject)
+                context = self._ticker_context(text, s, e, dollar)
+                wordish = not context and (bool(_english_penalty(core)) or is_finance_abbreviation(core)
+                                           or len(core) == 1 or zipf(core) >= 3.0 or bool(_LINE_ITEM.match(text, s)))
+                weak = wordish or (not context and not subject)
                 for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
                     comp = self.companies[ckey]
                     c = conf * (0.8 if len(keys) > 1 else 1.0)
                     out.append(Candidate(comp.name or ckey, ckey, comp.in_registry, c, f"ticker {norm}: {why}",
-                                         "ticker", tick, s, e, ticker=norm, weak=weak))
+                                         "ticker", tick, s, e, ticker=norm, weak=weak, wordish=wordish))
             else:
                 unknown = self._unknown_ticker(norm, dollar, text, s, e, shouting)
                 if unknown:

@@ -14,7 +14,7 @@ aside as alternatives (`Candidate.set_aside`: below acceptance, their evidence k
   "Dow Jones"; a ticker in ticker context, or one that is no English word or abbreviation written as the subject:
   first or last word, possessive); another company is kept when its own strong evidence is within `MARGIN` of the
   lead's, or when a comparison or list cue joins its mention to a kept company's ("X vs Y", "X compared with Y",
-  "X, Y and Z", "X/Y"). A weaker reading beside a named company ("NET debt at Ford", "Healthpeak MOB NOI",
+  "X, Y and Z", "X/Y", or two names side by side: "Apple Microsoft revenue"). A weaker reading beside a named company ("NET debt at Ford", "Healthpeak MOB NOI",
   "Prudential Financial (PRU) PGIM flows", "Liberty Broadband (LBRDK) Charter stake") is an alternative. With no
   strong reading the most confident one leads.
 """
@@ -44,19 +44,33 @@ _LONGER_NAME = re.compile(r"\b((?:[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w'’\-]*|&|of|an
                           r"Financial|Trust)\b")
 
 
-def _strong(c: Candidate, text: str) -> bool:
+def _longer_name_follows(c: Candidate, text: str, starts: set[int]) -> bool:
+    """'Dow' of "Dow Jones": a one-word name followed by a capitalised word that no reading starts at."""
+    m = _NEXT_CAPITAL.match(text[c.end:])
+    one_word = " " not in c.text.strip() and "-" not in c.text
+    return bool(one_word and m and c.end + len(m.group(0)) - 2 not in starts)
+
+
+def _strong(c: Candidate, text: str, starts: set[int]) -> bool:
     if c.kind == "ticker" or c.weak:
         return not c.weak
-    if c.kind not in _NAME_KINDS or c.confidence < STRONG:
-        return False
-    one_word = " " not in c.text.strip() and "-" not in c.text
-    return not (one_word and _NEXT_CAPITAL.match(text[c.end:]))  # 'Dow' of "Dow Jones": a longer name is meant
+    return c.kind in _NAME_KINDS and c.confidence >= STRONG and not _longer_name_follows(c, text, starts)
 
 
-def _linked(text: str, a: Candidate, b: Candidate) -> bool:
+def _distinct(c: Candidate, text: str, starts: set[int]) -> bool:
+    """A name on its own, whatever its place: not a capitals-only short word, no longer name after it. (A bare
+    ticker beside another is not: "MU HBM revenue", "Chevron PDC integration" name products, not companies.)"""
+    return c.kind in _NAME_KINDS and not c.weak and not _longer_name_follows(c, text, starts)
+
+
+def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
     first, second = (a, b) if a.start <= b.start else (b, a)
     gap = text[first.end:second.start]
-    if first.end > second.start or not _GLUE.match(gap):
+    if first.end > second.start:
+        return False
+    if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue
+        return _distinct(first, text, starts) and _distinct(second, text, starts)
+    if not _GLUE.match(gap):
         return False
     abbreviation = any(c.kind in ("ticker", "initialism") and is_finance_abbreviation(c.text) for c in (a, b))
     return not abbreviation or bool(re.search(r"[A-Za-z&/]", gap))  # "vs FCF, AbbVie": a comma lists no abbreviation
@@ -86,14 +100,16 @@ def rank(text: str, cands: list[Candidate]) -> None:
     for c in known:
         if c.key not in best or c.confidence > best[c.key].confidence:
             best[c.key] = c
-    strong = [c for c in known if _strong(c, text)]
-    lead = max(strong or known, key=lambda c: (c.confidence, -c.start))
+    starts = {c.start for c in known}
+    strong = [c for c in known if _strong(c, text, starts)]
+    plain = [c for c in known if not _longer_name_follows(c, text, starts)]
+    lead = max(strong or plain or known, key=lambda c: (c.confidence, -c.start))
     kept = {c.key for c in strong if c.confidence >= lead.confidence - MARGIN} | {lead.key}
     grown = True
     while grown:  # a comparison or list cue joins a company to one already kept
         grown = False
         for c in known:
-            if c.key not in kept and any(_linked(text, c, k) for k in known if k.key in kept):
+            if c.key not in kept and any(_linked(text, c, k, starts) for k in known if k.key in kept):
                 kept.add(c.key)
                 grown = True
     top = max((best[k] for k in kept), key=lambda c: (c.confidence, -c.start))

@@ -73,10 +73,12 @@ def index_copy(index: Path, scratch: Path, name: str) -> Path:
     return dest
 
 
-def measure(checkout: Path, index: Path, rounds: int, timeout: float) -> dict:
-    """One `bench/request_cpu.py --dev` run of `checkout`'s code (this tree's script) on `index`."""
+def measure(checkout: Path, index: Path, rounds: int, timeout: float, questions: Path | None = None) -> dict:
+    """One `bench/request_cpu.py --dev` run (`--questions` when given) of `checkout`'s code (this tree's
+    script) on `index`."""
     env = {**os.environ, "PYTHONPATH": str(checkout / "typings"), "FINRAG_EMBED_ON_DEMAND": "false"}
-    done = subprocess.run([sys.executable, str(REQUEST_CPU), "--index", str(index), "--dev", "--rounds", str(rounds)],
+    which = ["--questions", str(questions.resolve())] if questions else ["--dev"]
+    done = subprocess.run([sys.executable, str(REQUEST_CPU), "--index", str(index), *which, "--rounds", str(rounds)],
                           cwd=str(checkout), env=env, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -109,8 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     src.add_argument("--baseline", type=Path, metavar="JSON", help="compare to a stored baseline")
     ap.add_argument("--current", type=Path, default=REPO, metavar="CHECKOUT",
                     help="the code measured against the baseline (default: this tree)")
+    ap.add_argument("--questions", type=Path, default=None,
+                    help="another question file (JSONL with 'question'; default: the FinanceBench dev questions)")
     ap.add_argument("--repeats", type=int, default=3, help="runs per side, interleaved (default 3)")
-    ap.add_argument("--rounds", type=int, default=2, help="timed passes over the dev questions per run (default 2)")
+    ap.add_argument("--rounds", type=int, default=3, help="timed passes over the questions per run (default 3)")
     ap.add_argument("--budget", type=float, default=0.20, help="allowed growth of the p50 (default 0.20)")
     ap.add_argument("--write-baseline", type=Path, metavar="JSON", help="store this run (with --against)")
     ap.add_argument("--no-copy", action="store_true", help="run both sides on --index itself")
@@ -118,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not (args.index / "finrag.sqlite").is_file():
         ap.error(f"no finrag index at {args.index}")
+    if args.questions and not args.questions.is_file():
+        ap.error(f"no question file at {args.questions}")
     if args.write_baseline and not args.against:
         ap.error("--write-baseline needs --against (a baseline measured in the same run)")
     stored = None
@@ -138,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         runs: dict[str, list[dict]] = {s: [] for s in sides}
         for i in range(max(1, args.repeats)):
             for s in (["baseline", "current"] if base_checkout else ["current"]):
-                r = measure(sides[s], indexes[s], args.rounds, args.timeout)
+                r = measure(sides[s], indexes[s], args.rounds, args.timeout, args.questions)
                 runs[s].append(r)
                 print(f"run {i + 1} {s}: retrieval p50 {r['retrieval_ms']['p50']} ms, end to end p50 "
                       f"{r['end_to_end_ms']['p50']} ms, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
@@ -148,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
                            capture_output=True)
         shutil.rmtree(scratch, ignore_errors=True)
     out: dict = {"machine": machine(), "budget": args.budget, "repeats": args.repeats, "rounds": args.rounds,
-                 "questions": "FinanceBench dev (bench/request_cpu.py --dev)",
+                 "questions": str(args.questions) if args.questions else "FinanceBench dev (bench/request_cpu.py --dev)",
                  "current": side_summary(runs["current"])}
     if base_checkout:
         out["baseline_ref"] = args.against

@@ -19,7 +19,9 @@ Prints one JSON object:
 * `by_scope`: the same per question scope (`retrieval.context.scope`: `line_item` or `open`; `none` for questions
   without a plan), and `by_kind` per scope and the reader's kind (`open/none`, `line_item/item`, ...).
 
-`--max-concurrency 1` runs the two searches one after the other (each node's wall time is then its own work, not
+`--cold` leaves the warm pass out (the process is started with one question about no company): each question's
+first answer in the process is timed, with what it reads and computes for the first time, as in `finrag batch`
+(use `--rounds 1`). `--max-concurrency 1` runs the two searches one after the other (each node's wall time is then its own work, not
 shared with the other branch under the interpreter lock). `--profile FILE` runs the timed rounds under cProfile (slower; the times printed are then the profiled ones)
 and writes the pstats file; the 25 functions with the most own time are printed to stderr.
 """
@@ -112,12 +114,15 @@ def profile_worker_threads() -> list:
 
 
 def measure(questions: list[str], conf: dict, rounds: int, profile: str | None = None,
-            max_concurrency: int | None = None) -> dict:
-    """Warm pass, then `rounds` timed passes over `questions` (see the module docstring)."""
+            max_concurrency: int | None = None, warm: bool = True) -> dict:
+    """Warm pass (unless `warm` is False), then `rounds` timed passes over `questions` (see the module
+    docstring)."""
     from finrag.api import run_query
 
     config = {"max_concurrency": int(max_concurrency)} if max_concurrency else None
-    for q in questions:
+    if not warm:  # the process itself started (imports, the open index, its registry), nothing of the questions
+        run_query("What was the total revenue of the company in 2020?", system="hdrr", configurable=conf, config=config)
+    for q in questions if warm else []:
         run_query(q, system="hdrr", configurable=conf, config=config)
     overall = Tally()
     groups: dict[str, dict[str, Tally]] = {"by_scope": collections.defaultdict(Tally),
@@ -129,7 +134,9 @@ def measure(questions: list[str], conf: dict, rounds: int, profile: str | None =
 
         profiler = cProfile.Profile()
         worker_profiles = profile_worker_threads()
+    per_round: list[list[float]] = []
     for _ in range(rounds):
+        per_round.append([])
         for q in questions:
             if profiler is not None:
                 profiler.enable()
@@ -144,9 +151,11 @@ def measure(questions: list[str], conf: dict, rounds: int, profile: str | None =
             timings = dict(ans.get("timings_ms") or {})
             for tally in (overall, groups["by_scope"][scope], groups["by_kind"][kind]):
                 tally.add(cpu_ms, wall_ms, timings)
+            per_round[-1].append(wall_ms - float(timings.get("generate", 0.0)))
     out = overall.report()
     out = {"requests": out["requests"], "cpu_ms_per_request": round(statistics.fmean(overall.cpu), 1),
-           "retrieval_ms": out["retrieval_ms"], "end_to_end_ms": out["end_to_end_ms"], "nodes": out["nodes"]}
+           "retrieval_ms": out["retrieval_ms"], "end_to_end_ms": out["end_to_end_ms"],
+           "retrieval_p50_ms_per_round": [round(statistics.median(r), 2) for r in per_round], "nodes": out["nodes"]}
     for name, by in groups.items():
         out[name] = {k: by[k].report() for k in sorted(by)}
     if profiler is not None:
@@ -169,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-concurrency", type=int, default=None, metavar="N",
                     help="LangGraph's max_concurrency for the run (1: the parallel searches one after the other, so "
                          "each node's wall time is its own work)")
+    ap.add_argument("--cold", action="store_true",
+                    help="no warm pass: every question's first answer in this process is timed (what `finrag "
+                         "batch` sees; one warm-up question about no company starts the process)")
     ap.add_argument("--json-out", default=None, metavar="FILE", help="also write the JSON object to FILE")
     args = ap.parse_args(argv)
     if args.dev and args.questions:
@@ -183,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"{path} holds no questions")
     out = {"index": args.index, "questions": str(path),
            "configurable": {k: v for k, v in conf.items() if k != "index_dir"}, "rounds": args.rounds,
-           **measure(questions, conf, max(1, args.rounds), args.profile, args.max_concurrency)}
+           "warm": not args.cold, **measure(questions, conf, max(1, args.rounds), args.profile, args.max_concurrency,
+                                          warm=not args.cold)}
     text = json.dumps(out)
     if args.json_out:
         Path(args.json_out).write_text(text + "\n", encoding="utf-8")

@@ -19,6 +19,8 @@ neighbours and their section's first chunk. The plan, with its reason, is `conte
 from __future__ import annotations
 
 import heapq
+import itertools
+from typing import Callable, Iterator, Optional
 
 from langgraph.runtime import Runtime
 
@@ -26,10 +28,19 @@ from finrag.nodes.common import configuration, reader_of, routed_budget, scope_o
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.indexing.sections_store import sections_of
-from finrag.tools.retrieval.context_budget import expansion_ids, fill_budget, plan_context, prefer_sections
+from finrag.tools.retrieval.context_budget import (
+    LazyRanking,
+    LazySequence,
+    expansion_ids,
+    fill_budget,
+    plan_context,
+    prefer_sections,
+    section_bonus,
+)
 from finrag.tools.retrieval.cutoff import adaptive_cutoff
 from finrag.tools.retrieval.query_rewrite import without_company_words
 from finrag.tools.retrieval.rerankers import get_reranker
+from finrag.tools.retrieval.rerankers.offline import ScoreParts
 
 
 def only_top_document(candidates: list[dict], top: int = 10) -> list[dict]:
@@ -55,12 +66,17 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
     keywords = list(state.get("keywords") or [])
     if scoped and routed:  # as in fts_search: the company's own name says nothing inside its filings
         keywords = without_company_words(keywords, state.get("question", ""), state.get("extracted"))
-    scores = reranker.score(state.get("query") or state.get("question", ""), keywords, candidates)
+    query = state.get("query") or state.get("question", "")
+    cliff = cfg.routed_rerank_cliff if scoped and routed else cfg.rerank_cliff  # only routed filings' chunks here
+    cut = dict(cumulative=float(cfg.rerank_cumulative), cliff=float(cliff))
+    if scoped and routed and routed_budget(cfg) and scope_of_question(state) == "open" and hasattr(reranker, "parts"):
+        # an open question's budget reads its ranking down to the floor: only the candidates that can reach it
+        # are scored in full (`LazyRanking`; the same context as scoring all of them)
+        return budgeted(state, cfg, store, routed, candidates, cut, parts=reranker.parts(query, keywords, candidates))
+    scores = reranker.score(query, keywords, candidates)
     for c, s in zip(candidates, scores):
         c["rerank_score"] = float(s)
         c["score"] = float(s)
-    cliff = cfg.routed_rerank_cliff if scoped and routed else cfg.rerank_cliff  # only routed filings' chunks here
-    cut = dict(cumulative=float(cfg.rerank_cumulative), cliff=float(cliff))
     if scoped and routed and routed_budget(cfg):
         return budgeted(state, cfg, store, routed, candidates, cut)
     if scoped and len(routed) > 1:
@@ -77,8 +93,10 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
 
 
 def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], candidates: list[dict],
-             cut: dict) -> dict:
-    """The context of routed filings under the question's plan (see the module docstring)."""
+             cut: dict, parts: Optional[ScoreParts] = None) -> dict:
+    """The context of routed filings under the question's plan (see the module docstring). With `parts` (an
+    open question, the offline reranker) the candidates are not scored yet: each filing's ranking is a
+    `LazyRanking` over them."""
     plan = plan_context(state.get("question", ""), budget_tokens=int(cfg.context_budget_tokens),
                         floor=float(cfg.context_floor), section_weight=float(cfg.section_weight),
                         expand_top=int(cfg.expand_top), scope=scope_of_question(state))
@@ -89,14 +107,29 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
     if rule not in ("prefer", "require", "off"):
         raise ValueError(f"unknown section_rule {cfg.section_rule!r}; use 'prefer', 'require' or 'off'")
     wanted = plan["sections"] if rule != "off" and plan["scope"] == "open" else []  # line items: the statements
-    plan["boosted"] = prefer_sections(candidates, labels, wanted, float(cfg.section_weight) if rule == "prefer" else 0.0)
+    weight = float(cfg.section_weight) if rule == "prefer" else 0.0
+    if parts is None:
+        plan["boosted"] = prefer_sections(candidates, labels, wanted, weight)
+        bonus: list[bool] = []
+    else:
+        bonus = section_bonus(candidates, labels, wanted, weight)
+        plan["boosted"] = sum(bonus)
     plan["section_rule"] = rule
+    index = list(range(len(candidates)))  # each candidate's place in `parts`
     if rule == "require" and wanted:
-        inside = [c for c in candidates if {c["section"]["item"], c["section"]["note"]} & set(wanted)]
+        inside = [i for i, c in enumerate(candidates) if {c["section"]["item"], c["section"]["note"]} & set(wanted)]
         plan["boosted"] = len(inside)
-        candidates = inside or candidates  # a filing without those sections keeps every candidate
+        if inside:  # a filing without those sections keeps every candidate
+            index, candidates = inside, [candidates[i] for i in inside]
     share = max(1, int(cfg.max_chunks) // len(routed))
     kept: list[dict] = []
+    if parts is not None:
+        for doc in routed:
+            kept += lazy_budget(cfg, store, labels, plan, parts, bonus, weight, len(routed),
+                                [i for i, c in zip(index, candidates) if c["doc_id"] == doc], doc)
+        plan["expanded"] = sum(1 for c in kept if c.get("expanded_from") is not None)
+        plan["chunks"] = len(kept)
+        return {"reranked": kept, "context_plan": plan}
     for doc in routed:
         mine = sorted((c for c in candidates if c["doc_id"] == doc), key=lambda c: -c["rerank_score"])
         if not mine:
@@ -118,6 +151,48 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
     plan["expanded"] = sum(1 for c in kept if c.get("expanded_from") is not None)
     plan["chunks"] = len(kept)
     return {"reranked": kept, "context_plan": plan}
+
+
+def lazy_budget(cfg: Configuration, store, labels: dict, plan: dict, parts: ScoreParts, bonus: list[bool],
+                weight: float, routes: int, index: list[int], doc: str) -> list[dict]:
+    """One routed filing's open-question context from unscored candidates (`index`: their places in `parts`):
+    what `budgeted` keeps for it after scoring every candidate, scoring only those that can reach it."""
+    if not index:
+        return []
+    items = [parts.chunks[i] for i in index]
+
+    def final(j: int) -> float:  # rerank() then prefer_sections: the reranker's score, plus the bonus
+        s = float(parts.exact(index[j]))
+        return float(s) + weight if bonus[index[j]] else s
+
+    bound = [parts.bound(i) + weight if bonus[i] else parts.bound(i) for i in index]
+    ranking = LazyRanking(items, bound, final)
+    must: list[dict] = []
+    n = max(0, int(cfg.fused_keep))
+    if n:  # `sorted(mine, key=-rrf)[:n]` with `mine` in score order: the tied candidates scored to order them
+        rrf = [c.get("rrf_score") or 0.0 for c in items]
+        least = heapq.nlargest(n, rrf)[-1]
+        tied = [j for j in range(len(items)) if rrf[j] >= least]
+        for j in tied:
+            ranking.ensure(j)
+        tied.sort(key=lambda j: (-rrf[j], -ranking.scored[j], j))
+        must = [items[j] for j in tied[:n]]
+
+    def ranked() -> Iterator[dict]:  # mine[:1] + the must chunks + the rest of mine, read as far as needed
+        first = ranking[0]
+        yield first
+        yield from (m for m in must if m is not first)
+        for c in itertools.islice(ranking, 1, None):
+            if not any(c is m for m in must):
+                yield c
+
+    place = {int(c["chunk_id"]): j for j, c in enumerate(items)}
+    extra = (expander(store, labels, doc, items, int(plan["expand_top"]),
+                      scored=lambda c: ranking.ensure(place[int(c["chunk_id"])]))
+             if plan["expand_top"] else None)
+    budget = int(cfg.context_budget_tokens) // routes
+    return fill_budget(LazySequence(ranked(), len(items)), budget, float(cfg.context_floor), extra,
+                       always={int(c["chunk_id"]) for c in must})
 
 
 def with_fused(kept: list[dict], must: list[dict], limit: int) -> list[dict]:
@@ -142,9 +217,11 @@ def usual_pool(candidates: list[dict], fts_k: int, vector_k: int) -> list[dict]:
             or (c.get("vector_rank") or vector_k + 1) <= vector_k]
 
 
-def expander(store, labels: dict, doc: str, candidates: list[dict], top: int):
+def expander(store, labels: dict, doc: str, candidates: list[dict], top: int,
+             scored: Optional[Callable[[dict], object]] = None):
     """`fill_budget`'s `extra` for one routed filing: the top `top` chunks bring their section's first chunk
-    and their neighbours (`expansion_ids`), read from the store when they were no candidates."""
+    and their neighbours (`expansion_ids`), read from the store when they were no candidates. `scored(c)`
+    scores a candidate that is not scored yet (a `LazyRanking`'s), before its score is read."""
     order = [int(i) for i in store.chunk_ids_of([doc])]
     by_id = {int(c["chunk_id"]): c for c in candidates}
 
@@ -156,6 +233,8 @@ def expander(store, labels: dict, doc: str, candidates: list[dict], top: int):
         fetched = store.get_chunks(missing) if missing else {}
         out = []
         for i in ids:
+            if scored is not None and i in by_id:
+                scored(by_id[i])
             e = by_id.get(i) or (fetched[i].model_dump() if i in fetched else None)
             if e is None:
                 continue

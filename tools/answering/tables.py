@@ -103,18 +103,26 @@ def page_titles(text: str) -> tuple[str, ...]:
 
 
 def page_statement(text: str) -> Optional[str]:
-    """Which primary statement a page holds ('income', 'balance', 'cash_flow'), from a title near its top."""
+    """Which primary statement a page holds ('income', 'balance', 'cash_flow'), from a title near its top
+    (remembered by the text, like `page_titles`: the reader asks it of the page before every continued table)."""
+    return _STATEMENTS(text)[0]
+
+
+def _page_statement(text: str) -> tuple[Optional[str]]:
     head = "\n".join(text.splitlines()[:15])
     found = statement_titles(head)
     if found:
-        return found[0]
+        return (found[0],)
     flat = " ".join(text.split())[:300]
     best = None
     for name, rx in STATEMENT_TITLES.items():
         m = rx.search(flat)
         if m and (best is None or m.start() < best[0]):
             best = (m.start(), name)
-    return best[1] if best else None
+    return (best[1] if best else None,)
+
+
+_STATEMENTS = TextMemo(_page_statement, max_units=200_000)  # entries (a 1-tuple: None is a value here)
 
 
 _PARENT = re.compile(r"(?i)\bparent(?:[- ]company)?(?:[- ]only)?\b(?! company and)|\bregistrant only\b|"
@@ -549,7 +557,14 @@ def _open_pdf(path: str):
 def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: str = "words") -> list[Table]:
     """The tables of page `page` of a filing: from the PDF's word boxes when `pdf_path` is a readable PDF
     (`method='words'`), else from the stored page `text`. Cached per (doc, page, method)."""
-    use_pdf = bool(pdf_path) and method == "words" and Path(pdf_path).suffix.lower() == ".pdf" and Path(pdf_path).is_file()
+    pdf_named = bool(pdf_path) and method == "words" and pdf_path.lower().endswith(".pdf")
+    if pdf_named:  # read from the PDF before (the file was there then): no look at the disk for a cached page
+        with _CACHE_LOCK:
+            got = _CACHE.get((doc_id, page, "words"))
+            if got is not None:
+                _CACHE.move_to_end((doc_id, page, "words"))
+                return got
+    use_pdf = pdf_named and Path(pdf_path).is_file()
     key = (doc_id, page, "words" if use_pdf else "text")
     with _CACHE_LOCK:
         if key in _CACHE:

@@ -17,14 +17,17 @@ The plan is returned as a dict and lands in the answer's `retrieval.context` rec
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+import heapq
+from collections.abc import Iterator, Sequence
+from typing import Any, Callable, Optional, overload
 
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.section_intent import Scope, question_scope, sections_for
 from finrag.tools.retrieval.statements import statement_intent
 from finrag.tools.retrieval.text_memo import TextMemo
 
-__all__ = ["plan_context", "prefer_sections", "fill_budget", "expansion_ids", "chunk_tokens", "chunk_tokens_of"]
+__all__ = ["plan_context", "prefer_sections", "section_bonus", "fill_budget", "expansion_ids", "chunk_tokens",
+           "chunk_tokens_of", "LazyRanking", "LazySequence"]
 
 Labels = dict[int, tuple[Optional[str], Optional[str]]]
 
@@ -64,16 +67,133 @@ def plan_context(question: str, *, budget_tokens: int, floor: float, section_wei
 def prefer_sections(candidates: Sequence[dict], labels: Labels, sections: Sequence[str], weight: float) -> int:
     """Add `weight` to `rerank_score` (and `score`) of every candidate whose item or note is in `sections`;
     each candidate's `section` is set to its (item, note) label. Returns how many got the bonus."""
+    bonus = section_bonus(candidates, labels, sections, weight)
+    for c, b in zip(candidates, bonus):
+        if b:
+            c["rerank_score"] = float(c["rerank_score"]) + weight
+            c["score"] = c["rerank_score"]
+    return sum(bonus)
+
+
+def section_bonus(candidates: Sequence[dict], labels: Labels, sections: Sequence[str], weight: float) -> list[bool]:
+    """Which candidates `prefer_sections` gives the bonus (their item or note is in `sections`, `weight` > 0);
+    each candidate's `section` is set to its (item, note) label. Scores are left alone (a `LazyRanking` adds
+    the bonus when it scores a candidate)."""
     wanted = set(sections)
-    boosted = 0
+    out = []
     for c in candidates:
         item, note = labels.get(int(c["chunk_id"]), (None, None))
         c["section"] = {"item": item, "note": note}
-        if weight > 0 and wanted and (item in wanted or note in wanted):
-            c["rerank_score"] = float(c["rerank_score"]) + weight
-            c["score"] = c["rerank_score"]
-            boosted += 1
-    return boosted
+        out.append(bool(weight > 0 and wanted and (item in wanted or note in wanted)))
+    return out
+
+
+class LazySequence(Sequence[dict]):
+    """A sequence of `length` items drawn from `items` only as far as it is read (`fill_budget` stops early)."""
+
+    def __init__(self, items: Iterator[dict], length: int):
+        self._items = items
+        self._length = int(length)
+        self._seen: list[dict] = []
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, k: int) -> dict: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[dict]: ...
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self._length))]
+        if k < 0:
+            k += self._length
+        while len(self._seen) <= k < self._length:
+            nxt = next(self._items, None)
+            if nxt is None:
+                break
+            self._seen.append(nxt)
+        if not 0 <= k < len(self._seen):
+            raise IndexError(k)
+        return self._seen[k]
+
+
+class LazyRanking(Sequence[dict]):
+    """`sorted(items, key=lambda c: -c["rerank_score"])` (ties in the given order), scored only as far as it is
+    read. `bound[i]` is an upper bound of item i's score (`ScoreParts.bound` plus its section bonus) and
+    `score(i)` its exact score; an item is scored when its bound reaches the best score not yet handed out,
+    and a scored item is handed out once no unscored item can beat it (or tie it from an earlier place). A
+    scored item gets `rerank_score` and `score` as `rerank` sets them; unscored ones keep theirs (None).
+
+    `fill_budget` reads an open question's ranking down to its floor or its budget, some 20-40 of ~400
+    candidates, so the candidates below are never scored: the context is the one sorting them all gives.
+    """
+
+    def __init__(self, items: Sequence[dict], bound: Sequence[float], score: Callable[[int], float]):
+        self.items = list(items)
+        self.bound = list(bound)
+        self._score = score
+        self._order = sorted(range(len(self.items)), key=lambda i: -self.bound[i])
+        self._pos = 0
+        self._heap: list[tuple[float, int]] = []
+        self.scored: dict[int, float] = {}
+        self._out: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def ensure(self, i: int) -> float:
+        """Item i's exact score (scored now if it was not); it joins the ranking at its place."""
+        got = self.scored.get(i)
+        if got is None:
+            got = float(self._score(i))
+            self.scored[i] = got
+            c = self.items[i]
+            c["rerank_score"] = got
+            c["score"] = got
+            heapq.heappush(self._heap, (-got, i))
+        return got
+
+    def _advance(self) -> bool:
+        """Hand out the next item of the ranking; False when all are out."""
+        while True:
+            while self._pos < len(self._order) and self._order[self._pos] in self.scored:
+                self._pos += 1
+            nxt = self._order[self._pos] if self._pos < len(self._order) else None
+            if self._heap and (nxt is None or -self._heap[0][0] > self.bound[nxt]):
+                self._out.append(heapq.heappop(self._heap)[1])
+                return True
+            if nxt is None:
+                return False
+            self.ensure(nxt)
+
+    @overload
+    def __getitem__(self, k: int) -> dict: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[dict]: ...
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self.items)))]
+        if k < 0:
+            k += len(self.items)
+        while len(self._out) <= k < len(self.items) and self._advance():
+            pass
+        if not 0 <= k < len(self._out):
+            raise IndexError(k)
+        return self.items[self._out[k]]
+
+    def __iter__(self) -> Iterator[dict]:
+        k = 0
+        while True:
+            try:
+                yield self[k]
+            except IndexError:
+                return
+            k += 1
 
 
 def fill_budget(ranked: Sequence[dict], budget_tokens: int, floor: float,

@@ -90,7 +90,14 @@ def word_stems(text: str) -> str:
     string ' s1 s2 ... ' for `KeywordCoverage.of_stems`. A maximal run of token characters holds exactly one
     `WORD` token (the run without leading non-start and trailing non-end characters), the token
     `_occurs_as_word` compares, so a stem is in this string exactly when `_occurs_as_word` finds it."""
-    return " " + " ".join(sorted({stem(t) for t in WORD.findall(_lowered(text))})) + " "
+    # the maximal runs of token characters (every other character, and any non-ASCII one, separates them), each
+    # trimmed as `WORD` would take it: no leading non-start character, no trailing non-end one; each word stemmed
+    # once. Equal to `{stem(t) for t in WORD.findall(_lowered(text))}` (tests/unit/test_read_cache.py), at about
+    # two thirds of the regular expression's cost
+    runs = set(_lowered(text).encode("ascii", "replace").translate(_RUN_BYTES).split())
+    words = {r.lstrip(b"&.%-").rstrip(b"&.-") for r in runs}
+    words.discard(b"")
+    return " " + " ".join(sorted(set(map(stem, (w.decode("ascii") for w in words))))) + " "
 
 
 STEM_FILTER_BYTES = 512  # 4096 bits: two of them per stem, about 2% false positives for a chunk's ~300 stems
@@ -107,13 +114,15 @@ def _filter_bits(s: str) -> tuple[int, int, int, int]:
 def stem_filter(stems: str) -> bytes:
     """A Bloom filter of the stems of a `word_stems` string, for `KeywordCoverage.of_stems(..., bits=)`: most
     keywords are in few chunks, and two bit tests say so without scanning the chunk's ~3,000 characters of
-    stems. Only valid in the process that made it (string hashes are salted per process)."""
-    bits = bytearray(STEM_FILTER_BYTES)
-    for s in stems.split():
-        i, m, j, n = _filter_bits(s)
-        bits[i] |= m
-        bits[j] |= n
-    return bytes(bits)
+    stems. Only valid in the process that made it (string hashes are salted per process). The bits are the
+    ones `_filter_bits` probes: bit k of byte b is position 8b + k (NumPy's little bit order)."""
+    import numpy as np
+
+    h = np.fromiter(map(hash, stems.split()), dtype=np.int64)
+    on = np.zeros(STEM_FILTER_BYTES * 8, dtype=np.uint8)
+    on[h & 4095] = 1
+    on[(h >> 12) & 4095] = 1
+    return np.packbits(on, bitorder="little").tobytes()
 
 
 def _lowered(text: str) -> str:
@@ -129,6 +138,7 @@ def _found(s: str, low: str) -> bool:
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789&.%-")
 _START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _END = _START | {"%"}
+_RUN_BYTES = bytes(c if chr(c) in _TOKEN_CHARS else 32 for c in range(256))  # bytes.translate: runs apart
 
 
 def _occurs_as_word(s: str, low: str) -> bool:

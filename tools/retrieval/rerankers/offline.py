@@ -51,6 +51,63 @@ def chunk_stem_features(chunk_id: int, text: str) -> tuple[str, bytes]:
     return _STEMS(text, chunk_id)
 
 
+def chunk_coverage(coverage: KeywordCoverage, chunk_id: int, text: str) -> float:
+    """`coverage(text)` of one candidate chunk from its remembered stems and their filter (a few bit tests per
+    keyword; the stems are read once per chunk, `chunk_stem_features`)."""
+    stems, bits = _STEMS(text, chunk_id)
+    return coverage.of_stems(stems, text, bits)
+
+
+class ScoreParts:
+    """The offline scores of some candidates, in parts: the cosine, statement and fusion terms of every candidate
+    at once, the keyword coverage (the costly term: a reading of the chunk's words) one candidate at a time.
+
+    `exact(i)` is candidate i's score, the same float as `OfflineReranker.score` (the same terms added in the
+    same order); `bound(i)` is the score it would have with every keyword present (coverage 1), never below
+    `exact(i)`: a caller that needs only the best candidates (`context_budget.LazyRanking`) reads the words of
+    those whose bound can still beat them, not of all ~400 candidates of an open question.
+    """
+
+    def __init__(self, reranker: "OfflineReranker", query: str, keywords: Sequence[str], chunks: Sequence[dict]):
+        w_cos, w_kw, w_st, w_fu = reranker.weights
+        self.chunks = chunks
+        self.ids = [int(c["chunk_id"]) for c in chunks]
+        if not chunks:
+            self.head: list[float] = []
+            self.st: list[float] = []
+            self.fusion: list[float] = []
+            self.w_kw = w_kw
+            self.coverage = KeywordCoverage(keywords)
+            return
+        qv = query_vector(reranker.store.embedder, query)  # the vector vector_search embedded for the same text
+        index = reranker.store.faiss_index(reranker.variant)
+        wanted = statement_intent(query)
+        if not wanted:
+            w_cos, w_kw, w_fu = (w / (1.0 - w_st) for w in (w_cos, w_kw, w_fu))
+            w_st = 0.0
+        best_rrf = max((c.get("rrf_score") or 0.0) for c in chunks) or 1.0
+        self.w_kw = w_kw
+        self.coverage = KeywordCoverage(keywords)
+        cosines = (index.reconstruct_many(self.ids) @ qv).tolist()  # 0 without a vector; Python floats, as float()
+        self.head = [w_cos * max(0.0, cos) for cos in cosines]
+        self.st = [0.0] * len(chunks)
+        if w_st:  # that statement's table: the denser in digits, the better
+            for k, (c, cid) in enumerate(zip(chunks, self.ids)):
+                found, density = table_features(cid, c.get("text", ""))
+                self.st[k] = w_st * (density if found & wanted else 0.0)
+        self.fusion = [w_fu * (c.get("rrf_score") or 0.0) / best_rrf for c in chunks]
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def exact(self, i: int) -> float:
+        cov = chunk_coverage(self.coverage, self.ids[i], self.chunks[i].get("text", ""))
+        return self.head[i] + self.w_kw * cov + self.st[i] + self.fusion[i]
+
+    def bound(self, i: int) -> float:
+        return self.head[i] + self.w_kw * 1.0 + self.st[i] + self.fusion[i]
+
+
 class OfflineReranker:
     """cosine + keyword coverage (+ statement match for statement questions) + fusion evidence, in [0, 1]."""
 
@@ -63,28 +120,9 @@ class OfflineReranker:
         self.weights = (w_cos, w_kw, w_statement, w_fusion)
 
     def score(self, query: str, keywords: Sequence[str], chunks: Sequence[dict]) -> list[float]:
-        if not chunks:
-            return []
-        w_cos, w_kw, w_st, w_fu = self.weights
-        qv = query_vector(self.store.embedder, query)  # the vector vector_search embedded for the same text
-        index = self.store.faiss_index(self.variant)
-        wanted = statement_intent(query)
-        if not wanted:
-            w_cos, w_kw, w_fu = (w / (1.0 - w_st) for w in (w_cos, w_kw, w_fu))
-            w_st = 0.0
-        best_rrf = max((c.get("rrf_score") or 0.0) for c in chunks) or 1.0
-        coverage = KeywordCoverage(keywords)
-        ids = [int(c["chunk_id"]) for c in chunks]
-        cosines = (index.reconstruct_many(ids) @ qv).tolist()  # 0 without a vector; Python floats, as float()
-        out = []
-        for c, cid, cos in zip(chunks, ids, cosines):
-            text = c.get("text", "")
-            st = 0.0
-            if w_st:  # that statement's table: the denser in digits, the better
-                found, density = table_features(cid, text)
-                st = density if found & wanted else 0.0
-            stems, bits = chunk_stem_features(cid, text)
-            out.append(w_cos * max(0.0, cos) + w_kw * coverage.of_stems(stems, text, bits)
-                       + w_st * st
-                       + w_fu * (c.get("rrf_score") or 0.0) / best_rrf)
-        return out
+        parts = self.parts(query, keywords, chunks)
+        return [parts.exact(i) for i in range(len(parts))]
+
+    def parts(self, query: str, keywords: Sequence[str], chunks: Sequence[dict]) -> ScoreParts:
+        """The scores of `chunks` in parts, each on demand (`ScoreParts`; `score` is every `exact` in order)."""
+        return ScoreParts(self, query, keywords, chunks)

@@ -166,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         if stored and stored.get("machine") != out["machine"]:
             print(f"latency budget: the stored baseline is from another machine ({stored.get('machine')}); "
                   "the comparison is not fair", file=sys.stderr)
+    out["runs"] = runs  # every run's bench/request_cpu.py object: per scope, kind and node
     now = out["current"]["retrieval_p50_ms"]
     out["ratio"] = round(now / base_p50, 3) if base_p50 else None
     print(json.dumps(out))

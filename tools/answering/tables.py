@@ -15,6 +15,7 @@ Two readers share one output (`Table`):
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import OrderedDict
@@ -39,6 +40,7 @@ _SCALE_RX = re.compile(r"(?i)(?:\bin\s+|\(|\$\s*|dollars\s+in\s+|amounts\s+in\s+
                        r"|\((thousands|millions|billions)\b")
 
 
+@functools.lru_cache(maxsize=65_536)  # pure; a page's cells are tested several times, and cells repeat across pages
 def parse_number(tok: str) -> Optional[float]:
     """A table cell's number: '(1,577)' -> -1577.0, '5,363' -> 5363.0, '16,865.2' -> 16865.2, '12.5%' -> 12.5;
     None when the token is not a number."""
@@ -249,6 +251,7 @@ def _merge_cells(row: list) -> list[tuple[float, float, str]]:
     return [(a, b, c) for a, b, c in out]
 
 
+@functools.lru_cache(maxsize=65_536)  # pure, and asked of every cell of every visual row
 def _year_of(tok: str) -> Optional[int]:
     m = YEAR.match(tok.strip())
     return int(m.group(1)) if m else None

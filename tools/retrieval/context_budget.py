@@ -81,9 +81,13 @@ def section_bonus(candidates: Sequence[dict], labels: Labels, sections: Sequence
     the bonus when it scores a candidate)."""
     wanted = set(sections)
     out = []
+    shared: dict[tuple, dict] = {}  # one (read-only) record per label: ~400 candidates, a few dozen labels
     for c in candidates:
         item, note = labels.get(int(c["chunk_id"]), (None, None))
-        c["section"] = {"item": item, "note": note}
+        record = shared.get((item, note))
+        if record is None:
+            record = shared[(item, note)] = {"item": item, "note": note}
+        c["section"] = record
         out.append(bool(weight > 0 and wanted and (item in wanted or note in wanted)))
     return out
 

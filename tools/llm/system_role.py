@@ -13,7 +13,8 @@ so the router never sees its candidates and the generator never sees its rules. 
 The evidence is the server's own prompt-token count: a call whose system message is at least twice as long as
 the rest (the router's candidates, the verifier's rules) and whose reported prompt is under 60% of what was sent
 lost its system message; a tokenizer 0.7-1.5x finrag's count cannot produce that pattern otherwise (kept: at most
-0.5 of the sent tokens; dropped: at least 0.7). Calls with a short system message decide nothing.
+0.5 of the sent tokens; dropped: at least 0.7). Calls with a short system message decide nothing, and only
+OpenAI-compatible servers other than OpenAI's own are judged (a chat model instance handed in never is).
 """
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ def folds(model: Any) -> bool:
     setting = setting_of(model)
     if setting != "auto":
         return setting == "user"
+    if not _compatible_server(model):
+        return False
     with _LOCK:
         return _MEMORY.get(_key(model), False)
 
@@ -71,6 +74,14 @@ def forget(model: Any = None) -> None:
             _MEMORY.clear()
         else:
             _MEMORY.pop(_key(model), None)
+
+
+def _compatible_server(model: Any) -> bool:
+    """Whether the model is an OpenAI-compatible client pointed at a server other than OpenAI's (the only kind
+    whose chat format may drop a system message; a chat model instance handed in, e.g. a fake, decides nothing)."""
+    from finrag.tools.llm.structured import OPENAI_BASE, _openai_like
+
+    return _openai_like(model) and _key(model)[0] != OPENAI_BASE.rstrip("/")
 
 
 def _is_system(message: Any) -> bool:
@@ -118,7 +129,7 @@ def for_server(model: Any, messages: list) -> tuple[list, bool]:
 def dropped(model: Any, sent: list, prompt_tokens: int | None) -> bool:
     """Whether the server's prompt-token count shows it dropped the system message of `sent` (module docstring);
     False when the setting is not `auto`, nothing was sent as system, or the server gave no count."""
-    if setting_of(model) != "auto" or not prompt_tokens or not has_system(sent):
+    if setting_of(model) != "auto" or not prompt_tokens or not has_system(sent) or not _compatible_server(model):
         return False
     system = sum(count_tokens(_text(m)) for m in sent if _is_system(m))
     rest = sum(count_tokens(_text(m)) for m in sent if not _is_system(m))

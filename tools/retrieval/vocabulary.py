@@ -94,10 +94,10 @@ def word_stems(text: str) -> str:
     # trimmed as `WORD` would take it: no leading non-start character, no trailing non-end one; each word stemmed
     # once. Equal to `{stem(t) for t in WORD.findall(_lowered(text))}` (tests/unit/test_read_cache.py), at about
     # two thirds of the regular expression's cost
-    runs = set(_lowered(text).encode("ascii", "replace").translate(_RUN_BYTES).split())
-    words = {r.lstrip(b"&.%-").rstrip(b"&.-") for r in runs}
-    words.discard(b"")
-    return " " + " ".join(sorted(set(map(stem, (w.decode("ascii") for w in words))))) + " "
+    runs = set(_lowered(text).encode("ascii", "replace").translate(_RUN_BYTES).decode("ascii").split())
+    words = {r.lstrip("&.%-").rstrip("&.-") for r in runs}
+    words.discard("")
+    return " " + " ".join(sorted(set(map(stem, words)))) + " "
 
 
 STEM_FILTER_BYTES = 512  # 4096 bits: two of them per stem, about 2% false positives for a chunk's ~300 stems

@@ -41,8 +41,6 @@ MEMORY_SIZE = 64
 """How many (base URL, model) pairs `auto` remembers the working method of."""
 OPENAI_BASE = "https://api.openai.com/v1"
 
-_MEMORY: OrderedDict[tuple[str, str], str] = OrderedDict()
-_LOCK = threading.Lock()
 _NOT_RETRIED = frozenset({401, 403, 404, 408, 409, 429})
 """4xx statuses that say nothing about the method (auth, unknown model, timeout, conflict, rate limit)."""
 _ABOUT_FORMAT = re.compile(r"response_format|json_schema|json_object|schema|tool_choice|\btools?\b|grammar", re.I)
@@ -89,29 +87,55 @@ def server_key(model: Any) -> tuple[str, str]:
     return base, model_name(model)
 
 
+class ServerMemory:
+    """What this process learnt about each (base URL, model) server (`server_key`), bounded: the least recently
+    written entry goes when `size` are held; thread-safe. Used for the structured-output method that worked and
+    for servers that drop system messages (`finrag.tools.llm.system_role`)."""
+
+    def __init__(self, size: int = MEMORY_SIZE) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, model: Any, default: Any = None) -> Any:
+        """What is remembered for this model's server, else `default`."""
+        with self._lock:
+            return self._items.get(server_key(model), default)
+
+    def put(self, model: Any, value: Any) -> None:
+        """Remember `value` for this model's server."""
+        key = server_key(model)
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def forget(self, model: Any = None) -> None:
+        """Forget one model's server, or (no model) every server."""
+        with self._lock:
+            if model is None:
+                self._items.clear()
+            else:
+                self._items.pop(server_key(model), None)
+
+
+_MEMORY = ServerMemory()
+
+
 def remembered(model: Any) -> str | None:
     """The method that worked for this model's server in this process, if any."""
-    with _LOCK:
-        return _MEMORY.get(server_key(model))
+    return _MEMORY.get(model)
 
 
 def remember(model: Any, method: str) -> None:
     """Remember the method that worked (the oldest entry goes when `MEMORY_SIZE` are held)."""
-    key = server_key(model)
-    with _LOCK:
-        _MEMORY[key] = method
-        _MEMORY.move_to_end(key)
-        while len(_MEMORY) > MEMORY_SIZE:
-            _MEMORY.popitem(last=False)
+    _MEMORY.put(model, method)
 
 
 def forget(model: Any = None) -> None:
     """Forget the method remembered for one model's server, or (no model) for all."""
-    with _LOCK:
-        if model is None:
-            _MEMORY.clear()
-        else:
-            _MEMORY.pop(server_key(model), None)
+    _MEMORY.forget(model)
 
 
 def methods_for(model: Any) -> list[str]:

@@ -18,32 +18,23 @@ OpenAI-compatible servers other than OpenAI's own are judged (a chat model insta
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
+from finrag.tools.llm.structured import OPENAI_BASE, ServerMemory, _openai_like, server_key
 from finrag.tools.llm.tokens import count_tokens
 
 SYSTEM_ROLE_KEY = "finrag_llm_system_role"
 """The model metadata key that carries the `llm_system_role` setting (`finrag.tools.llm.chat`)."""
 SYSTEM_ROLES = ("auto", "system", "user")
 """The values of `llm_system_role`."""
-MEMORY_SIZE = 64
-"""Servers remembered as dropping system messages, per process (the oldest goes first)."""
-_MEMORY: OrderedDict[tuple[str, str], bool] = OrderedDict()
-_LOCK = threading.Lock()
+_DROPS = ServerMemory()
+"""Servers seen dropping system messages, per process (bounded; the oldest goes first)."""
 
 
 def setting_of(model: Any) -> str:
     """The `llm_system_role` a model was handed out with (`auto` unless tagged)."""
     value = str((getattr(model, "metadata", None) or {}).get(SYSTEM_ROLE_KEY) or "auto")
     return value if value in SYSTEM_ROLES else "auto"
-
-
-def _key(model: Any) -> tuple[str, str]:
-    from finrag.tools.llm.structured import server_key
-
-    return server_key(model)
 
 
 def folds(model: Any) -> bool:
@@ -53,35 +44,23 @@ def folds(model: Any) -> bool:
         return setting == "user"
     if not _compatible_server(model):
         return False
-    with _LOCK:
-        return _MEMORY.get(_key(model), False)
+    return bool(_DROPS.get(model, False))
 
 
 def remember_drop(model: Any) -> None:
     """Remember that this model's server drops system messages."""
-    key = _key(model)
-    with _LOCK:
-        _MEMORY[key] = True
-        _MEMORY.move_to_end(key)
-        while len(_MEMORY) > MEMORY_SIZE:
-            _MEMORY.popitem(last=False)
+    _DROPS.put(model, True)
 
 
 def forget(model: Any = None) -> None:
     """Forget one model's server (or, with no model, all)."""
-    with _LOCK:
-        if model is None:
-            _MEMORY.clear()
-        else:
-            _MEMORY.pop(_key(model), None)
+    _DROPS.forget(model)
 
 
 def _compatible_server(model: Any) -> bool:
     """Whether the model is an OpenAI-compatible client pointed at a server other than OpenAI's (the only kind
     whose chat format may drop a system message; a chat model instance handed in, e.g. a fake, decides nothing)."""
-    from finrag.tools.llm.structured import OPENAI_BASE, _openai_like
-
-    return _openai_like(model) and _key(model)[0] != OPENAI_BASE.rstrip("/")
+    return _openai_like(model) and server_key(model)[0] != OPENAI_BASE.rstrip("/")
 
 
 def _is_system(message: Any) -> bool:

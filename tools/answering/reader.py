@@ -23,20 +23,19 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Protocol, cast
 
+from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.render import render_answer, render_not_found
 from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, page_titles
+from finrag.tools.question import read_question
 from finrag.tools.routing.text import month_num, strip_legal_suffix
 
 __all__ = ["Found", "ReaderResult", "PageSource", "read", "PRIMARY"]
 
 PRIMARY = ("income", "balance", "cash_flow")
 _MONTH_DAY = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(\d{1,2})\b)?")
-
-
-_DATE = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b")
 
 
 def _safe_date(year: int, month: int, day: int) -> _dt.date:
@@ -272,12 +271,15 @@ def _fill_scale(found: list[Found], lookup: _Lookup) -> None:
 
 def read(question: str, contexts: list[dict], source: PageSource, *, extracted: Optional[dict] = None,
          routed_docs: Optional[list[str]] = None, doc_info: Optional[dict] = None,
-         statement_pages: bool = True, min_score: float = 0.55) -> ReaderResult:
+         statement_pages: bool = True, min_score: float = 0.55,
+         facts: Optional[QuestionFacts] = None) -> ReaderResult:
     """Answer `question` from the statement tables of `contexts` (see the module docstring).
 
     `routed_docs` and `doc_info` (the routed filing's DocumentInfo as a dict: company, fiscal_year, quarter,
-    form) come from the routing step; without a route the reader reads the top context's filing only."""
+    form) come from the routing step; without a route the reader reads the top context's filing only. `facts`
+    is the question's one reading (`read_question(question)` when not given)."""
     extracted = extracted or {}
+    facts = facts if facts is not None else read_question(question)
     docs = [d for d in (routed_docs or []) if d]
     if len(docs) > 1:
         return ReaderResult(answer="", confident=False, kind="none")
@@ -285,16 +287,15 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
         docs = [cast(str, contexts[0].get("doc_id"))]  # a retrieved chunk: it has a doc_id
     info = doc_info or {}
     # the company's own name is no qualifier ('International Business Machines' is not 'international')
-    plan = plan_question(_without_names(question, info), years=list(extracted.get("years") or []),
+    plan = plan_question(_without_names(question, info), facts=facts, years=list(extracted.get("years") or []),
                          fiscal_year=info.get("fiscal_year"),
                          quarter=info.get("quarter"), form=str(info.get("form") or ""))
     if plan.kind == "other":
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)
     year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
-    dated = _DATE.search(question)
-    if dated and year_end and info.get("fiscal_year") and plan.aggregate == "single":
+    if facts.dates and year_end and info.get("fiscal_year") and plan.aggregate == "single":
         # "for the quarter ended August 31, 2024" names a date, not a fiscal year (Oracle's fiscal 2025)
-        d = _safe_date(int(dated.group(3)), month_num(dated.group(1).lower()[:3]), int(dated.group(2)))
+        d = _dt.date.fromisoformat(facts.dates[0])
         plan.years = [fiscal_year_of(d, int(info["fiscal_year"]), year_end)]
     if plan.blocked:
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)

@@ -25,8 +25,11 @@ import datetime as _dt
 import re
 from typing import Any, Optional, cast
 
+from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
+from finrag.tools.answering.questions import period_kind
 from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.question import read_question
 from finrag.tools.routing.dei import dei_date
 
 __all__ = ["CONCEPTS", "answer_from_facts", "choose_fact", "asked_item", "check_against_table", "facts_block",
@@ -90,14 +93,6 @@ _EXTRA = [("cfo", re.compile(r"(?i)\b(?:operating cash flows?|cash (?:flows? )?f
                                       r"\bshort[- ]term (?:debt|borrowings)\b")),
           ("long_term_debt", re.compile(r"(?i)(?<!portion of )(?<!maturities of )\blong[- ]term debt\b")),
           ("total_assets", re.compile(r"(?i)\btotal assets\b"))]
-_YTD = re.compile(r"(?i)\b(?:six|nine) months\b|\byear[- ]to[- ]date\b|\bytd\b|\bfirst (?:half|six|nine)\b|"
-                  r"\b(?:first|1st) (?:two|three) quarters\b|\bh1\b")
-_QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q\b")
-_ANNUAL = re.compile(r"(?i)\bfiscal(?: year)?\b|\bfy\s*'?\d|\bannual\b|\bfull[- ]year\b|\bfor (?:the )?(?:year|twelve months)\b|"
-                     r"\bin (?:19|20)\d\d\b")
-_AS_OF = re.compile(r"(?i)\b(?:as of|as at|at|on|ended|ending)\s+((?:[A-Z][a-z]+\.? \d{1,2},? (?:19|20)\d{2})|"
-                    r"(?:19|20)\d{2}-\d{2}-\d{2})")
-_YEAR = re.compile(r"(?i)\b(?:fy|fiscal(?: year)?|year)?\s*'?((?:19|20)\d{2})\b|\bfy\s*'?(\d{2})\b")
 
 
 def asked_item(question: str) -> Optional[str]:
@@ -125,16 +120,17 @@ def _shift_years(d: _dt.date, years: int) -> _dt.date:
         return d.replace(year=d.year - years, day=28)
 
 
-def choose_fact(facts: dict, item: str, question: str, info: dict) -> Optional[tuple[dict, str]]:
-    """The fact that answers `item` for the period the question asks, and that period in words."""
+def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict) -> Optional[tuple[dict, str]]:
+    """The fact that answers `item` for the period the question (`asked`: its one reading) asks, and that period
+    in words."""
     contexts = facts.get("contexts") or {}
     end = _date(str(info.get("period_end") or "")) or _date(str(dei_date((facts.get("dei") or {})
                                                                    .get("DocumentPeriodEndDate", "")) or ""))
     if end is None:
         return None
     quarterly = str(info.get("form") or "") == "10Q"
-    as_of = next((d for m in _AS_OF.finditer(question) for d in [_date(dei_date(m.group(1)) or "")] if d), None)
-    years = [int(a) if a else 2000 + int(b) for a, b in _YEAR.findall(question)]
+    as_of = _date(asked.as_of or "")
+    years = asked.years_written
     fy = info.get("fiscal_year")
     target = as_of
     if target is None:
@@ -142,12 +138,7 @@ def choose_fact(facts: dict, item: str, question: str, info: dict) -> Optional[t
         if years and fy and max(years) < int(fy):
             target = _shift_years(end, int(fy) - max(years))
     balance = item in _FLOW_FREE
-    if _YTD.search(question) and quarterly:
-        want = "ytd"
-    elif _QTR.search(question) or (quarterly and not _ANNUAL.search(question)):
-        want = "quarter"
-    else:
-        want = "annual"
+    want = period_kind(asked, quarterly)
     best: Optional[tuple[float, dict, str]] = None
     names = [_G + c for c in CONCEPTS[item]]
     for f in facts.get("facts") or []:
@@ -204,16 +195,18 @@ def _money(value: float, fact: dict, item: str) -> str:
     return f"{sign}${a:,.{min(2, max(0, dec))}f}"
 
 
-def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: Optional[dict]) -> Optional[ReaderResult]:
+def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: Optional[dict],
+                      asked: Optional[QuestionFacts] = None) -> Optional[ReaderResult]:
     """The answer to a single line-item question from the filing's facts (see the module docstring), or None
-    when the question names no known item, the filing has no facts, or no fact matches the period."""
+    when the question names no known item, the filing has no facts, or no fact matches the period. `asked` is
+    the question's one reading (`read_question(question)` when not given)."""
     if not facts or not facts.get("facts"):
         return None
     item = asked_item(question)
     if item is None:
         return None
     info = info or {}
-    picked = choose_fact(facts, item, question, info)
+    picked = choose_fact(facts, item, asked if asked is not None else read_question(question), info)
     if picked is None:
         return None
     fact, period = picked

@@ -32,21 +32,15 @@ from typing import Any, Iterable, Optional
 
 from pydantic import BaseModel, Field
 
-from finrag.state.configuration import DEFAULT_YEAR
+from finrag.state.configuration import DEFAULT_YEAR, MAX_QUESTION_CHARS
 from finrag.state.contract import NO_RETRIEVAL_STATUSES, ROUTING_STATUSES
+from finrag.state.question import QuestionFacts
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
+from finrag.tools.question import read_question
 from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import read_cover_text
 from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants, readable_key
 from finrag.tools.routing.linker import ACCEPT, Candidate, Company, Linker, alias_tokens
-from finrag.tools.routing.questions import (
-    MAX_QUESTION_CHARS,
-    detect_forms,
-    event_items,
-    extract_periods,
-    forward_years,
-    question_cues,
-)
 from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note
 from finrag.tools.routing.router_check import check_router_choice
 from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
@@ -300,9 +294,10 @@ class Registry:
         text = question[:MAX_QUESTION_CHARS] if isinstance(question, str) else ""
         return self._linker.candidates(text) if text.strip() else []
 
-    def link(self, question: str) -> ExtractedMetadata:
+    def link(self, question: str, facts: Optional[QuestionFacts] = None) -> ExtractedMetadata:
         """Entity linking with evidence: companies (and the candidates behind them), tickers, company-like
-        names the index does not hold, years, periods, forms and dates."""
+        names the index does not hold, and the years, periods, forms and dates of the question's `facts`
+        (`read_question(question)` when not given)."""
         text = question[:MAX_QUESTION_CHARS] if isinstance(question, str) else ""
         if not text.strip():
             return ExtractedMetadata()
@@ -321,9 +316,10 @@ class Registry:
                 missing.append(c.name)
         keys = uniq(keys)
         tickers = uniq([*tickers, *(self._companies[k].tickers[0] for k in keys if self._companies[k].tickers)])
-        years, periods, dates = extract_periods(text)
+        facts = facts if facts is not None else read_question(text)
         return ExtractedMetadata(companies=[self._companies[k].name for k in keys], tickers=tickers,
-                                 years=years, periods=periods, forms=detect_forms(text), dates=dates,
+                                 years=list(facts.years), periods=list(facts.periods), forms=list(facts.forms),
+                                 dates=list(facts.dates),
                                  not_indexed=uniq(missing), candidates=[c.as_dict() for c in cands])
 
     # ----- resolving ----------------------------------------------------------
@@ -375,10 +371,12 @@ class Registry:
         return [label for label, _ in sorted(scored.items(), key=lambda kv: -kv[1])[:limit]]
 
     def resolve(self, extracted: Optional[ExtractedMetadata], question: str = "",
-                default_year: int = DEFAULT_YEAR, scope: str = "confidence") -> Resolution:
+                default_year: int = DEFAULT_YEAR, scope: str = "confidence",
+                facts: Optional[QuestionFacts] = None) -> Resolution:
         """Pick the document(s) a question is about (rules in `finrag.tools.routing.resolver`, statuses in the
         module docstring). `scope="filing"` always reads one filing per company; `same_identity` then says
-        which other filings share a routed one's identity."""
+        which other filings share a routed one's identity. The question's cues, expected years and 8-K items
+        come from its `facts` (`read_question(question)` when not given)."""
         ex = extracted if isinstance(extracted, ExtractedMetadata) else ExtractedMetadata()
         keys = self._keys_of(ex)
         in_reg = [k for k in keys if self._companies[k].in_registry and self._docs_by_company.get(k)]
@@ -400,9 +398,8 @@ class Registry:
                     f"only weak evidence for a company: '{best.get('text')}' -> {best.get('name')} "
                     f"({best.get('confidence')}: {best.get('reason')})"), candidates=[best])
             return Resolution(status="fallback_no_tickers", reason="no known company or ticker in the question")
-        cues = question_cues(question)
-        fwd = tuple(forward_years(question))
-        items = frozenset(event_items(question))
+        facts = facts if facts is not None else read_question(question)
+        cues, fwd, items = set(facts.cues), tuple(facts.forward_years), frozenset(facts.event_items)
         picks: list[tuple[str, Pick]] = []
         for k in in_reg:
             pick = best_document(self._docs_by_company[k], self._companies[k].name, ex, cues, default_year,

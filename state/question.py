@@ -1,0 +1,100 @@
+"""The question as read once per run: what it names (periods, forms, cues) and what it asks (measure, kind).
+
+`finrag.tools.question.read_question(text)` builds a `QuestionFacts` from the question alone (no index, no
+routed filing); the graph keeps it in the state (`FinragState.question_facts`) and every reader of the question
+takes it from there: routing's entity linking and document choice, the table reader's plan, the inline-XBRL
+fact answerer, the searches' and the reranker's scope. What depends on a routed filing (which column of a
+10-Q, the fiscal year when the question names none) is decided later from these facts and the filing.
+"""
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Aggregate", "Direction", "QuestionFacts", "QuestionScope", "Scale"]
+
+QuestionScope = Literal["line_item", "open"]
+"""How much context a question needs: `line_item` (one figure of a primary statement, answered from a table: a
+small context is enough) or `open` (drivers, explanations, lists: it may use the whole budget)."""
+
+Aggregate = Literal["single", "average", "change", "cagr"]
+"""What is done with the per-year values: one value, their mean, the change first to last, the CAGR."""
+
+Direction = Literal["", "positive", "healthy", "increase", "decrease", "improve"]
+"""What a yes/no or improved-or-declined question asks about the value (`""`: nothing)."""
+
+Scale = Literal["thousands", "millions", "billions"]
+"""A scale the question asks the answer in ("in millions")."""
+
+
+class QuestionFacts(BaseModel):
+    """One question's reading, built once (`finrag.tools.question.read_question`) and read by every node."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str = ""
+    """The question as read: cut at `MAX_QUESTION_CHARS` (what every reading below saw)."""
+    head: str = ""
+    """The question before a definition clause ("... defined as ...", "calculate X using ..."), whitespace
+    collapsed: what it asks, without how to compute it."""
+
+    # ----- periods, dates, forms (routing) -----------------------------------
+    years: list[int] = Field(default_factory=list)
+    """Every year the question names as a period (fiscal years, quarters' years, bare years; not the years of
+    dates), sorted."""
+    periods: list[str] = Field(default_factory=list)
+    """Fiscal periods in order of appearance: '2023Q2' for a quarter, 'FY2022' for a year marked as fiscal."""
+    dates: list[str] = Field(default_factory=list)
+    """ISO dates the question names ("May 26, 2023" -> '2023-05-26'), in order of appearance."""
+    forms: list[str] = Field(default_factory=list)
+    """Form types named: '10K', 'ANNUALREPORT', '10Q', '8K', 'EARNINGS'."""
+    cues: list[str] = Field(default_factory=list)
+    """Soft hints for the document choice: 'EARNINGS' (earnings-release vocabulary), '8K' (corporate events)."""
+    forward_years: list[int] = Field(default_factory=list)
+    """Years asked about as expected ("guidance for FY2023"): answered by filings published before them."""
+    event_items: list[str] = Field(default_factory=list)
+    """8-K items the question asks about ('5.02' officers, '5.07' votes, ...), sorted."""
+
+    # ----- periods as the readers take them -----------------------------------
+    years_written: list[int] = Field(default_factory=list)
+    """Four-digit years written anywhere in the question (dates' included) and 'FY22'-style years, in order of
+    appearance, without repeats."""
+    head_years: list[int] = Field(default_factory=list)
+    """`years_written` of `head` only."""
+    year_mentions: int = 0
+    """How many times a year is written (a quarter named for fewer years than written cannot be one column)."""
+    quarters: list[int] = Field(default_factory=list)
+    """The fiscal quarters (1-4) written ("Q2", "second quarter"), each time one is written."""
+    asks_ytd: bool = False
+    """The question names a year-to-date period ("six months", "year to date", "first half")."""
+    asks_quarter: bool = False
+    """The question names a quarter ("Q2", "quarter", "three months")."""
+    asks_annual: bool = False
+    """The question names a year ("fiscal", "FY23", "annual", "full year", "in 2023")."""
+    ytd_months: Optional[int] = None
+    """6 or 9 when the question's words say the year-to-date length ("nine months", "first half")."""
+    as_of: Optional[str] = None
+    """The ISO date of an "as of" / "ended" date ("as of September 28, 2024"), the first one given."""
+    year_range: list[int] = Field(default_factory=list)
+    """A span of years in `head` ("FY2019 - FY2021", "from 2016 to 2018"), as [first, last] written."""
+
+    # ----- what is asked -------------------------------------------------------
+    scope: QuestionScope = "open"
+    """`line_item` or `open` (see `QuestionScope`)."""
+    aggregate: Aggregate = "single"
+    """From the question's words alone (the reader refines it with the years: see `Plan.aggregate`)."""
+    average_years: Optional[int] = None
+    """N of an "N-year average"."""
+    averages_span: bool = False
+    """The head says "average" (over a span of years, unless the metric itself averages balances)."""
+    yesno: bool = False
+    """A yes/no question ("Does ...", "Is ...") that is not an either-or ("improved or declined")."""
+    direction: Direction = ""
+    """What a yes/no (or improved-or-declined) question asks about the value."""
+    drivers: bool = False
+    """It asks what drove a value ("what drove", "why")."""
+    scale: Optional[Scale] = None
+    """The scale the answer is asked in, if any."""
+    decimals: Optional[int] = None
+    """The decimals the answer is asked to be rounded to, if any."""

@@ -1,0 +1,105 @@
+"""What a question asks of the values it names: one value, an average, a change or a CAGR; yes/no and the
+direction it asks about; drivers; the scale and the rounding of the answer.
+
+Read from the question's words alone (`finrag.tools.question.read_question`); the statement reader turns
+them, with the routed filing, into its `Plan` (`finrag.tools.answering.questions.plan_question`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional, cast
+
+from finrag.state.question import Aggregate, Direction, Scale
+
+__all__ = ["aggregate_of", "average_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
+           "asks_drivers", "names_average", "scale_asked"]
+
+_DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b")
+_NUMWORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+_AVG = re.compile(r"(?i)\b(two|three|four|five|[2-5])[- ]year average\b|\baverage of\b.*\bfrom\b")
+_CAGR = re.compile(r"(?i)\bcagr\b|compound annual growth")
+_GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth)|\byoy\b|\b% change\b|"
+                     r"\bchange in\b|\bgrowth in\b|\bhow much has\b.*\bchanged\b|\bchanged? between\b|\bgrow\b|\bgrew\b|"
+                     r"\bincreased?\b.*\bbetween\b|\bdecreased?\b.*\bbetween\b|\bimprov(?:e|ed|ing)\b|\bdeclin(?:e|ed|ing)\b")
+_YESNO = re.compile(r"(?i)^\s*(?:does|did|is|are|has|have|was|were|can|could|will|would|should)\b")
+_ALTERNATIVES = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|higher) or (?:declined|decreased?|fallen|lower|"
+                           r"worsened)\b")
+_DRIVERS = re.compile(r"(?i)\bwhat (?:drove|drives|caused|led to|explains?|were the (?:main |primary )?(?:drivers|reasons))\b|"
+                      r"\bwhy did\b|\bwhat (?:is|was|were) the (?:main |primary )?(?:driver|reason)s?\b|\bwhy\b")
+_SCALE = re.compile(r"(?i)\b(?:in|usd|\$)\s*(?:usd\s*)?(thousands|millions|billions)\b|\bunits of (?:usd )?(millions|billions|thousands)")
+_DECIMALS = re.compile(r"(?i)round(?:ed)?(?: your answer)? to (one|two|three|zero|no|\d) decimal")
+_WORDNUM = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
+
+
+def definition_head(text: str) -> str:
+    """`text` whitespace-collapsed, before a definition clause ("... is defined as ...", "calculate X using")."""
+    return _DEFINITION.split(" ".join(text.split()))[0]
+
+
+def aggregate_of(head: str) -> Aggregate:
+    """'cagr', 'average' ("three-year average", "average of ... from"), 'change' (growth words) or 'single'."""
+    if _CAGR.search(head):
+        return "cagr"
+    if _AVG.search(head):
+        return "average"
+    if _GROWTH.search(head):
+        return "change"
+    return "single"
+
+
+def average_years(head: str) -> Optional[int]:
+    """N of an "N-year average" in `head`, else None."""
+    m = _AVG.search(head)
+    n = _NUMWORDS.get(m.group(1).lower(), 0) if m and m.group(1) else 0
+    return n or None
+
+
+def names_average(head: str) -> bool:
+    """Does `head` say "average" (a span of years then means an average of yearly values)?"""
+    return bool(re.search(r"(?i)\baverage\b", head))
+
+
+def is_yesno(text: str) -> bool:
+    """A yes/no question ("Does ...", "Is ...") that is not an either-or ("improved or declined")."""
+    return bool(_YESNO.match(text)) and not _ALTERNATIVES.search(text)
+
+
+def direction_of(text: str, yesno: bool) -> Direction:
+    """What a yes/no question asks about the value ('positive', 'healthy', 'improve', 'increase', 'decrease'),
+    or 'improve' for "improved or declined"; '' otherwise."""
+    ql = text.lower()
+    if yesno:
+        if re.search(r"\bpositive\b", ql):
+            return "positive"
+        if re.search(r"\b(?:healthy|adequate|strong) liquidity|\bhealthy\b", ql):
+            return "healthy"
+        if re.search(r"\bimprov", ql):
+            return "improve"
+        if re.search(r"\b(?:increase|grow|grew|rise|rose|higher)", ql):
+            return "increase"
+        if re.search(r"\b(?:decrease|decline|drop|fall|fell|reduc|lower)", ql):
+            return "decrease"
+        return ""
+    if re.search(r"\bimproved or declined\b|\bincreased? or decreased?\b", ql):
+        return "improve"
+    return ""
+
+
+def asks_drivers(text: str) -> bool:
+    """Does the question ask what drove a value ("what drove", "why")?"""
+    return bool(_DRIVERS.search(text))
+
+
+def scale_asked(text: str) -> Optional[Scale]:
+    """'thousands', 'millions' or 'billions' when the answer is asked in that scale ("in millions")."""
+    m = _SCALE.search(text)
+    return cast(Scale, (m.group(1) or m.group(2)).lower()) if m else None
+
+
+def decimals_asked(text: str) -> Optional[int]:
+    """The decimals the answer is asked to be rounded to ("round to two decimal places"), else None."""
+    m = _DECIMALS.search(text)
+    if not m:
+        return None
+    w = m.group(1).lower()
+    return _WORDNUM.get(w, int(w) if w.isdigit() else None)

@@ -1,0 +1,50 @@
+"""`read_question(text)`: the one reading of a question (`finrag.state.question.QuestionFacts`).
+
+Every module that needs what a question names or asks takes it from here (the graph keeps the result in the
+state): routing (periods, dates, forms, cues, expected years, 8-K items), the searches and the reranker (the
+scope), the statement reader's plan and the inline-XBRL fact answerer (years as written, quarters, the period
+words, the year-to-date length, the as-of date, the aggregate, yes/no, scale, rounding). Readings are kept
+in a bounded memo, so a question asked again (a batch, a retry, a graph without the first node) is read once.
+"""
+from __future__ import annotations
+
+import functools
+
+from finrag.state.configuration import MAX_QUESTION_CHARS
+from finrag.state.question import QuestionFacts, QuestionScope
+from finrag.tools.question import asks, cues, periods
+
+__all__ = ["read_question"]
+
+def _scope(text: str) -> QuestionScope:
+    from finrag.tools.retrieval.section_intent import question_scope
+    from finrag.tools.retrieval.statements import statement_intent
+
+    return question_scope(text, bool(statement_intent(text)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(text: str) -> QuestionFacts:
+    years, named_periods, dates = periods.extract_periods(text)
+    q = " ".join(text.split())
+    head = asks.definition_head(q)
+    yesno = asks.is_yesno(q)
+    return QuestionFacts(
+        text=text, head=head, years=years, periods=named_periods, dates=dates, forms=cues.detect_forms(text),
+        cues=sorted(cues.question_cues(text)), forward_years=cues.forward_years(text),
+        event_items=sorted(cues.event_items(text)),
+        years_written=periods.years_written(q), head_years=periods.years_written(head),
+        year_mentions=periods.year_mentions(q), quarters=periods.quarters_written(q),
+        asks_ytd=bool(periods.YTD.search(q)), asks_quarter=bool(periods.QTR.search(q)),
+        asks_annual=bool(periods.ANNUAL.search(q)), ytd_months=periods.ytd_months_named(q),
+        as_of=periods.as_of_date(text), year_range=periods.year_range(head),
+        scope=_scope(text), aggregate=asks.aggregate_of(head), average_years=asks.average_years(head),
+        averages_span=asks.names_average(head), yesno=yesno, direction=asks.direction_of(q, yesno),
+        drivers=asks.asks_drivers(q), scale=asks.scale_asked(q), decimals=asks.decimals_asked(q))
+
+
+def read_question(text: object) -> QuestionFacts:
+    """The question's facts (see `QuestionFacts`); an empty reading for anything but a non-empty string."""
+    if not isinstance(text, str) or not text.strip():
+        return QuestionFacts(text=text if isinstance(text, str) else "")
+    return _read(text[:MAX_QUESTION_CHARS])

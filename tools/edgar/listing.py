@@ -6,18 +6,19 @@ page is requested only when the years asked for reach back past the recent list.
 
 Forms: `10-K`, `10-Q`, `8-K` (the primary document) and `earnings` (an 8-K reporting Item 2.02, Results of
 Operations; its press-release exhibit EX-99.x is downloaded). Years are fiscal years, estimated before download
-from the period of report and the company's fiscal year end (`fiscalYearEnd`, MMDD): a period that ends after
-the fiscal year end (plus a week for 52/53-week years) belongs to the next fiscal year. The filing's own dei
+from the period of report and the company's fiscal year end (`fiscalYearEnd`, MMDD) by `finrag.tools.fiscal`'s
+rule: a period that ends after the fiscal year end (plus `SLACK_DAYS` for 52/53-week years) belongs to the next
+fiscal year. The filing's own dei
 facts, read after download, are what the sidecar records.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Optional
 
 from finrag.tools.edgar.client import EdgarClient, EdgarError
 from finrag.tools.edgar.tickers import Company
+from finrag.tools.fiscal import fiscal_year_of_period as fiscal_year_of
 
 __all__ = ["FORMS", "Filing", "fiscal_year_of", "list_filings", "parse_forms", "parse_years", "submissions"]
 
@@ -76,21 +77,6 @@ def parse_years(text: str) -> tuple[int, int]:
     if len(parts) > 2 or not (1993 <= first <= last <= 2100):
         raise ValueError(f"bad --years {text!r}; expected YEAR or FIRST-LAST, e.g. 2021-2024")
     return first, last
-
-
-def fiscal_year_of(period: str, fiscal_year_end: str = "1231") -> Optional[int]:
-    """The fiscal year a period ending on `period` (ISO date) belongs to, given the fiscal year end 'MMDD'."""
-    try:
-        d = date.fromisoformat(str(period)[:10])
-    except ValueError:
-        return None
-    fye = fiscal_year_end if len(str(fiscal_year_end or "")) == 4 and str(fiscal_year_end).isdigit() else "1231"
-    month, day = int(fye[:2]), int(fye[2:])
-    try:
-        end = date(d.year, month, min(day, 28 if month == 2 else day))
-    except ValueError:
-        return d.year
-    return d.year if (d - end).days <= 7 else d.year + 1
 
 
 def submissions(client: EdgarClient, company: Company) -> dict:

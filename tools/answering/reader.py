@@ -29,6 +29,8 @@ from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.render import render_answer, render_not_found
 from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, page_titles
+from finrag.tools.fiscal import fiscal_year_of
+from finrag.tools.fiscal import safe_date as _safe_date
 from finrag.tools.question import read_question
 from finrag.tools.routing.text import month_num, strip_legal_suffix
 
@@ -36,15 +38,6 @@ __all__ = ["Found", "ReaderResult", "PageSource", "read", "PRIMARY"]
 
 PRIMARY = ("income", "balance", "cash_flow")
 _MONTH_DAY = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(\d{1,2})\b)?")
-
-
-def _safe_date(year: int, month: int, day: int) -> _dt.date:
-    return _dt.date(year, month, min(day, 28 if month == 2 else 30 if month in (4, 6, 9, 11) else 31))
-
-
-def fiscal_year_of(d: _dt.date, fiscal_year: int, year_end: _dt.date) -> int:
-    """The fiscal year a date falls in, given one fiscal year and its end (20 days' slack for 52/53-week years)."""
-    return fiscal_year - int(((year_end - d).days + 20) // 365.25)
 
 
 def _without_names(question: str, info: dict) -> str:

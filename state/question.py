@@ -80,6 +80,11 @@ class QuestionFacts(BaseModel):
     """A span of years in `head` ("FY2019 - FY2021", "from 2016 to 2018"), as [first, last] written."""
 
     # ----- what is asked -------------------------------------------------------
+    metric: Optional[str] = None
+    """The metric of the reader's registry the question asks for (`finrag.tools.answering.metrics.METRICS`:
+    'gross_margin', 'current_ratio', ...), read from `head` without parentheses, else `head`, else the text."""
+    line_item: Optional[str] = None
+    """Without a metric: the line item `head` names first (`finrag.tools.answering.line_items.LINE_ITEMS`)."""
     scope: QuestionScope = "open"
     """`line_item` or `open` (see `QuestionScope`)."""
     aggregate: Aggregate = "single"

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
-from finrag.tools.answering.metrics import Metric, metric_in_question
+from finrag.tools.answering.line_items import LINE_ITEMS
+from finrag.tools.answering.metrics import METRICS, Metric
 from finrag.tools.question import read_question
 from finrag.tools.question.asks import definition_head
 
@@ -95,11 +95,9 @@ def plan_question(question: str, *, facts: Optional[QuestionFacts] = None, years
     facts = facts if facts is not None else read_question(question)
     q = " ".join(question.split())
     head = definition_head(q)
-    bare = re.sub(r"\s*\([^)]*\)", "", head)
-    metric = metric_in_question(bare) or metric_in_question(head) or metric_in_question(q)
-    items = item_in_question(head)
-    plan = Plan(kind="metric" if metric else ("item" if items else "other"), metric=metric,
-                item=None if metric or not items else items[0][1])
+    metric = METRICS.get(facts.metric) if facts.metric else None
+    plan = Plan(kind="metric" if metric else ("item" if facts.line_item else "other"), metric=metric,
+                item=facts.line_item)
     plan.yesno = facts.yesno
     plan.blocked = _blocked(head, metric, q, plan.item)
     quarterly = str(form or "").upper().replace("-", "") == "10Q"

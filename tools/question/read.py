@@ -13,6 +13,7 @@ import functools
 from finrag.state.configuration import MAX_QUESTION_CHARS
 from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
+from finrag.tools.question.measure import measure
 
 __all__ = ["read_question"]
 
@@ -29,7 +30,8 @@ def _read(text: str) -> QuestionFacts:
     q = " ".join(text.split())
     head = asks.definition_head(q)
     yesno = asks.is_yesno(q)
-    return QuestionFacts(
+    metric, line_item = measure(q, head)
+    return QuestionFacts(metric=metric, line_item=line_item,
         text=text, head=head, years=years, periods=named_periods, dates=dates, forms=cues.detect_forms(text),
         cues=sorted(cues.question_cues(text)), forward_years=cues.forward_years(text),
         event_items=sorted(cues.event_items(text)),

@@ -11,15 +11,10 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from finrag.eval.judges.base import to_text
+from finrag.tools.numbers import SCALE_WORDS as _SCALES
 
 __all__ = ["NumberMention", "parse_numbers", "question_unit", "numbers_match"]
 
-_SCALES = {
-    "thousand": 1e3, "thousands": 1e3, "k": 1e3,
-    "million": 1e6, "millions": 1e6, "mn": 1e6, "mm": 1e6, "mil": 1e6, "m": 1e6,
-    "billion": 1e9, "billions": 1e9, "bn": 1e9, "b": 1e9,
-    "trillion": 1e12, "trillions": 1e12, "tn": 1e12,
-}
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
            "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 

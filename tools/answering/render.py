@@ -8,11 +8,10 @@ from typing import Callable, Optional
 from finrag.tools.answering.line_items import LINE_ITEMS
 from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan
-from finrag.tools.answering.tables import SCALES
+from finrag.tools.numbers import SCALES
+from finrag.tools.numbers import SINGULAR as _SCALE_WORD
 
 __all__ = ["render_answer", "render_not_found", "fmt_money", "fmt_value"]
-
-_SCALE_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion"}
 
 
 def fmt_money(dollars: float, scale: Optional[str], *, decimals: Optional[int] = None) -> str:

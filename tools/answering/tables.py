@@ -23,43 +23,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, cast
 
+from finrag.tools.numbers import SCALES, parse_number
+from finrag.tools.numbers import is_dash as _is_dash
 from finrag.tools.retrieval.statements import STATEMENT_TITLES
 from finrag.tools.retrieval.text_memo import TextMemo
 
-__all__ = ["Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "page_titles", "tables_from_words",
+__all__ = ["SCALES", "Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "page_titles", "tables_from_words",
            "tables_from_text", "page_tables", "clean_label", "table_scope"]
 
 YEAR = re.compile(r"^(?:FY|fy|Fiscal|fiscal)?'?((?:19|20)\d\d)[,:;)*]?$")
 _YEAR_ANY = re.compile(r"\b((?:19|20)\d\d)\b")
-_NUMBER = re.compile(r"^\(?-?\$?\(?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\)?%?\)?[,;]?$")
-_DASHES = {"—", "–", "-", "−", "——", "— ", "--", "n/a", "N/A", "nm", "NM", "n/m"}
 _GROUP_WORDS = re.compile(r"(?i)\b(three|six|nine|twelve|fiscal|year|years|months|quarter|weeks|ended|ending|"
                           r"as of|q[1-4])\b")
-SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
 _SCALE_RX = re.compile(r"(?i)(?:\bin\s+|\(|\$\s*|dollars\s+in\s+|amounts\s+in\s+)(thousands|millions|billions)\b"
                        r"|\((thousands|millions|billions)\b")
-
-
-@functools.lru_cache(maxsize=65_536)  # pure; a page's cells are tested several times, and cells repeat across pages
-def parse_number(tok: str) -> Optional[float]:
-    """A table cell's number: '(1,577)' -> -1577.0, '5,363' -> 5363.0, '16,865.2' -> 16865.2, '12.5%' -> 12.5;
-    None when the token is not a number."""
-    t = tok.strip().replace("$", "").replace("\u2212", "-")
-    if not t or not _NUMBER.match(tok.strip().replace("\u2212", "-")):
-        return None
-    neg = t.startswith("(") or t.startswith("-") or (t.endswith(")") and "(" in t)
-    digits = re.sub(r"[^\d.]", "", t)
-    if not digits or digits == ".":
-        return None
-    try:
-        v = float(digits)
-    except ValueError:
-        return None
-    return -v if neg else v
-
-
-def _is_dash(tok: str) -> bool:
-    return tok.strip() in _DASHES
 
 
 def clean_label(text: str) -> str:

@@ -11,12 +11,14 @@
   ``dei:TradingSymbol``...), as text; ``TradingSymbol`` is a list (one per class of security).
 
 `XbrlCollector.data_dict()` is the JSON-ready dict, or None for a filing without inline XBRL. Never raises.
+A fact's number is read by `finrag.tools.numbers.fact_value` (re-exported here).
 """
 from __future__ import annotations
 
-import math
 import re
 from typing import Optional
+
+from finrag.tools.numbers import MAX_DIGITS, MAX_SCALE, bounded_decimals, bounded_scale, fact_value
 
 __all__ = ["MAX_DIGITS", "MAX_SCALE", "XbrlCollector", "bounded_decimals", "bounded_scale", "fact_value"]
 
@@ -25,61 +27,6 @@ _MAX_TEXT = 200
 _MAX_OPEN = 16
 """The most facts open at once (nested): real filings nest two or three; thousands of unclosed
 ``ix:nonFraction`` tags made every text event walk them all (issue 34: hostile content never hangs)."""
-
-
-MAX_SCALE = 30
-"""The largest |scale| of a fact (10**30: beyond any amount a filing reports); a fact with a larger one, or with
-a scale that is not an integer, is skipped (issue 34: `scale="400"` overflowed, `"10000000"` hung)."""
-MAX_DIGITS = 30
-"""The most digits a fact's displayed number may have; a longer digit string is no fact."""
-_SMALL_INT = re.compile(r"[+-]?\d{1,4}")
-
-
-def bounded_scale(scale: str | int | None) -> Optional[int]:
-    """`scale` as an int when it is a whole number within +-`MAX_SCALE` (missing or empty: 0), else None."""
-    if scale is None or scale == "":
-        return 0
-    text = str(scale).strip()
-    if not _SMALL_INT.fullmatch(text):
-        return None
-    value = int(text)
-    return value if abs(value) <= MAX_SCALE else None
-
-
-def bounded_decimals(decimals: str) -> str:
-    """`decimals` as stored: "INF" or a whole number within +-`MAX_SCALE`, else "" (unknown precision)."""
-    text = (decimals or "").strip()
-    if text.upper() == "INF":
-        return "INF"
-    return text if _SMALL_INT.fullmatch(text) and abs(int(text)) <= MAX_SCALE else ""
-
-
-def fact_value(text: str, fmt: str = "", scale: str | int | None = 0, sign: str = "") -> Optional[float]:
-    """The number an ``ix:nonFraction`` stands for: displayed `text` read with its `fmt`, times 10**`scale`,
-    negated when `sign` is '-'; None when the text is not a number (or has over `MAX_DIGITS` digits) or the
-    scale is not a whole number within +-`MAX_SCALE`."""
-    power = bounded_scale(scale)
-    if power is None:
-        return None
-    t = (text or "").strip().replace("\xa0", "").replace(" ", "")
-    fmt = (fmt or "").lower()
-    if "fixed-zero" in fmt or "zerodash" in fmt or t in ("-", "—", "–", ""):
-        num = 0.0 if ("zero" in fmt or "dash" in fmt or t in ("-", "—", "–")) else None
-    else:
-        if "comma-decimal" in fmt or "numcommadecimal" in fmt:
-            t = t.replace(".", "").replace(",", ".")
-        else:
-            t = t.replace(",", "")
-        m = re.search(r"\d+(?:\.\d+)?|\.\d+", t)
-        if m is None or sum(c.isdigit() for c in m.group()) > MAX_DIGITS:
-            return None
-        num = float(m.group())
-    if num is None:
-        return None
-    num *= 10.0 ** power
-    if not math.isfinite(num):
-        return None
-    return -num if sign == "-" else num
 
 
 class XbrlCollector:

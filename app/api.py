@@ -143,7 +143,7 @@ def _prepare(question: str, system: str, index: str | None, index_dir: str | Non
     if index is not None and index_dir is not None and str(index) != str(index_dir):
         raise ValueError("give the index once: index= (index_dir= is its old name)")
     cfg = run_configuration(configurable, index_dir=index if index is not None else index_dir)
-    return get_graph(system), cfg, validate_question(question, int(cfg.max_question_chars))
+    return get_graph(system), cfg, validate_question(question, cfg.max_question_chars)
 
 
 def _on_thread(system: str, cfg: Configuration, thread_id: Any, config: RunnableConfig | None,

@@ -89,7 +89,7 @@ class FinragRetriever(BaseRetriever):
                             f"{', '.join(CALL_ARGUMENTS)}")
         k = _check_k(kwargs.get("k", self.k))
         cfg = self._configuration(k)
-        return cfg, validate_question(query, int(cfg.max_question_chars)), k
+        return cfg, validate_question(query, cfg.max_question_chars), k
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun,
                                 **kwargs: Any) -> list[Document]:

@@ -138,7 +138,7 @@ def store_path(cfg: Configuration, owner: str = "") -> Path:
     """Where the thread store of the run's index lies: `threads_dir` when set, else beside the index; an `owner`
     (`owner_of`, the server's API key) has a store of its own, `threads-<owner>.sqlite`."""
     name = f"threads-{owner}.sqlite" if owner else STORE_NAME
-    index = str(cfg.index_dir)
+    index = cfg.index_dir
     folder = str(getattr(cfg, "threads_dir", "") or "")
     if index.startswith("milvus:"):
         db = Path(index[len("milvus:"):]).expanduser()

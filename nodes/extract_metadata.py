@@ -10,6 +10,8 @@ none on the first attempt). Nothing the LLM says reaches the file system uncheck
 """
 from __future__ import annotations
 
+from typing import Any, Literal, Mapping
+
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
@@ -40,7 +42,7 @@ def extract_metadata(state: FinragState, runtime: Runtime[Configuration]) -> dic
     update: dict = {"llm_calls": [], "query_from_router": False}
     llm_out = None
     if model is not None:
-        merged_call = bool(cfg.router_rewrite)
+        merged_call = cfg.router_rewrite
         schema = RouteAndRewrite if merged_call else RouterOutput
         prompt = cfg.router_rewrite_prompt if merged_call else cfg.router_prompt
         system = f"{prompt}\n\n{registry.describe_candidates(linked)}"
@@ -54,14 +56,14 @@ def extract_metadata(state: FinragState, runtime: Runtime[Configuration]) -> dic
     return update
 
 
-def names_only_missing_companies(extracted: dict) -> bool:
+def names_only_missing_companies(extracted: Mapping[str, Any]) -> bool:
     """True when the question names companies, none of which the index holds (nothing to retrieve)."""
     ex = extracted or {}
     indexed = any(c.get("in_index") and float(c.get("confidence") or 0) >= ACCEPT for c in ex.get("candidates") or [])
     return bool(ex.get("not_indexed")) and not indexed and not ex.get("documents")
 
 
-def route_after_extract(state: FinragState) -> str:
+def route_after_extract(state: FinragState) -> Literal["verify", "rewrite"]:
     """Agentic's conditional edge: a question about a company the index does not hold skips retrieval and
     goes to `verify` (which fails it and says why); anything else goes to `rewrite`."""
     return "verify" if names_only_missing_companies(state.get("extracted") or {}) else "rewrite"

@@ -8,6 +8,8 @@ The question is always searched: an LLM rewrite's keywords and the question's ow
 BM25 searches fused by RRF (`finrag.tools.retrieval.question_search`), so a bad rewrite can only add."""
 from __future__ import annotations
 
+from typing import Optional, cast
+
 from langgraph.runtime import Runtime
 
 from finrag.nodes.common import candidates_k, configuration, reader_of, scope_of, timed
@@ -25,7 +27,7 @@ def fts_search(state: FinragState, runtime: Runtime[Configuration], *, variant: 
     cfg = configuration(runtime)
     store = reader_of(cfg)
     scope = scope_of(state, scoped)
-    question, extracted = state.get("question", ""), state.get("extracted")
+    question, extracted = state.get("question", ""), cast(Optional[dict], state.get("extracted"))
 
     def trim(keywords: list[str]) -> list[str]:  # inside the routed filings the company's name is no search term
         return without_company_words(keywords, question, extracted) if scope else keywords
@@ -33,4 +35,4 @@ def fts_search(state: FinragState, runtime: Runtime[Configuration], *, variant: 
     k = candidates_k(cfg, scope, cfg.fts_k, state)
     lists = [hit_dicts(store.search_fts(text, k=k, doc_ids=scope, variant=variant))
              for text in keyword_texts(state, cfg.retry_prefix, trim)]
-    return {"fts_results": fuse_hit_lists(lists, "fts_rank", k=int(cfg.rrf_k))}
+    return {"fts_results": fuse_hit_lists(lists, "fts_rank", k=cfg.rrf_k)}

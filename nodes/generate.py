@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
+from typing import Optional, cast
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -107,7 +108,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     window, room = window_room(cfg, model, question)
     if whole_document:
         store = reader_of(cfg)
-        budget = int(cfg.sfr_max_context_tokens)
+        budget = cfg.sfr_max_context_tokens
         contexts = whole_document_contexts(store, list(state.get("routed_docs") or []),
                                            min(budget, room) if window else budget)
     else:
@@ -121,8 +122,8 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
             result, source = run_reader(question, [] if whole_document else contexts, store,
                                         registry_of(cfg, store),
                                         routed_docs=list(state.get("routed_docs") or []),
-                                        extracted=state.get("extracted") or {},
-                                        statement_pages=bool(cfg.reader_statement_pages) or whole_document)
+                                        extracted=cast(dict, state.get("extracted") or {}),
+                                        statement_pages=cfg.reader_statement_pages or whole_document)
             contexts = contexts + cited_page_contexts(result, source, contexts)  # pages it cites beyond the context
         except Exception as exc:  # no index to read pages from, or a reader bug: the other strategies answer
             result, reader_error = None, f"{type(exc).__name__}: {exc}"[:200]
@@ -163,7 +164,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     if not answer:
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords
         answer = offline_answer(question, keywords, contexts, result)
-    caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),
+    caveats = answer_caveats(cast(Optional[dict], state.get("extracted")), str(state.get("routing_status") or ""),
                              str(state.get("routing_reason") or ""))
     if caveats:  # said first, in the answer itself: a missing company or period is never only in `routing`
         answer = " ".join(caveats) + "\n\n" + answer

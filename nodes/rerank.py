@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, cast
 
 from langgraph.runtime import Runtime
 
@@ -57,7 +57,8 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
            scoped: bool = False) -> dict:
     """Score `fused` with the configured reranker and keep the adaptive cutoff's chunks in `reranked`."""
     cfg = configuration(runtime)
-    candidates = list(state.get("fused") or [])
+    # the rerankers and the cutoff take plain dicts (`ChunkRecord`s, scored in place)
+    candidates = cast("list[dict[str, Any]]", list(state.get("fused") or []))
     if not candidates:
         return {"reranked": []}
     store = reader_of(cfg)
@@ -65,10 +66,10 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
     routed = state.get("routed_docs") or []
     keywords = list(state.get("keywords") or [])
     if scoped and routed:  # as in fts_search: the company's own name says nothing inside its filings
-        keywords = without_company_words(keywords, state.get("question", ""), state.get("extracted"))
+        keywords = without_company_words(keywords, state.get("question", ""), cast(Optional[dict], state.get("extracted")))
     query = state.get("query") or state.get("question", "")
     cliff = cfg.routed_rerank_cliff if scoped and routed else cfg.rerank_cliff  # only routed filings' chunks here
-    cut = dict(cumulative=float(cfg.rerank_cumulative), cliff=float(cliff))
+    cut = dict(cumulative=cfg.rerank_cumulative, cliff=cliff)
     if scoped and routed and routed_budget(cfg) and scope_of_question(state) == "open" and hasattr(reranker, "parts"):
         # an open question's budget reads its ranking down to the floor: only the candidates that can reach it
         # are scored in full (`LazyRanking`; the same context as scoring all of them)
@@ -80,7 +81,7 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
     if scoped and routed and routed_budget(cfg):
         return budgeted(state, cfg, store, routed, candidates, cut)
     if scoped and len(routed) > 1:
-        share = max(1, int(cfg.max_chunks) // len(routed))
+        share = max(1, cfg.max_chunks // len(routed))
         kept = []
         for doc in routed:
             kept += adaptive_cutoff([c for c in candidates if c["doc_id"] == doc], max_chunks=share, **cut)
@@ -88,7 +89,7 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
     else:
         if scoped and not routed and cfg.fallback_scope == "top_document":
             candidates = only_top_document(candidates)
-        kept = adaptive_cutoff(candidates, max_chunks=int(cfg.max_chunks), **cut)
+        kept = adaptive_cutoff(candidates, max_chunks=cfg.max_chunks, **cut)
     return {"reranked": kept}
 
 
@@ -97,17 +98,15 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
     """The context of routed filings under the question's plan (see the module docstring). With `parts` (an
     open question, the offline reranker) the candidates are not scored yet: each filing's ranking is a
     `LazyRanking` over them."""
-    plan = plan_context(state.get("question", ""), budget_tokens=int(cfg.context_budget_tokens),
-                        floor=float(cfg.context_floor), section_weight=float(cfg.section_weight),
-                        expand_top=int(cfg.expand_top), scope=scope_of_question(state))
+    plan = plan_context(state.get("question", ""), budget_tokens=cfg.context_budget_tokens,
+                        floor=cfg.context_floor, section_weight=cfg.section_weight,
+                        expand_top=cfg.expand_top, scope=scope_of_question(state))
     labels: dict = {}
     for doc in routed:
         labels.update(sections_of(store, doc))
-    rule = str(cfg.section_rule or "prefer").strip().lower()
-    if rule not in ("prefer", "require", "off"):
-        raise ValueError(f"unknown section_rule {cfg.section_rule!r}; use 'prefer', 'require' or 'off'")
+    rule = cfg.section_rule  # a Literal of Configuration: checked when the run's configuration was built
     wanted = plan["sections"] if rule != "off" and plan["scope"] == "open" else []  # line items: the statements
-    weight = float(cfg.section_weight) if rule == "prefer" else 0.0
+    weight = cfg.section_weight if rule == "prefer" else 0.0
     if parts is None:
         plan["boosted"] = prefer_sections(candidates, labels, wanted, weight)
         bonus: list[bool] = []
@@ -121,7 +120,7 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
         plan["boosted"] = len(inside)
         if inside:  # a filing without those sections keeps every candidate
             index, candidates = inside, [candidates[i] for i in inside]
-    share = max(1, int(cfg.max_chunks) // len(routed))
+    share = max(1, cfg.max_chunks // len(routed))
     kept: list[dict] = []
     if parts is not None:
         for doc in routed:
@@ -135,17 +134,17 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
         if not mine:
             continue
         # the fused lists' best (`sorted(...)[:n]`, ties in `mine`'s order, without sorting all ~400)
-        must = heapq.nsmallest(max(0, int(cfg.fused_keep)), mine, key=lambda c: -(c.get("rrf_score") or 0.0))
+        must = heapq.nsmallest(max(0, cfg.fused_keep), mine, key=lambda c: -(c.get("rrf_score") or 0.0))
         if plan["scope"] == "line_item":
-            limit = share if len(routed) > 1 else int(cfg.max_chunks)
-            pool = usual_pool(mine, int(cfg.fts_k), int(cfg.vector_k)) or mine  # shares as in the paper
+            limit = share if len(routed) > 1 else cfg.max_chunks
+            pool = usual_pool(mine, cfg.fts_k, cfg.vector_k) or mine  # shares as in the paper
             cutoff = adaptive_cutoff(pool, max_chunks=limit, **cut)
             kept += with_fused(cutoff, must, len(cutoff))  # as many chunks as the cutoff kept, the best fused among them
             continue
         extra = expander(store, labels, doc, mine, int(plan["expand_top"])) if plan["expand_top"] else None
-        budget = int(cfg.context_budget_tokens) // len(routed)
+        budget = cfg.context_budget_tokens // len(routed)
         ranked = mine[:1] + [c for c in must if c is not mine[0]] + [c for c in mine[1:] if not any(c is m for m in must)]
-        kept += fill_budget(ranked, budget, float(cfg.context_floor), extra, always={int(c["chunk_id"]) for c in must})
+        kept += fill_budget(ranked, budget, cfg.context_floor, extra, always={int(c["chunk_id"]) for c in must})
     if plan["scope"] == "line_item" and len(routed) > 1:
         kept.sort(key=lambda c: -c["rerank_score"])  # as the paper's cut of a multi-document route
     plan["expanded"] = sum(1 for c in kept if c.get("expanded_from") is not None)
@@ -168,7 +167,7 @@ def lazy_budget(cfg: Configuration, store, labels: dict, plan: dict, parts: Scor
     bound = [parts.bound(i) + weight if bonus[i] else parts.bound(i) for i in index]
     ranking = LazyRanking(items, bound, final)
     must: list[dict] = []
-    n = max(0, int(cfg.fused_keep))
+    n = max(0, cfg.fused_keep)
     if n:  # `sorted(mine, key=-rrf)[:n]` with `mine` in score order: the tied candidates scored to order them
         rrf = [c.get("rrf_score") or 0.0 for c in items]
         least = heapq.nlargest(n, rrf)[-1]
@@ -190,8 +189,8 @@ def lazy_budget(cfg: Configuration, store, labels: dict, plan: dict, parts: Scor
     extra = (expander(store, labels, doc, items, int(plan["expand_top"]),
                       scored=lambda c: ranking.ensure(place[int(c["chunk_id"])]))
              if plan["expand_top"] else None)
-    budget = int(cfg.context_budget_tokens) // routes
-    return fill_budget(LazySequence(ranked(), len(items)), budget, float(cfg.context_floor), extra,
+    budget = cfg.context_budget_tokens // routes
+    return fill_budget(LazySequence(ranked(), len(items)), budget, cfg.context_floor, extra,
                        always={int(c["chunk_id"]) for c in must})
 
 

@@ -11,6 +11,8 @@ Filings that share a routed filing's identity (issue 34 case 7) go into `extract
 """
 from __future__ import annotations
 
+from typing import Literal
+
 from langgraph.runtime import Runtime
 
 from finrag.nodes.common import configuration, registry_of, timed
@@ -27,8 +29,8 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     cfg = configuration(runtime)
     registry = registry_of(cfg)
     extracted = ExtractedMetadata.model_validate(state.get("extracted") or {})
-    res = registry.resolve(extracted, question=state.get("question", ""), default_year=int(cfg.default_year),
-                           scope=str(cfg.routing_scope or "confidence"))
+    res = registry.resolve(extracted, question=state.get("question", ""), default_year=cfg.default_year,
+                           scope=cfg.routing_scope)
     if res.status == "fallback_no_tickers" and cfg.fallback_scope == "ask":
         # nothing to route: any corpus answer would be about a company the user did not name. A mention that
         # routing could not resolve with confidence (`fallback_low_confidence`) keeps the paper's corpus fallback.
@@ -45,7 +47,7 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     return update
 
 
-def route_after_resolve(state: FinragState) -> str:
+def route_after_resolve(state: FinragState) -> Literal["generate", "rewrite"]:
     """HDRR's conditional edge: a route that ends without retrieval (a company the index does not hold) goes
     straight to `generate`, which says so; every other route goes on to `rewrite`."""
     return "generate" if state.get("routing_status") in NO_RETRIEVAL_STATUSES else "rewrite"

@@ -11,7 +11,7 @@ it); `typed_question`, `resolved_question` and `conversation` (turn, slots, inhe
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Optional, cast
 
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
@@ -19,7 +19,7 @@ from langgraph.types import Overwrite
 
 from finrag.nodes.common import configuration, registry_of
 from finrag.state.configuration import Configuration
-from finrag.state.graph_state import FinragState
+from finrag.state.graph_state import FinragState, TurnRecord
 from finrag.tools.conversation.condense import condense
 from finrag.tools.conversation.resolve import resolve_offline
 from finrag.tools.conversation.turns import reset_update, turn_record
@@ -47,18 +47,18 @@ def resolve_question(state: FinragState, runtime: Runtime[Configuration]) -> dic
     update: dict[str, Any] = {}
     history = list(state.get("turns") or [])
     if previous:
-        done = turn_record(state)
+        done = cast(TurnRecord, turn_record(state))
         history.append(done)
         update["turns"] = [done]
         update.update(reset_update())
     typed = state.get("question", "")
     # the turn number from the previous turn's own (the turns bound may have trimmed the history)
-    res = resolve_offline(typed, registry, previous, int((previous or {}).get("turn") or len(history)) + 1)
+    res = resolve_offline(typed, registry, cast(Optional[dict], previous), int((previous or {}).get("turn") or len(history)) + 1)
     calls: list[dict] = []
     model = get_chat_model("condenser", cfg) if previous and (res.resolved != typed or res.inherited) else None
     if model is not None:  # a question that names everything itself needs no call
         res, record = condense(model, typed, [t["resolved_question"] for t in history], res, registry,
-                               int(cfg.max_question_chars))
+                               cfg.max_question_chars)
         calls.append(record)
     update.update({"question": res.resolved, "typed_question": typed, "resolved_question": res.resolved,
                    "conversation": res.record(thread_id)})

@@ -1,6 +1,8 @@
 """rrf: reciprocal rank fusion of the BM25 and vector lists, score = sum 1 / (k + rank), k = 60."""
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
 from langgraph.runtime import Runtime
 
 from finrag.nodes.common import configuration, timed
@@ -8,9 +10,9 @@ from finrag.state.configuration import RRF_K, Configuration
 from finrag.state.graph_state import FinragState
 
 
-def reciprocal_rank_fusion(lists: list[list[dict]], k: int = RRF_K) -> list[dict]:
+def reciprocal_rank_fusion(lists: Sequence[Sequence[Mapping[str, Any]]], k: int = RRF_K) -> list[dict[str, Any]]:
     """Merge ranked hit lists by chunk id; each hit adds 1 / (k + rank); best first, ties by chunk id."""
-    fused: dict[int, dict] = {}
+    fused: dict[int, dict[str, Any]] = {}
     for hits in lists:
         for rank, hit in enumerate(hits, 1):
             cid = hit["chunk_id"]
@@ -38,4 +40,4 @@ def rrf(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     """Fuse `fts_results` and `vector_results` into `fused` (constant `rrf_k`)."""
     cfg = configuration(runtime)
     return {"fused": reciprocal_rank_fusion([state.get("fts_results") or [], state.get("vector_results") or []],
-                                            k=int(cfg.rrf_k))}
+                                            k=cfg.rrf_k)}

@@ -9,11 +9,13 @@ vector searches fused by RRF (`finrag.tools.retrieval.question_search`), so a ba
 """
 from __future__ import annotations
 
+from typing import cast
+
 from langgraph.runtime import Runtime
 
 from finrag.nodes.common import candidates_k, configuration, reader_of, scope_of, timed
 from finrag.state.configuration import Configuration
-from finrag.state.contract import Retrieval
+from finrag.state.contract import Retrieval, VectorCoverage
 from finrag.state.graph_state import FinragState, VectorStatusRecord
 from finrag.tools.retrieval.query_vectors import query_vector
 from finrag.tools.retrieval.question_search import fuse_hit_lists, hit_dicts, query_texts
@@ -24,6 +26,7 @@ LISTED = 20  # at most this many filings without vectors are named in the status
 def coverage_status(missing: list[str], total: int, embedded: list[str], scoped: bool,
                     error: str = "") -> VectorStatusRecord:
     """The `retrieval` record of an answer: were the searched filings' vectors there?"""
+    vectors: VectorCoverage
     if not missing:
         vectors = "embedded_on_demand" if embedded else "complete"
         note = (f"embedded {len(embedded)} filing(s) on demand: {', '.join(embedded)}" if embedded else "")
@@ -34,8 +37,9 @@ def coverage_status(missing: list[str], total: int, embedded: list[str], scoped:
                 "`finrag index --embed` (or the running index) adds them")
         if error:
             note += f" (embedding on demand failed: {error})"
-    return Retrieval(vectors=vectors, missing_vectors=missing[:LISTED], missing_count=len(missing),
-                     embedded_on_demand=embedded, note=note).model_dump()
+    return cast(VectorStatusRecord, Retrieval(vectors=vectors, missing_vectors=missing[:LISTED],
+                                              missing_count=len(missing), embedded_on_demand=embedded,
+                                              note=note).model_dump())
 
 
 @timed("vector_search")
@@ -58,10 +62,10 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
     hits: list[dict] = []
     if len(missing) < total:
         k = candidates_k(cfg, scope, cfg.vector_k, state)
-        cut = float(cfg.vector_max_distance)
+        cut = cfg.vector_max_distance
         lists = [hit_dicts(store.search_vectors(query_vector(store.embedder, text), k=k, doc_ids=scope,
                                                 variant=variant, max_distance=cut))
                  for text in query_texts(state, cfg.retry_prefix)]
-        hits = fuse_hit_lists(lists, "vector_rank", k=int(cfg.rrf_k))
+        hits = fuse_hit_lists(lists, "vector_rank", k=cfg.rrf_k)
     return {"vector_results": hits,
             "vector_status": coverage_status(missing, total, embedded, scope is not None, error)}

@@ -15,6 +15,8 @@ overridden to "no" (a retry, or the target company's chunks only) and `verificat
 """
 from __future__ import annotations
 
+from typing import Any, Literal, Mapping, cast
+
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
@@ -38,8 +40,9 @@ def verification_record(*, belongs: bool, reason: str, anchor: str, retry: bool,
     extra: dict = {"overridden": True, "llm_verdict": llm_verdict} if llm_verdict is not None else {}
     if overridden_attempts:
         extra["overridden_attempts"] = list(overridden_attempts)
-    return Verification(belongs=belongs, reason=reason, anchor=anchor, retry=retry, attempt=attempt, retries=0,
-                        unverified_dropped=unverified_dropped, **extra).model_dump(exclude={"retries"})
+    return cast(VerificationRecord, Verification(
+        belongs=belongs, reason=reason, anchor=anchor, retry=retry, attempt=attempt, retries=0,
+        unverified_dropped=unverified_dropped, **extra).model_dump(exclude={"retries"}))
 
 
 class Verdict(BaseModel):
@@ -49,7 +52,7 @@ class Verdict(BaseModel):
     reason: LLMReason = ""  # bounded in the schema: the reply ends inside the verifier's limit
 
 
-def target_companies(registry, extracted: dict, question: str, default_year: int,
+def target_companies(registry, extracted: Mapping[str, Any], question: str, default_year: int,
                      res=None) -> tuple[set[str], str]:
     """Company keys the question is about, and the ticker (or name) to anchor a retry on."""
     if res is None:
@@ -95,9 +98,9 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     retries = int(state.get("retries") or 0)
     top = (state.get("reranked") or [])[:3]
     res = registry.resolve(ExtractedMetadata.model_validate(state.get("extracted") or {}),
-                           question=state.get("question", ""), default_year=int(cfg.default_year))
+                           question=state.get("question", ""), default_year=cfg.default_year)
     targets, anchor = target_companies(registry, state.get("extracted") or {}, state.get("question", ""),
-                                       int(cfg.default_year), res=res)
+                                       cfg.default_year, res=res)
     calls: list[LLMCallRecord] = []
     llm_verdict: dict | None = None
     if res.status in NO_RETRIEVAL_STATUSES:
@@ -114,13 +117,13 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
         model = get_chat_model("verifier", cfg)
         judged: Verdict | None = None
         if model is not None:
-            passages = "\n\n".join(f"{context_label(c)}\n{c['text'][:1500]}" for c in top)
+            passages = "\n\n".join(f"{context_label(cast(dict, c))}\n{c['text'][:1500]}" for c in top)
             msg = f"Target company: {anchor}\nQuestion: {state.get('question', '')}\n\nPassages:\n{passages}"
             judged, rec = try_structured("verifier", model, Verdict, [SystemMessage(cfg.verify_prompt), HumanMessage(msg)])
-            calls.append(rec)
+            calls.append(cast(LLMCallRecord, rec))  # `try_structured` builds a call record
         owners = owners_verdict(registry, top, targets)
         verdict, llm_verdict = (owners, None) if judged is None else checked(judged, owners, targets)
-    retry = (not verdict.belongs) and retries < int(cfg.max_retries)
+    retry = (not verdict.belongs) and retries < cfg.max_retries
     overridden = [int(a) for a in (state.get("verification") or {}).get("overridden_attempts") or []
                   if retries] + ([retries + 1] if llm_verdict is not None else [])
     kept: list[ChunkRecord] | None = None
@@ -140,6 +143,6 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     return update
 
 
-def route_after_verify(state: FinragState) -> str:
+def route_after_verify(state: FinragState) -> Literal["rewrite", "generate"]:
     """Conditional edge: retry CBR with the anchored prefix, or generate."""
     return "rewrite" if (state.get("verification") or {}).get("retry") else "generate"

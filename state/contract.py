@@ -17,14 +17,22 @@ Keep it stable: evaluations depend on these names. Page numbers are zero-based, 
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-__all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "NO_RETRIEVAL_STATUSES", "Answer", "Context", "Conversation", "Cost", "LLMCall", "Reader", "ReaderInput", "Retrieval", "Routing",
-           "Verification"]
+__all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "NO_RETRIEVAL_STATUSES", "Answer", "Context", "ContextPlan",
+           "ContextRule", "ContextScope", "Conversation", "ConversationStrategy", "Cost", "LLMCall", "Reader",
+           "ReaderInput", "ReaderKind", "Retrieval", "Routing", "RoutingStatus", "SectionRule", "Verification",
+           "VectorCoverage"]
 
-ROUTING_STATUSES: dict[str, str] = {
+RoutingStatus = Literal[
+    "exact_path", "filename_fallback", "default_year", "multi_doc", "forward_looking", "comparative_period",
+    "company_scope", "period_not_in_index", "fallback_no_tickers", "fallback_low_confidence", "company_not_indexed",
+    "which_company", "not_routed"]
+"""The type of `routing.status`: the keys of `ROUTING_STATUSES`, in its order (checked when this module loads)."""
+
+ROUTING_STATUSES: dict[RoutingStatus, str] = {
     # a route was found (routed_docs is not empty)
     "exact_path": "company and period select exactly one filing",
     "filename_fallback": "several filings of the company in the period (or a dated 8-K): the best-scoring one by form and cues",
@@ -48,12 +56,33 @@ ROUTING_STATUSES: dict[str, str] = {
 `not_routed`, which `to_contract` reports when no routing node ran; Agentic reports `company_not_indexed`
 when its verifier stops a question about a company the index does not hold)."""
 
-ROUTED_STATUSES = ("exact_path", "filename_fallback", "default_year", "multi_doc", "forward_looking",
+ROUTED_STATUSES: tuple[RoutingStatus, ...] = ("exact_path", "filename_fallback", "default_year", "multi_doc", "forward_looking",
                    "comparative_period", "company_scope", "period_not_in_index")
 """The statuses that come with at least one routed document."""
 
-NO_RETRIEVAL_STATUSES = ("company_not_indexed", "which_company")
+NO_RETRIEVAL_STATUSES: tuple[RoutingStatus, ...] = ("company_not_indexed", "which_company")
 """The statuses that end routing without any retrieval: the answer says what is missing instead."""
+
+if tuple(ROUTING_STATUSES) != get_args(RoutingStatus):  # one list of statuses: the Literal is the table's keys
+    raise AssertionError(f"RoutingStatus {get_args(RoutingStatus)} is not ROUTING_STATUSES {tuple(ROUTING_STATUSES)}")
+
+ReaderKind = Literal["item", "metric", "none", "error"]
+"""What the statement reader did (`reader.kind`)."""
+
+ContextRule = Literal["budget"]
+"""`retrieval.context.rule`: the context plan's rule (`routed_context="paper"` writes no plan)."""
+
+ContextScope = Literal["line_item", "open"]
+"""How much context a question needs (`retrieval.context.scope`, the state's `question_scope`)."""
+
+SectionRule = Literal["prefer", "require", "off"]
+"""How preferred sections act inside routed filings (`retrieval.context.section_rule`, `Configuration.section_rule`)."""
+
+VectorCoverage = Literal["complete", "embedded_on_demand", "partial", "none"]
+"""Whether the searched filings had vectors (`retrieval.vectors`)."""
+
+ConversationStrategy = Literal["none", "offline", "llm"]
+"""How a follow-up was resolved (`conversation.strategy`)."""
 
 
 class _Open(BaseModel):
@@ -77,7 +106,7 @@ class Routing(_Open):
 
     _omit_if_none = ("confidence",)
 
-    status: str = Field(description="One of ROUTING_STATUSES, e.g. 'exact_path', 'fallback_no_tickers', 'not_routed'")
+    status: RoutingStatus = Field(description="One of ROUTING_STATUSES, e.g. 'exact_path', 'fallback_no_tickers', 'not_routed'")
     routed_docs: list[str] = Field(description="Doc ids the routing chose, in order; empty when nothing was routed")
     reason: str = Field(description="One human-readable line on how the route was found or why there is none; '' when not routed")
     extracted: dict[str, Any] = Field(
@@ -160,7 +189,7 @@ class Reader(_Open):
 
     _omit_if_none = ("table_check",)
 
-    kind: str = Field(description="'item' (a line item), 'metric' (a metric of the registry), 'none' (not a "
+    kind: ReaderKind = Field(description="'item' (a line item), 'metric' (a metric of the registry), 'none' (not a "
                                   "question the reader answers: the extractive or LLM answer is used), or 'error' "
                                   "(the reader could not run; its extra key `error` says why)")
     confident: bool = Field(description="Every input was found, in the asked fiscal year's column, and the result computed")
@@ -195,8 +224,8 @@ class Verification(_Open):
 class ContextPlan(_Open):
     """HDRR inside routed filings (`routed_context="budget"`): how the context was chosen, and why."""
 
-    rule: str = Field(description="'budget' (the question's budget; `routed_context='paper'` leaves this record out)")
-    scope: str = Field(description="'line_item' (one figure of a primary statement: the adaptive cutoff) or 'open' "
+    rule: ContextRule = Field(description="'budget' (the question's budget; `routed_context='paper'` leaves this record out)")
+    scope: ContextScope = Field(description="'line_item' (one figure of a primary statement: the adaptive cutoff) or 'open' "
                                    "(drivers, lists, several years: up to `budget_tokens`)")
     sections: list[str] = Field(description="Section keys the question points to (items such as 'mdna', "
                                             "'legal_proceedings'; notes such as 'acquisitions', 'income_taxes')")
@@ -204,7 +233,7 @@ class ContextPlan(_Open):
     budget_tokens: Optional[int] = Field(default=None, description="The token budget of an open question (null for line items)")
     floor: Optional[float] = Field(default=None, description="Open questions: chunks stop below this share of the top score")
     section_weight: float = Field(description="Rerank bonus of a chunk inside a preferred section")
-    section_rule: str = Field(default="prefer", description="'prefer' (the bonus), 'require' (only chunks inside those "
+    section_rule: SectionRule = Field(default="prefer", description="'prefer' (the bonus), 'require' (only chunks inside those "
                                                     "sections, when there are any) or 'off'")
     expand_top: int = Field(description="How many top chunks brought their neighbours and section heading")
     boosted: int = Field(default=0, description="Candidates inside a preferred section (given the bonus, or kept by 'require')")
@@ -221,7 +250,7 @@ class Retrieval(_Open):
 
     _omit_if_none = ("context",)
 
-    vectors: str = Field(description="'complete' (every searched filing had vectors), 'embedded_on_demand' (HDRR "
+    vectors: VectorCoverage = Field(description="'complete' (every searched filing had vectors), 'embedded_on_demand' (HDRR "
                                      "embedded its routed filing(s) for this question), 'partial' (some searched "
                                      "filings have no vectors yet: BM25 only for them) or 'none' (BM25 only)")
     missing_vectors: list[str] = Field(description="Searched filings without vectors (at most 20 listed)")
@@ -240,7 +269,7 @@ class Conversation(_Open):
     inherited: dict[str, int] = Field(default_factory=dict, description="The slots the question took from earlier "
                                       "turns, each with the turn it came from, e.g. {'company': 1, 'measure': 1} "
                                       "(slots: company, period, measure, form); {} when it named everything itself")
-    strategy: str = Field("offline", description="How the follow-up was resolved: 'none' (first turn), 'offline' "
+    strategy: ConversationStrategy = Field("offline", description="How the follow-up was resolved: 'none' (first turn), 'offline' "
                                                  "(the previous turn's slots) or 'llm' (the condenser's question, checked)")
     notes: list[str] = Field(default_factory=list, description="What the resolution refused or fell back from (e.g. "
                                                                "a condensed question naming a company of no turn)")

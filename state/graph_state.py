@@ -9,54 +9,281 @@ Studio shows it, LangServe serialises it, checkpoints store it.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Optional
 
 from typing_extensions import TypeAlias, TypedDict
 
+from finrag.state.contract import (
+    ContextRule,
+    ContextScope,
+    ConversationStrategy,
+    ReaderKind,
+    RoutingStatus,
+    SectionRule,
+    VectorCoverage,
+)
+
 # The values of the state's keys. Each is the JSON dump of the model that defines it (`Model(...).model_dump()`,
-# built by the node that writes the key), so the model is the one definition of its keys and the state stays JSON.
-ChunkRecord: TypeAlias = dict[str, Any]
-"""A chunk in retrieval: `finrag.state.schema.RetrievedChunk.model_dump()` (chunk_id, doc_id, page_start,
-page_end, text, score and the rank/score keys each step fills), plus what `rerank` adds inside routed filings
-(`section`, `expanded_from`)."""
+# built by the node that writes the key), so the model is the one definition of its keys and the state stays JSON;
+# the TypedDicts below type what the nodes read back (`state.get("reranked")`: a list of `ChunkRecord`).
+# `total=False`: a record read from a checkpoint or written by a custom node may lack a key, so readers use `.get`.
 
-ContextRecord: TypeAlias = dict[str, Any]
-"""One passage the generator saw: the fields of `finrag.state.contract.Context` (chunk_id, doc_id,
-page_start, page_end, score, text)."""
 
-LLMCallRecord: TypeAlias = dict[str, Any]
-"""One LLM call: `finrag.state.contract.LLMCall`'s fields, as `finrag.tools.llm.calls.call_record` and
-`error_record` build them (`model` is "error" for a failed call, `finrag.tools.llm.calls.failed_call`)."""
+class ChunkRecord(TypedDict, total=False):
+    """A chunk in retrieval: `finrag.state.schema.RetrievedChunk.model_dump()` plus the keys each step fills."""
 
-ExtractedRecord: TypeAlias = dict[str, Any]
-"""`finrag.state.schema.ExtractedMetadata.model_dump()`."""
+    chunk_id: int
+    """The chunk's id in the index."""
+    doc_id: str
+    """The filing, e.g. '3M_2018_10K'."""
+    page_start: int
+    """First page, zero-based."""
+    page_end: int
+    """Last page, zero-based, inclusive."""
+    text: str
+    """The chunk's text (without the index variant's prefix)."""
+    score: float
+    """The score of the last step that ranked it (BM25, similarity, RRF, rerank)."""
+    fts_rank: Optional[int]
+    """Rank among the BM25 hits, from 1 (`fts_search`)."""
+    vector_rank: Optional[int]
+    """Rank among the vector hits, from 1 (`vector_search`)."""
+    vector_distance: Optional[float]
+    """L2 distance of the unit vectors (`vector_search`)."""
+    rrf_score: Optional[float]
+    """Reciprocal rank fusion score (`rrf`)."""
+    rerank_score: Optional[float]
+    """The reranker's score, section bonus included (`rerank`)."""
+    section: dict[str, Any]
+    """Inside routed filings: the chunk's section labels (`item`, `note`, ...; `rerank`'s context plan)."""
+    expanded_from: Optional[int]
+    """Inside routed filings: the chunk id whose expansion brought this chunk (`rerank`), else absent or None."""
 
-VectorStatusRecord: TypeAlias = dict[str, Any]
-"""`finrag.state.contract.Retrieval.model_dump()` without `context` (which `to_contract` adds from
-`context_plan`)."""
 
-ContextPlanRecord: TypeAlias = dict[str, Any]
-"""The keys of `finrag.state.contract.ContextPlan` (`finrag.tools.retrieval.context_budget.plan_context`, completed
-by `rerank`)."""
+class ContextRecord(TypedDict, total=False):
+    """One passage the generator saw: the fields of `finrag.state.contract.Context`."""
 
-VerificationRecord: TypeAlias = dict[str, Any]
-"""`finrag.state.contract.Verification.model_dump(exclude={"retries"})` (`to_contract` adds `retries` from the
-state's `retries`)."""
+    chunk_id: Optional[int]
+    """The chunk's id; None for SFR's whole pages."""
+    doc_id: Optional[str]
+    """The filing."""
+    page_start: Optional[int]
+    """First page, zero-based."""
+    page_end: Optional[int]
+    """Last page, zero-based, inclusive."""
+    score: float
+    """Rerank score (1.0 for SFR pages)."""
+    text: str
+    """The passage exactly as the generator saw it."""
 
-ReaderRecord: TypeAlias = dict[str, Any]
-"""`finrag.state.contract.Reader.model_dump()` plus `llm_calls_saved` (which the contract reports as
-`cost.llm_calls_saved`)."""
 
-ConversationRecord: TypeAlias = dict[str, Any]
-"""Where a turn stands in its thread (`finrag.tools.conversation.resolve.Resolution.record`): thread_id, turn (1 for
-the first), inherited ({slot: turn it came from}), slots ({slot: {value, turn, ...}}: company, period, measure,
-form), typed and resolved (the question as typed and as answered), strategy ("offline", "llm", "none")."""
+class LLMCallRecord(TypedDict, total=False):
+    """One LLM call: `finrag.state.contract.LLMCall`'s fields, as `finrag.tools.llm.calls.call_record` and
+    `error_record` build them (`model` is "error" for a failed call, `finrag.tools.llm.calls.failed_call`)."""
 
-TurnRecord: TypeAlias = dict[str, Any]
-"""One finished turn of a thread (`finrag.tools.conversation.turns.turn_record`): turn, question (typed),
-resolved_question, inherited, routing (status, routed_docs, reason), answer, citations."""
+    role: str
+    """router, rewriter, verifier, generator (or judge, contextualizer)."""
+    model: str
+    """The model's name; 'error' for a failed call."""
+    prompt_tokens: int
+    """Prompt tokens (the provider's usage, else finrag's count)."""
+    completion_tokens: int
+    """Completion tokens (the provider's usage, else finrag's count)."""
+    error: str
+    """Only on a failed call: 'ExceptionType: message'."""
+    tokens_estimated: bool
+    """Only when the provider reported no usage: the counts are finrag's estimate."""
+    structured: str
+    """Only on a structured call: how it asked for JSON."""
+    ms: float
+    """Milliseconds the call took."""
 
-QuestionScope: TypeAlias = Literal["line_item", "open"]
+
+class ExtractedRecord(TypedDict, total=False):
+    """`finrag.state.schema.ExtractedMetadata.model_dump()`."""
+
+    companies: list[str]
+    """Company names as written or canonical."""
+    tickers: list[str]
+    """Ticker symbols, upper case."""
+    years: list[int]
+    """Fiscal years mentioned."""
+    periods: list[str]
+    """'FY2022' for a year, '2023Q2' for a quarter."""
+    forms: list[str]
+    """Form types ('10K', '10Q', '8K', ...)."""
+    dates: list[str]
+    """Calendar dates, ISO."""
+    not_indexed: list[str]
+    """Company-like names the index holds no filing of."""
+    candidates: list[dict[str, Any]]
+    """Every company the linker considered, with confidence and reason."""
+    documents: list[str]
+    """Doc ids an LLM router chose among the registry's candidates."""
+    llm_overridden: list[str]
+    """What an LLM router returned that was refused."""
+    same_identity: list[dict[str, Any]]
+    """Groups of indexed filings sharing a routed filing's identity (`resolve_docs`)."""
+
+
+class VectorStatusRecord(TypedDict, total=False):
+    """`finrag.state.contract.Retrieval.model_dump()` without `context` (which `to_contract` adds from
+    `context_plan`)."""
+
+    vectors: VectorCoverage
+    """complete, embedded_on_demand, partial or none."""
+    missing_vectors: list[str]
+    """Searched filings without vectors (at most 20)."""
+    missing_count: int
+    """How many searched filings had no vectors."""
+    embedded_on_demand: list[str]
+    """Filings embedded on demand for this answer."""
+    note: str
+    """One line on what was not ready; '' when complete."""
+
+
+class ContextPlanRecord(TypedDict, total=False):
+    """The keys of `finrag.state.contract.ContextPlan` (`finrag.tools.retrieval.context_budget.plan_context`,
+    completed by `rerank`)."""
+
+    rule: ContextRule
+    """'budget'."""
+    scope: ContextScope
+    """'line_item' or 'open'."""
+    sections: list[str]
+    """Section keys the question points to."""
+    cues: list[str]
+    """The question's words that named those sections."""
+    budget_tokens: Optional[int]
+    """The token budget of an open question (None for line items)."""
+    floor: Optional[float]
+    """Open questions: chunks stop below this share of the top score."""
+    section_weight: float
+    """Rerank bonus of a chunk inside a preferred section."""
+    section_rule: SectionRule
+    """prefer, require or off."""
+    expand_top: int
+    """How many top chunks bring their neighbours and section heading."""
+    boosted: int
+    """Candidates inside a preferred section."""
+    expanded: int
+    """Context chunks added by expansion."""
+    chunks: int
+    """Chunks in the context."""
+    reason: str
+    """One line: the scope, the budget and the preferred sections with their cues."""
+
+
+class VerificationRecord(TypedDict, total=False):
+    """`finrag.state.contract.Verification.model_dump(exclude={"retries"})` (`to_contract` adds `retries` from the
+    state's `retries`)."""
+
+    belongs: bool
+    """Do the top reranked chunks belong to the target company?"""
+    reason: str
+    """Why."""
+    anchor: str
+    """Ticker (or name) a retry is anchored on."""
+    retry: bool
+    """Whether this verification asked for another attempt."""
+    attempt: int
+    """Which attempt this verification judged, from 1."""
+    unverified_dropped: Optional[int]
+    """When the last attempt failed: how many chunks of other companies were dropped."""
+    overridden: bool
+    """True when the chunks' owners overrode the LLM verifier's verdict (then `llm_verdict` is that verdict)."""
+    llm_verdict: dict[str, Any]
+    """The LLM verifier's overridden verdict (belongs, reason)."""
+    overridden_attempts: list[int]
+    """The attempts of the run whose LLM verdict was overridden."""
+
+
+class ReaderRecord(TypedDict, total=False):
+    """`finrag.state.contract.Reader.model_dump()` plus `llm_calls_saved` (which the contract reports as
+    `cost.llm_calls_saved`)."""
+
+    kind: ReaderKind
+    """item, metric, none or error."""
+    confident: bool
+    """Every input found in the asked year's column and the result computed."""
+    fast_path: bool
+    """The answer is the reader's; the generator call was skipped."""
+    llm_calls_saved: int
+    """LLM calls not made because the reader answered."""
+    metric: Optional[str]
+    """The metric's name."""
+    item: Optional[str]
+    """The line item's name."""
+    years: list[int]
+    """The fiscal years the answer is about."""
+    inputs: list[dict[str, Any]]
+    """Every input found, with its page (`ReaderInput` dumps)."""
+    missing: list[str]
+    """Inputs not found."""
+    value: Optional[float]
+    """The computed result, when confident."""
+    table_check: dict[str, Any]
+    """Answers from an inline-XBRL fact: the statement table's reading beside it (`TableCheck` dump)."""
+    error: str
+    """kind 'error': why the reader could not run."""
+
+
+class ConversationRecord(TypedDict, total=False):
+    """Where a turn stands in its thread (`finrag.tools.conversation.resolve.Resolution.record`)."""
+
+    thread_id: str
+    """The LangGraph thread."""
+    turn: int
+    """The turn's number, 1 for the first."""
+    typed: str
+    """The question as typed."""
+    resolved: str
+    """The question as answered (standalone)."""
+    inherited: dict[str, int]
+    """{slot: turn it came from}."""
+    slots: dict[str, Any]
+    """{slot: {value, turn, ...}}: company, period, measure, form."""
+    strategy: ConversationStrategy
+    """offline, llm or none."""
+    notes: list[str]
+    """What the resolution refused or fell back from."""
+
+
+class TurnRoutingRecord(TypedDict, total=False):
+    """A finished turn's routing: status, routed_docs, reason."""
+
+    status: RoutingStatus
+    """The turn's `routing.status`."""
+    routed_docs: list[str]
+    """The filings it was routed to."""
+    reason: str
+    """How the route was found."""
+
+
+class TurnRecord(TypedDict, total=False):
+    """One finished turn of a thread (`finrag.tools.conversation.turns.turn_record`)."""
+
+    turn: int
+    """The turn's number, from 1."""
+    question: str
+    """The question as typed."""
+    resolved_question: str
+    """The question as answered."""
+    inherited: dict[str, int]
+    """{slot: turn it came from}."""
+    slots: dict[str, Any]
+    """The turn's slots."""
+    strategy: ConversationStrategy
+    """How the turn was resolved."""
+    routing: TurnRoutingRecord
+    """status, routed_docs, reason."""
+    answer: str
+    """The answer, with citations."""
+    citations: list[str]
+    """The answer's citations."""
+
+
+QuestionScope: TypeAlias = ContextScope
 """How much context a question needs (`finrag.tools.retrieval.section_intent.question_scope`): `line_item` (one
 figure of a primary statement) or `open` (drivers, lists, several years or metrics)."""
 
@@ -109,7 +336,7 @@ class FinragState(TypedDict, total=False):
     """Ids of the indexed filings the question is routed to, from `resolve_docs`; empty when routing
     failed (scoped retrieval then searches the whole corpus)."""
 
-    routing_status: str
+    routing_status: RoutingStatus
     """How the route was found or why there is none: one of `finrag.state.contract.ROUTING_STATUSES`
     (`exact_path`, `comparative_period`, ..., `fallback_no_tickers`, `company_not_indexed`)."""
 
@@ -229,7 +456,7 @@ class OutputState(TypedDict, total=False):
     routed_docs: list[str]
     """The filings the question was routed to (routing systems only)."""
 
-    routing_status: str
+    routing_status: RoutingStatus
     """How the route was found, or why there is none (routing systems only)."""
 
     routing_reason: str

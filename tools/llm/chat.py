@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Mapping
 
 if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an offline run never needs it
     from langchain_core.language_models import BaseChatModel
@@ -25,8 +25,8 @@ if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an o
 from finrag.state.configuration import LLM_MAX_TOKENS, Configuration
 from finrag.state.settings import ProcessSettings
 from finrag.tools.llm.deadline import fit_limits
-from finrag.tools.llm.structured import SETTING_KEY, STRUCTURED_OUTPUT, setting_of
-from finrag.tools.llm.system_role import SYSTEM_ROLE_KEY, SYSTEM_ROLES
+from finrag.tools.llm.structured import SETTING_KEY, setting_of
+from finrag.tools.llm.system_role import SYSTEM_ROLE_KEY
 from finrag.tools.llm.system_role import setting_of as system_role_of
 
 OFFLINE = ("offline", "none", "")
@@ -41,12 +41,10 @@ class LLMConfigError(ValueError):
     """The configuration names a model that cannot be built (one line; the CLI's exit code 2)."""
 
 
-def on_llm_error(cfg: Configuration) -> str:
-    """The run's error policy, checked: `fail` (the default) or `offline`."""
-    value = str(getattr(cfg, "on_llm_error", "") or ON_LLM_ERROR_FAIL).strip().lower()
-    if value not in ON_LLM_ERROR:
-        raise LLMConfigError(f"on_llm_error must be one of {', '.join(ON_LLM_ERROR)}, not {value!r}")
-    return value
+def on_llm_error(cfg: Configuration) -> Literal["fail", "offline"]:
+    """The run's error policy: `fail` (the default) or `offline` (a `Literal` of Configuration, checked when the
+    run's configuration was built)."""
+    return cfg.on_llm_error
 
 
 def llm_limits(cfg: Configuration | None = None) -> tuple[float, int]:
@@ -92,19 +90,14 @@ def policy_of(model: BaseChatModel | None) -> str:
 
 
 def structured_output(cfg: Configuration) -> str:
-    """The run's structured-output method (`finrag.tools.llm.structured`), checked: `auto` or one of METHODS."""
-    value = str(getattr(cfg, "structured_output", "") or "auto").strip().lower()
-    if value not in STRUCTURED_OUTPUT:
-        raise LLMConfigError(f"structured_output must be one of {', '.join(STRUCTURED_OUTPUT)}, not {value!r}")
-    return value
+    """The run's structured-output method (`finrag.tools.llm.structured`): `auto` or one of METHODS (a `Literal`
+    of Configuration, checked when the run's configuration was built)."""
+    return cfg.structured_output
 
 
 def system_role_setting(cfg: Configuration) -> str:
-    """`Configuration.llm_system_role`, checked (`finrag.tools.llm.system_role`)."""
-    value = str(getattr(cfg, "llm_system_role", "auto") or "auto")
-    if value not in SYSTEM_ROLES:
-        raise LLMConfigError(f"llm_system_role must be one of {', '.join(SYSTEM_ROLES)}, not {value!r}")
-    return value
+    """`Configuration.llm_system_role` (`finrag.tools.llm.system_role`; a `Literal`, checked when built)."""
+    return cfg.llm_system_role
 
 
 def _tags(policy: str, structured: str, system: str = "auto") -> dict[str, str]:
@@ -154,7 +147,7 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
                              "answers without an LLM")
     timeout, retries = fit_limits(*llm_limits(cfg))  # inside a server request: what fits before its deadline
     limit = max_tokens_for(role, cfg)
-    key = (model, base_url, float(cfg.temperature), policy, structured, system, timeout, retries, limit)
+    key = (model, base_url, cfg.temperature, policy, structured, system, timeout, retries, limit)
     with _LOCK:
         if key not in _CACHE:
             from langchain_openai import ChatOpenAI
@@ -163,7 +156,7 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
             # (`stream_options: {"include_usage": true}`), so its token counts are the provider's
             # max_tokens: every reply is bounded (langchain-openai sends it as max_completion_tokens; a compatible
             # server also gets the older max_tokens, which llama-cpp-python's server reads)
-            kwargs: dict[str, Any] = {"model": model, "temperature": float(cfg.temperature),
+            kwargs: dict[str, Any] = {"model": model, "temperature": cfg.temperature,
                                       "max_retries": retries, "timeout": timeout, "stream_usage": True,
                                       "max_tokens": limit}
             if role in STOP_SEQUENCES:

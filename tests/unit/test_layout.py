@@ -171,3 +171,46 @@ def test_architecture_doc_signatures():
         elif shape_of_doc(params) != shape_of_code(obj):
             wrong.append(f"{module}.{name}{inspect.signature(obj)}: documented as ({params})")
     assert not wrong, "docs/architecture.md is out of date:\n" + "\n".join(wrong)
+
+
+def importlinter_contracts(pyproject: dict) -> list[dict]:
+    return pyproject["tool"]["importlinter"]["contracts"]
+
+
+def test_import_layers_cover_the_package(pyproject):
+    """The package's order is one exhaustive `layers` contract over `finrag` (no deny lists to keep by hand): every
+    mapped folder is a layer of it, in the order of docs/architecture.md, and the nodes and graphs are layered
+    exhaustively too (a new node or graph fails lint-imports until it is placed)."""
+    contracts = importlinter_contracts(pyproject)
+    by_container = {tuple(c.get("containers", [])): c for c in contracts if c["type"] == "layers"}
+    top = by_container.get(("finrag",))
+    assert top is not None and top.get("exhaustive") is True, "no exhaustive layers contract over finrag"
+    layers = [[m.strip() for m in re.split(r"[|:]", layer)] for layer in top["layers"]]
+    position = {m: i for i, layer in enumerate(layers) for m in layer}
+    mapped = [p.removeprefix("finrag.") for p in package_dir(pyproject) if p != "finrag"]
+    assert set(mapped) <= set(position), f"folders that are no layer: {sorted(set(mapped) - set(position))}"
+    order = ["graphs", "nodes", "tools", "state"]
+    assert [position[m] for m in order] == sorted(position[m] for m in order), \
+        f"layers out of order: {[(m, position[m]) for m in order]}"
+    assert all(position[m] < position["graphs"] for m in position if m not in order), \
+        "every module of app/ and eval/ sits above graphs"
+    for container in (("finrag.nodes",), ("finrag.graphs",)):
+        assert by_container.get(container, {}).get("exhaustive") is True, f"no exhaustive layers contract over {container[0]}"
+    for c in contracts:
+        assert c["type"] != "forbidden" or len(c["forbidden_modules"]) <= 2, \
+            f"{c['name']!r}: a long deny list; express the order as layers"
+
+
+def test_import_contracts_are_kept():
+    """lint-imports over the tree (PYTHONPATH=typings), the same run as CI's: every contract kept."""
+    import shutil
+    import subprocess
+    import sys
+    exe = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    if exe is None:
+        pytest.skip("import-linter is not installed")
+    env = {**os.environ, "PYTHONPATH": str(REPO / "typings")}
+    run = subprocess.run([exe, "--no-cache", "--config", str(REPO / "pyproject.toml")], cwd=REPO, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "0 broken" in run.stdout

@@ -134,12 +134,14 @@ def settings_fields(root: Path) -> tuple[set[str], set[str]]:
             continue
         trees.append(tree)
         for node in tree.body:
-            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
-            target = (node.targets[0] if isinstance(node, ast.Assign) else node.target) if value is not None else None
+            target: ast.AST | None = None
+            value: ast.AST | None = None
+            if isinstance(node, ast.Assign):
+                target, value = node.targets[0], node.value
+            elif isinstance(node, ast.AnnAssign):
+                target, value = node.target, node.value
             if isinstance(target, ast.Name) and value is not None and "Literal" in ast.unparse(value):
                 aliases.add(target.id)
-            if type(node).__name__ == "TypeAlias" and "Literal" in ast.unparse(node.value):  # `type X = ...`
-                aliases.add(node.name.id)  # type: ignore[attr-defined]
     fields, literal = set(), set()
     for tree in trees:
         for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
@@ -367,9 +369,9 @@ class Counts:
                         written.add(node.func.value.id)
         for node in ast.walk(tree):
             if isinstance(node, ast.Compare):
-                for n in ast.walk(node):
-                    if isinstance(n, ast.Call) and call_name(n) == "len" and n.args and isinstance(n.args[0], ast.Name):
-                        bounded.add(n.args[0].id)
+                for sub in ast.walk(node):
+                    if isinstance(sub, ast.Call) and call_name(sub) == "len" and sub.args and isinstance(sub.args[0], ast.Name):
+                        bounded.add(sub.args[0].id)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "popitem" \
                     and isinstance(node.func.value, ast.Name):
                 bounded.add(node.func.value.id)

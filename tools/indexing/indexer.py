@@ -21,30 +21,20 @@ from __future__ import annotations
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence, cast
+from typing import Any, Callable, Iterable, Sequence
 
 from finrag.state.prompts import CONTEXT_PROMPT
-from finrag.tools.indexing.chunking import (
-    CHUNK_OVERLAP,
-    CHUNK_SIZE,
-    chunk_pages,
-    chunk_segment_span,
-    join_pages,
-    segments,
-)
+from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
 from finrag.tools.indexing.parsing import (
     MAX_FILE_CHARS,
     MAX_PARSE_SECONDS,
     SUPPORTED_SUFFIXES,
-    ParsedDocument,
-    ParseError,
     assign_doc_ids,
     doc_id_for,
-    parse_file,
 )
+from finrag.tools.indexing.pipeline import Prepared, StageClock, embeds_in_workers, prepared_stream
 from finrag.tools.indexing.store import Store
 
 
@@ -66,6 +56,10 @@ class IndexReport:
     embedded: list[str] = field(default_factory=list)
     total_seconds: float = 0.0
     interrupted: bool = False
+    stages: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Wall and CPU seconds per stage (`pipeline.StageClock`): parse/chunk/embed in the pool's workers (summed
+    over them), wait (the writer idle for the parser), write_text, sections_facts, write_vectors, then the
+    serial tail: lexical_flush, registry, embed_pass, vector_files."""
 
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -124,85 +118,6 @@ def discover(paths: Sequence[str | Path], report: IndexReport) -> list[Path]:
     return found
 
 
-def _worker_init(parent_pid: int) -> None:
-    """Pool initializer: a parse worker exits with the process that started it, however that one dies.
-
-    Forked workers hold both ends of the pool's pipes, so they never see EOF when the parent is killed
-    (kill -9, OOM) and would stay alive, reparented. Linux's PR_SET_PDEATHSIG sends them SIGKILL when the
-    parent exits; a watchdog thread that polls the parent PID covers other systems and the moment before
-    the signal was armed."""
-    import signal
-    import threading
-
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-    except (OSError, AttributeError):  # not Linux: the watchdog alone
-        pass
-    if os.getppid() != parent_pid:
-        os._exit(1)
-
-    def watchdog() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watchdog, name="parent-watchdog", daemon=True).start()
-
-
-def _parse_job(path: str, limits: tuple[int, float] = (MAX_FILE_CHARS, MAX_PARSE_SECONDS)
-               ) -> ParsedDocument | tuple[str, str]:
-    try:
-        return parse_file(path, *limits)
-    except ParseError as exc:
-        return (path, str(exc))
-    except Exception as exc:  # never let one file kill the run
-        return (path, f"unexpected parser error: {type(exc).__name__}: {str(exc)[:120]}")
-
-
-def _parsed_stream(paths: list[str], workers: int, on_parsed: Callable[[], None] = lambda: None,
-                   limits: tuple[int, float] = (MAX_FILE_CHARS, MAX_PARSE_SECONDS)
-                   ) -> Iterator[ParsedDocument | tuple[str, str]]:
-    """Parse files in a process pool within the per-file `limits` (characters, seconds); yield results in input
-    order, call `on_parsed` as each finishes."""
-    if workers <= 1 or len(paths) <= 1:
-        for p in paths:
-            result = _parse_job(p, limits)
-            on_parsed()
-            yield result
-        return
-    import multiprocessing as mp
-
-    # fork: workers only run PyMuPDF, and fork works from scripts without a __main__ guard
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
-    from collections import deque
-
-    ahead = workers * 4  # parse at most this many files ahead of the store (bounded memory)
-    pending = iter(paths)
-    window: deque = deque()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init,
-                             initargs=(os.getpid(),)) as pool:
-
-        def submit_next() -> None:
-            path = next(pending, None)
-            if path is not None:
-                fut = pool.submit(_parse_job, path, limits)
-                fut.add_done_callback(lambda _f: on_parsed())
-                window.append(fut)
-
-        for _ in range(ahead):
-            submit_next()
-        try:
-            while window:
-                result = window.popleft().result()
-                submit_next()
-                yield result
-        finally:
-            for fut in window:
-                fut.cancel()
-
-
 def _progress(total: int, desc: str, unit: str, enabled: bool, position: int = 0):
     from tqdm import tqdm
 
@@ -216,34 +131,46 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
                 log: Callable[[str], None] = print, embed: bool = True, max_file_chars: int = MAX_FILE_CHARS,
                 max_parse_seconds: float = MAX_PARSE_SECONDS) -> IndexReport:
     """Index files and folders into `store` (which must have an embedder): the text of every new or changed
-    file first, then (with `embed`) the vectors of every document that has none. Each file is parsed within
-    its budget (`max_file_chars` of text, `max_parse_seconds`; `IndexSettings`), else reported as failed."""
+    file, then (with `embed`) the vectors of every document that has none. Each file is parsed within its
+    budget (`max_file_chars` of text, `max_parse_seconds`; `IndexSettings`), else reported as failed. With the
+    static embedder the parse pool embeds too, so each document's text and vectors are stored as it arrives
+    (`pipeline.py`); other embedders run their pass after every document's text is stored."""
     from finrag.tools.indexing.sections_store import backfill_sections
 
     if store.embedder is None:
         raise ValueError("index_paths needs a Store opened with an embedder")
     store.check_chunking(chunk_size, chunk_overlap)
     report = IndexReport()
+    clock = StageClock()
     t0 = time.perf_counter()
-    store.ensure_lexical(log=log)  # indexes built before the BM25 postings existed: migrated in place
-    backfill_sections(store)  # indexes built before section labels existed: labelled from their pages
-    todo, ids_by_path = _plan_files(paths, store, report)
+    with clock.stage("migrate"):
+        store.ensure_lexical(log=log)  # indexes built before the BM25 postings existed: migrated in place
+        backfill_sections(store)  # indexes built before section labels existed: labelled from their pages
+    with clock.stage("plan"):
+        todo, ids_by_path = _plan_files(paths, store, report)
     workers = workers or max(1, min(os.cpu_count() or 1, 4))
-    _parse_and_store(store, todo, ids_by_path, report, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-                     workers=workers, progress=progress, limits=(max_file_chars, max_parse_seconds))
-    _fail_copies_of_failed(report, ids_by_path)
-    if alias_file:
-        store.set_meta("alias_file", str(Path(alias_file).resolve()))
-    if report.duplicates and not report.interrupted:
-        record_duplicates(store, report.duplicates)
-    changed: list[str] = []
-    if not report.interrupted:
-        changed = _make_answerable(store, report, t0, embed=embed, log=log)
-        if embed:
-            embed_pending(store, progress=progress, report=report, log=log)
-    if not report.interrupted and (report.indexed or report.embedded or changed or not store.faiss_is_current()):
-        _update_vector_files(store, progress=progress, log=log)
-    report.total_seconds = time.perf_counter() - t0
+    try:
+        with clock.stage("pipeline"):
+            _parse_and_store(store, todo, ids_by_path, report, clock, chunk_size=chunk_size,
+                             chunk_overlap=chunk_overlap, workers=workers, progress=progress,
+                             limits=(max_file_chars, max_parse_seconds), embed=embed)
+        _fail_copies_of_failed(report, ids_by_path)
+        if alias_file:
+            store.set_meta("alias_file", str(Path(alias_file).resolve()))
+        if report.duplicates and not report.interrupted:
+            record_duplicates(store, report.duplicates)
+        changed: list[str] = []
+        if not report.interrupted:
+            changed = _make_answerable(store, report, t0, clock, embed=embed, log=log)
+            if embed:
+                with clock.stage("embed_pass"):
+                    embed_pending(store, progress=progress, report=report, log=log)
+        if not report.interrupted and (report.indexed or report.embedded or changed or not store.faiss_is_current()):
+            with clock.stage("vector_files"):
+                _update_vector_files(store, progress=progress, log=log)
+    finally:
+        report.total_seconds = time.perf_counter() - t0
+        report.stages = clock.as_dict()
     return report
 
 
@@ -280,89 +207,104 @@ def _fail_copies_of_failed(report: IndexReport, ids_by_path: dict[str, str]) -> 
     report.duplicates = kept
 
 
-def _parse_and_store(store: Store, todo: list[str], ids_by_path: dict[str, str], report: IndexReport, *,
-                     chunk_size: int, chunk_overlap: int, workers: int, progress: bool,
-                     limits: tuple[int, float] = (MAX_FILE_CHARS, MAX_PARSE_SECONDS)) -> None:
-    """Parse `todo` in the process pool and store each document's text as it arrives (`_store_text`); a file
-    that fails is one line of the report, and Ctrl-C stops the pass with what was stored kept."""
+def _parse_and_store(store: Store, todo: list[str], ids_by_path: dict[str, str], report: IndexReport,
+                     clock: StageClock, *, chunk_size: int, chunk_overlap: int, workers: int, progress: bool,
+                     limits: tuple[int, float] = (MAX_FILE_CHARS, MAX_PARSE_SECONDS), embed: bool = True) -> None:
+    """Prepare `todo` in the process pool (parse, chunk, and with the static embedder embed) and store each
+    document as it arrives (`_store_prepared`); a file that fails is one line of the report, and Ctrl-C stops
+    the pass with what was stored kept."""
+    embedder = store.embedder if embed and embeds_in_workers(store.embedder) else None
     parse_bar = _progress(len(todo), "parse", "file", progress and bool(todo), position=0)
     bar = _progress(len(todo), "store", "file", progress and bool(todo), position=1)
+    stream = prepared_stream(todo, workers, chunk_size=chunk_size, chunk_overlap=chunk_overlap, embedder=embedder,
+                             on_parsed=lambda: parse_bar.update(1), limits=limits)
     try:
-        t_parse = time.perf_counter()
-        for item in _parsed_stream(todo, workers, on_parsed=lambda: parse_bar.update(1),
-                                   limits=limits):
-            report.parse_seconds += time.perf_counter() - t_parse
+        while True:
+            t_wait, c_wait = time.perf_counter(), time.thread_time()
+            item = next(stream, None)
+            waited = time.perf_counter() - t_wait
+            clock.add("wait", waited, time.thread_time() - c_wait)
+            report.parse_seconds += waited
+            if item is None:
+                break
             if isinstance(item, tuple):
                 report.failed.append(item)
                 bar.update(1)
-                t_parse = time.perf_counter()
                 continue
-            doc = item
-            n_chunks = _store_text(store, doc, ids_by_path, chunk_size, chunk_overlap)
-            report.indexed.append(doc.doc_id)
-            report.pages += len(doc.pages)
-            report.chunks += n_chunks
-            bar.set_postfix_str(f"{doc.doc_id}: {len(doc.pages)}p {n_chunks}c", refresh=False)
+            _store_prepared(store, item, ids_by_path, report, clock)
+            bar.set_postfix_str(f"{item.doc.doc_id}: {len(item.doc.pages)}p {len(item.chunks)}c", refresh=False)
             bar.update(1)
-            t_parse = time.perf_counter()
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
+        stream.close()
         bar.close()
         parse_bar.close()
 
 
-def _store_text(store: Store, doc: ParsedDocument, ids_by_path: dict[str, str], chunk_size: int,
-                chunk_overlap: int) -> int:
-    """Store one parsed document's text in one transaction (registry entry, pages, chunks with their segment
-    spans, no vectors yet), then its XBRL facts and section labels; returns its number of chunks."""
+def _store_prepared(store: Store, item: Prepared, ids_by_path: dict[str, str], report: IndexReport,
+                    clock: StageClock) -> None:
+    """Store one prepared document: its text in one transaction (registry entry, pages, chunks with their
+    segment spans), its XBRL facts and section labels, then the segment vectors the pool embedded (one
+    transaction: `Store.add_segments`, as the embed pass stores them)."""
     from finrag.tools.indexing.facts_store import save_facts
     from finrag.tools.indexing.sections_store import save_sections
     from finrag.tools.routing.documents import build_document_info
 
-    step = chunk_size - chunk_overlap
+    for name, (wall, cpu) in item.times.items():
+        clock.add(name, wall, cpu)
+    doc = item.doc
     doc.doc_id = ids_by_path.get(doc.path, doc.doc_id)
-    dei = (doc.xbrl or {}).get("dei")
-    info = build_document_info(doc.path, "\n".join(doc.pages[:3]), dei=dei).model_copy(
-        update={"doc_id": doc.doc_id})
-    chunks = chunk_pages(doc.pages, chunk_size, chunk_overlap)
-    text, _ = join_pages(doc.pages)
-    if chunk_size % step == 0:
-        n_segs = len(segments(text, step))
-        spans = [chunk_segment_span(c, chunk_size, chunk_overlap, n_segs) for c in chunks]
-        # never None here: chunk_segment_span returns None only when size is not a multiple of step
-        chunk_segs = [(s.start, len(s)) for s in cast(list[range], spans)]
-    else:  # chunk size not a multiple of the step: one vector per chunk
-        chunk_segs = [(i, 1) for i in range(len(chunks))]
-    store.replace_document(info, doc.content_hash, doc.pages, chunks, None, chunk_segs)
-    save_facts(store, doc.doc_id, doc.content_hash, doc.xbrl)
-    save_sections(store, doc.doc_id, doc.content_hash, doc.pages)  # items and notes per chunk
-    return len(chunks)
+    with clock.stage("write_text"):
+        dei = (doc.xbrl or {}).get("dei")
+        info = build_document_info(doc.path, "\n".join(doc.pages[:3]), dei=dei).model_copy(
+            update={"doc_id": doc.doc_id})
+        store.replace_document(info, doc.content_hash, doc.pages, item.chunks, None, item.chunk_segs)
+    with clock.stage("sections_facts"):
+        save_facts(store, doc.doc_id, doc.content_hash, doc.xbrl)
+        save_sections(store, doc.doc_id, doc.content_hash, doc.pages)  # items and notes per chunk
+    report.indexed.append(doc.doc_id)
+    report.pages += len(doc.pages)
+    report.chunks += len(item.chunks)
+    if item.vectors is not None:
+        t = time.perf_counter()
+        with clock.stage("write_vectors"):
+            if store.add_segments(doc.doc_id, item.vectors):
+                report.embedded.append(doc.doc_id)
+                report.segments += len(item.vectors)
+        embed_wall = item.times.get("embed", (0.0, 0.0))[0]
+        report.embed_seconds += embed_wall  # inside the encoder, in the worker
+        report.embed_pass_seconds += embed_wall + time.perf_counter() - t
 
 
-def _make_answerable(store: Store, report: IndexReport, t0: float, *, embed: bool,
+def _make_answerable(store: Store, report: IndexReport, t0: float, clock: StageClock, *, embed: bool,
                      log: Callable[[str], None]) -> list[str]:
     """After the text pass: the BM25 runs of the new filings, the registry entries (stale `meta`/offline
     `llmctx` prefixes of changed documents dropped) and the stored registry; returns the changed doc ids."""
     t_runs = time.perf_counter()
-    if n_runs := store.flush_lexical():
+    with clock.stage("lexical_flush"):
+        n_runs = store.flush_lexical()
+    if n_runs:
         _note(log, f"BM25 runs: postings of {n_runs} filing(s) written for corpus-wide search "
                    f"({time.perf_counter() - t_runs:.1f}s)")
-    changed = refresh_registry(store)
-    if changed:  # prefixes derived from registry entries are stale for these documents
-        store.delete_prefixes("meta", changed)
-        if (store.get_meta("variant_llmctx_source") or "offline") == "offline":
-            store.delete_prefixes("llmctx", changed)
-    try:  # build and store the registry now, so the first question does not pay for it
-        from finrag.tools.indexing.open_index import registry_for as get_registry
+    with clock.stage("registry"):
+        changed = refresh_registry(store)
+        if changed:  # prefixes derived from registry entries are stale for these documents
+            store.delete_prefixes("meta", changed)
+            if (store.get_meta("variant_llmctx_source") or "offline") == "offline":
+                store.delete_prefixes("llmctx", changed)
+        try:  # build and store the registry now, so the first question does not pay for it
+            from finrag.tools.indexing.open_index import registry_for as get_registry
 
-        get_registry(store)
-    except Exception as exc:  # routing data problems surface on the first question with their own message
-        log(f"warning: registry not stored: {exc}")
+            get_registry(store)
+        except Exception as exc:  # routing data problems surface on the first question with their own message
+            log(f"warning: registry not stored: {exc}")
     report.answerable_seconds = time.perf_counter() - t0
     if report.indexed:
+        pending = embed and bool(store.vector_coverage(report.indexed)[0])
         _note(log, f"answerable after {report.answerable_seconds:.1f}s: {len(report.indexed)} new filing(s) "
-                   f"routable and BM25-searchable" + ("; embedding their vectors next" if embed else ""))
+                   f"routable and BM25-searchable" + ("; embedding their vectors next" if pending else
+                                                      ", with their vectors" if embed else ""))
     return changed
 
 

@@ -82,7 +82,7 @@ def cmd_fetch(args) -> int:
 
     rate = RateLimiter(rate=max(1, round(args.rate)), period=max(1, round(args.rate)) / args.rate)
     try:
-        client = EdgarClient(user_agent, args.base_url, limiter=rate)
+        client = EdgarClient(user_agent, args.base_url or ProcessSettings().sec_base_url or None, limiter=rate)
     except ValueError as exc:
         print_error(str(exc))
         return EXIT_USAGE

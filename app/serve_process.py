@@ -52,13 +52,13 @@ def _log_to_stderr() -> None:
 
 
 def _worker_app(index_dir: Any, api_key: Optional[str], max_body_bytes: int, timeout_s: float,
-                max_batch: int) -> Any:
+                max_batch: int, configurable: Optional[dict[str, Any]] = None) -> Any:
     """One worker process's app (`serve` with workers > 1 hands uvicorn this factory: it is pickled into each
     worker, which builds its own app, opens the index and warms up)."""
     _log_to_stderr()
     _exit_with_parent(os.getppid())
     return _OneRequestPerConnection(create_app(index_dir, api_key=api_key, max_body_bytes=max_body_bytes,
-                                               timeout_s=timeout_s, max_batch=max_batch))
+                                               timeout_s=timeout_s, max_batch=max_batch, configurable=configurable))
 
 
 class _OneRequestPerConnection:
@@ -118,7 +118,7 @@ def _worker_count(workers: Optional[int], env: ServeSettings) -> int:
 def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = None,
           api_key: Optional[str] = None, *, max_body_bytes: Optional[int] = None,
           timeout_s: Optional[float] = None, log_level: str = "info", max_batch: Optional[int] = None,
-          workers: Optional[int] = None) -> int:
+          workers: Optional[int] = None, configurable: Optional[dict[str, Any]] = None) -> int:
     """Run the app with uvicorn until interrupted; 0 on a clean stop, 1 if the server could not start.
 
     `workers` processes share the listening socket (default: `default_workers()`, one per core, at most 4);
@@ -126,7 +126,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
     A connection whose request headers are not complete within FINRAG_SERVE_HEADER_TIMEOUT seconds (default
     `http_timeouts.DEFAULT_HEADER_TIMEOUT_S`, 10) is closed, in every process.
     Limits also come from the environment: FINRAG_SERVE_MAX_BODY (bytes), FINRAG_SERVE_TIMEOUT (seconds),
-    FINRAG_SERVE_MAX_BATCH (inputs per /batch request), FINRAG_SERVE_WORKERS.
+    FINRAG_SERVE_MAX_BATCH (inputs per /batch request), FINRAG_SERVE_WORKERS. `configurable`: `Configuration`
+    values every request of every worker starts from (`finrag serve --llm`), above FINRAG_*.
     """
     import uvicorn
 
@@ -138,7 +139,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
     n = _worker_count(workers, env)
     header_timeout = checked_header_timeout(env.header_timeout)  # FINRAG_SERVE_HEADER_TIMEOUT: in the config to workers
     if n == 1:
-        app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch)
+        app = create_app(index_dir, api_key=api_key, max_body_bytes=max_body, timeout_s=timeout, max_batch=batch,
+                         configurable=configurable)
         _log_start(host, port, app.state.index_dir, api_key, n)
         server = uvicorn.Server(with_header_timeout(uvicorn.Config(
             app, host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5, http=protocol_class()),
@@ -153,7 +155,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
     from uvicorn.supervisors import Multiprocess
 
     index = _resolve_index(index_dir)  # resolved here, so every worker opens the same index
-    config = uvicorn.Config(functools.partial(_worker_app, index, api_key, max_body, timeout, batch), factory=True,
+    config = uvicorn.Config(functools.partial(_worker_app, index, api_key, max_body, timeout, batch, configurable),
+                            factory=True,
                             host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5, workers=n,
                             http=protocol_class())
     with_header_timeout(config, header_timeout)  # pickled with the config into every worker

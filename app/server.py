@@ -191,7 +191,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
 
         def __init__(self, inp: Any):
             self.context = Configuration(**(server_conf or {}))  # already a dict (above); `or` for the type checker
-            self.question, self.qid = _prepare(inp, int(self.context.max_question_chars))
+            self.question, self.qid = _prepare(inp, self.context.max_question_chars)
             self.state: dict = {}
             self.routing_sent: Optional[dict] = None
             self.tokens = AnswerTokens(self.question)  # on a thread: "Answering: <resolved>" first, as the answer
@@ -380,16 +380,18 @@ def _llm_budget(cfg: Configuration, timeout_s: float) -> dict:
 
 def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[str | Sequence[str]] = None,
                max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, timeout_s: float = DEFAULT_TIMEOUT_S,
-               *, warm_up: bool = True, max_batch: int = DEFAULT_MAX_BATCH) -> FastAPI:
+               *, warm_up: bool = True, max_batch: int = DEFAULT_MAX_BATCH,
+               configurable: Optional[Mapping[str, Any]] = None) -> FastAPI:
     """The FastAPI app serving the six systems (see the module docstring). `api_key`: the key every request but
-    /health must carry, or several (each caller its own conversation threads)."""
+    /health must carry, or several (each caller its own conversation threads). `configurable`: `Configuration`
+    values every request starts from (`finrag serve --llm`, `--llm-base-url`), above FINRAG_*."""
     from langserve import add_routes
 
     from finrag.tools.indexing import open_index
 
     _quiet_langserve_warnings()
     index = _resolve_index(index_dir)
-    server_conf = {"index_dir": str(index)}
+    server_conf = {**(configurable or {}), "index_dir": str(index)}
     cfg = Configuration(**server_conf)  # the server's configuration at start-up (health, warm-up)
     server_conf.update(_llm_budget(cfg, timeout_s))  # every request's LLM calls end soon after its timeout
     health_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="finrag-health")

@@ -33,13 +33,16 @@ from __future__ import annotations
 import inspect
 import os
 import re
-from typing import Any, ClassVar, Literal, Mapping, Optional, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Optional, Union, get_args, get_origin
 
 from pydantic import Field, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from finrag.state import prompts
+
+if TYPE_CHECKING:
+    from finrag.state.configuration import Configuration
 
 ENV_PREFIX = "FINRAG_"
 _TRUE = ("1", "true", "yes", "on")
@@ -352,3 +355,23 @@ class ProcessSettings(FinragSettings):
 SETTINGS_CLASSES: tuple[type[FinragSettings], ...] = (IndexSettings, EvalSettings, ServeSettings, ThreadSettings,
                                                       MilvusSettings, ProcessSettings)
 """The settings classes besides `Configuration` (README's configuration section documents them)."""
+
+
+def process_settings(given: ProcessSettings | None = None) -> ProcessSettings:
+    """`given` (the process settings a caller handed in), else this process's, read from the environment now.
+
+    The one place code under `tools/` gets a default for its process settings: `tools/` never constructs a
+    settings class itself (tests/unit/test_configuration.py checks it); its functions take the settings, or
+    the values, from their caller (`app/`, the CLI, a node with the run's Configuration) and fall back to this."""
+    return given if given is not None else ProcessSettings()
+
+
+def default_configuration(given: Optional[Configuration] = None) -> Configuration:
+    """`given` (a run's `finrag.state.configuration.Configuration`), else one of the defaults and FINRAG_*, built
+    now: the default of code under `tools/` that a caller may call without a run's configuration (the OpenAI
+    embeddings client's `llm_limits`)."""
+    if given is not None:
+        return given
+    from finrag.state.configuration import Configuration  # configuration.py imports this module
+
+    return Configuration()

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 from finrag.cli.common import EXIT_OK, EXIT_USAGE, _configurable, _err, _index_dir, _query_args, _warn
 
@@ -56,9 +55,10 @@ def run(args) -> int:
     question = " ".join(args.question)
     _index_dir(args)
     # one question: the NumPy query encoder starts in milliseconds; ONNX Runtime's import and session
-    # (~0.4 s) pay off only in a process that answers many (finrag serve, batch, eval); a process-level write,
-    # read back by ProcessSettings().query_encoder
-    os.environ.setdefault("FINRAG_QUERY_ENCODER", "numpy")
+    # (~0.4 s) pay off only in a process that answers many (finrag serve, batch, eval); FINRAG_QUERY_ENCODER wins
+    from finrag.tools.indexing.embedders import prefer_query_encoder
+
+    prefer_query_encoder("numpy")
     warm = _prefetch(args)
     try:
         res = run_query(question, system=args.system, index=args.index, configurable=_configurable(args)).model_dump()

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from finrag.cli.common import _index_arg
 from finrag.state.settings import ServeSettings
@@ -48,13 +47,11 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from finrag.serve_process import serve
 
-    # --llm / --llm-base-url: the default of every request's Configuration, as FINRAG_LLM / FINRAG_LLM_BASE_URL
-    # would set it (a request's own `configurable` still wins); a process-level write, read back by Configuration
-    for flag, env in (("llm", "FINRAG_LLM"), ("llm_base_url", "FINRAG_LLM_BASE_URL")):
-        if getattr(args, flag, None):
-            os.environ[env] = getattr(args, flag)
+    # --llm / --llm-base-url: values of every request's Configuration (in every worker), above FINRAG_LLM /
+    # FINRAG_LLM_BASE_URL; handed to the server as arguments, never through the environment
+    configurable = {name: getattr(args, name) for name in ("llm", "llm_base_url") if getattr(args, name, None)}
     # $FINRAG_API_KEY read here, not when the parser is built: a malformed FINRAG_SERVE_* variable is then this
     # command's one-line error, not a traceback of every other command
     api_key = args.api_key if args.api_key is not None else ServeSettings().api_key or None
     return serve(host=args.host, port=args.port, index_dir=args.index, api_key=api_key, max_batch=args.max_batch,
-                 workers=args.workers)
+                 workers=args.workers, configurable=configurable)

@@ -363,9 +363,9 @@ def test_the_other_settings_read_the_environment(clean_env):
 
 
 def test_nothing_outside_the_settings_classes_reads_the_environment():
-    """os.environ / getenv appear only in state/ (the settings) and in documented process-level writes
-    (HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE, TOKENIZERS_PARALLELISM, FINRAG_QUERY_ENCODER's setdefault, and
-    `finrag serve --llm` setting FINRAG_LLM / FINRAG_LLM_BASE_URL for every request's Configuration)."""
+    """os.environ / getenv appear only in state/ (the settings) and in documented process-level writes for
+    third-party libraries (HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE, TOKENIZERS_PARALLELISM); the CLI writes no
+    finrag setting (tests/unit/test_environment.py: choices go as arguments, and tools/ constructs no settings)."""
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run(["grep", "-rn", "--include=*.py", r"os\.environ\|getenv", "graphs", "nodes", "tools", "eval",
                           "app"], cwd=root, capture_output=True, text=True).stdout

@@ -20,7 +20,6 @@ from typing import Callable, Optional
 
 import httpx
 
-from finrag.state.settings import ProcessSettings
 from finrag.tools.edgar.limiter import RateLimiter
 
 __all__ = ["DATA_URL", "ENV_USER_AGENT", "WWW_URL", "EdgarClient", "EdgarError", "check_user_agent"]
@@ -60,7 +59,7 @@ class EdgarClient:
                  max_backoff: float = 30.0, timeout: float = 60.0,
                  sleep: Callable[[float], None] = time.sleep, transport: Optional[httpx.BaseTransport] = None):
         self.user_agent = check_user_agent(user_agent)
-        base = (base_url or ProcessSettings().sec_base_url or "").rstrip("/")
+        base = (base_url or "").rstrip("/")  # the caller's (`finrag fetch --base-url`, else FINRAG_SEC_BASE_URL)
         if base and not re.match(r"https?://[^/\s]+", base):
             raise ValueError(f"bad EDGAR base URL {base!r}: expected http(s)://host[:port][/path]")
         self.www = base or WWW_URL

@@ -35,7 +35,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-from finrag.state.settings import ProcessSettings
+from finrag.state.settings import ProcessSettings, process_settings
 
 DEFAULT_EMBEDDER = "minilm"
 AUTO = "auto"  # the embedder setting's default: the index's recorded embedder (see `resolve_spec`)
@@ -43,6 +43,15 @@ STATIC_ABOVE_FILES = 25  # a new index started with more files gets `static` (RE
 MINILM_IDENTITY = "sentence-transformers:all-MiniLM-L6-v2:384"
 DEVICES = ("auto", "cpu", "cuda")
 QUERY_ENCODERS = ("auto", "onnx", "numpy")  # $FINRAG_QUERY_ENCODER; auto: onnx where onnxruntime is installed
+_PREFERRED_QUERY_ENCODER = {"kind": "auto"}  # `prefer_query_encoder`: the process's choice below $FINRAG_QUERY_ENCODER
+
+
+def prefer_query_encoder(kind: str) -> None:
+    """The query encoder of MiniLM embedders built after this call that are given none and find no
+    `$FINRAG_QUERY_ENCODER` (`finrag ask` asks for `numpy`: it starts in milliseconds); one of QUERY_ENCODERS."""
+    if kind not in QUERY_ENCODERS:
+        raise ValueError(f"unknown query encoder {kind!r}; use one of {', '.join(QUERY_ENCODERS)}")
+    _PREFERRED_QUERY_ENCODER["kind"] = kind
 
 
 class Embedder(Protocol):
@@ -87,10 +96,10 @@ def select_device(requested: str | None = "auto", cuda_available=None) -> str:
     return requested
 
 
-def embed_threads() -> int:
-    """Threads for document embedding on the CPU: `$FINRAG_EMBED_THREADS`, else every core this process may
-    use (its affinity mask, else the machine's)."""
-    env = ProcessSettings().embed_threads.strip()
+def embed_threads(setting: str | None = None) -> int:
+    """Threads for document embedding on the CPU: `setting` (the caller's `ProcessSettings.embed_threads`;
+    None: `$FINRAG_EMBED_THREADS`), else every core this process may use (its affinity mask, else the machine's)."""
+    env = (process_settings().embed_threads if setting is None else setting).strip()
     if env:
         try:
             return max(1, int(env))
@@ -107,7 +116,11 @@ class MiniLMEmbedder:
 
     dim = 384
 
-    def __init__(self, model_path: str | None = None, batch_size: int = 32, device: str = "auto"):
+    def __init__(self, model_path: str | None = None, batch_size: int = 32, device: str = "auto", *,
+                 query_encoder: str | None = None, threads: str | None = None):
+        """`query_encoder` (QUERY_ENCODERS) and `threads` (`embed_threads`): the caller's settings; None:
+        `$FINRAG_QUERY_ENCODER` (else `prefer_query_encoder`'s choice, else auto) and `$FINRAG_EMBED_THREADS`,
+        read when first needed."""
         # process-level writes that configure huggingface_hub / transformers (not finrag settings): the
         # bundled weights load without asking the hub
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -127,6 +140,8 @@ class MiniLMEmbedder:
         self._lock = threading.Lock()
         self._queries = QueryCache()
         self._query = None
+        self.query_encoder = query_encoder
+        self.threads = threads
 
     @property
     def model(self):
@@ -148,7 +163,7 @@ class MiniLMEmbedder:
                 if self.device == "cpu":
                     import torch
 
-                    torch.set_num_threads(embed_threads())
+                    torch.set_num_threads(embed_threads(self.threads))
                 self._model = SentenceTransformer(self.model_path, device=self.device)
                 self._model.max_seq_length = 256
             return self._model
@@ -161,11 +176,13 @@ class MiniLMEmbedder:
         return np.asarray(vecs, dtype=np.float32)
 
     def _query_encoder(self):
-        """The torch-free copy of the model for single queries, as `$FINRAG_QUERY_ENCODER` asks (`auto`: ONNX
-        Runtime when it loads, else NumPy); None when neither loads (then torch embeds the query)."""
+        """The torch-free copy of the model for single queries, as `query_encoder` (else `$FINRAG_QUERY_ENCODER`,
+        else `prefer_query_encoder`'s choice) asks (`auto`: ONNX Runtime when it loads, else NumPy); None when
+        neither loads (then torch embeds the query)."""
         with self._lock:
             if self._query is None:
-                self._query = self._load_query_encoder(ProcessSettings().query_encoder or "auto")
+                kind = self.query_encoder or process_settings().query_encoder or _PREFERRED_QUERY_ENCODER["kind"]
+                self._query = self._load_query_encoder(kind)
             return self._query or None
 
     def _load_query_encoder(self, kind: str):
@@ -206,7 +223,11 @@ class OpenAIEmbedder:
     """OpenAI (or OpenAI-compatible) embeddings through langchain-openai."""
 
     def __init__(self, model: str = "text-embedding-3-small", dimensions: int | None = 1024,
-                 base_url: str | None = None, api_key: str | None = None, client=None):
+                 base_url: str | None = None, api_key: str | None = None, client=None, *,
+                 limits: tuple[float, int] | None = None, settings: ProcessSettings | None = None):
+        """`limits`: (seconds an attempt may wait, retries), the run's `llm_timeout_s` and `llm_max_retries`
+        (`finrag.tools.llm.chat.llm_limits`; None: the defaults and FINRAG_*); `settings`: the caller's process
+        settings (OPENAI_API_KEY for a compatible server; None: the environment's)."""
         self.model_name = model
         self.dim = dimensions or 1536
         self.identity = f"openai:{model}:{self.dim}"
@@ -216,14 +237,15 @@ class OpenAIEmbedder:
             from finrag.tools.llm.chat import llm_limits
 
             kwargs: dict[str, Any] = {"model": model}
-            kwargs["timeout"], kwargs["max_retries"] = llm_limits()  # llm_timeout_s, llm_max_retries (FINRAG_*)
+            # llm_timeout_s, llm_max_retries: the caller's, else those of the defaults and FINRAG_*
+            kwargs["timeout"], kwargs["max_retries"] = limits if limits is not None else llm_limits()
             if dimensions:
                 kwargs["dimensions"] = dimensions
             if base_url:
                 kwargs["base_url"] = base_url
                 kwargs["check_embedding_ctx_length"] = False
                 # local OpenAI-compatible servers need no key, but the openai client insists on one
-                api_key = api_key or ProcessSettings().openai_api_key or "not-needed"
+                api_key = api_key or process_settings(settings).openai_api_key or "not-needed"
             if api_key:
                 kwargs["api_key"] = api_key
             client = OpenAIEmbeddings(**kwargs)
@@ -273,12 +295,12 @@ def spec_for_identity(identity: str | None) -> str | None:
 
 
 def resolve_spec(spec: str | None, recorded: str | None = None, new_files: int | None = None,
-                 note: Callable[[str], None] | None = None) -> str:
-    """The embedder to open an index with. A setting other than `auto` (argument, else `$FINRAG_EMBEDDER`)
-    wins; `auto` (or none): the one the index records, else, for a new index that starts with `new_files`
+                 note: Callable[[str], None] | None = None, settings: ProcessSettings | None = None) -> str:
+    """The embedder to open an index with. A setting other than `auto` (argument, else the caller's
+    `settings.embedder`, else `$FINRAG_EMBEDDER`) wins; `auto` (or none): the one the index records, else, for a new index that starts with `new_files`
     files, `static` above STATIC_ABOVE_FILES files (minutes instead of hours of MiniLM; `note` says so),
     else `minilm`."""
-    spec = (spec or ProcessSettings().embedder or AUTO).strip()
+    spec = (spec or process_settings(settings).embedder or AUTO).strip()
     if spec != AUTO:
         return spec
     from_index = spec_for_identity(recorded)
@@ -296,13 +318,15 @@ _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def get_embedder(spec: str | None = None, base_url: str | None = None, device: str | None = None) -> Embedder:
+def get_embedder(spec: str | None = None, base_url: str | None = None, device: str | None = None, *,
+                 settings: ProcessSettings | None = None) -> Embedder:
     """`minilm` (default; `auto` too: see `resolve_spec` for the index's own), `static`, `openai` or
     `openai:<model>[:<dims>]`; cached per process.
 
     `device` (MiniLM's document batches): `auto` (default, or `$FINRAG_EMBED_DEVICE` / `$FINRAG_DEVICE`),
-    `cpu` or `cuda`."""
-    env = ProcessSettings()
+    `cpu` or `cuda`. `settings`: the caller's process settings (embedder, embeddings_base_url, embed_device
+    when the arguments name none; None: the environment's)."""
+    env = process_settings(settings)
     spec = spec or env.embedder or DEFAULT_EMBEDDER
     base_url = base_url or env.embeddings_base_url or None
     device = device or env.embed_device or "auto"
@@ -319,7 +343,7 @@ def get_embedder(spec: str | None = None, base_url: str | None = None, device: s
                 parts = spec.split(":")
                 model = parts[1] if len(parts) > 1 and parts[1] else "text-embedding-3-small"
                 dims = int(parts[2]) if len(parts) > 2 else 1024
-                _CACHE[key] = OpenAIEmbedder(model=model, dimensions=dims, base_url=base_url)
+                _CACHE[key] = OpenAIEmbedder(model=model, dimensions=dims, base_url=base_url, settings=env)
             else:
                 raise ValueError(f"unknown embedder {spec!r}; use 'minilm', 'static' or 'openai[:model[:dims]]'")
         return _CACHE[key]

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an o
     from langchain_core.language_models import BaseChatModel
 
 from finrag.state.configuration import LLM_MAX_TOKENS, Configuration
-from finrag.state.settings import ProcessSettings
+from finrag.state.settings import ProcessSettings, default_configuration, process_settings
 from finrag.tools.llm.deadline import fit_limits
 from finrag.tools.llm.structured import SETTING_KEY, setting_of
 from finrag.tools.llm.system_role import SYSTEM_ROLE_KEY
@@ -49,17 +49,13 @@ def on_llm_error(cfg: Configuration) -> Literal["fail", "offline"]:
 
 def llm_limits(cfg: Configuration | None = None) -> tuple[float, int]:
     """(seconds one attempt of an LLM call may wait, retries after the first attempt): the configuration's
-    `llm_timeout_s` and `llm_max_retries` (a fresh `Configuration()`, i.e. FINRAG_* and the defaults, when none
-    is given), checked; a value that cannot be used is an `LLMConfigError`."""
-    cfg = Configuration() if cfg is None else cfg
-    raw, retries = getattr(cfg, "llm_timeout_s", 60.0), getattr(cfg, "llm_max_retries", 2)
-    try:
-        timeout = float(raw)
-    except (TypeError, ValueError):
-        timeout = math.nan
+    `llm_timeout_s` and `llm_max_retries` (of the defaults and FINRAG_*, `default_configuration`, when none is
+    given), checked; a value that cannot be used is an `LLMConfigError`."""
+    cfg = default_configuration(cfg)
+    timeout, retries = cfg.llm_timeout_s, cfg.llm_max_retries
     if not (math.isfinite(timeout) and timeout > 0):
-        raise LLMConfigError(f"llm_timeout_s must be a positive number of seconds, not {raw!r}")
-    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise LLMConfigError(f"llm_timeout_s must be a positive number of seconds, not {timeout!r}")
+    if retries < 0:
         raise LLMConfigError(f"llm_max_retries must be a whole number >= 0, not {retries!r}")
     return timeout, retries
 
@@ -121,8 +117,9 @@ def _tagged(model: BaseChatModel, policy: str, structured: str = "auto", system:
     return model.model_copy(update={"metadata": meta or None})
 
 
-def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
-    """The chat model of a role (module docstring), or None for the offline strategy."""
+def get_chat_model(role: str, cfg: Configuration, settings: ProcessSettings | None = None) -> BaseChatModel | None:
+    """The chat model of a role (module docstring), or None for the offline strategy. `settings`: the caller's
+    process settings (OPENAI_BASE_URL, OPENAI_API_KEY; None: the environment's, `process_settings`)."""
     policy, structured, system = on_llm_error(cfg), structured_output(cfg), system_role_setting(cfg)
     spec = cfg.model_for(role)
     if not isinstance(spec, str) and spec is not None:
@@ -139,7 +136,7 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
     if provider not in ("openai", "openai-compatible"):
         raise LLMConfigError(f"unknown model provider {provider!r} in {spec!r} (the {role}'s model); "
                              "use 'offline' or 'openai/<model>' (with --llm-base-url for a compatible server)")
-    env = ProcessSettings()  # OPENAI_BASE_URL, OPENAI_API_KEY
+    env = process_settings(settings)  # OPENAI_BASE_URL, OPENAI_API_KEY
     base_url = cfg.llm_base_url or env.openai_base_url or None
     if not base_url and not env.openai_api_key:
         raise LLMConfigError(f"the {role}'s model {spec!r} needs OPENAI_API_KEY in the environment, or "
@@ -147,7 +144,7 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
                              "answers without an LLM")
     timeout, retries = fit_limits(*llm_limits(cfg))  # inside a server request: what fits before its deadline
     limit = max_tokens_for(role, cfg)
-    key = (model, base_url, cfg.temperature, policy, structured, system, timeout, retries, limit)
+    key = (model, base_url, env.openai_api_key, cfg.temperature, policy, structured, system, timeout, retries, limit)
     with _LOCK:
         if key not in _CACHE:
             from langchain_openai import ChatOpenAI
@@ -163,8 +160,10 @@ def get_chat_model(role: str, cfg: Configuration) -> BaseChatModel | None:
                 kwargs["stop"] = list(STOP_SEQUENCES[role])
             if base_url:
                 kwargs["base_url"] = base_url
-                kwargs.setdefault("api_key", env.openai_api_key or "not-needed")
+                kwargs["api_key"] = env.openai_api_key or "not-needed"
                 kwargs["extra_body"] = {"max_tokens": limit}
+            else:  # the handed-in (or the environment's) OPENAI_API_KEY, checked above
+                kwargs["api_key"] = env.openai_api_key
             if _tags(policy, structured, system):
                 kwargs["metadata"] = _tags(policy, structured, system)
             _CACHE[key] = ChatOpenAI(**kwargs)
@@ -177,9 +176,10 @@ QUERY_ROLES = ("router", "rewriter", "verifier", "generator")
 """The LLM roles of a query's run."""
 
 
-def endpoint_of(role: str, cfg: Configuration) -> tuple[str, str] | None:
+def endpoint_of(role: str, cfg: Configuration, settings: ProcessSettings | None = None) -> tuple[str, str] | None:
     """(base URL, model) a role's calls go to, without building its model; None for a role that runs offline.
-    The same rule as `get_chat_model`: `llm_base_url`, else $OPENAI_BASE_URL, else OpenAI's API."""
+    The same rule as `get_chat_model`: `llm_base_url`, else $OPENAI_BASE_URL (`settings`, the caller's; None: the
+    environment's), else OpenAI's API."""
     spec = cfg.model_for(role)
     if spec is not None and not isinstance(spec, str):  # a chat model instance
         base = getattr(spec, "openai_api_base", None)
@@ -188,7 +188,7 @@ def endpoint_of(role: str, cfg: Configuration) -> tuple[str, str] | None:
     if spec.lower() in OFFLINE:
         return None
     _provider, _, model = spec.partition("/")
-    base = cfg.llm_base_url or ProcessSettings().openai_base_url or OPENAI_BASE
+    base = cfg.llm_base_url or process_settings(settings).openai_base_url or OPENAI_BASE
     return str(base).rstrip("/"), model or spec
 
 

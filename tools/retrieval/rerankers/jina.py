@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from finrag.state.settings import ProcessSettings
+from finrag.state.settings import ProcessSettings, process_settings
 
 
 class JinaReranker:
     name = "jina"
 
     def __init__(self, api_key: str | None = None, model: str = "jina-reranker-v2-base-multilingual",
-                 url: str | None = None, timeout: float = 60.0):
-        env = ProcessSettings()  # JINA_API_KEY, FINRAG_JINA_URL
+                 url: str | None = None, timeout: float = 60.0, settings: ProcessSettings | None = None):
+        """`api_key` and `url`, else the caller's `settings` (JINA_API_KEY, FINRAG_JINA_URL; None: the
+        environment's)."""
+        env = process_settings(settings)
         self.api_key = api_key or env.jina_api_key
         self.model = model
         self.url = url or env.jina_url or "https://api.jina.ai/v1/rerank"

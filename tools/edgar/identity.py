@@ -3,8 +3,8 @@
 Sources: the submissions JSON (CIK, conformed company name, form, accession, filing date, period of report,
 items, fiscal year end) and the filing's own cover data, the dei facts of inline XBRL (`DocumentType`,
 `DocumentFiscalYearFocus`, `DocumentFiscalPeriodFocus`, `DocumentPeriodEndDate`, `TradingSymbol`,
-`EntityRegistrantName`, `CurrentFiscalYearEndDate` ...). The tickers at filing time are the filing's own
-`TradingSymbol` facts; `current_tickers` are the ones SEC lists today, so a renamed ticker keeps its history.
+`EntityRegistrantName`, `CurrentFiscalYearEndDate` ...), read by `finrag.tools.indexing.xbrl.dei_facts` (the
+indexer's own collector). The tickers at filing time are the filing's own `TradingSymbol` facts; `current_tickers` are the ones SEC lists today, so a renamed ticker keeps its history.
 `identity_source` says which values come from the filing and which were estimated.
 `finrag.tools.routing.documents` reads the sidecar when it indexes the filing.
 """
@@ -14,37 +14,15 @@ import json
 import os
 import re
 from datetime import date, datetime
-from html import unescape
 from pathlib import Path
 from typing import Optional
 
 from finrag.tools.edgar.listing import Filing
+from finrag.tools.indexing.xbrl import dei_facts
 
 __all__ = ["SCHEMA", "build_sidecar", "dei_facts", "read_sidecar", "sidecar_path", "write_sidecar"]
 
 SCHEMA = "finrag.edgar.filing/1"
-_IX_FACT = re.compile(r"<ix:non(?:Numeric|Fraction)\b([^>]*)>(.*?)</ix:non(?:Numeric|Fraction)>", re.I | re.S)
-_NAME = re.compile(r"""\bname\s*=\s*["']dei:(\w+)["']""", re.I)
-_MULTI = {"TradingSymbol", "SecurityExchangeName", "Security12bTitle"}
-
-
-def dei_facts(markup: str) -> dict:
-    """The dei cover facts of an inline-XBRL document: name -> text (a list for trading symbols)."""
-    facts: dict = {}
-    for attrs, inner in _IX_FACT.findall(markup or ""):
-        m = _NAME.search(attrs)
-        if not m:
-            continue
-        value = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", inner))).strip()
-        if not value:
-            continue
-        if m.group(1) in _MULTI:
-            facts.setdefault(m.group(1), [])
-            if value not in facts[m.group(1)]:
-                facts[m.group(1)].append(value)
-        else:
-            facts.setdefault(m.group(1), value)
-    return facts
 
 
 def _iso(text: str) -> Optional[str]:

@@ -11,16 +11,19 @@
   ``dei:TradingSymbol``...), as text; ``TradingSymbol`` is a list (one per class of security).
 
 `XbrlCollector.data_dict()` is the JSON-ready dict, or None for a filing without inline XBRL. Never raises.
+`dei_facts(markup)` is the one reader of a document's dei facts outside the indexer (`finrag fetch`'s sidecar,
+`finrag.tools.edgar.identity`): the same collector, fed by a parser that keeps no text.
 A fact's number is read by `finrag.tools.numbers.fact_value` (re-exported here).
 """
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from typing import Optional
 
 from finrag.tools.numbers import MAX_DIGITS, MAX_SCALE, bounded_decimals, bounded_scale, fact_value
 
-__all__ = ["MAX_DIGITS", "MAX_SCALE", "XbrlCollector", "bounded_decimals", "bounded_scale", "fact_value"]
+__all__ = ["MAX_DIGITS", "MAX_SCALE", "XbrlCollector", "bounded_decimals", "bounded_scale", "dei_facts", "fact_value"]
 
 _DEI_LISTS = {"TradingSymbol", "SecurityExchangeName", "Security12bTitle"}
 _MAX_TEXT = 200
@@ -116,3 +119,38 @@ class XbrlCollector:
             return None
         facts = [f for f in self.facts if f["context"] in self.contexts or f["concept"].startswith("dei:")]
         return {"schema": "finrag.xbrl/1", "contexts": self.contexts, "facts": facts, "dei": self.dei}
+
+
+class _Tags(HTMLParser):
+    """Feeds an `XbrlCollector` every tag and text of a document (hidden ones included), keeping nothing else."""
+
+    def __init__(self, collector: XbrlCollector) -> None:
+        super().__init__(convert_charrefs=True)
+        self.collector = collector
+
+    def handle_starttag(self, tag, attrs):
+        self.collector.start(tag.lower(), attrs, 0, False)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        self.collector.end(tag.lower())
+
+    def handle_data(self, data):
+        self.collector.data(data)
+
+
+def dei_facts(markup: str) -> dict:
+    """The dei cover facts of an inline-XBRL document, as `XbrlCollector` keeps them: name -> text (a list for
+    trading symbols, exchanges and security titles; nested facts each whole); {} when there are none or the
+    markup cannot be read."""
+    collector = XbrlCollector()
+    try:
+        parser = _Tags(collector)
+        parser.feed(markup or "")
+        parser.close()
+    except Exception:  # HTMLParser is lenient; a failure here costs the facts, never the download
+        return {}
+    return {k: v for k, v in collector.dei.items() if k != "_formats"}

@@ -10,6 +10,10 @@ cover pages), `LEGAL_SUFFIXES` (a case-insensitive word at the end of a string, 
 holdings, group, bancorp, ...; `finrag.tools.routing.words` exports it too), `CASED_SUFFIX_WORD` (a capitalised suffix
 after an unknown name: the linker's "Zorblax Corp" rule) and `TRAILING_SUFFIX` / `strip_legal_suffix`
 (the short list, removed from the end of a filing's names: the statement reader and the fast path).
+`clean_company_name` is the one company-name cleaning: a leading 'The', every legal-form tail (`LEGAL_TAIL`:
+`SUFFIX_WORDS`, '& Co.', `FOREIGN_FORMS`) and ALL CAPS off ('JPMorgan Chase & Co.' -> 'JPMorgan Chase',
+'THE COCA-COLA COMPANY' -> 'Coca-Cola'), where `strip_legal_suffix` takes one short suffix only
+('JPMorgan Chase &', 'The Coca-Cola').
 """
 from __future__ import annotations
 
@@ -20,9 +24,9 @@ from pathlib import PurePath
 from typing import Iterable, Optional, Union
 
 __all__ = [
-    "CASED_SUFFIX_WORD", "LEGAL_SUFFIXES", "MONTH_NAMES", "MONTH_RE", "PathLike", "SUFFIX_WORDS", "TICKER_SHAPE",
-    "TRAILING_SUFFIX", "edit_distance", "iso_date", "month_num", "squash", "strip_accents", "strip_legal_suffix",
-    "two_digit_year", "uniq",
+    "CASED_SUFFIX_WORD", "FOREIGN_FORMS", "LEGAL_SUFFIXES", "LEGAL_TAIL", "MONTH_NAMES", "MONTH_RE", "PathLike", "SUFFIX_WORDS", "TICKER_SHAPE",
+    "TRAILING_SUFFIX", "clean_company_name", "edit_distance", "iso_date", "month_num", "squash", "strip_accents", "smart_case",
+    "strip_legal_suffix", "two_digit_year", "uniq",
 ]
 
 PathLike = Union[str, PurePath]
@@ -60,6 +64,36 @@ TRAILING_SUFFIX = re.compile(r"(?i)[,.]?\s+(?:inc|corp|corporation|co|company|lt
 def strip_legal_suffix(name: str) -> str:
     """'Apple Inc.' -> 'Apple', 'Best Buy Co' -> 'Best Buy' (`TRAILING_SUFFIX` removed)."""
     return TRAILING_SUFFIX.sub("", name)
+
+
+FOREIGN_FORMS = r"s\.?a\.?b\.?\s+de\s+c\.?v|s\.?a\.?\s+de\s+c\.?v|asa|oyj|s\.?p\.?a|kgaa|&\s*co\.?\s+kgaa|n\.?v|b\.?v"
+"""Legal forms of other countries' companies ('S.A.B. de C.V.', 'ASA', 'Oyj', 'N.V.'), a regex alternation."""
+LEGAL_TAIL = re.compile(rf"(?:[\s,]+(?:&\s*(?:company|co)|{SUFFIX_WORDS}|{FOREIGN_FORMS})\.?)+\s*$", re.IGNORECASE)
+"""Every legal-form word at the end of a name, with '& Co.' and the comma or space before each."""
+
+
+def smart_case(name: str) -> str:
+    """Title-case an ALL-CAPS name, keeping acronyms like CVS, MGM, 3M."""
+    if not name or any(c.islower() for c in name):
+        return name
+
+    def word(w: str) -> str:
+        core = re.sub(r"[^A-Za-z]", "", w)
+        if any(c.isdigit() for c in w) or (len(core) <= 3 and not re.search(r"[AEIOUY]", core)):
+            return w
+        return "-".join(p[:1] + p[1:].lower() for p in w.split("-"))
+
+    return " ".join(word(w) for w in name.split())
+
+
+def clean_company_name(name: str) -> str:
+    """'THE COCA-COLA COMPANY' -> 'Coca-Cola'; 'JPMorgan Chase & Co.' -> 'JPMorgan Chase'."""
+    name = re.sub(r"\s+", " ", str(name or "")).strip(" ,.")
+    name = re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
+    prev = None
+    while prev != name:
+        prev, name = name, LEGAL_TAIL.sub("", name).strip(" ,")
+    return smart_case(name)
 
 
 def month_num(name: str) -> int:

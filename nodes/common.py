@@ -6,14 +6,16 @@ one node needs lives here or in `finrag.tools`.
 from __future__ import annotations
 
 import functools
+import threading
 import time
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from langgraph.runtime import Runtime
 
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState, QuestionScope
-from finrag.tools.index_reader import IndexReader
+from finrag.state.index_reader import IndexReader
 from finrag.tools.indexing.open_index import open_index, registry_for
 
 if TYPE_CHECKING:
@@ -39,14 +41,52 @@ def configuration(runtime: Optional[Runtime[Configuration]]) -> Configuration:
                     f"not {type(context).__name__}")
 
 
+class RunReaders:
+    """The index each run's configuration reads: looked up once per `Configuration` (the run's object, built once
+    per run), so every node of a request reads the same index even when the process's cache drops it meanwhile
+    (`open_index.forget_if_replaced`). Held for as long as the configuration lives (a weak reference to it),
+    never written onto the configuration itself."""
+
+    def __init__(self) -> None:
+        self._readers: dict[int, tuple[weakref.ref, IndexReader]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, cfg: Configuration) -> IndexReader:
+        """The reader `cfg`'s run opened (`open_index(cfg)` on its first call)."""
+        key = id(cfg)
+        with self._lock:
+            held = self._readers.get(key)
+            if held is not None and held[0]() is cfg:
+                return held[1]
+        reader = open_index(cfg)
+        with self._lock:
+            held = self._readers.get(key)
+            if held is not None and held[0]() is cfg:  # another node of the run looked it up meanwhile
+                return held[1]
+            self._readers[key] = (weakref.ref(cfg, functools.partial(self._forget, key)), reader)
+        return reader
+
+    def _forget(self, key: int, ref: weakref.ref) -> None:
+        """Drop the reader of a configuration that no longer exists (its weak reference's callback)."""
+        with self._lock:
+            held = self._readers.get(key)
+            if held is not None and held[0] is ref:
+                del self._readers[key]
+
+    def __len__(self) -> int:
+        return len(self._readers)
+
+
+RUN_READERS = RunReaders()
+
+
 def reader_of(cfg: Configuration) -> IndexReader:
     """The run's open index: the reader the caller handed in as `cfg.index_reader`, else the one this process
-    opened for `cfg.index_dir` and `cfg.embedder` (opened on first use and shared, `open_index`)."""
+    opened for `cfg.index_dir` and `cfg.embedder` (opened on first use and shared, `open_index`), looked up once
+    per run (`RunReaders`)."""
     if cfg.index_reader is not None:
         return cfg.index_reader
-    if cfg._opened_reader is None:  # looked up once per run: every node of a request reads the same index
-        cfg._opened_reader = open_index(cfg)
-    return cfg._opened_reader
+    return RUN_READERS.get(cfg)
 
 
 def registry_of(cfg: Configuration, reader: Optional[IndexReader] = None) -> Registry:

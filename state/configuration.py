@@ -38,10 +38,11 @@ import os
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping, Optional
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import Field, PrivateAttr, SkipValidation, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from finrag.state import prompts
+from finrag.state.index_reader import IndexReader
 from finrag.state.settings import ENV_PREFIX, EvalSettings, FinragSettings, IndexSettings, ProcessSettings, given
 
 MAX_QUESTION_CHARS = 4000
@@ -315,12 +316,14 @@ class Configuration(FinragSettings):
     max_question_chars: int = _setting(MAX_QUESTION_CHARS, "Longest question accepted, in characters.")
 
     # ------------------------------------------------------- not a setting
-    index_reader: SkipJsonSchema[Any] = Field(default=None, exclude=True, description=(
+    # typed for the type checker, not checked at run time (a caller may hand any object with the members its
+    # nodes read, e.g. a test's stand-in), as before
+    index_reader: SkipJsonSchema[SkipValidation[Optional[IndexReader]]] = Field(
+        default=None, exclude=True, description=(
         "An open index reader (finrag IndexReader) handed in by the caller (tests, a server); not a setting: never "
         "read from the environment; None: the index of `index_dir`, opened once per process."))
 
     _role_models: dict[str, Any] = PrivateAttr(default_factory=dict)
-    _opened_reader: Any = PrivateAttr(default=None)  # the process's open index of `index_dir`, once looked up
 
     def __init__(self, **values: Any) -> None:
         """The run's configuration (the rules: `finrag.state.settings.FinragSettings`); restated here so that type

@@ -20,6 +20,7 @@ import re
 from typing import Any, Optional
 
 from finrag.state.contract import Reader, ReaderInput, TableCheck
+from finrag.state.index_reader import IndexReader
 from finrag.tools.answering.evidence import evidence_answer
 from finrag.tools.answering.extractive import extractive_answer
 from finrag.tools.answering.reader import ReaderResult, read
@@ -44,7 +45,7 @@ def fast_path_enabled(setting: Any, graph_default: bool) -> bool:
     return graph_default if value is None else value
 
 
-def run_reader(question: str, contexts: list[dict], store, registry, *, routed_docs: list[str],
+def run_reader(question: str, contexts: list[dict], store: IndexReader, registry, *, routed_docs: list[str],
                extracted: Optional[dict] = None, statement_pages: bool = True) -> tuple[ReaderResult, StorePages]:
     """The reader over `contexts`; the routed filing's statement pages are read only for a routed question."""
     source = StorePages(store, registry)

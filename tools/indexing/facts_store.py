@@ -1,42 +1,44 @@
 """Inline-XBRL facts in the SQLite store: one row per iXBRL filing in table `xbrl_facts`.
 
 The row holds the collector's JSON (`finrag.tools.indexing.xbrl`: contexts, numeric facts, dei facts) with the
-content hash of the file it came from; `load_facts` returns it only while the document's stored hash is the
-same, so a changed or removed filing never answers from stale facts. SQLite stays the source of truth; `finrag copy`
-carries the rows to Milvus (collection `<prefix>_xbrl_facts`, `tools/indexing/milvus/`) and back.
+content hash of the file it came from; `Store.facts_of` (`read_facts`) returns it only while the document's stored
+hash is the same, so a changed or removed filing never answers from stale facts. SQLite stays the source of truth;
+`finrag copy` carries the rows to Milvus (collection `<prefix>_xbrl_facts`, `tools/indexing/milvus/`, read by
+`MilvusStore.facts_of`) and back.
+
+`save_facts(store, ...)` / `load_facts(reader, ...)` are the callers' entry points: the backend's own methods
+(`IndexLabels.facts_of`); a reader without them (one a caller handed in) has no stored facts.
 """
 from __future__ import annotations
 
 import json
-from typing import Optional
+import sqlite3
+from typing import TYPE_CHECKING, Optional
 
-__all__ = ["save_facts", "load_facts"]
+from finrag.state.index_reader import IndexLabels, IndexReader
 
-_DDL = "CREATE TABLE IF NOT EXISTS xbrl_facts(doc_id TEXT PRIMARY KEY, content_hash TEXT, data_json TEXT)"
+if TYPE_CHECKING:
+    from finrag.tools.indexing.store import Store
 
+__all__ = ["save_facts", "load_facts", "read_facts", "write_facts", "FACTS_DDL"]
 
-def save_facts(store, doc_id: str, content_hash: str, data: Optional[dict]) -> None:
-    """Store (or, with `data` None, delete) the facts of `doc_id`."""
-    with store._lock:
-        store.conn.execute(_DDL)
-        if data:
-            store.conn.execute("INSERT OR REPLACE INTO xbrl_facts(doc_id, content_hash, data_json) VALUES (?,?,?)",
-                               (doc_id, content_hash, json.dumps(data, separators=(",", ":"))))
-        else:
-            store.conn.execute("DELETE FROM xbrl_facts WHERE doc_id=?", (doc_id,))
-        store.conn.commit()
+FACTS_DDL = "CREATE TABLE IF NOT EXISTS xbrl_facts(doc_id TEXT PRIMARY KEY, content_hash TEXT, data_json TEXT)"
 
 
-def load_facts(store, doc_id: str) -> Optional[dict]:
-    """The stored facts of `doc_id` when they belong to its current content, else None (a Milvus store answers
-    from its `xbrl_facts` collection, `MilvusStore.xbrl_facts`)."""
-    if getattr(store, "backend", "") == "milvus":
-        try:
-            return store.xbrl_facts(doc_id)
-        except Exception:  # Milvus unreachable mid-question: the table reader answers
-            return None
+def write_facts(conn: sqlite3.Connection, doc_id: str, content_hash: str, data: Optional[dict]) -> None:
+    """Store (or, with `data` None, delete) the facts of `doc_id` (inside the caller's write, which commits)."""
+    conn.execute(FACTS_DDL)
+    if data:
+        conn.execute("INSERT OR REPLACE INTO xbrl_facts(doc_id, content_hash, data_json) VALUES (?,?,?)",
+                     (doc_id, content_hash, json.dumps(data, separators=(",", ":"))))
+    else:
+        conn.execute("DELETE FROM xbrl_facts WHERE doc_id=?", (doc_id,))
+
+
+def read_facts(conn: sqlite3.Connection, doc_id: str) -> Optional[dict]:
+    """The stored facts of `doc_id` when they belong to its current content, else None."""
     try:
-        row = store._reader().execute(
+        row = conn.execute(
             "SELECT x.data_json FROM xbrl_facts x JOIN documents d ON d.doc_id = x.doc_id "
             "WHERE x.doc_id=? AND x.content_hash = d.content_hash", (doc_id,)).fetchone()
     except Exception:  # an index built before this table existed
@@ -47,3 +49,16 @@ def load_facts(store, doc_id: str) -> Optional[dict]:
         return json.loads(row[0])
     except ValueError:
         return None
+
+
+def save_facts(store: Store, doc_id: str, content_hash: str, data: Optional[dict]) -> None:
+    """`store.save_facts`: store (or, with `data` None, delete) the facts of `doc_id`."""
+    store.save_facts(doc_id, content_hash, data)
+
+
+def load_facts(reader: IndexReader, doc_id: str) -> Optional[dict]:
+    """The facts of `doc_id` while they belong to its current content, else None: the backend's `facts_of`
+    (never an error); a reader without stored facts has none."""
+    if isinstance(reader, IndexLabels):
+        return reader.facts_of(doc_id)
+    return None

@@ -60,7 +60,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_tok_v USING fts5vocab(temp, lex_tok,
 _WORD_RE = re.compile("[\\w\ue000-\uf8ff\U000f0000-\U0010fffd]+")  # letters, digits, private use (unicode61's Co)
 
 
-def _words(text: str) -> list[str]:
+def fts_words(text: str) -> list[str]:
     """unicode61's token characters in runs (it separates at '_', which \\w would keep)."""
     return _WORD_RE.findall(text.replace("_", " "))
 
@@ -180,7 +180,7 @@ class Terms:
 
     def phrase(self, text: str) -> tuple[str, ...]:
         """FTS5's terms of a query phrase, in order."""
-        return tuple(self.names[t] for ids in self.ids(_words(text)) for t in ids)
+        return tuple(self.names[t] for ids in self.ids(fts_words(text)) for t in ids)
 
 
 TERMS = Terms()
@@ -205,7 +205,7 @@ def _chunk_terms(texts: Sequence[str],
                 pieces.append(t[pos - s:])
                 pos = e
     else:
-        text_words = [_words(t) for t in texts]
+        text_words = [fts_words(t) for t in texts]
         flat, bounds = TERMS.flat([w for ws in text_words for w in ws])
         out, i = [], 0
         for ws in text_words:
@@ -245,8 +245,8 @@ def _chunk_terms(texts: Sequence[str],
     return out
 
 
-def _postings(conn: sqlite3.Connection, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
-              ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+def document_postings(conn: sqlite3.Connection, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
+                      ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """term -> POST_DTYPE records (position in `texts`, frequency, length) and each text's length in tokens."""
     per_chunk = _chunk_terms(texts, spans)
     lens = np.array([len(t) for t in per_chunk], dtype=np.int64)
@@ -277,7 +277,7 @@ def add_document(conn: sqlite3.Connection, doc_id: str, chunk_ids: Sequence[int]
         return
     lo = int(chunk_ids[0])
     offsets = np.asarray(chunk_ids, dtype=np.int64) - lo
-    post, lens = _postings(conn, texts, spans)
+    post, lens = document_postings(conn, texts, spans)
     for rec in post.values():  # positions in `texts` -> offsets from `lo`
         rec["off"] = offsets[rec["off"]]
     conn.execute("INSERT OR REPLACE INTO lex_docs(lo, doc_id, n, run) VALUES (?,?,?,NULL)", (lo, doc_id, len(texts)))
@@ -296,7 +296,7 @@ def remove_document(conn: sqlite3.Connection, doc_id: str) -> None:
         rows = conn.execute("SELECT char_start, char_end, text FROM chunks WHERE doc_id=? ORDER BY chunk_id",
                             (doc_id,)).fetchall()
         tokens = 0
-        for term in _postings(conn, [r[2] for r in rows], [(r[0], r[1]) for r in rows])[0]:
+        for term in document_postings(conn, [r[2] for r in rows], [(r[0], r[1]) for r in rows])[0]:
             row = conn.execute("SELECT post FROM lex_post WHERE term=? AND lo=?", (term, lo)).fetchone()
             if row is None:
                 continue
@@ -310,7 +310,7 @@ def remove_document(conn: sqlite3.Connection, doc_id: str) -> None:
                      (n, tokens))
 
 
-_CURRENT = "l.lo = (SELECT MIN(c.chunk_id) FROM chunks c WHERE c.doc_id = l.doc_id)"
+CURRENT_DOC = "l.lo = (SELECT MIN(c.chunk_id) FROM chunks c WHERE c.doc_id = l.doc_id)"
 """Postings are current when they start at the document's first chunk (a document re-indexed by an earlier
 version of finrag, which did not know these tables, has new chunk ids and stale postings)."""
 
@@ -321,21 +321,21 @@ def covered(conn: sqlite3.Connection, doc_ids: Iterable[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for i in range(0, len(docs), 500):
         part = docs[i:i + 500]
-        q = f"SELECT l.doc_id, l.lo FROM lex_docs l WHERE l.doc_id IN ({','.join('?' * len(part))}) AND {_CURRENT}"
+        q = f"SELECT l.doc_id, l.lo FROM lex_docs l WHERE l.doc_id IN ({','.join('?' * len(part))}) AND {CURRENT_DOC}"
         out.update({d: lo for d, lo in conn.execute(q, part)})
     return out
 
 
 def count_covered(conn: sqlite3.Connection) -> int:
     """How many documents have current postings."""
-    return conn.execute(f"SELECT COUNT(*) FROM lex_docs l WHERE {_CURRENT}").fetchone()[0]
+    return conn.execute(f"SELECT COUNT(*) FROM lex_docs l WHERE {CURRENT_DOC}").fetchone()[0]
 
 
 def drop_stale(conn: sqlite3.Connection) -> list[str]:
     """Remove postings that no longer match their document's chunks (inside the caller's transaction); returns
     the documents concerned. Slow (a scan of the postings per document) but only needed after an earlier
     version of finrag re-indexed or removed documents of an index that already had postings."""
-    stale = conn.execute(f"SELECT l.lo, l.doc_id, l.n FROM lex_docs l WHERE NOT ({_CURRENT}) OR NOT EXISTS "
+    stale = conn.execute(f"SELECT l.lo, l.doc_id, l.n FROM lex_docs l WHERE NOT ({CURRENT_DOC}) OR NOT EXISTS "
                          "(SELECT 1 FROM chunks c WHERE c.doc_id = l.doc_id)").fetchall()
     for lo, _doc, n in stale:
         tokens = 0
@@ -440,7 +440,7 @@ def search(conn: sqlite3.Connection, phrases: Sequence[str], k: int,
     return _score(conn, weights, k, los, avgdl, cache_key if los is None else None, exhaustive)
 
 
-def _fetch(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None) -> dict[str, list[tuple[int, bytes]]]:
+def fetch_postings(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None) -> dict[str, list[tuple[int, bytes]]]:
     """Each term's (lo, postings) rows: of every document, or of the documents starting at `los`."""
     if los is None:
         return {t: conn.execute("SELECT lo, post FROM lex_post WHERE term = ?", (t,)).fetchall() for t in terms}
@@ -453,7 +453,7 @@ def _fetch(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None
     return out
 
 
-def _records(parts: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def decode_records(parts: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """chunk ids, term frequencies and lengths of a term's postings over several documents."""
     if not parts:
         z = np.zeros(0, dtype=np.int64)
@@ -480,9 +480,9 @@ def _postings_of(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] 
             from finrag.tools.indexing.lexical_runs import fetch_runs
 
             from_runs = fetch_runs(conn, missing)
-        fetched = _fetch(conn, missing, los) if from_runs is None else {}
+        fetched = fetch_postings(conn, missing, los) if from_runs is None else {}
         for t in missing:
-            out[t] = from_runs[t] if from_runs is not None else _records(fetched[t])
+            out[t] = from_runs[t] if from_runs is not None else decode_records(fetched[t])
             if cache_key is not None:
                 for a in out[t]:
                     a.flags.writeable = False  # shared with later queries

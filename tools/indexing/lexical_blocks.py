@@ -239,9 +239,9 @@ def sources(conn: sqlite3.Connection, terms: list[str], avgdl: float) -> dict[st
                                        (run, *terms)):
             loose(term, np.frombuffer(post, dtype=RUN_DTYPE), lives[run])
     if pending:
-        for term, rows in lexical._fetch(conn, terms, pending).items():
+        for term, rows in lexical.fetch_postings(conn, terms, pending).items():
             if rows:
-                ids, tf, dl = lexical._records(rows)
+                ids, tf, dl = lexical.decode_records(rows)
                 if int(ids.max()) > np.iinfo(np.uint32).max:
                     return None
                 rec = np.empty(len(ids), dtype=RUN_DTYPE)

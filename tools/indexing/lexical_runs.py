@@ -30,7 +30,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from finrag.tools.indexing import lexical_blocks
-from finrag.tools.indexing.lexical import _CURRENT, _fetch, _postings, _records
+from finrag.tools.indexing.lexical import CURRENT_DOC, decode_records, document_postings, fetch_postings
 
 RUN_DTYPE = np.dtype([("id", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
 RUN_DOCS = 256  # documents per run written by `flush` (bounds its memory)
@@ -43,7 +43,7 @@ def flush(conn: sqlite3.Connection, *, run_docs: int = RUN_DOCS, max_runs: int =
     smallest runs while there are more than `max_runs` (inside the caller's transaction). Returns how many
     documents were written. A document's postings are derived again from its chunk texts, as
     `remove_document` does (its per-document rows cannot be found by document alone)."""
-    pending = conn.execute(f"SELECT l.lo, l.doc_id FROM lex_docs l WHERE l.run IS NULL AND {_CURRENT} "
+    pending = conn.execute(f"SELECT l.lo, l.doc_id FROM lex_docs l WHERE l.run IS NULL AND {CURRENT_DOC} "
                            "ORDER BY l.lo").fetchall()
     if len(pending) * 4 > conn.execute("SELECT COUNT(*) FROM lex_docs").fetchone()[0]:
         return rebuild_runs(conn)  # most of the index: one pass over the stored rows beats tokenizing again
@@ -57,7 +57,7 @@ def flush(conn: sqlite3.Connection, *, run_docs: int = RUN_DOCS, max_runs: int =
             if not rows or rows[-1][0] > np.iinfo(np.uint32).max:  # ids must fit the records: stays outside runs
                 continue
             ids = np.asarray([r[0] for r in rows], dtype=np.int64)
-            for term, rec in _postings(conn, [r[3] for r in rows], [(r[1], r[2]) for r in rows])[0].items():
+            for term, rec in document_postings(conn, [r[3] for r in rows], [(r[1], r[2]) for r in rows])[0].items():
                 out = np.empty(len(rec), dtype=RUN_DTYPE)
                 out["id"], out["tf"], out["dl"] = ids[rec["off"]], rec["tf"], rec["dl"]
                 per_term.setdefault(term, []).append(out)
@@ -77,7 +77,7 @@ def rebuild_runs(conn: sqlite3.Connection) -> int:
     caller's transaction; one pass over `lex_post` in its key order). Returns how many documents it holds."""
     import itertools
 
-    docs = dict(conn.execute(f"SELECT l.lo, l.n FROM lex_docs l WHERE {_CURRENT}").fetchall())
+    docs = dict(conn.execute(f"SELECT l.lo, l.n FROM lex_docs l WHERE {CURRENT_DOC}").fetchall())
     if not docs or max(lo + n for lo, n in docs.items()) > np.iinfo(np.uint32).max + 1:
         return 0
     conn.execute("DELETE FROM lex_run")
@@ -89,7 +89,7 @@ def rebuild_runs(conn: sqlite3.Connection) -> int:
         for term, group in itertools.groupby(rows, key=lambda r: r[0]):
             parts = [(lo, post) for _, lo, post in group if lo in docs]
             if parts:
-                ids, tf, dl = _records(parts)
+                ids, tf, dl = decode_records(parts)
                 rec = np.empty(len(ids), dtype=RUN_DTYPE)
                 rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
                 yield term, rec
@@ -276,9 +276,9 @@ def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Sourc
                                        (run, *terms)):
             out[term].append((np.frombuffer(post, dtype=RUN_DTYPE), lives[run]))
     if pending:
-        for term, rows in _fetch(conn, terms, pending).items():
+        for term, rows in fetch_postings(conn, terms, pending).items():
             if rows:
-                ids, tf, dl = _records(rows)
+                ids, tf, dl = decode_records(rows)
                 if int(ids.max()) > np.iinfo(np.uint32).max:
                     return None
                 rec = np.empty(len(ids), dtype=RUN_DTYPE)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
 from finrag.state.configuration import Configuration, resolve_index_dir
-from finrag.tools.index_reader import IndexReader
+from finrag.state.index_reader import IndexReader
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.milvus.store import MilvusStore

@@ -1,6 +1,8 @@
-"""The Store's search side: BM25 and vector search whose cost depends on the documents searched.
+"""The Store's search side: BM25 and vector search whose cost depends on the documents searched, and the
+vector files and approximate index they read.
 
-A mixin of `finrag.tools.indexing.store.Store` (kept apart so each module stays readable):
+A mixin of `finrag.tools.indexing.store.Store` (beside its reading half `store_read.py` and its writing half
+`store_write.py`):
 
 * `search_fts`: BM25 from the per-document postings of `lexical.py` (a scoped search reads only the
   routed filings' postings); documents indexed before those tables existed, and the variants, use
@@ -25,14 +27,8 @@ from finrag.state.configuration import FTS_K, VECTOR_K
 from finrag.state.schema import RetrievedChunk
 from finrag.tools.indexing import lexical
 from finrag.tools.indexing import vectors as V
-
-
-def _variant_name(name: str) -> str:
-    from finrag.tools.indexing.store import VARIANTS
-
-    if name not in VARIANTS:
-        raise ValueError(f"unknown index variant {name!r}; expected one of {VARIANTS}")
-    return name
+from finrag.tools.indexing.store_schema import IndexError_, VariantMissing, blob_vec, fts_phrases, vec_blob
+from finrag.tools.indexing.store_schema import variant_name as _variant_name
 
 
 class SearchMixin:
@@ -48,6 +44,7 @@ class SearchMixin:
         embedder: Any
         _lock: threading.RLock
         _synced: dict[str, tuple]
+        _variants_ok: set[tuple]
 
         @property
         def generation(self) -> int: ...
@@ -64,8 +61,7 @@ class SearchMixin:
         def chunks_of(self, doc_id: str) -> list[RetrievedChunk]: ...
         def get_chunks(self, chunk_ids: Iterable[int]) -> dict[int, RetrievedChunk]: ...
         def chunk_ids_of(self, doc_ids: Iterable[str]) -> np.ndarray: ...
-        def _prefix_vectors(self, variant: str, doc_id: str | None = None) -> dict[int, np.ndarray]: ...
-        def _check_variant(self, variant: str) -> None: ...
+        def variant_status(self, variant: str) -> tuple[int, int]: ...
 
     # ------------------------------------------------------------------- BM25
     def _cache_id(self) -> str:
@@ -79,8 +75,6 @@ class SearchMixin:
     def search_fts(self, query: str, k: int = FTS_K, doc_ids: Sequence[str] | None = None,
                    variant: str = "base") -> list[RetrievedChunk]:
         """BM25 over the chunk text (or the variant's prefixed text), optionally scoped to documents."""
-        from finrag.tools.indexing.store import fts_phrases
-
         phrases = fts_phrases(query)
         if not phrases or k <= 0 or (doc_ids is not None and not doc_ids):
             return []
@@ -137,12 +131,68 @@ class SearchMixin:
 
     # ----------------------------------------------------------------- vectors
     def _dim(self) -> int:
-        from finrag.tools.indexing.store import IndexError_
-
         dim = int(self.get_meta("embedding_dim", "0") or 0)
         if not dim:
             raise IndexError_("index has no embedding dimension recorded (empty index?)")
         return dim
+
+    def _prefix_vectors(self, variant: str, doc_id: str | None = None) -> dict[int, np.ndarray]:
+        """chunk_id -> prefix vector of a variant (of one document's chunks, or all); missing ones are embedded."""
+        sql = "SELECT p.chunk_id, p.prefix, p.vec FROM chunk_prefix p WHERE p.variant=?"
+        params: list = [variant]
+        if doc_id is not None:
+            sql += " AND p.chunk_id IN (SELECT chunk_id FROM chunks WHERE doc_id=?)"
+            params.append(doc_id)
+        rows = self._reader().execute(sql, params).fetchall()
+        missing = sorted({r["prefix"] for r in rows if r["vec"] is None})
+        cache: dict[str, np.ndarray] = {}
+        if missing:
+            if self.embedder is None:
+                raise IndexError_("an embedder is needed to build variant vectors")
+            for text, vec in zip(missing, self.embedder.embed_documents(missing)):
+                cache[text] = vec
+        return {r["chunk_id"]: (blob_vec(r["vec"]) if r["vec"] is not None else cache[r["prefix"]]) for r in rows}
+
+    def _check_variant(self, variant: str) -> None:
+        """VariantMissing unless the variant's prefixes cover every chunk (remembered until the index changes)."""
+        if variant == "base":
+            return
+        stamp = (variant, self.generation, self.get_meta("prefix_generation", "0"))
+        if stamp in self._variants_ok:
+            return
+        have, total = self.variant_status(variant)
+        if have < total:
+            raise VariantMissing(
+                f"index variant {variant!r} covers {have} of {total} chunks; build it with "
+                f"`finrag index --variant {variant} --index {self.index_dir}`")
+        self._variants_ok.add(stamp)
+
+    def build_faiss(self, variant: str = "base"):
+        """Bring the variant's vector file (and its approximate index, when one is configured) up to date
+        with SQLite, without re-embedding; returns the FAISS-like view (`faiss_index`)."""
+        variant = _variant_name(variant)
+        self._check_variant(variant)
+        self.sync_vectors(variant)
+        self.build_ann(variant)
+        return self.faiss_index(variant)
+
+    def faiss_is_current(self, variant: str = "base") -> bool:
+        """Whether every document with stored vectors has its rows in the variant's vector file."""
+        variant = _variant_name(variant)
+        try:
+            fid = self.vector_file(variant).file_id()
+        except IndexError_:
+            return False
+        if fid is None:
+            return False
+        return self.docs_with_vectors() <= set(self._recorded(variant, fid))
+
+    def faiss_index(self, variant: str = "base") -> V.IdView:
+        """The variant's chunk vectors as FAISS callers used them: `ntotal`, `reconstruct(chunk_id)`, `search`."""
+        variant = _variant_name(variant)
+        self._check_variant(variant)
+        self.sync_vectors(variant)
+        return V.IdView(self.vector_file(variant), lambda q, k: self._corpus_search(variant, q, k))
 
     def vector_file(self, variant: str = "base") -> V.VectorFile:
         variant = _variant_name(variant)
@@ -244,7 +294,6 @@ class SearchMixin:
 
     def _doc_chunk_vectors(self, doc_id: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
         from finrag.tools.indexing.embedders import normalize
-        from finrag.tools.indexing.store import VariantMissing, _blob_vec
 
         conn = self._reader()
         seg_rows = conn.execute("SELECT vec FROM segments WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
@@ -252,7 +301,7 @@ class SearchMixin:
                             (doc_id,)).fetchall()
         if not seg_rows or not rows:
             return np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
-        segs = np.stack([_blob_vec(r[0]) for r in seg_rows])
+        segs = np.stack([blob_vec(r[0]) for r in seg_rows])
         prefix = {}
         if variant != "base":
             prefix = self._prefix_vectors(variant, doc_id)
@@ -416,8 +465,6 @@ class SearchMixin:
 
     def add_segments(self, doc_id: str, vectors: np.ndarray) -> bool:
         """Store a document's segment vectors (when it has none yet) and write its chunk vectors."""
-        from finrag.tools.indexing.store import _vec_blob
-
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
@@ -427,7 +474,7 @@ class SearchMixin:
                     self.conn.rollback()
                     return False
                 self.conn.executemany("INSERT INTO segments(doc_id, ord, vec) VALUES (?,?,?)",
-                                      [(doc_id, i, _vec_blob(v)) for i, v in enumerate(vectors)])
+                                      [(doc_id, i, vec_blob(v)) for i, v in enumerate(vectors)])
                 self._bump("vectors_generation")
                 self.conn.commit()
             except BaseException:

@@ -31,32 +31,35 @@ other, weighted with the queried term's idf; the exact rescoring cannot tell the
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import sqlite3
 from collections import Counter
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from finrag.state.settings import MilvusSettings
 from finrag.tools.indexing import lexical
 
+if TYPE_CHECKING:
+    from finrag.tools.indexing.store import Store
+
 EMPTY_KEY = 0
 _MOD = 2 ** 32 - 2
 TERM_MAX = 1000  # characters of a term id stored in `<p>_lex_terms` (longer terms are not searchable)
-_keys: dict[str, int] = {}
+TERM_KEYS_KEPT = 1 << 18  # term keys remembered (a corpus of 168 filings has ~27,000 distinct terms)
 
 
+@functools.lru_cache(maxsize=TERM_KEYS_KEPT)
 def term_key(term: str) -> int:
-    k = _keys.get(term)
-    if k is None:
-        k = _keys[term] = int.from_bytes(hashlib.blake2b(term.encode(), digest_size=4).digest(), "little") % _MOD + 1
-    return k
+    """The term's sparse-vector key (see the module docstring); a pure function, remembered for the most used."""
+    return int.from_bytes(hashlib.blake2b(term.encode(), digest_size=4).digest(), "little") % _MOD + 1
 
 
 def chunk_terms(texts: Sequence[str]) -> list[Counter]:
     """Each text's FTS5 terms with their frequencies (what an FTS5 table with the index's tokenizer sees)."""
-    words = [lexical._words(t) for t in texts]
+    words = [lexical.fts_words(t) for t in texts]
     flat, bounds = lexical.TERMS.flat([w for ws in words for w in ws])
     names = lexical.TERMS.names
     out, i = [], 0
@@ -85,7 +88,7 @@ def term_id(variant: str, term: str) -> str:
 
 
 # ---------------------------------------------------------------- statistics of an embedded source
-def source_stats(store, variant: str) -> tuple[int, int, dict[str, int]] | None:
+def source_stats(store: Store, variant: str) -> tuple[int, int, dict[str, int]] | None:
     """(N, tokens, term -> df) of a variant's FTS5 table in an embedded index (what its BM25 uses), read
     through a read-only connection (fts5vocab in the temp schema); None when the variant has no rows."""
     from finrag.tools.indexing.store import DB_NAME
@@ -110,9 +113,10 @@ def source_stats(store, variant: str) -> tuple[int, int, dict[str, int]] | None:
         c.close()
 
 
-def drift_limit() -> float:
+def drift_limit(settings: MilvusSettings) -> float:
+    """The relative avgdl drift above which a full copy rewrites a document's weights (`avgdl_drift`, 0.01)."""
     try:
-        return float(MilvusSettings().avgdl_drift or 0.01)
+        return float(settings.avgdl_drift or 0.01)
     except ValueError:
         return 0.01
 

@@ -27,12 +27,16 @@ A finrag index in Milvus is a set of collections sharing a name prefix (`finrag`
 Locations: `milvus:PATH.db` is Milvus Lite (an embedded file, same client API), `milvus://HOST:PORT[/DB]`
 a Milvus server or cluster; `$FINRAG_MILVUS_TOKEN` (`user:password` or an API key), `$FINRAG_MILVUS_TLS=1`
 (https) and `$FINRAG_MILVUS_CA` (a CA certificate file) configure the connection.
+
+The settings (`finrag.state.settings.MilvusSettings`) are read once, where the location is parsed
+(`parse_location(text, settings)`: the caller's, else the environment's), and carried on the `Location`: the
+connection, the new collections and the copy read them from there, never from the environment again.
 """
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from finrag.state.configuration import user_cache_dir
@@ -51,9 +55,9 @@ ANALYZER = {"tokenizer": "standard", "filter": ["lowercase", {"type": "stemmer",
 BM25_MODES = ("finrag", "function")
 
 
-def bm25_mode() -> str:
+def bm25_mode(settings: MilvusSettings) -> str:
     """The BM25 of collections created now: `$FINRAG_MILVUS_BM25` (finrag | function), default finrag."""
-    mode = (MilvusSettings().bm25 or "finrag").strip().lower()
+    mode = (settings.bm25 or "finrag").strip().lower()
     if mode not in BM25_MODES:
         raise IndexError_(f"FINRAG_MILVUS_BM25={mode!r}: expected one of {', '.join(BM25_MODES)}")
     return mode
@@ -80,6 +84,7 @@ class Location:
     db_name: str
     lite: bool
     prefix: str
+    settings: MilvusSettings = field(default_factory=MilvusSettings, compare=False, repr=False)
 
     @property
     def cache_dir(self) -> Path:
@@ -96,8 +101,9 @@ class Location:
         return self.text
 
 
-def parse_location(text: str) -> Location:
-    settings = MilvusSettings()
+def parse_location(text: str, settings: MilvusSettings | None = None) -> Location:
+    """The parsed `milvus:` location, carrying `settings` (None: the environment's, read here once)."""
+    settings = settings if settings is not None else MilvusSettings()
     prefix = settings.prefix or "finrag"
     if not prefix.replace("_", "").isalnum():
         raise IndexError_(f"FINRAG_MILVUS_PREFIX={prefix!r}: use letters, digits and underscores")
@@ -109,11 +115,11 @@ def parse_location(text: str) -> Location:
         if ":" not in hostport or not hostport.rsplit(":", 1)[1].isdigit():
             raise IndexError_(f"{text}: expected milvus://HOST:PORT[/DB]")
         scheme = "https" if settings.tls not in ("", "0") else "http"
-        return Location(text, f"{scheme}://{hostport}", db.strip("/") or "default", False, prefix)
+        return Location(text, f"{scheme}://{hostport}", db.strip("/") or "default", False, prefix, settings)
     if not rest.endswith(".db"):
         raise IndexError_(f"{text}: a Milvus Lite location is milvus:PATH.db (the file name must end in .db)")
     path = Path(rest).expanduser().resolve()
-    return Location(text, str(path), "default", True, prefix)
+    return Location(text, str(path), "default", True, prefix, settings)
 
 
 def quiet() -> None:
@@ -132,7 +138,7 @@ def connect(loc: Location, create: bool = False, timeout: float | None = None):
         raise IndexError_(f"{loc}: the Milvus backend needs pymilvus and milvus-lite "
                           f"(pip install 'finrag[milvus]'): {exc}") from None
     quiet()
-    settings = MilvusSettings()
+    settings = loc.settings
     timeout = timeout or settings.timeout
     kwargs: dict = {"uri": loc.uri, "timeout": timeout}
     if loc.lite:
@@ -161,12 +167,11 @@ def _short(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200]
 
 
-def consistency() -> str:
-    return MilvusSettings().consistency or "Strong"
+def consistency(settings: MilvusSettings) -> str:
+    return settings.consistency or "Strong"
 
 
-def _dense_index(client, field: str) -> dict:
-    settings = MilvusSettings()
+def _dense_index(client, field: str, settings: MilvusSettings) -> dict:
     kind = (settings.index or "FLAT").upper()
     params: dict = {}
     if kind == "HNSW":
@@ -184,7 +189,7 @@ def create_collections(client, loc: Location, dim: int, bm25: str = "finrag") ->
     """Create the collections that do not exist yet (idempotent); `bm25`: finrag or function."""
     from pymilvus import DataType, Function, FunctionType
 
-    parts = MilvusSettings().partitions
+    parts = loc.settings.partitions
 
     def make(name: str, schema, indexes: list[dict], partitioned: bool) -> None:
         if client.has_collection(name):
@@ -193,7 +198,7 @@ def create_collections(client, loc: Location, dim: int, bm25: str = "finrag") ->
         for ix in indexes:
             ip.add_index(**ix)
         kw = {"num_partitions": parts} if partitioned else {}
-        client.create_collection(name, schema=schema, index_params=ip, consistency_level=consistency(), **kw)
+        client.create_collection(name, schema=schema, index_params=ip, consistency_level=consistency(loc.settings), **kw)
 
     flat2 = {"field_name": "v", "index_type": "FLAT", "metric_type": "L2"}
     s = client.create_schema(auto_id=False, enable_dynamic_field=False)
@@ -257,7 +262,7 @@ def create_collections(client, loc: Location, dim: int, bm25: str = "finrag") ->
         s.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
         s.add_field("dense", DataType.FLOAT_VECTOR, dim=dim)
         indexes = [{"field_name": "sparse", "index_type": "SPARSE_INVERTED_INDEX",
-                    "metric_type": "BM25" if function else "IP"}, _dense_index(client, "dense")]
+                    "metric_type": "BM25" if function else "IP"}, _dense_index(client, "dense", loc.settings)]
         if variant != "base":
             s.add_field("prefix", DataType.VARCHAR, max_length=TEXT_MAX)
             s.add_field("prefix_vec", DataType.FLOAT_VECTOR, dim=dim)

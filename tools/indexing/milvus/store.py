@@ -19,7 +19,10 @@ from typing import Iterable, Sequence, cast
 
 import numpy as np
 
+from finrag.state.index_reader import SectionLabels
 from finrag.state.schema import DocumentInfo, RetrievedChunk
+from finrag.state.settings import MilvusSettings
+from finrag.tools.indexing import sections_store
 from finrag.tools.indexing.milvus import lex as L
 from finrag.tools.indexing.milvus import schema as S
 from finrag.tools.indexing.store import EmbedderMismatch, IndexError_, IndexMissing, VariantMissing
@@ -59,10 +62,9 @@ def _tie_order(scored: list[tuple[dict, float]], rel: float = 2e-7) -> list[tupl
 class MilvusStore:
     """A finrag index in Milvus, read (and, through `writer.py`, written) with pymilvus' MilvusClient."""
 
-    backend = "milvus"
-
-    def __init__(self, location: str, embedder=None, create: bool = False, dim: int | None = None):
-        self.location = S.parse_location(location)
+    def __init__(self, location: str, embedder=None, create: bool = False, dim: int | None = None,
+                 settings: MilvusSettings | None = None):
+        self.location = S.parse_location(location, settings)  # the settings, read once (None: the environment's)
         self.index_dir = self.location.cache_dir  # derived local data only (the registry's pickle)
         self.client = S.connect(self.location, create=create)
         try:
@@ -99,7 +101,7 @@ class MilvusStore:
             raise IndexMissing(f"finrag index at {self.location} is incomplete: collection(s) {', '.join(missing)} "
                                "missing; copy it again")
         if missing or create:
-            mode = (self.get_meta("bm25") if have[self.location.name("meta")] else None) or S.bm25_mode()
+            mode = (self.get_meta("bm25") if have[self.location.name("meta")] else None) or S.bm25_mode(self.location.settings)
             S.create_collections(self.client, self.location, int(dim or 0), mode)
             if self.get_meta("milvus_schema_version") is None:
                 self.set_meta("milvus_schema_version", S.SCHEMA_VERSION)
@@ -197,8 +199,23 @@ class MilvusStore:
     def document_hashes(self) -> dict[str, tuple[str, str]]:
         return {r["doc_id"]: (r["content_hash"], r["path"]) for r in self.document_rows()}
 
+    def facts_of(self, doc_id: str) -> dict | None:
+        """The filing's inline-XBRL facts while they belong to its current content, else None (`IndexLabels`;
+        Milvus unreachable mid-question: None, never an error)."""
+        try:
+            return self.xbrl_facts(doc_id)
+        except Exception:
+            return None
+
+    def sections_of(self, doc_id: str) -> SectionLabels:
+        """{chunk_id: (item, note)} of `doc_id` detected from its pages (`IndexLabels`), remembered per location
+        (`sections_store.labels_from_pages`)."""
+        return sections_store.remembered((str(self.location), doc_id, ""),
+                                         lambda: sections_store.labels_from_pages(self, doc_id))
+
     def xbrl_facts(self, doc_id: str) -> dict | None:
-        """The filing's inline-XBRL facts (`facts_store.load_facts`) while they belong to its current content."""
+        """The filing's inline-XBRL facts while they belong to its current content (errors raised: `facts_of`
+        answers None instead)."""
         if not self.has_facts:
             return None
         flt = f"doc_id == {json.dumps(doc_id)}"
@@ -477,7 +494,7 @@ class MilvusStore:
 
 
 class _VectorView:
-    """What the offline reranker reads of a variant's chunk vectors (`finrag.tools.index_reader.VectorView`):
+    """What the offline reranker reads of a variant's chunk vectors (`finrag.state.index_reader.VectorView`):
     `reconstruct(chunk_id)`, `reconstruct_many` and `ntotal`."""
 
     def __init__(self, store: MilvusStore, variant: str):

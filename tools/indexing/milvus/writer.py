@@ -24,6 +24,7 @@ from finrag.tools.indexing.milvus import schema as S
 from finrag.tools.indexing.milvus.store import MilvusStore
 
 if TYPE_CHECKING:
+    from finrag.state.settings import MilvusSettings
     from finrag.tools.indexing.store import Store
 
 BATCH = 500
@@ -50,7 +51,7 @@ class CopyReport:
 class _EmbeddedSource:
     """A document's stored rows from the embedded Store (read only: nothing is written to the source)."""
 
-    def __init__(self, store):
+    def __init__(self, store: Store):
         self.store = store
         self.conn = store._reader()
 
@@ -66,9 +67,7 @@ class _EmbeddedSource:
         return self.store.pages_of(doc_id)
 
     def facts(self, doc_id: str) -> dict | None:
-        from finrag.tools.indexing.facts_store import load_facts
-
-        return load_facts(self.store, doc_id)
+        return self.store.facts_of(doc_id)
 
     def segments(self, doc_id: str) -> np.ndarray:
         rows = self.conn.execute("SELECT vec FROM segments WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
@@ -109,9 +108,7 @@ class _MilvusSource:
         return self.store.pages_of(doc_id)
 
     def facts(self, doc_id: str) -> dict | None:
-        from finrag.tools.indexing.facts_store import load_facts
-
-        return load_facts(self.store, doc_id)
+        return self.store.facts_of(doc_id)
 
     def segments(self, doc_id: str) -> np.ndarray:
         return self.store.segments_of(doc_id)
@@ -282,13 +279,12 @@ def _lex_target(src: _EmbeddedSource) -> LexStats:
     return target
 
 
-def _drifted(lex_json: str | None, avg: dict[str, float]) -> bool:
+def _drifted(lex_json: str | None, avg: dict[str, float], limit: float) -> bool:
     """Whether a document's BM25 weights were computed with an avgdl off by more than the allowed drift."""
     try:
         used = json.loads(lex_json or "{}").get("avgdl", {})
     except ValueError:
         return True
-    limit = L.drift_limit()
     return not used or any(v in avg and abs(a / avg[v] - 1.0) > limit for v, a in used.items())
 
 
@@ -307,6 +303,7 @@ def _to_milvus(src: _EmbeddedSource, dst: MilvusStore, rep: CopyReport, bar, rem
     delta = LexStats()  # incremental: what this run adds to (and takes from) the statistics
     target = _lex_target(src) if finrag_bm25 and remove_extra else None  # full copy: the final statistics
     avg = {v: target.tokens[v] / target.rows[v] for v in target.rows if target.rows[v]} if target else {}
+    drift = L.drift_limit(dst.location.settings)
 
     def avgdl(variant: str, tfs: list[Counter]) -> float:
         if variant in avg:
@@ -328,7 +325,7 @@ def _to_milvus(src: _EmbeddedSource, dst: MilvusStore, rep: CopyReport, bar, rem
         for doc in docs:
             doc_id = doc["doc_id"]
             if have.get(doc_id, (None,))[0] == doc["content_hash"] and not (
-                    avg and _drifted(rows[doc_id].get("lex_json"), avg)):
+                    avg and _drifted(rows[doc_id].get("lex_json"), avg, drift)):
                 if dst.has_facts and dst.xbrl_facts(doc_id) is None:  # copied before the facts were carried
                     write_facts(dst, doc_id, doc["content_hash"], src.facts(doc_id))
                 rep.unchanged.append(doc_id)
@@ -378,7 +375,7 @@ def _to_milvus(src: _EmbeddedSource, dst: MilvusStore, rep: CopyReport, bar, rem
 
 
 # ------------------------------------------------------------------------ writing into embedded
-def _to_embedded(src: _MilvusSource, dst, rep: CopyReport, bar) -> None:
+def _to_embedded(src: _MilvusSource, dst: Store, rep: CopyReport, bar) -> None:
     for k, v in src.meta().items():
         if k in META_SKIP or k == "bm25" or k.startswith("lex_"):  # the Milvus backend's own
             continue
@@ -410,9 +407,7 @@ def _to_embedded(src: _MilvusSource, dst, rep: CopyReport, bar) -> None:
                              [(int(c["seg_first"]), int(c["seg_count"])) for c in chunks])
         facts = src.facts(doc_id)
         if facts:
-            from finrag.tools.indexing.facts_store import save_facts
-
-            save_facts(dst, doc_id, doc["content_hash"], facts)
+            dst.save_facts(doc_id, doc["content_hash"], facts)
         new_ids = [c.chunk_id for c in dst.chunks_of(doc_id)]  # ordered by ord, as `chunks`
         for v in S.VARIANT_NAMES:
             pre = src.prefixes(doc_id, v, segs)
@@ -427,11 +422,12 @@ def _to_embedded(src: _MilvusSource, dst, rep: CopyReport, bar) -> None:
 
 
 def copy_index(src_location, dst_location, progress: bool = True, remove_extra: bool = True,
-               remove_ids: tuple = ()) -> CopyReport:
+               remove_ids: tuple = (), settings: MilvusSettings | None = None) -> CopyReport:
     """Copy the index at `src_location` into `dst_location` (a directory or a `milvus:` location).
 
     `remove_extra=False` (`finrag index` into Milvus through its staging index): documents of DST that
-    SRC lacks stay, except `remove_ids` (the ones `--remove` named)."""
+    SRC lacks stay, except `remove_ids` (the ones `--remove` named). `settings`: the Milvus side's (None: the
+    environment's, read once where the location is parsed)."""
     from tqdm import tqdm
 
     from finrag.tools.indexing.backend import open_store
@@ -444,12 +440,12 @@ def copy_index(src_location, dst_location, progress: bool = True, remove_extra: 
         raise IndexError_("finrag copy copies between backends: one of SRC and DST must be a milvus: location")
     rep = CopyReport()
     t0 = time.perf_counter()
-    src = open_store(src_location)
+    src = open_store(src_location, milvus_settings=settings)
     dst: MilvusStore | Store
     try:
         if is_milvus(dst_location):
             dim = int(src.get_meta("embedding_dim", "0") or 0)
-            dst = MilvusStore(str(dst_location), create=True, dim=dim)
+            dst = MilvusStore(str(dst_location), create=True, dim=dim, settings=settings)
             if dst.get_meta("embedder") not in (None, src.get_meta("embedder")):
                 from finrag.tools.indexing.store import EmbedderMismatch
 

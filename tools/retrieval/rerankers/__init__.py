@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 
+from finrag.state.index_reader import IndexReader
 from finrag.tools.retrieval.rerankers.base import Reranker
 from finrag.tools.retrieval.rerankers.cross_encoder import CrossEncoderReranker
 from finrag.tools.retrieval.rerankers.jina import JinaReranker
@@ -19,7 +20,7 @@ _CACHE: dict[str, Reranker] = {}
 _LOCK = threading.Lock()
 
 
-def get_reranker(spec: str, store, variant: str = "base") -> Reranker:
+def get_reranker(spec: str, store: IndexReader, variant: str = "base") -> Reranker:
     spec = (spec or "offline").strip()
     if spec == "offline":
         return OfflineReranker(store, variant)

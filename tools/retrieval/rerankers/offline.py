@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from finrag.state.index_reader import IndexReader
 from finrag.tools.retrieval.query_vectors import query_vector
 from finrag.tools.retrieval.statements import DIGITS, statement_intent, statements_in
 from finrag.tools.retrieval.text_memo import TextMemo
@@ -113,7 +114,7 @@ class OfflineReranker:
 
     name = "offline"
 
-    def __init__(self, store, variant: str = "base", w_cos: float = 0.35, w_kw: float = 0.3,
+    def __init__(self, store: IndexReader, variant: str = "base", w_cos: float = 0.35, w_kw: float = 0.3,
                  w_statement: float = 0.2, w_fusion: float = 0.15):
         self.store = store
         self.variant = variant

@@ -24,9 +24,10 @@ from pathlib import PurePath
 from typing import Iterable, Optional, Union
 
 __all__ = [
-    "CASED_SUFFIX_WORD", "FOREIGN_FORMS", "LEGAL_SUFFIXES", "LEGAL_TAIL", "MONTH_NAMES", "MONTH_RE", "PathLike", "SUFFIX_WORDS", "TICKER_SHAPE",
-    "TRAILING_SUFFIX", "clean_company_name", "edit_distance", "iso_date", "month_num", "squash", "strip_accents", "smart_case",
-    "strip_legal_suffix", "two_digit_year", "uniq",
+    "CASED_SUFFIX_WORD", "FOREIGN_FORMS", "LEGAL_SUFFIXES", "LEGAL_TAIL", "MONTH_NAMES", "MONTH_RE", "PathLike",
+    "SHORT_SUFFIX_WORDS", "SUFFIX_WORDS", "TICKER_SHAPE", "TRAILING_SUFFIX", "clean_company_name",
+    "edit_distance", "iso_date", "month_num", "squash", "strip_accents", "smart_case", "strip_legal_suffix",
+    "two_digit_year", "uniq",
 ]
 
 PathLike = Union[str, PurePath]
@@ -57,7 +58,9 @@ CASED_SUFFIX_WORD = re.compile(
     r"Holdings|Group|Bancorp|Bancshares|Industries|Technologies|Enterprises|Brands)\.?")
 """A capitalised legal-form (or group-type) word, as written after a company's name ('Zorblax Corp.')."""
 
-TRAILING_SUFFIX = re.compile(r"(?i)[,.]?\s+(?:inc|corp|corporation|co|company|ltd|plc|llc)\.?$")
+SHORT_SUFFIX_WORDS = r"inc|corp|corporation|co|company|ltd|plc|llc"
+"""The common legal-form words (a regex alternation, without the trailing dot)."""
+TRAILING_SUFFIX = re.compile(rf"(?i)[,.]?\s+(?:{SHORT_SUFFIX_WORDS})\.?$")
 """The common legal-form words at the end of a name, with the comma or space before them (' Inc.', ', Co')."""
 
 

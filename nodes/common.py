@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from langgraph.runtime import Runtime
 
 from finrag.state.configuration import Configuration
-from finrag.state.graph_state import FinragState, QuestionScope
+from finrag.state.graph_state import FinragState
 from finrag.state.index_reader import IndexReader
+from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.indexing.open_index import open_index, registry_for
+from finrag.tools.question import read_question
 
 if TYPE_CHECKING:
     from finrag.tools.routing.registry import Registry
@@ -127,19 +129,16 @@ def routed_budget(cfg: Configuration) -> bool:
     return mode == "budget"
 
 
-def question_scope_for(question: str) -> QuestionScope:
-    """`line_item` or `open` (`section_intent.question_scope` with the question's statement intent)."""
-    from finrag.tools.retrieval.section_intent import question_scope
-    from finrag.tools.retrieval.statements import statement_intent
-
-    return question_scope(question, bool(statement_intent(question)))
+def question_facts(state: FinragState) -> QuestionFacts:
+    """The question's one reading: the state's `question_facts` (which the first node reading the question
+    puts there), else `read_question` of the state's question (a graph that starts elsewhere)."""
+    known = state.get("question_facts")
+    return known if known is not None else read_question(state.get("question", ""))
 
 
 def scope_of_question(state: FinragState) -> QuestionScope:
-    """The question's scope, `line_item` or `open`: the state's `question_scope` (which `rewrite` computes once
-    per run), else computed from the question (a graph built without `rewrite`)."""
-    known = state.get("question_scope")
-    return known if known is not None else question_scope_for(state.get("question", ""))
+    """The question's scope, `line_item` or `open` (`question_facts(state).scope`)."""
+    return question_facts(state).scope
 
 
 def candidates_k(cfg: Configuration, scope: list[str] | None, k: int, state: FinragState) -> int:

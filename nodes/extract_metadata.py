@@ -15,7 +15,7 @@ from typing import Any, Literal, Mapping
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, registry_of, timed
+from finrag.nodes.common import configuration, question_facts, registry_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata, RouteAndRewrite, RouterOutput
@@ -32,14 +32,16 @@ def merge_extracted(linked: ExtractedMetadata, llm: RouterOutput | ExtractedMeta
 
 @timed("extract_metadata")
 def extract_metadata(state: FinragState, runtime: Runtime[Configuration]) -> dict:
-    """Find the companies, tickers, years, periods, forms and dates the question names (`extracted`); with the
-    merged router + rewriter call, also `query` and `keywords` (and `query_from_router`)."""
+    """Find the companies, tickers, years, periods, forms and dates the question names (`extracted`, and the
+    question's one reading, `question_facts`); with the merged router + rewriter call, also `query` and
+    `keywords` (and `query_from_router`)."""
     cfg = configuration(runtime)
     registry = registry_of(cfg)
     question = state.get("question", "")
-    linked = registry.link(question)
+    facts = question_facts(state)  # the question's one reading, for every node after this one
+    linked = registry.link(question, facts)
     model = get_chat_model("router", cfg)
-    update: dict = {"llm_calls": [], "query_from_router": False}
+    update: dict = {"llm_calls": [], "query_from_router": False, "question_facts": facts}
     llm_out = None
     if model is not None:
         merged_call = cfg.router_rewrite

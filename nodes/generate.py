@@ -28,7 +28,7 @@ from typing import Optional, cast
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, reader_of, registry_of, timed
+from finrag.nodes.common import configuration, question_facts, reader_of, registry_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.contract import NO_RETRIEVAL_STATUSES, Reader
 from finrag.state.graph_state import FinragState
@@ -123,7 +123,8 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
                                         registry_of(cfg, store),
                                         routed_docs=list(state.get("routed_docs") or []),
                                         extracted=cast(dict, state.get("extracted") or {}),
-                                        statement_pages=cfg.reader_statement_pages or whole_document)
+                                        statement_pages=cfg.reader_statement_pages or whole_document,
+                                        facts=question_facts(state))
             contexts = contexts + cited_page_contexts(result, source, contexts)  # pages it cites beyond the context
         except Exception as exc:  # no index to read pages from, or a reader bug: the other strategies answer
             result, reader_error = None, f"{type(exc).__name__}: {exc}"[:200]

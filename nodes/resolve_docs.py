@@ -15,7 +15,7 @@ from typing import Literal
 
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, registry_of, timed
+from finrag.nodes.common import configuration, question_facts, registry_of, timed
 from finrag.state.configuration import Configuration
 from finrag.state.contract import NO_RETRIEVAL_STATUSES
 from finrag.state.graph_state import FinragState
@@ -30,7 +30,7 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     registry = registry_of(cfg)
     extracted = ExtractedMetadata.model_validate(state.get("extracted") or {})
     res = registry.resolve(extracted, question=state.get("question", ""), default_year=cfg.default_year,
-                           scope=cfg.routing_scope)
+                           scope=cfg.routing_scope, facts=question_facts(state))
     if res.status == "fallback_no_tickers" and cfg.fallback_scope == "ask":
         # nothing to route: any corpus answer would be about a company the user did not name. A mention that
         # routing could not resolve with confidence (`fallback_low_confidence`) keeps the paper's corpus fallback.

@@ -8,14 +8,14 @@ keep financial terms, names and numbers. Agentic retries arrive with
 When the merged router + rewriter call (`router_rewrite`, in `extract_metadata`)
 already wrote `query` and `keywords` (it says so in `query_from_router`), the first
 attempt keeps them and makes no call. The node also records the question's scope
-(`question_scope`, once per run), which the searches and `rerank` read.
+(`question_facts`, once per run, unless `extract_metadata` already did), which the searches and `rerank` read.
 """
 from __future__ import annotations
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from finrag.nodes.common import configuration, question_scope_for, timed
+from finrag.nodes.common import configuration, question_facts, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.llm.calls import try_structured
@@ -28,9 +28,8 @@ from finrag.tools.retrieval.question_search import anchored
 def rewrite(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     """Turn the question (anchored on a retry) into a search `query` and BM25 `keywords`."""
     cfg = configuration(runtime)
-    # the question's scope, once per run: an Agentic retry asks the same question
-    scope = {} if state.get("retries") and "question_scope" in state else \
-        {"question_scope": question_scope_for(state.get("question", ""))}
+    # the question's reading, once per run: an Agentic retry asks the same question
+    scope = {} if state.get("question_facts") is not None else {"question_facts": question_facts(state)}
     if not state.get("retries") and state.get("query_from_router"):
         return {**scope, "llm_calls": []}  # the router's merged call already rewrote the question
     question = anchored(state, cfg.retry_prefix)  # the Agentic retry prefix on a retry (one home: question_search)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Optional
 
-from typing_extensions import TypeAlias, TypedDict
+from typing_extensions import TypedDict
 
 from finrag.state.contract import (
     ContextRule,
@@ -22,6 +22,7 @@ from finrag.state.contract import (
     SectionRule,
     VectorCoverage,
 )
+from finrag.state.question import QuestionFacts
 
 # The values of the state's keys. Each is the JSON dump of the model that defines it (`Model(...).model_dump()`,
 # built by the node that writes the key), so the model is the one definition of its keys and the state stays JSON;
@@ -283,9 +284,6 @@ class TurnRecord(TypedDict, total=False):
     """The answer's citations."""
 
 
-QuestionScope: TypeAlias = ContextScope
-"""How much context a question needs (`finrag.tools.retrieval.section_intent.question_scope`): `line_item` (one
-figure of a primary statement) or `open` (drivers, lists, several years or metrics)."""
 
 
 def add_timings(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
@@ -351,11 +349,13 @@ class FinragState(TypedDict, total=False):
     `keywords`; the first `rewrite` then keeps them and makes no call. False when it did not (no router LLM,
     `router_rewrite` off, a failed call, an empty query); absent in graphs without `extract_metadata`."""
 
-    # rewrite
-    question_scope: QuestionScope
-    """The question's scope, `line_item` or `open` (`section_intent.question_scope`), computed once by `rewrite`
-    for the searches' candidate counts and `rerank`'s context plan inside routed filings (a node finding it
-    absent, in a graph without `rewrite`, computes it: `finrag.nodes.common.scope_of_question`)."""
+    # extract_metadata or rewrite, whichever runs first
+    question_facts: Optional[QuestionFacts]
+    """The question's one reading (`finrag.tools.question.read_question`): periods, dates, forms, cues, the
+    measure, the aggregate, the scope. The first node that reads the question (`extract_metadata`, else
+    `rewrite`) puts it here; routing, the searches' candidate counts, `rerank`'s context plan, the reader and the
+    fact answerer take it from here (a node finding it absent reads the question itself:
+    `finrag.nodes.common.question_facts`). Reset on each turn of a thread."""
 
     query: str
     """The search query for vector search and reranking, from `rewrite` (on an Agentic retry it

@@ -11,12 +11,16 @@ from __future__ import annotations
 from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypeAlias
+
+from finrag.state.contract import ContextScope
 
 __all__ = ["Aggregate", "Direction", "QuestionFacts", "QuestionScope", "Scale"]
 
-QuestionScope = Literal["line_item", "open"]
+QuestionScope: TypeAlias = ContextScope
 """How much context a question needs: `line_item` (one figure of a primary statement, answered from a table: a
-small context is enough) or `open` (drivers, explanations, lists: it may use the whole budget)."""
+small context is enough) or `open` (drivers, explanations, lists, several years or metrics: it may use the whole
+budget). The contract reports it as `retrieval.context.scope`."""
 
 Aggregate = Literal["single", "average", "change", "cagr"]
 """What is done with the per-year values: one value, their mean, the change first to last, the CAGR."""

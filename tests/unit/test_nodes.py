@@ -306,13 +306,14 @@ def test_rewrite_keeps_the_merged_router_rewrite_only_when_the_state_says_so():
     state = {"question": "What was Acme's FY2022 capex?", "query": "Acme capex 2022", "keywords": ["capex"]}
     kept = rewrite({**state, "query_from_router": True}, run())
     assert kept["llm_calls"] == [] and "query" not in kept and "keywords" not in kept
-    assert kept["question_scope"] == "line_item"
+    assert kept["question_facts"].scope == "line_item"
     # a router record in `llm_calls` is no signal any more: only the explicit key skips the rewrite
     router_call = {"role": "router", "model": "m", "prompt_tokens": 1, "completion_tokens": 1}
     redone = rewrite({**state, "llm_calls": [router_call]}, run())
     assert "capital expenditure" in redone["query"].lower()
-    retried = rewrite({**state, "query_from_router": True, "retries": 1, "question_scope": "line_item"}, run())
-    assert retried["query"].startswith("In ") and "question_scope" not in retried  # computed once per run
+    retried = rewrite({**state, "query_from_router": True, "retries": 1, "question_facts": kept["question_facts"]},
+                      run())
+    assert retried["query"].startswith("In ") and "question_facts" not in retried  # read once per run
 
 
 def test_extract_metadata_says_whether_the_merged_call_wrote_the_query(tmp_path):
@@ -345,36 +346,49 @@ MEMORY_FILINGS = {
 @pytest.mark.parametrize("system", ["hdrr", "agentic", "cbr"])
 @pytest.mark.parametrize("question", ["What was Acme's total revenue in fiscal 2023?",
                                       "What drove Acme's revenue growth in fiscal 2023?"])
-def test_the_question_scope_is_computed_once_per_question(tmp_path, monkeypatch, system, question):
+def test_the_question_is_read_once_per_run(tmp_path, monkeypatch, system, question):
     from finrag.graphs import get_graph
+    from finrag.nodes import common
+    from finrag.tools.question import read as question_read
     from finrag.tools.retrieval import context_budget, section_intent
 
     calls: list[str] = []
-    original = section_intent.question_scope
+    reads: list[str] = []
+    original, original_read = section_intent.question_scope, common.read_question
 
     def counted(q, statement):
         calls.append(q)
         return original(q, statement)
 
+    def counted_read(q):
+        reads.append(q)
+        return original_read(q)
+
+    question_read._read.cache_clear()  # the memo would hide a second reading
     monkeypatch.setattr(section_intent, "question_scope", counted)
     monkeypatch.setattr(context_budget, "question_scope", counted)
+    monkeypatch.setattr(common, "read_question", counted_read)
     reader = MemoryReader(tmp_path, MEMORY_FILINGS)
     out = get_graph(system).invoke({"question": question},
                                    context=Configuration(index_reader=reader, max_retries=2))
     assert out["answer"].strip()
-    assert calls == [question], calls
+    assert calls == [question], calls  # the scope: computed once, in the reading
+    assert reads == [question], reads  # the first node reads the question; every later one takes the state's
 
 
 def test_nodes_without_rewrite_compute_the_scope_themselves():
     from finrag.nodes.common import candidates_k, scope_of_question
+    from finrag.state.question import QuestionFacts
 
     line_item = {"question": "What was Acme's total revenue in fiscal 2023?"}
+    read_open = QuestionFacts(text=line_item["question"], scope="open")
     assert scope_of_question(line_item) == "line_item"
-    assert scope_of_question({**line_item, "question_scope": "open"}) == "open"  # the state's value wins
+    assert scope_of_question({**line_item, "question_facts": read_open}) == "open"  # the state's reading wins
+    assert scope_of_question({**line_item, "question_facts": None}) == "line_item"  # reset on a new turn: read
     cfg = Configuration(routed_candidates=300)
     assert candidates_k(cfg, ["ACME_2023"], 20, line_item) == 20
-    assert candidates_k(cfg, ["ACME_2023"], 20, {**line_item, "question_scope": "open"}) == 300
-    assert candidates_k(cfg, None, 20, {**line_item, "question_scope": "open"}) == 20
+    assert candidates_k(cfg, ["ACME_2023"], 20, {**line_item, "question_facts": read_open}) == 300
+    assert candidates_k(cfg, None, 20, {**line_item, "question_facts": read_open}) == 20
 
 
 def test_offline_rewrite_is_worked_out_once_per_question_and_returns_fresh_values():

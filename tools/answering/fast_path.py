@@ -21,10 +21,12 @@ from typing import Any, Optional
 
 from finrag.state.contract import Reader, ReaderInput, TableCheck
 from finrag.state.index_reader import IndexReader
+from finrag.state.question import QuestionFacts
 from finrag.tools.answering.evidence import evidence_answer
 from finrag.tools.answering.extractive import extractive_answer
 from finrag.tools.answering.reader import ReaderResult, read
 from finrag.tools.answering.sources import StorePages
+from finrag.tools.question import read_question
 from finrag.tools.routing.text import strip_legal_suffix
 
 __all__ = ["run_reader", "cited_page_contexts", "offline_answer", "fast_path_enabled", "reader_context", "reader_summary",
@@ -46,8 +48,11 @@ def fast_path_enabled(setting: Any, graph_default: bool) -> bool:
 
 
 def run_reader(question: str, contexts: list[dict], store: IndexReader, registry, *, routed_docs: list[str],
-               extracted: Optional[dict] = None, statement_pages: bool = True) -> tuple[ReaderResult, StorePages]:
-    """The reader over `contexts`; the routed filing's statement pages are read only for a routed question."""
+               extracted: Optional[dict] = None, statement_pages: bool = True,
+               facts: Optional[QuestionFacts] = None) -> tuple[ReaderResult, StorePages]:
+    """The reader over `contexts`; the routed filing's statement pages are read only for a routed question.
+    `facts` is the question's one reading (`read_question(question)` when not given)."""
+    facts = facts if facts is not None else read_question(question)
     source = StorePages(store, registry)
     docs = [d for d in routed_docs if d]
     info = None
@@ -63,15 +68,15 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
         from finrag.tools.answering.xbrl_facts import answer_from_facts
         from finrag.tools.indexing.facts_store import load_facts
 
-        exact = answer_from_facts(question, load_facts(store, docs[0]), docs[0], info)
+        exact = answer_from_facts(question, load_facts(store, docs[0]), docs[0], info, asked=facts)
         if exact is not None:  # the statement table's reading beside it: a disagreement is said and recorded
             from finrag.tools.answering.xbrl_facts import check_against_table
 
             table = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
-                         statement_pages=statement_pages)
+                         statement_pages=statement_pages, facts=facts)
             return check_against_table(exact, table), source
     result = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
-                  statement_pages=statement_pages and bool(docs))
+                  statement_pages=statement_pages and bool(docs), facts=facts)
     return result, source
 
 

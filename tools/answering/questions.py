@@ -114,7 +114,9 @@ def plan_question(question: str, *, facts: Optional[QuestionFacts] = None, years
     plan.scale = facts.scale
     plan.decimals = facts.decimals
 
-    qyears = list(facts.head_years or facts.years_written) or sorted(set(years or []))
+    # the years as written ("FY2019", "May 26, 2023"), else as routing read them ("'24", "CY2023", or an LLM
+    # router's), else as the question names them when nothing was routed (a corpus-wide graph)
+    qyears = list(facts.head_years or facts.years_written) or sorted(set(years or facts.years))
     plan.aggregate = facts.aggregate
     # "average" over a span of years means an average of yearly values, unless the metric itself averages
     # two balances ("net income over the average of FY2018 and FY2019 total assets")

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from finrag.tools.answering.citations import _BRACKET, parse_citation
 
 PER_TURN_KEYS = ("extracted", "routed_docs", "routing_status", "routing_reason", "routing_confidence",
-                 "query_from_router", "question_scope", "query", "keywords", "fts_results", "vector_results",
+                 "query_from_router", "question_facts", "query", "keywords", "fts_results", "vector_results",
                  "vector_status", "fused", "reranked", "context_plan", "verification", "retries", "contexts",
                  "answer", "context_tokens", "rejected_citations", "reader", "error")
 """The state keys one turn writes and the next must not see (`turns`, the history, is kept)."""

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from finrag.state.graph_state import QuestionScope
+from finrag.state.question import QuestionScope
 
 __all__ = ["SECTION_CUES", "sections_for", "question_scope", "Scope"]
 
-Scope = QuestionScope  # defined with the state field that carries it (`FinragState.question_scope`)
+Scope = QuestionScope  # defined with the reading that carries it (`QuestionFacts.scope`)
 
 # (pattern on the lower-cased question, section keys it points to)
 SECTION_CUES: tuple[tuple[str, tuple[str, ...]], ...] = (

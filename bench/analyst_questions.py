@@ -23,14 +23,17 @@ and the row label the filing displays beside each fact. Classes (`cls`):
   debt ``LongTermDebt`` or its current + noncurrent parts, over ``StockholdersEquity``; within 0.01), free cash
   flow = operating cash flow - capital expenditures (0.5%).
 * ``cover``: the auditor (``dei:AuditorName``, case-insensitive), shares outstanding on the cover with its as-of
-  date (``dei:EntityCommonStockSharesOutstanding``), public float, CIK (the number), fiscal year end (month and day).
+  date (``dei:EntityCommonStockSharesOutstanding``, within 0.1%), public float, CIK (the number), fiscal year end
+  (month and day). A CIK is right from any filing of the registrant, a fiscal year's end from any filing of that
+  fiscal year (`gold_docs`): exact filing then means routed to those filings only.
 * ``line_item``: plain dimensionless facts, `edgar_real`'s phrasing and gold (the control).
 
 Each question is asked to HDRR offline (`run_query(system="hdrr")`) and judged: exact filing (routed documents ==
-the gold filing); evidence (a context of the gold filing covers a page where an input fact is displayed; None when
-every input is hidden, e.g. a CIK only in the ``ix:header``); value stated; and wrong measure: the answer does not
-state the gold but states, as a number, the value of another fact of the filing (the consolidated total for a
-segment, this year's value for a change, the numerator of a margin...) and does not say that the asked value was
+the gold filing, or a non-empty subset of `gold_docs`); evidence (a context of the gold filing covers a page where
+an input fact is displayed; None when every input is hidden, e.g. a CIK only in the ``ix:header``); value stated;
+and wrong measure: the answer does not state the gold but its headline (first sentence; an extractive answer, which
+quotes passages, has none) states as a number the value of another fact of the filing (the consolidated total for
+a segment, this year's value for a change, the numerator of a margin...), and it does not say that the asked value was
 not found. `--out` writes the per-class table and every question's outcome.
 
 FinanceBench dev questions (`--financebench`) are classified by `fb_class` (keyword rules) and counted per class;
@@ -285,7 +288,8 @@ def _debt(xbrl: dict, end: dt.date) -> dict | None:
     for parts in _DEBT:
         got = [er._gold(xbrl, (c,), end, True, 0) for c in parts]
         if all(got):
-            return {"value": sum(g["value"] for g in got if g), "pages": sorted({p for g in got if g for p in g["pages"]})}
+            pages = sorted({p for g in got if g for p in g["pages"]})
+            return {"value": sum(g["value"] for g in got if g), "pages": pages}
     return None
 
 
@@ -310,7 +314,8 @@ def margin_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
         gross = {"value": rev["value"] - cost["value"], "pages": cost["pages"]}
     items: list[tuple[str, str, dict | None, dict | None, str]] = [
         ("gross_margin", "gross margin", gross, rev, "pct"),
-        ("operating_margin", "operating margin", er._gold(xbrl, ("OperatingIncomeLoss",), end, False, months), rev, "pct"),
+        ("operating_margin", "operating margin", er._gold(xbrl, ("OperatingIncomeLoss",), end, False, months), rev,
+         "pct"),
         ("net_margin", "net profit margin", er._gold(xbrl, ("NetIncomeLoss",), end, False, months), rev, "pct"),
         ("current_ratio", "current ratio", er._gold(xbrl, ("AssetsCurrent",), end, True, 0),
          er._gold(xbrl, ("LiabilitiesCurrent",), end, True, 0), "ratio"),
@@ -358,7 +363,7 @@ def cover_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
     name, short = meta["names"][0], meta["names"][1]
     out: list[dict] = []
     if dei.get("AuditorName"):
-        out.append(_q(meta, "cover", "auditor", f"Who is {_owner(name)} independent auditor?",
+        out.append(_q(meta, "cover", "auditor", f"Who audited {_owner(name)} fiscal {meta['fy']} financial statements?",
                       {"gold_value": dei["AuditorName"], "gold_kind": "name", "gold_pages": page["AuditorName"]}, 0))
     shares = [f for f in filing["all"] if f["concept"] == "dei:EntityCommonStockSharesOutstanding" and f.get("instant")]
     if shares:
@@ -382,7 +387,8 @@ def cover_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
                        "gold_pages": page["EntityCentralIndexKey"]}, 3))
     fye = fiscal_year_end(dei.get("CurrentFiscalYearEndDate", ""))
     if fye:
-        out.append(_q(meta, "cover", "fiscal_year_end", f"When does {_owner(name)} fiscal year end?",
+        text = f"On what date does {_owner(name)} fiscal year {meta['fy']} end?"
+        out.append(_q(meta, "cover", "fiscal_year_end", text,
                       {"gold_value": fye, "gold_kind": "date",
                        "gold_pages": page.get("CurrentFiscalYearEndDate", [])}, 4))
     first = [q for q in out if q["sub"] in ("auditor", "shares_outstanding")]
@@ -414,6 +420,7 @@ def generate(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
     """(questions, every numeric fact per filing: what the wrong-measure judge compares with)."""
     questions: list[dict] = []
     facts: dict[str, list[dict]] = {}
+    company: dict[str, tuple[str, int, str, list[int]]] = {}
     for n, path in enumerate(sorted(edgar.glob("*.htm*"))):
         filing = read_filing(path.read_text(encoding="utf-8", errors="replace"))
         meta = _filing_meta(path, filing)
@@ -424,6 +431,17 @@ def generate(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
                                   "members": f["members"]} for f in filing["all"]]
         for make in (segment_questions, change_questions, margin_questions, cover_questions, line_item_questions):
             questions += make(meta, filing)
+        dei = filing["xbrl"]["dei"]
+        page = filing["dei_pages"].get("CurrentFiscalYearEndDate", -1)
+        fye = fiscal_year_end(dei.get("CurrentFiscalYearEndDate", ""))
+        company[meta["doc_id"]] = (dei.get("EntityCentralIndexKey", ""), meta["fy"], fye, [page] if page >= 0 else [])
+    for q in questions:  # a company's CIK is on each of its filings, a fiscal year's end on each filing of that year
+        cik, fy, fye, _pages = company[q["doc_id"]]
+        if q["sub"] == "cik":
+            q["gold_docs"] = sorted(d for d, c in company.items() if c[0] == cik)
+        elif q["sub"] == "fiscal_year_end":
+            q["gold_docs"] = sorted(d for d, c in company.items() if c[:3] == (cik, fy, fye))
+            q["gold_pages_by_doc"] = {d: company[d][3] for d in q["gold_docs"]}
     return questions, facts
 
 
@@ -431,8 +449,8 @@ def generate(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
 
 _CITE = re.compile(r"\[[^\]]*\]|\b[a-z][a-z0-9-]*:[A-Z][A-Za-z0-9]+\b|\bp\.\s*\d+|\b\d{4}-\d\d-\d\d\b"
                    r"|\b(?:" + "|".join(er._MONTHS) + r")\s+\d{1,2},?\s+\d{4}\b|\b(?:FY|Q[1-4]\s*)\d{2,4}\b", re.I)
-_NUMBER = re.compile(r"(?<![\w.])(\(|-|\u2212)?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\)?(?:\s*(%|percent|pp\b|x\b)|(?:\s+in)?"
-                     r"\s+(billions?|millions?|thousands?|bn\b))?", re.I)
+_NUMBER = re.compile(r"(?<![\w.])(\(|-|\u2212)?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\)?"
+                     r"(?:\s*(%|percent|pp\b|x\b)|(?:\s+in)?\s+(billions?|millions?|thousands?|bn\b))?", re.I)
 _MISSING = re.compile(r"(?i)\b(?:not found|could not (?:find|compute)|cannot (?:find|compute)|no (?:tagged )?facts? "
                       r"(?:for|of)|not the asked|is not (?:tagged|reported|disclosed)|no such)\b")
 
@@ -537,13 +555,14 @@ def other_measure(q: dict, answer: str, facts: list[dict]) -> dict | None:
 def judge(q: dict, res: Any, facts: list[dict]) -> dict:
     """One answer's outcome: exact filing, evidence (None when no input fact is displayed), value, wrong measure."""
     routed = list(res["routing"]["routed_docs"])
-    pages = set(q["gold_pages"])
-    evidence = any(c["doc_id"] == q["doc_id"] and any(c["page_start"] <= p <= c["page_end"] for p in pages)
+    gold_docs = set(q.get("gold_docs") or [q["doc_id"]])
+    pages = {d: set(p) for d, p in (q.get("gold_pages_by_doc") or {q["doc_id"]: q["gold_pages"]}).items() if p}
+    evidence = any(any(c["page_start"] <= p <= c["page_end"] for p in pages.get(c["doc_id"], ()))
                    for c in res["contexts"]) if pages else None
     answer = res.get("answer") or ""
     value = states_gold(q, answer)
     other = None if value or _MISSING.search(answer) else other_measure(q, answer, facts)
-    return {"routed": routed, "status": res["routing"]["status"], "exact": routed == [q["doc_id"]],
+    return {"routed": routed, "status": res["routing"]["status"], "exact": bool(routed) and set(routed) <= gold_docs,
             "evidence": evidence, "value": value, "wrong_measure": other is not None, "other_measure": other,
             "extractive": bool(_EXTRACTIVE.match(answer)), "answer": answer[:600]}
 

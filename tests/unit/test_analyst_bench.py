@@ -206,3 +206,18 @@ def test_real_filing_region_member(aq):
                and f["concept"] == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
                and f.get("end") == "2024-12-31"]
     assert germany and germany[0]["value"] == 40856e6 and germany[0]["row"] == "Germany" and germany[0]["page"] == 66
+
+
+def test_company_level_facts_are_right_from_any_filing_of_the_company(aq, tmp_path):
+    for name in ("wid-10-k-2025-02-10.html", "wid-10-k-copy.html"):
+        (tmp_path / name).write_text(_tenk(), encoding="utf-8")
+    questions, facts = aq.generate(tmp_path)
+    cik = _by(questions, "cik")[0]
+    assert cik["gold_docs"] == ["wid-10-k-2025-02-10", "wid-10-k-copy"] and cik["gold_value"] == "0000012345"
+    res = {"routing": {"routed_docs": ["wid-10-k-copy"], "status": "ok"}, "contexts": [],
+           "answer": "Widgetco's CIK is 0000012345."}
+    out = aq.judge(cik, res, facts[cik["doc_id"]])
+    assert out["exact"] and out["value"] and out["evidence"] is None  # the CIK is only in the hidden header
+    assert not aq.judge(cik, {**res, "routing": {"routed_docs": [], "status": "none"}}, [])["exact"]
+    fye = _by(questions, "fiscal_year_end")[0]
+    assert fye["gold_value"] == "December 31" and "fiscal year 2024" in fye["question"]

@@ -1,4 +1,4 @@
-"""Reading a question once: `read_question(text)` -> `finrag.state.question.QuestionFacts`.
+"""`tools/question/`: reading a question once, `read_question(text)` -> `finrag.state.question.QuestionFacts`.
 
 periods.py: fiscal years, quarters, dates, year-to-date words, as-of dates, spans of years.
 cues.py: forms, earnings-release and corporate-event cues, 8-K items, years asked about as expected.

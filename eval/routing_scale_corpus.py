@@ -24,6 +24,7 @@ from typing import Iterable, Optional, Sequence
 
 from finrag.eval.routing_corpus import YEARS, BenchCompany, cover_page, load_companies
 from finrag.eval.sec_registrants import SecRegistrant, load_registrants
+from finrag.tools.routing.text import clean_company_name
 
 __all__ = ["DUAL_CLASS", "SCALE_YEAR", "ScaleCompany", "scale_companies", "scale_documents"]
 
@@ -35,7 +36,6 @@ DUAL_CLASS = {"GOOGL": ("GOOG",), "FOXA": ("FOX",), "NWSA": ("NWS",), "BRK.B": (
 """Primary ticker -> the other common classes that get a file of their own (the same filing under each ticker)."""
 
 _CLASS_SHAPE = re.compile(r"[A-Z]{1,5}(?:[.\-][A-Z])?")
-_LEGAL_TAIL = re.compile(r"(?i)[\s,]+(?:inc|corp|corporation|co|company|ltd|plc|llc|l\.?p|n\.?v|s\.?a|ag|se)\.?$")
 
 
 @dataclass
@@ -63,10 +63,7 @@ def _dotted(ticker: str) -> str:
 def _name_key(name: str) -> str:
     """'MARSH & MCLENNAN COMPANIES, INC.' and 'Marsh & McLennan Companies, Inc.' -> one key."""
     name = re.sub(r"\s*/[A-Z]{2,}/?\s*$", "", name.strip())  # the SEC's '/DE/', '/NEW/' state marks
-    prev = None
-    while prev != name:
-        prev, name = name, _LEGAL_TAIL.sub("", name).strip(" ,.")
-    return re.sub(r"[^a-z0-9]", "", re.sub(r"^the\s+", "", name.lower()))
+    return re.sub(r"[^a-z0-9]", "", clean_company_name(name).lower())
 
 
 def _class_tickers(reg: SecRegistrant) -> list[str]:

@@ -9,6 +9,7 @@ import re
 from typing import Optional
 
 from finrag.tools.conversation.slots import COMPANY_PRONOUNS, MEASURE_PRONOUN
+from finrag.tools.routing.text import SHORT_SUFFIX_WORDS
 
 
 def possessive(name: str) -> str:
@@ -27,8 +28,7 @@ def period_label(years: list[int], periods: list[str]) -> str:
 def replace_company(text: str, mentions: list[str], name: str) -> Optional[str]:
     """`text` with its first company mention (of `mentions`) replaced by `name`, possessive kept."""
     for m in sorted({x for x in mentions if x}, key=len, reverse=True):
-        rx = re.compile(re.escape(m) + r"(?:,?\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC)\b\.?)?(?P<pos>'s|’s|'(?!\w))?",
-                        re.I)
+        rx = re.compile(re.escape(m) + rf"(?:,?\s+(?:{SHORT_SUFFIX_WORDS})\b\.?)?(?P<pos>'s|’s|'(?!\w))?", re.I)
         hit = rx.search(text)
         if hit:
             new = possessive(name) if hit.group("pos") else name

@@ -23,7 +23,7 @@ and the row label the filing displays beside each fact. Classes (`cls`):
   debt ``LongTermDebt`` or its current + noncurrent parts, over ``StockholdersEquity``; within 0.01), free cash
   flow = operating cash flow - capital expenditures (0.5%).
 * ``cover``: the auditor (``dei:AuditorName``, case-insensitive), shares outstanding on the cover with its as-of
-  date (``dei:EntityCommonStockSharesOutstanding``, within 0.1%), public float, CIK (the number), fiscal year end
+  date (``dei:EntityCommonStockSharesOutstanding``, within 0.01%), public float, CIK (the number), fiscal year end
   (month and day). A CIK is right from any filing of the registrant, a fiscal year's end from any filing of that
   fiscal year (`gold_docs`): exact filing then means routed to those filings only.
 * ``line_item``: plain dimensionless facts, `edgar_real`'s phrasing and gold (the control).
@@ -492,8 +492,8 @@ def states_gold(q: dict, answer: str) -> bool:
     if kind == "date":
         month, day = gold.split()
         return bool(re.search(rf"(?i)\b{month}\s+{day}\b|\b{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{month}\b", answer or ""))
-    if kind == "shares":  # a count is displayed exactly: within 0.1% (another date's count is often within 0.5%)
-        return any(abs(abs(v) - gold) <= 0.001 * gold for v, k in nums if k == "amount")
+    if kind == "shares":  # a count is displayed exactly: within 0.01% (another date's count is often within 0.1%)
+        return any(abs(abs(v) - gold) <= 0.0001 * gold for v, k in nums if k == "amount")
     pct = [abs(v) for v, k in nums if k == "pct"]
     if kind == "pct" or kind == "either":
         target = q.get("gold_pct", gold)

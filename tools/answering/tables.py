@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, cast
 
+from finrag.tools.cache import LruCache
 from finrag.tools.numbers import SCALES, parse_number
 from finrag.tools.numbers import is_dash as _is_dash
 from finrag.tools.retrieval.statements import STATEMENT_TITLES
@@ -505,9 +506,8 @@ def _group_columns(cols: list[Column], raw_rows: list[str], header_row: int) -> 
 
 
 # --------------------------------------------------------------------------- pages of a filing
-_CACHE: "OrderedDict[tuple[str, int, str], list[Table]]" = OrderedDict()
-_CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 4096
+_CACHE: LruCache[tuple[str, int, str], list[Table]] = LruCache(_CACHE_SIZE)  # a page's tables, per method
 
 
 _PDFS: "OrderedDict[str, Any]" = OrderedDict()  # open pymupdf Documents
@@ -539,17 +539,14 @@ def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: s
     (`method='words'`), else from the stored page `text`. Cached per (doc, page, method)."""
     pdf_named = bool(pdf_path) and method == "words" and pdf_path.lower().endswith(".pdf")
     if pdf_named:  # read from the PDF before (the file was there then): no look at the disk for a cached page
-        with _CACHE_LOCK:
-            got = _CACHE.get((doc_id, page, "words"))
-            if got is not None:
-                _CACHE.move_to_end((doc_id, page, "words"))
-                return got
+        got = _CACHE.get((doc_id, page, "words"))
+        if got is not None:
+            return got
     use_pdf = pdf_named and Path(pdf_path).is_file()
     key = (doc_id, page, "words" if use_pdf else "text")
-    with _CACHE_LOCK:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
+    got = _CACHE.get(key)
+    if got is not None:
+        return got
     tables: list[Table] = []
     if use_pdf:
         try:
@@ -567,8 +564,5 @@ def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: s
             tables = []
     if not tables and text:
         tables = tables_from_text(text, doc_id=doc_id, page=page)
-    with _CACHE_LOCK:
-        _CACHE[key] = tables
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    _CACHE.put(key, tables)
     return tables

@@ -279,6 +279,9 @@ def evidence_page_recall(evidence: Sequence[dict], contexts: Sequence[dict]) -> 
     return hit / len(ev)
 
 
+# the judge's own, more lenient tail (group-type words and "the" too, any number of them): a company is named
+# when the answer says "Berkshire Hathaway" for "Berkshire Hathaway Inc." and "Alphabet" for "Alphabet Holdings";
+# `finrag.tools.routing.text.clean_company_name` is the system's cleaning, kept apart so scores do not move with it
 _SUFFIX_RE = re.compile(r"[,\s]+(incorporated|inc|corporation|corp|company|co|plc|ltd|limited|llc|holdings|group|"
                         r"the)\.?$", re.I)
 

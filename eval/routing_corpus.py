@@ -197,6 +197,8 @@ def _mention(r: random.Random, c: BenchCompany, kind: Optional[str] = None) -> s
     kind = kind or r.choice(["ticker", "ticker", "short", "short", "short", "legal", "dollar", "paren",
                              "ticker_word", "clean"])
     short = r.choice(c.short) if c.short else c.legal
+    # how a question writes the legal name without its last suffix (not `text.clean_company_name`: the generated
+    # questions, "JPMorgan Chase &" among them, are the routing benchmark's input and stay as they were)
     clean = re.sub(r",?\s+(Inc\.|Incorporated|Corporation|Company|Co\.|plc|PLC|Ltd\.|Limited|N\.V\.|SA|Corp\.)$",
                    "", c.legal).replace("The ", "", 1)
     return {"ticker": c.ticker, "short": short, "legal": c.legal, "dollar": f"${c.ticker}",

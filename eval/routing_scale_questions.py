@@ -37,6 +37,8 @@ _METRICS = ["revenue", "net income", "operating margin", "capex", "free cash flo
             "Net inc.", "rev growth", "opex", "headcount", "goodwill", "inventory", "deferred revenue"]
 _FORMS = ["${t} {m} 2024", "{n} ({t}) {m} FY2024", "ticker {t}: {m} 2024", "{n} {m} 2024", "{m} for {n} in 2024",
           "{n}'s {m} 2024", "{t} {m} FY24", "{m} 2024 {n} ({t})"]
+# the spoken name's own tail (not `text.clean_company_name`: the generated questions are the scale benchmark's
+# input and stay as they were; "UnitedHealth Group Incorporated" keeps its "Incorporated")
 _LEGAL_TAIL = re.compile(r"(?i)(?:[\s,]+(?:inc|corp|corporation|co|company|ltd|limited|plc|llc|l\.?p|n\.?v|"
                          r"s\.?a|ag|se|/[a-z]{2,}/?))+\.?\s*$")
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 from finrag.eval.judges import numbers as judge_numbers
 from finrag.tools.answering import render, tables
 from finrag.tools.indexing import xbrl
-from finrag.tools.numbers import (SCALE_OF_POWER, SCALE_WORDS, SCALES, SINGULAR, fact_value, is_dash,
-                                  parse_number)
+from finrag.tools.numbers import SCALE_OF_POWER, SCALE_WORDS, SCALES, SINGULAR, fact_value, is_dash, parse_number
 
 
 def test_the_copies_are_this_module():

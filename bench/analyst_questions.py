@@ -21,7 +21,7 @@ and the row label the filing displays beside each fact. Classes (`cls`):
   Gold: the percent change (judged within 0.1 pp), the absolute change (0.5%), or either ("how much did ... grow").
 * ``margin``: gross / operating / net margin (percent of revenue, 0.1 pp), current ratio and debt to equity (total
   debt ``LongTermDebt`` or its current + noncurrent parts, over ``StockholdersEquity``; within 0.01), free cash
-  flow = operating cash flow - capital expenditures (0.5%).
+  flow = operating cash flow - capital expenditures (0.5%; every other filing's question states that definition).
 * ``cover``: the auditor (``dei:AuditorName``, case-insensitive), shares outstanding on the cover with its as-of
   date (``dei:EntityCommonStockSharesOutstanding``, within 0.01%), public float, CIK (the number), fiscal year end
   (month and day). A CIK is right from any filing of the registrant, a fiscal year's end from any filing of that
@@ -334,7 +334,8 @@ def margin_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
             value = a["value"] - abs(b["value"])
             when = (f"for fiscal {fy}" if months == 12 else f"for the {('three', 'six', 'nine')[q - 1]} months "
                     f"ended {er._words(end)}")
-            text = f"What was {_owner(name)} free cash flow (operating cash flow minus capex) {when}?"
+            define = " (operating cash flow minus capex)" if meta["n"] % 2 else ""  # as FinanceBench defines it
+            text = f"What was {_owner(name)} free cash flow{define} {when}?"
         else:
             value = a["value"] / b["value"] * (100 if kind == "pct" else 1)
             when = f"as of {er._words(end)}" if kind == "ratio" else phrase[i % 2]

@@ -139,7 +139,7 @@ def store_path(cfg: Configuration, owner: str = "") -> Path:
     (`owner_of`, the server's API key) has a store of its own, `threads-<owner>.sqlite`."""
     name = f"threads-{owner}.sqlite" if owner else STORE_NAME
     index = cfg.index_dir
-    folder = str(getattr(cfg, "threads_dir", "") or "")
+    folder = cfg.threads_dir
     if index.startswith("milvus:"):
         db = Path(index[len("milvus:"):]).expanduser()
         return (Path(folder).expanduser() if folder else db.parent) / f"{db.stem}.{name}"

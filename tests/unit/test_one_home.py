@@ -48,3 +48,11 @@ def test_one_line_messages(capsys):
     print_error("no index at x")
     print_warning("slow disk", prog="finrag eval")
     assert capsys.readouterr().err == "finrag: error: no index at x\nfinrag eval: warning: slow disk\n"
+
+
+def test_company_names_are_cleaned_in_one_place():
+    from finrag.tools.routing import documents, text
+
+    assert documents.clean_company_name is text.clean_company_name
+    assert text.clean_company_name("JPMorgan Chase & Co.") == "JPMorgan Chase"
+    assert text.clean_company_name("THE COCA-COLA COMPANY") == "Coca-Cola"

@@ -29,6 +29,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
 from finrag.tools.answering.questions import period_kind
 from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question import read_question
 from finrag.tools.routing.dei import dei_date
 
@@ -218,7 +219,7 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
     company = info.get("company") or "The company"
     owner = f"{company}'" if company.endswith("s") else f"{company}'s"
-    scale = {"3": "thousands", "6": "millions", "9": "billions"}.get(str(fact.get("scale") or ""), "")
+    scale = SCALE_OF_POWER.get(str(fact.get("scale") or ""), "")
     text = str(fact.get("text") or "")
     shown = (f"({text})" if fact.get("sign") == "-" else text) + (f" in {scale}" if scale else "")
     when = period if period.startswith('as of') else 'for ' + period
@@ -238,7 +239,6 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
                         facts_context=facts_block(facts, fact, doc_id))
 
 
-_SCALE_WORDS = {"3": "thousands", "6": "millions", "9": "billions"}
 
 
 def _period_words(ctx: dict) -> str:
@@ -269,7 +269,7 @@ def fact_line(fact: dict, ctx: dict, doc_id: str) -> str:
     unit = _unit_words(str(fact.get("unit") or ""))
     scale = str(fact.get("scale") or "0")
     shown = str(fact.get("text") or "")
-    scale_words = f", displayed in {_SCALE_WORDS[scale]}" if scale in _SCALE_WORDS else ""
+    scale_words = f", displayed in {SCALE_OF_POWER[scale]}" if scale in SCALE_OF_POWER else ""
     value = float(fact["value"])
     page = int(fact.get("page", -1))
     where = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, hidden fact]"

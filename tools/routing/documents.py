@@ -16,39 +16,13 @@ from finrag.state.schema import DocumentInfo
 from finrag.tools.routing.aliases import AliasBook, builtin_aliases
 from finrag.tools.routing.cover import parse_cover_page
 from finrag.tools.routing.filenames import canonical_company_key, parse_path
-from finrag.tools.routing.text import MONTH_NAMES, SUFFIX_WORDS, PathLike, edit_distance, squash, uniq
+from finrag.tools.routing.text import MONTH_NAMES, PathLike, clean_company_name, edit_distance, squash, uniq
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 __all__ = ["build_document_info", "clean_company_name", "name_variants", "names_same_company", "readable_key"]
 
-_FOREIGN_FORMS = r"s\.?a\.?b\.?\s+de\s+c\.?v|s\.?a\.?\s+de\s+c\.?v|asa|oyj|s\.?p\.?a|kgaa|&\s*co\.?\s+kgaa|n\.?v|b\.?v"
-_SUFFIX_TAIL = re.compile(rf"(?:[\s,]+(?:&\s*(?:company|co)|{SUFFIX_WORDS}|{_FOREIGN_FORMS})\.?)+\s*$", re.IGNORECASE)
 _GENERIC_TAIL = re.compile(r"\s+(?:international|worldwide|global|holdings|group|systems|communications|"
                            r"stores|wholesale|companies|technologies|enterprises|industries)$", re.IGNORECASE)
-
-
-def _smart_case(name: str) -> str:
-    """Title-case an ALL-CAPS name, keeping acronyms like CVS, MGM, 3M."""
-    if not name or any(c.islower() for c in name):
-        return name
-
-    def word(w: str) -> str:
-        core = re.sub(r"[^A-Za-z]", "", w)
-        if any(c.isdigit() for c in w) or (len(core) <= 3 and not re.search(r"[AEIOUY]", core)):
-            return w
-        return "-".join(p[:1] + p[1:].lower() for p in w.split("-"))
-
-    return " ".join(word(w) for w in name.split())
-
-
-def clean_company_name(name: str) -> str:
-    """'THE COCA-COLA COMPANY' -> 'Coca-Cola'; 'JPMorgan Chase & Co.' -> 'JPMorgan Chase'."""
-    name = re.sub(r"\s+", " ", str(name or "")).strip(" ,.")
-    name = re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
-    prev = None
-    while prev != name:
-        prev, name = name, _SUFFIX_TAIL.sub("", name).strip(" ,")
-    return _smart_case(name)
 
 
 def name_variants(name: str) -> list[str]:

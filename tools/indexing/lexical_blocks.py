@@ -218,7 +218,7 @@ def sources(conn: sqlite3.Connection, terms: list[str], avgdl: float) -> dict[st
     pending = [r[0] for r in conn.execute("SELECT lo FROM lex_docs WHERE run IS NULL")]
     if len(pending) > R.PENDING_LOOKUPS:
         return None
-    lives = R._lives(conn, [r for r, _ in runs])
+    lives = R.run_lives(conn, [r for r, _ in runs])
     out: dict[str, list[Source]] = {t: [] for t in terms}
     marks = ",".join("?" * len(terms))
 
@@ -246,7 +246,7 @@ def sources(conn: sqlite3.Connection, terms: list[str], avgdl: float) -> dict[st
                     return None
                 rec = np.empty(len(ids), dtype=RUN_DTYPE)
                 rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
-                loose(term, R._sorted(rec), None)
+                loose(term, R.sorted_records(rec), None)
     return out
 
 
@@ -256,11 +256,11 @@ def search_blocks(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...],
     scorer's order), scoring only the blocks that can hold one; None when it does not apply (no runs, too many
     documents outside them): score every posting then. A phrase of several terms is bounded by its first term
     (its frequency is the smallest of its terms') and scored where all its terms occur."""
-    from finrag.tools.indexing.lexical_runs import _snapshot
+    from finrag.tools.indexing.lexical_runs import read_snapshot
 
     if k <= 0 or not weights:
         return None
-    with _snapshot(conn):
+    with read_snapshot(conn):
         src = sources(conn, sorted({t for p, _ in weights for t in p}), avgdl)
     if src is None:
         return None
@@ -375,7 +375,7 @@ def _bound_at(sources_: list[Source], w: float, blocks: np.ndarray, nb: int) -> 
 
 def _records_in(sources_: list[Source], blocks: np.ndarray) -> np.ndarray:
     """One term's live records in `blocks` (uint32, ascending), from all its sources, in chunk-id order."""
-    from finrag.tools.indexing.lexical_runs import _alive, _ranges
+    from finrag.tools.indexing.lexical_runs import alive_mask, id_ranges
 
     parts = []
     for s in sources_:
@@ -387,9 +387,9 @@ def _records_in(sources_: list[Source], blocks: np.ndarray) -> np.ndarray:
         ends = np.full(len(pos), len(s.rec), dtype=np.int64)
         inside = nxt < len(s.start)
         ends[inside] = s.start[nxt[inside]]
-        r = s.rec[_ranges(starts, ends)]
+        r = s.rec[id_ranges(starts, ends)]
         if s.live is not None:
-            r = r[_alive(r["id"].astype(np.int64), *s.live)]
+            r = r[alive_mask(r["id"].astype(np.int64), *s.live)]
         parts.append(r)
     if not parts:
         return np.zeros(0, dtype=RUN_DTYPE)

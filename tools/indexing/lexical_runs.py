@@ -111,7 +111,7 @@ def _write_run(conn: sqlite3.Connection, items: Iterable[tuple[str, np.ndarray]]
         for term, rec in items:
             if len(rec):
                 if len(rec) > 1 and (np.diff(rec["id"].astype(np.int64)) < 0).any():
-                    rec = _sorted(rec)
+                    rec = sorted_records(rec)
                 total += len(rec)
                 out.add(term, rec)
                 yield run, term, rec.tobytes(), b""
@@ -153,7 +153,7 @@ def _ensure_files(conn: sqlite3.Connection) -> None:
     lexical_blocks.remove_unused(conn)
 
 
-def _lives(conn: sqlite3.Connection, runs: Sequence[int]) -> dict[int, tuple[np.ndarray, np.ndarray] | None]:
+def run_lives(conn: sqlite3.Connection, runs: Sequence[int]) -> dict[int, tuple[np.ndarray, np.ndarray] | None]:
     """For each run: None when it still holds every document it was written with, else its live documents."""
     have = dict(conn.execute("SELECT run, COUNT(*) FROM lex_docs WHERE run IS NOT NULL GROUP BY run").fetchall())
     written = dict(conn.execute("SELECT run, docs FROM lex_runs").fetchall())
@@ -166,7 +166,7 @@ def _live(conn: sqlite3.Connection, run: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.int64)
 
 
-def _alive(ids: np.ndarray, los: np.ndarray, ns: np.ndarray) -> np.ndarray:
+def alive_mask(ids: np.ndarray, los: np.ndarray, ns: np.ndarray) -> np.ndarray:
     """Which chunk ids fall inside one of the documents (`los`, `ns`)."""
     at = np.searchsorted(los, ids, side="right") - 1
     ok = at >= 0
@@ -176,7 +176,7 @@ def _alive(ids: np.ndarray, los: np.ndarray, ns: np.ndarray) -> np.ndarray:
 
 def _run_records(post: bytes, live: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
     rec = np.frombuffer(post, dtype=RUN_DTYPE)
-    return rec if live is None else rec[_alive(rec["id"].astype(np.int64), *live)]
+    return rec if live is None else rec[alive_mask(rec["id"].astype(np.int64), *live)]
 
 
 def _merge(conn: sqlite3.Connection, max_runs: int) -> None:
@@ -188,7 +188,7 @@ def _merge(conn: sqlite3.Connection, max_runs: int) -> None:
     if len(runs) <= max(1, max_runs):
         return
     victims = runs[: len(runs) - max(1, max_runs // 2)]
-    lives = _lives(conn, victims)
+    lives = run_lives(conn, victims)
 
     def stream(run: int):
         for term, post in conn.execute("SELECT term, post FROM lex_run WHERE run=? ORDER BY term", (run,)):
@@ -201,12 +201,12 @@ def _merge(conn: sqlite3.Connection, max_runs: int) -> None:
         current = None
         for term, run, post in heapq.merge(*streams):
             if term != current and group:
-                yield current, _sorted(np.concatenate(group))
+                yield current, sorted_records(np.concatenate(group))
                 group = []
             current = term
             group.append(_run_records(post, lives[run]))
         if group:
-            yield current, _sorted(np.concatenate(group))
+            yield current, sorted_records(np.concatenate(group))
 
     old = victims
     marks = ",".join("?" * len(old))
@@ -217,7 +217,7 @@ def _merge(conn: sqlite3.Connection, max_runs: int) -> None:
     conn.execute(f"UPDATE lex_docs SET run=? WHERE run IN ({marks})", [new, *old])
 
 
-def _sorted(rec: np.ndarray) -> np.ndarray:
+def sorted_records(rec: np.ndarray) -> np.ndarray:
     return rec[np.argsort(rec["id"], kind="stable")]
 
 
@@ -227,12 +227,12 @@ def fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[np
 
     The reads form one snapshot (a read transaction, unless the caller is in one): a `finrag index` that
     commits new runs or a merge meanwhile is seen either entirely or not at all."""
-    with _snapshot(conn):
+    with read_snapshot(conn):
         return _fetch_runs(conn, terms)
 
 
 @contextmanager
-def _snapshot(conn: sqlite3.Connection):
+def read_snapshot(conn: sqlite3.Connection):
     """A read transaction around several reads, unless the caller is in a transaction already."""
     if conn.in_transaction:
         yield
@@ -250,7 +250,7 @@ def _fetch_runs(conn: sqlite3.Connection, terms: list[str]) -> dict[str, tuple[n
         return None
     out = {}
     for term, ss in sources.items():
-        parts = [rec if live is None else rec[_alive(rec["id"].astype(np.int64), *live)] for rec, live in ss]
+        parts = [rec if live is None else rec[alive_mask(rec["id"].astype(np.int64), *live)] for rec, live in ss]
         rec = np.concatenate(parts) if parts else np.zeros(0, dtype=RUN_DTYPE)
         out[term] = (rec["id"].astype(np.int64), rec["tf"].astype(np.float64), rec["dl"].astype(np.float64))
     return out
@@ -268,7 +268,7 @@ def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Sourc
     pending = [r[0] for r in conn.execute("SELECT lo FROM lex_docs WHERE run IS NULL")]
     if len(pending) > PENDING_LOOKUPS:
         return None
-    lives = _lives(conn, runs)
+    lives = run_lives(conn, runs)
     out: dict[str, list[Source]] = {t: [] for t in terms}
     marks = ",".join("?" * len(terms))
     for run in runs:
@@ -283,13 +283,16 @@ def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Sourc
                     return None
                 rec = np.empty(len(ids), dtype=RUN_DTYPE)
                 rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
-                out[term].append((_sorted(rec), None))
+                out[term].append((sorted_records(rec), None))
     return out
 
 
-def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+def id_ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """The indices start..end-1 of every (start, end) pair, concatenated."""
     lengths = ends - starts
     offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
     return offsets + np.arange(int(lengths.sum()))
 
+
+
+_lives, _alive = run_lives, alive_mask  # the former names (tests/unit/test_lexical_runs.py reads them)

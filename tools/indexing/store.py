@@ -125,6 +125,11 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
         return conn
 
 
+    def read_connection(self) -> sqlite3.Connection:
+        """This thread's read connection (autocommit, rows as `sqlite3.Row`), for code that reads the tables as they
+        are (`finrag copy`, benchmarks); read only: writes go through the Store's methods."""
+        return self._reader()
+
     def close(self) -> None:
         with self._lock:
             for conn in self._readers:

@@ -171,7 +171,7 @@ class ReadMixin:
                     for v in VARIANTS[1:]}
         size = sum(f.stat().st_size for f in self.index_dir.iterdir() if f.is_file())
         missing, _ = self.vector_coverage()
-        ann = V._read_json(self.index_dir / "ann_base.json")
+        ann = V.read_json(self.index_dir / "ann_base.json")
         return {"index_dir": str(self.index_dir), "documents": docs[0], "pages": docs[1], "chars": docs[2],
                 "chunks": chunks, "embedder": self.get_meta("embedder"), "embedding_dim": self.get_meta("embedding_dim"),
                 "chunk_size": self.get_meta("chunk_size"), "chunk_overlap": self.get_meta("chunk_overlap"),

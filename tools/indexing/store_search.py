@@ -292,6 +292,17 @@ class SearchMixin:
             self.conn.commit()
         return True
 
+    def chunk_vectors(self, doc_id: str, variant: str, ids: np.ndarray) -> np.ndarray:
+        """The variant's vectors of the document's chunks `ids`, in that order: from the vector file when the
+        document's rows are recorded there, else derived from its stored segments (+ prefixes) (`finrag copy`)."""
+        vf = self.vector_file(variant)
+        fid = vf.file_id()
+        if fid is not None and doc_id in self._recorded(variant, fid, [doc_id]):
+            return vf.gather(ids)
+        got_ids, vecs = self._doc_chunk_vectors(doc_id, variant)
+        order = {int(c): i for i, c in enumerate(got_ids.tolist())}
+        return np.stack([vecs[order[int(c)]] for c in ids])
+
     def _doc_chunk_vectors(self, doc_id: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
         from finrag.tools.indexing.embedders import normalize
 

@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS vec_rows(seq INTEGER PRIMARY KEY AUTOINCREMENT, varia
 """
 
 
-def _read_json(path: Path) -> dict:
+def read_json(path: Path) -> dict:
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError):
@@ -79,7 +79,7 @@ class VectorFile:
     # ------------------------------------------------------------ identity
     def file_id(self) -> str | None:
         """The id of the current file, or None when there is no usable file for this embedder and size."""
-        meta = _read_json(self.side)
+        meta = read_json(self.side)
         if not self.path.exists() or meta.get("dim") != self.dim or meta.get("embedder") != self.embedder:
             return None
         return meta.get("file")
@@ -390,7 +390,7 @@ class Ann:
         import faiss
 
         path, side = _ann_paths(vf.index_dir, vf.variant)
-        record = _read_json(side)
+        record = read_json(side)
         if not path.exists() or not record or record.get("file") != file_id:
             return None
         flag = faiss.IO_FLAG_MMAP if record.get("kind") == "ivf" else faiss.IO_FLAG_MMAP_IFC

@@ -160,10 +160,10 @@ def connect(loc: Location, create: bool = False, timeout: float | None = None):
         return MilvusClient(**kwargs)
     except Exception as exc:
         what = "Milvus Lite cannot open" if loc.lite else "Milvus server unreachable at"
-        raise MilvusUnavailable(f"{what} {loc} ({type(exc).__name__}: {_short(exc)})") from None
+        raise MilvusUnavailable(f"{what} {loc} ({type(exc).__name__}: {short_error(exc)})") from None
 
 
-def _short(exc: BaseException) -> str:
+def short_error(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200]
 
 

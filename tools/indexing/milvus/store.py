@@ -79,7 +79,7 @@ class MilvusStore:
         try:
             have = {c: self.client.has_collection(c) for c in S.all_collections(self.location)}
         except Exception as exc:
-            raise S.MilvusUnavailable(f"Milvus at {self.location} does not answer ({S._short(exc)})") from None
+            raise S.MilvusUnavailable(f"Milvus at {self.location} does not answer ({S.short_error(exc)})") from None
         if not have[self.location.name("meta")]:
             if not create:
                 raise IndexMissing(f"no finrag index at {self.location} (collection {self.location.name('meta')} "
@@ -120,7 +120,7 @@ class MilvusStore:
         try:
             self.client.load_collection(name)
         except Exception as exc:
-            raise S.MilvusUnavailable(f"Milvus cannot load {name} at {self.location} ({S._short(exc)})") from None
+            raise S.MilvusUnavailable(f"Milvus cannot load {name} at {self.location} ({S.short_error(exc)})") from None
 
     def _query(self, what: str, filter: str, fields: list[str], limit: int | None = None) -> list[dict]:
         name = what if what.startswith(self.location.prefix + "_") else self.location.name(what)
@@ -141,7 +141,7 @@ class MilvusStore:
         except IndexError_:
             raise
         except Exception as exc:
-            raise S.MilvusUnavailable(f"Milvus query on {name} at {self.location} failed ({S._short(exc)})") from None
+            raise S.MilvusUnavailable(f"Milvus query on {name} at {self.location} failed ({S.short_error(exc)})") from None
 
     def _count(self, name: str, filter: str = "") -> int:
         rows = self.client.query(name, filter=filter, output_fields=["count(*)"])
@@ -156,6 +156,10 @@ class MilvusStore:
                 rows = self._query("meta", 'key != ""', ["key", "value"], limit=QUERY_PAGE)
                 self._meta_cache = (time.monotonic(), {r["key"]: r["value"] for r in rows})
             return self._meta_cache[1]
+
+    def meta(self) -> dict[str, str]:
+        """Every `meta` row (key -> value), read at most once a second (a copy of the cached rows)."""
+        return dict(self._meta())
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         return self._meta().get(key, default)
@@ -293,7 +297,7 @@ class MilvusStore:
                                      output_fields=fields + (CHUNK_FIELDS[1:] if variant == "base" else []),
                                      search_params={"metric_type": metric})
         except Exception as exc:
-            raise S.MilvusUnavailable(f"Milvus search on {name} at {self.location} failed ({S._short(exc)})") from None
+            raise S.MilvusUnavailable(f"Milvus search on {name} at {self.location} failed ({S.short_error(exc)})") from None
         return list(res[0]) if res else []
 
     @property
@@ -304,6 +308,11 @@ class MilvusStore:
     def lex_stats(self, variant: str) -> tuple[int, int]:
         """(N, tokens) of a variant's BM25 statistics (bm25=finrag)."""
         return (int(self.get_meta(f"lex_rows_{variant}", "0") or 0), int(self.get_meta(f"lex_tokens_{variant}", "0") or 0))
+
+    def forget_lex_df(self) -> None:
+        """Drop the cached document frequencies (after the copy rewrote them)."""
+        with self._lock:
+            self._df_cache = (-1, {})
 
     def lex_df(self, variant: str, terms: Sequence[str]) -> dict[str, int]:
         """term -> df in a variant (cached in the process until the index's generation changes)."""

@@ -53,7 +53,7 @@ class _EmbeddedSource:
 
     def __init__(self, store: Store):
         self.store = store
-        self.conn = store._reader()
+        self.conn = store.read_connection()
 
     def meta(self) -> dict:
         return {r[0]: r[1] for r in self.conn.execute("SELECT key, value FROM meta")}
@@ -80,13 +80,7 @@ class _EmbeddedSource:
 
     def vectors(self, doc_id: str, variant: str, ids: np.ndarray) -> np.ndarray:
         """The chunk vectors of a variant: from the vector file when its rows are recorded, else derived."""
-        vf = self.store.vector_file(variant)
-        fid = vf.file_id()
-        if fid is not None and doc_id in self.store._recorded(variant, fid, [doc_id]):
-            return vf.gather(ids)
-        got_ids, vecs = self.store._doc_chunk_vectors(doc_id, variant)
-        order = {int(c): i for i, c in enumerate(got_ids.tolist())}
-        return np.stack([vecs[order[int(c)]] for c in ids])
+        return self.store.chunk_vectors(doc_id, variant, ids)
 
     def prefixes(self, doc_id: str, variant: str) -> dict[int, tuple[str, np.ndarray | None]]:
         rows = self.conn.execute("SELECT p.chunk_id, p.prefix, p.vec FROM chunk_prefix p JOIN chunks c ON "
@@ -99,7 +93,7 @@ class _MilvusSource:
         self.store = store
 
     def meta(self) -> dict:
-        return dict(self.store._meta())
+        return self.store.meta()
 
     def documents(self) -> list[dict]:
         return self.store.document_rows()
@@ -265,7 +259,7 @@ def flush_lex(store: MilvusStore, stats: LexStats, absolute: bool = False) -> No
             rows.append({"id": L.term_id(variant, t), "df": max(int(new), 0), "v": zero2})
         for i in range(0, len(rows), 5000):
             store.client.upsert(name, rows[i:i + 5000])
-    store._df_cache = (-1, {})
+    store.forget_lex_df()
     store.set_meta("lex_state", "ok")
 
 

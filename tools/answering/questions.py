@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Literal, Optional
 
-from finrag.state.question import QuestionFacts
+from finrag.state.question import Aggregate, Direction, QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS
 from finrag.tools.answering.metrics import METRICS, Metric
 from finrag.tools.question import read_question
@@ -32,16 +32,16 @@ _US = re.compile(r"\b(?:US|U\.S\.|USA)\b")
 class Plan:
     """The reader's reading of a question."""
 
-    kind: str
+    kind: Literal["metric", "item", "other"]
     """'metric', 'item', or 'other' (no metric or line item the reader knows)."""
     metric: Optional[Metric] = None
     item: Optional[str] = None
     years: list[int] = field(default_factory=list)
     """Fiscal years the answer is about, oldest first (one for a plain value, two for a change, N for an average)."""
-    aggregate: str = "single"
+    aggregate: Aggregate = "single"
     """'single', 'average' (mean of per-year values), 'change' (from the first year to the last), 'cagr'."""
     yesno: bool = False
-    direction: str = ""
+    direction: Direction = ""
     """For yes/no: 'positive', 'healthy', 'increase', 'decrease', 'improve'."""
     scale: Optional[str] = None
     """Requested scale: 'thousands', 'millions', 'billions' (None: as in the filing)."""

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Protocol, cast
 
+from finrag.state.contract import ReaderKind
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 from finrag.tools.answering.metrics import Metric
@@ -105,7 +106,7 @@ class Found:
 class ReaderResult:
     answer: str
     confident: bool
-    kind: str
+    kind: ReaderKind
     """'item', 'metric', or 'none' (the reader has nothing to say; use another strategy)."""
     plan: Optional[Plan] = None
     found: list[Found] = field(default_factory=list)

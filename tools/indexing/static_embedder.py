@@ -26,7 +26,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -129,7 +129,7 @@ class StaticEmbedder:
     def __init__(self, path: str | Path | None = None, batch_size: int = 1024):
         self.path = Path(path) if path else None
         self.batch_size = batch_size
-        self._model = None
+        self._model: Any = None  # model2vec.StaticModel once loaded
 
     @property
     def model(self):

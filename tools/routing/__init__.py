@@ -13,7 +13,7 @@ path and cover page plus an alias book (`data/aliases.yaml`); its linker reads q
 * `dei`        identity from an EDGAR filing's inline-XBRL dei facts (form, fiscal year/quarter, period end...)
 * `names`      short names derived from legal names (head words, initialisms, abbreviated words)
 * `linker`     candidate companies in a question, each with a confidence and the reason
-* `questions`  years, ranges, periods, dates, forms, forward-looking years and cues in a question
+  (the years, periods, dates, forms, forward-looking years and cues of a question: `finrag.tools.question`)
 * `resolver`   choosing one company's filing for a question (priors and cues)
 * `registry`   `Registry` (linker + resolver over the documents of an index) and `Resolution`
 """

@@ -53,16 +53,18 @@ def critical_path(stages: dict, workers: int, cores: int, wall: float) -> dict:
     waited for the pool (the pool is the critical path) or the pool waited for the writer."""
     w = {k: v["wall_s"] for k, v in stages.items()}
     c = {k: v["cpu_s"] for k, v in stages.items()}
-    writer_busy = sum(w.get(k, 0.0) for k in WRITER)
-    pool_busy = sum(w.get(k, 0.0) for k in POOL) / max(workers, 1)
+    pipelined = "wait" in stages  # the code before issue 37 embeds and writes vectors in its tail (embed_pass)
+    writer_busy = sum(w.get(k, 0.0) for k in (WRITER if pipelined else WRITER[:1]))
+    pool_busy = sum(w.get(k, 0.0) for k in (POOL if pipelined else POOL[:2])) / max(workers, 1)
     tail = sum(w.get(k, 0.0) for k in TAIL)
     head = w.get("migrate", 0.0) + w.get("plan", 0.0)
-    cpu_total = sum(c.get(k, 0.0) for k in (*POOL, *WRITER, *TAIL, "migrate", "plan", "wait"))
+    counted = (*POOL, *WRITER, *TAIL, "migrate", "plan", "wait") if pipelined else ("write_text", *TAIL)
+    cpu_total = sum(c.get(k, 0.0) for k in counted)  # old: the pool's parse CPU is cpu_pool_s, not a stage
     out = {"head_s": round(head, 2), "pipeline_s": round(w.get("pipeline", 0.0), 2), "tail_s": round(tail, 2),
            "writer_busy_s": round(writer_busy, 2), "writer_wait_s": round(w.get("wait", 0.0), 2),
            "pool_busy_per_worker_s": round(pool_busy, 2), "stage_cpu_total_s": round(cpu_total, 2),
            "cpu_bound_s": round(cpu_total / max(cores, 1), 2), "wall_s": round(wall, 2)}
-    if w.get("pipeline"):
+    if w.get("pipeline") and pipelined:
         out["pipeline_bound_by"] = "parse pool" if w.get("wait", 0.0) > 0.1 * w["pipeline"] else "writer"
     out["tail_bound_by"] = max(TAIL, key=lambda k: w.get(k, 0.0))
     return out

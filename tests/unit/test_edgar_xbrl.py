@@ -67,6 +67,19 @@ def test_exact_value_for_the_period_asked(question, value, period):
     assert "[acmw-10-q, p. " in r.answer and r.pages_added and r.pages_added[0][0] == "acmw-10-q"
 
 
+@pytest.mark.parametrize("question", [
+    "By how much did Acme's revenue change from fiscal 2024 to fiscal 2025?",
+    "What was Acme's year-over-year revenue growth rate in Q3 of fiscal 2025?",
+    "What was Acme's gross margin in Q3 of fiscal 2025?",
+    "What was Acme's net profit margin for the quarter ended June 28, 2025?",
+])
+def test_a_change_or_a_ratio_is_not_answered_with_one_fact(question):
+    # the line item the question names is one operand, not the answer: the statement reader computes it
+    _pages, facts = html_document(tenq_markup())
+    info = {"company": "Acme Widgets", "form": "10Q", "fiscal_year": 2025, "quarter": 3, "period_end": "2025-06-28"}
+    assert answer_from_facts(question, facts, "acmw-10-q", info) is None
+
+
 def test_items_named_by_analysts():
     assert asked_item("What was basic EPS in FY2024?") == "eps_basic"
     assert asked_item("diluted earnings per share for Q2") == "eps_diluted"

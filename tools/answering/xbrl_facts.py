@@ -203,11 +203,14 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     the question's one reading (`read_question(question)` when not given)."""
     if not facts or not facts.get("facts"):
         return None
+    asked = asked if asked is not None else read_question(question)
+    if asked.aggregate != "single" or asked.metric is not None:
+        return None  # a change, an average or a ratio is not one tagged fact: the statement reader computes it
     item = asked_item(question)
     if item is None:
         return None
     info = info or {}
-    picked = choose_fact(facts, item, asked if asked is not None else read_question(question), info)
+    picked = choose_fact(facts, item, asked, info)
     if picked is None:
         return None
     fact, period = picked

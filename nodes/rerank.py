@@ -27,6 +27,7 @@ from langgraph.runtime import Runtime
 from finrag.nodes.common import configuration, reader_of, routed_budget, scope_of_question, timed
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
+from finrag.state.index_reader import IndexReader
 from finrag.tools.indexing.sections_store import sections_of
 from finrag.tools.retrieval.context_budget import (
     LazyRanking,
@@ -93,7 +94,7 @@ def rerank(state: FinragState, runtime: Runtime[Configuration], *, variant: str 
     return {"reranked": kept}
 
 
-def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], candidates: list[dict],
+def budgeted(state: FinragState, cfg: Configuration, store: IndexReader, routed: list[str], candidates: list[dict],
              cut: dict, parts: Optional[ScoreParts] = None) -> dict:
     """The context of routed filings under the question's plan (see the module docstring). With `parts` (an
     open question, the offline reranker) the candidates are not scored yet: each filing's ranking is a
@@ -152,7 +153,7 @@ def budgeted(state: FinragState, cfg: Configuration, store, routed: list[str], c
     return {"reranked": kept, "context_plan": plan}
 
 
-def lazy_budget(cfg: Configuration, store, labels: dict, plan: dict, parts: ScoreParts, bonus: list[bool],
+def lazy_budget(cfg: Configuration, store: IndexReader, labels: dict, plan: dict, parts: ScoreParts, bonus: list[bool],
                 weight: float, routes: int, index: list[int], doc: str) -> list[dict]:
     """One routed filing's open-question context from unscored candidates (`index`: their places in `parts`):
     what `budgeted` keeps for it after scoring every candidate, scoring only those that can reach it."""
@@ -216,7 +217,7 @@ def usual_pool(candidates: list[dict], fts_k: int, vector_k: int) -> list[dict]:
             or (c.get("vector_rank") or vector_k + 1) <= vector_k]
 
 
-def expander(store, labels: dict, doc: str, candidates: list[dict], top: int,
+def expander(store: IndexReader, labels: dict, doc: str, candidates: list[dict], top: int,
              scored: Optional[Callable[[dict], object]] = None):
     """`fill_budget`'s `extra` for one routed filing: the top `top` chunks bring their section's first chunk
     and their neighbours (`expansion_ids`), read from the store when they were no candidates. `scored(c)`

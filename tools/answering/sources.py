@@ -6,13 +6,15 @@ import threading
 from pathlib import Path
 from typing import Iterable, Optional
 
+from finrag.state.index_reader import IndexReader
+
 __all__ = ["StorePages", "PdfPages"]
 
 
 class StorePages:
     """Pages of indexed filings: text from the store, the PDF path from the registry's DocumentInfo."""
 
-    def __init__(self, store, registry=None):
+    def __init__(self, store: IndexReader, registry=None):
         self.store = store
         self.registry = registry
         self._pages: dict[str, list[str]] = {}

@@ -1,10 +1,11 @@
 """SFR's context: the routed filings page by page, within a token budget."""
 from __future__ import annotations
 
+from finrag.state.index_reader import IndexReader
 from finrag.tools.llm.tokens import count_tokens
 
 
-def whole_document_contexts(store, doc_ids: list[str], max_tokens: int) -> list[dict]:
+def whole_document_contexts(store: IndexReader, doc_ids: list[str], max_tokens: int) -> list[dict]:
     """One context per page of the routed documents; each document gets an equal share of the budget,
     so a multi-company question is not answered from the first filing alone."""
     out = []

@@ -352,7 +352,7 @@ def embed_pending(store: Store, *, progress: bool = True, report: IndexReport | 
     pending, _ = store.vector_coverage(doc_ids)
     if not pending:
         return report
-    expected = _segment_counts(store, pending)
+    expected = store.segment_counts(pending)
     bar = _progress(sum(expected.values()), "embed", "seg", progress, position=2)  # seg/s and the time left
     t0 = last = time.perf_counter()
     segs0, enc0 = report.segments, report.embed_seconds
@@ -380,14 +380,6 @@ def embed_pending(store: Store, *, progress: bool = True, report: IndexReport | 
         bar.close()
         report.embed_pass_seconds += time.perf_counter() - t0
     return report
-
-
-def _segment_counts(store: Store, doc_ids: Sequence[str]) -> dict[str, int]:
-    """Each document's number of segments (what the embed pass encodes), from its chunks' segment spans."""
-    wanted = set(doc_ids)
-    rows = store._reader().execute("SELECT doc_id, COALESCE(MAX(seg_first + seg_count), COUNT(*)) FROM chunks "
-                                   "GROUP BY doc_id")
-    return {d: int(n or 0) for d, n in rows if d in wanted}
 
 
 def refresh_registry(store: Store) -> list[str]:

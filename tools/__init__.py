@@ -11,5 +11,5 @@ One subpackage per concern; each `finrag.tools.<sub>.<module>` is the file `tool
 * `edgar/`     filings from SEC EDGAR for `finrag fetch` (tickers -> CIKs -> filings -> files with identity sidecars)
 * `llm/`       chat models per role, the one place LLM calls are made and counted, token counting
 * `demo/`      the generated demo corpus (companies and numbers as data files)
-* `index_reader.py` the `IndexReader` Protocol: what the query path reads of an open index (any backend)
+* `question/`  the question read once (`read_question` -> `finrag.state.question.QuestionFacts`)
 """

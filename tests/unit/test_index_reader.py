@@ -9,7 +9,7 @@ from support.readers import MemoryReader
 
 from finrag.nodes.common import reader_of, registry_of
 from finrag.state.configuration import Configuration
-from finrag.tools.index_reader import IndexReader, VectorView
+from finrag.state.index_reader import IndexReader, VectorView
 from finrag.tools.indexing import open_index
 from finrag.tools.indexing.milvus.store import MilvusStore
 from finrag.tools.indexing.store import Store

@@ -99,7 +99,7 @@ def test_runs_follow_additions_removals_reindexing_and_merges(corpus):
     c.remove("D5")
     c.add("D5", _texts(rng, n), lo=lo)  # re-indexed under the same chunk ids, with other words
     _same_as_fts5(c, rng)
-    assert lexical_runs._lives(c.conn, [1])[1] is not None  # two of its documents left: its records are checked
+    assert lexical_runs.run_lives(c.conn, [1])[1] is not None  # two of its documents left: its records are checked
 
     for i in range(6):  # one incremental run per flush, merged when there are more than two
         c.add(f"E{i}", _texts(rng, rng.randint(1, 5)))
@@ -119,9 +119,9 @@ def test_runs_follow_additions_removals_reindexing_and_merges(corpus):
     # merged runs keep no dead postings: every record belongs to a live document of its run
     for run, post in c.conn.execute("SELECT run, post FROM lex_run"):
         ids = lexical_runs._run_records(post, None)["id"]
-        if lexical_runs._lives(c.conn, [run])[run] is None:  # a run with all its documents holds only theirs
+        if lexical_runs.run_lives(c.conn, [run])[run] is None:  # a run with all its documents holds only theirs
             los, ns = lexical_runs._live(c.conn, run)
-            assert lexical_runs._alive(ids.astype("int64"), los, ns).all()
+            assert lexical_runs.alive_mask(ids.astype("int64"), los, ns).all()
 
 
 def test_many_documents_outside_runs_read_per_document_rows(monkeypatch):

@@ -294,5 +294,3 @@ def id_ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return offsets + np.arange(int(lengths.sum()))
 
 
-
-_lives, _alive = run_lives, alive_mask  # the former names (tests/unit/test_lexical_runs.py reads them)

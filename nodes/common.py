@@ -122,11 +122,8 @@ def scope_of(state: FinragState, scoped: bool) -> list[str] | None:
 
 
 def routed_budget(cfg: Configuration) -> bool:
-    """Does `routed_context` ask for the question's budget inside routed filings? (ValueError if unknown)"""
-    mode = str(cfg.routed_context or "budget").strip().lower()
-    if mode not in ("budget", "paper"):
-        raise ValueError(f"unknown routed_context {cfg.routed_context!r}; use 'budget' or 'paper'")
-    return mode == "budget"
+    """Does `routed_context` ask for the question's budget inside routed filings (the Configuration validates it)?"""
+    return cfg.routed_context == "budget"
 
 
 def question_facts(state: FinragState) -> QuestionFacts:
@@ -145,10 +142,10 @@ def candidates_k(cfg: Configuration, scope: list[str] | None, k: int, state: Fin
     """Candidates per search: `routed_candidates` for an open question (`scope_of_question`) inside routed
     filings under the budget rule (nearly exhaustive: a filing has a few hundred chunks), else `k` (a line-item
     question keeps the paper's candidates and cutoff)."""
-    if int(k) <= 0:  # a search turned off (vector_k=0: BM25 only) stays off
+    if k <= 0:  # a search turned off (vector_k=0: BM25 only) stays off
         return 0
     if not (scope and routed_budget(cfg)):
-        return int(k)
+        return k
     if scope_of_question(state) == "line_item":
-        return int(k)
-    return max(int(k), int(cfg.routed_candidates))
+        return k
+    return max(k, cfg.routed_candidates)

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Literal, Optional
 
 from finrag.state.contract import Reader, ReaderInput, TableCheck
 from finrag.state.index_reader import IndexReader
@@ -29,22 +29,13 @@ from finrag.tools.answering.sources import StorePages
 from finrag.tools.question import read_question
 from finrag.tools.routing.text import strip_legal_suffix
 
-__all__ = ["run_reader", "cited_page_contexts", "offline_answer", "fast_path_enabled", "reader_context", "reader_summary",
-           "FAST_PATH_VALUES"]
-
-FAST_PATH_VALUES = {"auto": None, "on": True, "true": True, "yes": True, "1": True, "off": False, "false": False,
-                    "no": False, "0": False}
+__all__ = ["run_reader", "cited_page_contexts", "offline_answer", "fast_path_enabled", "reader_context", "reader_summary"]
 
 
-def fast_path_enabled(setting: Any, graph_default: bool) -> bool:
-    """'auto' follows the graph (HDRR binds `fast_path_default=True`); 'on'/'off' (or booleans) decide."""
-    if isinstance(setting, bool):
-        return setting
-    key = str(setting or "auto").strip().lower()
-    if key not in FAST_PATH_VALUES:
-        raise ValueError(f"fast_path must be 'auto', 'on' or 'off', not {setting!r}")
-    value = FAST_PATH_VALUES[key]
-    return graph_default if value is None else value
+def fast_path_enabled(setting: Literal["auto", "on", "off"], graph_default: bool) -> bool:
+    """'auto' follows the graph (HDRR binds `fast_path_default=True`); 'on'/'off' decide (`Configuration.fast_path`,
+    which validates the value and reads 'true'/'yes'/'1' as 'on')."""
+    return graph_default if setting == "auto" else setting == "on"
 
 
 def run_reader(question: str, contexts: list[dict], store: IndexReader, registry, *, routed_docs: list[str],

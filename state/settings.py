@@ -366,6 +366,12 @@ def process_settings(given: ProcessSettings | None = None) -> ProcessSettings:
     return given if given is not None else ProcessSettings()
 
 
+def milvus_settings(given: MilvusSettings | None = None) -> MilvusSettings:
+    """`given` (the Milvus settings a caller handed in), else this process's, read from the environment now (the
+    default of `finrag.tools.indexing.milvus.schema.parse_location`; see `process_settings`)."""
+    return given if given is not None else MilvusSettings()
+
+
 def default_configuration(given: Optional[Configuration] = None) -> Configuration:
     """`given` (a run's `finrag.state.configuration.Configuration`), else one of the defaults and FINRAG_*, built
     now: the default of code under `tools/` that a caller may call without a run's configuration (the OpenAI

@@ -238,4 +238,4 @@ def test_the_milvus_settings_are_handed_in_and_read_once(monkeypatch, tmp_path):
     assert milvus_schema.parse_location(f"milvus:{tmp_path / 'x.db'}").prefix == "from_env"  # else the environment's
     sources = [(REPO / "tools" / "indexing" / "milvus" / f).read_text(encoding="utf-8")
                for f in ("schema.py", "lex.py", "store.py", "writer.py")]
-    assert sum(s.count("Settings()") for s in sources) == 1  # parse_location's default, for callers that hand none
+    assert sum(s.count("Settings()") for s in sources) == 0  # the default comes from state.settings.milvus_settings

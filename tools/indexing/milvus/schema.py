@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from finrag.state.configuration import user_cache_dir
-from finrag.state.settings import MilvusSettings
+from finrag.state.settings import MilvusSettings, milvus_settings
 from finrag.tools.indexing.store import IndexError_, IndexMissing
 
 SCHEMA_VERSION = 2  # 2: finrag's BM25 as sparse vectors (`bm25` meta), `<p>_lex_terms`, documents.lex_json
@@ -84,7 +84,7 @@ class Location:
     db_name: str
     lite: bool
     prefix: str
-    settings: MilvusSettings = field(default_factory=MilvusSettings, compare=False, repr=False)
+    settings: MilvusSettings = field(default_factory=milvus_settings, compare=False, repr=False)
 
     @property
     def cache_dir(self) -> Path:
@@ -103,7 +103,7 @@ class Location:
 
 def parse_location(text: str, settings: MilvusSettings | None = None) -> Location:
     """The parsed `milvus:` location, carrying `settings` (None: the environment's, read here once)."""
-    settings = settings if settings is not None else MilvusSettings()
+    settings = milvus_settings(settings)
     prefix = settings.prefix or "finrag"
     if not prefix.replace("_", "").isalnum():
         raise IndexError_(f"FINRAG_MILVUS_PREFIX={prefix!r}: use letters, digits and underscores")

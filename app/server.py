@@ -442,12 +442,10 @@ def _lifespan(open_store: Callable[[], Any], cfg: Configuration, index: Any, hea
         if warm_up:
             def _warm():
                 store = open_store()
-                embedder = getattr(store, "embedder", None)
-                if embedder is not None and hasattr(embedder, "embed_query"):
-                    embedder.embed_query("warm up")  # load the model once, before concurrent requests
+                vector = store.embedder.embed_query("warm up")  # load the model once, before concurrent requests
                 try:  # and the registry and the vector file's mapping (an empty index has neither yet)
                     open_index.registry_for(store, cfg.alias_file)
-                    store.search_vectors(embedder.embed_query("warm up"), k=1)
+                    store.search_vectors(vector, k=1)
                 except Exception:  # noqa: BLE001 - requests report what is missing
                     pass
                 return store.count_documents()

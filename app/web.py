@@ -39,7 +39,7 @@ import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -58,6 +58,9 @@ from finrag.web_pages import (
     page_png,
     page_view,
 )
+
+if TYPE_CHECKING:
+    from finrag.tools.indexing.open_index import OpenIndex
 
 __all__ = ["PageOn401", "answer_first", "is_playground", "mount", "page", "wants_html"]
 
@@ -187,7 +190,7 @@ def mount(app: FastAPI, open_store: Callable[[], Any]) -> None:
         if wants_html(request):
             return page()
 
-        def listing(store) -> dict:
+        def listing(store: OpenIndex) -> dict:
             hashes = store.document_hashes()
             docs = [identity(store, d, hashes.get(d.doc_id, ("", ""))[0]) for d in store.documents()]
             return {"documents": docs, "count": len(docs)}
@@ -223,7 +226,7 @@ def mount(app: FastAPI, open_store: Callable[[], Any]) -> None:
 
     @router.get("/documents/{doc_id}/file", summary="The whole filing, as indexed", response_class=Response)
     async def document_file(doc_id: str):
-        def find(store):
+        def find(store: OpenIndex):
             doc = filing(store, doc_id)
             if file_state(doc["path"], doc["content_hash"]) == "missing":
                 raise PageError(404, f"the file of {doc_id} is no longer at its indexed path")

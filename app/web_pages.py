@@ -29,7 +29,10 @@ import re
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+if TYPE_CHECKING:
+    from finrag.tools.indexing.open_index import OpenIndex
 
 __all__ = ["MAX_CHUNK_ID", "MAX_MARK_QUERY_CHARS", "MAX_MARKS_ASKED", "PageError", "ZOOMS", "check_zoom", "filing",
            "identity", "page_png", "page_view"]
@@ -88,7 +91,7 @@ def _file_kind(path: str) -> str:
     return {".pdf": "pdf", ".htm": "html", ".html": "html"}.get(suffix, "text")
 
 
-def filing(store, doc_id: str) -> dict:
+def filing(store: OpenIndex, doc_id: str) -> dict:
     """The indexed filing `doc_id`: {doc_id, path, content_hash, kind (pdf|html|text), n_pages, info}; a
     PageError 404 when the index holds no document of that id."""
     hashes = store.document_hashes()
@@ -181,7 +184,7 @@ def _words_of(path: str, content_hash: str, page_no: int) -> tuple[float, float,
     return _WORDS.get((content_hash, page_no), make)
 
 
-def page_png(store, doc_id: str, page: Any, zoom: float = 1.5) -> tuple[bytes, str]:
+def page_png(store: OpenIndex, doc_id: str, page: Any, zoom: float = 1.5) -> tuple[bytes, str]:
     """A PDF page rendered as PNG at `zoom` (one of ZOOMS) and its ETag; PageError 404 for an unknown filing or
     page, or a filing whose indexed file is missing, changed or not a PDF (the page's text is still served)."""
     zoom = check_zoom(zoom)
@@ -264,7 +267,7 @@ def _boxes(pdf_words: list, indices: Sequence[int], width: float, height: float,
              "h": round((b[3] - b[1]) / height, 5), "kind": kind} for b in lines.values()]
 
 
-def page_view(store, doc_id: str, page: Any, *, chunk_id: Optional[int] = None,
+def page_view(store: OpenIndex, doc_id: str, page: Any, *, chunk_id: Optional[int] = None,
               marks: Sequence[str] | None = None, zoom: float = 1.5) -> dict:
     """One page of an indexed filing for the viewer: its text, whether an image exists, the cited chunk's part
     of the page and the marks located on it (`boxes` on the image, `spans` in the text), and the filing's
@@ -344,7 +347,7 @@ def _label(info, doc_id: str) -> str:
 _FORMS = {"10K": "10-K", "10Q": "10-Q", "8K": "8-K"}
 
 
-def identity(store, info, content_hash: str = "") -> dict:
+def identity(store: OpenIndex, info, content_hash: str = "") -> dict:
     """A filing's registry entry for the filings page: company, registrant, tickers, form, period, period end,
     fiscal year end and filing date, each as {value, source} where source says where the value came from
     ('file name', 'cover page', 'alias book', 'EDGAR sidecar (...)', or 'not found'), plus pages and file."""
@@ -352,7 +355,7 @@ def identity(store, info, content_hash: str = "") -> dict:
     return _IDENTITY.get(key, lambda: _identity(store, info))
 
 
-def _identity(store, info) -> dict:
+def _identity(store: OpenIndex, info) -> dict:
     from finrag.tools.routing.cover import parse_cover_page
     from finrag.tools.routing.documents import clean_company_name
     from finrag.tools.routing.filenames import parse_path

@@ -136,7 +136,7 @@ class MiniLMEmbedder:
         self.requested_device = device
         self.device: str | None = None  # chosen when the model loads
         self.identity = MINILM_IDENTITY
-        self._model = None
+        self._model: Any = None  # sentence_transformers.SentenceTransformer once loaded
         self._lock = threading.Lock()
         self._queries = QueryCache()
         self._query = None

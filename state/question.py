@@ -15,7 +15,7 @@ from typing_extensions import TypeAlias
 
 from finrag.state.contract import ContextScope
 
-__all__ = ["Aggregate", "Direction", "QuestionFacts", "QuestionScope", "Scale"]
+__all__ = ["Aggregate", "CoverFact", "Direction", "QuestionFacts", "QuestionScope", "Scale"]
 
 QuestionScope: TypeAlias = ContextScope
 """How much context a question needs: `line_item` (one figure of a primary statement, answered from a table: a
@@ -27,6 +27,9 @@ Aggregate = Literal["single", "average", "change", "cagr"]
 
 Direction = Literal["", "positive", "healthy", "increase", "decrease", "improve"]
 """What a yes/no or improved-or-declined question asks about the value (`""`: nothing)."""
+
+CoverFact = Literal["auditor", "shares_outstanding", "public_float", "cik", "fiscal_year_end"]
+"""A fact of a filing's cover page the question asks for (answered from its dei facts)."""
 
 Scale = Literal["thousands", "millions", "billions"]
 """A scale the question asks the answer in ("in millions")."""
@@ -89,6 +92,9 @@ class QuestionFacts(BaseModel):
     'gross_margin', 'current_ratio', ...), read from `head` without parentheses, else `head`, else the text."""
     line_item: Optional[str] = None
     """Without a metric: the line item `head` names first (`finrag.tools.answering.line_items.LINE_ITEMS`)."""
+    cover: Optional[CoverFact] = None
+    """The cover-page fact the question asks for (the auditor, shares outstanding, the public float, the CIK,
+    the fiscal year's end), if any."""
     scope: QuestionScope = "open"
     """`line_item` or `open` (see `QuestionScope`)."""
     aggregate: Aggregate = "single"

@@ -55,11 +55,18 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
         # names that company (else the reader would answer about the wrong company)
         if not names_company(question, info):
             return ReaderResult(answer="", confident=False, kind="none"), source
-    if len(docs) == 1:  # an inline-XBRL filing answers a line item from its own tagged facts
+    if len(docs) == 1:  # an inline-XBRL filing answers a line item (or a cover fact) from its own tagged facts
         from finrag.tools.answering.xbrl_facts import answer_from_facts
         from finrag.tools.indexing.facts_store import load_facts
 
-        exact = answer_from_facts(question, load_facts(store, docs[0]), docs[0], info, asked=facts)
+        tagged = load_facts(store, docs[0])
+        if facts.cover is not None:
+            from finrag.tools.answering.cover_facts import answer_cover
+
+            cover = answer_cover(facts, tagged, docs[0], info)
+            if cover is not None:
+                return cover, source
+        exact = answer_from_facts(question, tagged, docs[0], info, asked=facts)
         if exact is not None:  # the statement table's reading beside it: a disagreement is said and recorded
             from finrag.tools.answering.xbrl_facts import check_against_table
 

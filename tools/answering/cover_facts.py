@@ -1,0 +1,103 @@
+"""Cover facts from an inline-XBRL filing's dei facts: the auditor, shares outstanding (with their as-of date),
+the public float, the CIK and the fiscal year's end (issue 33).
+
+`answer_cover(asked, facts, doc_id, info)` answers the cover fact the question's reading names
+(`QuestionFacts.cover`) from the routed filing's facts: the tagged `dei:EntityCommonStockSharesOutstanding` /
+`dei:EntityPublicFloat` facts (value, as-of date, the page they are displayed on) and the dei text facts
+(`AuditorName`, `AuditorLocation`, `EntityCentralIndexKey`, `CurrentFiscalYearEndDate`). None when the filing
+does not tag it: the other strategies answer, never another fact presented as this one.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from finrag.state.question import CoverFact, QuestionFacts
+from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.routing.text import MONTH_NAMES
+
+__all__ = ["answer_cover"]
+
+_TAGGED = {"shares_outstanding": "dei:EntityCommonStockSharesOutstanding", "public_float": "dei:EntityPublicFloat"}
+_YEAR_END = re.compile(r"^-?-?(\d{2})-(\d{2})$|^(\d{1,2})[/-](\d{1,2})$")
+
+
+def _owner(info: dict) -> str:
+    company = str(info.get("company") or "The company")
+    return f"{company}'" if company.endswith("s") else f"{company}'s"
+
+
+def _year_end(text: str) -> str:
+    """'--09-28', '12/31', '12-31' or 'DECEMBER 31' -> 'September 28' / 'December 31' (as written otherwise)."""
+    t = text.strip()
+    m = _YEAR_END.match(t)
+    if m:
+        month, day = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            return f"{MONTH_NAMES[month - 1]} {day}"
+    return t.title() if t.isupper() else t
+
+
+def _tagged(facts: dict, concept: str) -> list[tuple[dict, str]]:
+    contexts = facts.get("contexts") or {}
+    out = []
+    for f in facts.get("facts") or []:
+        ctx = contexts.get(f.get("context")) or {}
+        if f.get("concept") == concept and ctx.get("instant"):
+            out.append((f, str(ctx["instant"])))
+    return out
+
+
+def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
+                 info: Optional[dict]) -> Optional[ReaderResult]:
+    """The cover fact `asked.cover` from the filing's dei facts, or None (see the module docstring)."""
+    cover: Optional[CoverFact] = asked.cover
+    if cover is None or not facts:
+        return None
+    info = info or {}
+    dei = facts.get("dei") or {}
+    owner = _owner(info)
+    if cover in _TAGGED:
+        tagged = _tagged(facts, _TAGGED[cover])
+        if len(tagged) != 1:  # absent, or one per class of stock without a total: not one number to state
+            return None
+        fact, instant = tagged[0]
+        value = float(fact["value"])
+        page = int(fact.get("page", -1))
+        cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
+        if asked.dates and instant not in asked.dates:  # another date's count is not the one asked
+            what = "shares outstanding" if cover == "shares_outstanding" else "public float"
+            return ReaderResult(answer=(f"No {what} as of {', '.join(asked.dates)} was found in {doc_id}: its cover "
+                                        f"gives the count as of {instant} {cite}."), confident=False, kind="item")
+        if cover == "shares_outstanding":
+            stated = f"{owner} shares of common stock outstanding as of {instant}: {value:,.0f}"
+        else:
+            stated = (f"{owner} public float (the aggregate market value of the voting stock held by non-affiliates) "
+                      f"as of {instant}: ${value:,.0f} (${value / 1e9:,.2f} billion)")
+        answer = (f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact {fact['concept']} "
+                  f"(displayed as {fact.get('text') or value}).")
+        found = Found(item=cover, year=int(info.get("fiscal_year") or 0), value=value, label=fact["concept"],
+                      raw=str(fact.get("text") or ""), header=f"as of {instant}", doc_id=doc_id, page=max(page, 0),
+                      scale=None, statement=None, score=1.0)
+        return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],
+                            pages_added=[(doc_id, page)] if page >= 0 else [], value=value)
+    cite = f"[{doc_id}, inline XBRL]"
+    if cover == "auditor":
+        name = str(dei.get("AuditorName") or "").strip()
+        if not name:
+            return None
+        where = str(dei.get("AuditorLocation") or "").strip()
+        stated = f"{owner} independent registered public accounting firm is {name}" + (f" ({where})" if where else "")
+        concept = "dei:AuditorName"
+    elif cover == "cik":
+        cik = str(dei.get("EntityCentralIndexKey") or "").strip()
+        if not cik.isdigit():
+            return None
+        stated, concept = f"{owner} CIK (SEC Central Index Key) is {cik}", "dei:EntityCentralIndexKey"
+    else:
+        end = str(dei.get("CurrentFiscalYearEndDate") or "").strip()
+        if not end:
+            return None
+        stated, concept = f"{owner} fiscal year ends on {_year_end(end)}", "dei:CurrentFiscalYearEndDate"
+    answer = f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact {concept}."
+    return ReaderResult(answer=answer, confident=True, kind="item")

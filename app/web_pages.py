@@ -31,6 +31,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
+from finrag.state.forms import FORM_LABELS
+
 if TYPE_CHECKING:
     from finrag.tools.indexing.open_index import OpenIndex
 
@@ -344,7 +346,6 @@ def _label(info, doc_id: str) -> str:
 
 
 # ----------------------------------------------------------------- identity
-_FORMS = {"10K": "10-K", "10Q": "10-Q", "8K": "8-K"}
 
 
 def identity(store: OpenIndex, info, content_hash: str = "") -> dict:
@@ -376,7 +377,7 @@ def _identity(store: OpenIndex, info) -> dict:
         put("company", info.company, f"{sidecar} (company name, alias book)")
         put("registrant", info.registrant, f"{sidecar} (conformed name)")
         put("tickers", list(info.tickers), f"{sidecar} ({how.get('tickers', 'tickers')})")
-        put("form", _FORMS.get(info.form, info.form), f"{sidecar} (form)")
+        put("form", FORM_LABELS.get(info.form, info.form), f"{sidecar} (form)")
         put("period", info.period, f"{sidecar} (fiscal year: {how.get('fiscal_year', '?')}, "
                                    f"period: {how.get('fiscal_period', '?')})")
         put("period_end", info.period_end, f"{sidecar} (period of report)")
@@ -391,7 +392,7 @@ def _identity(store: OpenIndex, info) -> dict:
         sources = sorted({"cover page" if t in (c.get("tickers") or []) else "file name" if t == p.get("ticker")
                           else "alias book" for t in info.tickers})
         put("tickers", list(info.tickers), " + ".join(sources))
-        put("form", _FORMS.get(info.form, info.form), "file name" if info.form and info.form == p.get("form")
+        put("form", FORM_LABELS.get(info.form, info.form), "file name" if info.form and info.form == p.get("form")
             else "cover page" if info.form and info.form == c.get("form") else "")
         put("period", info.period, "file name" if info.fiscal_year and info.fiscal_year == p.get("fiscal_year")
             else "cover page (fiscal year ended)" if info.fiscal_year and info.fiscal_year == c.get("fiscal_year")

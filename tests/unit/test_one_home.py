@@ -56,3 +56,14 @@ def test_company_names_are_cleaned_in_one_place():
     assert documents.clean_company_name is text.clean_company_name
     assert text.clean_company_name("JPMorgan Chase & Co.") == "JPMorgan Chase"
     assert text.clean_company_name("THE COCA-COLA COMPANY") == "Coca-Cola"
+
+
+def test_form_names_have_one_home():
+    from finrag.state import forms
+    from finrag.tools.edgar import listing
+    from finrag.tools.indexing import variants
+    from finrag.tools.routing import filenames
+
+    assert filenames.FORMS is forms.FORM_KEYS and variants.FORM_NAMES is forms.FORM_DESCRIPTIONS
+    assert listing.FORMS is forms.FETCH_FORMS
+    assert set(forms.SEC_FORM_KEYS.values()) <= set(forms.FORM_KEYS) == set(forms.FORM_LABELS)

@@ -16,13 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from finrag.state.forms import FETCH_FORMS
 from finrag.tools.edgar.client import EdgarClient, EdgarError
 from finrag.tools.edgar.tickers import Company
 from finrag.tools.fiscal import fiscal_year_of_period as fiscal_year_of
 
 __all__ = ["FORMS", "Filing", "fiscal_year_of", "list_filings", "parse_forms", "parse_years", "submissions"]
 
-FORMS = ("10-K", "10-Q", "8-K", "earnings")
+FORMS = FETCH_FORMS  # one home: finrag.state.forms
 _FORM_ALIASES = {"10K": "10-K", "10-K": "10-K", "10Q": "10-Q", "10-Q": "10-Q", "8K": "8-K", "8-K": "8-K",
                  "EARNINGS": "earnings", "EARNINGS-RELEASE": "earnings"}
 

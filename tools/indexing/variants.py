@@ -16,10 +16,10 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from finrag.state.forms import FORM_DESCRIPTIONS
 from finrag.state.schema import DocumentInfo
 
-FORM_NAMES = {"10K": "10-K annual report", "10Q": "10-Q quarterly report", "8K": "8-K current report",
-              "EARNINGS": "earnings release", "ANNUALREPORT": "annual report"}
+FORM_NAMES = FORM_DESCRIPTIONS  # one home: finrag.state.forms
 
 _HEADING = re.compile(
     r"^(?:item\s+\d{1,2}[a-c]?\.?\s.{0,90}"

@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from finrag.state.forms import SEC_FORM_KEYS
 from finrag.tools.routing.text import MONTH_NAMES, MONTH_RE, iso_date, month_num
 
 __all__ = ["dei_identity", "dei_date"]
 
-_FORMS = {"10-K": "10K", "10-K/A": "10K", "10-KT": "10K", "10-Q": "10Q", "10-Q/A": "10Q", "10-QT": "10Q",
-          "8-K": "8K", "8-K/A": "8K", "20-F": "10K", "40-F": "10K"}
 _TICKER = re.compile(r"[A-Z]{1,5}(?:[.\-][A-Z]{1,2})?")
 
 
@@ -47,7 +46,7 @@ def dei_identity(dei: Optional[dict]) -> dict:
         symbols = [symbols] if isinstance(symbols, str) else symbols
         out["tickers"] = [t for t in (str(s).strip().upper() for s in symbols) if _TICKER.fullmatch(t)
                           and t not in ("NONE", "NA")]
-        out["form"] = _FORMS.get(re.sub(r"\s+", "", str(dei.get("DocumentType") or "")).upper(), "")
+        out["form"] = SEC_FORM_KEYS.get(re.sub(r"\s+", "", str(dei.get("DocumentType") or "")).upper(), "")
         fy = re.search(r"(?:19|20)\d{2}", str(dei.get("DocumentFiscalYearFocus") or ""))
         out["fiscal_year"] = int(fy.group()) if fy else None
         fp = str(dei.get("DocumentFiscalPeriodFocus") or "").strip().upper()

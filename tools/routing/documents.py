@@ -12,6 +12,7 @@ import re
 from pathlib import PurePath
 from typing import Optional
 
+from finrag.state.forms import SEC_FORM_KEYS
 from finrag.state.schema import DocumentInfo
 from finrag.tools.routing.aliases import AliasBook, builtin_aliases
 from finrag.tools.routing.cover import parse_cover_page
@@ -192,9 +193,6 @@ def _period_conflicts(p: dict, x: dict, dated_name: bool) -> list[str]:
     return out
 
 
-_SIDECAR_FORMS = {"10-K": "10K", "10-Q": "10Q", "8-K": "8K", "earnings": "EARNINGS"}
-
-
 def with_sidecar_identity(info: DocumentInfo, book: AliasBook) -> DocumentInfo:
     """The identity in the filing's sidecar `<filing>.json`, written by `finrag fetch` (`finrag.tools.edgar.identity`),
     replaces what the path and cover suggest: company, CIK-exact name, tickers at filing time (+ today's, so ticker
@@ -216,7 +214,7 @@ def with_sidecar_identity(info: DocumentInfo, book: AliasBook) -> DocumentInfo:
     key = canonical_company_key(cleaned, book) if cleaned else (tickers[0] if tickers else info.company_key)
     entry = _entry_of(book, key, [cleaned] if cleaned else [], tickers)
     company = entry.name if entry else (cleaned or info.company)
-    form = _SIDECAR_FORMS.get(str(data.get("kind") or ""), info.form)
+    form = SEC_FORM_KEYS.get(str(data.get("kind") or ""), info.form)
     fy = data.get("fiscal_year") if isinstance(data.get("fiscal_year"), int) else info.fiscal_year
     fp = str(data.get("fiscal_period") or "")
     quarter = int(fp[1]) if form == "10Q" and fp in ("Q1", "Q2", "Q3", "Q4") else None

@@ -13,12 +13,13 @@ import re
 from pathlib import PurePath
 from typing import Optional
 
+from finrag.state.forms import FORM_KEYS
 from finrag.tools.routing.aliases import AliasBook, builtin_aliases
 from finrag.tools.routing.text import PathLike, edit_distance, iso_date, squash
 
 __all__ = ["FORMS", "canonical_company_key", "doc_id_for", "parse_path"]
 
-FORMS = ("10K", "10Q", "8K", "EARNINGS", "ANNUALREPORT")
+FORMS = FORM_KEYS  # the form keys (one home: finrag.state.forms)
 
 _FORM_WORDS = {
     "10K": "10K", "10-K": "10K", "10KA": "10K", "10K405": "10K",

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
+from finrag.tools.question.cues import detect_forms, question_cues
+from finrag.tools.question.periods import extract_periods
 from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import parse_cover_page, read_cover_text
 from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants
 from finrag.tools.routing.filenames import parse_path
-from finrag.tools.question.cues import detect_forms, question_cues
-from finrag.tools.question.periods import extract_periods
 from finrag.tools.routing.registry import STATUSES, Registry, Resolution
 from finrag.tools.routing.text import squash
 

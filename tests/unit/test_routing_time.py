@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from finrag.state.schema import DocumentInfo
-from finrag.tools.routing.documents import build_document_info
 from finrag.tools.question.cues import event_items, forward_years
 from finrag.tools.question.periods import extract_periods
+from finrag.tools.routing.documents import build_document_info
 from finrag.tools.routing.registry import Registry
 
 

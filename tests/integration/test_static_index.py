@@ -5,7 +5,7 @@ import pytest
 
 from finrag.tools.indexing import static_embedder as se
 from finrag.tools.indexing.embedders import get_embedder
-from finrag.tools.indexing.indexer import _segment_counts, index_paths
+from finrag.tools.indexing.indexer import index_paths
 from finrag.tools.indexing.store import EmbedderMismatch, Store
 
 
@@ -26,7 +26,7 @@ def test_indexer_embeds_with_the_static_model(static_index):
     assert store.get_meta("embedder") == se.IDENTITY and int(store.get_meta("embedding_dim")) == se.DIMS
     missing, total = store.vector_coverage()
     assert not missing and total == 3
-    counts = _segment_counts(store, [d.doc_id for d in store.documents()])  # the progress bar's total
+    counts = store.segment_counts([d.doc_id for d in store.documents()])  # the progress bar's total
     assert sum(counts.values()) == report.segments
     doc = store.documents()[0]
     chunk = store.chunks_of(doc.doc_id)[2]

@@ -78,6 +78,11 @@ class RunReaders:
     def __len__(self) -> int:
         return len(self._readers)
 
+    def readers(self) -> list[IndexReader]:
+        """The readers held now (one per live configuration that looked one up)."""
+        with self._lock:
+            return [reader for _, reader in self._readers.values()]
+
 
 RUN_READERS = RunReaders()
 

@@ -56,18 +56,19 @@ def run(args) -> int:
     _index_dir(args)
     # one question: the NumPy query encoder starts in milliseconds; ONNX Runtime's import and session
     # (~0.4 s) pay off only in a process that answers many (finrag serve, batch, eval); FINRAG_QUERY_ENCODER wins
-    from finrag.tools.indexing.embedders import prefer_query_encoder
+    from finrag.tools.indexing.embedders import preferring_query_encoder
 
-    prefer_query_encoder("numpy")
-    warm = _prefetch(args)
-    try:
-        res = run_query(question, system=args.system, index=args.index, configurable=_configurable(args)).model_dump()
-    except QuestionError as exc:
-        _err(str(exc))
-        return EXIT_USAGE
-    finally:
-        if warm is not None:
-            warm.join()
+    with preferring_query_encoder("numpy"):
+        warm = _prefetch(args)
+        try:
+            res = run_query(question, system=args.system, index=args.index,
+                            configurable=_configurable(args)).model_dump()
+        except QuestionError as exc:
+            _err(str(exc))
+            return EXIT_USAGE
+        finally:
+            if warm is not None:
+                warm.join()
     if res.get("offline_fallback"):
         _warn(_fallback_note(res))
     if args.json:

@@ -326,10 +326,12 @@ def test_onnx_query_encoder_equals_sentence_transformers_and_is_built_once(tmp_p
 
 
 def test_query_encoder_follows_the_environment(tmp_path, monkeypatch, caplog):
+    from finrag.tools.indexing import embedders
     from finrag.tools.indexing.embedders import MiniLMEmbedder
     from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
     from finrag.tools.indexing.minilm_onnx import OnnxMiniLM
 
+    monkeypatch.setitem(embedders._PREFERRED_QUERY_ENCODER, "kind", "auto")  # whatever ran before in this process
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     for value, kind in (("numpy", NumpyMiniLM), ("onnx", OnnxMiniLM), ("auto", OnnxMiniLM), ("", OnnxMiniLM)):
         monkeypatch.setenv("FINRAG_QUERY_ENCODER", value)

@@ -28,10 +28,11 @@ Document embedding on the CPU uses every core (`embed_threads`, `$FINRAG_EMBED_T
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -52,6 +53,18 @@ def prefer_query_encoder(kind: str) -> None:
     if kind not in QUERY_ENCODERS:
         raise ValueError(f"unknown query encoder {kind!r}; use one of {', '.join(QUERY_ENCODERS)}")
     _PREFERRED_QUERY_ENCODER["kind"] = kind
+
+
+@contextlib.contextmanager
+def preferring_query_encoder(kind: str) -> Iterator[None]:
+    """`prefer_query_encoder(kind)` for the embedders built inside the block; the earlier choice after it (an
+    in-process `finrag ask` leaves the process's later embedders as they were)."""
+    before = _PREFERRED_QUERY_ENCODER["kind"]
+    prefer_query_encoder(kind)
+    try:
+        yield
+    finally:
+        _PREFERRED_QUERY_ENCODER["kind"] = before
 
 
 class Embedder(Protocol):

@@ -15,7 +15,7 @@ from typing_extensions import TypeAlias
 
 from finrag.state.contract import ContextScope
 
-__all__ = ["Aggregate", "CoverFact", "Direction", "QuestionFacts", "QuestionScope", "Scale"]
+__all__ = ["Aggregate", "CoverFact", "Direction", "MemberCue", "QuestionFacts", "QuestionScope", "Scale"]
 
 QuestionScope: TypeAlias = ContextScope
 """How much context a question needs: `line_item` (one figure of a primary statement, answered from a table: a
@@ -30,6 +30,10 @@ Direction = Literal["", "positive", "healthy", "increase", "decrease", "improve"
 
 CoverFact = Literal["auditor", "shares_outstanding", "public_float", "cik", "fiscal_year_end"]
 """A fact of a filing's cover page the question asks for (answered from its dei facts)."""
+
+MemberCue = Literal["segment", "region", "product"]
+"""The kind of breakdown a question names outright ("... segment", "revenue from Germany", "by product line"): a
+member of the filing's segment, geographical or product axis is asked, not the consolidated total."""
 
 Scale = Literal["thousands", "millions", "billions"]
 """A scale the question asks the answer in ("in millions")."""
@@ -95,6 +99,12 @@ class QuestionFacts(BaseModel):
     cover: Optional[CoverFact] = None
     """The cover-page fact the question asks for (the auditor, shares outstanding, the public float, the CIK,
     the fiscal year's end), if any."""
+    member_cue: Optional[MemberCue] = None
+    """The breakdown the question names outright, if any (see `MemberCue`): when no member of the routed
+    filing matches `words`, the answer says the member was not found instead of stating the total."""
+    words: list[str] = Field(default_factory=list)
+    """The question's words, lower-cased, a plural's "s" dropped ("Automotive sales" -> 'automotive', 'sale'):
+    what a member's displayed label is matched against (`finrag.tools.answering.member_facts`)."""
     scope: QuestionScope = "open"
     """`line_item` or `open` (see `QuestionScope`)."""
     aggregate: Aggregate = "single"

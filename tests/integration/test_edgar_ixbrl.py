@@ -98,3 +98,51 @@ def test_an_llm_generator_gets_the_tagged_facts_as_a_structured_block(ixbrl_inde
     assert re.fullmatch(r"- us-gaap:\w*Revenue\w* \| 2025-03-30 to 2025-06-28 \(3 months\) \| 94,036,000,000 USD "
                         r"\(displayed \"94,036\", displayed in millions\) \| \[acmw-10-q-2025-08-01, p\. \d+\]", first), first
     assert any("(9 months)" in ln for ln in block[2:9])  # the year to date is there to choose from, after it
+
+
+def test_segment_questions_end_to_end_and_an_older_index_is_refreshed(tmp_path):
+    """Issue 33: HDRR answers a product member and a region from the one-member facts (the total never stated as
+    the member's), says a region that is not tagged was not found, and an index whose facts an older finrag
+    stored (schema finrag.xbrl/1, no member facts) gets them on the next `finrag index` of the unchanged file."""
+    import json
+    import sqlite3
+
+    from support.ixbrl import widgetco_tenk
+
+    from finrag.api import run_query
+    from finrag.tools.indexing import open_index
+    from finrag.tools.indexing.facts_store import load_facts
+    from finrag.tools.indexing.store import Store
+
+    filings = tmp_path / "filings"
+    filings.mkdir()
+    (filings / "wid-10-k-2025-02-10.html").write_text(widgetco_tenk())
+    idx = tmp_path / "idx"
+    assert main(["index", str(filings), "--index", str(idx), "-q"]) == 0
+    conn = sqlite3.connect(idx / "finrag.sqlite")
+    (data,) = conn.execute("SELECT data_json FROM xbrl_facts").fetchone()
+    old = {k: v for k, v in json.loads(data).items() if not k.startswith("member_")}
+    conn.execute("UPDATE xbrl_facts SET data_json=?", (json.dumps({**old, "schema": "finrag.xbrl/1"}),))
+    conn.commit()
+    conn.close()
+    open_index.reset()
+    try:
+        res = run_query("What was Widgetco's Subscription revenue in fiscal 2024?", system="hdrr", index_dir=str(idx))
+        assert "index the filing again" in res["answer"] and "10,000" not in res["answer"]
+        assert main(["index", str(filings), "--index", str(idx), "-q"]) == 0
+        store = Store(idx)
+        assert load_facts(store, "wid-10-k-2025-02-10")["schema"] == "finrag.xbrl/2"
+        store.close()
+        open_index.reset()
+        for question, stated in [("What was Widgetco's Subscription revenue in fiscal 2024?", "$6,000 million"),
+                                 ("How much revenue did Widgetco generate from Germany in FY2024?", "$1,500 million")]:
+            res = run_query(question, system="hdrr", index_dir=str(idx))
+            assert res["routing"]["routed_docs"] == ["wid-10-k-2025-02-10"]
+            assert stated in res["answer"] and "10,000" not in res["answer"], res["answer"]
+            page = res["reader"]["inputs"][0]["page"]
+            assert any(c["page_start"] <= page <= c["page_end"] for c in res["contexts"])
+        res = run_query("How much revenue did Widgetco generate from Japan in FY2024?", system="hdrr",
+                        index_dir=str(idx))
+        assert res["answer"].startswith("No tagged revenue fact for the region") and "10,000" not in res["answer"]
+    finally:
+        open_index.reset()

@@ -1,4 +1,4 @@
-"""A small hand-made inline-XBRL 10-Q for the issue-20 tests: `tenq_markup()`.
+"""Small hand-made inline-XBRL filings: `tenq_markup()` (the issue-20 tests) and `widgetco_tenk()` (issue 33).
 
 Acme Widgets, Inc. (ACMW), FY2025 Q3 (fiscal year ends late September, period end June 28, 2025): a hidden
 `ix:header` with dei facts and contexts for the quarter, the year to date, the prior year's quarter and year to
@@ -60,3 +60,62 @@ def tenq_markup() -> str:
                f'<td>{_fact("PaymentsToAcquirePropertyPlantAndEquipment", "ytd", "9,473", sign="-")}</td></tr>'
                '</table></div>')
     return f"<html><body>{header}{cover}{statements}{balance}</body></html>"
+
+
+# ---- Widgetco's FY2024 10-K (the analyst-questions benchmark's and the member answerer's tests)
+def _wctx(cid: str, period: str, member: tuple[str, str] | None = None) -> str:
+    seg = (f'<xbrli:segment><xbrldi:explicitMember dimension="{member[0]}">{member[1]}</xbrldi:explicitMember>'
+           "</xbrli:segment>") if member else ""
+    return (f'<xbrli:context id="{cid}"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000012345'
+            f"</xbrli:identifier>{seg}</xbrli:entity><xbrli:period>{period}</xbrli:period></xbrli:context>")
+
+
+def _dur(a: str, b: str) -> str:
+    return f"<xbrli:startDate>{a}</xbrli:startDate><xbrli:endDate>{b}</xbrli:endDate>"
+
+
+def _wf(name: str, ctx: str, text: str, scale: int = 6, unit: str = "usd") -> str:
+    return (f'<ix:nonFraction unitRef="{unit}" contextRef="{ctx}" decimals="-6" name="{name}" '
+            f'format="ixt:num-dot-decimal" scale="{scale}">{text}</ix:nonFraction>')
+
+
+def widgetco_tenk() -> str:
+    """Widgetco's FY2024 10-K: revenue 10,000 (FY2023 8,000), of which Subscription 6,000 (a product member whose
+    row says "Subscription (1)") and Germany 1,500 (a region member under a generic "Total" row, as Coca-Cola's);
+    gross profit 4,000, net income 1,200 (900), current assets 3,000 / liabilities 2,000; auditor and shares on the
+    cover; the CIK hidden in the header."""
+    ctxs = (_wctx("fy", _dur("2024-01-01", "2024-12-31")) + _wctx("py", _dur("2023-01-01", "2023-12-31"))
+            + _wctx("i", "<xbrli:instant>2024-12-31</xbrli:instant>")
+            + _wctx("cover", "<xbrli:instant>2025-02-01</xbrli:instant>")
+            + _wctx("sub", _dur("2024-01-01", "2024-12-31"), ("srt:ProductOrServiceAxis", "wid:SubscriptionMember"))
+            + _wctx("svc", _dur("2024-01-01", "2024-12-31"), ("srt:ProductOrServiceAxis", "us-gaap:ServiceMember"))
+            + _wctx("de", _dur("2024-01-01", "2024-12-31"), ("srt:StatementGeographicalAxis", "country:DE"))
+            + _wctx("us", _dur("2024-01-01", "2024-12-31"), ("srt:StatementGeographicalAxis", "country:US")))
+    hidden = ('<ix:nonNumeric name="dei:EntityCentralIndexKey" contextRef="fy">0000012345</ix:nonNumeric>'
+              '<ix:nonNumeric name="dei:CurrentFiscalYearEndDate" contextRef="fy">--12-31</ix:nonNumeric>'
+              '<ix:nonNumeric name="dei:DocumentFiscalYearFocus" contextRef="fy">2024</ix:nonNumeric>'
+              '<ix:nonNumeric name="dei:DocumentFiscalPeriodFocus" contextRef="fy">FY</ix:nonNumeric>')
+    header = (f'<div style="display:none"><ix:header><ix:hidden>{hidden}</ix:hidden><ix:resources>{ctxs}'
+              "</ix:resources></ix:header></div>")
+    cover = ('<p>FORM <ix:nonNumeric name="dei:DocumentType" contextRef="fy">10-K</ix:nonNumeric> for the fiscal '
+             'year ended <ix:nonNumeric name="dei:DocumentPeriodEndDate" contextRef="fy" '
+             'format="ixt:date-monthname-day-year-en">December 31, 2024</ix:nonNumeric></p><p><ix:nonNumeric '
+             'name="dei:EntityRegistrantName" contextRef="fy">Widgetco, Inc.</ix:nonNumeric> <ix:nonNumeric '
+             'name="dei:TradingSymbol" contextRef="fy">WID</ix:nonNumeric></p><p>'
+             f'{_wf("dei:EntityCommonStockSharesOutstanding", "cover", "123,456,789", 0, "shares")} shares '
+             "outstanding as of February 1, 2025</p>")
+    rows = [("Total revenue", "us-gaap:Revenues", ("10,000", "8,000")),
+            ("Gross profit", "us-gaap:GrossProfit", ("4,000", "3,000")),
+            ("Net income", "us-gaap:NetIncomeLoss", ("1,200", "900"))]
+    body = "".join(f"<tr><td>{label}</td><td>{_wf(n, 'fy', a)}</td><td>{_wf(n, 'py', b)}</td></tr>" for label, n, (a, b)
+                   in rows)
+    body += f"<tr><td>Subscription (1)</td><td>{_wf('us-gaap:Revenues', 'sub', '6,000')}</td></tr>"
+    body += f"<tr><td>Services</td><td>{_wf('us-gaap:Revenues', 'svc', '4,000')}</td></tr>"
+    geo = (f"<tr><td>Total</td><td>{_wf('us-gaap:Revenues', 'us', '8,500')}</td>"
+           f"<td>{_wf('us-gaap:Revenues', 'de', '1,500')}</td></tr>")
+    balance = (f"<tr><td>Total current assets</td><td>{_wf('us-gaap:AssetsCurrent', 'i', '3,000')}</td></tr>"
+               f"<tr><td>Total current liabilities</td><td>{_wf('us-gaap:LiabilitiesCurrent', 'i', '2,000')}</td></tr>")
+    audit = ('<p>/s/ <ix:nonNumeric name="dei:AuditorName" contextRef="fy">Ernst &amp; Young LLP</ix:nonNumeric></p>')
+    page = '<div style="page-break-before:always">{}</div>'
+    return ("<html><body>" + header + cover + page.format(f"<table>{body}</table>")
+            + page.format(f"<table>{geo}{balance}</table>") + page.format(audit) + "</body></html>")

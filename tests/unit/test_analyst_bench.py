@@ -1,7 +1,7 @@
 """bench/analyst_questions.py (issue 33): gold values from inline-XBRL facts (dimensional members with their displayed
 row labels, changes, margins, cover facts) and the judge (value stated, wrong measure).
 
-A small hand-written iXBRL 10-K (`_tenk`) holds the contexts and facts; the real Amazon 10-K of
+A small hand-written iXBRL 10-K (`tests.support.ixbrl.widgetco_tenk`) holds the contexts and facts; the real Amazon 10-K of
 ``../shared/data/edgar`` is read where present (skipped otherwise)."""
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.ixbrl import widgetco_tenk
 
 REPO = Path(__file__).resolve().parents[2]
 EDGAR = REPO.parent / "shared" / "data" / "edgar"
@@ -25,68 +26,10 @@ def aq():
     return module
 
 
-def _ctx(cid: str, period: str, member: tuple[str, str] | None = None) -> str:
-    seg = (f'<xbrli:segment><xbrldi:explicitMember dimension="{member[0]}">{member[1]}</xbrldi:explicitMember>'
-           "</xbrli:segment>") if member else ""
-    return (f'<xbrli:context id="{cid}"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000012345'
-            f"</xbrli:identifier>{seg}</xbrli:entity><xbrli:period>{period}</xbrli:period></xbrli:context>")
-
-
-def _dur(a: str, b: str) -> str:
-    return f"<xbrli:startDate>{a}</xbrli:startDate><xbrli:endDate>{b}</xbrli:endDate>"
-
-
-def _f(name: str, ctx: str, text: str, scale: int = 6, unit: str = "usd") -> str:
-    return (f'<ix:nonFraction unitRef="{unit}" contextRef="{ctx}" decimals="-6" name="{name}" '
-            f'format="ixt:num-dot-decimal" scale="{scale}">{text}</ix:nonFraction>')
-
-
-def _tenk() -> str:
-    """Widgetco's FY2024 10-K: revenue 10,000 (FY2023 8,000), of which Subscription 6,000 (a product member whose
-    row says "Subscription (1)") and Germany 1,500 (a region member under a generic "Total" row, as Coca-Cola's);
-    gross profit 4,000, net income 1,200 (900), current assets 3,000 / liabilities 2,000; auditor and shares on the
-    cover; the CIK hidden in the header."""
-    ctxs = (_ctx("fy", _dur("2024-01-01", "2024-12-31")) + _ctx("py", _dur("2023-01-01", "2023-12-31"))
-            + _ctx("i", "<xbrli:instant>2024-12-31</xbrli:instant>")
-            + _ctx("cover", "<xbrli:instant>2025-02-01</xbrli:instant>")
-            + _ctx("sub", _dur("2024-01-01", "2024-12-31"), ("srt:ProductOrServiceAxis", "wid:SubscriptionMember"))
-            + _ctx("svc", _dur("2024-01-01", "2024-12-31"), ("srt:ProductOrServiceAxis", "us-gaap:ServiceMember"))
-            + _ctx("de", _dur("2024-01-01", "2024-12-31"), ("srt:StatementGeographicalAxis", "country:DE"))
-            + _ctx("us", _dur("2024-01-01", "2024-12-31"), ("srt:StatementGeographicalAxis", "country:US")))
-    hidden = ('<ix:nonNumeric name="dei:EntityCentralIndexKey" contextRef="fy">0000012345</ix:nonNumeric>'
-              '<ix:nonNumeric name="dei:CurrentFiscalYearEndDate" contextRef="fy">--12-31</ix:nonNumeric>'
-              '<ix:nonNumeric name="dei:DocumentFiscalYearFocus" contextRef="fy">2024</ix:nonNumeric>'
-              '<ix:nonNumeric name="dei:DocumentFiscalPeriodFocus" contextRef="fy">FY</ix:nonNumeric>')
-    header = (f'<div style="display:none"><ix:header><ix:hidden>{hidden}</ix:hidden><ix:resources>{ctxs}'
-              "</ix:resources></ix:header></div>")
-    cover = ('<p>FORM <ix:nonNumeric name="dei:DocumentType" contextRef="fy">10-K</ix:nonNumeric> for the fiscal '
-             'year ended <ix:nonNumeric name="dei:DocumentPeriodEndDate" contextRef="fy" '
-             'format="ixt:date-monthname-day-year-en">December 31, 2024</ix:nonNumeric></p><p><ix:nonNumeric '
-             'name="dei:EntityRegistrantName" contextRef="fy">Widgetco, Inc.</ix:nonNumeric> <ix:nonNumeric '
-             'name="dei:TradingSymbol" contextRef="fy">WID</ix:nonNumeric></p><p>'
-             f'{_f("dei:EntityCommonStockSharesOutstanding", "cover", "123,456,789", 0, "shares")} shares '
-             "outstanding as of February 1, 2025</p>")
-    rows = [("Total revenue", "us-gaap:Revenues", ("10,000", "8,000")),
-            ("Gross profit", "us-gaap:GrossProfit", ("4,000", "3,000")),
-            ("Net income", "us-gaap:NetIncomeLoss", ("1,200", "900"))]
-    body = "".join(f"<tr><td>{label}</td><td>{_f(n, 'fy', a)}</td><td>{_f(n, 'py', b)}</td></tr>" for label, n, (a, b)
-                   in rows)
-    body += f"<tr><td>Subscription (1)</td><td>{_f('us-gaap:Revenues', 'sub', '6,000')}</td></tr>"
-    body += f"<tr><td>Services</td><td>{_f('us-gaap:Revenues', 'svc', '4,000')}</td></tr>"
-    geo = (f"<tr><td>Total</td><td>{_f('us-gaap:Revenues', 'us', '8,500')}</td>"
-           f"<td>{_f('us-gaap:Revenues', 'de', '1,500')}</td></tr>")
-    balance = (f"<tr><td>Total current assets</td><td>{_f('us-gaap:AssetsCurrent', 'i', '3,000')}</td></tr>"
-               f"<tr><td>Total current liabilities</td><td>{_f('us-gaap:LiabilitiesCurrent', 'i', '2,000')}</td></tr>")
-    audit = ('<p>/s/ <ix:nonNumeric name="dei:AuditorName" contextRef="fy">Ernst &amp; Young LLP</ix:nonNumeric></p>')
-    page = '<div style="page-break-before:always">{}</div>'
-    return ("<html><body>" + header + cover + page.format(f"<table>{body}</table>")
-            + page.format(f"<table>{geo}{balance}</table>") + page.format(audit) + "</body></html>")
-
-
 @pytest.fixture(scope="module")
 def generated(aq, tmp_path_factory):
     folder = tmp_path_factory.mktemp("edgar")
-    (folder / "wid-10-k-2025-02-10.html").write_text(_tenk(), encoding="utf-8")
+    (folder / "wid-10-k-2025-02-10.html").write_text(widgetco_tenk(), encoding="utf-8")
     return aq.generate(folder)
 
 
@@ -95,7 +38,7 @@ def _by(questions: list[dict], sub: str) -> list[dict]:
 
 
 def test_dimensional_facts_keep_member_row_label_and_page(aq):
-    filing = aq.read_filing(_tenk())
+    filing = aq.read_filing(widgetco_tenk())
     sub = next(f for f in filing["all"] if f["members"] == [("srt:ProductOrServiceAxis", "wid:SubscriptionMember")])
     assert sub["value"] == 6000e6 and sub["row"] == "Subscription (1)" and sub["page"] == 1
     assert "sub" not in filing["xbrl"]["contexts"]  # the system's shape: dimensionless contexts only
@@ -211,7 +154,7 @@ def test_real_filing_region_member(aq):
 
 def test_company_level_facts_are_right_from_any_filing_of_the_company(aq, tmp_path):
     for name in ("wid-10-k-2025-02-10.html", "wid-10-k-copy.html"):
-        (tmp_path / name).write_text(_tenk(), encoding="utf-8")
+        (tmp_path / name).write_text(widgetco_tenk(), encoding="utf-8")
     questions, facts = aq.generate(tmp_path)
     cik = _by(questions, "cik")[0]
     assert cik["gold_docs"] == ["wid-10-k-2025-02-10", "wid-10-k-copy"] and cik["gold_value"] == "0000012345"

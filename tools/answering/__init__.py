@@ -7,5 +7,7 @@ evidence.py: yes/no and "what drove" questions answered from evidence sentences,
 extractive.py: the offline generator's last resort (sentences and table rows of the context, each cited).
 fast_path.py: how the generate node uses the reader, offline and on the LLM fast path.
 xbrl_facts.py: exact line-item values from an inline-XBRL filing's tagged facts (tried first for such a filing).
+member_facts.py: a segment, product or region value from the filing's one-member facts, or "not found" (never
+    the consolidated total as the member's); cover_facts.py: cover-page facts from the dei facts.
 sources.py: page sources for the reader (the index, or PDF files). whole_document.py: SFR's context.
 """

@@ -2,7 +2,8 @@
 
 * `run_reader` reads the statement tables of the context (and, for a routed question, the routed filing's
   statement pages) and returns a `ReaderResult`; a routed inline-XBRL filing answers a line item from its
-  tagged facts first (`xbrl_facts.py`), and the table reader's reading of the same question is compared with
+  tagged facts first (a cover fact: `cover_facts.py`; a segment, product or region: `member_facts.py`; a line
+  item: `xbrl_facts.py`), and for a line item the table reader's reading of the same question is compared with
   it (`check_against_table`: a disagreement is one sentence of the answer and the reader's `table_check`).
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
@@ -66,6 +67,11 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
             cover = answer_cover(facts, tagged, docs[0], info)
             if cover is not None:
                 return cover, source
+        from finrag.tools.answering.member_facts import answer_member
+
+        member = answer_member(facts, tagged, docs[0], info)
+        if member is not None:  # a segment, product or region: the table reader would read the total beside it
+            return member, source
         exact = answer_from_facts(question, tagged, docs[0], info, asked=facts)
         if exact is not None:  # the statement table's reading beside it: a disagreement is said and recorded
             from finrag.tools.answering.xbrl_facts import check_against_table

@@ -33,10 +33,10 @@ from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question import read_question
 from finrag.tools.routing.dei import dei_date
 
-__all__ = ["CONCEPTS", "answer_from_facts", "choose_fact", "asked_item", "check_against_table", "facts_block",
-           "fact_line"]
+__all__ = ["CONCEPTS", "DISPLAY", "PREFIX", "answer_from_facts", "choose_fact", "asked_item", "check_against_table",
+           "facts_block", "fact_line", "money"]
 
-_G = "us-gaap:"
+PREFIX = "us-gaap:"
 CONCEPTS: dict[str, tuple[str, ...]] = {
     "revenue": ("Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax",
                 "RevenueFromContractWithCustomerIncludingAssessedTax", "SalesRevenueNet", "RevenuesNetOfInterestExpense"),
@@ -75,7 +75,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "total_debt": ("DebtLongtermAndShorttermCombinedAmount", "LongTermDebt", "DebtAndCapitalLeaseObligations",
                    "LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"),
 }
-_DISPLAY = {"eps_basic": "basic earnings per share", "eps_diluted": "diluted earnings per share",
+DISPLAY = {"eps_basic": "basic earnings per share", "eps_diluted": "diluted earnings per share",
             "cfo": "operating cash flow", "capex": "capital expenditures", "total_debt": "total debt"}
 _LOSS_WORDS = {"operating_income": re.compile(r"(?i)\boperating loss(?:es)?\b|\bloss from operations\b"),
                "net_income": re.compile(r"(?i)\bnet loss\b")}  # a loss asked for: the answer says it so
@@ -141,7 +141,7 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict) -> Opt
     balance = item in _FLOW_FREE
     want = period_kind(asked, quarterly)
     best: Optional[tuple[float, dict, str]] = None
-    names = [_G + c for c in CONCEPTS[item]]
+    names = [PREFIX + c for c in CONCEPTS[item]]
     for f in facts.get("facts") or []:
         if f.get("concept") not in names:
             continue
@@ -180,7 +180,7 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict) -> Opt
     return (best[1], best[2]) if best else None
 
 
-def _money(value: float, fact: dict, item: str) -> str:
+def money(value: float, fact: dict, item: str) -> str:
     """The value exactly, at the precision the filing reports (`decimals`), in millions from $1 million up."""
     unit = str(fact.get("unit") or "").lower()
     a, sign = abs(value), "-" if value < 0 else ""
@@ -217,7 +217,7 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     value = float(fact["value"])
     if item == "capex":
         value = abs(value)
-    display = _DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item)
+    display = DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item)
     page = int(fact.get("page", -1))
     cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
     company = info.get("company") or "The company"
@@ -229,10 +229,10 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     loss = _LOSS_WORDS.get(item)
     asked_loss = loss.search(question) if loss is not None and value < 0 else None
     if asked_loss:  # "loss from operations" asked, a loss tagged: said as asked, the tagged value beside it
-        tagged = _money(value, fact, item).split(" (")[0]
-        stated = f"{owner} {asked_loss.group(0).lower()} {when} was {_money(-value, fact, item)}, i.e. {display} of {tagged}"
+        tagged = money(value, fact, item).split(" (")[0]
+        stated = f"{owner} {asked_loss.group(0).lower()} {when} was {money(-value, fact, item)}, i.e. {display} of {tagged}"
     else:
-        stated = f"{owner} {display} {when} was {_money(value, fact, item)}"
+        stated = f"{owner} {display} {when} was {money(value, fact, item)}"
     answer = f"{stated} {cite}. Source: the filing's inline XBRL fact {fact['concept']} (displayed as {shown})."
     found = Found(item=item, year=int(info.get("fiscal_year") or 0), value=value, label=fact["concept"],
                   raw=str(fact.get("text") or ""), header=period, doc_id=doc_id, page=max(page, 0),

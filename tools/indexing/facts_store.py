@@ -20,7 +20,7 @@ from finrag.state.index_reader import IndexLabels, IndexReader
 if TYPE_CHECKING:
     from finrag.tools.indexing.store import Store
 
-__all__ = ["save_facts", "load_facts", "read_facts", "write_facts", "FACTS_DDL"]
+__all__ = ["save_facts", "load_facts", "read_facts", "stale_facts", "write_facts", "FACTS_DDL"]
 
 FACTS_DDL = "CREATE TABLE IF NOT EXISTS xbrl_facts(doc_id TEXT PRIMARY KEY, content_hash TEXT, data_json TEXT)"
 
@@ -49,6 +49,19 @@ def read_facts(conn: sqlite3.Connection, doc_id: str) -> Optional[dict]:
         return json.loads(row[0])
     except ValueError:
         return None
+
+
+def stale_facts(conn: sqlite3.Connection) -> set[str]:
+    """The documents whose stored facts have another shape than the collector's (`xbrl.FACTS_SCHEMA`: written by
+    an older finrag, e.g. without member facts): `finrag index` parses them again."""
+    from finrag.tools.indexing.xbrl import FACTS_SCHEMA
+
+    try:
+        rows = conn.execute("SELECT doc_id FROM xbrl_facts WHERE json_extract(data_json, '$.schema') IS NOT ?",
+                            (FACTS_SCHEMA,)).fetchall()
+    except sqlite3.Error:  # an index built before this table existed, or SQLite without JSON functions
+        return set()
+    return {r[0] for r in rows}
 
 
 def save_facts(store: Store, doc_id: str, content_hash: str, data: Optional[dict]) -> None:

@@ -176,9 +176,11 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
 
 def _plan_files(paths: Sequence[str | Path], store: Store, report: IndexReport) -> tuple[list[str], dict[str, str]]:
     """(the files to parse, doc id by resolved path): unchanged files and duplicates (identical content under
-    another name) go to the report instead."""
+    another name) go to the report instead. An unchanged filing whose facts an older finrag stored (another
+    `xbrl.FACTS_SCHEMA`) is parsed again."""
     files = discover(paths, report)
     known = store.document_hashes()
+    stale = store.stale_facts_docs()
     todo: list[str] = []
     plan = assign_doc_ids(files, known)  # unique ids; identical content under several names = one document
     ids_by_path = {str(Path(f).resolve()): doc_id for f, doc_id in plan.ids.items()}
@@ -186,7 +188,7 @@ def _plan_files(paths: Sequence[str | Path], store: Store, report: IndexReport) 
         doc_id, digest = plan.ids.get(str(f)), plan.hashes.get(str(f))
         if doc_id is None:
             report.duplicates.append((str(f), plan.duplicates[str(f)]))
-        elif digest and doc_id in known and known[doc_id][0] == digest:
+        elif digest and doc_id in known and known[doc_id][0] == digest and doc_id not in stale:
             report.unchanged.append(doc_id)
         else:
             todo.append(str(f))

@@ -64,6 +64,12 @@ class ReadMixin:
         rows = self._reader().execute("SELECT doc_id, content_hash, path FROM documents").fetchall()
         return {r[0]: (r[1], r[2]) for r in rows}
 
+    def stale_facts_docs(self) -> set[str]:
+        """The documents whose inline-XBRL facts were stored in an older shape (`facts_store.stale_facts`)."""
+        from finrag.tools.indexing.facts_store import stale_facts
+
+        return stale_facts(self._reader())
+
 
     # ---------------------------------------------------------------- reading
     def pages_of(self, doc_id: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from finrag.state.question import CoverFact
+from finrag.state.question import CoverFact, MemberCue
 from finrag.tools.answering.line_items import item_in_question
 from finrag.tools.answering.metrics import metric_in_question
 
@@ -27,7 +27,59 @@ def cover_fact(text: str) -> Optional[CoverFact]:
     'fiscal_year_end'), or None."""
     return next((name for name, rx in _COVER if rx.search(text)), None)
 
-__all__ = ["cover_fact", "measure"]
+__all__ = ["cover_fact", "measure", "measure_qualifier", "member_cue", "word_forms"]
+
+_MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|"
+           "Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec")
+_MEMBER_CUES: tuple[tuple[MemberCue, re.Pattern[str]], ...] = (
+    ("segment", re.compile(r"(?i)\b(?:reportable |operating |business )?segments?\b")),
+    ("region", re.compile(r"(?i)\b(?:geograph\w*|regions?|countr(?:y|ies))\b|"
+                          r"\b(?:(?:revenues?|sales)\s+(?:(?:generated|earned|derived)\s+)?|generat\w*\s+)(?:from|in)\s+(?:the\s+)?"
+                          rf"(?!FY|Q[1-4]|H[12]|(?:Fiscal|Calendar|Operations|Continuing|Contracts?|Customers?|{_MONTHS})\b)"
+                          r"(?-i:[A-Z][A-Za-z]+)")),
+    ("product", re.compile(r"(?i)\bproduct (?:lines?|categor(?:y|ies)|groups?)\b|\bby product\b")),
+)
+_WORD = re.compile(r"[a-z0-9]+(?:[&'][a-z0-9]+)*")
+_QUALIFIED = re.compile(r"(?i)(?:'s|\u2019s|s'|\u2019)\s+(?P<q>(?:[\w&.\-]+\s+){1,4}?)(?:net\s+)?(?:revenues?|sales)\b")
+_PLAIN_QUALIFIER = re.compile(r"(?i)^(?:total|net|annual|annualized|quarterly|consolidated|gross|reported|overall|"
+                              r"full|year|yearly|fiscal|the|its|company|gaap|end|year-end|fy\d*|q[1-4]|first|second|"
+                              r"third|fourth|quarter|half|trailing|twelve|month|months|ttm|ltm|\d{2,4}|in|of|for|and|"
+                              r"aggregate|combined|whole|entire|calendar|cy\d*|approximate|approximately)$")
+
+
+def measure_qualifier(text: str) -> Optional[str]:
+    """The words between a possessive and "revenue"/"sales" that name a part of it, as a name is written (a
+    capital: "Widgetco's Subscription revenue" -> 'Subscription', "Apple's iPhone revenue" -> 'iPhone'; "Apple's
+    total net sales", "Amazon's year-over-year change in revenue" -> None): a product or service line is asked."""
+    for m in _QUALIFIED.finditer(text):
+        words = m.group("q").split()
+        if words and words[-1].lower() in ("of", "cost", "deferred", "unearned", "recognized"):
+            continue
+        if any(w.lower() in ("cost", "deferred", "unearned") for w in words):
+            continue
+        kept = [w for w in words if not _PLAIN_QUALIFIER.match(w.strip(".,")) and re.search(r"[A-Z]", w)]
+        if kept:
+            return " ".join(kept)
+    return None
+
+
+def member_cue(text: str) -> Optional[MemberCue]:
+    """The breakdown a question names outright ('segment', 'region', 'product'), or None; a qualified revenue
+    ("Widgetco's Subscription revenue": `measure_qualifier`) is a product line."""
+    named = next((name for name, rx in _MEMBER_CUES if rx.search(text)), None)
+    return named or ("product" if measure_qualifier(text) else None)
+
+
+def word_forms(text: str) -> list[str]:
+    """Lower-cased words, a possessive dropped and a plural's "s" ("sales" -> 'sale', "services" -> 'service';
+    not "ss" or a short word): the form both a question and a displayed label are compared in."""
+    out = []
+    for w in _WORD.findall(text.lower().replace("\u2019", "'")):
+        w = w[:-2] if w.endswith("'s") else w
+        if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        out.append(w)
+    return out
 
 
 def measure(text: str, head: str) -> tuple[Optional[str], Optional[str]]:

@@ -13,7 +13,7 @@ import functools
 from finrag.state.configuration import MAX_QUESTION_CHARS
 from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
-from finrag.tools.question.measure import cover_fact, measure
+from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
 
 __all__ = ["read_question"]
 
@@ -31,7 +31,8 @@ def _read(text: str) -> QuestionFacts:
     head = asks.definition_head(q)
     yesno = asks.is_yesno(q)
     metric, line_item = measure(q, head)
-    return QuestionFacts(metric=metric, line_item=line_item, cover=cover_fact(q),
+    return QuestionFacts(metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
+        words=word_forms(q),
         text=text, head=head, years=years, periods=named_periods, dates=dates, forms=cues.detect_forms(text),
         cues=sorted(cues.question_cues(text)), forward_years=cues.forward_years(text),
         event_items=sorted(cues.event_items(text)),

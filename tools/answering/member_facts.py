@@ -1,0 +1,189 @@
+"""Segment, product-line and region values from an inline-XBRL filing's one-member facts.
+
+    result = answer_member(asked, facts, doc_id, info)   # a ReaderResult, or None (not a member question)
+
+A filing tags a breakdown of a line item as facts in contexts with one explicit member of an axis
+(`srt:ProductOrServiceAxis`, `us-gaap:StatementBusinessSegmentsAxis`, `srt:StatementGeographicalAxis`, or a
+filer's own segment/product/region axis) and prints each beside a row label ("iPhone", "Automotive sales",
+"Germany"). `finrag.tools.indexing.xbrl` keeps them (`member_facts`, with `row`); this module:
+
+* takes the line item the question names (`xbrl_facts.asked_item`) and the members tagged with its concepts;
+* names each member by its displayed row labels and by its QName ("aapl:GreaterChinaSegmentMember" -> "Greater
+  China"; "country:DE" -> "Germany"), without the words every label shares ("net", "total", "revenue", "sales");
+* takes the member whose name's words are all in the question (`QuestionFacts.words`), the longest name first;
+  the company's own name, aliases and tickers count on neither side ("Acme Widgets' revenue" is not the
+  "Widgets" member's);
+* answers its fact for the asked period (`xbrl_facts.choose_fact`), cited to the page it is displayed on.
+
+When the question names a breakdown outright (`QuestionFacts.member_cue`: "segment", "revenue from <Place>",
+"product line") and no member matches, or the member has no fact for the period, the answer says that and lists
+the members the filing does tag: never the consolidated total as if it were the member's value. Members that are
+reconciling columns (eliminations, corporate, unallocated) are never answered.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from finrag.state.question import QuestionFacts
+from finrag.tools.answering.line_items import LINE_ITEMS
+from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.answering.xbrl_facts import CONCEPTS, DISPLAY, PREFIX, asked_item, choose_fact, fact_line, money
+from finrag.tools.numbers import SCALE_OF_POWER
+from finrag.tools.question.measure import word_forms
+
+__all__ = ["Member", "answer_member", "member_name", "members_of"]
+
+_AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
+_OWN_AXIS = re.compile(r"(?i)segment|product|service|geograph|region|countr|market|line")
+_SKIP_MEMBER = re.compile(r"(?i)eliminat|corporate|intersegment|reconcil|consolidat|allother|unallocated|"
+                          r"^[^:]*:(?:operatingsegments|segmentreportingreconcilingitem|materialreconcilingitems)member$")
+_SHARED_WORDS = {"net", "total", "revenue", "sale", "of", "and", "the", "from", "income", "operating", "segment",
+                 "amount", "by", "in", "consolidated", "reportable", "member", "other", "all", "operation", "a"}
+_GENERIC_ALONE = {"other", "all", "total", "net"}
+_COUNTRIES = {"US": "United States", "CN": "China", "DE": "Germany", "GB": "United Kingdom", "JP": "Japan",
+              "CA": "Canada", "FR": "France", "IN": "India", "IE": "Ireland", "KR": "South Korea", "TW": "Taiwan",
+              "MX": "Mexico", "BR": "Brazil", "AU": "Australia", "CH": "Switzerland", "NL": "Netherlands",
+              "SG": "Singapore", "IT": "Italy", "ES": "Spain"}
+
+
+def member_name(member: str) -> str:
+    """How a member QName reads ("aapl:GreaterChinaSegmentMember" -> "Greater China", "country:DE" -> "Germany")."""
+    prefix, _, local = member.partition(":")
+    if prefix == "country":
+        return _COUNTRIES.get(local, local)
+    local = re.sub(r"(?:Segment)?Member$", "", local)
+    words = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", local).split()
+    return " ".join(w.lower() if w in ("And", "Of", "The") else w for w in words)
+
+
+def _clean_label(row: str) -> str:
+    """A displayed row label as analysts say it: footnote marks, trademarks, a trailing colon, a leading "Total"."""
+    text = re.sub(r"\s*\(\d\)|[\u00ae\u2122*]", "", row or "")
+    return re.sub(r"(?i)^total\s+", "", text).strip(" :,")
+
+
+@dataclass
+class Member:
+    """One member of an axis tagged with the asked line item: its names and its facts."""
+
+    axis: str
+    member: str
+    facts: list[dict]
+    names: list[tuple[str, frozenset[str]]]
+    """(a name as displayed, its distinctive words): row labels first, then the QName's reading."""
+
+    def matches(self, words: set[str], own: frozenset[str] = frozenset()) -> Optional[tuple[int, str]]:
+        """(how many words, the name) of the longest name whose distinctive words are all in `words`; the
+        company's own words (`own`: "Acme Widgets" against a "Widgets" member) count on neither side."""
+        hits = [(len(key - own), name) for name, key in self.names if key - own and key - own <= words - own]
+        return max(hits) if hits else None
+
+
+def _key(name: str) -> frozenset[str]:
+    words = [w for w in word_forms(name) if w not in _SHARED_WORDS]
+    if not words or (len(words) == 1 and words[0] in _GENERIC_ALONE) or any(w.isdigit() for w in words):
+        return frozenset()
+    if "." not in name and any(len(w) == 1 for w in words):  # a QName's capitals split apart ("I Phone")
+        return frozenset()
+    return frozenset(words)
+
+
+def members_of(facts: dict, concepts: list[str]) -> list[Member]:
+    """The members of a breakdown axis tagged with one of `concepts`, in the filing's order."""
+    contexts = facts.get("member_contexts") or {}
+    grouped: dict[tuple[str, str], list[dict]] = {}
+    for f in facts.get("member_facts") or []:
+        ctx = contexts.get(f.get("context"))
+        if not ctx or f.get("concept") not in concepts:
+            continue
+        axis, member = str(ctx.get("axis", "")), str(ctx.get("member", ""))
+        if (axis not in _AXES and not _OWN_AXIS.search(axis.partition(":")[2])) or _SKIP_MEMBER.search(member):
+            continue
+        grouped.setdefault((axis, member), []).append(f)
+    out = []
+    for (axis, member), group in grouped.items():
+        labels = [_clean_label(str(f.get("row") or "")) for f in group if f.get("row")]
+        names: list[tuple[str, frozenset[str]]] = []
+        for name in [*dict.fromkeys(labels), member_name(member)]:
+            if name and all(n != name for n, _ in names):
+                names.append((name, _key(name)))
+        out.append(Member(axis, member, group, names))
+    return out
+
+
+def _available(members: list[Member], limit: int = 8) -> str:
+    shown = [next((n for n, k in m.names if k), m.names[-1][0] if m.names else m.member) for m in members]
+    shown = list(dict.fromkeys(shown))
+    return ", ".join(shown[:limit]) + (f" and {len(shown) - limit} more" if len(shown) > limit else "")
+
+
+def _display(item: str) -> str:
+    """The line item's name for a part of it ("revenue", not "total revenue")."""
+    name = DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " "))
+    return re.sub(r"^total\s+", "", name)
+
+
+def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info: Optional[dict]) -> Optional[ReaderResult]:
+    """The member's value the question asks (see the module docstring); a not-found answer when it names a
+    breakdown that the filing does not tag for the period; None when it asks no member (the line item's
+    answerer goes on)."""
+    if not facts or asked.aggregate != "single" or asked.metric is not None:
+        return None
+    item = asked_item(asked.text)
+    if item is None or item not in CONCEPTS:
+        return None
+    info = info or {}
+    members = members_of(facts, [PREFIX + c for c in CONCEPTS[item]])
+    words = set(asked.words)
+    own = frozenset(word_forms(" ".join(str(n) for n in [info.get("company"), info.get("registrant"),
+                                                         *(info.get("aliases") or []), *(info.get("tickers") or [])]
+                                        if n)))
+    scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
+                    key=lambda t: (-t[0][0], t[1]))
+    display = _display(item)
+    company = info.get("company") or "The company"
+    owner = f"{company}'" if company.endswith("s") else f"{company}'s"
+    if not scored:
+        if asked.member_cue is None:
+            return None
+        tagged = f" It tags {display} by: {_available(members)}." if members else (
+            f" It tags no {display} by segment, product or region" + ("" if "member_facts" in facts else
+                                                                    " in this index (indexed before finrag "
+                                                                    "kept member facts: index the filing again)") + ".")
+        return ReaderResult(answer=f"No tagged {display} fact for the {asked.member_cue} asked was found in "
+                                   f"{doc_id}.{tagged} The consolidated total is not the asked measure.",
+                            confident=False, kind="item")
+    top = scored[0][0][0]
+    for (_n, name), _i, m in [s for s in scored if s[0][0] == top]:
+        picked = choose_fact({"contexts": facts.get("member_contexts") or {}, "facts": m.facts,
+                              "dei": facts.get("dei") or {}}, item, asked, info)
+        if picked is None:
+            continue
+        fact, period = picked
+        value = abs(float(fact["value"])) if item == "capex" else float(fact["value"])
+        page = int(fact.get("page", -1))
+        cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
+        scale = SCALE_OF_POWER.get(str(fact.get("scale") or ""), "")
+        text = str(fact.get("text") or "")
+        shown = (f"({text})" if fact.get("sign") == "-" else text) + (f" in {scale}" if scale else "")
+        when = period if period.startswith("as of") else "for " + period
+        answer = (f"{owner} {display} from {name} {when} was {money(value, fact, item)} {cite}. Source: the "
+                  f"filing's inline XBRL fact {fact['concept']} for the member {m.member} ({m.axis}), displayed "
+                  f"as {shown}.")
+        found = Found(item=item, year=int(info.get("fiscal_year") or 0), value=value, label=f"{fact['concept']} "
+                      f"[{m.member}]", raw=text, header=period, doc_id=doc_id, page=max(page, 0), scale=None,
+                      statement=None, score=1.0)
+        ctxs = facts.get("member_contexts") or {}
+        lines = [fact_line(fact, ctxs.get(fact["context"]) or {}, doc_id) + f" | member {m.member}"]
+        lines += [fact_line(f, ctxs.get(f["context"]) or {}, doc_id) + f" | member {m.member}"
+                  for f in m.facts if f is not fact][:5]
+        block = (f"Tagged inline-XBRL facts of {doc_id} for the member {m.member} ({m.axis}; concept | period | "
+                 "value | where displayed); the first answers the question:\n" + "\n".join("- " + x for x in lines))
+        return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],
+                            pages_added=[(doc_id, page)] if page >= 0 else [], value=value, facts_context=block)
+    name = scored[0][0][1]
+    return ReaderResult(answer=f"No tagged {display} fact for {name} was found in {doc_id} for the period asked "
+                               f"(the filing tags {name} for other periods). The consolidated total is not the "
+                               f"asked measure.", confident=False, kind="item")

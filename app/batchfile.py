@@ -342,12 +342,14 @@ class AnswersOut:
                 os.fsync(fh.fileno())
                 os.replace(self._tmp, self._target)
                 self._tmp, self.untouched = None, False
+                self.written += 1  # counted as soon as --out holds it: a Ctrl-C in the folder's fsync says so
                 _sync_folder(self._target.parent)
+            else:
+                self.written += 1
         except OSError as exc:
             if self._tmp is None:
                 self.untouched = False
             raise OutFileError(f"cannot write --out {self.out}: {os_reason(exc)}", exc) from None
-        self.written += 1
 
     def close(self, complete: bool = False) -> None:
         """End the run (only the first call counts); `complete`: every question was answered."""

@@ -72,6 +72,11 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
         member = answer_member(facts, tagged, docs[0], info)
         if member is not None:  # a segment, product or region: the table reader would read the total beside it
             return member, source
+        from finrag.tools.answering.fact_math import answer_computed
+
+        computed = answer_computed(facts, tagged, docs[0], info)
+        if computed is not None:  # a change, margin or ratio whose inputs are all tagged
+            return computed, source
         exact = answer_from_facts(question, tagged, docs[0], info, asked=facts)
         if exact is not None:  # the statement table's reading beside it: a disagreement is said and recorded
             from finrag.tools.answering.xbrl_facts import check_against_table

@@ -10,7 +10,8 @@ filer's own segment/product/region axis) and prints each beside a row label ("iP
 * takes the line item the question names (`xbrl_facts.asked_item`) and the members tagged with its concepts;
 * names each member by its displayed row labels and by its QName ("aapl:GreaterChinaSegmentMember" -> "Greater
   China"; "country:DE" -> "Germany"), without the words every label shares ("net", "total", "revenue", "sales");
-* takes the member whose name's words are all in the question (`QuestionFacts.words`), the longest name first;
+* takes the member whose name's words are all in the question (`QuestionFacts.words`), the longest name first,
+  then one of the axis the question names ("segment", "region", "product line");
   the company's own name, aliases and tickers count on neither side ("Acme Widgets' revenue" is not the
   "Widgets" member's);
 * answers its fact for the asked period (`xbrl_facts.choose_fact`), cited to the page it is displayed on.
@@ -113,6 +114,16 @@ def members_of(facts: dict, concepts: list[str]) -> list[Member]:
     return out
 
 
+_CUE_AXES = {"segment": re.compile(r"(?i)segment"), "region": re.compile(r"(?i)geograph|region|countr"),
+             "product": re.compile(r"(?i)product|service")}
+
+
+def _axis_of_cue(axis: str, cue: Optional[str]) -> bool:
+    """Is `axis` the kind of breakdown the question names ("the Automotive segment": the segment axis's member,
+    not the product axis's "Automotive sales")?"""
+    return cue is not None and bool(_CUE_AXES[cue].search(axis.partition(":")[2]))
+
+
 def _available(members: list[Member], limit: int = 8) -> str:
     shown = [next((n for n, k in m.names if k), m.names[-1][0] if m.names else m.member) for m in members]
     shown = list(dict.fromkeys(shown))
@@ -141,7 +152,7 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
                                                          *(info.get("aliases") or []), *(info.get("tickers") or [])]
                                         if n)))
     scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
-                    key=lambda t: (-t[0][0], t[1]))
+                    key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
     display = _display(item)
     company = info.get("company") or "The company"
     owner = f"{company}'" if company.endswith("s") else f"{company}'s"

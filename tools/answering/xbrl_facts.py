@@ -121,9 +121,10 @@ def _shift_years(d: _dt.date, years: int) -> _dt.date:
         return d.replace(year=d.year - years, day=28)
 
 
-def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict) -> Optional[tuple[dict, str]]:
+def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict,
+                years_back: int = 0) -> Optional[tuple[dict, str]]:
     """The fact that answers `item` for the period the question (`asked`: its one reading) asks, and that period
-    in words."""
+    in words; `years_back` years before it (the comparative period of a change, a prior balance of an average)."""
     contexts = facts.get("contexts") or {}
     end = _date(str(info.get("period_end") or "")) or _date(str(dei_date((facts.get("dei") or {})
                                                                    .get("DocumentPeriodEndDate", "")) or ""))
@@ -138,6 +139,8 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict) -> Opt
         target = end
         if years and fy and max(years) < int(fy):
             target = _shift_years(end, int(fy) - max(years))
+    if years_back:
+        target = _shift_years(target, years_back)
     balance = item in _FLOW_FREE
     want = period_kind(asked, quarterly)
     best: Optional[tuple[float, dict, str]] = None
@@ -169,7 +172,7 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict) -> Opt
             label = {"quarter": "three months", "ytd": f"{round(days / 30.4)} months", "annual": "fiscal year"}[want]
             label = f"the {label} ended {e.isoformat()}"
             score = days if want == "ytd" else 0
-        if item == "revenue":  # the total: the largest revenue concept of the period
+        if item in ("revenue", "cogs"):  # the total: the largest revenue (cost of revenue) concept of the period
             score = score * 1e-3 + abs(f["value"]) * 1e-15 - rank * 1e-6
         else:
             score = score - rank * 100

@@ -21,7 +21,7 @@ _CAGR = re.compile(r"(?i)\bcagr\b|compound annual growth")
 _GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth)|\byoy\b|\b% change\b|"
                      r"\bchange in\b|\bgrowth in\b|\bhow much has\b.*\bchanged\b|\bchanged? between\b|\bgrow\b|\bgrew\b|"
                      r"\bincreased?\b.*\bbetween\b|\bdecreased?\b.*\bbetween\b|\bimprov(?:e|ed|ing)\b|\bdeclin(?:e|ed|ing)\b|"
-                     r"\bchange[ds]?\s+from\b|\bby how much did\b.*\bchange\b")
+                     r"\bchange[ds]?\s+from\b|\b(?:by )?how much did\b.*\bchange\b|\bchange[ds]?\s+year[- ]over[- ]year\b")
 _YESNO = re.compile(r"(?i)^\s*(?:does|did|is|are|has|have|was|were|can|could|will|would|should)\b")
 _ALTERNATIVES = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|higher) or (?:declined|decreased?|fallen|lower|"
                            r"worsened)\b")

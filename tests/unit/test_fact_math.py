@@ -1,0 +1,67 @@
+"""Changes, margins and ratios computed from the tagged facts, with inputs, citations and the arithmetic (issue 33).
+
+Widgetco's hand-made FY2024 10-K (`support.ixbrl.widgetco_tenk`: revenue 10,000 against 8,000, gross profit
+4,000, net income 1,200 against 900, current assets 3,000 / liabilities 2,000) and the real Apple and Boeing
+filings where `../shared` has them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.ixbrl import widgetco_tenk
+
+from finrag.tools.answering.fact_math import answer_computed
+from finrag.tools.indexing.html import html_document
+from finrag.tools.question import read_question
+
+EDGAR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "edgar"
+INFO = {"company": "Widgetco", "fiscal_year": 2024, "form": "10K", "period_end": "2024-12-31"}
+
+
+@pytest.fixture(scope="module")
+def facts() -> dict:
+    data = html_document(widgetco_tenk())[1]
+    assert data is not None
+    return data
+
+
+def test_a_change_states_both_inputs_cited_and_the_arithmetic(facts):
+    r = answer_computed(read_question("By what percentage did Widgetco's total revenue change from fiscal 2023 to "
+                                      "fiscal 2024?"), facts, "wid", INFO)
+    assert r is not None and r.confident and r.kind == "metric" and r.value == pytest.approx(25.0)
+    assert r.answer.startswith("Widgetco's total revenue changed by +25.0% (+$2,000 million) from $8,000 million")
+    assert "(10,000 - 8,000) / 8,000 = +25.0%" in r.answer and r.answer.count("[wid, p. 1]") == 2
+    assert [f.value for f in r.found] == [8e9, 1e10]
+
+
+def test_a_margin_and_a_ratio_from_the_facts(facts):
+    r = answer_computed(read_question("What was Widgetco's gross margin for FY2024?"), facts, "wid", INFO)
+    assert r is not None and "gross margin for the fiscal year ended 2024-12-31 was 40.0%" in r.answer
+    assert "us-gaap:GrossProfit" in r.answer and "Formula: gross margin = gross profit / total revenue" in r.answer
+    r = answer_computed(read_question("What was Widgetco's current ratio as of December 31, 2024?"), facts, "wid", INFO)
+    assert r is not None and r.value == pytest.approx(1.5) and "[wid, p. 2]" in r.answer
+
+
+def test_an_input_not_tagged_leaves_the_question_to_the_table_reader(facts):
+    for q in ["What was Widgetco's debt-to-equity ratio as of December 31, 2024?",  # no debt, no equity tagged
+              "By what percentage did Widgetco's operating income change from fiscal 2023 to fiscal 2024?",
+              "What was Widgetco's total revenue in fiscal 2024?",  # one line item: xbrl_facts answers it
+              "Did Widgetco's revenue increase in fiscal 2024?"]:  # yes/no: the reader's direction
+        assert answer_computed(read_question(q), facts, "wid", INFO) is None, q
+
+
+@pytest.mark.skipif(not EDGAR.exists(), reason="needs ../shared/data/edgar")
+def test_real_year_to_date_change_and_a_negative_base():
+    aapl = html_document((EDGAR / "aapl-10-q-2025-08-01.html").read_text(encoding="utf-8"))[1]
+    info = {"company": "Apple", "fiscal_year": 2025, "form": "10Q", "period_end": "2025-06-28"}
+    r = answer_computed(read_question("How much did AAPL's net earnings grow year over year through Q3 of fiscal "
+                                      "2025?"), aapl, "aapl-10-q", info)
+    assert r is not None and "+7.0% (+$5,544 million)" in r.answer and "9 months ended 2024-06-29" in r.answer
+    ba = html_document((EDGAR / "ba-10-q-2025-07-29.html").read_text(encoding="utf-8"))[1]
+    info = {"company": "Boeing", "fiscal_year": 2025, "form": "10Q", "period_end": "2025-06-30"}
+    r = answer_computed(read_question("How much did Boeing's diluted EPS change year over year in Q2 of fiscal "
+                                      "2025?"), ba, "ba-10-q", info)
+    assert r is not None and "absolute value" in r.answer and "per share" in r.answer
+    r = answer_computed(read_question("What was Boeing's gross margin in Q2 of fiscal 2025?"), ba, "ba-10-q", info)
+    assert r is not None and "10.7%" in r.answer  # the total cost of revenue, not "Cost of products"

@@ -1,0 +1,158 @@
+"""Changes, margins and ratios computed from an inline-XBRL filing's own tagged facts, the arithmetic shown.
+
+    result = answer_computed(asked, facts, doc_id, info)   # a ReaderResult, or None (the table reader tries)
+
+* **A metric** of the reader's registry (`metrics.METRICS`: gross/operating/net margin, current ratio,
+  debt to equity, free cash flow, ROA...) whose inputs are all tagged: each input is the line item's fact for the
+  asked period (`xbrl_facts.choose_fact`; an input of the year before for averages), the metric's own formula
+  computes the result (an input it can do without may be missing: gross profit, or revenue less COGS). `LongTermDebt` already holds the current maturities: with it, the current portion is not
+  added again.
+* **A change** of one line item ("By what percentage did ... change from fiscal 2023 to fiscal 2024?", "How
+  much did ... grow year over year through Q3?"): this period's fact and the same period a year (or the years
+  named) before, both tagged in the filing (a 10-K's comparative columns, a 10-Q's year-ago quarter and year
+  to date). The answer states the percent and the absolute change with both inputs and the arithmetic
+  ("(391,035 - 383,285) / 383,285 = +2.0%"); against a negative base the percent is said to be computed on its
+  absolute value.
+
+Every input is cited to the page its fact is displayed on. When an input is not tagged for the period the
+function returns None and the statement-table reader answers as before: nothing here guesses.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from finrag.state.question import QuestionFacts
+from finrag.tools.answering.line_items import LINE_ITEMS
+from finrag.tools.answering.metrics import METRICS, Metric
+from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.answering.xbrl_facts import CONCEPTS, DISPLAY, asked_item, choose_fact, money
+
+__all__ = ["answer_computed"]
+
+_TOTAL_DEBT_CONCEPTS = {"us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"}
+
+
+def _display(item: str) -> str:
+    return DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " "))
+
+
+def _cite(doc_id: str, fact: dict) -> str:
+    page = int(fact.get("page", -1))
+    return f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
+
+
+def _found(item: str, fact: dict, period: str, doc_id: str, info: dict) -> Found:
+    return Found(item=item, year=int(info.get("fiscal_year") or 0), value=float(fact["value"]),
+                 label=str(fact["concept"]), raw=str(fact.get("text") or ""), header=period, doc_id=doc_id,
+                 page=max(int(fact.get("page", -1)), 0), scale=None, statement=None, score=1.0)
+
+
+def _number(value: float, item: str, fact: dict) -> str:
+    """An input as the answer shows it: money in millions (per share to the cent)."""
+    return money(value, fact, item).split(" (")[0]
+
+
+def _owner(info: dict) -> str:
+    company = info.get("company") or "The company"
+    return f"{company}'" if company.endswith("s") else f"{company}'s"
+
+
+def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+    values: dict[tuple[str, int], float] = {}
+    picked: list[tuple[str, int, dict, str]] = []
+    for inp in metric.inputs:
+        if inp.item not in CONCEPTS or inp.offset not in (0, -1):
+            return None
+        hit = choose_fact(facts, inp.item, asked, info, years_back=-inp.offset)
+        if hit is None:  # the formula decides whether it can do without (gross profit or revenue - COGS)
+            continue
+        fact, period = hit
+        value = float(fact["value"])
+        values[(inp.item, inp.offset)] = abs(value) if inp.item == "capex" else value
+        picked.append((inp.item, inp.offset, fact, period))
+    lt = next((f for item, off, f, _ in picked if item == "long_term_debt" and off == 0), None)
+    if lt is not None and lt.get("concept") in _TOTAL_DEBT_CONCEPTS and ("current_debt", 0) in values:
+        del values[("current_debt", 0)]  # LongTermDebt holds the current maturities already
+        picked = [p for p in picked if p[0] != "current_debt"]
+    try:
+        result = metric.compute(values)
+    except (KeyError, ZeroDivisionError, TypeError):
+        return None
+    if result is None:
+        return None
+    when = picked[0][3] if picked else ""
+    shown = {"percent": f"{result:.{metric.decimals}f}%", "ratio": f"{result:.2f}", "days": f"{result:.1f} days"}
+    if metric.unit == "currency":
+        stated = money(result, picked[0][2], "") if picked else f"{result:,.0f}"
+    else:
+        stated = shown.get(metric.unit, f"{result:.2f}")
+    inputs = "; ".join(f"{_display(item)}{' (the year before)' if off else ''} = "
+                       f"{_number(values.get((item, off), float(f['value'])), item, f)} ({f['concept']}, {p}) "
+                       f"{_cite(doc_id, f)}" for item, off, f, p in picked)
+    answer = (f"{_owner(info)} {metric.display} {('for ' + when) if not when.startswith('as of') else when} was "
+              f"{stated}. Formula: {metric.display} = {metric.formula}. Inputs (the filing's inline XBRL facts): "
+              f"{inputs}.")
+    shown_inputs = [(item, f, p) for item, _off, f, p in picked if int(f.get("page", -1)) >= 0]
+    return ReaderResult(answer=answer, confident=True, kind="metric",
+                        found=[_found(item, f, p, doc_id, info) for item, f, p in shown_inputs],
+                        pages_added=[(doc_id, int(f["page"])) for _i, f, _p in shown_inputs], value=float(result))
+
+
+def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+    years = sorted(set(asked.years_written))
+    back = years[-1] - years[0] if len(years) >= 2 else 1
+    now = choose_fact(facts, item, asked, info)
+    before = choose_fact(facts, item, asked, info, years_back=max(back, 1))
+    if now is None or before is None or now[0] is before[0]:
+        return None
+    (new_fact, new_period), (old_fact, old_period) = now, before
+    new, old = float(new_fact["value"]), float(old_fact["value"])
+    if item == "capex":
+        new, old = abs(new), abs(old)
+    diff = new - old
+    sign = "+" if diff >= 0 else "-"
+    a, b = _number(new, item, new_fact), _number(old, item, old_fact)
+    delta = f"{sign}{_number(abs(diff), item, new_fact)}"
+    shown_new, shown_old = str(new_fact.get("text") or a), str(old_fact.get("text") or b)
+    if new < 0 and not shown_new.startswith("-"):
+        shown_new = f"-{shown_new}"
+    if old < 0 and not shown_old.startswith("-"):
+        shown_old = f"-{shown_old}"
+    pct = None if old == 0 else 100.0 * diff / abs(old)
+    head = f"{_owner(info)} {_display(item)} changed by " + (f"{pct:+.1f}% ({delta})" if pct is not None else delta)
+    arithmetic = f"{a} - {b} = {delta}"
+    if pct is None:
+        arithmetic += "; a percent change is not defined (the earlier value is zero)"
+    else:
+        base = f"|{shown_old}|" if old < 0 else shown_old
+        arithmetic += f"; ({shown_new} - {shown_old}) / {base} = {pct:+.1f}%"
+        if old < 0:
+            arithmetic += " (the earlier value is negative: the percent is taken on its absolute value)"
+    concepts = (f"fact {new_fact['concept']} of both periods" if old_fact["concept"] == new_fact["concept"] else
+                f"facts {old_fact['concept']} and {new_fact['concept']}")
+    answer = (f"{head} from {b} for {old_period} {_cite(doc_id, old_fact)} to {a} for {new_period} "
+              f"{_cite(doc_id, new_fact)}. Arithmetic: {arithmetic}. Source: the filing's inline XBRL {concepts}.")
+    shown = [(f, p) for f, p in (before, now) if int(f.get("page", -1)) >= 0]
+    return ReaderResult(answer=answer, confident=True, kind="metric",
+                        found=[_found(item, f, p, doc_id, info) for f, p in shown],
+                        pages_added=[(doc_id, int(f["page"])) for f, _p in shown],
+                        value=pct if pct is not None else diff)
+
+
+def answer_computed(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
+                    info: Optional[dict]) -> Optional[ReaderResult]:
+    """A metric or a change computed from the tagged facts (see the module docstring), or None."""
+    if not facts or not facts.get("facts") or asked.yesno:
+        return None
+    info = info or {}
+    if asked.metric is not None:
+        metric = METRICS.get(asked.metric)
+        if metric is None or asked.aggregate != "single":
+            return None
+        return _metric(asked, metric, facts, doc_id, info)
+    if asked.aggregate != "change":
+        return None
+    item = asked_item(asked.head or asked.text)
+    if item is None or item not in CONCEPTS:
+        return None
+    return _change(asked, item, facts, doc_id, info)

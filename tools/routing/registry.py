@@ -41,7 +41,7 @@ from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import read_cover_text
 from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants, readable_key
 from finrag.tools.routing.linker import ACCEPT, Candidate, Company, Linker, alias_tokens
-from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note
+from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note, ytd_quarter
 from finrag.tools.routing.router_check import check_router_choice
 from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
 
@@ -403,7 +403,8 @@ class Registry:
         picks: list[tuple[str, Pick]] = []
         for k in in_reg:
             pick = best_document(self._docs_by_company[k], self._companies[k].name, ex, cues, default_year,
-                                 forward=fwd, items=items)
+                                 forward=fwd, items=items, cover_date=facts.cover == "shares_outstanding",
+                                 ytd_quarter=ytd_quarter(facts))
             pick.confidence = round(pick.confidence * min(1.0, self.confidence_of(ex, k)), 3)
             picks.append((k, pick))
         return self._combine(picks, missing, scope)

@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional, cast
 
+from finrag.state.question import QuestionFacts
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
 from finrag.tools.routing.filenames import FORMS
 
@@ -55,6 +56,7 @@ _Q4_EARNINGS_PRIOR = 2.0
 _NAMED_FORM, _ANNUAL_FAMILY, _EARNINGS_CUE, _EVENT_CUE, _ITEM_CUE = 5.0, 4.5, 2.0, 3.0, 2.0
 _DATE_WINDOW = (-2, 14)  # days the filing may be before / after the date in the question
 _PERIOD_END_SLACK = 7  # days between a date in the question and a filing's period end
+_COVER_DAYS = 100  # the most days between a periodic report's period end and its cover date (10-K: 60-90)
 TIE = 0.05
 
 
@@ -121,14 +123,50 @@ def _date_periods(docs: list[DocumentInfo], dates: list[str]) -> tuple[list[tupl
     return quarters, [y for y in years if y], calendar
 
 
+def ytd_quarter(facts: QuestionFacts) -> Optional[int]:
+    """The fiscal quarter whose 10-Q holds the year to date a question asks ("the first nine months of fiscal
+    2024": 3) when it names no quarter itself, else None."""
+    if facts.asks_ytd and facts.ytd_months in (6, 9) and not facts.quarters:
+        return facts.ytd_months // 3
+    return None
+
+
+def _cover_dated(docs: list[DocumentInfo], dates: list[str]) -> Optional[tuple[DocumentInfo, str]]:
+    """The periodic report whose cover counts shares as of a date in `dates`: a cover date falls after the period
+    (a 10-K's weeks after its fiscal year, a 10-Q's weeks after its quarter), so the filing of the latest period
+    ended at most `_COVER_DAYS` before it."""
+    best: Optional[tuple[_dt.date, DocumentInfo, str]] = None
+    for iso in dates:
+        day = _iso(iso)
+        if day is None:
+            continue
+        for d in docs:
+            end = _iso(d.period_end)
+            if end is None or d.form not in ("10K", "10Q", "20F", "40F", "10KT") or not 0 < (day - end).days <= _COVER_DAYS:
+                continue
+            if best is None or end > best[0]:
+                best = (end, d, iso)
+    return (best[1], best[2]) if best else None
+
+
 def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cues: set[str],
-                  default_year: int, forward: tuple[int, ...] = (), items: frozenset[str] = frozenset()) -> Pick:
-    """The filing of one company (`docs`, display `name`) to read for a question (see the module docstring)."""
+                  default_year: int, forward: tuple[int, ...] = (), items: frozenset[str] = frozenset(), *,
+                  cover_date: bool = False, ytd_quarter: Optional[int] = None) -> Pick:
+    """The filing of one company (`docs`, display `name`) to read for a question (see the module docstring).
+    `cover_date`: the question asks a cover count as of its date (shares outstanding): the filing whose cover
+    date that is (`_cover_dated`); `ytd_quarter`: the quarter of the year to date it asks (`ytd_quarter`)."""
     forms = {f for f in (ex.forms or []) if f in FORMS}
     quarters, fy_years = _periods(ex)
+    if ytd_quarter and not quarters and fy_years:
+        quarters = [(y, ytd_quarter) for y in fy_years]
     bare = {int(y) for y in ex.years or [] if str(y).isdigit()}
     dates = [d for d in (ex.dates or []) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(d))]
     ctx = (forms, cues, items)
+    covered = _cover_dated(docs, dates) if cover_date else None
+    if covered is not None:
+        doc, iso = covered
+        return Pick(doc.doc_id, "exact_path", f"{name}: the {doc.form} for the period ended {doc.period_end}, whose "
+                                               f"cover counts shares as of a date after it ({iso})", 0.9)
 
     dated = _by_date(docs, dates)
     if dated:

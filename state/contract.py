@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 __all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "NO_RETRIEVAL_STATUSES", "Answer", "Context", "ContextPlan",
            "ContextRule", "ContextScope", "Conversation", "ConversationStrategy", "Cost", "LLMCall", "Reader",
-           "ReaderInput", "ReaderKind", "Retrieval", "Routing", "RoutingStatus", "SectionRule", "Verification",
+           "ReaderInput", "ReaderKind", "AskedKind", "Retrieval", "Routing", "RoutingStatus", "SectionRule", "Verification",
            "VectorCoverage"]
 
 RoutingStatus = Literal[
@@ -67,6 +67,9 @@ if tuple(ROUTING_STATUSES) != get_args(RoutingStatus):  # one list of statuses: 
     raise AssertionError(f"RoutingStatus {get_args(RoutingStatus)} is not ROUTING_STATUSES {tuple(ROUTING_STATUSES)}")
 
 ReaderKind = Literal["item", "metric", "none", "error"]
+AskedKind = Literal["line_item", "member", "change", "metric", "cover"]
+"""What an answer from a filing's tagged facts answered: one line item, a segment/product/region member of one,
+the change of one between two periods, a metric of the registry, a cover-page fact."""
 """What the statement reader did (`reader.kind`)."""
 
 ContextRule = Literal["budget"]
@@ -187,7 +190,7 @@ class TableCheck(_Open):
 class Reader(_Open):
     """What the statement reader did (every system's generate node runs it unless `reader` is off)."""
 
-    _omit_if_none = ("table_check",)
+    _omit_if_none = ("table_check", "asked", "member", "formula")
 
     kind: ReaderKind = Field(description="'item' (a line item), 'metric' (a metric of the registry), 'none' (not a "
                                   "question the reader answers: the extractive or LLM answer is used), or 'error' "
@@ -202,6 +205,13 @@ class Reader(_Open):
     value: Optional[float] = Field(default=None, description="The computed result (percent for percent metrics), when confident")
     table_check: Optional[TableCheck] = Field(default=None, description="Answers from an inline-XBRL fact only: the statement "
                                                                 "table's reading of the same question beside it")
+    asked: Optional[AskedKind] = Field(default=None, description="Answers from a filing's tagged facts only: what was "
+                                                               "answered ('line_item', 'member', 'change', 'metric', "
+                                                               "'cover')")
+    member: Optional[str] = Field(default=None, description="A member answer only: the member's QName and axis, e.g. "
+                                                          "'aapl:IPhoneMember (srt:ProductOrServiceAxis)'")
+    formula: Optional[str] = Field(default=None, description="A change or metric from tagged facts: the arithmetic "
+                                                           "stated, e.g. '(391,035 - 383,285) / 383,285 = +2.0%'")
 
 
 class Verification(_Open):

@@ -223,6 +223,12 @@ class ReaderRecord(TypedDict, total=False):
     """Inputs not found."""
     value: Optional[float]
     """The computed result, when confident."""
+    asked: Optional[str]
+    """For an answer from tagged facts: line_item, member, change, metric or cover."""
+    member: Optional[str]
+    """For a member answer: the member's QName and axis."""
+    formula: Optional[str]
+    """For a change or metric from tagged facts: the arithmetic stated."""
     table_check: dict[str, Any]
     """Answers from an inline-XBRL fact: the statement table's reading beside it (`TableCheck` dump)."""
     error: str

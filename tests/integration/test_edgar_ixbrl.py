@@ -141,6 +141,11 @@ def test_segment_questions_end_to_end_and_an_older_index_is_refreshed(tmp_path):
             assert stated in res["answer"] and "10,000" not in res["answer"], res["answer"]
             page = res["reader"]["inputs"][0]["page"]
             assert any(c["page_start"] <= page <= c["page_end"] for c in res["contexts"])
+            assert res["reader"]["asked"] == "member" and res["reader"]["member"].endswith("Axis)")
+        res = run_query("By what percentage did Widgetco's total revenue change from fiscal 2023 to fiscal 2024?",
+                        system="hdrr", index_dir=str(idx))
+        assert res["reader"]["asked"] == "change" and res["reader"]["formula"].endswith("/ 8,000 = +25.0%")
+        assert [i["value"] for i in res["reader"]["inputs"]] == [8e9, 1e10] and res["reader"]["years"] == [2023, 2024]
         res = run_query("How much revenue did Widgetco generate from Japan in FY2024?", system="hdrr",
                         index_dir=str(idx))
         assert res["answer"].startswith("No tagged revenue fact for the region") and "10,000" not in res["answer"]

@@ -33,6 +33,7 @@ def test_a_change_states_both_inputs_cited_and_the_arithmetic(facts):
     assert r.answer.startswith("Widgetco's total revenue changed by +25.0% (+$2,000 million) from $8,000 million")
     assert "(10,000 - 8,000) / 8,000 = +25.0%" in r.answer and r.answer.count("[wid, p. 1]") == 2
     assert [f.value for f in r.found] == [8e9, 1e10]
+    assert r.asked == "change" and r.formula.endswith("(10,000 - 8,000) / 8,000 = +25.0%")
 
 
 def test_a_margin_and_a_ratio_from_the_facts(facts):

@@ -68,7 +68,7 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
         if asked.dates and instant not in asked.dates:  # another date's count is not the one asked
             what = "shares outstanding" if cover == "shares_outstanding" else "public float"
             return ReaderResult(answer=(f"No {what} as of {', '.join(asked.dates)} was found in {doc_id}: its cover "
-                                        f"gives the count as of {instant} {cite}."), confident=False, kind="item")
+                                        f"gives the count as of {instant} {cite}."), confident=False, kind="item", asked="cover")
         if cover == "shares_outstanding":
             stated = f"{owner} shares of common stock outstanding as of {instant}: {value:,.0f}"
         else:
@@ -79,7 +79,7 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
         found = Found(item=cover, year=int(info.get("fiscal_year") or 0), value=value, label=fact["concept"],
                       raw=str(fact.get("text") or ""), header=f"as of {instant}", doc_id=doc_id, page=max(page, 0),
                       scale=None, statement=None, score=1.0)
-        return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],
+        return ReaderResult(answer=answer, confident=True, kind="item", asked="cover", found=[found] if page >= 0 else [],
                             pages_added=[(doc_id, page)] if page >= 0 else [], value=value)
     cite = f"[{doc_id}, inline XBRL]"
     if cover == "auditor":
@@ -100,4 +100,4 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
             return None
         stated, concept = f"{owner} fiscal year ends on {_year_end(end)}", "dei:CurrentFiscalYearEndDate"
     answer = f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact {concept}."
-    return ReaderResult(answer=answer, confident=True, kind="item")
+    return ReaderResult(answer=answer, confident=True, kind="item", asked="cover")

@@ -24,6 +24,7 @@ from typing import Optional
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS
 from finrag.tools.answering.metrics import METRICS, Metric
+from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.xbrl_facts import CONCEPTS, DISPLAY, asked_item, choose_fact, money
 
@@ -50,6 +51,10 @@ def _found(item: str, fact: dict, period: str, doc_id: str, info: dict) -> Found
 def _number(value: float, item: str, fact: dict) -> str:
     """An input as the answer shows it: money in millions (per share to the cent)."""
     return money(value, fact, item).split(" (")[0]
+
+
+def _years(info: dict) -> list[int]:
+    return [int(info["fiscal_year"])] if info.get("fiscal_year") else []
 
 
 def _owner(info: dict) -> str:
@@ -95,7 +100,9 @@ def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info
     shown_inputs = [(item, f, p) for item, _off, f, p in picked if int(f.get("page", -1)) >= 0]
     return ReaderResult(answer=answer, confident=True, kind="metric",
                         found=[_found(item, f, p, doc_id, info) for item, f, p in shown_inputs],
-                        pages_added=[(doc_id, int(f["page"])) for _i, f, _p in shown_inputs], value=float(result))
+                        pages_added=[(doc_id, int(f["page"])) for _i, f, _p in shown_inputs], value=float(result),
+                        plan=Plan(kind="metric", metric=metric, years=_years(info)), asked="metric",
+                        formula=f"{metric.display} = {metric.formula} = {stated}")
 
 
 def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
@@ -136,7 +143,9 @@ def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
     return ReaderResult(answer=answer, confident=True, kind="metric",
                         found=[_found(item, f, p, doc_id, info) for f, p in shown],
                         pages_added=[(doc_id, int(f["page"])) for f, _p in shown],
-                        value=pct if pct is not None else diff)
+                        value=pct if pct is not None else diff, asked="change", formula=arithmetic,
+                        plan=Plan(kind="item", item=item, aggregate="change",
+                                  years=sorted({y - max(back, 1) for y in _years(info)} | set(_years(info)))))
 
 
 def answer_computed(asked: QuestionFacts, facts: Optional[dict], doc_id: str,

@@ -153,6 +153,9 @@ def reader_summary(result: Optional[ReaderResult], *, fast_path: bool, saved: in
                             scale=f.scale) for f in result.found],
         missing=list(result.missing),
         value=result.value,
+        asked=result.asked,
+        member=result.member or None,
+        formula=result.formula or None,
         table_check=TableCheck.model_validate(dict(result.table_check)) if result.table_check else None,
     ).model_dump()
     head = {k: record.pop(k) for k in ("kind", "confident", "fast_path")}

@@ -165,7 +165,7 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
                                                                     "kept member facts: index the filing again)") + ".")
         return ReaderResult(answer=f"No tagged {display} fact for the {asked.member_cue} asked was found in "
                                    f"{doc_id}.{tagged} The consolidated total is not the asked measure.",
-                            confident=False, kind="item")
+                            confident=False, kind="item", asked="member")
     top = scored[0][0][0]
     for (_n, name), _i, m in [s for s in scored if s[0][0] == top]:
         picked = choose_fact({"contexts": facts.get("member_contexts") or {}, "facts": m.facts,
@@ -193,8 +193,9 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
         block = (f"Tagged inline-XBRL facts of {doc_id} for the member {m.member} ({m.axis}; concept | period | "
                  "value | where displayed); the first answers the question:\n" + "\n".join("- " + x for x in lines))
         return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],
-                            pages_added=[(doc_id, page)] if page >= 0 else [], value=value, facts_context=block)
+                            pages_added=[(doc_id, page)] if page >= 0 else [], value=value, facts_context=block,
+                            asked="member", member=f"{m.member} ({m.axis})")
     name = scored[0][0][1]
     return ReaderResult(answer=f"No tagged {display} fact for {name} was found in {doc_id} for the period asked "
                                f"(the filing tags {name} for other periods). The consolidated total is not the "
-                               f"asked measure.", confident=False, kind="item")
+                               f"asked measure.", confident=False, kind="item", asked="member")

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Protocol, cast
 
-from finrag.state.contract import ReaderKind
+from finrag.state.contract import AskedKind, ReaderKind
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 from finrag.tools.answering.metrics import Metric
@@ -118,6 +118,12 @@ class ReaderResult:
     value: Optional[float] = None
     facts_context: str = ""
     """For an answer from inline-XBRL facts: the tagged facts as a structured block for an LLM (`facts_block`)."""
+    asked: Optional[AskedKind] = None
+    """For an answer from tagged facts: what it answered (`finrag.state.contract.AskedKind`)."""
+    member: str = ""
+    """For a member answer: the member's QName and axis."""
+    formula: str = ""
+    """For a change or metric from tagged facts: the arithmetic stated."""
     table_check: Optional[dict] = None
     """For an answer from an inline-XBRL fact: the table reader's value for the same question beside it
     (`xbrl_facts.check_against_table`), or None when the table reader found none."""

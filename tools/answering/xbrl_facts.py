@@ -242,7 +242,7 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
                   scale=None, statement=None, score=1.0)
     return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],
                         pages_added=[(doc_id, page)] if page >= 0 else [], value=value,
-                        facts_context=facts_block(facts, fact, doc_id))
+                        facts_context=facts_block(facts, fact, doc_id), asked="line_item")
 
 
 

@@ -14,7 +14,8 @@ and the row label the filing displays beside each fact. Classes (`cls`):
 * ``segment``: revenue of one member of ``srt:ProductOrServiceAxis``, ``us-gaap:StatementBusinessSegmentsAxis`` or
   ``srt:StatementGeographicalAxis``, named by the row label displayed beside the fact ("iPhone", "Germany",
   "Automotive leasing"; footnote marks dropped); where that label does not tell the members apart (a segment
-  column under a "Net sales" row) the member's own name ("Greater China" from ``GreaterChinaSegmentMember``).
+  column under a "Net sales" row) or is the measure's own name ("Sales" beside IBM's product member) the member's
+  own name ("Greater China" from ``GreaterChinaSegmentMember``, "Product").
   Gold: the dimensional fact. Members whose value equals the consolidated total are left out.
 * ``change``: revenue / net income / operating income / diluted EPS / operating cash flow, this period against the
   comparative one the filing tags (the prior fiscal year; the year-ago quarter and year to date for a 10-Q).
@@ -64,6 +65,9 @@ REVENUE = er.CONCEPTS["revenue"][1] + ("RevenueFromContractWithCustomerIncluding
 CLASSES = ("segment", "change", "margin", "cover", "line_item")
 _COUNTRIES = {"US": "United States", "CN": "China", "DE": "Germany", "GB": "United Kingdom", "JP": "Japan",
               "CA": "Canada", "FR": "France", "IN": "India"}
+_MEASURE_LABEL = re.compile(r"(?i)^(?:net |total )?(?:sales|revenues?)$")
+"""A row label that is the consolidated measure's own name ("Sales" beside IBM's product member): not a name for
+the member (the question would read as the total's); the member's QName is used instead."""
 _SKIP_MEMBERS = re.compile(r"(?i)(Eliminat|Corporate|Intersegment|Reconcil|Consolidat|AllOther)")
 
 
@@ -214,7 +218,8 @@ def segment_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
             break
         rows = [clean_label(f.get("row", "")) for f in facts[key] if f.get("row")]
         others = {clean_label(g.get("row", "")) for k2 in by_axis[key[0]] if k2 != key for g in facts[k2]}
-        label = next((r for r in rows if r and r not in others), "") or member_name(key[1])
+        label = next((r for r in rows if r and r not in others and not _MEASURE_LABEL.match(r)), "") \
+            or member_name(key[1])
         if not label or "." in label:
             continue
         phrase, kind, months, back = periods[len(out) % len(periods)]

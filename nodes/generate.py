@@ -42,6 +42,7 @@ from finrag.tools.answering.fast_path import (
     reader_summary,
     run_reader,
 )
+from finrag.tools.answering.number_check import unmatched_note, unmatched_numbers
 from finrag.tools.answering.whole_document import whole_document_contexts
 from finrag.tools.llm.calls import try_text
 from finrag.tools.llm.chat import get_chat_model
@@ -133,6 +134,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     answer = ""
     rejected: list[str] = []
     saved = 0
+    unmatched: list[str] = []
     on_fast_path = False
     fit: dict = {}
     if model is not None and contexts and result is not None and result.confident and fast:
@@ -162,6 +164,9 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         answer, rec = try_text("generator", model, [SystemMessage(cfg.generate_prompt), HumanMessage(content)])
         calls.append({**rec, **fit} if fit else rec)
         answer, rejected = check_citations(answer, contexts)  # only citations of the contexts it was given
+        unmatched = unmatched_numbers(answer, result) if answer else []
+        if unmatched:  # figures the LLM states that are none of the operands or results the reader computed
+            answer = f"{answer.rstrip()} {unmatched_note(unmatched)}"
     if not answer:
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords
         answer = offline_answer(question, keywords, contexts, result)
@@ -175,7 +180,8 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     if fit and state.get("context_plan"):
         update["context_plan"] = {**state["context_plan"], **fit}
     if result is not None:
-        update["reader"] = reader_summary(result, fast_path=on_fast_path, saved=saved)
+        summary = reader_summary(result, fast_path=on_fast_path, saved=saved)
+        update["reader"] = {**summary, "unmatched_numbers": unmatched} if unmatched else summary
     elif reader_error:
         failed = Reader(kind="error", confident=False, fast_path=False).model_dump(exclude_unset=True)
         update["reader"] = {**failed, "llm_calls_saved": 0, "error": reader_error}  # the kind's extra key `error`

@@ -190,7 +190,7 @@ class TableCheck(_Open):
 class Reader(_Open):
     """What the statement reader did (every system's generate node runs it unless `reader` is off)."""
 
-    _omit_if_none = ("table_check", "asked", "member", "formula")
+    _omit_if_none = ("table_check", "asked", "member", "formula", "unmatched_numbers")
 
     kind: ReaderKind = Field(description="'item' (a line item), 'metric' (a metric of the registry), 'none' (not a "
                                   "question the reader answers: the extractive or LLM answer is used), or 'error' "
@@ -212,6 +212,10 @@ class Reader(_Open):
                                                           "'aapl:IPhoneMember (srt:ProductOrServiceAxis)'")
     formula: Optional[str] = Field(default=None, description="A change or metric from tagged facts: the arithmetic "
                                                            "stated, e.g. '(391,035 - 383,285) / 383,285 = +2.0%'")
+    unmatched_numbers: Optional[list[str]] = Field(default=None, description="An LLM's answer only: the figures it "
+                                                                           "states that match none of the inputs or "
+                                                                           "results the reader computed (the answer "
+                                                                           "says so in a last sentence)")
 
 
 class Verification(_Open):

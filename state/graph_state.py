@@ -229,6 +229,8 @@ class ReaderRecord(TypedDict, total=False):
     """For a member answer: the member's QName and axis."""
     formula: Optional[str]
     """For a change or metric from tagged facts: the arithmetic stated."""
+    unmatched_numbers: list[str]
+    """An LLM's figures that match none of the reader's inputs or results."""
     table_check: dict[str, Any]
     """Answers from an inline-XBRL fact: the statement table's reading beside it (`TableCheck` dump)."""
     error: str

@@ -268,3 +268,17 @@ def test_sfr_can_send_the_pdf_itself_as_a_file_input(demo_index, demo_qas):
     assert "application/pdf" in flat and f"{demo_qas[0]['doc_id']}.pdf" in flat
     assert len(flat) > 10_000  # the PDF bytes travel with the message
     assert res["answer"].startswith("From the attached filing")
+
+
+def test_an_llm_figure_that_matches_no_computed_input_is_flagged(demo_index):
+    """Issue 33: the generator's figures are checked against the reader's inputs and result: a figure that
+    matches none is named in the answer's last sentence and in `reader.unmatched_numbers`; matching ones pass."""
+    q = "What was Acme Widgets' total revenue in FY2022?"
+    res = ask(demo_index, q, "hdrr", generator_model=_fake("Total revenue was $1,476.2 million "
+                                                           "[ACMEWIDGETS_2022_10K, p. 5]."), fast_path="off")
+    assert "unmatched_numbers" not in res["reader"] and "Check:" not in res["answer"]
+    res = ask(demo_index, q, "hdrr", fast_path="off", generator_model=_fake(
+        "Total revenue was $1,476.2 million [ACMEWIDGETS_2022_10K, p. 5], or $1.9 billion with services."))
+    assert res["reader"]["confident"] and res["reader"]["unmatched_numbers"] == ["$1.9 billion"]
+    assert res["answer"].endswith("Check: '$1.9 billion' is not among the inputs or results finrag read from the "
+                                  "filing.")

@@ -9,5 +9,7 @@ fast_path.py: how the generate node uses the reader, offline and on the LLM fast
 xbrl_facts.py: exact line-item values from an inline-XBRL filing's tagged facts (tried first for such a filing).
 member_facts.py: a segment, product or region value from the filing's one-member facts, or "not found" (never
     the consolidated total as the member's); cover_facts.py: cover-page facts from the dei facts.
+fact_math.py: changes, margins and ratios computed from the tagged facts, the arithmetic shown.
+number_check.py: an LLM answer's figures checked against the reader's inputs and results.
 sources.py: page sources for the reader (the index, or PDF files). whole_document.py: SFR's context.
 """

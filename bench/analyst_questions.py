@@ -28,6 +28,10 @@ and the row label the filing displays beside each fact. Classes (`cls`):
   (month and day). A CIK is right from any filing of the registrant, a fiscal year's end from any filing of that
   fiscal year (`gold_docs`): exact filing then means routed to those filings only.
 * ``line_item``: plain dimensionless facts, `edgar_real`'s phrasing and gold (the control).
+* ``series``: a 10-K's revenue, net income or operating income for each of its three fiscal years ("for each of
+  the last three fiscal years", "in fiscal 2022, 2023 and 2024"). Gold: the three dimensionless facts; value
+  stated when all three are (0.5% each); wrong measure when some year's value is stated as the series without
+  saying the others are missing.
 
 Each question is asked to HDRR offline (`run_query(system="hdrr")`) and judged: exact filing (routed documents ==
 the gold filing, or a non-empty subset of `gold_docs`); evidence (a context of the gold filing covers a page where
@@ -62,7 +66,7 @@ REPO = Path(__file__).resolve().parents[1]
 AXES = {"srt:ProductOrServiceAxis": "product", "us-gaap:StatementBusinessSegmentsAxis": "segment",
         "srt:StatementGeographicalAxis": "region"}
 REVENUE = er.CONCEPTS["revenue"][1] + ("RevenueFromContractWithCustomerIncludingAssessedTax",)
-CLASSES = ("segment", "change", "margin", "cover", "line_item")
+CLASSES = ("segment", "change", "margin", "cover", "line_item", "series")
 _COUNTRIES = {"US": "United States", "CN": "China", "DE": "Germany", "GB": "United Kingdom", "JP": "Japan",
               "CA": "Canada", "FR": "France", "IN": "India"}
 _MEASURE_LABEL = re.compile(r"(?i)^(?:net |total )?(?:sales|revenues?)$")
@@ -422,6 +426,35 @@ def line_item_questions(meta: dict, filing: dict, limit: int = 2) -> list[dict]:
     return out
 
 
+_SERIES = ("revenue", "net_income", "operating_income")
+
+
+def series_questions(meta: dict, filing: dict, limit: int = 2) -> list[dict]:
+    """A 10-K's line item for each of its three fiscal years (the statement's comparative columns): "for each of
+    the last three fiscal years", "in fiscal 2022, 2023 and 2024", "FY2022 through FY2024, year by year"."""
+    if meta["form"] != "10K":
+        return []
+    out: list[dict] = []
+    fy = meta["fy"]
+    for i, key in enumerate(_SERIES):
+        if len(out) >= limit:
+            break
+        _label, concepts, balance = er.CONCEPTS[key]
+        golds = [er._gold(filing["xbrl"], concepts, meta["end"], balance, 12, back) for back in (2, 1, 0)]
+        if any(g is None for g in golds):
+            continue
+        k = meta["n"] + i
+        name, label = meta["names"][k % 2], er.LABELS[key][k % len(er.LABELS[key])]
+        text = (f"What was {_owner(name)} {label} for each of the last three fiscal years?",
+                f"Show {_owner(name)} {label} for fiscal {fy - 2}, {fy - 1} and {fy}.",
+                f"{name} {label} FY{fy - 2} through FY{fy}, year by year")[k % 3]
+        out.append(_q(meta, "series", key, text, {
+            "gold_value": golds[-1]["value"], "gold_values": [g["value"] for g in golds],
+            "gold_pages": sorted({p for g in golds for p in g["pages"]}), "gold_kind": "series",
+            "period": "annual"}, len(out)))
+    return out
+
+
 def generate(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
     """(questions, every numeric fact per filing: what the wrong-measure judge compares with)."""
     questions: list[dict] = []
@@ -435,7 +468,8 @@ def generate(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
         meta["n"] = n
         facts[meta["doc_id"]] = [{"concept": f["concept"], "value": f["value"], "unit": f["unit"],
                                   "members": f["members"]} for f in filing["all"]]
-        for make in (segment_questions, change_questions, margin_questions, cover_questions, line_item_questions):
+        for make in (segment_questions, change_questions, margin_questions, cover_questions, line_item_questions,
+                     series_questions):
             questions += make(meta, filing)
         dei = filing["xbrl"]["dei"]
         page = filing["dei_pages"].get("CurrentFiscalYearEndDate", -1)
@@ -490,6 +524,8 @@ def _norm(text: str) -> str:
 def states_gold(q: dict, answer: str) -> bool:
     """Does the answer state the question's gold (the module docstring says to what precision)?"""
     kind, gold = q["gold_kind"], q["gold_value"]
+    if kind == "series":  # every year's value
+        return all(er.states_value(_CITE.sub(" ", answer or ""), v, False) for v in q["gold_values"])
     nums = numbers(answer)
     if kind == "name":
         return _norm(gold) in _norm(answer)
@@ -567,7 +603,12 @@ def judge(q: dict, res: Any, facts: list[dict]) -> dict:
                    for c in res["contexts"]) if pages else None
     answer = res.get("answer") or ""
     value = states_gold(q, answer)
-    other = None if value or _MISSING.search(answer) else other_measure(q, answer, facts)
+    if q["gold_kind"] == "series":  # one year's value given as the series, without saying the others are missing
+        stated = [v for v in q["gold_values"] if er.states_value(_CITE.sub(" ", answer), v, False)]
+        other = None if value or _MISSING.search(answer) or not stated else {"concept": "one year only",
+                                                                             "value": stated[0], "members": []}
+    else:
+        other = None if value or _MISSING.search(answer) else other_measure(q, answer, facts)
     return {"routed": routed, "status": res["routing"]["status"], "exact": bool(routed) and set(routed) <= gold_docs,
             "evidence": evidence, "value": value, "wrong_measure": other is not None, "other_measure": other,
             "extractive": bool(_EXTRACTIVE.match(answer)), "answer": answer[:600]}

@@ -67,9 +67,10 @@ if tuple(ROUTING_STATUSES) != get_args(RoutingStatus):  # one list of statuses: 
     raise AssertionError(f"RoutingStatus {get_args(RoutingStatus)} is not ROUTING_STATUSES {tuple(ROUTING_STATUSES)}")
 
 ReaderKind = Literal["item", "metric", "none", "error"]
-AskedKind = Literal["line_item", "member", "change", "metric", "cover"]
+AskedKind = Literal["line_item", "member", "change", "metric", "cover", "series"]
 """What an answer from a filing's tagged facts answered: one line item, a segment/product/region member of one,
-the change of one between two periods, a metric of the registry, a cover-page fact."""
+the change of one between two periods, a metric of the registry, a cover-page fact, one line item for each of
+several fiscal years."""
 """What the statement reader did (`reader.kind`)."""
 
 ContextRule = Literal["budget"]
@@ -207,7 +208,7 @@ class Reader(_Open):
                                                                 "table's reading of the same question beside it")
     asked: Optional[AskedKind] = Field(default=None, description="Answers from a filing's tagged facts only: what was "
                                                                "answered ('line_item', 'member', 'change', 'metric', "
-                                                               "'cover')")
+                                                               "'cover', 'series')")
     member: Optional[str] = Field(default=None, description="A member answer only: the member's QName and axis, e.g. "
                                                           "'aapl:IPhoneMember (srt:ProductOrServiceAxis)'")
     formula: Optional[str] = Field(default=None, description="A change or metric from tagged facts: the arithmetic "

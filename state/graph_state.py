@@ -224,7 +224,7 @@ class ReaderRecord(TypedDict, total=False):
     value: Optional[float]
     """The computed result, when confident."""
     asked: Optional[str]
-    """For an answer from tagged facts: line_item, member, change, metric or cover."""
+    """For an answer from tagged facts: line_item, member, change, metric, cover or series."""
     member: Optional[str]
     """For a member answer: the member's QName and axis."""
     formula: Optional[str]

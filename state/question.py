@@ -109,6 +109,9 @@ class QuestionFacts(BaseModel):
     """`line_item` or `open` (see `QuestionScope`)."""
     aggregate: Aggregate = "single"
     """From the question's words alone (the reader refines it with the years: see `Plan.aggregate`)."""
+    series_years: Optional[int] = None
+    """N of a question asking one value per fiscal year ("for each of the last three fiscal years", "in fiscal
+    2022, 2023 and 2024"): answered as a small table, the latest year last."""
     average_years: Optional[int] = None
     """N of an "N-year average"."""
     averages_span: bool = False

@@ -66,3 +66,14 @@ def test_real_year_to_date_change_and_a_negative_base():
     assert r is not None and "absolute value" in r.answer and "per share" in r.answer
     r = answer_computed(read_question("What was Boeing's gross margin in Q2 of fiscal 2025?"), ba, "ba-10-q", info)
     assert r is not None and "10.7%" in r.answer  # the total cost of revenue, not "Cost of products"
+
+
+def test_a_series_of_fiscal_years_and_the_years_the_filing_does_not_tag(facts):
+    r = answer_computed(read_question("Widgetco revenue for fiscal 2023 and 2024, year by year"), facts, "wid", INFO)
+    assert r is not None and r.confident and r.asked == "series"
+    assert "FY2023 (ended 2023-12-31): $8,000 million" in r.answer and "FY2024 (ended 2024-12-31): $10,000 million" \
+        in r.answer and "| FY2024 (ended 2024-12-31) | $10,000 million | us-gaap:Revenues | [wid, p. 1] |" in r.answer
+    r = answer_computed(read_question("What was Widgetco's total revenue for each of the last three fiscal years?"),
+                        facts, "wid", INFO)
+    assert r is not None and not r.confident and "No tagged total revenue for FY2022 is in wid" in r.answer
+    assert r.missing == ["total revenue FY2022"] and [f.value for f in r.found] == [8e9, 1e10]

@@ -1,5 +1,6 @@
 """Issue 33 routing: a shares-outstanding count as of a cover date goes to the filing whose cover that is (a date
-after its period), and a year to date ("the first nine months of fiscal 2024") to the 10-Q of that quarter."""
+after its period), a year to date ("the first nine months of fiscal 2024") to the 10-Q of that quarter, whole
+fiscal years asked without a year ("each of the last three fiscal years") to the annual report."""
 from __future__ import annotations
 
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
@@ -17,7 +18,8 @@ def _pick(question: str):
     facts = read_question(question)
     ex = ExtractedMetadata(years=facts.years, periods=facts.periods, dates=facts.dates, forms=facts.forms)
     return best_document(DOCS, "Boeing", ex, set(), 2024, cover_date=facts.cover == "shares_outstanding",
-                         ytd_quarter=ytd_quarter(facts))
+                         ytd_quarter=ytd_quarter(facts),
+                         whole_years=bool(facts.series_years) and not facts.years_written)
 
 
 def test_a_cover_date_routes_to_the_filing_whose_cover_it_is():
@@ -37,3 +39,7 @@ def test_a_year_to_date_routes_to_the_quarter_that_ends_it():
     assert _pick("By how much did Boeing's revenue change in the first nine months of fiscal 2024 versus the "
                  "prior-year period?").doc_id == "ba-10-q3"
     assert _pick("What was Boeing's revenue in fiscal 2024?").doc_id == "ba-10-k"
+
+
+def test_whole_fiscal_years_without_a_year_route_to_the_annual_report():
+    assert _pick("What was Boeing's net income for each of the last three fiscal years?").doc_id == "ba-10-k"

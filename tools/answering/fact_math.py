@@ -7,6 +7,8 @@
   asked period (`xbrl_facts.choose_fact`; an input of the year before for averages), the metric's own formula
   computes the result (an input it can do without may be missing: gross profit, or revenue less COGS). `LongTermDebt` already holds the current maturities: with it, the current portion is not
   added again.
+* **A series**: one line item for each of N fiscal years ("for each of the last three fiscal years", "in fiscal
+  2022, 2023 and 2024"), from the filing's comparative columns, as a sentence and a small table.
 * **A change** of one line item ("By what percentage did ... change from fiscal 2023 to fiscal 2024?", "How
   much did ... grow year over year through Q3?"): this period's fact and the same period a year (or the years
   named) before, both tagged in the filing (a 10-K's comparative columns, a 10-Q's year-ago quarter and year
@@ -148,6 +150,49 @@ def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
                                   years=sorted({y - max(back, 1) for y in _years(info)} | set(_years(info)))))
 
 
+def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+    """One value per fiscal year, the latest asked (or the filing's) last; the years the filing does not tag are
+    said to be missing; None when it tags none of them or the periods are not fiscal years."""
+    n = int(asked.series_years or 0)
+    fy = int(info["fiscal_year"]) if info.get("fiscal_year") else None
+    years = sorted(set(asked.years_written))
+    last = years[-1] if years else fy
+    picked: list[tuple[int, dict, str]] = []
+    missing: list[int] = []
+    for back in range(n - 1, -1, -1):
+        hit = choose_fact(facts, item, asked, info, years_back=back)  # from the latest year asked (choose_fact)
+        label_year = (last or 0) - back
+        if hit is None or any(hit[0] is f for _y, f, _p in picked):
+            missing.append(label_year)
+            continue
+        if "fiscal year" not in hit[1] and "as of" not in hit[1]:
+            return None  # a 10-Q's quarters are not fiscal years: the reader says what it can
+        picked.append((label_year, hit[0], hit[1]))
+    if not picked:
+        return None
+    display = _display(item)
+
+    def when(year: int, period: str) -> str:
+        date = period.rsplit(" ", 1)[-1]
+        return f"FY{year} ({'ended' if 'ended' in period else 'as of'} {date})" if year else period
+
+    cells = [(when(y, p), _number(abs(float(f["value"])) if item == "capex" else float(f["value"]), item, f), f)
+             for y, f, p in picked]
+    listed = "; ".join(f"{w}: {value} {_cite(doc_id, f)}" for w, value, f in cells)
+    rows = "\n".join(f"| {w} | {value} | {f['concept']} | {_cite(doc_id, f)} |" for w, value, f in cells)
+    gap = (f" No tagged {display} for {', '.join(f'FY{y}' for y in missing)} is in {doc_id} (its statements "
+           f"hold fewer comparative years)." if missing else "")
+    answer = (f"{_owner(info)} {display} by fiscal year: {listed}.{gap} Source: the filing's inline XBRL facts.\n\n"
+              f"| fiscal year | {display} | concept | source |\n|---|---|---|---|\n{rows}")
+    shown = [(f, p) for _y, f, p in picked if int(f.get("page", -1)) >= 0]
+    return ReaderResult(answer=answer, confident=not missing, kind="item",
+                        found=[_found(item, f, p, doc_id, info) for f, p in shown],
+                        pages_added=[(doc_id, int(f["page"])) for f, _p in shown],
+                        value=float(picked[-1][1]["value"]), asked="series",
+                        missing=[f"{display} FY{y}" for y in missing],
+                        plan=Plan(kind="item", item=item, years=[y for y, _f, _p in picked if y]))
+
+
 def answer_computed(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
                     info: Optional[dict]) -> Optional[ReaderResult]:
     """A metric or a change computed from the tagged facts (see the module docstring), or None."""
@@ -159,9 +204,11 @@ def answer_computed(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
         if metric is None or asked.aggregate != "single":
             return None
         return _metric(asked, metric, facts, doc_id, info)
-    if asked.aggregate != "change":
+    if asked.aggregate != "change" and not asked.series_years:
         return None
     item = asked_item(asked.head or asked.text)
     if item is None or item not in CONCEPTS:
         return None
-    return _change(asked, item, facts, doc_id, info)
+    if asked.aggregate == "change":
+        return _change(asked, item, facts, doc_id, info)
+    return _series(asked, item, facts, doc_id, info)

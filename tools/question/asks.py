@@ -11,7 +11,7 @@ from typing import Optional, cast
 
 from finrag.state.question import Aggregate, Direction, Scale
 
-__all__ = ["aggregate_of", "average_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
+__all__ = ["aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
            "asks_drivers", "names_average", "scale_asked"]
 
 _DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b")
@@ -30,6 +30,28 @@ _DRIVERS = re.compile(r"(?i)\bwhat (?:drove|drives|caused|led to|explains?|were 
 _SCALE = re.compile(r"(?i)\b(?:in|usd|\$)\s*(?:usd\s*)?(thousands|millions|billions)\b|\bunits of (?:usd )?(millions|billions|thousands)")
 _DECIMALS = re.compile(r"(?i)round(?:ed)?(?: your answer)? to (one|two|three|zero|no|\d) decimal")
 _WORDNUM = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3}
+
+
+_SERIES_LAST = re.compile(r"(?i)\b(?:each of|for) the (?:last|past|previous|prior|three|two|four|five) "
+                          r"(?:(two|three|four|five|[2-5]) )?(?:fiscal |full |reported )?years\b")
+_SERIES_EACH = re.compile(r"(?i)\byear[- ]by[- ]year\b|\bby (?:fiscal )?year\b|\bfor each (?:fiscal )?year\b|"
+                          r"\beach (?:fiscal )?year\b|\brespectively\b")
+
+
+def series_years(head: str, years: list[int]) -> Optional[int]:
+    """N when the question asks one value per fiscal year ("for each of the last three fiscal years", "in fiscal
+    2022, 2023 and 2024", "FY2022 through FY2024, year by year"), else None; never with a change, an average or
+    a CAGR (`aggregate_of` reads those). `years`: the years written in `head`."""
+    if aggregate_of(head) != "single":
+        return None
+    m = _SERIES_LAST.search(head)
+    if m:
+        word = m.group(1) or re.search(r"(?i)\b(two|three|four|five)\b", m.group(0))
+        n = _NUMWORDS.get((word if isinstance(word, str) else word.group(1) if word else "").lower(), 0)
+        return n or None
+    if len(set(years)) >= 3 or (len(set(years)) == 2 and _SERIES_EACH.search(head)):
+        return max(years) - min(years) + 1 if max(years) - min(years) < 6 else None
+    return None
 
 
 def definition_head(text: str) -> str:

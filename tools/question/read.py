@@ -42,6 +42,7 @@ def _read(text: str) -> QuestionFacts:
         asks_annual=bool(periods.ANNUAL.search(q)), ytd_months=periods.ytd_months_named(q),
         as_of=periods.as_of_date(text), year_range=periods.year_range(head),
         scope=_scope(text), aggregate=asks.aggregate_of(head), average_years=asks.average_years(head),
+        series_years=asks.series_years(head, periods.years_written(head)),
         averages_span=asks.names_average(head), yesno=yesno, direction=asks.direction_of(q, yesno),
         drivers=asks.asks_drivers(q), scale=asks.scale_asked(q), decimals=asks.decimals_asked(q))
 

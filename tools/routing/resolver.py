@@ -151,11 +151,15 @@ def _cover_dated(docs: list[DocumentInfo], dates: list[str]) -> Optional[tuple[D
 
 def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cues: set[str],
                   default_year: int, forward: tuple[int, ...] = (), items: frozenset[str] = frozenset(), *,
-                  cover_date: bool = False, ytd_quarter: Optional[int] = None) -> Pick:
+                  cover_date: bool = False, ytd_quarter: Optional[int] = None, whole_years: bool = False) -> Pick:
     """The filing of one company (`docs`, display `name`) to read for a question (see the module docstring).
     `cover_date`: the question asks a cover count as of its date (shares outstanding): the filing whose cover
-    date that is (`_cover_dated`); `ytd_quarter`: the quarter of the year to date it asks (`ytd_quarter`)."""
+    date that is (`_cover_dated`); `ytd_quarter`: the quarter of the year to date it asks (`ytd_quarter`);
+    `whole_years`: it asks values of whole fiscal years without naming one ("for each of the last three fiscal
+    years"): an annual report, as if it named the form."""
     forms = {f for f in (ex.forms or []) if f in FORMS}
+    if whole_years and not forms:
+        forms = {f for f in ("10K", "ANNUALREPORT") if f in FORMS}
     quarters, fy_years = _periods(ex)
     if ytd_quarter and not quarters and fy_years:
         quarters = [(y, ytd_quarter) for y in fy_years]

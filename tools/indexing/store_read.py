@@ -143,11 +143,19 @@ class ReadMixin:
             lambda: sections_store.stored_labels(self._reader(), doc_id, str(self.index_dir), self.pages_of))
 
     def facts_of(self, doc_id: str) -> dict | None:
-        """The filing's inline-XBRL facts while they belong to its current content, else None (`facts_store`)."""
-        try:
-            return facts_store.read_facts(self._reader(), doc_id)
-        except Exception:  # the database gone from under a reader: no stored facts, never an error
-            return None
+        """The filing's inline-XBRL facts while they belong to its current content, else None (`facts_store`);
+        remembered until the index changes (`read_cache`: a 10-K's facts are ~0.5 MB of JSON, parsed once; treat
+        the dict as read-only)."""
+        def read() -> dict | None:
+            try:
+                return facts_store.read_facts(self._reader(), doc_id)
+            except Exception:  # the database gone from under a reader: no stored facts, never an error
+                return None
+
+        def size(value: dict | None) -> int:  # about the characters of the JSON, as pages count theirs
+            return 0 if not value else 200 * (len(value.get("facts") or []) + len(value.get("member_facts") or []))
+
+        return self.read_cache.doc_value(("facts", doc_id), self.generation, read, size)
 
     # ---------------------------------------------------------------- variants
     def variant_status(self, variant: str) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from finrag.nodes.common import candidates_k, configuration, reader_of, scope_of
 from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.retrieval.query_rewrite import without_company_words
-from finrag.tools.retrieval.question_search import fuse_hit_lists, hit_dicts, keyword_texts
+from finrag.tools.retrieval.question_search import fts_hits, fuse_hit_lists, keyword_texts
 
 
 @timed("fts_search")
@@ -33,6 +33,6 @@ def fts_search(state: FinragState, runtime: Runtime[Configuration], *, variant: 
         return without_company_words(keywords, question, extracted) if scope else keywords
 
     k = candidates_k(cfg, scope, cfg.fts_k, state)
-    lists = [hit_dicts(store.search_fts(text, k=k, doc_ids=scope, variant=variant))
+    lists = [fts_hits(store, text, k=k, doc_ids=scope, variant=variant)
              for text in keyword_texts(state, cfg.retry_prefix, trim)]
     return {"fts_results": fuse_hit_lists(lists, "fts_rank", k=cfg.rrf_k)}

@@ -18,7 +18,7 @@ from finrag.state.configuration import Configuration
 from finrag.state.contract import Retrieval, VectorCoverage
 from finrag.state.graph_state import FinragState, VectorStatusRecord
 from finrag.tools.retrieval.query_vectors import query_vector
-from finrag.tools.retrieval.question_search import fuse_hit_lists, hit_dicts, query_texts
+from finrag.tools.retrieval.question_search import fuse_hit_lists, query_texts, vector_hits
 
 LISTED = 20  # at most this many filings without vectors are named in the status
 
@@ -63,8 +63,8 @@ def vector_search(state: FinragState, runtime: Runtime[Configuration], *, varian
     if len(missing) < total:
         k = candidates_k(cfg, scope, cfg.vector_k, state)
         cut = cfg.vector_max_distance
-        lists = [hit_dicts(store.search_vectors(query_vector(store.embedder, text), k=k, doc_ids=scope,
-                                                variant=variant, max_distance=cut))
+        lists = [vector_hits(store, query_vector(store.embedder, text), k=k, doc_ids=scope, variant=variant,
+                             max_distance=cut)
                  for text in query_texts(state, cfg.retry_prefix)]
         hits = fuse_hit_lists(lists, "vector_rank", k=cfg.rrf_k)
     return {"vector_results": hits,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar, overload
 
 import numpy as np
 
@@ -29,6 +29,40 @@ from finrag.tools.indexing import lexical
 from finrag.tools.indexing import vectors as V
 from finrag.tools.indexing.store_schema import IndexError_, VariantMissing, blob_vec, fts_phrases, vec_blob
 from finrag.tools.indexing.store_schema import variant_name as _variant_name
+
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+
+
+def with_fields(chunk: RetrievedChunk, update: dict[str, Any]) -> RetrievedChunk:
+    """`chunk.model_copy(update=update)`: a copy of a (shared, cached) chunk with its search fields set, built
+    the way pydantic's `__copy__` builds it (its `__dict__` copied, then updated; its set fields with the
+    updated ones) without `model_copy`'s general path (a search makes one per hit, ~400 for an open question).
+    Anything but a plain `RetrievedChunk` (extras, private attributes, a subclass) goes through `model_copy`."""
+    if type(chunk) is not RetrievedChunk or chunk.__pydantic_extra__ is not None \
+            or getattr(chunk, "__pydantic_private__", None) is not None:
+        return chunk.model_copy(update=update)
+    copied = _new_object(RetrievedChunk)
+    values = chunk.__dict__.copy()
+    values.update(update)
+    fields = set(chunk.__pydantic_fields_set__)
+    fields.update(update)
+    _set_attribute(copied, "__dict__", values)
+    _set_attribute(copied, "__pydantic_extra__", None)
+    _set_attribute(copied, "__pydantic_fields_set__", fields)
+    _set_attribute(copied, "__pydantic_private__", None)
+    return copied
+
+
+def hit_dict(chunk: RetrievedChunk, update: dict[str, Any]) -> dict[str, Any]:
+    """`with_fields(chunk, update).model_dump()`: for a plain `RetrievedChunk` (flat fields, no serialisers, no
+    extras) its field values with `update`'s, in field order (the dict `model_dump` gives)."""
+    if type(chunk) is not RetrievedChunk or chunk.__pydantic_extra__ is not None:
+        return with_fields(chunk, update).model_dump()
+    return {**chunk.__dict__, **update}
+
+
+_Hit = TypeVar("_Hit")
 
 
 class SearchMixin:
@@ -75,6 +109,17 @@ class SearchMixin:
     def search_fts(self, query: str, k: int = FTS_K, doc_ids: Sequence[str] | None = None,
                    variant: str = "base") -> list[RetrievedChunk]:
         """BM25 over the chunk text (or the variant's prefixed text), optionally scoped to documents."""
+        return self._fts_hits(query, k, doc_ids, variant, with_fields)
+
+    def search_fts_dicts(self, query: str, k: int = FTS_K, doc_ids: Sequence[str] | None = None,
+                         variant: str = "base") -> list[dict[str, Any]]:
+        """`[hit.model_dump() for hit in self.search_fts(...)]`, the same dicts (the graph state's hits) without
+        the models in between (`fts_search` reads ~150 of them per question, ~400 for an open one)."""
+        return self._fts_hits(query, k, doc_ids, variant, hit_dict)
+
+    def _fts_hits(self, query: str, k: int, doc_ids: Sequence[str] | None, variant: str,
+                  make: Callable[[RetrievedChunk, dict[str, Any]], _Hit]) -> list[_Hit]:
+        """`search_fts`'s hits, each `make(chunk, its search fields)`."""
         phrases = fts_phrases(query)
         if not phrases or k <= 0 or (doc_ids is not None and not doc_ids):
             return []
@@ -95,7 +140,7 @@ class SearchMixin:
         if hits is None:
             hits = self._fts5_search(conn, phrases, int(k), doc_ids, variant)
         chunks = self.get_chunks([cid for cid, _ in hits])
-        return [chunks[cid].model_copy(update={"score": score, "fts_rank": rank})
+        return [make(chunks[cid], {"score": score, "fts_rank": rank})
                 for rank, (cid, score) in enumerate(hits, 1) if cid in chunks]
 
     def _fts5_search(self, conn, phrases: list[str], k: int, doc_ids: Sequence[str] | None,
@@ -416,6 +461,17 @@ class SearchMixin:
         """Inner-product search over unit vectors; `distance` is the L2 distance sqrt(2 - 2 cos).
 
         Documents without stored vectors are not searched (see `vector_coverage`)."""
+        return self._vector_hits(vector, k, doc_ids, variant, max_distance, with_fields)
+
+    def search_vectors_dicts(self, vector: np.ndarray, k: int = VECTOR_K, doc_ids: Sequence[str] | None = None,
+                             variant: str = "base", max_distance: float | None = None) -> list[dict[str, Any]]:
+        """`[hit.model_dump() for hit in self.search_vectors(...)]`, the same dicts without the models in between
+        (as `search_fts_dicts`)."""
+        return self._vector_hits(vector, k, doc_ids, variant, max_distance, hit_dict)
+
+    def _vector_hits(self, vector: np.ndarray, k: int, doc_ids: Sequence[str] | None, variant: str,
+                     max_distance: float | None, make: Callable[[RetrievedChunk, dict[str, Any]], _Hit]) -> list[_Hit]:
+        """`search_vectors`'s hits, each `make(chunk, its search fields)`."""
         if k <= 0 or (doc_ids is not None and not doc_ids):
             return []
         variant = _variant_name(variant)
@@ -434,16 +490,21 @@ class SearchMixin:
             if allowed.size == 0:
                 return []
             ids, sims = self.vector_file(variant).exact_search(q, int(k), allowed)
-        chunks = self.get_chunks(ids.tolist())
+        id_list = ids.tolist()
+        chunks = self.get_chunks(id_list)
+        # the distances at once, the same floats as `float(np.sqrt(max(0.0, 2.0 - 2.0 * sim)))` per hit (float64
+        # arithmetic on the float32 similarity; `where` is `max(0.0, x)`, NaN included)
+        sim64 = np.asarray(sims, dtype=np.float64)
+        gap = 2.0 - 2.0 * sim64
+        dists = np.sqrt(np.where(gap > 0.0, gap, 0.0)).tolist()
         out = []
-        for rank, (cid, sim) in enumerate(zip(ids.tolist(), sims.tolist()), 1):
-            dist = float(np.sqrt(max(0.0, 2.0 - 2.0 * sim)))
+        for rank, (cid, sim, dist) in enumerate(zip(id_list, sim64.tolist(), dists), 1):
             if max_distance is not None and dist > max_distance:
                 continue
             c = chunks.get(cid)
             if c is None:
                 continue
-            out.append(c.model_copy(update={"score": float(sim), "vector_rank": rank, "vector_distance": dist}))
+            out.append(make(c, {"score": sim, "vector_rank": rank, "vector_distance": dist}))
         return out
 
     # ------------------------------------------------------- on-demand embedding

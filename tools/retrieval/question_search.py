@@ -10,10 +10,12 @@ the offline one (no LLM, or its fallback) the two texts are equal and one search
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 from finrag.state.configuration import RRF_K
+from finrag.state.index_reader import IndexReader
 from finrag.state.schema import RetrievedChunk
+from finrag.tools.indexing.store_search import SearchMixin
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
 
 
@@ -54,6 +56,29 @@ def hit_dicts(hits: Iterable[Any]) -> list[dict]:
     no serialisers, no extras) a copy of its field values, which is the same dict without pydantic's
     serialiser (an open question's ~400 hits per search); any other hit type through `model_dump()`."""
     return [dict(h.__dict__) if type(h) is RetrievedChunk else h.model_dump() for h in hits]
+
+
+def fts_hits(store: IndexReader, text: str, k: int, doc_ids: Sequence[str] | None, variant: str) -> list[dict]:
+    """`hit_dicts(store.search_fts(text, ...))`: from finrag's embedded Store, its `search_fts_dicts` (the same
+    dicts, without a model per hit in between) unless `search_fts` is someone else's (a subclass's, a test's)."""
+    if _own(store, "search_fts"):
+        return cast(SearchMixin, store).search_fts_dicts(text, k=k, doc_ids=doc_ids, variant=variant)
+    return hit_dicts(store.search_fts(text, k=k, doc_ids=doc_ids, variant=variant))
+
+
+def vector_hits(store: IndexReader, vector: Any, k: int, doc_ids: Sequence[str] | None, variant: str,
+                max_distance: float | None) -> list[dict]:
+    """`hit_dicts(store.search_vectors(vector, ...))`, through the Store's `search_vectors_dicts` as `fts_hits`."""
+    if _own(store, "search_vectors"):
+        return cast(SearchMixin, store).search_vectors_dicts(vector, k=k, doc_ids=doc_ids, variant=variant,
+                                                             max_distance=max_distance)
+    return hit_dicts(store.search_vectors(vector, k=k, doc_ids=doc_ids, variant=variant, max_distance=max_distance))
+
+
+def _own(store: object, name: str) -> bool:
+    """Is `store.<name>` the embedded Store's own search (`SearchMixin`'s, not replaced on its class or on it)?"""
+    return (isinstance(store, SearchMixin) and getattr(type(store), name) is getattr(SearchMixin, name)
+            and name not in vars(store))
 
 
 def unique(texts: list[str]) -> list[str]:

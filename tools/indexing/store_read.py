@@ -155,7 +155,8 @@ class ReadMixin:
         def size(value: dict | None) -> int:  # about the characters of the JSON, as pages count theirs
             return 0 if not value else 200 * (len(value.get("facts") or []) + len(value.get("member_facts") or []))
 
-        return self.read_cache.doc_value(("facts", doc_id), self.generation, read, size)
+        value = self.read_cache.doc_value(("facts", doc_id), self.generation, read, size)
+        return value if value is not None else read()  # none yet: read again (facts are saved after the document)
 
     # ---------------------------------------------------------------- variants
     def variant_status(self, variant: str) -> tuple[int, int]:

@@ -14,17 +14,13 @@ from typing import Optional
 
 from finrag.state.question import CoverFact, QuestionFacts
 from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.answering.xbrl_facts import owner
 from finrag.tools.routing.text import MONTH_NAMES
 
 __all__ = ["answer_cover"]
 
 _TAGGED = {"shares_outstanding": "dei:EntityCommonStockSharesOutstanding", "public_float": "dei:EntityPublicFloat"}
 _YEAR_END = re.compile(r"^-?-?(\d{2})-(\d{2})$|^(\d{1,2})[/-](\d{1,2})$")
-
-
-def _owner(info: dict) -> str:
-    company = str(info.get("company") or "The company")
-    return f"{company}'" if company.endswith("s") else f"{company}'s"
 
 
 def _year_end(text: str) -> str:
@@ -56,7 +52,7 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
         return None
     info = info or {}
     dei = facts.get("dei") or {}
-    owner = _owner(info)
+    whose = owner(info)
     if cover in _TAGGED:
         tagged = _tagged(facts, _TAGGED[cover])
         if len(tagged) != 1:  # absent, or one per class of stock without a total: not one number to state
@@ -70,9 +66,9 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
             return ReaderResult(answer=(f"No {what} as of {', '.join(asked.dates)} was found in {doc_id}: its cover "
                                         f"gives the count as of {instant} {cite}."), confident=False, kind="item", asked="cover")
         if cover == "shares_outstanding":
-            stated = f"{owner} shares of common stock outstanding as of {instant}: {value:,.0f}"
+            stated = f"{whose} shares of common stock outstanding as of {instant}: {value:,.0f}"
         else:
-            stated = (f"{owner} public float (the aggregate market value of the voting stock held by non-affiliates) "
+            stated = (f"{whose} public float (the aggregate market value of the voting stock held by non-affiliates) "
                       f"as of {instant}: ${value:,.0f} (${value / 1e9:,.2f} billion)")
         answer = (f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact {fact['concept']} "
                   f"(displayed as {fact.get('text') or value}).")
@@ -87,17 +83,17 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
         if not name:
             return None
         where = str(dei.get("AuditorLocation") or "").strip()
-        stated = f"{owner} independent registered public accounting firm is {name}" + (f" ({where})" if where else "")
+        stated = f"{whose} independent registered public accounting firm is {name}" + (f" ({where})" if where else "")
         concept = "dei:AuditorName"
     elif cover == "cik":
         cik = str(dei.get("EntityCentralIndexKey") or "").strip()
         if not cik.isdigit():
             return None
-        stated, concept = f"{owner} CIK (SEC Central Index Key) is {cik}", "dei:EntityCentralIndexKey"
+        stated, concept = f"{whose} CIK (SEC Central Index Key) is {cik}", "dei:EntityCentralIndexKey"
     else:
         end = str(dei.get("CurrentFiscalYearEndDate") or "").strip()
         if not end:
             return None
-        stated, concept = f"{owner} fiscal year ends on {_year_end(end)}", "dei:CurrentFiscalYearEndDate"
+        stated, concept = f"{whose} fiscal year ends on {_year_end(end)}", "dei:CurrentFiscalYearEndDate"
     answer = f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact {concept}."
     return ReaderResult(answer=answer, confident=True, kind="item", asked="cover")

@@ -24,24 +24,22 @@ from __future__ import annotations
 from typing import Optional
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.line_items import LINE_ITEMS
 from finrag.tools.answering.metrics import METRICS, Metric
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import Found, ReaderResult
-from finrag.tools.answering.xbrl_facts import CONCEPTS, DISPLAY, asked_item, choose_fact, money
+from finrag.tools.answering.xbrl_facts import (
+    CONCEPTS,
+    asked_item,
+    choose_fact,
+    fact_cite,
+    item_display,
+    money,
+    owner,
+)
 
 __all__ = ["answer_computed"]
 
 _TOTAL_DEBT_CONCEPTS = {"us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"}
-
-
-def _display(item: str) -> str:
-    return DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " "))
-
-
-def _cite(doc_id: str, fact: dict) -> str:
-    page = int(fact.get("page", -1))
-    return f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
 
 
 def _found(item: str, fact: dict, period: str, doc_id: str, info: dict) -> Found:
@@ -57,11 +55,6 @@ def _number(value: float, item: str, fact: dict) -> str:
 
 def _years(info: dict) -> list[int]:
     return [int(info["fiscal_year"])] if info.get("fiscal_year") else []
-
-
-def _owner(info: dict) -> str:
-    company = info.get("company") or "The company"
-    return f"{company}'" if company.endswith("s") else f"{company}'s"
 
 
 def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
@@ -93,10 +86,10 @@ def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info
         stated = money(result, picked[0][2], "") if picked else f"{result:,.0f}"
     else:
         stated = shown.get(metric.unit, f"{result:.2f}")
-    inputs = "; ".join(f"{_display(item)}{' (the year before)' if off else ''} = "
+    inputs = "; ".join(f"{item_display(item)}{' (the year before)' if off else ''} = "
                        f"{_number(values.get((item, off), float(f['value'])), item, f)} ({f['concept']}, {p}) "
-                       f"{_cite(doc_id, f)}" for item, off, f, p in picked)
-    answer = (f"{_owner(info)} {metric.display} {('for ' + when) if not when.startswith('as of') else when} was "
+                       f"{fact_cite(doc_id, f)}" for item, off, f, p in picked)
+    answer = (f"{owner(info)} {metric.display} {('for ' + when) if not when.startswith('as of') else when} was "
               f"{stated}. Formula: {metric.display} = {metric.formula}. Inputs (the filing's inline XBRL facts): "
               f"{inputs}.")
     shown_inputs = [(item, f, p) for item, _off, f, p in picked if int(f.get("page", -1)) >= 0]
@@ -128,7 +121,7 @@ def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
     if old < 0 and not shown_old.startswith("-"):
         shown_old = f"-{shown_old}"
     pct = None if old == 0 else 100.0 * diff / abs(old)
-    head = f"{_owner(info)} {_display(item)} changed by " + (f"{pct:+.1f}% ({delta})" if pct is not None else delta)
+    head = f"{owner(info)} {item_display(item)} changed by " + (f"{pct:+.1f}% ({delta})" if pct is not None else delta)
     arithmetic = f"{a} - {b} = {delta}"
     if pct is None:
         arithmetic += "; a percent change is not defined (the earlier value is zero)"
@@ -139,8 +132,8 @@ def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
             arithmetic += " (the earlier value is negative: the percent is taken on its absolute value)"
     concepts = (f"fact {new_fact['concept']} of both periods" if old_fact["concept"] == new_fact["concept"] else
                 f"facts {old_fact['concept']} and {new_fact['concept']}")
-    answer = (f"{head} from {b} for {old_period} {_cite(doc_id, old_fact)} to {a} for {new_period} "
-              f"{_cite(doc_id, new_fact)}. Arithmetic: {arithmetic}. Source: the filing's inline XBRL {concepts}.")
+    answer = (f"{head} from {b} for {old_period} {fact_cite(doc_id, old_fact)} to {a} for {new_period} "
+              f"{fact_cite(doc_id, new_fact)}. Arithmetic: {arithmetic}. Source: the filing's inline XBRL {concepts}.")
     shown = [(f, p) for f, p in (before, now) if int(f.get("page", -1)) >= 0]
     return ReaderResult(answer=answer, confident=True, kind="metric",
                         found=[_found(item, f, p, doc_id, info) for f, p in shown],
@@ -170,7 +163,7 @@ def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
         picked.append((label_year, hit[0], hit[1]))
     if not picked:
         return None
-    display = _display(item)
+    display = item_display(item)
 
     def when(year: int, period: str) -> str:
         date = period.rsplit(" ", 1)[-1]
@@ -178,11 +171,11 @@ def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
 
     cells = [(when(y, p), _number(abs(float(f["value"])) if item == "capex" else float(f["value"]), item, f), f)
              for y, f, p in picked]
-    listed = "; ".join(f"{w}: {value} {_cite(doc_id, f)}" for w, value, f in cells)
-    rows = "\n".join(f"| {w} | {value} | {f['concept']} | {_cite(doc_id, f)} |" for w, value, f in cells)
+    listed = "; ".join(f"{w}: {value} {fact_cite(doc_id, f)}" for w, value, f in cells)
+    rows = "\n".join(f"| {w} | {value} | {f['concept']} | {fact_cite(doc_id, f)} |" for w, value, f in cells)
     gap = (f" No tagged {display} for {', '.join(f'FY{y}' for y in missing)} is in {doc_id} (its statements "
            f"hold fewer comparative years)." if missing else "")
-    answer = (f"{_owner(info)} {display} by fiscal year: {listed}.{gap} Source: the filing's inline XBRL facts.\n\n"
+    answer = (f"{owner(info)} {display} by fiscal year: {listed}.{gap} Source: the filing's inline XBRL facts.\n\n"
               f"| fiscal year | {display} | concept | source |\n|---|---|---|---|\n{rows}")
     shown = [(f, p) for _y, f, p in picked if int(f.get("page", -1)) >= 0]
     return ReaderResult(answer=answer, confident=not missing, kind="item",

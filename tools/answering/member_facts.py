@@ -28,9 +28,18 @@ from dataclasses import dataclass
 from typing import Optional
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.line_items import LINE_ITEMS
 from finrag.tools.answering.reader import Found, ReaderResult
-from finrag.tools.answering.xbrl_facts import CONCEPTS, DISPLAY, PREFIX, asked_item, choose_fact, fact_line, money
+from finrag.tools.answering.xbrl_facts import (
+    CONCEPTS,
+    PREFIX,
+    asked_item,
+    choose_fact,
+    fact_cite,
+    fact_line,
+    item_display,
+    money,
+    owner,
+)
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question.measure import word_forms
 
@@ -132,8 +141,7 @@ def _available(members: list[Member], limit: int = 8) -> str:
 
 def _display(item: str) -> str:
     """The line item's name for a part of it ("revenue", not "total revenue")."""
-    name = DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " "))
-    return re.sub(r"^total\s+", "", name)
+    return re.sub(r"^total\s+", "", item_display(item))
 
 
 def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info: Optional[dict]) -> Optional[ReaderResult]:
@@ -154,8 +162,7 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
     scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
                     key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
     display = _display(item)
-    company = info.get("company") or "The company"
-    owner = f"{company}'" if company.endswith("s") else f"{company}'s"
+    whose = owner(info)
     if not scored:
         if asked.member_cue is None:
             return None
@@ -175,12 +182,12 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
         fact, period = picked
         value = abs(float(fact["value"])) if item == "capex" else float(fact["value"])
         page = int(fact.get("page", -1))
-        cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
+        cite = fact_cite(doc_id, fact)
         scale = SCALE_OF_POWER.get(str(fact.get("scale") or ""), "")
         text = str(fact.get("text") or "")
         shown = (f"({text})" if fact.get("sign") == "-" else text) + (f" in {scale}" if scale else "")
         when = period if period.startswith("as of") else "for " + period
-        answer = (f"{owner} {display} from {name} {when} was {money(value, fact, item)} {cite}. Source: the "
+        answer = (f"{whose} {display} from {name} {when} was {money(value, fact, item)} {cite}. Source: the "
                   f"filing's inline XBRL fact {fact['concept']} for the member {m.member} ({m.axis}), displayed "
                   f"as {shown}.")
         found = Found(item=item, year=int(info.get("fiscal_year") or 0), value=value, label=f"{fact['concept']} "

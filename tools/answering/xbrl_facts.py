@@ -34,7 +34,7 @@ from finrag.tools.question import read_question
 from finrag.tools.routing.dei import dei_date
 
 __all__ = ["CONCEPTS", "DISPLAY", "PREFIX", "answer_from_facts", "choose_fact", "asked_item", "check_against_table",
-           "facts_block", "fact_line", "money"]
+           "fact_cite", "facts_block", "fact_line", "item_display", "money", "owner"]
 
 PREFIX = "us-gaap:"
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -94,6 +94,23 @@ _EXTRA = [("cfo", re.compile(r"(?i)\b(?:operating cash flows?|cash (?:flows? )?f
                                       r"\bshort[- ]term (?:debt|borrowings)\b")),
           ("long_term_debt", re.compile(r"(?i)(?<!portion of )(?<!maturities of )\blong[- ]term debt\b")),
           ("total_assets", re.compile(r"(?i)\btotal assets\b"))]
+
+
+def owner(info: dict) -> str:
+    """The routed filing's company as a possessive ("Apple's", "Adobe Systems'"), "The company's" without one."""
+    company = str(info.get("company") or "The company")
+    return f"{company}'" if company.endswith("s") else f"{company}'s"
+
+
+def fact_cite(doc_id: str, fact: dict) -> str:
+    """A tagged fact's citation: the page it is displayed on, or the inline XBRL for a hidden fact."""
+    page = int(fact.get("page", -1))
+    return f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
+
+
+def item_display(item: str) -> str:
+    """A line item's name in an answer ("diluted earnings per share", "total revenue")."""
+    return DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " "))
 
 
 def asked_item(question: str) -> Optional[str]:
@@ -220,11 +237,10 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     value = float(fact["value"])
     if item == "capex":
         value = abs(value)
-    display = DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item)
+    display = item_display(item)
     page = int(fact.get("page", -1))
-    cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
-    company = info.get("company") or "The company"
-    owner = f"{company}'" if company.endswith("s") else f"{company}'s"
+    cite = fact_cite(doc_id, fact)
+    whose = owner(info)
     scale = SCALE_OF_POWER.get(str(fact.get("scale") or ""), "")
     text = str(fact.get("text") or "")
     shown = (f"({text})" if fact.get("sign") == "-" else text) + (f" in {scale}" if scale else "")
@@ -233,9 +249,9 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     asked_loss = loss.search(question) if loss is not None and value < 0 else None
     if asked_loss:  # "loss from operations" asked, a loss tagged: said as asked, the tagged value beside it
         tagged = money(value, fact, item).split(" (")[0]
-        stated = f"{owner} {asked_loss.group(0).lower()} {when} was {money(-value, fact, item)}, i.e. {display} of {tagged}"
+        stated = f"{whose} {asked_loss.group(0).lower()} {when} was {money(-value, fact, item)}, i.e. {display} of {tagged}"
     else:
-        stated = f"{owner} {display} {when} was {money(value, fact, item)}"
+        stated = f"{whose} {display} {when} was {money(value, fact, item)}"
     answer = f"{stated} {cite}. Source: the filing's inline XBRL fact {fact['concept']} (displayed as {shown})."
     found = Found(item=item, year=int(info.get("fiscal_year") or 0), value=value, label=fact["concept"],
                   raw=str(fact.get("text") or ""), header=period, doc_id=doc_id, page=max(page, 0),

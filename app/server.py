@@ -19,15 +19,14 @@ Routes (see docs/serving.md):
   links, with a client-chosen configuration) and ``/{system}/token_feedback`` are not mounted
   (``UNMOUNTED_LANGSERVE_ENDPOINTS``).
 
-Each route's runnable is an async-generator ``RunnableLambda`` that validates the question, runs the
-system's compiled graph with the server's ``Configuration`` as its run context (``context=``, built once
-per request from the server's index directory and the FINRAG_* environment) and maps the final state
-through ``finrag.api.to_contract``. The graph runs *inside* the lambda with the lambda's child config,
-so ``/stream_events`` carries the graph's own events (one ``on_chain_start``/``on_chain_end`` pair per
-node: extract_metadata, resolve_docs, rewrite, fts_search, ...), and ``/stream`` emits the contract in
-pieces that add up (``+``) to the ``/invoke`` output: first ``{id, system, question}``, then
-``{routing}`` as soon as routing is known, then the generator's tokens as ``{answer}`` pieces
-(``finrag.api.AnswerTokens``), then the rest (contexts, cost, timings_ms; answer when no token streamed).
+Each route's runnable (``finrag.server_runnable.make_runnable``, app/server_runnable.py) validates the question,
+runs the system's compiled graph with the server's ``Configuration`` as its run context (``context=``, built once
+per request from the server's index directory and the FINRAG_* environment) and maps the final state through
+``finrag.api.to_contract``. ``/stream`` emits the contract in pieces that add up (``+``) to the ``/invoke``
+output (first ``{id, system, question}``, then ``{routing}`` as soon as routing is known, then the generator's
+tokens as ``{answer}`` pieces, then the rest) and ``/stream_events`` carries the graph's own events (one
+``on_chain_start``/``on_chain_end`` pair per node); ``/invoke`` and ``/batch`` run the graph once for the whole
+answer, without the streams.
 
 Clients cannot change the server's configuration: of the ``configurable`` a client sends only ``thread_id`` is
 kept (the graphs read only their run context), so a request cannot point the server at another directory or model.
@@ -65,24 +64,19 @@ import asyncio
 import logging
 import os
 import sys
-import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterator, Mapping, Optional, Sequence, cast
+from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, cast
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.utils import AddableDict
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from finrag import server_threads, web
-from finrag.api import AnswerTokens, QuestionError, to_contract, validate_question
-from finrag.graphs import SYSTEMS, get_graph
+from finrag.api import QuestionError
+from finrag.graphs import SYSTEMS
 from finrag.guard import (  # noqa: F401 - the guard's names, re-exported where they always were
     API_KEY_HEADER,
     DEFAULT_MAX_BATCH,
@@ -93,8 +87,8 @@ from finrag.guard import (  # noqa: F401 - the guard's names, re-exported where 
     _one_line,
     api_keys,
 )
+from finrag.server_runnable import AnswerContract, QuestionInput, make_runnable  # noqa: F401 - re-exported
 from finrag.state.configuration import Configuration, resolve_index_dir
-from finrag.state.contract import Answer
 from finrag.state.settings import ProcessSettings, ServeSettings
 
 log = logging.getLogger("finrag.server")
@@ -105,167 +99,6 @@ UNMOUNTED_LANGSERVE_ENDPOINTS = ("config_hashes", "token_feedback")
 """LangServe routes the server does not mount: `/{system}/c/{config_hash}/...` (the playground's share links, each
 with a client-chosen configuration; this server takes none but a thread id) and `/{system}/token_feedback`
 (LangSmith feedback, which needs LangSmith)."""
-
-
-# ------------------------------------------------------------------ schemas
-class QuestionInput(BaseModel):
-    """The input of every system: one question (and optionally the id to echo back)."""
-
-    model_config = ConfigDict(extra="forbid", title="QuestionInput")
-
-    question: str = Field(..., description="The question, e.g. \"What was 3M's FY2018 capital expenditure?\"")
-    # a plain string with a default, not Optional[str]: the LangServe playground's form cannot render the
-    # `anyOf: [string, null]` schema that Optional produces (the page stays blank); null is still accepted
-    id: str = Field("", description="Optional id echoed in the answer (empty: a random id)")
-
-    @field_validator("question")
-    @classmethod
-    def _question_ok(cls, v: str) -> str:
-        return validate_question(v)  # QuestionError is a ValueError: pydantic reports it as a 422
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_str(cls, v: Any) -> Any:
-        if v is None:
-            return ""
-        return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
-
-
-# The output of every route: the JSON contract (state/contract.py), so /output_schema and the playground
-# show its fields with their descriptions.
-AnswerContract = Answer
-
-
-# ----------------------------------------------------------------- runnable
-def _run_config(config: RunnableConfig | None) -> RunnableConfig:
-    """The lambda's child config (callbacks, tags) without any `configurable` a client sent."""
-    cfg = dict(config or {})
-    cfg.pop("configurable", None)
-    cfg.pop("run_name", None)
-    cfg.pop("run_id", None)
-    return cfg  # type: ignore[return-value]
-
-
-def _pieces(system: str, state: dict, *, qid: str, question: str, total_ms: float,
-            routing_sent: Optional[dict]) -> dict:
-    contract = to_contract(state, system=system, qid=qid, question=question, total_ms=total_ms)
-    rest = {k: v for k, v in contract.items() if k not in ("id", "system", "question")}
-    if routing_sent is not None and rest.get("routing") == routing_sent:
-        rest.pop("routing")
-    return rest
-
-
-STREAM_MODES = ["updates", "values", "messages"]
-"""What `/stream` asks the graph for: node updates (routing as soon as it is known), the state, and the
-generator's message chunks (the answer's tokens)."""
-
-
-def _routing_of(system: str, state: dict, update: dict) -> dict:
-    """The contract's `routing` as soon as `resolve_docs` has run: built by `to_contract` itself from the state
-    so far plus the node's update, so it equals the final answer's `routing` (which then is not sent again;
-    two pieces with a `routing` would not add up)."""
-    return to_contract({**state, **update}, system=system, qid="-", question="-", total_ms=0.0)["routing"]
-
-
-def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
-    """The runnable served at `/{system}`: question -> graph -> JSON contract, streaming in pieces.
-
-    `server_conf` holds the server's `Configuration` values (its index directory); each request builds
-    its Configuration from them once and runs the graph with it as the run context."""
-    graph = get_graph(system)
-    server_conf = dict(server_conf or {})
-    threads = server_threads.Threads(server_conf, ())  # the turns on a thread (the caller's store: the run's config)
-
-    def _prepare(inp: Any, max_question_chars: int) -> tuple[str, str]:
-        if isinstance(inp, str):
-            inp = {"question": inp}
-        if isinstance(inp, BaseModel):
-            inp = inp.model_dump()
-        if not isinstance(inp, dict):
-            raise QuestionError("input must be an object with a 'question' field")
-        q = validate_question(inp.get("question"), max_question_chars)
-        return q, str(inp.get("id") or uuid.uuid4().hex[:12])
-
-    class _Pieces:
-        """Turns the graph's stream into the contract's pieces: head, routing (once known), the rest."""
-
-        def __init__(self, inp: Any):
-            self.context = Configuration(**(server_conf or {}))  # already a dict (above); `or` for the type checker
-            self.question, self.qid = _prepare(inp, self.context.max_question_chars)
-            self.state: dict = {}
-            self.routing_sent: Optional[dict] = None
-            self.tokens = AnswerTokens(self.question)  # on a thread: "Answering: <resolved>" first, as the answer
-            self.t0 = time.perf_counter()
-
-        def head(self) -> AddableDict:
-            return AddableDict(id=self.qid, system=system, question=self.question)
-
-        def feed(self, mode: str, chunk: Any) -> Optional[AddableDict]:
-            if mode == "values":
-                self.state = chunk
-            elif mode == "messages":  # the generator's tokens, as `answer` pieces that add up to the answer
-                text = self.tokens.feed(chunk, self.state)
-                return AddableDict(answer=text) if text else None
-            elif (self.routing_sent is None and mode == "updates" and isinstance(chunk, dict)
-                  and isinstance(chunk.get("resolve_docs"), dict)):
-                self.routing_sent = _routing_of(system, self.state, chunk["resolve_docs"])
-                return AddableDict(routing=self.routing_sent)
-            return None
-
-        def rest(self) -> AddableDict:
-            total = (time.perf_counter() - self.t0) * 1000.0
-            rest = _pieces(system, self.state, qid=self.qid, question=self.question, total_ms=total,
-                           routing_sent=self.routing_sent)
-            if self.tokens.sent and "answer" in rest:  # what the streamed pieces lack of the final answer
-                remainder = self.tokens.rest(rest["answer"])
-                if remainder is None:  # a generator call failed mid-stream and the offline strategy answered
-                    rest["answer_replaced"] = rest.pop("answer")
-                elif remainder:
-                    rest["answer"] = remainder
-                else:
-                    rest.pop("answer")
-            return AddableDict(rest)
-
-    async def astream_answer(inp: Any, config: RunnableConfig) -> AsyncIterator[dict]:
-        pieces = _Pieces(inp)
-        thread = server_threads.thread_of(config)
-        if thread is not None:  # a turn of a conversation (`finrag.server_threads`: /invoke and /stream only)
-            yield pieces.head()
-            async for mode, chunk in threads.aturn(system, pieces.context, thread, {"question": pieces.question},
-                                                   _run_config(config), STREAM_MODES):
-                if (piece := pieces.feed(mode, chunk)) is not None:
-                    yield piece
-            yield pieces.rest()
-            return
-        if web.is_playground(config):  # the playground prints each piece as JSON: one piece, the answer first
-            async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config),
-                                                   context=pieces.context, stream_mode=["updates", "values"]):
-                pieces.feed(mode, chunk)
-            pieces.routing_sent = None  # nothing was sent: the one piece carries the routing too
-            yield AddableDict(web.answer_first({**pieces.head(), **pieces.rest()}))
-            return
-        yield pieces.head()
-        async for mode, chunk in graph.astream({"question": pieces.question}, _run_config(config),
-                                               context=pieces.context, stream_mode=STREAM_MODES):
-            if (piece := pieces.feed(mode, chunk)) is not None:
-                yield piece
-        yield pieces.rest()
-
-    def stream_answer(inp: Any, config: RunnableConfig) -> Iterator[dict]:
-        pieces = _Pieces(inp)
-        yield pieces.head()
-        thread = server_threads.thread_of(config)
-        chunks = graph.stream({"question": pieces.question}, _run_config(config), context=pieces.context,
-                              stream_mode=STREAM_MODES) if thread is None else \
-            threads.turn(system, pieces.context, thread, {"question": pieces.question}, _run_config(config), STREAM_MODES)
-        for mode, chunk in chunks:
-            if (piece := pieces.feed(mode, chunk)) is not None:
-                yield piece
-        yield pieces.rest()
-
-    # LangChain's overloads do not model a generator function that takes the run's config: ignored, not cast
-    return server_threads.ThreadRoutesLambda(stream_answer, afunc=astream_answer, name=system).with_types(  # type: ignore[arg-type]
-        input_type=QuestionInput, output_type=AnswerContract)  # type: ignore[arg-type]
 
 
 def _causes(exc: BaseException) -> Iterator[BaseException]:

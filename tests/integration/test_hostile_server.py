@@ -37,6 +37,7 @@ import pytest
 from support.openai_stub import OpenAIStub
 from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
 
+import finrag.server_runnable as server_runnable
 from finrag.graphs import SYSTEMS
 from finrag.tools.indexing import open_index
 
@@ -108,7 +109,7 @@ def test_config_hash_routes_do_not_bypass_the_guards(demo_index, demo_qas, monke
         r = httpx.post(f"{srv.url}/hdrr/c/{EMPTY_CONFIG_HASH}/invoke", headers={"content-type": "application/json"},
                        content=b'{"input": {"question": "Acme\xff revenue?"}}', timeout=60)
         assert r.status_code in (404, 422), (r.status_code, r.text[:300])
-    monkeypatch.setattr(server, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
     with ThreadServer(server.create_app(demo_index, timeout_s=0.5, warm_up=False)) as srv:
         t0 = time.monotonic()
         r = httpx.post(f"{srv.url}/hdrr/c/{EMPTY_CONFIG_HASH}/invoke", json={"input": q}, timeout=10)
@@ -120,7 +121,7 @@ def test_every_route_of_the_app_is_guarded(demo_index, demo_qas, monkeypatch):
     a body that is not UTF-8 and a batch over the cap, and times out."""
     import finrag.server as server
 
-    monkeypatch.setattr(server, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
     app = server.create_app(demo_index, api_key=KEY, max_body_bytes=4_000, timeout_s=0.5, warm_up=False, max_batch=4)
     routes = [(m, concrete(r.path)) for r in app.routes for m in sorted(getattr(r, "methods", None) or ())
               if m != "HEAD"]

@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import finrag.server_runnable as server_runnable
 from finrag.graphs import SYSTEMS
 
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
@@ -287,12 +288,11 @@ def test_api_key(keyed_server, demo_qas):
 
 
 def test_unexpected_error_is_one_line_500(keyed_server, demo_qas, monkeypatch, caplog):
-    import finrag.server as server
 
     def boom(*a, **k):
         raise RuntimeError("kaboom\n  File 'secret.py', line 1")
 
-    monkeypatch.setattr(server, "to_contract", boom)
+    monkeypatch.setattr(server_runnable, "to_contract", boom)
     headers = {"X-API-Key": "s3cret-key"}
     with caplog.at_level(logging.ERROR, logger="finrag.server"):
         r = httpx.post(f"{keyed_server.url}/hdrr/invoke", json={"input": {"question": demo_qas[0]["question"]}},
@@ -337,7 +337,7 @@ def test_timeout_504(demo_index, demo_qas, monkeypatch):
         assert httpx.get(f"{srv.url}/health", timeout=30).status_code == 200  # health is not timed
 
     # a hanging graph: invoke gets a 504 response; a stream that has started ends with a 504 error event
-    monkeypatch.setattr(server, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
     with ThreadServer(server.create_app(demo_index, timeout_s=0.5, warm_up=False)) as srv:
         t0 = time.monotonic()
         r = httpx.post(f"{srv.url}/hdrr/invoke", json={"input": q}, timeout=30)

@@ -66,7 +66,9 @@ def _year_end(info: dict) -> Optional[_dt.date]:
 
 
 class PageSource(Protocol):
-    """Where the reader gets page text and PDFs (the index's store and registry, or a test double)."""
+    """Where the reader gets page text and PDFs (the index's store and registry, or a test double). A source may
+    also have a `table_file` (`finrag.tools.answering.table_file.PageTableFile` or None): where the pages' tables
+    read from PDFs are kept for other processes (`StorePages`: the index folder's)."""
 
     def page_text(self, doc_id: str, page: int) -> str: ...
 
@@ -167,7 +169,7 @@ class _Lookup:
         text = self.source.page_text(doc_id, page)
         if not text:
             return []
-        tabs = page_tables(doc_id, page, text, self.source.pdf_path(doc_id))
+        tabs = page_tables(doc_id, page, text, self.source.pdf_path(doc_id), shared=getattr(self.source, "table_file", None))
         if any(t.statement is None for t in tabs) and page > 0:
             # a statement continued from the previous page (balance sheet liabilities) has no title of its own
             prev = page_statement(self.source.page_text(doc_id, page - 1))

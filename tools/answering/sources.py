@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from finrag.state.index_reader import IndexReader
+from finrag.tools.answering.table_file import table_file_for
 
 __all__ = ["StorePages", "PdfPages"]
 
@@ -17,6 +18,7 @@ class StorePages:
     def __init__(self, store: IndexReader, registry=None):
         self.store = store
         self.registry = registry
+        self.table_file = table_file_for(getattr(store, "index_dir", None))  # the index's pages' tables, on disk
         self._pages: dict[str, list[str]] = {}
         self._lock = threading.Lock()
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import functools
 import re
+import stat as stat_mode
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, cast
 
+from finrag.tools.answering.table_file import PageTableFile, page_key
 from finrag.tools.cache import LruCache
 from finrag.tools.numbers import SCALES, parse_number
 from finrag.tools.numbers import is_dash as _is_dash
@@ -534,19 +536,29 @@ def _open_pdf(path: str):
     return doc
 
 
-def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: str = "words") -> list[Table]:
+def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: str = "words",
+                shared: Optional[PageTableFile] = None) -> list[Table]:
     """The tables of page `page` of a filing: from the PDF's word boxes when `pdf_path` is a readable PDF
-    (`method='words'`), else from the stored page `text`. Cached per (doc, page, method)."""
+    (`method='words'`), else from the stored page `text`. Cached per (doc, page, method) in this process, and
+    those read from a PDF also in `shared` (the index's `PageTableFile`, for the other processes)."""
     pdf_named = bool(pdf_path) and method == "words" and pdf_path.lower().endswith(".pdf")
     if pdf_named:  # read from the PDF before (the file was there then): no look at the disk for a cached page
         got = _CACHE.get((doc_id, page, "words"))
         if got is not None:
             return got
-    use_pdf = pdf_named and Path(pdf_path).is_file()
+    stat = _pdf_stat(pdf_path) if pdf_named else None
+    use_pdf = stat is not None
     key = (doc_id, page, "words" if use_pdf else "text")
     got = _CACHE.get(key)
     if got is not None:
         return got
+    disk_key = ""
+    if use_pdf and shared is not None and stat is not None:
+        disk_key = page_key(doc_id, page, text, *stat)
+        got = shared.get(disk_key)
+        if got is not None:
+            _CACHE.put(key, got)
+            return got
     tables: list[Table] = []
     if use_pdf:
         try:
@@ -565,4 +577,16 @@ def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: s
     if not tables and text:
         tables = tables_from_text(text, doc_id=doc_id, page=page)
     _CACHE.put(key, tables)
+    if disk_key and shared is not None:
+        shared.put(disk_key, tables)
     return tables
+
+
+def _pdf_stat(pdf_path: str) -> Optional[tuple[Path, int, int]]:
+    """(resolved path, size, modification time in ns) of a PDF file, None when it is not a file."""
+    try:
+        path = Path(pdf_path).resolve()
+        st = path.stat()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return (path, st.st_size, st.st_mtime_ns) if stat_mode.S_ISREG(st.st_mode) else None

@@ -1,0 +1,1 @@
+../../app/server_runnable.py

@@ -5,7 +5,7 @@
 
 Reports: the parse pass alone (pages/s, on the pool), the full index run (wall, this process's and the pool's
 CPU, the load average before and after: the machine may be shared), each stage's wall and CPU time
-(`IndexReport.stages`: parse, chunk and embed in the pool's workers, wait / write_text / sections_facts /
+(`IndexReport.stages`: parse, chunk, postings and embed in the pool's workers, wait / write_text / sections_facts /
 write_vectors in the writer, then the serial tail: lexical_flush, registry, embed_pass, vector_files) and the
 critical path, peak RSS, index size, and the re-run time (no work).
 
@@ -27,7 +27,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 WRITER = ("write_text", "sections_facts", "write_vectors")
-POOL = ("parse", "chunk", "embed")
+POOL = ("parse", "chunk", "postings", "embed")
 TAIL = ("lexical_flush", "registry", "embed_pass", "vector_files")
 
 

@@ -134,3 +134,22 @@ def test_auto_is_the_index_own_embedder_else_chosen_by_corpus_size(monkeypatch):
     assert resolve_spec("auto", "openai:text-embedding-3-small:1024") == "minilm"  # stays explicit
     monkeypatch.setenv("FINRAG_EMBEDDER", "minilm")
     assert resolve_spec(None, None, new_files=STATIC_ABOVE_FILES + 1) == "minilm"
+
+
+def test_word_pieces_give_model2vecs_vectors(static):
+    """`static_encode` (the tokenizer asked once per word) gives model2vec's own vectors, to the bit, on text
+    that the BERT normaliser cleans, splits or cuts: controls, odd spaces, accents, CJK, long words, long runs of
+    punctuation (over 512 tokens), empty texts."""
+    from finrag.tools.indexing import static_encode
+
+    model = static.model
+    assert static_encode.supported(model)
+    texts = ["", " ", "a\x0cb c\x0bd e\x1cf\x85g", "naïve café ÉCOLE Straße", "中文字符测试 mixed中文",
+             "x" * 150 + " yy", ",".join(["1"] * 2000), "a\u2028b\u2029c\xa0d\u3000e\u200bf\u00adg",
+             "[UNK] [PAD]x foo[UNK]bar", "\x00\ufffd zero", "tab\there\nnew\rline", "emoji \U0001f600 done",
+             "\u0301lead combining", "İstanbul ǅ ﬁnance", "Walmart's revenue was $559.2 billion, up 6.7%."] * 3
+    want = model.encode(texts, batch_size=7, use_multiprocessing=False)
+    pieces = static_encode.WordPieces(model.tokenizer, max_words=40)  # forgets its words on the way
+    got = static_encode.encode(model, pieces, texts, batch_size=7)
+    assert want.dtype == got.dtype and np.array_equal(want, got)
+    assert np.array_equal(static.embed_documents(texts), static.embed_documents(texts[::-1])[::-1])

@@ -57,7 +57,7 @@ class IndexReport:
     total_seconds: float = 0.0
     interrupted: bool = False
     stages: dict[str, dict[str, float]] = field(default_factory=dict)
-    """Wall and CPU seconds per stage (`pipeline.StageClock`): parse/chunk/embed in the pool's workers (summed
+    """Wall and CPU seconds per stage (`pipeline.StageClock`): parse/chunk/postings/embed in the pool's workers (summed
     over them), wait (the writer idle for the parser), write_text, sections_facts, write_vectors, then the
     serial tail: lexical_flush, registry, embed_pass, vector_files."""
 
@@ -261,7 +261,8 @@ def _store_prepared(store: Store, item: Prepared, ids_by_path: dict[str, str], r
         dei = (doc.xbrl or {}).get("dei")
         info = build_document_info(doc.path, "\n".join(doc.pages[:3]), dei=dei).model_copy(
             update={"doc_id": doc.doc_id})
-        store.replace_document(info, doc.content_hash, doc.pages, item.chunks, None, item.chunk_segs)
+        store.replace_document(info, doc.content_hash, doc.pages, item.chunks, None, item.chunk_segs,
+                               postings=item.postings)
     with clock.stage("sections_facts"):
         save_facts(store, doc.doc_id, doc.content_hash, doc.xbrl)
         save_sections(store, doc.doc_id, doc.content_hash, doc.pages)  # items and notes per chunk

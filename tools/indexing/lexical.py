@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -54,10 +55,11 @@ CREATE TABLE IF NOT EXISTS lex_runs(run INTEGER PRIMARY KEY, postings INTEGER NO
 
 _TOKENIZER = "porter unicode61"
 _TEMP = """
-CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_tok USING fts5(text, tokenize='{tok}');
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_tok USING fts5(text, tokenize='{tok}', content='');
 CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_tok_v USING fts5vocab(temp, lex_tok, instance);
 """.format(tok=_TOKENIZER)
 _WORD_RE = re.compile("[\\w\ue000-\uf8ff\U000f0000-\U0010fffd]+")  # letters, digits, private use (unicode61's Co)
+_PLAIN = re.compile("[A-Za-z0-9]+\\Z")  # one token to unicode61
 
 
 def fts_words(text: str) -> list[str]:
@@ -127,13 +129,32 @@ class Terms:
             c.executescript(_TEMP)
         return c
 
-    def _learn(self, words: Sequence[str]) -> None:
+    def _tokenize(self, rows: list[str]) -> dict[int, list[tuple[int, str]]]:
+        """FTS5's (offset, term) tokens of each row, by position in `rows`."""
         conn = self._conn()
-        conn.executemany("INSERT INTO temp.lex_tok(rowid, text) VALUES (?, ?)", list(enumerate(words)))
+        conn.executemany("INSERT INTO temp.lex_tok(rowid, text) VALUES (?, ?)", list(enumerate(rows)))
         found: dict[int, list[tuple[int, str]]] = {}
         for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.lex_tok_v"):
             found.setdefault(doc, []).append((offset, term))
-        conn.execute("DELETE FROM temp.lex_tok")
+        conn.execute("INSERT INTO temp.lex_tok(lex_tok) VALUES ('delete-all')")
+        return found
+
+    def _learn(self, words: Sequence[str]) -> None:
+        # a word of ASCII letters and digits is one token to unicode61: such words go through FTS5 500 to a row
+        # (a row's n-th token is its n-th word; a row with another count is tokenized word by word), the others
+        # one to a row
+        plain = [i for i, w in enumerate(words) if _PLAIN.match(w)]
+        rows = [plain[i:i + 500] for i in range(0, len(plain), 500)]
+        tokens = self._tokenize([" ".join([words[i] for i in row]) for row in rows])
+        found: dict[int, list[tuple[int, str]]] = {}
+        one_each = set()
+        for r, row in enumerate(rows):
+            got = tokens.get(r, [])
+            if len(got) == len(row) and sorted(o for o, _ in got) == list(range(len(row))):
+                found.update((row[o], [(0, t)]) for o, t in got)
+                one_each.update(row)
+        single = [i for i in range(len(words)) if i not in one_each]
+        found.update((single[k], v) for k, v in self._tokenize([words[i] for i in single]).items())
         with self._lock:
             if len(self._map) > self.size:
                 self._map.clear()
@@ -145,8 +166,8 @@ class Terms:
 
     def _ensure(self, words: Sequence[str]) -> None:
         missing = [w for w in dict.fromkeys(words) if w not in self._single]
-        for i in range(0, len(missing), 5000):
-            self._learn(missing[i:i + 5000])
+        for i in range(0, len(missing), 50_000):
+            self._learn(missing[i:i + 50_000])
 
     def ids(self, words: Sequence[str]) -> list[tuple[int, ...]]:
         """The term ids of each word (usually one; none for a word FTS5 drops)."""
@@ -245,9 +266,10 @@ def _chunk_terms(texts: Sequence[str],
     return out
 
 
-def document_postings(conn: sqlite3.Connection, texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None
-                      ) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """term -> POST_DTYPE records (position in `texts`, frequency, length) and each text's length in tokens."""
+def document_postings(conn: sqlite3.Connection | None, texts: Sequence[str],
+                      spans: Sequence[tuple[int, int]] | None = None) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """term -> POST_DTYPE records (position in `texts`, frequency, length) and each text's length in tokens (the
+    index is not read: `conn` may be None, as in the parse pool)."""
     per_chunk = _chunk_terms(texts, spans)
     lens = np.array([len(t) for t in per_chunk], dtype=np.int64)
     if not lens.sum():
@@ -269,24 +291,48 @@ def document_postings(conn: sqlite3.Connection, texts: Sequence[str], spans: Seq
     return {names[t]: rec[a:b] for t, a, b in zip(heads, starts_, ends_)}, lens
 
 
+@dataclass(frozen=True)
+class Precomputed:
+    """A document's postings computed where it was chunked (`precompute`, in the parse pool): each term's
+    POST_DTYPE records as bytes, their offsets the chunks' positions, and its `n` chunks' total `tokens`."""
+
+    n: int
+    terms: list[str]
+    posts: list[bytes]
+    dfs: list[int]
+    tokens: int
+
+
+def precompute(texts: Sequence[str], spans: Sequence[tuple[int, int]] | None = None) -> Precomputed:
+    """`document_postings` of a document's chunks, ready for `add_document` (which then only inserts rows)."""
+    post, lens = document_postings(None, texts, spans)
+    return Precomputed(len(texts), list(post), [r.tobytes() for r in post.values()], [len(r) for r in post.values()],
+                       int(lens.sum()))
+
+
 def add_document(conn: sqlite3.Connection, doc_id: str, chunk_ids: Sequence[int], texts: Sequence[str],
-                 spans: Sequence[tuple[int, int]] | None = None) -> None:
+                 spans: Sequence[tuple[int, int]] | None = None, pre: Precomputed | None = None) -> None:
     """Write a document's postings (inside the caller's transaction). Chunk ids must be ascending; `spans`
-    (the chunks' character spans in the document) lets the document be tokenized once."""
+    (the chunks' character spans in the document) lets the document be tokenized once. `pre`, the same
+    postings computed from the same chunks (`precompute`), is used when the chunk ids are consecutive (their
+    offsets from the first are then the chunks' positions): nothing is tokenized here."""
     if not len(chunk_ids):
         return
     lo = int(chunk_ids[0])
-    offsets = np.asarray(chunk_ids, dtype=np.int64) - lo
-    post, lens = document_postings(conn, texts, spans)
-    for rec in post.values():  # positions in `texts` -> offsets from `lo`
-        rec["off"] = offsets[rec["off"]]
+    if pre is not None and pre.n == len(chunk_ids) == len(texts) and int(chunk_ids[-1]) - lo == len(chunk_ids) - 1:
+        posts, dfs, tokens = list(zip(pre.terms, pre.posts)), list(zip(pre.terms, pre.dfs)), pre.tokens
+    else:
+        offsets = np.asarray(chunk_ids, dtype=np.int64) - lo
+        post, lens = document_postings(conn, texts, spans)
+        for rec in post.values():  # positions in `texts` -> offsets from `lo`
+            rec["off"] = offsets[rec["off"]]
+        posts = [(t, rec.tobytes()) for t, rec in post.items()]
+        dfs, tokens = [(t, len(rec)) for t, rec in post.items()], int(lens.sum())
     conn.execute("INSERT OR REPLACE INTO lex_docs(lo, doc_id, n, run) VALUES (?,?,?,NULL)", (lo, doc_id, len(texts)))
-    conn.executemany("INSERT OR REPLACE INTO lex_post(term, lo, post) VALUES (?,?,?)",
-                     [(t, lo, rec.tobytes()) for t, rec in post.items()])
+    conn.executemany("INSERT OR REPLACE INTO lex_post(term, lo, post) VALUES (?,?,?)", [(t, lo, b) for t, b in posts])
     conn.executemany("INSERT INTO lex_df(term, df) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET df = df + excluded.df",
-                     [(t, len(rec)) for t, rec in post.items()])
-    conn.execute("UPDATE lex_stats SET rows = rows + ?, tokens = tokens + ? WHERE id = 0",
-                 (len(texts), int(lens.sum())))
+                     dfs)
+    conn.execute("UPDATE lex_stats SET rows = rows + ?, tokens = tokens + ? WHERE id = 0", (len(texts), tokens))
 
 
 def remove_document(conn: sqlite3.Connection, doc_id: str) -> None:

@@ -3,14 +3,15 @@ so the store's single writer (the main process) never waits for the embedder and
 the writer (issue 37).
 
 `prepared_stream(paths, ...)` yields, in input order, one `Prepared` per file (its `ParsedDocument`, chunks,
-segment spans and, when the pool embeds, its segment vectors) or `(path, reason)` for a file that failed. At
+segment spans, the chunks' BM25 postings (`lexical.precompute`: the writer only inserts their rows) and, when the
+pool embeds, its segment vectors) or `(path, reason)` for a file that failed. At
 most `workers * 4` files are in flight (bounded memory). The pool embeds only with an embedder that is pure
 CPU and safe to fork (`embeds_in_workers`: the static model2vec table, single-threaded tokenizer); MiniLM
 (its own thread pool, maybe a GPU) and remote embedders keep the text-first order of `index_paths`, where the
 embed pass runs after every document's text is stored.
 
 `StageClock` adds up each stage's wall and CPU time (`time.thread_time` in the thread that ran it, the pool
-workers' own CPU for parse/chunk/embed), which `bench/index_bench.py` reports with the critical path.
+workers' own CPU for parse/chunk/postings/embed), which `bench/index_bench.py` reports with the critical path.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from typing import Any, Callable, Generator, Iterator
 import numpy as np
 
 from finrag.tools.indexing.chunking import Chunk, chunk_pages, chunk_segment_span, join_pages, segments
+from finrag.tools.indexing.lexical import Precomputed, precompute
 from finrag.tools.indexing.parsing import MAX_FILE_CHARS, MAX_PARSE_SECONDS, ParsedDocument, ParseError, parse_file
 
 Limits = tuple[int, float]
@@ -66,6 +68,7 @@ class Prepared:
     chunk_segs: list[tuple[int, int]]
     vectors: np.ndarray | None = None
     times: dict[str, tuple[float, float]] = field(default_factory=dict)  # stage -> (wall, cpu)
+    postings: Precomputed | None = None  # the chunks' BM25 postings: the writer only inserts their rows
 
 
 class _Raised:
@@ -127,13 +130,15 @@ def prepare_file(path: str, limits: Limits, chunk_size: int, chunk_overlap: int,
         return (path, f"unexpected parser error: {type(exc).__name__}: {str(exc)[:120]}")
     try:
         chunks, chunk_segs = _timed(times, "chunk", lambda: chunk_document(doc.pages, chunk_size, chunk_overlap))
+        postings = _timed(times, "postings", lambda: precompute([c.text for c in chunks],
+                                                                [(c.char_start, c.char_end) for c in chunks]))
         vectors = None
         if embedder is not None:
             texts = segment_texts_of(doc.pages, chunks, chunk_size, chunk_overlap)
             vectors = _timed(times, "embed", lambda: embedder.embed_documents(texts))
     except Exception as exc:
         return _Raised(exc)
-    return Prepared(doc, chunks, chunk_segs, vectors, times)
+    return Prepared(doc, chunks, chunk_segs, vectors, times, postings)
 
 
 def _pool_job(path: str, limits: Limits, chunk_size: int, chunk_overlap: int, embed: bool

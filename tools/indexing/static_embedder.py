@@ -130,6 +130,7 @@ class StaticEmbedder:
         self.path = Path(path) if path else None
         self.batch_size = batch_size
         self._model: Any = None  # model2vec.StaticModel once loaded
+        self._pieces: Any = None  # its static_encode.WordPieces once made (False: model2vec encodes)
 
     @property
     def model(self):
@@ -147,9 +148,25 @@ class StaticEmbedder:
     def embed_documents(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vecs = self.model.encode(list(texts), batch_size=self.batch_size, show_progress_bar=progress,
-                                 use_multiprocessing=False)
+        model = self.model
+        pieces = self._word_pieces(model) if not progress else None
+        if pieces is not None:  # the same vectors, the tokenizer asked once per word (static_encode.py)
+            from finrag.tools.indexing.static_encode import encode
+
+            vecs = encode(model, pieces, texts, batch_size=self.batch_size)
+        else:
+            vecs = model.encode(list(texts), batch_size=self.batch_size, show_progress_bar=progress,
+                                use_multiprocessing=False)
         return _normalize(np.asarray(vecs, dtype=np.float32).reshape(len(texts), self.dim))
+
+    def _word_pieces(self, model: Any) -> Any:
+        """The model's `static_encode.WordPieces` (made once; None for a model encoded by model2vec itself)."""
+        with _LOCK:
+            if self._pieces is None:
+                from finrag.tools.indexing import static_encode
+
+                self._pieces = static_encode.WordPieces(model.tokenizer) if static_encode.supported(model) else False
+            return self._pieces or None
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]

@@ -81,9 +81,11 @@ class WriteMixin:
 
     # ------------------------------------------------------------- documents
     def replace_document(self, info: DocumentInfo, content_hash: str, pages: list[str], chunks: Sequence,
-                         segment_vectors: np.ndarray | None, chunk_segments: Sequence[tuple[int, int]]) -> None:
+                         segment_vectors: np.ndarray | None, chunk_segments: Sequence[tuple[int, int]],
+                         postings: lexical.Precomputed | None = None) -> None:
         """Insert or replace one document atomically (one transaction): pages, chunks, FTS5, BM25 postings and,
-        when given, its segment vectors (`None`: text only; `add_segments` stores them later)."""
+        when given, its segment vectors (`None`: text only; `add_segments` stores them later). `postings`: the
+        BM25 postings of these chunks computed beforehand (`lexical.precompute`, in the parse pool)."""
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
@@ -107,7 +109,7 @@ class WriteMixin:
                 rows = self.conn.execute("SELECT chunk_id, char_start, char_end, text FROM chunks WHERE doc_id=? "
                                          "ORDER BY chunk_id", (info.doc_id,)).fetchall()
                 lexical.add_document(self.conn, info.doc_id, [r[0] for r in rows], [r[3] for r in rows],
-                                     [(r[1], r[2]) for r in rows])
+                                     [(r[1], r[2]) for r in rows], pre=postings)
                 self._set_meta("generation", self.generation + 1)
                 self.conn.commit()
             except BaseException:

@@ -384,3 +384,40 @@ def test_html_statement_rows_with_cell_separators_are_read():
             years = [c.year for c in t.columns]
             rows.update({(r.label, years[i]): v for r in t.rows for i, v in r.values.items()})
     assert rows[("Total net revenue", 2023)] == 4812.6 and rows[("Cost of sales", 2022)] == 3043.5
+
+
+# --------------------------------------------------------------------------- whose statements, which columns
+def test_an_exhibit_99_page_is_another_entitys_statements():
+    from finrag.tools.answering.tables import table_scope
+
+    assert table_scope("Exhibit 99.3\n \nCITYCENTER HOLDINGS, LLC\nCONSOLIDATED BALANCE SHEETS\n(In thousands)") == "investee"
+    assert table_scope("Unconsolidated Affiliate Financial Information - CityCenter\nSummarized results") == "investee"
+    assert table_scope("Deed of Cross Guarantee\nConsolidated Balance Sheets") == "parent"
+    assert table_scope("MGM RESORTS INTERNATIONAL AND SUBSIDIARIES\nCONSOLIDATED BALANCE SHEETS") == ""
+
+
+def test_a_statement_named_in_a_sentence_is_no_title():
+    from finrag.tools.answering.tables import page_statement, statement_titles
+
+    prose = ("$5.0 billion. We have subleased capacity on the towers from American Tower for 10 years\n"
+             "in 2015, with options to renew. We continue to include the towers in our consolidated\n"
+             "balance sheets and depreciate them accordingly. In addition to the rights to lease\n")
+    assert statement_titles(prose) == [] and page_statement(prose) is None
+    assert statement_titles("CONSOLIDATED BALANCE SHEETS") == ["balance"]
+    assert statement_titles("Consolidated Statements of Operations (In millions, except per share amounts)") == ["income"]
+    assert page_statement("Table of Contents\nZenith Tools\nConsolidated Statements of Cash Flows\n(In millions)") == "cash_flow"
+
+
+def test_a_table_of_quarters_holds_no_annual_value():
+    from finrag.tools.answering.reader import _Lookup
+    from finrag.tools.answering.tables import Column, Row, Table
+
+    quarters = Table(doc_id="D", page=1, columns=[Column(2020, "Dec. 31, 2020"), Column(2020, "Sep. 30, 2020"),
+                                                  Column(2020, "Jun. 30, 2020"), Column(2020, "Mar. 31, 2020")],
+                     rows=[Row("Total net revenue", {0: 3158970.0, 1: 3031000.0, 2: 1924000.0, 3: 1381000.0})])
+    annual = Table(doc_id="D", page=2, columns=[Column(2020, "2020"), Column(2019, "2019")],
+                   rows=[Row("Total net revenue", {0: 9497578.0, 1: 4713500.0})])
+    lookup = _Lookup(Pages({}), ["D"], [])
+    assert lookup._columns_for(quarters, 2020, True) == [] and lookup._columns_for(annual, 2020, True) == [0]
+    lookup.quarter = True  # a quarter asked: the quarters' columns are the ones
+    assert lookup._columns_for(quarters, 2020, True)

@@ -94,6 +94,8 @@ class Found:
     score: float
     scope: str = ""
     """The table's `Table.scope` ('parent', 'segment' or '')."""
+    titled: bool = False
+    """The table is under a primary statement's title (a balance sheet, not a note's table of the same rows)."""
 
     @property
     def cite(self) -> str:
@@ -213,12 +215,14 @@ class _Lookup:
         want = self.months or (3 if self.quarter else 12)
         if self.months:  # a column labelled with another period length is the wrong column (six months for a quarter)
             idx = [i for i in idx if table.columns[i].months in (want, None)]
+        if want == 12 and len(idx) >= 3 and not any(table.columns[i].months == 12 for i in idx):
+            return []  # three or more columns of one year and none of twelve months: a table of quarters
         ranked = sorted(idx, key=lambda i: (table.columns[i].months not in (want, None), table.columns[i].months != want, i))
         return ranked
 
     def find(self, item: str, year: int) -> Optional[Found]:
         best = self._best(item, year)
-        if (best is None or best.score < 0.85 or best.scope) and self.lookup_statements and self.doc_ids:
+        if (best is None or best.score < 0.85 or best.scope or not best.titled) and self.lookup_statements and self.doc_ids:
             self._add_statement_pages(LINE_ITEMS[item].statement)
             best = self._best(item, year) or best
         return best
@@ -254,7 +258,8 @@ class _Lookup:
                     best = Found(item=item, year=year, value=row.values[col], label=row.label, raw=row.raw.get(col, ""),
                                  header=f"{head.group} {head.header}".strip() if head.group else head.header,
                                  doc_id=t.doc_id, page=t.page, scale=None if spec.per_share else t.scale,
-                                 statement=t.statement, score=score, scope=t.scope)
+                                 statement=t.statement, score=score, scope=t.scope,
+                                 titled=bool(t.title) and t.statement in PRIMARY)
         return best
 
     def extraction(self, max_tables: int = 6) -> str:

@@ -33,7 +33,7 @@ __all__ = ["FILE_NAME", "PageTableFile", "table_file_for", "page_key"]
 log = logging.getLogger(__name__)
 
 FILE_NAME = "page_tables.sqlite"
-_READER_MODULES = ("tables.py", "../numbers.py", "../retrieval/statements.py", "../retrieval/text_memo.py")
+_READER_MODULES = ("tables.py", "page_heads.py", "../numbers.py", "../retrieval/statements.py", "../retrieval/text_memo.py")
 
 
 def _code_hash() -> str:

@@ -24,12 +24,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, cast
 
+from finrag.tools.answering.page_heads import (  # noqa: F401 - re-exported: the page-heading readers' first home
+    _title,
+    page_scale,
+    page_statement,
+    page_titles,
+    statement_titles,
+    table_scope,
+)
 from finrag.tools.answering.table_file import PageTableFile, page_key
 from finrag.tools.cache import LruCache
 from finrag.tools.numbers import SCALES, parse_number
 from finrag.tools.numbers import is_dash as _is_dash
-from finrag.tools.retrieval.statements import STATEMENT_TITLES
-from finrag.tools.retrieval.text_memo import TextMemo
 
 __all__ = ["SCALES", "Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "page_titles", "tables_from_words",
            "tables_from_text", "page_tables", "clean_label", "table_scope"]
@@ -38,95 +44,12 @@ YEAR = re.compile(r"^(?:FY|fy|Fiscal|fiscal)?'?((?:19|20)\d\d)[,:;)*]?$")
 _YEAR_ANY = re.compile(r"\b((?:19|20)\d\d)\b")
 _GROUP_WORDS = re.compile(r"(?i)\b(three|six|nine|twelve|fiscal|year|years|months|quarter|weeks|ended|ending|"
                           r"as of|q[1-4])\b")
-_SCALE_RX = re.compile(r"(?i)(?:\bin\s+|\(|\$\s*|dollars\s+in\s+|amounts\s+in\s+)(thousands|millions|billions)\b"
-                       r"|\((thousands|millions|billions)\b")
-
-
 def clean_label(text: str) -> str:
     """A row label without footnote markers, leaders and trailing punctuation."""
     t = re.sub(r"\s*\(\d\)\s*", " ", text)
     t = re.sub(r"[.\u2026]{3,}", " ", t)
     t = re.sub(r"\s+", " ", t).strip(" :$.")
     return t
-
-
-def page_scale(text: str) -> Optional[str]:
-    """'thousands', 'millions' or 'billions' when the page states a scale ('(In millions, except ...)',
-    '(Millions)', '$ in thousands'), else None."""
-    m = _SCALE_RX.search(text)
-    if not m:
-        return None
-    return (m.group(1) or m.group(2)).lower()
-
-
-def statement_titles(text: str) -> list[str]:
-    """The primary statements whose titles stand as short lines of a page ('Consolidated Statements of Cash
-    Flows'), in page order; prose that merely mentions a statement is not a title."""
-    out = []
-    for line in text.splitlines():
-        line = " ".join(line.split())
-        if not line or len(line) > 100:
-            continue
-        for name, rx in STATEMENT_TITLES.items():
-            if rx.search(line) and not re.search(r"(?i)\b(?:see|refer|notes? to|accompanying|included in|index|data|"
-                                                 r"selected|certain|summary|summari[sz]ed|supplemental|"
-                                                 r"reconciliation|information)\b", line):
-                out.append(name)
-    return out
-
-
-_TITLES = TextMemo(lambda text: tuple(statement_titles(text)), max_units=200_000)  # entries: a few MB
-
-
-def page_titles(text: str) -> tuple[str, ...]:
-    """`statement_titles` of a whole page, remembered by the text's length and hash: the reader looks for a
-    statement's pages in every page of a routed filing, and a server meets the same filing again."""
-    return _TITLES(text)
-
-
-def page_statement(text: str) -> Optional[str]:
-    """Which primary statement a page holds ('income', 'balance', 'cash_flow'), from a title near its top
-    (remembered by the text, like `page_titles`: the reader asks it of the page before every continued table)."""
-    return _STATEMENTS(text)[0]
-
-
-def _page_statement(text: str) -> tuple[Optional[str]]:
-    head = "\n".join(text.splitlines()[:15])
-    found = statement_titles(head)
-    if found:
-        return (found[0],)
-    flat = " ".join(text.split())[:300]
-    best = None
-    for name, rx in STATEMENT_TITLES.items():
-        m = rx.search(flat)
-        if m and (best is None or m.start() < best[0]):
-            best = (m.start(), name)
-    return (best[1] if best else None,)
-
-
-_STATEMENTS = TextMemo(_page_statement, max_units=200_000)  # entries (a 1-tuple: None is a value here)
-
-
-_PARENT = re.compile(r"(?i)\bparent(?:[- ]company)?(?:[- ]only)?\b(?! company and)|\bregistrant only\b|"
-                     r"\b(?:condensed )?financial information of (?:the )?registrant\b|\bguarantor\b|\bobligor group\b")
-_SEGMENT = re.compile(r"(?i)\bsegment (?:information|results|reporting|data|revenues?)\b|\breportable segments?\b|"
-                      r"\bby (?:reportable )?segment\b|\bbusiness segments?\b")
-
-
-_INVESTEE = re.compile(r"(?i)\bequity[- ]method investees?\b|\binvestees\b|\bunconsolidated (?:affiliates|subsidiaries|"
-                       r"entities|joint ventures)\b")
-
-
-def table_scope(caption: str) -> str:
-    """'parent', 'segment', 'investee' or '' for the heading text above a table (see `Table.scope`)."""
-    head = " ".join(caption.split())[-600:]  # the words nearest the table
-    if _PARENT.search(head):
-        return "parent"
-    if _INVESTEE.search(head):
-        return "investee"
-    if _SEGMENT.search(head):
-        return "segment"
-    return ""
 
 
 @dataclass
@@ -375,15 +298,6 @@ def _group_spans(cells: list[tuple[float, float, str]]) -> list[tuple[float, flo
         else:
             spans.append([x0, x1, t])
     return [(a, b, c) for a, b, c in spans]
-
-
-def _title(text: str) -> str:
-    head = " ".join(text.split())[:400]
-    for rx in STATEMENT_TITLES.values():
-        m = rx.search(head)
-        if m:
-            return m.group(0)
-    return ""
 
 
 # --------------------------------------------------------------------------- plain text

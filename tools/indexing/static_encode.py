@@ -52,7 +52,7 @@ class WordPieces:
     """Token ids per whitespace-separated word, learned from the tokenizer and kept in flat arrays (at most
     `max_words` words: then forgotten and learned again). Thread-safe: `ids` runs under a lock."""
 
-    def __init__(self, tokenizer: Any, max_words: int = 2_000_000):
+    def __init__(self, tokenizer: Any, max_words: int = 500_000):
         from tokenizers import Tokenizer
 
         self._tok = Tokenizer.from_str(tokenizer.to_str())

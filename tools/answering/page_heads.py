@@ -11,7 +11,7 @@ from typing import Optional
 from finrag.tools.retrieval.statements import STATEMENT_TITLES
 from finrag.tools.retrieval.text_memo import TextMemo
 
-__all__ = ["page_scale", "statement_titles", "page_titles", "page_statement", "table_scope"]
+__all__ = ["page_scale", "statement_titles", "page_titles", "page_statement", "page_title", "table_scope"]
 
 _SCALE_RX = re.compile(r"(?i)(?:\bin\s+|\(|\$\s*|dollars\s+in\s+|amounts\s+in\s+)(thousands|millions|billions)\b"
                        r"|\((thousands|millions|billions)\b")
@@ -104,8 +104,9 @@ earnings release every page is Exhibit 99.1, so every table is ranked alike ther
 
 def table_scope(caption: str) -> str:
     """'parent', 'segment', 'investee' or '' for the heading text above a table (see `Table.scope`)."""
-    head = " ".join(caption.split())[-600:]  # the words nearest the table
-    if _EXHIBIT.match(" ".join(caption.split())[:40]):
+    flat = " ".join(caption.split())
+    head = flat[-600:]  # the words nearest the table
+    if _EXHIBIT.match(flat):
         return "investee"
     if _PARENT.search(head):
         return "parent"
@@ -116,7 +117,8 @@ def table_scope(caption: str) -> str:
     return ""
 
 
-def _title(text: str) -> str:
+def page_title(text: str) -> str:
+    """The first primary statement's title near the top of a page, as written ('' when none)."""
     head = " ".join(text.split())[:400]
     for rx in STATEMENT_TITLES.values():
         m = rx.search(head)

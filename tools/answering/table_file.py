@@ -85,8 +85,6 @@ class PageTableFile:
         self.path = Path(path)
         self._local = threading.local()
         self._off = False  # the file cannot be opened or created here: every lookup is a miss
-        self._lock = threading.Lock()
-        self._conns: list[sqlite3.Connection] = []
 
     def _conn(self) -> Optional[sqlite3.Connection]:
         conn = getattr(self._local, "conn", None)
@@ -102,8 +100,6 @@ class PageTableFile:
             self._off = True
             return None
         self._local.conn = conn
-        with self._lock:
-            self._conns.append(conn)
         return conn
 
     def get(self, key: str) -> Optional[list["Table"]]:
@@ -126,16 +122,6 @@ class PageTableFile:
             conn.execute("INSERT OR REPLACE INTO page_tables (key, tables) VALUES (?, ?)", (key, _encode(tables)))
         except (sqlite3.Error, ValueError, TypeError):
             pass
-
-    def close(self) -> None:
-        with self._lock:
-            for conn in self._conns:
-                try:
-                    conn.close()
-                except sqlite3.Error:
-                    pass
-            self._conns.clear()
-            self._local = threading.local()
 
 
 _FILES: LruCache[str, PageTableFile] = LruCache(16)  # one per index folder this process reads

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any, Optional, cast
 
 from finrag.tools.answering.page_heads import (  # noqa: F401 - re-exported: the page-heading readers' first home
-    _title,
     page_scale,
     page_statement,
+    page_title,
     page_titles,
     statement_titles,
     table_scope,
@@ -44,6 +44,8 @@ YEAR = re.compile(r"^(?:FY|fy|Fiscal|fiscal)?'?((?:19|20)\d\d)[,:;)*]?$")
 _YEAR_ANY = re.compile(r"\b((?:19|20)\d\d)\b")
 _GROUP_WORDS = re.compile(r"(?i)\b(three|six|nine|twelve|fiscal|year|years|months|quarter|weeks|ended|ending|"
                           r"as of|q[1-4])\b")
+
+
 def clean_label(text: str) -> str:
     """A row label without footnote markers, leaders and trailing punctuation."""
     t = re.sub(r"\s*\(\d\)\s*", " ", text)
@@ -283,7 +285,7 @@ def tables_from_words(words: list, *, doc_id: str = "", page: int = 0, page_widt
             current.rows.append(row)
     scope = table_scope("\n".join(text.splitlines()[:15]))
     for tb in tables:
-        tb.title = _title(text)
+        tb.title = page_title(text)
         tb.scope = scope
     return [t for t in tables if t.rows]
 
@@ -346,7 +348,7 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
         caption = _caption(raw_rows, row_of[i])
         _group_columns(cols, raw_rows, row_of[i])
         table = Table(doc_id=doc_id, page=page, columns=cols, rows=[], scale=page_scale(caption) or scale,
-                      statement=statement, method="text", title=_title(text),
+                      statement=statement, method="text", title=page_title(text),
                       scope=table_scope(caption) or table_scope(page_head))
         k, section, label = j, "", ""
         while k < len(lines):
@@ -467,7 +469,7 @@ def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: s
     if got is not None:
         return got
     disk_key = ""
-    if use_pdf and shared is not None and stat is not None:
+    if stat is not None and shared is not None:
         disk_key = page_key(doc_id, page, text, *stat)
         got = shared.get(disk_key)
         if got is not None:

@@ -58,6 +58,10 @@ def states_gold(q: dict, answer: str) -> bool:
     kind, gold = q["gold_kind"], q["gold_value"]
     if kind == "series":  # every year's value
         return all(er.states_value(_CITE.sub(" ", answer or ""), v, False) for v in q["gold_values"])
+    if kind == "rank":  # the headline names the member that ranks first
+        from analyst_ranking import states_member
+
+        return states_member(q, headline(answer))
     nums = numbers(answer)
     if kind == "name":
         return _norm(gold) in _norm(answer)
@@ -139,6 +143,10 @@ def judge(q: dict, res: Any, facts: list[dict]) -> dict:
         stated = [v for v in q["gold_values"] if er.states_value(_CITE.sub(" ", answer), v, False)]
         other = None if value or _MISSING.search(answer) or not stated else {"concept": "one year only",
                                                                              "value": stated[0], "members": []}
+    elif q["gold_kind"] == "rank":  # another member named as the one that ranks first
+        from analyst_ranking import other_member
+
+        other = None if value else other_member(q, headline(answer))
     else:
         other = None if value or _MISSING.search(answer) else other_measure(q, answer, facts)
     return {"routed": routed, "status": res["routing"]["status"], "exact": bool(routed) and set(routed) <= gold_docs,

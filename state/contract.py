@@ -67,10 +67,10 @@ if tuple(ROUTING_STATUSES) != get_args(RoutingStatus):  # one list of statuses: 
     raise AssertionError(f"RoutingStatus {get_args(RoutingStatus)} is not ROUTING_STATUSES {tuple(ROUTING_STATUSES)}")
 
 ReaderKind = Literal["item", "metric", "none", "error"]
-AskedKind = Literal["line_item", "member", "change", "metric", "cover", "series"]
+AskedKind = Literal["line_item", "member", "change", "metric", "cover", "series", "ranking"]
 """What an answer from a filing's tagged facts answered: one line item, a segment/product/region member of one,
 the change of one between two periods, a metric of the registry, a cover-page fact, one line item for each of
-several fiscal years."""
+several fiscal years, the part of a breakdown that ranks first (or the parts past a share of the total)."""
 """What the statement reader did (`reader.kind`)."""
 
 ContextRule = Literal["budget"]
@@ -208,7 +208,7 @@ class Reader(_Open):
                                                                 "table's reading of the same question beside it")
     asked: Optional[AskedKind] = Field(default=None, description="Answers from a filing's tagged facts only: what was "
                                                                "answered ('line_item', 'member', 'change', 'metric', "
-                                                               "'cover', 'series')")
+                                                               "'cover', 'series', 'ranking')")
     member: Optional[str] = Field(default=None, description="A member answer only: the member's QName and axis, e.g. "
                                                           "'aapl:IPhoneMember (srt:ProductOrServiceAxis)'")
     formula: Optional[str] = Field(default=None, description="A change or metric from tagged facts: the arithmetic "

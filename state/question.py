@@ -15,7 +15,8 @@ from typing_extensions import TypeAlias
 
 from finrag.state.contract import ContextScope
 
-__all__ = ["Aggregate", "CoverFact", "Direction", "MemberCue", "QuestionFacts", "QuestionScope", "Scale"]
+__all__ = ["Aggregate", "CoverFact", "Direction", "MemberCue", "QuestionFacts", "QuestionScope", "Ranking",
+           "RankBy", "RankGroup", "RankMeasure", "Scale"]
 
 QuestionScope: TypeAlias = ContextScope
 """How much context a question needs: `line_item` (one figure of a primary statement, answered from a table: a
@@ -34,6 +35,40 @@ CoverFact = Literal["auditor", "shares_outstanding", "public_float", "cik", "fis
 MemberCue = Literal["segment", "region", "product"]
 """The kind of breakdown a question names outright ("... segment", "revenue from Germany", "by product line"): a
 member of the filing's segment, geographical or product axis is asked, not the consolidated total."""
+
+RankBy = Literal["value", "growth", "share"]
+"""What a ranking question compares: the parts' values ("the largest liability"), their change against the prior
+period ("the worst topline performance", "grew the fastest"), or their share of the total ("the highest EBITDAR
+contribution", "more than 20% of revenue")."""
+
+RankGroup = Literal["member", "liability", "asset"]
+"""Which parts are ranked: the members of a breakdown (segments, regions, product categories), or the line items of
+the balance sheet's liabilities or assets."""
+
+RankMeasure = Literal["revenue", "operating_income", "ebitda", "net_income", "balance"]
+"""The measure whose breakdown is ranked (`balance` for a balance-sheet group)."""
+
+
+class Ranking(BaseModel):
+    """A question that asks which part of a breakdown ranks first ("Which region had the worst topline
+    performance?", "What was the largest liability in the balance sheet?") or which parts pass a share ("Are there
+    any product categories that represent more than 20% of revenue?")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    group: RankGroup
+    """The parts ranked (see `RankGroup`)."""
+    by: RankBy
+    """What is compared (see `RankBy`)."""
+    order: Literal["highest", "lowest"] = "highest"
+    """Which end of the ranking is asked ('worst', 'smallest', 'least' read as `lowest`)."""
+    measure: RankMeasure = "revenue"
+    """The measure broken down ("top line", "sales" -> revenue; "EBITDAR" -> ebitda)."""
+    over: Optional[float] = None
+    """A share threshold in percent ("more than 20% of revenue" -> 20.0): every part above it is asked."""
+    kind_word: str = ""
+    """The breakdown's noun as the question writes it, singular ('region', 'product category', 'liability')."""
+
 
 Scale = Literal["thousands", "millions", "billions"]
 """A scale the question asks the answer in ("in millions")."""
@@ -99,6 +134,9 @@ class QuestionFacts(BaseModel):
     cover: Optional[CoverFact] = None
     """The cover-page fact the question asks for (the auditor, shares outstanding, the public float, the CIK,
     the fiscal year's end), if any."""
+    ranking: Optional[Ranking] = None
+    """A ranking question (which segment, region, category or balance-sheet item ranks first, or passes a share of
+    the total), if it is one (see `Ranking`)."""
     member_cue: Optional[MemberCue] = None
     """The breakdown the question names outright, if any (see `MemberCue`): when no member of the routed
     filing matches `words`, the answer says the member was not found instead of stating the total."""

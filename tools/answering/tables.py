@@ -105,6 +105,9 @@ class Table:
     """'parent' (parent-company-only or guarantor statements), 'segment', or 'investee' (equity-method investees'
     summarised results) when the table's caption or the page's heading says so; '' for the consolidated
     statements and other tables."""
+    caption: str = ""
+    """The label-only lines printed above the table's header row, back to the previous table's last row ("SUPPLEMENTAL
+    DATA - NET REVENUES (In thousands)"): what a table of segments or regions breaks down."""
 
     def years(self) -> list[Optional[int]]:
         return [c.year for c in self.columns]
@@ -172,7 +175,8 @@ def _header_columns(cells: list[tuple[float, float, str]], label_end: float) -> 
         # the words just before the year on the same row belong to its header ('December 31,', 'Fiscal')
         prefix: list[str] = []
         j = i - 1
-        while j >= 0 and x0 - cells[j][1] < 40 and _year_of(cells[j][2]) is None and parse_number(cells[j][2]) is None:
+        while j >= 0 and x0 - cells[j][1] < 40 and _year_of(cells[j][2]) is None and (
+                parse_number(cells[j][2]) is None or re.fullmatch(r"\d{1,2},", cells[j][2].strip())):  # 'July 29,'
             prefix.insert(0, cells[j][2])
             x0 = cells[j][0]
             j -= 1
@@ -215,6 +219,7 @@ def tables_from_words(words: list, *, doc_id: str = "", page: int = 0, page_widt
     pending_label = ""
     group_row: list[tuple[float, float, str]] = []
     section = ""
+    above: list[str] = []  # label-only lines since the last row with values: the next table's caption
     for cells in vrows:
         line = " ".join(c[2] for c in cells)
         titled = statement_titles(line) if len(cells) <= 14 else []
@@ -239,15 +244,22 @@ def tables_from_words(words: list, *, doc_id: str = "", page: int = 0, page_widt
             gap = min((b - a for a, b in zip(xs, xs[1:])), default=80.0)
             label_end = min(xs) - max(25.0, 0.55 * gap)
             current = Table(doc_id=doc_id, page=page, columns=cols, rows=[], scale=scale, statement=statement,
-                            method="words")
+                            method="words", caption="\n".join(above[-6:]))
             tables.append(current)
-            pending_label, section, group_row = "", "", []
+            pending_label, section, group_row, above = "", "", [], []
             continue
+        if current is None or not any(parse_number(c[2]) is not None and not re.fullmatch(r"\d{1,2},?", c[2].strip())
+                                      for c in cells if c[0] > page_width * 0.3):  # a date's day is no value
+            above.append(line)
+        else:
+            above = []
+        # a period group line ('Three Months Ended ... Six Months Ended') above the next header, the first table's
+        # or a later one's
+        right = [c for c in cells if c[0] > page_width * 0.3]
+        if right and _GROUP_WORDS.search(" ".join(c[2] for c in right)) and all(
+                parse_number(c[2]) is None or re.fullmatch(r"\d{1,2},?", c[2].strip()) for c in right):
+            group_row = _group_spans(right)
         if current is None:
-            # text above the first header: remember a period group line ('Three Months Ended ...')
-            right = [c for c in cells if c[0] > page_width * 0.3]
-            if right and _GROUP_WORDS.search(" ".join(c[2] for c in right)):
-                group_row = _group_spans(right)
             continue
         label_words = [c[2] for c in cells if c[1] <= label_end + 2 or parse_number(c[2]) is None and c[0] < label_end]
         value_cells = [c for c in cells if c[0] >= label_end - 2 and (parse_number(c[2]) is not None or _is_dash(c[2]))]
@@ -349,7 +361,8 @@ def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Tabl
         _group_columns(cols, raw_rows, row_of[i])
         table = Table(doc_id=doc_id, page=page, columns=cols, rows=[], scale=page_scale(caption) or scale,
                       statement=statement, method="text", title=page_title(text),
-                      scope=table_scope(caption) or table_scope(page_head))
+                      scope=table_scope(caption) or table_scope(page_head),
+                      caption="\n".join(" ".join(ln.split()) for ln in caption.splitlines() if ln.strip()))
         k, section, label = j, "", ""
         while k < len(lines):
             ln = lines[k]

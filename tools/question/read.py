@@ -14,6 +14,7 @@ from finrag.state.configuration import MAX_QUESTION_CHARS
 from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
 from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
+from finrag.tools.question.ranking import ranking_of
 
 __all__ = ["read_question"]
 
@@ -32,6 +33,7 @@ def _read(text: str) -> QuestionFacts:
     yesno = asks.is_yesno(q)
     metric, line_item = measure(q, head)
     return QuestionFacts(metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
+        ranking=ranking_of(head),
         words=word_forms(q),
         text=text, head=head, years=years, periods=named_periods, dates=dates, forms=cues.detect_forms(text),
         cues=sorted(cues.question_cues(text)), forward_years=cues.forward_years(text),

@@ -1,0 +1,329 @@
+"""Breakdowns for ranking questions from the routed filing's statement tables (PDFs, EDGAR HTML, text).
+
+    result = answer_ranking_from_tables(facts, contexts, source, doc_id=..., info=...)   # ReaderResult or None
+
+The same table reader as the line items' (`tables.py`, `reader._Lookup` for the asked period's columns):
+
+* a **breakdown** is a run of rows of one table that ends at its total row ("Total Domestic revenue") or at a
+  change of section, with at least two parts. It is taken for the asked measure when the total's label, the
+  section or a heading line of the table's caption names it ("SUPPLEMENTAL DATA - NET REVENUES", "Revenues:"),
+  and for the asked breakdown when the section or total names the question's qualifier ("domestic"). A printed
+  total must equal the sum of its rows (within 1.5%); rows of percentages are never parts;
+* the **liabilities** (or assets) of a balance sheet are the rows between "Total assets" and "Total liabilities"
+  (before "Total assets"), without subtotals;
+* pages read: the context's pages of the routed filing first, then its pages whose text names the measure and a
+  breakdown word (at most 40), or its balance-sheet pages.
+
+The best breakdown is ranked by `rankings.render_ranking`; reconciling rows (corporate, eliminations, other)
+are listed, never ranked.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from finrag.state.question import QuestionFacts, Ranking
+from finrag.tools.answering.questions import plan_question
+from finrag.tools.answering.rankings import Breakdown, Part, is_reconciling, render_ranking
+from finrag.tools.answering.reader import PRIMARY, Found, PageSource, ReaderResult, _Lookup, _without_names, _year_end
+from finrag.tools.answering.tables import Row, Table, page_titles
+from finrag.tools.question.measure import word_forms
+
+__all__ = ["answer_ranking_from_tables", "breakdowns_of"]
+
+_MEASURE_RE = {
+    "revenue": re.compile(r"(?i)\brevenues?\b|\bsales\b"),
+    "operating_income": re.compile(r"(?i)\boperating (?:income|profit|earnings|loss)|\bsegment (?:profit|earnings)|"
+                                   r"earnings from operations|\(loss\)/earnings from operations"),
+    "ebitda": re.compile(r"(?i)\bebitda(?:r)?\b"),
+    "net_income": re.compile(r"(?i)\bnet (?:income|earnings)\b"),
+}
+_BREAKDOWN_WORDS = re.compile(r"(?i)\bsegments?\b|\bregions?\b|\bgeograph|\bcategor|\bproducts?\b|\bmarkets?\b|"
+                              r"\bdivisions?\b")
+_PLACE_KINDS = re.compile(r"(?i)segment|region|geograph|market|countr|division")
+_TOTAL = re.compile(r"(?i)^(?:total|consolidated|net revenues?$|revenues?$|net sales$|sales$)|\btotal\b")
+_GEOGRAPHIC = re.compile(r"(?i)\b(?:americas?|north|south|latin|europe\w*|asia\w*|pacific|africa\w*|middle east|china|japan|"
+                         r"india|canada|mexico|brazil|germany|france|united (?:states|kingdom)|u\.\s?s\.?|us|uk|emea|apac|"
+                         r"apla|latam|domestic|international|rest of (?:the )?world|countr\w*|region\w*|"
+                         r"greater|west\w*|east\w*|central)\b")
+_LINE_ITEM_WORDS = re.compile(r"(?i)\b(?:income|expenses?|gains?|loss(?:es)?|depreciation|amortization|taxe?s?|"
+                              r"interest|costs?|rent|charges?|impairments?|payments?|earnings|margin|per share|"
+                              r"transactions?|cash|receivables?|payables?)\b")
+_TOTAL_WORDS = {"total", "revenue", "sale", "net", "consolidated", "the", "of", "and", "income", "operating",
+                "ebitda", "ebitdar", "adjusted", "property", "earning", "profit", "all", "company"}
+_MAX_SCAN_PAGES = 40
+_AMOUNT = re.compile(r"\b\d{1,3}(?:,\d{3})+\b")
+_STOP = {"which", "what", "was", "were", "the", "a", "an", "of", "in", "for", "during", "had", "has", "have", "by",
+         "and", "or", "its", "their", "highest", "lowest", "largest", "smallest", "best", "worst", "most", "least",
+         "top", "line", "topline", "performance", "perform", "performed", "contribution", "market", "fiscal", "year",
+         "quarter", "fy", "q1", "q2", "q3", "q4", "balance", "sheet", "region", "segment", "category", "product",
+         "service", "usa", "u", "s", "revenue", "sale", "total", "net", "there", "any", "that", "represent", "more",
+         "than", "is", "are", "did", "do", "does"}
+
+
+@dataclass
+class _Candidate:
+    bd: Breakdown
+    score: float
+
+
+def _heading_lines(caption: str) -> list[str]:
+    """The caption's short lines that read as headings (not prose sentences)."""
+    lines = [ln.strip() for ln in caption.splitlines() if ln.strip()] if "\n" in caption else [caption]
+    return [ln for ln in lines[-6:] if len(ln.split()) <= 14 and not ln.rstrip().endswith(".")]
+
+
+def _money_row(row: Row, col: int) -> bool:
+    raw = row.raw.get(col, "")
+    return col in row.values and "%" not in raw
+
+
+def _blocks(table: Table) -> list[tuple[str, list[Row], Optional[Row]]]:
+    """Runs of rows: (section, rows, the total row that closes the run or None)."""
+    out: list[tuple[str, list[Row], Optional[Row]]] = []
+    run: list[Row] = []
+    section: Optional[str] = None
+    for row in table.rows:
+        if _TOTAL.search(row.label) and run:
+            out.append((section or "", run, row))
+            run, section = [], None
+            continue
+        if run and row.section != section:
+            out.append((section or "", run, None))
+            run = []
+        section = row.section
+        run.append(row)
+    if run:
+        out.append((section or "", run, None))
+    return out
+
+
+def _period_words(facts: QuestionFacts, year: int, quarter: Optional[int]) -> str:
+    return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
+
+
+def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: set[str], quarter: Optional[int],
+                  context_pages: set[tuple[str, int]], facts: QuestionFacts) -> list[_Candidate]:
+    """Every breakdown of the lookup's tables that fits the ranking, scored (see the module docstring)."""
+    flow = ranking.group == "member"
+    out: list[_Candidate] = []
+    period = _period_words(facts, year, quarter)
+    prior_period = _period_words(facts, year - 1, quarter)
+    for t in lookup.tables:
+        if ranking.group != "member" and t.statement != "balance":
+            continue
+        cols = lookup._columns_for(t, year, flow)
+        if not cols:
+            continue
+        col = cols[0]
+        if flow and _caption_months(t) not in (None, lookup.months or 12) and t.columns[col].months is None:
+            continue  # 'Three months ended' over the header: a quarter's table, not the asked period's
+        prior_cols = lookup._columns_for(t, year - 1, flow) if ranking.by == "growth" else []
+        pcol = next((c for c in prior_cols if t.columns[c].months == t.columns[col].months), prior_cols[0] if prior_cols else None)
+        if ranking.by == "growth" and pcol is None:
+            continue
+        blocks = _balance_blocks(t, ranking) if ranking.group != "member" else _blocks(t)
+        for section, rows, total in blocks:
+            rows = [r for r in rows if _money_row(r, col) and re.search(r"[A-Za-z]{2}", r.label)
+                    and (not flow or len(r.label.split()) <= 10)]  # a sentence is no segment's name
+            parts: list[Part] = []
+            others: list[Part] = []
+            for r in rows:
+                prior = r.values.get(pcol) if pcol is not None and _money_row(r, pcol) else None
+                part = Part(name=r.label, value=r.values[col], prior=prior, raw=r.raw.get(col, ""),
+                            prior_raw=r.raw.get(pcol, "") if pcol is not None else "", page=t.page)
+                (others if flow and is_reconciling(r.label) else parts).append(part)
+            if flow and _PLACE_KINDS.search(ranking.kind_word) and re.search(r"(?i)region|geograph|countr",
+                                                                              ranking.kind_word):
+                places = [p for p in parts if _GEOGRAPHIC.search(p.name)]
+                if len(places) * 2 > len(parts):  # a region's breakdown: its other rows are not regions
+                    others += [p for p in parts if p not in places]
+                    parts = places
+            if len(parts) < 2:
+                continue
+            if flow and sum(bool(_LINE_ITEM_WORDS.search(p.name) or any(m.search(p.name) for m in _MEASURE_RE.values()))
+                            for p in parts) * 2 >= len(parts):
+                continue  # line items (expenses, gains, a measure by name), not the members of a breakdown
+            every = [p.value for p in parts + others]
+            if flow and abs(sum(every) - 100.0) <= 0.6 and all(0 <= abs(v) <= 100 for v in every):
+                continue  # shares in percent printed without a sign (a mix table), not amounts
+            score = 0.0
+            total_value = total.values.get(col) if total is not None and _money_row(total, col) else None
+            if total_value is not None:
+                s = sum(p.value for p in parts + others)
+                if abs(s - total_value) > 0.015 * max(abs(total_value), 1.0):
+                    continue  # not the parts of this total (subtotals inside, or another table's rows)
+                score += 2.0
+            if ranking.group == "member":
+                named = f"{section} {total.label if total is not None else ''}"
+                measure_re = _MEASURE_RE[ranking.measure]
+                if measure_re.search(named):
+                    score += 3.0
+                elif any(measure_re.search(h) for h in _heading_lines(t.caption)):
+                    score += 2.0
+                elif measure_re.search(t.title or ""):
+                    score += 1.0
+                else:
+                    continue
+                if any(other.search(named) for name, other in _MEASURE_RE.items() if name != ranking.measure
+                       and not measure_re.search(named)):
+                    continue
+                qual = set(word_forms(named)) & qualifiers
+                score += 2.0 * len(qual)
+                # a total named with words the question does not use ("Total non-U.S. revenues", "Total segment
+                # revenue from contracts with customers") is a part's own breakdown, not the asked total's
+                extra = {w for w in word_forms(total.label) if w not in _TOTAL_WORDS and w not in qual
+                         and w not in facts.words} if total is not None else set()
+                score -= 0.75 * len(extra)
+                if _BREAKDOWN_WORDS.search(f"{named} {t.caption}"):
+                    score += 0.5
+                if t.statement in PRIMARY and set(page_titles(lookup.source.page_text(t.doc_id, t.page))) & set(PRIMARY):
+                    # a primary statement's revenue rows are kinds of revenue, never segments or regions
+                    score -= 6.0 if _PLACE_KINDS.search(ranking.kind_word) else 3.0
+            else:
+                score += 3.0 + (0.5 if t.title else 0.0)
+            if (t.doc_id, t.page) in context_pages:
+                score += 0.5
+            title = _title(t, section, total, balance=not flow, measure=_MEASURE_RE.get(ranking.measure))
+            bd = Breakdown(doc_id=t.doc_id, page=t.page, parts=parts, others=others, title=title, period=period,
+                           prior_period=prior_period, scale=t.scale, total=total_value,
+                           total_label=total.label if total is not None and total_value is not None else "")
+            out.append(_Candidate(bd, score + 0.01 * min(len(parts), 10)))
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+def _caption_months(t: Table) -> Optional[int]:
+    """The period length the caption's last line names over the columns ('Three months ended' -> 3), or None."""
+    lines = [ln for ln in t.caption.splitlines() if ln.strip()][-1:]
+    g = " ".join(lines).lower()
+    for word, n in (("three months", 3), ("thirteen weeks", 3), ("quarter", 3), ("six months", 6), ("nine months", 9),
+                    ("twelve months", 12), ("year ended", 12), ("years ended", 12)):
+        if word in g:
+            return n
+    return None
+
+
+def _balance_blocks(t: Table, ranking: Ranking) -> list[tuple[str, list[Row], Optional[Row]]]:
+    """A balance sheet's liabilities (between 'Total assets' and 'Total liabilities', or the first equity row when
+    the sheet prints no such total) or assets (before 'Total assets'), without their subtotals, contra rows ('Less
+    accumulated depreciation') and the gross rows a net row follows ('Accounts receivable' before '..., net')."""
+    labels = [r.label.lower() for r in t.rows]
+    ta = next((i for i, lb in enumerate(labels) if re.match(r"total assets\b", lb)), None)
+    if ta is None:
+        return []
+    if ranking.group == "asset":
+        rows = t.rows[:ta]
+        total: Optional[Row] = t.rows[ta]
+    else:
+        tl = next((i for i, lb in enumerate(labels) if i > ta and re.match(r"total liabilities$", lb)), None)
+        if tl is None:
+            end = next((i for i, lb in enumerate(labels) if i > ta and re.search(
+                r"equity|stockholders|shareholders|common stock|preferred stock|redeemable|commitments", lb)
+                or "equity" in t.rows[i].section.lower()), len(labels))
+            rows, total = t.rows[ta + 1:end], None
+        else:
+            rows, total = t.rows[ta + 1:tl], t.rows[tl]
+    items = []
+    for i, r in enumerate(rows):
+        low = r.label.lower()
+        if _TOTAL.search(r.label) or low.startswith(("less", "commitments", "liabilities")):
+            continue
+        if any(n.label.lower().startswith(low) and "net" in n.label.lower()[len(low):] for n in rows[i + 1:i + 4]):
+            continue  # a gross amount whose net row follows
+        items.append(r)
+    # a subtotal's parts are listed above it: the sum check uses the items only when no subtotal hides among them
+    return [("", items, total if _sums(items, total, t) else None)]
+
+
+def _sums(rows: list[Row], total: Optional[Row], t: Table) -> bool:
+    if total is None or not total.values:
+        return False
+    col = next(iter(total.values))
+    s = sum(r.values.get(col, 0.0) for r in rows)
+    return abs(s - total.values[col]) <= 0.015 * max(abs(total.values[col]), 1.0)
+
+
+def _title(t: Table, section: str, total: Optional[Row], *, balance: bool, measure: Optional[re.Pattern]) -> str:
+    """What the breakdown is, as printed: its section, its total's label, or the caption's heading that names the
+    measure (else its last heading that is more than dates and units)."""
+    if balance:
+        return "balance sheet"
+    heads = [h for h in _heading_lines(t.caption) if re.search(r"[A-Za-z]{3}", h)
+             and not re.search(r"(?i)^\(?(?:in|dollars in|\$ ?in) (?:thousands|millions|billions)|unaudited|ended|"
+                               r"^page \d|^table of contents|^(?:(?:january|february|march|april|may|june|july|august|"
+                               r"september|october|november|december) \d{1,2},?\s*)+$", h)]
+    named = [h for h in heads if measure is not None and measure.search(h)]
+    for cand in (section, total.label if total is not None else "", (named or heads or [""])[-1], t.title or ""):
+        cand = " ".join(str(cand).split()).strip(" :")
+        if cand and not re.fullmatch(r"(?i)total", cand):
+            return f"'{cand}'"
+    return ""
+
+
+def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], source: PageSource, *, doc_id: str,
+                               info: Optional[dict] = None) -> Optional[ReaderResult]:
+    """The ranking the question asks, from the routed filing's tables (see the module docstring); None when it
+    asks none or no breakdown of the asked measure and period is found (the other answerers go on)."""
+    ranking = facts.ranking
+    if ranking is None:
+        return None
+    info = info or {}
+    plan = plan_question(_without_names(facts.text, info), facts=facts, fiscal_year=info.get("fiscal_year"),
+                         quarter=info.get("quarter"), form=str(info.get("form") or ""))
+    if not plan.years:
+        return None
+    year = max(plan.years)
+    quarter = plan.quarter if plan.period == "quarter" else None
+    year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
+    pages = [(doc_id, p) for c in contexts if c.get("doc_id") == doc_id
+             for p in range(int(c.get("page_start") or 0), int(c.get("page_end") or c.get("page_start") or 0) + 1)]
+    months = plan.months if info.get("form") or plan.period != "annual" else None
+    lookup = _Lookup(source, [doc_id], pages, quarter=plan.period == "quarter", lookup_statements=True,
+                     months=months, fiscal_year=info.get("fiscal_year"), year_end=year_end)
+    own = set(word_forms(" ".join(str(n) for n in [info.get("company"), info.get("registrant"),
+                                                  *(info.get("aliases") or []), *(info.get("tickers") or [])] if n)))
+    qualifiers = {w for w in facts.words if w not in _STOP and w not in own and not w.isdigit() and len(w) > 2}
+    def search() -> list[_Candidate]:
+        return breakdowns_of(ranking, lookup, year, qualifiers=qualifiers, quarter=quarter, context_pages=set(pages),
+                             facts=facts)
+
+    found = search()
+    if not found or found[0].score < 3.0:
+        if ranking.group == "member":
+            _read_breakdown_pages(lookup, source, doc_id, ranking)
+        else:
+            lookup._add_statement_pages("balance")
+        found = search()
+    if not found:
+        return None
+    best = found[0].bd
+    text, named = render_ranking(ranking, best, company=str(info.get("company") or ""))
+    if not text:
+        return None
+    cited = [Found(item=ranking.measure, year=year, value=p.value, label=p.name, raw=p.raw, header=best.period,
+                   doc_id=best.doc_id, page=p.page if p.page >= 0 else best.page, scale=best.scale, statement=None,
+                   score=1.0) for p in named]
+    extraction = "\n\n".join(t.to_text() for t in lookup.tables if t.doc_id == best.doc_id and t.page == best.page)
+    return ReaderResult(answer=text, confident=True, kind="item", found=cited, extraction=extraction,
+                        pages_added=[(best.doc_id, best.page)], value=named[0].value if named else None,
+                        asked="ranking")
+
+
+def _read_breakdown_pages(lookup: _Lookup, source: PageSource, doc_id: str, ranking: Ranking) -> None:
+    """Reads the filing's pages that name the measure and a breakdown word, those that name them most (and the
+    question's breakdown noun) first, at most `_MAX_SCAN_PAGES`."""
+    measure_re = _MEASURE_RE[ranking.measure]
+    kind = re.compile(rf"(?i)\b{re.escape(ranking.kind_word.split()[-1][:6])}") if ranking.kind_word else None
+    scored = []
+    for p in range(source.page_count(doc_id)):
+        if (doc_id, p) in lookup.read_pages:
+            continue
+        text = source.page_text(doc_id, p)
+        hits = len(measure_re.findall(text))
+        if hits and _BREAKDOWN_WORDS.search(text):
+            tabular = len(_AMOUNT.findall(text)) >= 12  # a page of figures, not of prose
+            scored.append((-(min(hits, 4) + (3 if kind is not None and kind.search(text) else 0) + 4 * tabular), p))
+    for _s, p in sorted(scored)[:_MAX_SCAN_PAGES]:
+        lookup._read(doc_id, p)

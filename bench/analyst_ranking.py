@@ -39,7 +39,17 @@ def _names_in(text: str, names: list[str]) -> bool:
 
 def ranking_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
     """Questions of the ranking class for one filing (see the module docstring)."""
-    from analyst_questions import AXES, REVENUE, _SKIP_MEMBERS, _MEASURE_LABEL, _owner, _periodic, _q, clean_label, member_name
+    from analyst_questions import (
+        _MEASURE_LABEL,
+        _SKIP_MEMBERS,
+        AXES,
+        REVENUE,
+        _owner,
+        _periodic,
+        _q,
+        clean_label,
+        member_name,
+    )
 
     months = 12 if meta["form"] == "10K" else 3
     fy, q = meta["fy"], meta["q"]

@@ -18,8 +18,8 @@ from typing import Optional
 
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.member_facts import Member, members_of
-from finrag.tools.answering.rankings import Breakdown, Part, is_aggregate, render_ranking
-from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.answering.rankings import Breakdown, Part, is_aggregate, operands, render_ranking
+from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX, choose_fact
 
 __all__ = ["answer_member_ranking"]
@@ -91,8 +91,7 @@ def answer_member_ranking(asked: QuestionFacts, facts: Optional[dict], doc_id: s
     if not text:
         return None
     text += f" Source: the filing's inline XBRL facts for the members of {axis}."
-    cited = [Found(item=item, year=fy, value=p.value * 1e6, label=p.name, raw=p.raw, header=period, doc_id=doc_id,
-                   page=p.page, scale=None, statement=None, score=1.0) for p in named if p.page >= 0]
+    cited = [f for f in operands(bd, named, year=fy, item=item) if f.page >= 0]
     pages = list(dict.fromkeys((doc_id, p.page) for p in named if p.page >= 0))
     return ReaderResult(answer=text, confident=True, kind="item", found=cited, pages_added=pages,
                         value=named[0].value * 1e6 if named else None, asked="ranking", member=axis)

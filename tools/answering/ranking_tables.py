@@ -11,8 +11,9 @@ The same table reader as the line items' (`tables.py`, `reader._Lookup` for the 
   total must equal the sum of its rows (within 1.5%); rows of percentages are never parts;
 * the **liabilities** (or assets) of a balance sheet are the rows between "Total assets" and "Total liabilities"
   (before "Total assets"), without subtotals;
-* pages read: the context's pages of the routed filing first, then its pages whose text names the measure and a
-  breakdown word (at most 40), or its balance-sheet pages.
+* pages read: the context's pages of the routed filing first, then (when none of them holds a breakdown that
+  names the measure in its own labels) its pages that name the measure, pages of figures and pages naming the
+  breakdown first (at most 40), or its balance-sheet pages.
 
 The best breakdown is ranked by `rankings.render_ranking`; reconciling rows (corporate, eliminations, other)
 are listed, never ranked.
@@ -25,8 +26,8 @@ from typing import Optional
 
 from finrag.state.question import QuestionFacts, Ranking
 from finrag.tools.answering.questions import plan_question
-from finrag.tools.answering.rankings import Breakdown, Part, is_reconciling, render_ranking
-from finrag.tools.answering.reader import PRIMARY, Found, PageSource, ReaderResult, _Lookup, _without_names, _year_end
+from finrag.tools.answering.rankings import Breakdown, Part, is_reconciling, operands, render_ranking
+from finrag.tools.answering.reader import PRIMARY, PageSource, ReaderResult, _Lookup, _without_names, _year_end
 from finrag.tools.answering.tables import Row, Table, page_titles
 from finrag.tools.question.measure import word_forms
 
@@ -302,9 +303,7 @@ def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], sourc
     text, named = render_ranking(ranking, best, company=str(info.get("company") or ""))
     if not text:
         return None
-    cited = [Found(item=ranking.measure, year=year, value=p.value, label=p.name, raw=p.raw, header=best.period,
-                   doc_id=best.doc_id, page=p.page if p.page >= 0 else best.page, scale=best.scale, statement=None,
-                   score=1.0) for p in named]
+    cited = operands(best, named, year=year, item=ranking.measure)
     extraction = "\n\n".join(t.to_text() for t in lookup.tables if t.doc_id == best.doc_id and t.page == best.page)
     return ReaderResult(answer=text, confident=True, kind="item", found=cited, extraction=extraction,
                         pages_added=[(best.doc_id, best.page)], value=named[0].value if named else None,
@@ -312,8 +311,8 @@ def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], sourc
 
 
 def _read_breakdown_pages(lookup: _Lookup, source: PageSource, doc_id: str, ranking: Ranking) -> None:
-    """Reads the filing's pages that name the measure and a breakdown word, those that name them most (and the
-    question's breakdown noun) first, at most `_MAX_SCAN_PAGES`."""
+    """Reads the filing's pages that name the measure: pages of figures, those that name the question's breakdown
+    noun or a breakdown word, and those that name the measure most first; at most `_MAX_SCAN_PAGES`."""
     measure_re = _MEASURE_RE[ranking.measure]
     kind = re.compile(rf"(?i)\b{re.escape(ranking.kind_word.split()[-1][:6])}") if ranking.kind_word else None
     scored = []
@@ -322,8 +321,9 @@ def _read_breakdown_pages(lookup: _Lookup, source: PageSource, doc_id: str, rank
             continue
         text = source.page_text(doc_id, p)
         hits = len(measure_re.findall(text))
-        if hits and _BREAKDOWN_WORDS.search(text):
+        if hits:
             tabular = len(_AMOUNT.findall(text)) >= 12  # a page of figures, not of prose
-            scored.append((-(min(hits, 4) + (3 if kind is not None and kind.search(text) else 0) + 4 * tabular), p))
+            scored.append((-(min(hits, 4) + (3 if kind is not None and kind.search(text) else 0) + 4 * tabular
+                             + (2 if _BREAKDOWN_WORDS.search(text) else 0)), p))
     for _s, p in sorted(scored)[:_MAX_SCAN_PAGES]:
         lookup._read(doc_id, p)

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from finrag.state.question import Ranking
+from finrag.tools.answering.reader import Found
 from finrag.tools.answering.render import fmt_money
 from finrag.tools.numbers import SCALES
 
-__all__ = ["Part", "Breakdown", "render_ranking", "is_reconciling", "is_aggregate", "MEASURE_NAMES"]
+__all__ = ["Part", "Breakdown", "render_ranking", "operands", "is_reconciling", "is_aggregate", "MEASURE_NAMES"]
 
 MEASURE_NAMES = {"revenue": "revenue", "operating_income": "operating income", "ebitda": "EBITDA(R)",
                  "net_income": "net income", "balance": "balance"}
@@ -99,9 +100,13 @@ class Breakdown:
         if self.units != "money":
             return f"{v:,.0f}"
         scale = self.scale if self.scale in SCALES else None
-        if scale == "thousands" and abs(v) >= 10_000:  # 8,398,372 thousand reads as $8,398.4 million
+        if scale == "thousands" and self._largest() >= 10_000:  # 8,398,372 thousand reads as $8,398.4 million
             return fmt_money(v * 1e3, "millions", decimals=1)
         return fmt_money(v * SCALES.get(scale or "", 1.0), scale)
+
+    def _largest(self) -> float:
+        """The largest figure of the breakdown (one unit for all its figures)."""
+        return max([abs(p.value) for p in self.parts + self.others] + [abs(self.total or 0.0)])
 
     def denominator(self) -> Optional[float]:
         """The total a share is taken of: the printed total, else the sum of every row (ranked or not)."""
@@ -117,7 +122,9 @@ def _pct(v: float) -> str:
 
 def _plural(word: str) -> str:
     word = word.strip() or "part"
-    if word.endswith(("ies", "s")) and not word.endswith("ss"):
+    if word.endswith(("ss", "sh", "ch", "x")):
+        return word + "es"
+    if word.endswith(("ies", "s")):
         return word
     if word.endswith("y") and not word.endswith(("ay", "ey", "oy")):
         return word[:-1] + "ies"
@@ -150,9 +157,10 @@ def render_ranking(ranking: Ranking, bd: Breakdown, company: str = "") -> tuple[
     scored.sort(key=lambda t: t[0], reverse=ranking.order == "highest")
     unranked = ""
     if bd.others:
-        unranked = (" Not ranked (reconciling rows, not " + kinds + "): " if bd.source == "table" and all(
-            is_reconciling(p.name) for p in bd.others) else " Not ranked (not " + kinds + "): "
-                    + "; ".join(f"{p.name} {bd.amount(p.value)}" for p in bd.others) + ".")
+        why = "reconciling rows, not " if bd.source == "table" and all(is_reconciling(p.name) for p in bd.others) \
+            else "not "
+        unranked = (f" Not ranked ({why}{kinds}): " + "; ".join(f"{p.name} {bd.amount(p.value)}" for p in bd.others)
+                    + ".")
     where = f"{bd.title} {bd.cite}" if bd.title else bd.cite
     if ranking.by == "growth":
         g, top = scored[0]
@@ -208,3 +216,22 @@ def cast_prior(p: Part) -> float:
 
 def _num(v: float) -> str:
     return f"{v:,.0f}" if v == int(v) else f"{v:,.2f}"
+
+
+def operands(bd: Breakdown, named: list[Part], *, year: int, item: str) -> list[Found]:
+    """Every figure of the breakdown as the reader's inputs, in currency units: the parts named as the answer first,
+    then the other parts, their prior-period values (a year earlier), the unranked rows and the total. The
+    contract lists them (`reader.inputs`), the answer's page is cited through them, and an LLM's figures are
+    checked against them and their differences and ratios (`number_check`)."""
+    unit = SCALES.get(bd.scale or "", 1.0) if bd.units == "money" else 1.0
+    ordered = named + [p for p in bd.parts if p not in named] + bd.others
+
+    def found(label: str, value: float, y: int, raw: str, page: int) -> Found:
+        return Found(item=item, year=y, value=value * unit, label=label, raw=raw, header=bd.period, doc_id=bd.doc_id,
+                     page=page if page >= 0 else bd.page, scale=None, statement=None, score=1.0)
+
+    out = [found(p.name, p.value, year, p.raw, p.page) for p in ordered]
+    out += [found(p.name, p.prior, year - 1, p.prior_raw, p.page) for p in ordered if p.prior is not None]
+    if bd.total is not None:
+        out.append(found(bd.total_label or "total", bd.total, year, "", bd.page))
+    return out

@@ -23,6 +23,7 @@ _MEMBER_NOUN = (r"(?:reportable |operating |business |geographic(?:al)? |product
                 r"service |sales )?(?:segments?|regions?|geograph(?:y|ies|ic areas?)|markets?|categor(?:y|ies)|"
                 r"product lines?|business(?:es| lines?| units?)?|divisions?|countr(?:y|ies)|brands?)")
 _WHICH = re.compile(rf"(?i)\b(?:which|what)\b(?:\s+\S+){{0,3}}?\s+(?P<noun>{_MEMBER_NOUN})\b")
+_NOUN = re.compile(rf"(?i)\b(?P<noun>{_MEMBER_NOUN})\b")
 _ANY_PARTS = re.compile(rf"(?i)\b(?:are there any|is there any|which|what)\b.*?(?P<noun>{_MEMBER_NOUN})\b")
 _BALANCE = re.compile(r"(?i)\b(?:which|what)\b(?:\s+\S+){0,4}?\s+(?:the\s+)?(?P<sup>largest|biggest|greatest|"
                       r"highest|smallest|lowest)\s+(?P<noun>liabilit(?:y|ies)|assets?)\b")
@@ -65,6 +66,17 @@ def _measure(text: str) -> Optional[RankMeasure]:
     return None
 
 
+def _breakdown_noun(text: str) -> Optional[re.Match]:
+    """The breakdown noun a "which ..." question ranks: the last one before the next superlative ("Which of
+    International Business Machines' regions had the lowest ..." ranks regions, not businesses)."""
+    first = _WHICH.search(text)
+    if first is None:
+        return None
+    sup = _HIGH.search(text, first.end()) or _LOW.search(text, first.end())
+    later = list(_NOUN.finditer(text, first.end(), sup.start() if sup else len(text)))
+    return later[-1] if later else first
+
+
 def ranking_of(head: str) -> Optional[Ranking]:
     """The ranking the question asks (see the module docstring), or None."""
     text = " ".join(head.split())
@@ -84,7 +96,7 @@ def ranking_of(head: str) -> Optional[Ranking]:
         threshold = float(over.group(1) or over.group(2))
         return Ranking(group="member", by="share", measure=_measure(text) or "revenue", over=threshold,
                        kind_word=_singular(noun_m.group("noun")))
-    noun_m = _WHICH.search(text)
+    noun_m = _breakdown_noun(text)
     if noun_m is None:
         return None
     rest = text[noun_m.end():]

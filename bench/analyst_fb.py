@@ -31,9 +31,14 @@ _FB_RULES = (
 
 
 def fb_class(question: str) -> str:
-    """A FinanceBench question's class by the first rule that matches (cover, open, segment, change, margin,
-    line item), else "open": the question text up to its first sentence's end."""
+    """A FinanceBench question's class: "ranking" when finrag reads it as one (`ranking_of`), else the first rule
+    that matches (cover, open, segment, change, margin, line item), else "open": the question text up to its first
+    sentence's end."""
     head = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
+    from finrag.tools.question.ranking import ranking_of
+
+    if ranking_of(head) is not None:  # which part of a breakdown ranks first (the system's own reading)
+        return "ranking"
     for cls, rule in _FB_RULES:
         if re.search(rule, head, re.I):
             return cls

@@ -160,6 +160,9 @@ class QuestionFacts(BaseModel):
     """What a yes/no (or improved-or-declined) question asks about the value."""
     drivers: bool = False
     """It asks what drove a value ("what drove", "why")."""
+    applicability: bool = False
+    """It asks to say so when the measure does not fit the company ("If operating margin is not a useful metric for
+    a company like this, then state that and explain why")."""
     scale: Optional[Scale] = None
     """The scale the answer is asked in, if any."""
     decimals: Optional[int] = None

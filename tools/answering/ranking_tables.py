@@ -138,7 +138,7 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
             if flow and _PLACE_KINDS.search(ranking.kind_word) and re.search(r"(?i)region|geograph|countr",
                                                                               ranking.kind_word):
                 places = [p for p in parts if _GEOGRAPHIC.search(p.name)]
-                if len(places) * 2 > len(parts):  # a region's breakdown: its other rows are not regions
+                if len(places) * 4 >= 3 * len(parts):  # a breakdown of places: its one other row is no region
                     others += [p for p in parts if p not in places]
                     parts = places
             if len(parts) < 2:

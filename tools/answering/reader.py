@@ -28,7 +28,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan, plan_question
-from finrag.tools.answering.render import render_answer, render_not_found
+from finrag.tools.answering.render import render_answer, render_not_applicable, render_not_found
 from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, page_titles
 from finrag.tools.fiscal import fiscal_year_of
 from finrag.tools.fiscal import safe_date as _safe_date
@@ -337,7 +337,11 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
                           extraction=lookup.extraction(), pages_added=list(lookup.added))
     company = info.get("company") or ""
     if missing or not flist:
-        result.answer = render_not_found(plan, company, flist, missing)
+        lender = _lender_rows(lookup) if facts.applicability and plan.metric is not None else []
+        if lender and any(_OPERATING_ITEM.search(m) for m in missing):
+            result.answer = render_not_applicable(plan, company, missing, lender)
+        else:
+            result.answer = render_not_found(plan, company, flist, missing)
         return result
     value, text = render_answer(plan, company, found, _compute)
     if text:
@@ -345,6 +349,31 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
     else:
         result.answer = render_not_found(plan, company, flist, ["a consistent result from the inputs"])
     return result
+
+
+_LENDER = re.compile(r"(?i)\bnet interest income\b|\bprovisions? for (?:credit|loan) losses\b|\brevenues? net of interest "
+                     r"expense\b|\bpremiums earned\b|\bnet investment income\b|\binterest and fees on loans\b")
+_OPERATING_ITEM = re.compile(r"(?i)^(?:operating income|gross profit|cost of (?:revenue|sales|goods)|total current)")
+
+
+def _lender_rows(lookup: _Lookup) -> list[Found]:
+    """The income-statement rows that mark a lender's or an insurer's statement (net interest income, provisions
+    for credit losses, revenues net of interest expense, premiums earned), as found rows; [] when there are none.
+    Such a statement has no operating income, gross profit or current assets to take a margin or ratio of."""
+    lookup._add_statement_pages("income")
+    out: list[Found] = []
+    for t in lookup.tables:
+        if t.statement != "income" or t.scope or "income" not in page_titles(lookup.source.page_text(t.doc_id, t.page)):
+            continue  # the consolidated statement's own page, not a segment's table
+        for r in t.rows:
+            if _LENDER.search(r.label) and r.values:
+                col = next(iter(r.values))
+                out.append(Found(item="revenue", year=t.columns[col].year or 0, value=r.values[col], label=r.label,
+                                 raw=r.raw.get(col, ""), header=t.columns[col].header, doc_id=t.doc_id, page=t.page,
+                                 scale=t.scale, statement=t.statement, score=1.0))
+        if out:
+            return out
+    return out
 
 
 def _needs(plan: Plan) -> list[tuple[str, int, bool]]:

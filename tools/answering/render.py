@@ -11,7 +11,7 @@ from finrag.tools.answering.questions import Plan
 from finrag.tools.numbers import SCALES
 from finrag.tools.numbers import SINGULAR as _SCALE_WORD
 
-__all__ = ["render_answer", "render_not_found", "fmt_money", "fmt_value"]
+__all__ = ["render_answer", "render_not_found", "render_not_applicable", "fmt_money", "fmt_value"]
 
 
 def fmt_money(dollars: float, scale: Optional[str], *, decimals: Optional[int] = None) -> str:
@@ -225,3 +225,17 @@ def render_not_found(plan: Plan, company: str, found: list, missing: list[str]) 
     if got:
         text += f" Found: {got}."
     return text.replace("  ", " ")
+
+
+def render_not_applicable(plan: Plan, company: str, missing: list[str], rows: list) -> str:
+    """A margin or ratio the question allows to call not useful, of a lender's or insurer's statements: what the
+    statement reports instead (`rows`: its lender rows, cited) and what it lacks."""
+    what = plan.metric.display if plan.metric is not None else "this metric"
+    who = company or "this company"
+    lacks = " or ".join(dict.fromkeys(m.rsplit(" FY", 1)[0] for m in missing
+                                      if not m.lower().startswith(("total revenue", "revenue", "net sales"))))
+    shown = "; ".join(f"'{r.label}' {r.raw or r.value} ({', '.join(x for x in (r.scale, r.header) if x)}) {r.cite}"
+                      for r in rows[:3])
+    return (f"{what[:1].upper() + what[1:]} is not a useful metric for {who}: its income statement is a financial "
+            f"company's, with no {lacks} line, so its performance is not measured through {what}. It reports "
+            f"instead: {shown}.")

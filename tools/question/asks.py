@@ -11,7 +11,7 @@ from typing import Optional, cast
 
 from finrag.state.question import Aggregate, Direction, Scale
 
-__all__ = ["aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
+__all__ = ["asks_applicability", "aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
            "asks_drivers", "names_average", "scale_asked"]
 
 _DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b")
@@ -52,6 +52,16 @@ def series_years(head: str, years: list[int]) -> Optional[int]:
     if len(set(years)) >= 3 or (len(set(years)) == 2 and _SERIES_EACH.search(head)):
         return max(years) - min(years) + 1 if max(years) - min(years) < 6 else None
     return None
+
+
+_APPLICABILITY = re.compile(r"(?i)\bif\b[^?]{0,120}?\bis not (?:a |an )?(?:useful|relevant|meaningful|appropriate)\b|"
+                            r"\bif\b[^?]{0,120}?\bis not something (?:that )?(?:a |an )?(?:financial )?analysts? would")
+
+
+def asks_applicability(text: str) -> bool:
+    """Does the question ask to say so when its measure does not fit the company ("If gross margin is not a useful
+    metric for a company like this, then state that")?"""
+    return bool(_APPLICABILITY.search(text))
 
 
 def definition_head(text: str) -> str:

@@ -46,7 +46,8 @@ def _read(text: str) -> QuestionFacts:
         scope=_scope(text), aggregate=asks.aggregate_of(head), average_years=asks.average_years(head),
         series_years=asks.series_years(head, periods.years_written(head)),
         averages_span=asks.names_average(head), yesno=yesno, direction=asks.direction_of(q, yesno),
-        drivers=asks.asks_drivers(q), scale=asks.scale_asked(q), decimals=asks.decimals_asked(q))
+        drivers=asks.asks_drivers(q), applicability=asks.asks_applicability(q), scale=asks.scale_asked(q),
+        decimals=asks.decimals_asked(q))
 
 
 def read_question(text: object) -> QuestionFacts:

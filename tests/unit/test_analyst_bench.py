@@ -138,7 +138,7 @@ def test_financebench_classes(aq):
     assert aq.fb_class("What is the FY2019 - FY2020 total revenue growth rate for Block?") == "change"
     assert aq.fb_class("What is the FY2017 operating cash flow ratio for Adobe? Operating cash flow ratio is ...") \
         == "margin"
-    assert aq.fb_class("Which region had the worst topline performance for MGM during FY2022?") == "segment"
+    assert aq.fb_class("Which region had the worst topline performance for MGM during FY2022?") == "ranking"
     assert aq.fb_class("What is the FY2018 capital expenditure amount (in USD millions) for 3M?") == "line_item"
     assert aq.fb_class("What drove gross margin change as of FY2022 for JnJ?") == "open"
 

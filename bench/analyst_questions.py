@@ -5,6 +5,7 @@
     python bench/analyst_questions.py --write-questions q.jsonl      # the generated questions only
     python bench/analyst_questions.py --questions q.jsonl --index IDX   # ask given questions (e.g. older code)
     python bench/analyst_questions.py --fb-run runs/fb-dev             # + FinanceBench dev split by class
+    python bench/analyst_questions.py --reader-only --out runs/aq-noix.json   # inline XBRL stripped: tables only
 
 The filings are indexed as they are (`finrag index`, the same scratch index as `bench/edgar_real.py`). Questions
 come from each filing's own inline XBRL, read with the system's HTML reader (`_FilingText`, so the pages are the
@@ -540,7 +541,12 @@ def main(argv=None) -> int:
     ap.add_argument("--financebench", default=str(REPO.parent / "shared" / "data" / "financebench" /
                                                   "questions_dev.jsonl"))
     ap.add_argument("--fb-run", help="a `finrag eval run` output (offline judge, HDRR) on the dev questions")
+    ap.add_argument("--reader-only", action="store_true",
+                    help="ask copies of the filings without inline XBRL (edgar_real's `strip_ixbrl`): the table reader "
+                         "alone; --index defaults to runs/edgar-real-noix-idx")
     args = ap.parse_args(argv)
+    if args.reader_only and args.index == str(REPO / "runs" / "edgar-real-idx"):
+        args.index = str(REPO / "runs" / "edgar-real-noix-idx")
     t0 = time.perf_counter()
     questions, facts = generate(Path(args.edgar))
     if args.questions:
@@ -554,7 +560,10 @@ def main(argv=None) -> int:
         return 1
     from finrag.cli import main as finrag_main
 
-    if finrag_main(["index", args.edgar, "--index", args.index, "-q"]) not in (0, None):
+    folder = args.edgar
+    if args.reader_only:  # the same questions (gold from the original filings' facts) of stripped copies
+        folder = str(er.stripped_copies(Path(args.edgar), REPO / "runs" / "edgar-real-noix-files"))
+    if finrag_main(["index", folder, "--index", args.index, "-q"]) not in (0, None):
         print("indexing failed", file=sys.stderr)
         return 1
     rows = ask(questions, facts, Path(args.index))

@@ -81,6 +81,12 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
         member = answer_member(facts, tagged, docs[0], info)
         if member is not None:  # a segment, product or region: the table reader would read the total beside it
             return member, source
+        if not (tagged or {}).get("member_facts"):  # no tagged members (a PDF, HTML without inline XBRL): the tables'
+            from finrag.tools.answering.member_tables import answer_member_from_tables
+
+            member = answer_member_from_tables(facts, contexts, source, doc_id=docs[0], info=info)
+            if member is not None:
+                return member, source
         from finrag.tools.answering.fact_math import answer_computed
 
         computed = answer_computed(facts, tagged, docs[0], info)

@@ -43,7 +43,7 @@ from finrag.tools.answering.xbrl_facts import (
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question.measure import word_forms
 
-__all__ = ["Member", "answer_member", "member_name", "members_of"]
+__all__ = ["Member", "answer_member", "member_name", "members_of", "name_key"]
 
 _AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
 _OWN_AXIS = re.compile(r"(?i)segment|product|service|geograph|region|countr|market|line")
@@ -91,7 +91,9 @@ class Member:
         return max(hits) if hits else None
 
 
-def _key(name: str) -> frozenset[str]:
+def name_key(name: str) -> frozenset[str]:
+    """A member's name's distinctive words (without the words every label shares: "net", "total", "revenue",
+    "sales", ...); empty for a generic name ("Other", "Total") or a QName split into letters."""
     words = [w for w in word_forms(name) if w not in _SHARED_WORDS]
     if not words or (len(words) == 1 and words[0] in _GENERIC_ALONE) or any(w.isdigit() for w in words):
         return frozenset()
@@ -118,7 +120,7 @@ def members_of(facts: dict, concepts: list[str]) -> list[Member]:
         names: list[tuple[str, frozenset[str]]] = []
         for name in [*dict.fromkeys(labels), member_name(member)]:
             if name and all(n != name for n, _ in names):
-                names.append((name, _key(name)))
+                names.append((name, name_key(name)))
         out.append(Member(axis, member, group, names))
     return out
 

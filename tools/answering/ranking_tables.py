@@ -21,7 +21,7 @@ are listed, never ranked.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from finrag.state.question import QuestionFacts, Ranking
@@ -31,7 +31,7 @@ from finrag.tools.answering.reader import PRIMARY, PageSource, ReaderResult, _Lo
 from finrag.tools.answering.tables import Row, Table, page_titles
 from finrag.tools.question.measure import word_forms
 
-__all__ = ["answer_ranking_from_tables", "breakdowns_of"]
+__all__ = ["answer_ranking_from_tables", "breakdowns_of", "context_pages", "read_breakdown_pages"]
 
 _MEASURE_RE = {
     "revenue": re.compile(r"(?i)\brevenues?\b|\bsales\b"),
@@ -100,13 +100,38 @@ def _blocks(table: Table) -> list[tuple[str, list[Row], Optional[Row]]]:
     return out
 
 
+def _section_blocks(table: Table, measure: re.Pattern) -> list[tuple[str, list[Row], Optional[Row]]]:
+    """A table of sections, one per member, each with its own measure row ("Family of Apps:" then "Revenue",
+    "Income from operations"): the measure's rows named by their sections, a "Total" section's row the total."""
+    rows = [r for r in table.rows if measure.search(r.label) and r.section and not re.search(r"(?i)\btotal\b", r.label)]
+    if len({r.section for r in rows}) < 2 or len({r.section for r in rows}) != len(rows):
+        return []
+    named = [replace(r, label=r.section.strip(" :")) for r in rows]
+    total = next((r for r in named if _TOTAL.search(r.label)), None)
+    return [(rows[0].label, [r for r in named if r is not total], total)]  # the measure's row label names it
+
+
+def _sums_with_subtotals(values: list[float], total: float) -> bool:
+    """Do the values add up to `total` once the subtotals among them (a value equal to the sum of the two or more
+    values just above it: "Family of Apps" under "Advertising" and "Other revenue") are left out?"""
+    kept: list[float] = []
+    for v in values:
+        if any(abs(sum(kept[-k:]) - v) <= 0.005 * max(abs(v), 1.0) for k in range(2, len(kept) + 1)):
+            continue
+        kept.append(v)
+    return abs(sum(kept) - total) <= 0.015 * max(abs(total), 1.0)
+
+
 def _period_words(facts: QuestionFacts, year: int, quarter: Optional[int]) -> str:
     return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
 
 
 def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: set[str], quarter: Optional[int],
-                  context_pages: set[tuple[str, int]], facts: QuestionFacts) -> list[_Candidate]:
-    """Every breakdown of the lookup's tables that fits the ranking, scored (see the module docstring)."""
+                  context_pages: set[tuple[str, int]], facts: QuestionFacts,
+                  statements: bool = False) -> list[_Candidate]:
+    """Every breakdown of the lookup's tables that fits the ranking, scored (see the module docstring);
+    `statements`: one member's value is asked, not a ranking: a primary statement's own breakdown (Apple's Products
+    and Services net sales) counts as any other, and a reconciling row may be the member asked."""
     flow = ranking.group == "member"
     out: list[_Candidate] = []
     period = _period_words(facts, year, quarter)
@@ -124,7 +149,8 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
         pcol = next((c for c in prior_cols if t.columns[c].months == t.columns[col].months), prior_cols[0] if prior_cols else None)
         if ranking.by == "growth" and pcol is None:
             continue
-        blocks = _balance_blocks(t, ranking) if ranking.group != "member" else _blocks(t)
+        blocks = _balance_blocks(t, ranking) if ranking.group != "member" else \
+            _blocks(t) + _section_blocks(t, _MEASURE_RE[ranking.measure])
         for section, rows, total in blocks:
             rows = [r for r in rows if _money_row(r, col) and re.search(r"[A-Za-z]{2}", r.label)
                     and (not flow or len(r.label.split()) <= 10)]  # a sentence is no segment's name
@@ -141,11 +167,12 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
                 if len(places) * 4 >= 3 * len(parts):  # a breakdown of places: its one other row is no region
                     others += [p for p in parts if p not in places]
                     parts = places
-            if len(parts) < 2:
+            if len(parts) + (len(others) if statements else 0) < 2:
                 continue
-            if flow and sum(bool(_LINE_ITEM_WORDS.search(p.name) or any(m.search(p.name) for m in _MEASURE_RE.values()))
+            if flow and sum(bool(_LINE_ITEM_WORDS.search(p.name) or any(
+                    m.search(p.name) for name, m in _MEASURE_RE.items() if name != ranking.measure))
                             for p in parts) * 2 >= len(parts):
-                continue  # line items (expenses, gains, a measure by name), not the members of a breakdown
+                continue  # line items (expenses, gains, another measure by name), not the members of a breakdown
             every = [p.value for p in parts + others]
             if flow and abs(sum(every) - 100.0) <= 0.6 and all(0 <= abs(v) <= 100 for v in every):
                 continue  # shares in percent printed without a sign (a mix table), not amounts
@@ -153,8 +180,9 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
             total_value = total.values.get(col) if total is not None and _money_row(total, col) else None
             if total_value is not None:
                 s = sum(p.value for p in parts + others)
-                if abs(s - total_value) > 0.015 * max(abs(total_value), 1.0):
-                    continue  # not the parts of this total (subtotals inside, or another table's rows)
+                if abs(s - total_value) > 0.015 * max(abs(total_value), 1.0) and not _sums_with_subtotals(
+                        [r.values[col] for r in rows], total_value):
+                    continue  # not the parts of this total (another table's rows)
                 score += 2.0
             if ranking.group == "member":
                 named = f"{section} {total.label if total is not None else ''}"
@@ -179,7 +207,7 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
                 score -= 0.75 * len(extra)
                 if _BREAKDOWN_WORDS.search(f"{named} {t.caption}"):
                     score += 0.5
-                if t.statement in PRIMARY and set(page_titles(lookup.source.page_text(t.doc_id, t.page))) & set(PRIMARY):
+                if not statements and t.statement in PRIMARY and set(page_titles(lookup.source.page_text(t.doc_id, t.page))) & set(PRIMARY):
                     # a primary statement's revenue rows are kinds of revenue, never segments or regions
                     score -= 6.0 if _PLACE_KINDS.search(ranking.kind_word) else 3.0
             else:
@@ -246,19 +274,21 @@ def _sums(rows: list[Row], total: Optional[Row], t: Table) -> bool:
     return abs(s - total.values[col]) <= 0.015 * max(abs(total.values[col]), 1.0)
 
 
+_UNITS_LINE = re.compile(r"(?i)^\(?(?:in|dollars in|\$ ?in) (?:thousands|millions|billions)|unaudited|ended|^page \d|"
+                         r"^table of contents|^(?:(?:january|february|march|april|may|june|july|august|september|"
+                         r"october|november|december) \d{1,2},?\s*)+$")
+
+
 def _title(t: Table, section: str, total: Optional[Row], *, balance: bool, measure: Optional[re.Pattern]) -> str:
     """What the breakdown is, as printed: its section, its total's label, or the caption's heading that names the
     measure (else its last heading that is more than dates and units)."""
     if balance:
         return "balance sheet"
-    heads = [h for h in _heading_lines(t.caption) if re.search(r"[A-Za-z]{3}", h)
-             and not re.search(r"(?i)^\(?(?:in|dollars in|\$ ?in) (?:thousands|millions|billions)|unaudited|ended|"
-                               r"^page \d|^table of contents|^(?:(?:january|february|march|april|may|june|july|august|"
-                               r"september|october|november|december) \d{1,2},?\s*)+$", h)]
+    heads = [h for h in _heading_lines(t.caption) if re.search(r"[A-Za-z]{3}", h) and not _UNITS_LINE.search(h)]
     named = [h for h in heads if measure is not None and measure.search(h)]
     for cand in (section, total.label if total is not None else "", (named or heads or [""])[-1], t.title or ""):
         cand = " ".join(str(cand).split()).strip(" :")
-        if cand and not re.fullmatch(r"(?i)total", cand):
+        if cand and not re.fullmatch(r"(?i)total", cand) and not _UNITS_LINE.search(cand):
             return f"'{cand}'"
     return ""
 
@@ -278,8 +308,7 @@ def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], sourc
     year = max(plan.years)
     quarter = plan.quarter if plan.period == "quarter" else None
     year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
-    pages = [(doc_id, p) for c in contexts if c.get("doc_id") == doc_id
-             for p in range(int(c.get("page_start") or 0), int(c.get("page_end") or c.get("page_start") or 0) + 1)]
+    pages = context_pages(contexts, doc_id)
     months = plan.months if info.get("form") or plan.period != "annual" else None
     lookup = _Lookup(source, [doc_id], pages, quarter=plan.period == "quarter", lookup_statements=True,
                      months=months, fiscal_year=info.get("fiscal_year"), year_end=year_end)
@@ -293,7 +322,7 @@ def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], sourc
     found = search()
     if not found or found[0].score < 3.0:
         if ranking.group == "member":
-            _read_breakdown_pages(lookup, source, doc_id, ranking)
+            read_breakdown_pages(lookup, source, doc_id, ranking)
         else:
             lookup._add_statement_pages("balance")
         found = search()
@@ -310,7 +339,13 @@ def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], sourc
                         asked="ranking")
 
 
-def _read_breakdown_pages(lookup: _Lookup, source: PageSource, doc_id: str, ranking: Ranking) -> None:
+def context_pages(contexts: list[dict], doc_id: str) -> list[tuple[str, int]]:
+    """The (doc, page) pairs the contexts of `doc_id` cover, in order."""
+    return [(doc_id, p) for c in contexts if c.get("doc_id") == doc_id
+            for p in range(int(c.get("page_start") or 0), int(c.get("page_end") or c.get("page_start") or 0) + 1)]
+
+
+def read_breakdown_pages(lookup: _Lookup, source: PageSource, doc_id: str, ranking: Ranking) -> None:
     """Reads the filing's pages that name the measure: pages of figures, those that name the question's breakdown
     noun or a breakdown word, and those that name the measure most first; at most `_MAX_SCAN_PAGES`."""
     measure_re = _MEASURE_RE[ranking.measure]

@@ -28,7 +28,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan, plan_question
-from finrag.tools.answering.render import render_answer, render_not_applicable, render_not_found
+from finrag.tools.answering.render import render_answer, render_not_applicable, render_not_found, render_series
 from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, page_titles
 from finrag.tools.fiscal import fiscal_year_of
 from finrag.tools.fiscal import safe_date as _safe_date
@@ -306,6 +306,12 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
         plan.years = [fiscal_year_of(d, int(info["fiscal_year"]), year_end)]
     if plan.blocked:
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)
+    series = bool(facts.series_years) and plan.kind == "item" and plan.aggregate == "single"
+    if series:  # one value per fiscal year, the latest asked (or the filing's) last
+        last = max(facts.years_written or ([int(info["fiscal_year"])] if info.get("fiscal_year") else []), default=0)
+        if not last:
+            return ReaderResult(answer="", confident=False, kind="none", plan=plan)
+        plan.years = list(range(last - int(facts.series_years or 0) + 1, last + 1))
     pages: list[tuple[str, int]] = []
     for c in contexts:
         if c.get("doc_id") not in docs:
@@ -336,6 +342,13 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
     result = ReaderResult(answer="", confident=False, kind=plan.kind, plan=plan, found=flist, missing=missing,
                           extraction=lookup.extraction(), pages_added=list(lookup.added))
     company = info.get("company") or ""
+    if series and flist:  # the years found, and the years missing said (never one year as the series)
+        item = plan.item or ""
+        gone = [y for y in plan.years if (item, y) not in found]
+        result.answer = render_series(plan, company, found, gone)
+        result.asked, result.confident = "series", not gone
+        result.value = found[(item, max(y for y in plan.years if (item, y) in found))].value
+        return result
     if missing or not flist:
         lender = _lender_rows(lookup) if facts.applicability and plan.metric is not None else []
         if lender and any(_OPERATING_ITEM.search(m) for m in missing):

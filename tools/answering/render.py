@@ -11,7 +11,7 @@ from finrag.tools.answering.questions import Plan
 from finrag.tools.numbers import SCALES
 from finrag.tools.numbers import SINGULAR as _SCALE_WORD
 
-__all__ = ["render_answer", "render_not_found", "render_not_applicable", "fmt_money", "fmt_value"]
+__all__ = ["render_answer", "render_not_found", "render_not_applicable", "render_series", "fmt_money", "fmt_value"]
 
 
 def fmt_money(dollars: float, scale: Optional[str], *, decimals: Optional[int] = None) -> str:
@@ -239,3 +239,23 @@ def render_not_applicable(plan: Plan, company: str, missing: list[str], rows: li
     return (f"{what[:1].upper() + what[1:]} is not a useful metric for {who}: its income statement is a financial "
             f"company's, with no {lacks} line, so its performance is not measured through {what}. It reports "
             f"instead: {shown}.")
+
+
+def render_series(plan: Plan, company: str, found: dict, missing_years: list[int]) -> str:
+    """One line item for each fiscal year of `plan.years` (the latest last), as a sentence and a small table; the
+    years not found are said to be missing (the series is never one year's value)."""
+    item = plan.item or ""
+    display = LINE_ITEMS[item].display if item in LINE_ITEMS else item
+    cells = []
+    for y in plan.years:
+        f = found.get((item, y))
+        if f is None:
+            continue
+        money = fmt_money(_item_value(f, plan), plan.scale or f.scale, decimals=_decimals(f) if not plan.scale else None)
+        cells.append((y, money, f))
+    listed = "; ".join(f"FY{y}: {m} {f.cite}" for y, m, f in cells)
+    gap = (f" No {display} for {', '.join(f'FY{y}' for y in missing_years)} was found in the filing's statement "
+           "tables (its statements hold fewer comparative years)." if missing_years else "")
+    rows = "\n".join(f"| FY{y} | {m} | '{f.label}', {f.header} | {f.cite} |" for y, m, f in cells)
+    return (f"{_company(company)}{display} by fiscal year: {listed}.{gap}\n\n| fiscal year | {display} | row, column "
+            f"| source |\n|---|---|---|---|\n{rows}")

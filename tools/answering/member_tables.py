@@ -1,0 +1,123 @@
+"""One segment's, region's or product line's value from the routed filing's statement tables (PDFs, EDGAR HTML
+without inline XBRL): the table reader's counterpart of `member_facts.py`.
+
+    result = answer_member_from_tables(facts, contexts, source, doc_id=..., info=...)   # ReaderResult or None
+
+The breakdowns of the asked measure (revenue, operating income) are found as for a ranking
+(`ranking_tables.breakdowns_of`: rows that add up to their printed total, or under a caption naming the measure;
+here the primary statements' own breakdowns count too: Apple's "Products" and "Services" net sales). A part is the
+asked member when the distinctive words of its row label (without "net", "total", "revenue", "sales" and the
+company's own name: `member_facts.name_key`) are all in the question; the longest such name wins, then the better
+breakdown. Its value is read from the asked period's column (a change: against the prior year's column, the
+arithmetic stated), cited to its page.
+
+When the question names a breakdown outright (`QuestionFacts.member_cue`: "segment", "revenue from <Place>") and
+no part matches, the answer says so and lists the parts the tables do hold: never the consolidated total as if it
+were the member's. A question that names no member is left to the line-item reader (None).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from finrag.state.question import QuestionFacts, Ranking, RankMeasure
+from finrag.tools.answering.member_facts import name_key
+from finrag.tools.answering.questions import plan_question
+from finrag.tools.answering.ranking_tables import breakdowns_of, context_pages, read_breakdown_pages
+from finrag.tools.answering.rankings import MEASURE_NAMES, Breakdown, Part, operands
+from finrag.tools.answering.reader import PageSource, ReaderResult, _Lookup, _without_names, _year_end
+from finrag.tools.answering.xbrl_facts import asked_item
+from finrag.tools.question.measure import word_forms
+
+__all__ = ["answer_member_from_tables"]
+
+_MEASURES: dict[str, RankMeasure] = {"revenue": "revenue", "operating_income": "operating_income",
+                                     "net_income": "net_income"}
+
+
+def _own_words(info: dict) -> frozenset[str]:
+    return frozenset(word_forms(" ".join(str(n) for n in [info.get("company"), info.get("registrant"),
+                                                          *(info.get("aliases") or []), *(info.get("tickers") or [])]
+                                        if n)))
+
+
+def _match(part: Part, words: set[str], own: frozenset[str]) -> int:
+    """How many distinctive words of the part's name the question holds (0: not all of them)."""
+    key = name_key(part.name) - own
+    return len(key) if key and key <= words - own else 0
+
+
+def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source: PageSource, *, doc_id: str,
+                              info: Optional[dict] = None) -> Optional[ReaderResult]:
+    """The member's value the question asks, from the tables (see the module docstring); a not-found answer when
+    it names a breakdown the tables do not hold; None when it names no member."""
+    if facts.ranking is not None or facts.metric is not None or facts.series_years or \
+            facts.aggregate not in ("single", "change"):
+        return None
+    item = asked_item(facts.text)
+    measure = _MEASURES.get(item or "")
+    if measure is None:
+        return None
+    info = info or {}
+    own = _own_words(info)
+    words = set(facts.words)
+    plan = plan_question(_without_names(facts.text, info), facts=facts, fiscal_year=info.get("fiscal_year"),
+                         quarter=info.get("quarter"), form=str(info.get("form") or ""))
+    if not plan.years:
+        return None
+    year = max(plan.years)
+    change = plan.aggregate == "change"
+    quarter = plan.quarter if plan.period == "quarter" else None
+    year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
+    pages = context_pages(contexts, doc_id)
+    months = plan.months if info.get("form") or plan.period != "annual" else None
+    lookup = _Lookup(source, [doc_id], pages, quarter=plan.period == "quarter", lookup_statements=True, months=months,
+                     fiscal_year=info.get("fiscal_year"), year_end=year_end)
+    ranking = Ranking(group="member", by="growth" if change else "value", measure=measure)
+
+    def best() -> Optional[tuple[int, Breakdown, Part]]:
+        found = breakdowns_of(ranking, lookup, year, qualifiers=set(), quarter=quarter, context_pages=set(pages),
+                              facts=facts, statements=True)
+        hits = [(_match(p, words, own), -i, c.bd, p) for i, c in enumerate(found) for p in c.bd.parts + c.bd.others]
+        hits = [h for h in hits if h[0]]
+        if not hits:
+            return None
+        n, _i, bd, part = max(hits, key=lambda h: (h[0], h[1]))
+        return n, bd, part
+
+    hit = best()
+    if hit is None:
+        read_breakdown_pages(lookup, source, doc_id, ranking)
+        lookup._add_statement_pages("income")
+        hit = best()
+    display = MEASURE_NAMES[measure]
+    if hit is None:
+        if facts.member_cue is None:
+            return None
+        return ReaderResult(answer=f"No {display} row for the {facts.member_cue} asked was found in {doc_id}'s tables "
+                                   f"for the period asked. The consolidated total is not the asked measure.",
+                            confident=False, kind="item", asked="member")
+    _n, bd, part = hit
+    company = str(info.get("company") or "")
+    whose = f"{company}'" if company.endswith("s") else f"{company}'s" if company else "The filing's"
+    if change:
+        if part.prior is None or not part.prior:
+            return ReaderResult(answer=f"{whose} {display} from {part.name} for {bd.period} was "
+                                       f"{bd.amount(part.value)} {bd.cite}; no {bd.prior_period} value was found beside "
+                                       "it, so the change is not computed.", confident=False, kind="item",
+                                asked="member")
+        pct = (part.value - part.prior) / abs(part.prior) * 100.0
+        diff = part.value - part.prior
+        answer = (f"{whose} {display} from {part.name} changed by {bd.amount(diff)} ({pct:+.1f}%) from "
+                  f"{bd.amount(part.prior)} for {bd.prior_period} to {bd.amount(part.value)} for {bd.period} {bd.cite}: "
+                  f"({part.value:,.0f} - {part.prior:,.0f}) / {abs(part.prior):,.0f} = {pct:+.1f}%.")
+        formula = f"({part.value:,.0f} - {part.prior:,.0f}) / {abs(part.prior):,.0f} = {pct:+.1f}%"
+        value: Optional[float] = pct
+    else:
+        answer = f"{whose} {display} from {part.name} for {bd.period} was {bd.amount(part.value)} {bd.cite}."
+        formula, value = "", part.value
+    answer += f" Source: the row '{part.name}' of {bd.title or 'a table'} (a part of {display})."
+    one = replace(bd, parts=[part], others=[], total=None)
+    return ReaderResult(answer=answer, confident=True, kind="item", found=operands(one, [part], year=year, item=item or ""),
+                        pages_added=[(bd.doc_id, bd.page)], value=value, asked="member",
+                        member=f"{part.name} (table row)", formula=formula)

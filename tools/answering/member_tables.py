@@ -11,8 +11,8 @@ company's own name: `member_facts.name_key`) are all in the question; the longes
 breakdown. Its value is read from the asked period's column (a change: against the prior year's column, the
 arithmetic stated), cited to its page.
 
-When the question names a breakdown outright (`QuestionFacts.member_cue`: "segment", "revenue from <Place>") and
-no part matches, the answer says so and lists the parts the tables do hold: never the consolidated total as if it
+When the question asks one value of a breakdown it names outright (`QuestionFacts.member_cue`: "segment",
+"revenue from <Place>") and no part matches, the answer says so and lists the parts the tables do hold: never the consolidated total as if it
 were the member's. A question that names no member is left to the line-item reader (None).
 """
 from __future__ import annotations
@@ -31,6 +31,9 @@ from finrag.tools.question.measure import word_forms
 
 __all__ = ["answer_member_from_tables"]
 
+_MIN_SCORE = 3.0
+"""A breakdown whose own labels name the measure ("Revenues:", "Total net sales"), or that adds up to its printed
+total under a caption naming it: a caption alone (a table of percent changes under "Sales") is not enough."""
 _MEASURES: dict[str, RankMeasure] = {"revenue": "revenue", "operating_income": "operating_income",
                                      "net_income": "net_income"}
 
@@ -78,11 +81,16 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
     def best() -> Optional[tuple[int, Breakdown, Part]]:
         found = breakdowns_of(ranking, lookup, year, qualifiers=set(), quarter=quarter, context_pages=set(pages),
                               facts=facts, statements=True)
-        hits = [(_match(p, words, own), -i, c.bd, p) for i, c in enumerate(found) for p in c.bd.parts + c.bd.others]
+        hits = [(_match(p, words, own), -i, c.bd, p) for i, c in enumerate(found) if c.score >= _MIN_SCORE
+                for p in c.bd.parts + c.bd.others]
         hits = [h for h in hits if h[0]]
         if not hits:
             return None
-        n, _i, bd, part = max(hits, key=lambda h: (h[0], h[1]))
+        # the breakdown the question names ("the Automotive segment": the segment table's "Automotive segment"
+        # row, not the product table's "Automotive sales"), then the better breakdown
+        cue = facts.member_cue or ""
+        n, _i, bd, part = max(hits, key=lambda h: (h[0], bool(cue) and cue in f"{h[3].name} {h[2].title}".lower(),
+                                                   h[1]))
         return n, bd, part
 
     hit = best()
@@ -92,7 +100,7 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
         hit = best()
     display = MEASURE_NAMES[measure]
     if hit is None:
-        if facts.member_cue is None:
+        if facts.member_cue is None or change:  # a member's change not found: the evidence answer says what it can
             return None
         return ReaderResult(answer=f"No {display} row for the {facts.member_cue} asked was found in {doc_id}'s tables "
                                    f"for the period asked. The consolidated total is not the asked measure.",

@@ -103,7 +103,8 @@ def _blocks(table: Table) -> list[tuple[str, list[Row], Optional[Row]]]:
 def _section_blocks(table: Table, measure: re.Pattern) -> list[tuple[str, list[Row], Optional[Row]]]:
     """A table of sections, one per member, each with its own measure row ("Family of Apps:" then "Revenue",
     "Income from operations"): the measure's rows named by their sections, a "Total" section's row the total."""
-    rows = [r for r in table.rows if measure.search(r.label) and r.section and not re.search(r"(?i)\btotal\b", r.label)]
+    rows = [r for r in table.rows if r.section and measure.match(re.sub(r"(?i)^(?:net|total)\s+", "", r.label))
+            and not re.search(r"(?i)\btotal\b", r.label)]  # the row is the measure ("Revenues"), not "Cost of revenues"
     if len({r.section for r in rows}) < 2 or len({r.section for r in rows}) != len(rows):
         return []
     named = [replace(r, label=r.section.strip(" :")) for r in rows]
@@ -170,9 +171,12 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
             if len(parts) + (len(others) if statements else 0) < 2:
                 continue
             if flow and sum(bool(_LINE_ITEM_WORDS.search(p.name) or any(
-                    m.search(p.name) for name, m in _MEASURE_RE.items() if name != ranking.measure))
+                    m.search(p.name) for name, m in _MEASURE_RE.items() if statements is False or name != ranking.measure))
                             for p in parts) * 2 >= len(parts):
-                continue  # line items (expenses, gains, another measure by name), not the members of a breakdown
+                # line items (expenses, gains, a measure by name: "Las Vegas net revenues" beside "Las Vegas Adjusted
+                # EBITDAR" in a reconciliation), not the members of a breakdown; for one member's value the asked
+                # measure may name the parts ("Sales of products", "Automotive sales")
+                continue
             every = [p.value for p in parts + others]
             if flow and abs(sum(every) - 100.0) <= 0.6 and all(0 <= abs(v) <= 100 for v in every):
                 continue  # shares in percent printed without a sign (a mix table), not amounts

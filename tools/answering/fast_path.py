@@ -74,6 +74,10 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
             from finrag.tools.answering.cover_facts import answer_cover
 
             cover = answer_cover(facts, tagged, docs[0], info)
+            if cover is None:  # not tagged (a PDF, HTML without inline XBRL): the auditor's signature, the cover text
+                from finrag.tools.answering.cover_text import answer_cover_text
+
+                cover = answer_cover_text(facts, source, docs[0], info)
             if cover is not None:
                 return cover, source
         from finrag.tools.answering.member_facts import answer_member

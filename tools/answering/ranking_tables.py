@@ -154,7 +154,8 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
             _blocks(t) + _section_blocks(t, _MEASURE_RE[ranking.measure])
         for section, rows, total in blocks:
             rows = [r for r in rows if _money_row(r, col) and re.search(r"[A-Za-z]{2}", r.label)
-                    and (not flow or len(r.label.split()) <= 10)]  # a sentence is no segment's name
+                    and (not flow or len(r.label.split()) <= 10)  # a sentence is no segment's name
+                    and not _UNITS_LINE.search(r.label)]  # nor a header's 'Year Ended December 31,
             parts: list[Part] = []
             others: list[Part] = []
             for r in rows:
@@ -211,6 +212,9 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
                 score -= 0.75 * len(extra)
                 if _BREAKDOWN_WORDS.search(f"{named} {t.caption}"):
                     score += 0.5
+                noun = ranking.kind_word.split()[-1][:6] if ranking.kind_word else ""
+                if noun and re.search(rf"(?i)\b{re.escape(noun)}", f"{named} {t.caption}"):
+                    score += 1.0  # the breakdown the question names ("segment": a table of segments)
                 if not statements and t.statement in PRIMARY and set(page_titles(lookup.source.page_text(t.doc_id, t.page))) & set(PRIMARY):
                     # a primary statement's revenue rows are kinds of revenue, never segments or regions
                     score -= 6.0 if _PLACE_KINDS.search(ranking.kind_word) else 3.0

@@ -93,7 +93,9 @@ _EXTRA = [("cfo", re.compile(r"(?i)\b(?:operating cash flows?|cash (?:flows? )?f
           ("current_debt", re.compile(r"(?i)\bcurrent (?:portion|maturities) of (?:long[- ]term )?debt\b|"
                                       r"\bshort[- ]term (?:debt|borrowings)\b")),
           ("long_term_debt", re.compile(r"(?i)(?<!portion of )(?<!maturities of )\blong[- ]term debt\b")),
-          ("total_assets", re.compile(r"(?i)\btotal assets\b"))]
+          ("total_assets", re.compile(r"(?i)\btotal assets\b")),
+          # "How much did Tesla earn from automotive leasing": a revenue asked without the word
+          ("revenue", re.compile(r"(?i)\b(?:earn(?:ed)?|br(?:ing|ought) in|generat(?:e|ed))\s+(?:in\s+revenues?\s+)?from\b"))]
 
 
 def owner(info: dict) -> str:

@@ -11,7 +11,7 @@ from finrag.tools.answering.metrics import metric_in_question
 
 _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
     ("auditor", re.compile(r"(?i)\bwho\s+(?:audited|audits)\b|\bwho\s+(?:is|was)\b[^?]*\b(?:auditor|audit\s+firm|accounting\s+firm)\b|"
-                           r"\b(?:name\s+of|which|what\s+is|what\s+was)\s+(?:the\s+)?[\w'’\s]{0,40}?(?:independent\s+)?"
+                           r"\b(?:name\s+of|name|which|what\s+is|what\s+was)\s+(?:the\s+)?[\w'’\s]{0,40}?(?:independent\s+)?"
                            r"(?:auditor|audit\s+firm|(?:registered\s+public\s+)?accounting\s+firm)\b(?!'s|’s)")),
     ("public_float", re.compile(r"(?i)\bpublic\s+float\b|\baggregate\s+market\s+value\b[^?]*\bnon-?affiliates\b")),
     ("shares_outstanding", re.compile(r"(?i)^(?!.*\b(?:weighted|average|diluted|basic|repurchas\w*|buybacks?)\b)"

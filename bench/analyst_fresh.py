@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -68,12 +67,8 @@ QUESTIONS: list[tuple[str, str, str, tuple]] = [
 
 
 def _members(filing: dict, axis: str) -> dict[str, list[dict]]:
-    out: dict[str, list[dict]] = defaultdict(list)
-    for f in filing["all"]:
-        if len(f["members"]) == 1 and f["members"][0][0] == axis and f["concept"][8:] in aq.REVENUE \
-                and not aq._SKIP_MEMBERS.search(f["members"][0][1]):
-            out[f["members"][0][1]].append(f)
-    return out
+    by_axis, facts = aq.revenue_members(filing)
+    return {member: facts[(ax, member)] for ax, member in by_axis.get(axis, [])}
 
 
 def gold_of(spec: tuple, meta: dict, filing: dict) -> dict | None:

@@ -207,12 +207,9 @@ def _q(meta: dict, cls: str, sub: str, text: str, gold: dict, k: int) -> dict:
             "sub": sub, "doc_id": meta["doc_id"], "form": meta["form"], **gold}
 
 
-def segment_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
-    """Revenue of one member (see the module docstring), current period first, one per member, at most `limit`,
-    taken in turn from each axis."""
-    xbrl = filing["xbrl"]
-    periods = er._periods(meta["form"], meta["fy"], meta["q"], meta["end"])
-    total = {p[1]: er._gold(xbrl, REVENUE, meta["end"], False, p[2], p[3]) for p in periods}
+def revenue_members(filing: dict) -> tuple[dict[str, list[tuple[str, str]]], dict[tuple[str, str], list[dict]]]:
+    """The revenue facts of one-member contexts of the breakdown axes (reconciling members left out): the members
+    of each axis in the filing's order, and each (axis, member)'s facts."""
     by_axis: dict[str, list[tuple[str, str]]] = defaultdict(list)
     facts: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for f in filing["all"]:
@@ -222,6 +219,16 @@ def segment_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
             if key not in facts:
                 by_axis[key[0]].append(key)
             facts[key].append(f)
+    return by_axis, facts
+
+
+def segment_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
+    """Revenue of one member (see the module docstring), current period first, one per member, at most `limit`,
+    taken in turn from each axis."""
+    xbrl = filing["xbrl"]
+    periods = er._periods(meta["form"], meta["fy"], meta["q"], meta["end"])
+    total = {p[1]: er._gold(xbrl, REVENUE, meta["end"], False, p[2], p[3]) for p in periods}
+    by_axis, facts = revenue_members(filing)
     out: list[dict] = []
     order = [k for group in zip(*[by_axis[a] + [("", "")] * 20 for a in AXES]) for k in group if k[0]]
     for i, key in enumerate(order):

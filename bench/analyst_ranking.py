@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -41,7 +40,6 @@ def ranking_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
     """Questions of the ranking class for one filing (see the module docstring)."""
     from analyst_questions import (
         _MEASURE_LABEL,
-        _SKIP_MEMBERS,
         AXES,
         REVENUE,
         _owner,
@@ -49,21 +47,14 @@ def ranking_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
         _q,
         clean_label,
         member_name,
+        revenue_members,
     )
 
     months = 12 if meta["form"] == "10K" else 3
     fy, q = meta["fy"], meta["q"]
     phrases = (f"in fiscal {fy}", f"for FY{fy}") if months == 12 else (f"in Q{q} of fiscal {fy}",
                                                                        f"for Q{q} FY{fy}")
-    by_axis: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    facts: dict[tuple[str, str], list[dict]] = defaultdict(list)
-    for f in filing["all"]:
-        if len(f["members"]) == 1 and f["members"][0][0] in AXES and f["concept"][8:] in REVENUE \
-                and f["concept"].startswith("us-gaap:") and not _SKIP_MEMBERS.search(f["members"][0][1]):
-            key = f["members"][0]
-            if key not in facts:
-                by_axis[key[0]].append(key)
-            facts[key].append(f)
+    by_axis, facts = revenue_members(filing)
     out: list[dict] = []
     total = er._gold(filing["xbrl"], REVENUE, meta["end"], False, months, 0)
     for a, (axis, keys) in enumerate(sorted(by_axis.items())):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.pages import TextPages
 
 from finrag.tools.answering.cover_text import answer_cover_text
 from finrag.tools.answering.sources import PdfPages
@@ -19,26 +20,12 @@ SIGNED = "Critical Audit Matters\n... the matter below ...\n/s/ Deloitte & Touch
 CONSENT = "Consent of Independent Registered Public Accounting Firm\n/s/ Deloitte & Touche LLP\n"
 
 
-class Pages:
-    def __init__(self, pages: list[str]):
-        self.pages = pages
-
-    def page_text(self, doc_id: str, page: int) -> str:
-        return self.pages[page] if 0 <= page < len(self.pages) else ""
-
-    def page_count(self, doc_id: str) -> int:
-        return len(self.pages)
-
-    def pdf_path(self, doc_id: str) -> str:
-        return ""
-
-
 INFO = {"company": "Acme Cloud", "fiscal_year": 2024}
 
 
 def test_the_auditor_is_the_reports_signer_on_the_page_after_its_opinion():
     r = answer_cover_text(read_question("Who audited Acme Cloud's FY2024 financial statements?"),
-                          Pages([COVER, "notes", REPORT, SIGNED, "more notes", CONSENT]), "acme-10k", INFO)
+                          TextPages([COVER, "notes", REPORT, SIGNED, "more notes", CONSENT]), "acme-10k", INFO)
     assert r is not None and r.asked == "cover" and r.confident
     assert r.answer.startswith("Acme Cloud's independent registered public accounting firm is Deloitte & Touche LLP "
                                "[acme-10k, p. 3].")
@@ -46,13 +33,13 @@ def test_the_auditor_is_the_reports_signer_on_the_page_after_its_opinion():
 
 def test_the_public_float_with_its_as_of_date():
     r = answer_cover_text(read_question("What was Acme Cloud's public float in its FY2024 10-K?"),
-                          Pages([COVER, REPORT]), "acme-10k", INFO)
+                          TextPages([COVER, REPORT]), "acme-10k", INFO)
     assert r is not None and r.value == 12_345_678_901.0
     assert "as of June 28, 2024: $12,345,678,901 ($12.35 billion) [acme-10k, p. 0]" in r.answer
 
 
 def test_nothing_said_is_no_answer():
-    pages = Pages(["ACME CLOUD, INC.", "We have audited ... (no signature)", "/s/ Jane Doe, Chief Executive Officer"])
+    pages = TextPages(["ACME CLOUD, INC.", "We have audited ... (no signature)", "/s/ Jane Doe, Chief Executive Officer"])
     for q in ["Who audited Acme Cloud's FY2024 financial statements?", "What was Acme Cloud's public float?"]:
         assert answer_cover_text(read_question(q), pages, "acme-10k", INFO) is None, q
 

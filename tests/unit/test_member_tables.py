@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.pages import TextPages
 
 from finrag.tools.answering.member_tables import answer_member_from_tables
 from finrag.tools.answering.reader import read
@@ -48,24 +49,8 @@ Net income | 1,050 | 820
 """
 
 
-class Pages:
-    """Page texts of one filing (no PDF: the text reader)."""
-
-    def __init__(self, pages: list[str]):
-        self.pages = pages
-
-    def page_text(self, doc_id: str, page: int) -> str:
-        return self.pages[page] if 0 <= page < len(self.pages) else ""
-
-    def page_count(self, doc_id: str) -> int:
-        return len(self.pages)
-
-    def pdf_path(self, doc_id: str) -> str:
-        return ""
-
-
 INFO = {"company": "Acme Cloud", "fiscal_year": 2024, "form": "10K", "period_end": "2024-12-31"}
-SOURCE = Pages(["Acme Cloud, Inc. Annual Report on Form 10-K", INCOME, SEGMENTS])
+SOURCE = TextPages(["Acme Cloud, Inc. Annual Report on Form 10-K", INCOME, SEGMENTS])
 
 
 def _ask(question: str):
@@ -109,7 +94,7 @@ def test_a_series_from_the_statement_columns_and_the_missing_year_said():
     assert r.answer.startswith("Acme Cloud's net income by fiscal year: FY2022: $700 million [acme-10k, p. 1]; "
                                "FY2023: $820 million [acme-10k, p. 1]; FY2024: $1,050 million [acme-10k, p. 1].")
     # (another doc id: a page's tables are kept per filing and page for the process)
-    two = read(q, [], Pages(["cover", BALANCE_TWO_YEARS]), routed_docs=["acme2-10k"], doc_info=INFO)
+    two = read(q, [], TextPages(["cover", BALANCE_TWO_YEARS]), routed_docs=["acme2-10k"], doc_info=INFO)
     assert two.asked == "series" and not two.confident
     assert "FY2023: $820 million" in two.answer and "No net income for FY2022 was found" in two.answer
 

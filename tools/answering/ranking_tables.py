@@ -155,69 +155,25 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
         for section, rows, total in blocks:
             rows = [r for r in rows if _money_row(r, col) and re.search(r"[A-Za-z]{2}", r.label)
                     and (not flow or len(r.label.split()) <= 10)  # a sentence is no segment's name
-                    and not _UNITS_LINE.search(r.label)]  # nor a header's 'Year Ended December 31,
-            parts: list[Part] = []
-            others: list[Part] = []
-            for r in rows:
-                prior = r.values.get(pcol) if pcol is not None and _money_row(r, pcol) else None
-                part = Part(name=r.label, value=r.values[col], prior=prior, raw=r.raw.get(col, ""),
-                            prior_raw=r.raw.get(pcol, "") if pcol is not None else "", page=t.page)
-                (others if flow and is_reconciling(r.label) else parts).append(part)
-            if flow and _PLACE_KINDS.search(ranking.kind_word) and re.search(r"(?i)region|geograph|countr",
-                                                                              ranking.kind_word):
-                places = [p for p in parts if _GEOGRAPHIC.search(p.name)]
-                if len(places) * 4 >= 3 * len(parts):  # a breakdown of places: its one other row is no region
-                    others += [p for p in parts if p not in places]
-                    parts = places
-            if len(parts) + (len(others) if statements else 0) < 2:
+                    and not _UNITS_LINE.search(r.label)]  # nor a header's 'Year Ended December 31,'
+            split = _parts_of(rows, col, pcol, t.page, ranking, statements=statements)
+            if split is None:
                 continue
-            if flow and sum(bool(_LINE_ITEM_WORDS.search(p.name) or any(
-                    m.search(p.name) for name, m in _MEASURE_RE.items() if statements is False or name != ranking.measure))
-                            for p in parts) * 2 >= len(parts):
-                # line items (expenses, gains, a measure by name: "Las Vegas net revenues" beside "Las Vegas Adjusted
-                # EBITDAR" in a reconciliation), not the members of a breakdown; for one member's value the asked
-                # measure may name the parts ("Sales of products", "Automotive sales")
-                continue
-            every = [p.value for p in parts + others]
-            if flow and abs(sum(every) - 100.0) <= 0.6 and all(0 <= abs(v) <= 100 for v in every):
-                continue  # shares in percent printed without a sign (a mix table), not amounts
-            score = 0.0
+            parts, others = split
             total_value = total.values.get(col) if total is not None and _money_row(total, col) else None
+            score = 0.0
             if total_value is not None:
                 s = sum(p.value for p in parts + others)
                 if abs(s - total_value) > 0.015 * max(abs(total_value), 1.0) and not _sums_with_subtotals(
                         [r.values[col] for r in rows], total_value):
                     continue  # not the parts of this total (another table's rows)
                 score += 2.0
-            if ranking.group == "member":
-                named = f"{section} {total.label if total is not None else ''}"
-                measure_re = _MEASURE_RE[ranking.measure]
-                if measure_re.search(named):
-                    score += 3.0
-                elif any(measure_re.search(h) for h in _heading_lines(t.caption)):
-                    score += 2.0
-                elif measure_re.search(t.title or ""):
-                    score += 1.0
-                else:
+            if flow:
+                fit = _member_fit(t, section, total, ranking, lookup, qualifiers=qualifiers, asked=facts,
+                                  statements=statements)
+                if fit is None:
                     continue
-                if any(other.search(named) for name, other in _MEASURE_RE.items() if name != ranking.measure
-                       and not measure_re.search(named)):
-                    continue
-                qual = set(word_forms(named)) & qualifiers
-                score += 2.0 * len(qual)
-                # a total named with words the question does not use ("Total non-U.S. revenues", "Total segment
-                # revenue from contracts with customers") is a part's own breakdown, not the asked total's
-                extra = {w for w in word_forms(total.label) if w not in _TOTAL_WORDS and w not in qual
-                         and w not in facts.words} if total is not None else set()
-                score -= 0.75 * len(extra)
-                if _BREAKDOWN_WORDS.search(f"{named} {t.caption}"):
-                    score += 0.5
-                noun = ranking.kind_word.split()[-1][:6] if ranking.kind_word else ""
-                if noun and re.search(rf"(?i)\b{re.escape(noun)}", f"{named} {t.caption}"):
-                    score += 1.0  # the breakdown the question names ("segment": a table of segments)
-                if not statements and t.statement in PRIMARY and set(page_titles(lookup.source.page_text(t.doc_id, t.page))) & set(PRIMARY):
-                    # a primary statement's revenue rows are kinds of revenue, never segments or regions
-                    score -= 6.0 if _PLACE_KINDS.search(ranking.kind_word) else 3.0
+                score += fit
             else:
                 score += 3.0 + (0.5 if t.title else 0.0)
             if (t.doc_id, t.page) in context_pages:
@@ -229,6 +185,72 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
             out.append(_Candidate(bd, score + 0.01 * min(len(parts), 10)))
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def _parts_of(rows: list[Row], col: int, pcol: Optional[int], page: int, ranking: Ranking, *,
+              statements: bool) -> Optional[tuple[list[Part], list[Part]]]:
+    """(parts, rows not ranked) of a run of rows, or None when the rows are no breakdown's members: fewer than two,
+    line items (expenses, gains, another measure by name), or percent shares printed without a sign."""
+    flow = ranking.group == "member"
+    parts: list[Part] = []
+    others: list[Part] = []
+    for r in rows:
+        prior = r.values.get(pcol) if pcol is not None and _money_row(r, pcol) else None
+        part = Part(name=r.label, value=r.values[col], prior=prior, raw=r.raw.get(col, ""),
+                    prior_raw=r.raw.get(pcol, "") if pcol is not None else "", page=page)
+        (others if flow and is_reconciling(r.label) else parts).append(part)
+    if flow and re.search(r"(?i)region|geograph|countr", ranking.kind_word):
+        places = [p for p in parts if _GEOGRAPHIC.search(p.name)]
+        if len(places) * 4 >= 3 * len(parts):  # a breakdown of places: its one other row is no region
+            others += [p for p in parts if p not in places]
+            parts = places
+    if len(parts) + (len(others) if statements else 0) < 2:
+        return None
+    if flow and sum(bool(_LINE_ITEM_WORDS.search(p.name) or any(
+            m.search(p.name) for name, m in _MEASURE_RE.items() if statements is False or name != ranking.measure))
+                    for p in parts) * 2 >= len(parts):
+        # line items (expenses, gains, a measure by name: "Las Vegas net revenues" beside "Las Vegas Adjusted
+        # EBITDAR" in a reconciliation), not the members of a breakdown; for one member's value the asked measure
+        # may name the parts ("Sales of products", "Automotive sales")
+        return None
+    every = [p.value for p in parts + others]
+    if flow and abs(sum(every) - 100.0) <= 0.6 and all(0 <= abs(v) <= 100 for v in every):
+        return None  # shares in percent printed without a sign (a mix table), not amounts
+    return parts, others
+
+
+def _member_fit(t: Table, section: str, total: Optional[Row], ranking: Ranking, lookup: _Lookup, *,
+                qualifiers: set[str], asked: QuestionFacts, statements: bool) -> Optional[float]:
+    """How well a run of rows is the asked measure's breakdown (None: another measure's, or none named)."""
+    named = f"{section} {total.label if total is not None else ''}"
+    measure_re = _MEASURE_RE[ranking.measure]
+    if measure_re.search(named):
+        score = 3.0
+    elif any(measure_re.search(h) for h in _heading_lines(t.caption)):
+        score = 2.0
+    elif measure_re.search(t.title or ""):
+        score = 1.0
+    else:
+        return None
+    if any(other.search(named) for name, other in _MEASURE_RE.items() if name != ranking.measure
+           and not measure_re.search(named)):
+        return None
+    qual = set(word_forms(named)) & qualifiers
+    score += 2.0 * len(qual)
+    # a total named with words the question does not use ("Total non-U.S. revenues", "Total segment revenue from
+    # contracts with customers") is a part's own breakdown, not the asked total's
+    extra = {w for w in word_forms(total.label) if w not in _TOTAL_WORDS and w not in qual
+             and w not in asked.words} if total is not None else set()
+    score -= 0.75 * len(extra)
+    if _BREAKDOWN_WORDS.search(f"{named} {t.caption}"):
+        score += 0.5
+    noun = ranking.kind_word.split()[-1][:6] if ranking.kind_word else ""
+    if noun and re.search(rf"(?i)\b{re.escape(noun)}", f"{named} {t.caption}"):
+        score += 1.0  # the breakdown the question names ("segment": a table of segments)
+    if not statements and t.statement in PRIMARY and set(page_titles(lookup.source.page_text(t.doc_id, t.page))) & set(PRIMARY):
+        # a primary statement's revenue rows are kinds of revenue, never segments or regions
+        score -= 6.0 if _PLACE_KINDS.search(ranking.kind_word) else 3.0
+    return score
 
 
 def _caption_months(t: Table) -> Optional[int]:

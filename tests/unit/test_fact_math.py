@@ -77,3 +77,46 @@ def test_a_series_of_fiscal_years_and_the_years_the_filing_does_not_tag(facts):
                         facts, "wid", INFO)
     assert r is not None and not r.confident and "No tagged total revenue for FY2022 is in wid" in r.answer
     assert r.missing == ["total revenue FY2022"] and [f.value for f in r.found] == [8e9, 1e10]
+
+
+# --------------------------------------------------------------------------- a change between two named dates
+def test_a_date_no_filing_tags_is_said_never_another_dates_value(facts):
+    q = read_question("How did Widgetco's total current assets change from December 31, 2023 to December 31, 2024?")
+    r = answer_computed(q, facts, "wid-10-k", INFO, related=lambda: [])
+    assert r is not None and not r.confident and r.asked == "change"
+    assert r.answer.startswith("No tagged total current assets for 2023-12-31 was found in wid-10-k or the company's "
+                               "other filings in the index, so the change from 2023-12-31 to 2024-12-31 is not computed")
+    assert "3,000" not in r.answer
+
+
+@pytest.mark.skipif(not (EDGAR / "ba-10-q-2025-07-29.html").exists(), reason="needs ../shared/data/edgar")
+def test_the_year_end_balance_of_a_10q_not_the_year_ago_quarters():
+    data = html_document((EDGAR / "ba-10-q-2025-07-29.html").read_text(encoding="utf-8", errors="replace"))[1]
+    info = {"company": "Boeing", "fiscal_year": 2025, "quarter": 2, "form": "10Q", "period_end": "2025-06-30"}
+    q = read_question("How did Boeing's cash and cash equivalents change from December 31, 2024 to June 30, 2025?")
+    r = answer_computed(q, data, "ba-10-q", info)
+    assert r is not None and r.confident, r and r.answer
+    assert "from $13,801 million as of 2024-12-31" in r.answer and "to $7,087 million as of 2025-06-30" in r.answer
+    assert "(7,087 - 13,801) / 13,801 = -48.6%" in r.answer  # not the cash flow statement's June 30, 2024 balance
+
+
+@pytest.mark.skipif(not (EDGAR / "Apple.10-Q.html").exists(), reason="needs ../shared/data/edgar")
+def test_two_filings_each_cited_when_the_routed_one_lacks_the_earlier_date():
+    def load(name: str) -> dict:
+        data = html_document((EDGAR / name).read_text(encoding="utf-8", errors="replace"))[1]
+        assert data is not None
+        return data
+
+    new = load("aapl-10-q-2025-08-01.html")
+    info = {"company": "Apple", "fiscal_year": 2025, "quarter": 3, "form": "10Q", "period_end": "2025-06-28"}
+    old_info = {"company": "Apple", "fiscal_year": 2024, "quarter": 3, "form": "10Q", "period_end": "2024-06-29"}
+    q = read_question("By what percentage did Apple's total assets change from June 29, 2024 to June 28, 2025?")
+    alone = answer_computed(q, new, "aapl-10-q-2025", info)
+    assert alone is not None and not alone.confident and "2024-06-29" in alone.answer  # September's is not June's
+    r = answer_computed(q, new, "aapl-10-q-2025", info, related=lambda: [("aapl-10-q-2024", load("Apple.10-Q.html"),
+                                                                          old_info)])
+    assert r is not None and r.confident, r and r.answer
+    assert "from $331,612 million as of 2024-06-29 [aapl-10-q-2024, p. " in r.answer
+    assert "to $331,495 million as of 2025-06-28 [aapl-10-q-2025, p. " in r.answer
+    assert "of two filings (aapl-10-q-2024 and aapl-10-q-2025)" in r.answer
+    assert {f.doc_id for f in r.found} == {"aapl-10-q-2024", "aapl-10-q-2025"}

@@ -14,14 +14,16 @@
   named) before, both tagged in the filing (a 10-K's comparative columns, a 10-Q's year-ago quarter and year
   to date). The answer states the percent and the absolute change with both inputs and the arithmetic
   ("(391,035 - 383,285) / 383,285 = +2.0%"); against a negative base the percent is said to be computed on its
-  absolute value.
+  absolute value. A change between two dates the question names ("from December 31, 2024 to June 30, 2025")
+  takes each operand at its own date, from the routed filing or, when it does not tag that date, from the
+  company's other filing that does (two filings, both cited); a date no filing tags is said, never replaced.
 
 Every input is cited to the page its fact is displayed on. When an input is not tagged for the period the
 function returns None and the statement-table reader answers as before: nothing here guesses.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.metrics import METRICS, Metric
@@ -107,7 +109,20 @@ def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
     before = choose_fact(facts, item, asked, info, years_back=max(back, 1))
     if now is None or before is None or now[0] is before[0]:
         return None
-    (new_fact, new_period), (old_fact, old_period) = now, before
+    plan = Plan(kind="item", item=item, aggregate="change",
+                years=sorted({y - max(back, 1) for y in _years(info)} | set(_years(info))))
+    return _change_answer(item, (*now, doc_id), (*before, doc_id), info, plan)
+
+
+Operand = tuple[dict, str, str]
+"""A change's operand: the fact, its period in words, the filing it is tagged in."""
+Related = Callable[[], list[tuple[str, Optional[dict], dict]]]
+"""The company's other filings in the index: (doc_id, tagged facts, DocumentInfo as a dict), read when called."""
+
+
+def _change_answer(item: str, now: Operand, before: Operand, info: dict, plan: Plan) -> ReaderResult:
+    """The change from `before` to `now`: the percent and the absolute change, both inputs cited, the arithmetic."""
+    (new_fact, new_period, new_doc), (old_fact, old_period, old_doc) = now, before
     new, old = float(new_fact["value"]), float(old_fact["value"])
     if item == "capex":
         new, old = abs(new), abs(old)
@@ -132,15 +147,63 @@ def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
             arithmetic += " (the earlier value is negative: the percent is taken on its absolute value)"
     concepts = (f"fact {new_fact['concept']} of both periods" if old_fact["concept"] == new_fact["concept"] else
                 f"facts {old_fact['concept']} and {new_fact['concept']}")
-    answer = (f"{head} from {b} for {old_period} {fact_cite(doc_id, old_fact)} to {a} for {new_period} "
-              f"{fact_cite(doc_id, new_fact)}. Arithmetic: {arithmetic}. Source: the filing's inline XBRL {concepts}.")
-    shown = [(f, p) for f, p in (before, now) if int(f.get("page", -1)) >= 0]
+    source = (f"the filing's inline XBRL {concepts}" if old_doc == new_doc else
+              f"the inline XBRL {concepts}, of two filings ({old_doc} and {new_doc})")
+    when_old, when_new = (p if p.startswith("as of") else "for " + p for p in (old_period, new_period))
+    answer = (f"{head} from {b} {when_old} {fact_cite(old_doc, old_fact)} to {a} {when_new} "
+              f"{fact_cite(new_doc, new_fact)}. Arithmetic: {arithmetic}. Source: {source}.")
+    shown = [(f, p, d) for f, p, d in (before, now) if int(f.get("page", -1)) >= 0]
     return ReaderResult(answer=answer, confident=True, kind="metric",
-                        found=[_found(item, f, p, doc_id, info) for f, p in shown],
-                        pages_added=[(doc_id, int(f["page"])) for f, _p in shown],
-                        value=pct if pct is not None else diff, asked="change", formula=arithmetic,
-                        plan=Plan(kind="item", item=item, aggregate="change",
-                                  years=sorted({y - max(back, 1) for y in _years(info)} | set(_years(info)))))
+                        found=[_found(item, f, p, d, info) for f, p, d in shown],
+                        pages_added=list(dict.fromkeys((d, int(f["page"])) for f, _p, d in shown)),
+                        value=pct if pct is not None else diff, asked="change", formula=arithmetic, plan=plan)
+
+
+def _dated_change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict,
+                  related: Optional[Related]) -> ReaderResult:
+    """A change between the two dates the question names ("from December 31, 2024 to June 30, 2025"): each
+    operand is the fact at (or for the period ending on) its date, within a week, from the routed filing or else
+    from the company's other filing that tags it; a date no filing tags is said, and nothing is computed (another
+    date's value is not the asked one)."""
+    first, last = min(asked.dates), max(asked.dates)
+    others: Optional[list[tuple[str, Optional[dict], dict]]] = None
+    picked: list[Operand] = []
+    missing: list[str] = []
+    for date in (last, first):
+        at = asked.model_copy(update={"as_of": date, "years_written": [], "dates": [date]})
+        hit = choose_fact(facts, item, at, info)
+        source = doc_id
+        if hit is None and related is not None:
+            others = related() if others is None else others
+            for other, other_facts, other_info in sorted(others, key=lambda o: _distance(o[2], date)):
+                hit = choose_fact(other_facts, item, at, other_info) if other_facts else None
+                if hit is not None:
+                    source = other
+                    break
+        if hit is None:
+            missing.append(date)
+        else:
+            picked.append((*hit, source))
+    display = item_display(item)
+    if missing:
+        where = f"{doc_id} or the company's other filings in the index" if related is not None else doc_id
+        return ReaderResult(answer=f"No tagged {display} for {' or '.join(missing)} was found in {where}, so the change "
+                                   f"from {first} to {last} is not computed (another date's value is not the asked "
+                                   "one).", confident=False, kind="metric", asked="change",
+                            missing=[f"{display} {d}" for d in missing])
+    now, before = picked
+    plan = Plan(kind="item", item=item, aggregate="change", years=_years(info))
+    return _change_answer(item, now, before, info, plan)
+
+
+def _distance(info: dict, date: str) -> int:
+    """Days between a filing's period end and `date` (a filing without one last)."""
+    import datetime as _dt
+
+    try:
+        return abs((_dt.date.fromisoformat(str(info.get("period_end") or "")[:10]) - _dt.date.fromisoformat(date)).days)
+    except ValueError:
+        return 10 ** 6
 
 
 def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
@@ -187,8 +250,9 @@ def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
 
 
 def answer_computed(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
-                    info: Optional[dict]) -> Optional[ReaderResult]:
-    """A metric or a change computed from the tagged facts (see the module docstring), or None."""
+                    info: Optional[dict], related: Optional[Related] = None) -> Optional[ReaderResult]:
+    """A metric or a change computed from the tagged facts (see the module docstring), or None; `related` gives
+    the company's other filings, for a change between two named dates that the routed filing does not both tag."""
     if not facts or not facts.get("facts") or asked.yesno:
         return None
     info = info or {}
@@ -202,6 +266,8 @@ def answer_computed(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
     item = asked_item(asked.head or asked.text)
     if item is None or item not in CONCEPTS:
         return None
+    if asked.aggregate == "change" and len(set(asked.dates)) >= 2:
+        return _dated_change(asked, item, facts, doc_id, info, related)
     if asked.aggregate == "change":
         return _change(asked, item, facts, doc_id, info)
     return _series(asked, item, facts, doc_id, info)

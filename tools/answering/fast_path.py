@@ -93,7 +93,7 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
                 return member, source
         from finrag.tools.answering.fact_math import answer_computed
 
-        computed = answer_computed(facts, tagged, docs[0], info)
+        computed = answer_computed(facts, tagged, docs[0], info, related=_related_filings(store, registry, docs[0]))
         if computed is not None:  # a change, margin or ratio whose inputs are all tagged
             return computed, source
         exact = answer_from_facts(question, tagged, docs[0], info, asked=facts)
@@ -106,6 +106,26 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
     result = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
                   statement_pages=statement_pages and bool(docs), facts=facts)
     return result, source
+
+
+def _related_filings(store: IndexReader, registry, doc_id: str):
+    """The routed company's other filings as (doc_id, tagged facts, DocumentInfo dict), read when called (a change
+    between two dates that the routed filing does not both tag); None without a registry."""
+    if registry is None:
+        return None
+
+    def read() -> list[tuple[str, Optional[dict], dict]]:
+        from finrag.tools.indexing.facts_store import load_facts
+
+        company = registry.company_of(doc_id)
+        out = []
+        for other in registry.doc_ids():
+            info = registry.get(other)
+            if other != doc_id and info is not None and company and registry.company_of(other) == company:
+                out.append((other, load_facts(store, other), info.model_dump()))
+        return out
+
+    return read
 
 
 def names_company(question: str, info: dict) -> bool:

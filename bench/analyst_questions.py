@@ -33,9 +33,8 @@ and the row label the filing displays beside each fact. Classes (`cls`):
   the last three fiscal years", "in fiscal 2022, 2023 and 2024"). Gold: the three dimensionless facts; value
   stated when all three are (0.5% each); wrong measure when some year's value is stated as the series without
   saying the others are missing.
-* ``ranking``: which region, segment or product line had the highest or lowest revenue, grew fastest, or had the
-  largest share (`bench/analyst_ranking.py`). Gold: the member's names; value stated when the answer's first sentence
-  names it, wrong measure when it names another member instead.
+* ``ranking`` (`bench/analyst_ranking.py`): which member ranks first by revenue, growth or share; ``change`` also
+  holds `bench/analyst_dated.py`'s changes between two named dates (a 10-Q's balance, year end to quarter end).
 
 Each question is asked to HDRR offline (`run_query(system="hdrr")`) and judged: exact filing (routed documents ==
 the gold filing, or a non-empty subset of `gold_docs`); evidence (a context of the gold filing covers a page where
@@ -62,6 +61,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import edgar_real as er  # noqa: E402  (bench/edgar_real.py: its gold, phrasing and value judge)
+from analyst_dated import dated_change_questions  # noqa: E402  (changes between two named dates)
 from analyst_fb import fb_class, financebench  # noqa: E402,F401  (FinanceBench dev questions by class)
 from analyst_judge import headline, judge, numbers, other_measure, states_gold  # noqa: E402,F401  (the judge)
 from analyst_ranking import ranking_questions  # noqa: E402  (the ranking class)
@@ -483,7 +483,7 @@ def generate(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
         facts[meta["doc_id"]] = [{"concept": f["concept"], "value": f["value"], "unit": f["unit"],
                                   "members": f["members"]} for f in filing["all"]]
         for make in (segment_questions, change_questions, margin_questions, cover_questions, line_item_questions,
-                     series_questions, ranking_questions):
+                     series_questions, ranking_questions, dated_change_questions):
             questions += make(meta, filing)
         dei = filing["xbrl"]["dei"]
         page = filing["dei_pages"].get("CurrentFiscalYearEndDate", -1)

@@ -56,20 +56,19 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
         # names that company (else the reader would answer about the wrong company)
         if not names_company(question, info):
             return ReaderResult(answer="", confident=False, kind="none"), source
-    if len(docs) == 1 and facts.ranking is not None:  # which part of a breakdown ranks first: tagged facts, tables
-        from finrag.tools.answering.member_ranking import answer_member_ranking
-        from finrag.tools.answering.ranking_tables import answer_ranking_from_tables
-        from finrag.tools.indexing.facts_store import load_facts
-
-        ranked = (answer_member_ranking(facts, load_facts(store, docs[0]), docs[0], info)
-                  or answer_ranking_from_tables(facts, contexts, source, doc_id=docs[0], info=info))
-        if ranked is not None:
-            return ranked, source
     if len(docs) == 1:  # an inline-XBRL filing answers a line item (or a cover fact) from its own tagged facts
         from finrag.tools.answering.xbrl_facts import answer_from_facts
         from finrag.tools.indexing.facts_store import load_facts
 
         tagged = load_facts(store, docs[0])
+        if facts.ranking is not None:  # which part of a breakdown ranks first: tagged facts, else the tables
+            from finrag.tools.answering.member_ranking import answer_member_ranking
+            from finrag.tools.answering.ranking_tables import answer_ranking_from_tables
+
+            ranked = (answer_member_ranking(facts, tagged, docs[0], info)
+                      or answer_ranking_from_tables(facts, contexts, source, doc_id=docs[0], info=info))
+            if ranked is not None:
+                return ranked, source
         if facts.cover is not None:
             from finrag.tools.answering.cover_facts import answer_cover
 

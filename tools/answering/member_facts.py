@@ -43,7 +43,7 @@ from finrag.tools.answering.xbrl_facts import (
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question.measure import word_forms
 
-__all__ = ["Member", "answer_member", "member_name", "members_of", "name_key"]
+__all__ = ["Member", "answer_member", "company_words", "member_name", "members_of", "name_key"]
 
 _AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
 _OWN_AXIS = re.compile(r"(?i)segment|product|service|geograph|region|countr|market|line")
@@ -89,6 +89,14 @@ class Member:
         company's own words (`own`: "Acme Widgets" against a "Widgets" member) count on neither side."""
         hits = [(len(key - own), name) for name, key in self.names if key - own and key - own <= words - own]
         return max(hits) if hits else None
+
+
+def company_words(info: dict) -> frozenset[str]:
+    """The words of the routed company's own names (company, registrant, aliases, tickers): no member's name or
+    qualifier ("Acme Widgets' revenue" is not the "Widgets" member's)."""
+    return frozenset(word_forms(" ".join(str(n) for n in [info.get("company"), info.get("registrant"),
+                                                          *(info.get("aliases") or []), *(info.get("tickers") or [])]
+                                        if n)))
 
 
 def name_key(name: str) -> frozenset[str]:
@@ -158,9 +166,7 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
     info = info or {}
     members = members_of(facts, [PREFIX + c for c in CONCEPTS[item]])
     words = set(asked.words)
-    own = frozenset(word_forms(" ".join(str(n) for n in [info.get("company"), info.get("registrant"),
-                                                         *(info.get("aliases") or []), *(info.get("tickers") or [])]
-                                        if n)))
+    own = company_words(info)
     scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
                     key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
     display = _display(item)

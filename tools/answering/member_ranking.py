@@ -54,9 +54,9 @@ def answer_member_ranking(asked: QuestionFacts, facts: Optional[dict], doc_id: s
     for m in members_of(facts, [PREFIX + c for c in CONCEPTS[item]]):
         by_axis.setdefault(m.axis, []).append(m)
     tagged = {"contexts": facts.get("member_contexts") or {}, "dei": facts.get("dei") or {}}
-    axes: list[tuple[bool, int, str, list[tuple[Part, dict, str]]]] = []
+    axes: list[tuple[bool, int, str, list[tuple[Part, str]]]] = []
     for axis, members in by_axis.items():
-        parts: list[tuple[Part, dict, str]] = []
+        parts: list[tuple[Part, str]] = []
         for m in members:
             picked = choose_fact({**tagged, "facts": m.facts}, item, asked, info)
             if picked is None:
@@ -66,8 +66,8 @@ def answer_member_ranking(asked: QuestionFacts, facts: Optional[dict], doc_id: s
             part = Part(name=_name(m), value=float(fact["value"]) / 1e6,
                         prior=float(prior[0]["value"]) / 1e6 if prior is not None else None,
                         raw=str(fact.get("text") or ""), page=int(fact.get("page", -1)))
-            parts.append((part, fact, period))
-        values = [p.value for p, _f, _per in parts]
+            parts.append((part, period))
+        values = [p.value for p, _per in parts]
         parts = [t for i, t in enumerate(parts) if not is_aggregate(t[0].value, values[:i] + values[i + 1:])]
         if len(parts) >= 2:
             axes.append((_axis_fits(axis, ranking.kind_word), len(parts), axis, parts))
@@ -77,13 +77,13 @@ def answer_member_ranking(asked: QuestionFacts, facts: Optional[dict], doc_id: s
     total = choose_fact(facts, item, asked, info)
     prior_total = choose_fact(facts, item, asked, info, years_back=1)
     fy = int(info.get("fiscal_year") or 0)
-    period = chosen[0][2]
-    shown = [p for p, _f, _per in chosen if p.page >= 0]
+    period = chosen[0][1]
+    shown = [p for p, _per in chosen if p.page >= 0]
     page = max(shown, key=lambda p: abs(p.value)).page if shown else -1
-    bd = Breakdown(doc_id=doc_id, page=max(page, 0), parts=[p for p, _f, _per in chosen],
+    bd = Breakdown(doc_id=doc_id, page=max(page, 0), parts=[p for p, _per in chosen],
                    title=f"the members of {axis} tagged with {item.replace('_', ' ')}", period=period,
                    prior_period="the same period a year earlier" if prior_total is not None or any(
-                       p.prior is not None for p, _f, _per in chosen) else "",
+                       p.prior is not None for p, _per in chosen) else "",
                    scale="millions", total=float(total[0]["value"]) / 1e6 if total is not None else None,
                    total_label=f"consolidated {item.replace('_', ' ')}" if total is not None else "", source="facts")
     company = str(info.get("company") or "")

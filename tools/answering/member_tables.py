@@ -21,13 +21,12 @@ from dataclasses import replace
 from typing import Optional
 
 from finrag.state.question import QuestionFacts, Ranking, RankMeasure
-from finrag.tools.answering.member_facts import name_key
-from finrag.tools.answering.questions import plan_question
-from finrag.tools.answering.ranking_tables import breakdowns_of, context_pages, read_breakdown_pages
+from finrag.tools.answering.member_facts import company_words, name_key
+from finrag.tools.answering.ranking_tables import asked_tables, breakdowns_of, read_breakdown_pages
 from finrag.tools.answering.rankings import MEASURE_NAMES, Breakdown, Part, operands
-from finrag.tools.answering.reader import PageSource, ReaderResult, _Lookup, _without_names, _year_end
+from finrag.tools.answering.reader import PageSource, ReaderResult
+from finrag.tools.answering.render import possessive
 from finrag.tools.answering.xbrl_facts import asked_item
-from finrag.tools.question.measure import word_forms
 
 __all__ = ["answer_member_from_tables"]
 
@@ -36,12 +35,6 @@ _MIN_SCORE = 3.0
 total under a caption naming it: a caption alone (a table of percent changes under "Sales") is not enough."""
 _MEASURES: dict[str, RankMeasure] = {"revenue": "revenue", "operating_income": "operating_income",
                                      "net_income": "net_income"}
-
-
-def _own_words(info: dict) -> frozenset[str]:
-    return frozenset(word_forms(" ".join(str(n) for n in [info.get("company"), info.get("registrant"),
-                                                          *(info.get("aliases") or []), *(info.get("tickers") or [])]
-                                        if n)))
 
 
 def _match(part: Part, words: set[str], own: frozenset[str]) -> int:
@@ -62,20 +55,13 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
     if measure is None:
         return None
     info = info or {}
-    own = _own_words(info)
+    own = company_words(info)
     words = set(facts.words)
-    plan = plan_question(_without_names(facts.text, info), facts=facts, fiscal_year=info.get("fiscal_year"),
-                         quarter=info.get("quarter"), form=str(info.get("form") or ""))
-    if not plan.years:
+    asked = asked_tables(facts, contexts, source, doc_id, info)
+    if asked is None:
         return None
-    year = max(plan.years)
-    change = plan.aggregate == "change"
-    quarter = plan.quarter if plan.period == "quarter" else None
-    year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
-    pages = context_pages(contexts, doc_id)
-    months = plan.months if info.get("form") or plan.period != "annual" else None
-    lookup = _Lookup(source, [doc_id], pages, quarter=plan.period == "quarter", lookup_statements=True, months=months,
-                     fiscal_year=info.get("fiscal_year"), year_end=year_end)
+    lookup, year, quarter, pages = asked.lookup, asked.year, asked.quarter, asked.pages
+    change = asked.plan.aggregate == "change"
     ranking = Ranking(group="member", by="growth" if change else "value", measure=measure)
 
     def best() -> Optional[tuple[int, Breakdown, Part]]:
@@ -107,7 +93,7 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
                             confident=False, kind="item", asked="member")
     _n, bd, part = hit
     company = str(info.get("company") or "")
-    whose = f"{company}'" if company.endswith("s") else f"{company}'s" if company else "The filing's"
+    whose = possessive(company)
     if change:
         if part.prior is None or not part.prior:
             return ReaderResult(answer=f"{whose} {display} from {part.name} for {bd.period} was "

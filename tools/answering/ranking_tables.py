@@ -25,13 +25,15 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from finrag.state.question import QuestionFacts, Ranking
-from finrag.tools.answering.questions import plan_question
+from finrag.tools.answering.member_facts import company_words
+from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.rankings import Breakdown, Part, is_reconciling, operands, render_ranking
 from finrag.tools.answering.reader import PRIMARY, PageSource, ReaderResult, _Lookup, _without_names, _year_end
 from finrag.tools.answering.tables import Row, Table, page_titles
 from finrag.tools.question.measure import word_forms
 
-__all__ = ["answer_ranking_from_tables", "breakdowns_of", "context_pages", "read_breakdown_pages"]
+__all__ = ["AskedTables", "answer_ranking_from_tables", "asked_tables", "breakdowns_of", "context_pages",
+           "read_breakdown_pages"]
 
 _MEASURE_RE = {
     "revenue": re.compile(r"(?i)\brevenues?\b|\bsales\b"),
@@ -123,7 +125,7 @@ def _sums_with_subtotals(values: list[float], total: float) -> bool:
     return abs(sum(kept) - total) <= 0.015 * max(abs(total), 1.0)
 
 
-def _period_words(facts: QuestionFacts, year: int, quarter: Optional[int]) -> str:
+def _period_words(year: int, quarter: Optional[int]) -> str:
     return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
 
 
@@ -135,8 +137,8 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
     and Services net sales) counts as any other, and a reconciling row may be the member asked."""
     flow = ranking.group == "member"
     out: list[_Candidate] = []
-    period = _period_words(facts, year, quarter)
-    prior_period = _period_words(facts, year - 1, quarter)
+    period = _period_words(year, quarter)
+    prior_period = _period_words(year - 1, quarter)
     for t in lookup.tables:
         if ranking.group != "member" and t.statement != "balance":
             continue
@@ -323,6 +325,35 @@ def _title(t: Table, section: str, total: Optional[Row], *, balance: bool, measu
     return ""
 
 
+@dataclass
+class AskedTables:
+    """The asked period in a routed filing's tables: the reader's plan, the fiscal year, the quarter (None for a
+    year), the context's pages and a lookup over them that reads the asked period's columns."""
+
+    plan: Plan
+    year: int
+    quarter: Optional[int]
+    pages: list[tuple[str, int]]
+    lookup: _Lookup
+
+
+def asked_tables(facts: QuestionFacts, contexts: list[dict], source: PageSource, doc_id: str,
+                 info: dict) -> Optional[AskedTables]:
+    """The question's period in the routed filing's calendar, as the line-item reader plans it, and a lookup over
+    the context's pages of that filing; None when no fiscal year is asked or known."""
+    plan = plan_question(_without_names(facts.text, info), facts=facts, fiscal_year=info.get("fiscal_year"),
+                         quarter=info.get("quarter"), form=str(info.get("form") or ""))
+    if not plan.years:
+        return None
+    year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
+    pages = context_pages(contexts, doc_id)
+    months = plan.months if info.get("form") or plan.period != "annual" else None
+    lookup = _Lookup(source, [doc_id], pages, quarter=plan.period == "quarter", lookup_statements=True,
+                     months=months, fiscal_year=info.get("fiscal_year"), year_end=year_end)
+    return AskedTables(plan=plan, year=max(plan.years), quarter=plan.quarter if plan.period == "quarter" else None,
+                       pages=pages, lookup=lookup)
+
+
 def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], source: PageSource, *, doc_id: str,
                                info: Optional[dict] = None) -> Optional[ReaderResult]:
     """The ranking the question asks, from the routed filing's tables (see the module docstring); None when it
@@ -331,19 +362,11 @@ def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], sourc
     if ranking is None:
         return None
     info = info or {}
-    plan = plan_question(_without_names(facts.text, info), facts=facts, fiscal_year=info.get("fiscal_year"),
-                         quarter=info.get("quarter"), form=str(info.get("form") or ""))
-    if not plan.years:
+    asked = asked_tables(facts, contexts, source, doc_id, info)
+    if asked is None:
         return None
-    year = max(plan.years)
-    quarter = plan.quarter if plan.period == "quarter" else None
-    year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
-    pages = context_pages(contexts, doc_id)
-    months = plan.months if info.get("form") or plan.period != "annual" else None
-    lookup = _Lookup(source, [doc_id], pages, quarter=plan.period == "quarter", lookup_statements=True,
-                     months=months, fiscal_year=info.get("fiscal_year"), year_end=year_end)
-    own = set(word_forms(" ".join(str(n) for n in [info.get("company"), info.get("registrant"),
-                                                  *(info.get("aliases") or []), *(info.get("tickers") or [])] if n)))
+    lookup, year, quarter, pages = asked.lookup, asked.year, asked.quarter, asked.pages
+    own = company_words(info)
     qualifiers = {w for w in facts.words if w not in _STOP and w not in own and not w.isdigit() and len(w) > 2}
     def search() -> list[_Candidate]:
         return breakdowns_of(ranking, lookup, year, qualifiers=qualifiers, quarter=quarter, context_pages=set(pages),

@@ -19,7 +19,7 @@ from typing import Optional
 
 from finrag.state.question import Ranking
 from finrag.tools.answering.reader import Found
-from finrag.tools.answering.render import fmt_money
+from finrag.tools.answering.render import fmt_money, possessive
 from finrag.tools.numbers import SCALES
 
 __all__ = ["Part", "Breakdown", "render_ranking", "operands", "is_reconciling", "is_aggregate", "MEASURE_NAMES"]
@@ -37,8 +37,9 @@ def is_reconciling(label: str) -> bool:
 
 
 def is_aggregate(value: float, others: list[float], tol: float = 0.0001, max_parts: int = 14) -> bool:
-    """Is `value` the sum of two or more of `others` (within `tol`, 0.01%: an aggregate adds up exactly)? An axis that tags "Products" beside iPhone,
-    Mac and iPad tags an aggregate of its own members: it is no part of the ranking."""
+    """Is `value` the sum of two or more of `others` (within `tol`, 0.01%: an aggregate adds up exactly)? An axis
+    that tags "Products" beside iPhone, Mac and iPad tags an aggregate of its own members: it is no part of the
+    ranking."""
     vals = [v for v in others if v]
     if len(vals) < 2 or len(vals) > max_parts or not value:
         return False
@@ -89,16 +90,12 @@ class Breakdown:
     """Rows of the breakdown that are not ranked (reconciling rows)."""
     source: str = "table"
     """'table' (a statement table) or 'facts' (inline-XBRL member facts)."""
-    units: str = "money"
-    """'money' (scaled by `scale`) or 'number'."""
 
     @property
     def cite(self) -> str:
         return f"[{self.doc_id}, p. {self.page}]"
 
     def amount(self, v: float) -> str:
-        if self.units != "money":
-            return f"{v:,.0f}"
         scale = self.scale if self.scale in SCALES else None
         if scale == "thousands" and self._largest() >= 10_000:  # 8,398,372 thousand reads as $8,398.4 million
             return fmt_money(v * 1e3, "millions", decimals=1)
@@ -131,18 +128,12 @@ def _plural(word: str) -> str:
     return word + "s"
 
 
-def _whose(company: str) -> str:
-    if not company:
-        return "the filing's"
-    return f"{company}'" if company.endswith("s") else f"{company}'s"
-
-
 def render_ranking(ranking: Ranking, bd: Breakdown, company: str = "") -> tuple[str, list[Part]]:
     """The answer (see the module docstring) and the parts it names as the answer, best first; ('', []) when
     nothing can be ranked as asked (no prior values for growth, no total for a share)."""
     measure = MEASURE_NAMES[ranking.measure] if ranking.measure != "balance" else ""
     kinds = _plural(ranking.kind_word)
-    whose = _whose(company)
+    whose = possessive(company, "the filing's")
     denominator = bd.denominator()
     if ranking.by == "growth":
         scored = [(g, p) for p in bd.parts for g in [p.growth()] if g is not None]
@@ -223,7 +214,7 @@ def operands(bd: Breakdown, named: list[Part], *, year: int, item: str) -> list[
     then the other parts, their prior-period values (a year earlier), the unranked rows and the total. The
     contract lists them (`reader.inputs`), the answer's page is cited through them, and an LLM's figures are
     checked against them and their differences and ratios (`number_check`)."""
-    unit = SCALES.get(bd.scale or "", 1.0) if bd.units == "money" else 1.0
+    unit = SCALES.get(bd.scale or "", 1.0)
     ordered = named + [p for p in bd.parts if p not in named] + bd.others
 
     def found(label: str, value: float, y: int, raw: str, page: int) -> Found:

@@ -11,7 +11,8 @@ from finrag.tools.answering.questions import Plan
 from finrag.tools.numbers import SCALES
 from finrag.tools.numbers import SINGULAR as _SCALE_WORD
 
-__all__ = ["render_answer", "render_not_found", "render_not_applicable", "render_series", "fmt_money", "fmt_value"]
+__all__ = ["render_answer", "render_not_found", "render_not_applicable", "render_series", "fmt_money", "fmt_value",
+           "possessive"]
 
 
 def fmt_money(dollars: float, scale: Optional[str], *, decimals: Optional[int] = None) -> str:
@@ -33,10 +34,15 @@ def fmt_value(v: float, unit: str, decimals: Optional[int] = None) -> str:
     return f"{v:,.{2 if decimals is None else decimals}f}"
 
 
-def _company(company: str) -> str:
+def possessive(company: str, default: str = "The filing's") -> str:
+    """A company's name as a possessive ("Apple's", "American Express'"), `default` without a name."""
     if not company:
-        return "The filing's "
-    return f"{company}' " if company.endswith("s") else f"{company}'s "
+        return default
+    return f"{company}'" if company.endswith("s") else f"{company}'s"
+
+
+def _company(company: str) -> str:
+    return possessive(company) + " "
 
 
 def _decimals(f) -> Optional[int]:

@@ -165,6 +165,11 @@ def _year_of(tok: str) -> Optional[int]:
     return int(m.group(1)) if m else None
 
 
+def _is_value(tok: str) -> bool:
+    """A number that is a table's value, not a date's day ('29,' of 'July 29, 2023')."""
+    return parse_number(tok) is not None and not re.fullmatch(r"\d{1,2},?", tok.strip())
+
+
 def _header_columns(cells: list[tuple[float, float, str]], label_end: float) -> list[tuple[float, int, str]]:
     """Year headers of a row: (x centre, year, header text) for cells right of the label area."""
     out = []
@@ -248,16 +253,14 @@ def tables_from_words(words: list, *, doc_id: str = "", page: int = 0, page_widt
             tables.append(current)
             pending_label, section, group_row, above = "", "", [], []
             continue
-        if current is None or not any(parse_number(c[2]) is not None and not re.fullmatch(r"\d{1,2},?", c[2].strip())
-                                      for c in cells if c[0] > page_width * 0.3):  # a date's day is no value
+        if current is None or not any(_is_value(c[2]) for c in cells if c[0] > page_width * 0.3):
             above.append(line)
         else:
             above = []
         # a period group line ('Three Months Ended ... Six Months Ended') above the next header, the first table's
         # or a later one's
         right = [c for c in cells if c[0] > page_width * 0.3]
-        if right and _GROUP_WORDS.search(" ".join(c[2] for c in right)) and all(
-                parse_number(c[2]) is None or re.fullmatch(r"\d{1,2},?", c[2].strip()) for c in right):
+        if right and _GROUP_WORDS.search(" ".join(c[2] for c in right)) and not any(_is_value(c[2]) for c in right):
             group_row = _group_spans(right)
         if current is None:
             continue

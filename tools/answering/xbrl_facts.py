@@ -29,6 +29,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
 from finrag.tools.answering.questions import period_kind
 from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.answering.render import possessive
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question import read_question
 from finrag.tools.routing.dei import dei_date
@@ -100,8 +101,7 @@ _EXTRA = [("cfo", re.compile(r"(?i)\b(?:operating cash flows?|cash (?:flows? )?f
 
 def owner(info: dict) -> str:
     """The routed filing's company as a possessive ("Apple's", "Adobe Systems'"), "The company's" without one."""
-    company = str(info.get("company") or "The company")
-    return f"{company}'" if company.endswith("s") else f"{company}'s"
+    return possessive(str(info.get("company") or ""), "The company's")
 
 
 def fact_cite(doc_id: str, fact: dict) -> str:

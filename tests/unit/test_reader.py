@@ -409,7 +409,7 @@ def test_a_statement_named_in_a_sentence_is_no_title():
 
 
 def test_a_table_of_quarters_holds_no_annual_value():
-    from finrag.tools.answering.reader import _Lookup
+    from finrag.tools.answering.reader import Lookup
     from finrag.tools.answering.tables import Column, Row, Table
 
     quarters = Table(doc_id="D", page=1, columns=[Column(2020, "Dec. 31, 2020"), Column(2020, "Sep. 30, 2020"),
@@ -417,7 +417,7 @@ def test_a_table_of_quarters_holds_no_annual_value():
                      rows=[Row("Total net revenue", {0: 3158970.0, 1: 3031000.0, 2: 1924000.0, 3: 1381000.0})])
     annual = Table(doc_id="D", page=2, columns=[Column(2020, "2020"), Column(2019, "2019")],
                    rows=[Row("Total net revenue", {0: 9497578.0, 1: 4713500.0})])
-    lookup = _Lookup(Pages({}), ["D"], [])
-    assert lookup._columns_for(quarters, 2020, True) == [] and lookup._columns_for(annual, 2020, True) == [0]
+    lookup = Lookup(Pages({}), ["D"], [])
+    assert lookup.columns_for(quarters, 2020, True) == [] and lookup.columns_for(annual, 2020, True) == [0]
     lookup.quarter = True  # a quarter asked: the quarters' columns are the ones
-    assert lookup._columns_for(quarters, 2020, True)
+    assert lookup.columns_for(quarters, 2020, True)

@@ -82,7 +82,7 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
     hit = best()
     if hit is None:
         read_breakdown_pages(lookup, source, doc_id, ranking)
-        lookup._add_statement_pages("income")
+        lookup.add_statement_pages("income")
         hit = best()
     display = MEASURE_NAMES[measure]
     if hit is None:

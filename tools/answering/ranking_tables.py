@@ -2,7 +2,7 @@
 
     result = answer_ranking_from_tables(facts, contexts, source, doc_id=..., info=...)   # ReaderResult or None
 
-The same table reader as the line items' (`tables.py`, `reader._Lookup` for the asked period's columns):
+The same table reader as the line items' (`tables.py`, `reader.Lookup` for the asked period's columns):
 
 * a **breakdown** is a run of rows of one table that ends at its total row ("Total Domestic revenue") or at a
   change of section, with at least two parts. It is taken for the asked measure when the total's label, the
@@ -28,7 +28,7 @@ from finrag.state.question import QuestionFacts, Ranking
 from finrag.tools.answering.member_facts import company_words
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.rankings import Breakdown, Part, is_reconciling, operands, render_ranking
-from finrag.tools.answering.reader import PRIMARY, PageSource, ReaderResult, _Lookup, _without_names, _year_end
+from finrag.tools.answering.reader import PRIMARY, Lookup, PageSource, ReaderResult, without_names, year_end_of
 from finrag.tools.answering.tables import Row, Table, page_titles
 from finrag.tools.question.measure import word_forms
 
@@ -129,7 +129,7 @@ def _period_words(year: int, quarter: Optional[int]) -> str:
     return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
 
 
-def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: set[str], quarter: Optional[int],
+def breakdowns_of(ranking: Ranking, lookup: Lookup, year: int, *, qualifiers: set[str], quarter: Optional[int],
                   context_pages: set[tuple[str, int]], facts: QuestionFacts,
                   statements: bool = False) -> list[_Candidate]:
     """Every breakdown of the lookup's tables that fits the ranking, scored (see the module docstring);
@@ -142,13 +142,13 @@ def breakdowns_of(ranking: Ranking, lookup: _Lookup, year: int, *, qualifiers: s
     for t in lookup.tables:
         if ranking.group != "member" and t.statement != "balance":
             continue
-        cols = lookup._columns_for(t, year, flow)
+        cols = lookup.columns_for(t, year, flow)
         if not cols:
             continue
         col = cols[0]
         if flow and _caption_months(t) not in (None, lookup.months or 12) and t.columns[col].months is None:
             continue  # 'Three months ended' over the header: a quarter's table, not the asked period's
-        prior_cols = lookup._columns_for(t, year - 1, flow) if ranking.by == "growth" else []
+        prior_cols = lookup.columns_for(t, year - 1, flow) if ranking.by == "growth" else []
         pcol = next((c for c in prior_cols if t.columns[c].months == t.columns[col].months), prior_cols[0] if prior_cols else None)
         if ranking.by == "growth" and pcol is None:
             continue
@@ -221,7 +221,7 @@ def _parts_of(rows: list[Row], col: int, pcol: Optional[int], page: int, ranking
     return parts, others
 
 
-def _member_fit(t: Table, section: str, total: Optional[Row], ranking: Ranking, lookup: _Lookup, *,
+def _member_fit(t: Table, section: str, total: Optional[Row], ranking: Ranking, lookup: Lookup, *,
                 qualifiers: set[str], asked: QuestionFacts, statements: bool) -> Optional[float]:
     """How well a run of rows is the asked measure's breakdown (None: another measure's, or none named)."""
     named = f"{section} {total.label if total is not None else ''}"
@@ -334,21 +334,21 @@ class AskedTables:
     year: int
     quarter: Optional[int]
     pages: list[tuple[str, int]]
-    lookup: _Lookup
+    lookup: Lookup
 
 
 def asked_tables(facts: QuestionFacts, contexts: list[dict], source: PageSource, doc_id: str,
                  info: dict) -> Optional[AskedTables]:
     """The question's period in the routed filing's calendar, as the line-item reader plans it, and a lookup over
     the context's pages of that filing; None when no fiscal year is asked or known."""
-    plan = plan_question(_without_names(facts.text, info), facts=facts, fiscal_year=info.get("fiscal_year"),
+    plan = plan_question(without_names(facts.text, info), facts=facts, fiscal_year=info.get("fiscal_year"),
                          quarter=info.get("quarter"), form=str(info.get("form") or ""))
     if not plan.years:
         return None
-    year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
+    year_end = year_end_of(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
     pages = context_pages(contexts, doc_id)
     months = plan.months if info.get("form") or plan.period != "annual" else None
-    lookup = _Lookup(source, [doc_id], pages, quarter=plan.period == "quarter", lookup_statements=True,
+    lookup = Lookup(source, [doc_id], pages, quarter=plan.period == "quarter", lookup_statements=True,
                      months=months, fiscal_year=info.get("fiscal_year"), year_end=year_end)
     return AskedTables(plan=plan, year=max(plan.years), quarter=plan.quarter if plan.period == "quarter" else None,
                        pages=pages, lookup=lookup)
@@ -377,7 +377,7 @@ def answer_ranking_from_tables(facts: QuestionFacts, contexts: list[dict], sourc
         if ranking.group == "member":
             read_breakdown_pages(lookup, source, doc_id, ranking)
         else:
-            lookup._add_statement_pages("balance")
+            lookup.add_statement_pages("balance")
         found = search()
     if not found:
         return None
@@ -398,7 +398,7 @@ def context_pages(contexts: list[dict], doc_id: str) -> list[tuple[str, int]]:
             for p in range(int(c.get("page_start") or 0), int(c.get("page_end") or c.get("page_start") or 0) + 1)]
 
 
-def read_breakdown_pages(lookup: _Lookup, source: PageSource, doc_id: str, ranking: Ranking) -> None:
+def read_breakdown_pages(lookup: Lookup, source: PageSource, doc_id: str, ranking: Ranking) -> None:
     """Reads the filing's pages that name the measure: pages of figures, those that name the question's breakdown
     noun or a breakdown word, and those that name the measure most first; at most `_MAX_SCAN_PAGES`."""
     measure_re = _MEASURE_RE[ranking.measure]
@@ -414,4 +414,4 @@ def read_breakdown_pages(lookup: _Lookup, source: PageSource, doc_id: str, ranki
             scored.append((-(min(hits, 4) + (3 if kind is not None and kind.search(text) else 0) + 4 * tabular
                              + (2 if _BREAKDOWN_WORDS.search(text) else 0)), p))
     for _s, p in sorted(scored)[:_MAX_SCAN_PAGES]:
-        lookup._read(doc_id, p)
+        lookup.read_page(doc_id, p)

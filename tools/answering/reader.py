@@ -35,13 +35,13 @@ from finrag.tools.fiscal import safe_date as _safe_date
 from finrag.tools.question import read_question
 from finrag.tools.routing.text import month_num, strip_legal_suffix
 
-__all__ = ["Found", "ReaderResult", "PageSource", "read", "PRIMARY"]
+__all__ = ["Found", "Lookup", "ReaderResult", "PageSource", "read", "PRIMARY", "without_names", "year_end_of"]
 
 PRIMARY = ("income", "balance", "cash_flow")
 _MONTH_DAY = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(\d{1,2})\b)?")
 
 
-def _without_names(question: str, info: dict) -> str:
+def without_names(question: str, info: dict) -> str:
     """The question without the routed company's names (company, registrant, aliases)."""
     names = [str(n) for n in [info.get("company"), info.get("registrant"), *(info.get("aliases") or [])] if n]
     names += [strip_legal_suffix(n) for n in names]
@@ -51,7 +51,7 @@ def _without_names(question: str, info: dict) -> str:
     return question
 
 
-def _year_end(info: dict) -> Optional[_dt.date]:
+def year_end_of(info: dict) -> Optional[_dt.date]:
     """The end of the routed filing's fiscal year: a 10-K's period end, a 10-Q's period end plus its remaining
     quarters (None when the quarter or the period end is unknown)."""
     try:
@@ -143,7 +143,7 @@ def _statement_factor(item_stmt: str, table_stmt: Optional[str], flow: bool) -> 
     return 0.55
 
 
-class _Lookup:
+class Lookup:
     """Tables of a set of pages, and the best row/column for an (item, year)."""
 
     def __init__(self, source: PageSource, doc_ids: list[str], pages: list[tuple[str, int]], *,
@@ -155,16 +155,18 @@ class _Lookup:
         self.quarter = quarter
         self.months = months  # the asked period's length (3, 6, 9, 12) when the question or the form says it
         self.fiscal_year = int(fiscal_year) if fiscal_year else None
-        self.year_end = year_end  # the end of the filing's fiscal year (`_year_end`)
+        self.year_end = year_end  # the end of the filing's fiscal year (`year_end_of`)
         self.lookup_statements = lookup_statements
         self.tables: list[Table] = []
         self.read_pages: set[tuple[str, int]] = set()
         self.added: list[tuple[str, int]] = []
         self._statement_done: set[tuple[str, str]] = set()
         for d, p in self.pages:
-            self._read(d, p)
+            self.read_page(d, p)
 
-    def _read(self, doc_id: str, page: int) -> list[Table]:
+    def read_page(self, doc_id: str, page: int) -> list[Table]:
+        """Reads one page's tables into `tables` (once; a statement continued from the previous page takes its
+        title's statement) and returns them ([] when read before or empty)."""
         if (doc_id, page) in self.read_pages:
             return []
         self.read_pages.add((doc_id, page))
@@ -180,7 +182,9 @@ class _Lookup:
         self.tables.extend(tabs)
         return tabs
 
-    def _add_statement_pages(self, statement: str) -> None:
+    def add_statement_pages(self, statement: str) -> None:
+        """Reads the filings' pages titled with `statement` ('income', 'balance', 'cash_flow') and the page after
+        each (at most six), once per filing and statement; the pages that hold a dated table go to `added`."""
         for doc_id in self.doc_ids:
             if (doc_id, statement) in self._statement_done:
                 continue
@@ -190,7 +194,7 @@ class _Lookup:
             for p in hits[:6]:
                 for q in (p, p + 1):
                     if q < n and (doc_id, q) not in self.read_pages:
-                        tabs = self._read(doc_id, q)
+                        tabs = self.read_page(doc_id, q)
                         if any(t.rows and any(c.year for c in t.columns) for t in tabs):
                             self.added.append((doc_id, q))
 
@@ -208,7 +212,9 @@ class _Lookup:
         day = int(m.group(2)) if m.group(2) else 28
         return fiscal_year_of(_safe_date(col.year, month, day), self.fiscal_year, self.year_end)
 
-    def _columns_for(self, table: Table, year: int, flow: bool) -> list[int]:
+    def columns_for(self, table: Table, year: int, flow: bool) -> list[int]:
+        """The table's columns of fiscal year `year`, the asked period's length first (`flow`: a flow item; a table
+        of quarters holds no annual value)."""
         idx = [i for i, c in enumerate(table.columns) if self.column_year(c) == year]
         if not idx or not flow:
             return idx
@@ -223,7 +229,7 @@ class _Lookup:
     def find(self, item: str, year: int) -> Optional[Found]:
         best = self._best(item, year)
         if (best is None or best.score < 0.85 or best.scope or not best.titled) and self.lookup_statements and self.doc_ids:
-            self._add_statement_pages(LINE_ITEMS[item].statement)
+            self.add_statement_pages(LINE_ITEMS[item].statement)
             best = self._best(item, year) or best
         return best
 
@@ -236,7 +242,7 @@ class _Lookup:
             factor = _statement_factor(spec.statement, t.statement, spec.flow)
             if factor <= 0:
                 continue
-            cols = self._columns_for(t, year, spec.flow)
+            cols = self.columns_for(t, year, spec.flow)
             if not cols:
                 continue
             # a primary statement has two or three years and its title at the top of the page; a one-year
@@ -267,7 +273,7 @@ class _Lookup:
         return "\n\n".join(t.to_text() for t in useful[:max_tables])
 
 
-def _fill_scale(found: list[Found], lookup: _Lookup) -> None:
+def _fill_scale(found: list[Found], lookup: Lookup) -> None:
     """A value from a page without a stated scale takes the scale of the other statement pages of its filing."""
     for f in found:
         if f.scale is None and not LINE_ITEMS[f.item].per_share:  # per-share amounts are never scaled
@@ -294,12 +300,12 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
         docs = [cast(str, contexts[0].get("doc_id"))]  # a retrieved chunk: it has a doc_id
     info = doc_info or {}
     # the company's own name is no qualifier ('International Business Machines' is not 'international')
-    plan = plan_question(_without_names(question, info), facts=facts, years=list(extracted.get("years") or []),
+    plan = plan_question(without_names(question, info), facts=facts, years=list(extracted.get("years") or []),
                          fiscal_year=info.get("fiscal_year"),
                          quarter=info.get("quarter"), form=str(info.get("form") or ""))
     if plan.kind == "other":
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)
-    year_end = _year_end(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
+    year_end = year_end_of(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
     if facts.dates and year_end and info.get("fiscal_year") and plan.aggregate == "single":
         # "for the quarter ended August 31, 2024" names a date, not a fiscal year (Oracle's fiscal 2025)
         d = _dt.date.fromisoformat(facts.dates[0])
@@ -321,7 +327,7 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
     # the asked period's columns: a 10-Q's quarter or year to date, a 10-K's year (a PDF without a form keeps the
     # old preference: three months only when a quarter is named)
     months = plan.months if info.get("form") or plan.period != "annual" else None
-    lookup = _Lookup(source, docs, pages, quarter=plan.quarter is not None or plan.period == "quarter",
+    lookup = Lookup(source, docs, pages, quarter=plan.quarter is not None or plan.period == "quarter",
                      lookup_statements=statement_pages, months=months, fiscal_year=info.get("fiscal_year"),
                      year_end=year_end)
     needs = _needs(plan)
@@ -369,11 +375,11 @@ _LENDER = re.compile(r"(?i)\bnet interest income\b|\bprovisions? for (?:credit|l
 _OPERATING_ITEM = re.compile(r"(?i)^(?:operating income|gross profit|cost of (?:revenue|sales|goods)|total current)")
 
 
-def _lender_rows(lookup: _Lookup) -> list[Found]:
+def _lender_rows(lookup: Lookup) -> list[Found]:
     """The income-statement rows that mark a lender's or an insurer's statement (net interest income, provisions
     for credit losses, revenues net of interest expense, premiums earned), as found rows; [] when there are none.
     Such a statement has no operating income, gross profit or current assets to take a margin or ratio of."""
-    lookup._add_statement_pages("income")
+    lookup.add_statement_pages("income")
     out: list[Found] = []
     for t in lookup.tables:
         if t.statement != "income" or t.scope or "income" not in page_titles(lookup.source.page_text(t.doc_id, t.page)):

@@ -20,7 +20,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -243,16 +242,15 @@ def test_cited_page_highlights_the_chunk_and_the_figure(server):
 
 
 def test_page_images_are_png_and_cached(server):
+    """The image is a PNG the browser may keep (private, with an ETag) and a revalidation is a bodyless 304.
+    How fast the second fetch is lives in bench/web_page.py (page_view_cached), not in a timed test; that the
+    server renders a page once is tests/integration/test_page_cache.py."""
     url = f"{server}/documents/BOREALISENERGY_2023_10K/pages/3/image"
-    t0 = time.perf_counter()
     first = httpx.get(url, params={"zoom": 2}, timeout=60)
-    first_ms = (time.perf_counter() - t0) * 1000
     assert first.status_code == 200 and first.content.startswith(b"\x89PNG") and first.headers["content-type"] == "image/png"
     assert "private" in first.headers["cache-control"] and first.headers["etag"]
-    t0 = time.perf_counter()
     again = httpx.get(url, params={"zoom": 2}, timeout=60)
-    again_ms = (time.perf_counter() - t0) * 1000
-    assert again.content == first.content and again_ms < 300, (first_ms, again_ms)
+    assert again.content == first.content and again.headers["etag"] == first.headers["etag"]
     not_modified = httpx.get(url, params={"zoom": 2}, headers={"if-none-match": first.headers["etag"]}, timeout=60)
     assert not_modified.status_code == 304 and not not_modified.content
 
@@ -304,8 +302,9 @@ def test_ask_open_the_cited_page_and_compare_systems(server, browser, tmp_path):
         click(page, "#viewer-prev")
         page.wait_for("document.querySelector('#viewer-page').innerText.startsWith('p. 6,') && "
                       "document.querySelector('#page-frame').dataset.state === 'ready'", 30)
-        again = page.eval("Number(document.querySelector('#page-frame').dataset.ms)")
-        assert again < 1000, f"a page seen before took {again} ms to show again"
+        fetched = page.eval("performance.getEntriesByType('resource').map(e => e.name)"
+                            ".filter(n => n.includes('/pages/6/image')).length")
+        assert fetched == 1, f"a page seen before was fetched again ({fetched} image requests for p. 6)"
         click(page, "#viewer-close")
 
         hdrr, cbr = ask(page, QUESTION, compare="cbr")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -509,28 +508,6 @@ def test_bad_alias_files_do_not_break_the_registry(tmp_path, synthetic_docs, con
 
 
 # --------------------------------------------------------------------------- #
-# performance
-# --------------------------------------------------------------------------- #
-
-def test_link_and_resolve_are_fast(reg):
-    questions = [q for q, _, _ in [
-        ("Did Pfizer grow its PPNE between FY20 and FY21?", 0, 0),
-        ("Which region had the Highest EBITDAR Contribution for MGM during FY2022?", 0, 0),
-        ("Was there any change in the number of Best Buy stores between Q2 of FY2024 and FY2023?", 0, 0),
-        ("Which segment of JnJ will be a discontinued operation from August 30, 2023 onward?", 0, 0),
-        ("What is the FY2018 - FY2020 3 year average of capex as a % of revenue for MGM Resorts? " * 4, 0, 0),
-    ]]
-    t = time.perf_counter()
-    n = 0
-    for _ in range(40):
-        for q in questions:
-            reg.resolve(reg.link(q), q)
-            n += 1
-    per_question_ms = (time.perf_counter() - t) / n * 1000
-    assert per_question_ms < 5, per_question_ms
-
-
-# --------------------------------------------------------------------------- #
 # the real FinanceBench subset (../shared)
 # --------------------------------------------------------------------------- #
 
@@ -601,7 +578,6 @@ def test_dev_questions_route_to_the_gold_filing(financebench):
                  if line]
     assert len(questions) == 86
     hits, misses = 0, []
-    t = time.perf_counter()
     for q in questions:
         res = reg.resolve(reg.link(q["question"]), q["question"])
         assert set(res.doc_ids) <= set(infos) and res.status in STATUSES
@@ -609,10 +585,7 @@ def test_dev_questions_route_to_the_gold_filing(financebench):
             hits += 1
         else:
             misses.append((q["financebench_id"], q["doc_name"], res.doc_ids, res.status, q["question"][:100]))
-    per_question_ms = (time.perf_counter() - t) / len(questions) * 1000
-    print(f"\ndev questions routed to the gold filing: {hits}/{len(questions)} = {hits / len(questions):.1%} "
-          f"({per_question_ms:.2f} ms per question)")
+    print(f"\ndev questions routed to the gold filing: {hits}/{len(questions)} = {hits / len(questions):.1%}")
     for m in misses:
         print("  MISS", m)
-    assert hits >= 0.95 * len(questions)
-    assert per_question_ms < 5
+    assert hits >= 0.95 * len(questions)  # how fast: bench/routing_bench.py

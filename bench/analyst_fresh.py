@@ -11,6 +11,14 @@ Each entry of `QUESTIONS` is (class, filing, question, gold spec). Specs:
 * ``("change", key)``: this period's percent change of a line item (`edgar_real.CONCEPTS[key]`) against a year before;
 * ``("margin", numerator concepts)``: numerator over revenue in percent;
 * ``("auditor",)``: `dei:AuditorName`;
+* ``("delta", key)``: this period's change of a line item against a year before, as an amount (gold kind "money";
+  per share for the EPS keys);
+* ``("share", label)``: the revenue of the member of ``("member", label)`` over total revenue, in percent;
+* ``("shares",)`` or ``("shares", member)``: the cover's `dei:EntityCommonStockSharesOutstanding` (the context
+  without dimensions, or the one of the class whose member QName holds `member`), gold kind "shares";
+* ``("float",)``: the cover's `dei:EntityPublicFloat` (scaled), gold kind "money";
+* ``("cik",)``: `dei:EntityCentralIndexKey`; ``("fye",)``: `dei:CurrentFiscalYearEndDate` as "September 28" (kind
+  "date");
 * ``("rank", axis, order)``: the member of the axis with the highest or lowest revenue (aggregates left out).
 The judge is `analyst_judge.judge` (value stated, wrong measure), as for the generated questions.
 """
@@ -76,14 +84,19 @@ def gold_of(spec: tuple, meta: dict, filing: dict) -> dict | None:
     xbrl, end = filing["xbrl"], meta["end"]
     months = 12 if meta["form"] == "10K" else 3
     kind = spec[0]
-    if kind == "member":
+    if kind in ("member", "share"):
         for axis in (PRODUCT, SEGMENT, REGION):
             for member, facts in _members(filing, axis).items():
                 labels = {aq.clean_label(f.get("row", "")) for f in facts} | {aq.member_name(member)}
                 if spec[1] in labels:
                     g = er._gold(aq._periodic(filing, facts), aq.REVENUE, end, False, months)
-                    if g:
+                    if g and kind == "member":
                         return {"gold_value": g["value"], "gold_kind": "money", "gold_pages": g["pages"]}
+                    rev = er._gold(xbrl, aq.REVENUE, end, False, months)
+                    if g and rev and rev["value"]:
+                        return {"gold_value": g["value"] / rev["value"] * 100, "gold_kind": "pct",
+                                "gold_pages": sorted(set(g["pages"]) | set(rev["pages"])),
+                                "inputs": [g["value"], rev["value"]]}
         return None
     if kind == "change":
         cur = er._gold(xbrl, er.CONCEPTS[spec[1]][1], end, False, months, 0)
@@ -92,6 +105,13 @@ def gold_of(spec: tuple, meta: dict, filing: dict) -> dict | None:
             return None
         pct = (cur["value"] - prior["value"]) / abs(prior["value"]) * 100
         return {"gold_value": pct, "gold_pct": pct, "gold_abs": cur["value"] - prior["value"], "gold_kind": "pct",
+                "gold_pages": sorted(set(cur["pages"]) | set(prior["pages"])), "inputs": [cur["value"], prior["value"]]}
+    if kind == "delta":
+        cur = er._gold(xbrl, er.CONCEPTS[spec[1]][1], end, False, months, 0)
+        prior = er._gold(xbrl, er.CONCEPTS[spec[1]][1], end, False, months, 1)
+        if not cur or not prior:
+            return None
+        return {"gold_value": cur["value"] - prior["value"], "gold_kind": "money", "per_share": spec[1].startswith("eps"),
                 "gold_pages": sorted(set(cur["pages"]) | set(prior["pages"])), "inputs": [cur["value"], prior["value"]]}
     if kind == "margin":
         num = er._gold(xbrl, spec[1], end, False, months)
@@ -104,15 +124,37 @@ def gold_of(spec: tuple, meta: dict, filing: dict) -> dict | None:
         name = str(xbrl["dei"].get("AuditorName") or "")
         page = filing["dei_pages"].get("AuditorName", -1)
         return {"gold_value": name, "gold_kind": "name", "gold_pages": [page] if page >= 0 else []} if name else None
+    if kind in ("shares", "float"):
+        concept = "dei:EntityCommonStockSharesOutstanding" if kind == "shares" else "dei:EntityPublicFloat"
+        hits = [f for f in filing["all"] if f["concept"] == concept
+                and (any(spec[1] in m for _, m in f["members"]) if len(spec) > 1 else not f["members"])]
+        if len(hits) != 1:
+            return None
+        page = hits[0].get("page", -1)
+        return {"gold_value": hits[0]["value"], "gold_kind": "shares" if kind == "shares" else "money",
+                "gold_pages": [page] if page >= 0 else []}
+    if kind in ("cik", "fye"):
+        name = "EntityCentralIndexKey" if kind == "cik" else "CurrentFiscalYearEndDate"
+        text = str(xbrl["dei"].get(name) or "").strip()
+        value = (text if text.isdigit() else "") if kind == "cik" else aq.fiscal_year_end(text)
+        page = filing["dei_pages"].get(name, -1)
+        return {"gold_value": value, "gold_kind": "cik" if kind == "cik" else "date",
+                "gold_pages": [page] if page >= 0 else []} if value else None
     if kind == "rank":
+        from analyst_ranking import _sum_of_others
+
         rows = []
-        for member, facts in _members(filing, spec[1]).items():
+        members = _members(filing, spec[1])
+        for member, facts in members.items():
             g = er._gold(aq._periodic(filing, facts), aq.REVENUE, end, False, months)
             if g and g["value"] > 0:
+                # a row label that other members share ("Net sales" of each segment's table) names the measure
+                others = {aq.clean_label(o.get("row", "")) for m2, fs in members.items() if m2 != member for o in fs}
                 labels = [aq.clean_label(f.get("row", "")) for f in facts if f.get("row")]
-                rows.append({"names": list(dict.fromkeys([*labels, aq.member_name(member)])), "value": g["value"],
-                             "pages": g["pages"]})
-        from analyst_ranking import _sum_of_others
+                names = [n for n in [*labels, aq.member_name(member)]
+                         if n and n not in others and not aq._MEASURE_LABEL.match(n)]
+                if names:
+                    rows.append({"names": list(dict.fromkeys(names)), "value": g["value"], "pages": g["pages"]})
 
         rows = [r for r in rows if not _sum_of_others(r["value"], [o["value"] for o in rows if o is not r])]
         if len(rows) < 2:
@@ -123,7 +165,9 @@ def gold_of(spec: tuple, meta: dict, filing: dict) -> dict | None:
     raise ValueError(f"unknown gold spec {spec!r}")
 
 
-def questions(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
+def questions(edgar: Path, asked: list[tuple[str, str, str, tuple]] | None = None,
+              prefix: str = "fresh") -> tuple[list[dict], dict[str, list[dict]]]:
+    """The questions of `asked` (default `QUESTIONS`) with their gold, and each filing's facts for the judge."""
     filings: dict[str, tuple[dict, dict]] = {}
     facts: dict[str, list[dict]] = {}
     for path in sorted(edgar.glob("*.htm*")):
@@ -134,7 +178,7 @@ def questions(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
             facts[meta["doc_id"]] = [{"concept": f["concept"], "value": f["value"], "unit": f["unit"],
                                       "members": f["members"]} for f in filing["all"]]
     out = []
-    for k, (cls, doc, text, spec) in enumerate(QUESTIONS):
+    for k, (cls, doc, text, spec) in enumerate(QUESTIONS if asked is None else asked):
         if doc not in filings:
             continue
         meta, filing = filings[doc]
@@ -142,13 +186,14 @@ def questions(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
         if gold is None:
             print(f"no gold for {text!r} in {doc}: left out", file=sys.stderr)
             continue
-        out.append({"id": f"fresh:{k}", "question": text, "cls": cls, "sub": cls, "doc_id": doc, "form": meta["form"],
+        out.append({"id": f"{prefix}:{k}", "question": text, "cls": cls, "sub": cls, "doc_id": doc, "form": meta["form"],
                     **gold})
     return out, facts
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None, asked: list[tuple[str, str, str, tuple]] | None = None, prefix: str = "fresh",
+         title: str = "hand-written questions", doc: str | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(doc or __doc__ or "").splitlines()[0])
     ap.add_argument("--edgar", default=str(REPO.parent / "shared" / "data" / "edgar"))
     ap.add_argument("--index", help="the index to ask (default: edgar_real's, or its stripped copy's)")
     ap.add_argument("--reader-only", action="store_true", help="ask the index of the filings without inline XBRL")
@@ -159,9 +204,9 @@ def main(argv=None) -> int:
         print(f"no index at {index}: run bench/analyst_questions.py{' --reader-only' if args.reader_only else ''} "
               "first (it builds it)", file=sys.stderr)
         return 2
-    qs, facts = questions(Path(args.edgar))
+    qs, facts = questions(Path(args.edgar), asked, prefix)
     rows = aq.ask(qs, facts, index)
-    print(f"{len(rows)} hand-written questions; HDRR offline{' (inline XBRL stripped)' if args.reader_only else ''}")
+    print(f"{len(rows)} {title}; HDRR offline{' (inline XBRL stripped)' if args.reader_only else ''}")
     print("\n".join(aq.table(rows)))
     for r in rows:
         if not r["value"]:

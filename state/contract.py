@@ -67,10 +67,11 @@ if tuple(ROUTING_STATUSES) != get_args(RoutingStatus):  # one list of statuses: 
     raise AssertionError(f"RoutingStatus {get_args(RoutingStatus)} is not ROUTING_STATUSES {tuple(ROUTING_STATUSES)}")
 
 ReaderKind = Literal["item", "metric", "none", "error"]
-AskedKind = Literal["line_item", "member", "change", "metric", "cover", "series", "ranking"]
+AskedKind = Literal["line_item", "member", "change", "metric", "cover", "series", "ranking", "share"]
 """What an answer from a filing's tagged facts answered: one line item, a segment/product/region member of one,
 the change of one between two periods, a metric of the registry, a cover-page fact, one line item for each of
-several fiscal years, the part of a breakdown that ranks first (or the parts past a share of the total)."""
+several fiscal years, the part of a breakdown that ranks first (or the parts past a share of the total), one
+member's share of the total."""
 """What the statement reader did (`reader.kind`)."""
 
 ContextRule = Literal["budget"]

@@ -163,6 +163,10 @@ class QuestionFacts(BaseModel):
     applicability: bool = False
     """It asks to say so when the measure does not fit the company ("If operating margin is not a useful metric for
     a company like this, then state that and explain why")."""
+    share_of_total: bool = False
+    """It asks a part's share of the total ("What share of Apple's net sales came from Services?", "AWS as a percent
+    of Amazon's total net sales", "What percentage of revenue was generated in China?"): with a member named, the
+    member's value over the consolidated total."""
     scale: Optional[Scale] = None
     """The scale the answer is asked in, if any."""
     decimals: Optional[int] = None

@@ -44,6 +44,9 @@ def _tagged(facts: dict, concept: str) -> list[tuple[dict, str]]:
     return out
 
 
+_ENDED = re.compile(r"(?i)\b(?:quarter|year|period|months|weeks)\s+end(?:ed|ing)\b")
+
+
 def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
                  info: Optional[dict]) -> Optional[ReaderResult]:
     """The cover fact `asked.cover` from the filing's dei facts, or None (see the module docstring)."""
@@ -61,9 +64,13 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
         value = float(fact["value"])
         page = int(fact.get("page", -1))
         cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
-        if asked.dates and instant not in asked.dates:  # another date's count is not the one asked
+        # a date the question gives as the filing's period ("its 10-Q for the quarter ended August 31, 2024") names
+        # the filing, not the count's date
+        period_end = str(info.get("period_end") or "")
+        dates = [d for d in asked.dates if not (d == period_end and _ENDED.search(asked.text))]
+        if dates and instant not in dates:  # another date's count is not the one asked
             what = "shares outstanding" if cover == "shares_outstanding" else "public float"
-            return ReaderResult(answer=(f"No {what} as of {', '.join(asked.dates)} was found in {doc_id}: its cover "
+            return ReaderResult(answer=(f"No {what} as of {', '.join(dates)} was found in {doc_id}: its cover "
                                         f"gives the count as of {instant} {cite}."), confident=False, kind="item", asked="cover")
         if cover == "shares_outstanding":
             stated = f"{whose} shares of common stock outstanding as of {instant}: {value:,.0f}"

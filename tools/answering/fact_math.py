@@ -39,7 +39,7 @@ from finrag.tools.answering.xbrl_facts import (
     owner,
 )
 
-__all__ = ["answer_computed"]
+__all__ = ["answer_computed", "change_answer", "number"]
 
 _TOTAL_DEBT_CONCEPTS = {"us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"}
 
@@ -50,7 +50,7 @@ def _found(item: str, fact: dict, period: str, doc_id: str, info: dict) -> Found
                  page=max(int(fact.get("page", -1)), 0), scale=None, statement=None, score=1.0)
 
 
-def _number(value: float, item: str, fact: dict) -> str:
+def number(value: float, item: str, fact: dict) -> str:
     """An input as the answer shows it: money in millions (per share to the cent)."""
     return money(value, fact, item).split(" (")[0]
 
@@ -89,7 +89,7 @@ def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info
     else:
         stated = shown.get(metric.unit, f"{result:.2f}")
     inputs = "; ".join(f"{item_display(item)}{' (the year before)' if off else ''} = "
-                       f"{_number(values.get((item, off), float(f['value'])), item, f)} ({f['concept']}, {p}) "
+                       f"{number(values.get((item, off), float(f['value'])), item, f)} ({f['concept']}, {p}) "
                        f"{fact_cite(doc_id, f)}" for item, off, f, p in picked)
     answer = (f"{owner(info)} {metric.display} {('for ' + when) if not when.startswith('as of') else when} was "
               f"{stated}. Formula: {metric.display} = {metric.formula}. Inputs (the filing's inline XBRL facts): "
@@ -111,7 +111,7 @@ def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
         return None
     plan = Plan(kind="item", item=item, aggregate="change",
                 years=sorted({y - max(back, 1) for y in _years(info)} | set(_years(info))))
-    return _change_answer(item, (*now, doc_id), (*before, doc_id), info, plan)
+    return change_answer(item, (*now, doc_id), (*before, doc_id), info, plan)
 
 
 Operand = tuple[dict, str, str]
@@ -120,23 +120,25 @@ Related = Callable[[], list[tuple[str, Optional[dict], dict]]]
 """The company's other filings in the index: (doc_id, tagged facts, DocumentInfo as a dict), read when called."""
 
 
-def _change_answer(item: str, now: Operand, before: Operand, info: dict, plan: Plan) -> ReaderResult:
-    """The change from `before` to `now`: the percent and the absolute change, both inputs cited, the arithmetic."""
+def change_answer(item: str, now: Operand, before: Operand, info: dict, plan: Plan,
+                  subject: Optional[str] = None) -> ReaderResult:
+    """The change from `before` to `now`: the percent and the absolute change, both inputs cited, the arithmetic;
+    `subject` names what changed (default: the company's line item; "Amazon's revenue from AWS" for a member)."""
     (new_fact, new_period, new_doc), (old_fact, old_period, old_doc) = now, before
     new, old = float(new_fact["value"]), float(old_fact["value"])
     if item == "capex":
         new, old = abs(new), abs(old)
     diff = new - old
     sign = "+" if diff >= 0 else "-"
-    a, b = _number(new, item, new_fact), _number(old, item, old_fact)
-    delta = f"{sign}{_number(abs(diff), item, new_fact)}"
+    a, b = number(new, item, new_fact), number(old, item, old_fact)
+    delta = f"{sign}{number(abs(diff), item, new_fact)}"
     shown_new, shown_old = str(new_fact.get("text") or a), str(old_fact.get("text") or b)
     if new < 0 and not shown_new.startswith("-"):
         shown_new = f"-{shown_new}"
     if old < 0 and not shown_old.startswith("-"):
         shown_old = f"-{shown_old}"
     pct = None if old == 0 else 100.0 * diff / abs(old)
-    head = f"{owner(info)} {item_display(item)} changed by " + (f"{pct:+.1f}% ({delta})" if pct is not None else delta)
+    head = f"{subject or owner(info) + ' ' + item_display(item)} changed by " + (f"{pct:+.1f}% ({delta})" if pct is not None else delta)
     arithmetic = f"{a} - {b} = {delta}"
     if pct is None:
         arithmetic += "; a percent change is not defined (the earlier value is zero)"
@@ -193,7 +195,7 @@ def _dated_change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, inf
                             missing=[f"{display} {d}" for d in missing])
     now, before = picked
     plan = Plan(kind="item", item=item, aggregate="change", years=_years(info))
-    return _change_answer(item, now, before, info, plan)
+    return change_answer(item, now, before, info, plan)
 
 
 def _distance(info: dict, date: str) -> int:
@@ -232,7 +234,7 @@ def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
         date = period.rsplit(" ", 1)[-1]
         return f"FY{year} ({'ended' if 'ended' in period else 'as of'} {date})" if year else period
 
-    cells = [(when(y, p), _number(abs(float(f["value"])) if item == "capex" else float(f["value"]), item, f), f)
+    cells = [(when(y, p), number(abs(float(f["value"])) if item == "capex" else float(f["value"]), item, f), f)
              for y, f, p in picked]
     listed = "; ".join(f"{w}: {value} {fact_cite(doc_id, f)}" for w, value, f in cells)
     rows = "\n".join(f"| {w} | {value} | {f['concept']} | {fact_cite(doc_id, f)} |" for w, value, f in cells)

@@ -43,7 +43,8 @@ from finrag.tools.answering.xbrl_facts import (
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question.measure import word_forms
 
-__all__ = ["Member", "answer_member", "company_words", "member_name", "members_of", "name_key"]
+__all__ = ["Member", "answer_member", "available", "company_words", "display_of", "member_name", "members_of",
+           "name_key", "ranked_members"]
 
 _AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
 _OWN_AXIS = re.compile(r"(?i)segment|product|service|geograph|region|countr|market|line")
@@ -110,6 +111,12 @@ def name_key(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def _acronym(name: str) -> str:
+    """The initials of a name of three or more words ("Amazon Web Services" -> 'aws'), '' otherwise."""
+    words = [w for w in re.findall(r"[A-Za-z]+", name) if w.lower() not in ("and", "of", "the")]
+    return "".join(w[0] for w in words).lower() if len(words) >= 3 and all(w[0].isupper() for w in words) else ""
+
+
 def members_of(facts: dict, concepts: list[str]) -> list[Member]:
     """The members of a breakdown axis tagged with one of `concepts`, in the filing's order."""
     contexts = facts.get("member_contexts") or {}
@@ -129,6 +136,10 @@ def members_of(facts: dict, concepts: list[str]) -> list[Member]:
         for name in [*dict.fromkeys(labels), member_name(member)]:
             if name and all(n != name for n, _ in names):
                 names.append((name, name_key(name)))
+        for name, _key in list(names):  # "Amazon Web Services" is asked as "AWS", "Europe, Middle East & Africa" as "EMEA"
+            acronym = _acronym(name)
+            if acronym and all(n.lower() != acronym for n, _ in names):
+                names.append((acronym.upper(), frozenset({acronym})))
         out.append(Member(axis, member, group, names))
     return out
 
@@ -143,38 +154,75 @@ def _axis_of_cue(axis: str, cue: Optional[str]) -> bool:
     return cue is not None and bool(_CUE_AXES[cue].search(axis.partition(":")[2]))
 
 
-def _available(members: list[Member], limit: int = 8) -> str:
+def available(members: list[Member], limit: int = 8) -> str:
     shown = [next((n for n, k in m.names if k), m.names[-1][0] if m.names else m.member) for m in members]
     shown = list(dict.fromkeys(shown))
     return ", ".join(shown[:limit]) + (f" and {len(shown) - limit} more" if len(shown) > limit else "")
 
 
-def _display(item: str) -> str:
+def display_of(item: str) -> str:
     """The line item's name for a part of it ("revenue", not "total revenue")."""
     return re.sub(r"^total\s+", "", item_display(item))
 
 
+# words of a measure, not of a member's name: a question's "credit" or "product" alone names no member
+_MEASURE_WORDS = {"product", "service", "cost", "gross", "margin", "expense", "cash", "flow", "interest", "tax",
+                  "profit", "earning", "share", "stock", "equity", "debt", "asset", "liability", "capital", "financial",
+                  "growth", "change", "year", "quarter", "fiscal", "month", "ended", "percent", "percentage", "dollar",
+                  "business", "company", "line", "category", "region", "geographic", "country", "unit", "division"}
+
+
+def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[str]) -> list[tuple[tuple[int, str], int, Member]]:
+    """The members the question names, best first: ((how many words, the name), position, member).
+
+    A member whose name's distinctive words are all in the question comes first (`Member.matches`, the longest
+    name first, then one of the axis the question names). Without one, a member the question names in part
+    ("regulatory credit revenue" for "Automotive regulatory credits", "leasing" for "Automotive leasing"): the
+    question's words that only this member's names hold, measure words ("product", "credit" alone) not counted;
+    nothing when the words are shared by several members (which one is meant is not known)."""
+    words = set(asked.words)
+    scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
+                    key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
+    if scored:
+        return scored
+    keys = [frozenset().union(*(k for _n, k in m.names)) - own for m in members]
+    partial: list[tuple[tuple[int, str], int, Member]] = []
+    for i, m in enumerate(members):
+        others = frozenset().union(*(k for j, k in enumerate(keys) if j != i and members[j].member != m.member))
+        unique = (keys[i] & words) - others - _MEASURE_WORDS
+        if unique:
+            name = next((n for n, k in m.names if k & unique), m.names[0][0])
+            partial.append(((len(unique), name), i, m))
+    if not partial:
+        return []
+    partial.sort(key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
+    best = [t for t in partial if t[0][0] == partial[0][0][0]]
+    return best if len({t[2].member for t in best}) == 1 else []
+
+
 def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info: Optional[dict]) -> Optional[ReaderResult]:
-    """The member's value the question asks (see the module docstring); a not-found answer when it names a
-    breakdown that the filing does not tag for the period; None when it asks no member (the line item's
-    answerer goes on)."""
-    if not facts or asked.aggregate != "single" or asked.metric is not None:
+    """The member's value the question asks (see the module docstring), or its change, its share of the total or
+    a margin of it (`member_math`); a not-found answer when it names a breakdown that the filing does not tag for
+    the period; None when it asks no member (the line item's answerer goes on)."""
+    if not facts or asked.aggregate not in ("single", "change") or asked.yesno:
         return None
-    item = asked_item(asked.text)
+    item = "revenue" if asked.metric is not None else asked_item(asked.text)
     if item is None or item not in CONCEPTS:
         return None
     info = info or {}
     members = members_of(facts, [PREFIX + c for c in CONCEPTS[item]])
-    words = set(asked.words)
     own = company_words(info)
-    scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
-                    key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
-    display = _display(item)
+    scored = ranked_members(asked, members, own)
+    display = display_of(item)
     whose = owner(info)
+    if asked.metric is not None or asked.aggregate == "change" or asked.share_of_total:
+        from finrag.tools.answering.member_math import answer_member_math
+
+        return answer_member_math(asked, item, facts, members, scored, doc_id, info)
     if not scored:
         if asked.member_cue is None:
             return None
-        tagged = f" It tags {display} by: {_available(members)}." if members else (
+        tagged = f" It tags {display} by: {available(members)}." if members else (
             f" It tags no {display} by segment, product or region" + ("" if "member_facts" in facts else
                                                                     " in this index (indexed before finrag "
                                                                     "kept member facts: index the filing again)") + ".")

@@ -106,16 +106,20 @@ def _pct(f: Callable[[dict], Optional[float]]) -> Callable[[dict], Optional[floa
 
 
 In = Input
+_OF_REVENUE = (r"(?:as (?:a )?)?(?:%|percent(?:age)?|share|proportion) of (?:its |the )?(?:total )?(?:net )?(?:operating )?"
+               r"(?:sales|revenues?)")
+"""'as a percent of revenue' as analysts write it ("as a % of sales", "as a percentage of net operating revenues")."""
 _METRICS = [
     Metric("gross_margin", "gross margin", (r"gross (?:profit )?margin",), "gross profit / total revenue",
            (In("revenue"), In("cogs"), In("gross_profit", optional=True)),
            _pct(lambda v: _div(_gross_profit(v), v[("revenue", 0)])), "percent", 1, good="high"),
     Metric("operating_margin", "operating margin",
-           (r"operating (?:income |profit )?(?:% )?margin", r"operating profit margin", r"operating income %"),
+           (r"operating (?:income |profit )?(?:% )?margin", r"operating profit margin", r"operating income %",
+            rf"(?:operating income|income from operations|operating profit) {_OF_REVENUE}"),
            "operating income / total revenue", (In("revenue"), In("operating_income")),
            _pct(lambda v: _div(v[("operating_income", 0)], v[("revenue", 0)])), "percent", 1, good="high"),
     Metric("net_margin", "net profit margin",
-           (r"net (?:income|profit|earnings) (?:% )?margin", r"net (?:income|earnings|profit) as a (?:%|percent(?:age)?) of (?:net )?(?:sales|revenues?)",
+           (r"net (?:income|profit|earnings) (?:% )?margin", rf"net (?:income|earnings|profit) {_OF_REVENUE}",
             r"\bnet margins?\b"),
            "net income / total revenue", (In("revenue"), In("net_income")),
            _pct(lambda v: _div(v[("net_income", 0)], v[("revenue", 0)])), "percent", 1, good="high"),
@@ -124,19 +128,30 @@ _METRICS = [
            (In("revenue"), In("operating_income"), In("depreciation_amortization")),
            _pct(lambda v: _div(_ebitda(v), v[("revenue", 0)])), "percent", 1),
     Metric("da_margin", "depreciation and amortization as a % of revenue",
-           (r"(?:depreciation and amortization|d&a) (?:% )?margin", r"(?:depreciation and amortization|d&a) as a % of (?:total )?revenue"),
+           (r"(?:depreciation and amortization|d&a) (?:% )?margin", rf"(?:depreciation and amortization|d&a) {_OF_REVENUE}"),
            "depreciation and amortization / total revenue", (In("revenue"), In("depreciation_amortization")),
            _pct(lambda v: _div(abs(v[("depreciation_amortization", 0)]), v[("revenue", 0)])), "percent", 1),
     Metric("capex_revenue", "capital expenditure as a % of revenue",
-           (r"(?:capex|capital expenditures?) as a (?:%|percent(?:age)?) of (?:total )?revenue", r"capex intensity",
+           (rf"(?:capex|capital expenditures?) {_OF_REVENUE}", r"capex intensity",
             r"capex ?/ ?revenue", r"capital intensity"),
            "capital expenditure / total revenue", (In("revenue"), In("capex")),
            _pct(lambda v: _div(abs(v[("capex", 0)]), v[("revenue", 0)])), "percent", 1),
     Metric("cogs_revenue", "cost of goods sold as a % of revenue",
-           (r"(?:cogs|cost of goods sold|cost of sales) as a (?:%|percent(?:age)?) of (?:total )?(?:revenue|sales)",
+           (rf"(?:cogs|cost of goods sold|cost of sales|cost of revenues?) {_OF_REVENUE}",
             r"(?:cogs|cost of goods sold) (?:% )?margin"),
            "cost of goods sold / total revenue", (In("revenue"), In("cogs")),
            _pct(lambda v: _div(v[("cogs", 0)], v[("revenue", 0)])), "percent", 1),
+    Metric("rnd_revenue", "research and development as a % of revenue",
+           (rf"(?:r&d|research (?:and|&) development)(?: expenses?| spend(?:ing)?| costs?)? {_OF_REVENUE}",
+            r"(?:r&d|research (?:and|&) development) intensity", rf"(?:spend|spent) on (?:r&d|research (?:and|&) "
+            rf"development) {_OF_REVENUE}", r"(?:%|percent(?:age)?|share) of (?:[\w.&-]+'s )?(?:total )?(?:net )?"
+            r"(?:revenues?|sales)[^?]{0,40}\b(?:r&d|research (?:and|&) development)\b"),
+           "research and development / total revenue", (In("revenue"), In("rnd")),
+           _pct(lambda v: _div(abs(v[("rnd", 0)]), v[("revenue", 0)])), "percent", 1),
+    Metric("sga_revenue", "SG&A as a % of revenue",
+           (rf"(?:sg&a|selling, general(?:,)? and administrative)(?: expenses?| costs?)? {_OF_REVENUE}",),
+           "selling, general and administrative expense / total revenue", (In("revenue"), In("sga")),
+           _pct(lambda v: _div(abs(v[("sga", 0)]), v[("revenue", 0)])), "percent", 1),
     Metric("ebitda", "unadjusted EBITDA", (r"\bebitda\b",),
            "operating income + depreciation and amortization (from the cash flow statement)",
            (In("operating_income"), In("depreciation_amortization")), _ebitda, "currency", 0),

@@ -11,17 +11,28 @@ from typing import Optional, cast
 
 from finrag.state.question import Aggregate, Direction, Scale
 
-__all__ = ["asks_applicability", "aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
+__all__ = ["asks_applicability", "asks_share_of_total", "aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
            "asks_drivers", "names_average", "scale_asked"]
 
 _DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b")
 _NUMWORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
 _AVG = re.compile(r"(?i)\b(two|three|four|five|[2-5])[- ]year average\b|\baverage of\b.*\bfrom\b")
 _CAGR = re.compile(r"(?i)\bcagr\b|compound annual growth")
+_MOVE = (r"(?:rise|rose|risen|fall|fell|fallen|increase[ds]?|decrease[ds]?|drop(?:ped|s)?|declin(?:e|ed|es)|grow|grew|"
+         r"grown|jump(?:ed|s)?|climb(?:ed|s)?|shr[iu]nk|sank|slid|expand(?:ed)?|contract(?:ed)?)")
 _GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth)|\byoy\b|\b% change\b|"
                      r"\bchange in\b|\bgrowth in\b|\bhow much has\b.*\bchanged\b|\bchanged? between\b|\bgrow\b|\bgrew\b|"
                      r"\bincreased?\b.*\bbetween\b|\bdecreased?\b.*\bbetween\b|\bimprov(?:e|ed|ing)\b|\bdeclin(?:e|ed|ing)\b|"
-                     r"\bchange[ds]?\s+from\b|\b(?:by )?how much did\b.*\bchange\b|\bchange[ds]?\s+year[- ]over[- ]year\b")
+                     r"\bchange[ds]?\s+from\b|\b(?:by )?how much did\b.*\bchange\b|\bchange[ds]?\s+year[- ]over[- ]year\b|"
+                     # "By what percentage did ... rise", "How much did ... fall in 2024, in percent?", "How many
+                     # dollars did ... drop by", "... increase from 2023 to 2024", "revenue growth", "y/y"
+                     rf"\bby what (?:percent(?:age)?|%|amount)\b|\bhow (?:much|many dollars|fast)\b[^?]*?\b{_MOVE}\b|"
+                     rf"\b{_MOVE}\b[^?]*?\b(?:in percent(?:age terms)?|in dollar(?:s| terms)|percent(?:age)?|%)|"
+                     rf"\b{_MOVE}\b[^?]*?\bfrom\b[^?]*?\bto\b|\b{_MOVE}\b[^?]*?\b(?:over|versus|vs\.?|compared (?:with|to))\b|"
+                     r"\b(?:revenues?|sales|income|earnings|eps|profits?|ocf|cash flows?|top[- ]line|bottom[- ]line)\s+"
+                     r"growth\b|\bgrowth\s+(?:yoy|y/y|year[- ]over[- ]year)\b|\by/y\b|\byear[- ]ago (?:quarter|period)\b|"
+                     r"\b(?:vs\.?|versus|compared (?:with|to)|against)\s+(?:the\s+)?(?:year[- ]ago|prior[- ]year|a year "
+                     r"(?:earlier|before)|(?:fiscal\s+|FY\s?)?(?:19|20)\d{2}\b|Q[1-4]\b|(?:first|second|third|fourth) quarter)")
 _YESNO = re.compile(r"(?i)^\s*(?:does|did|is|are|has|have|was|were|can|could|will|would|should)\b")
 _ALTERNATIVES = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|higher) or (?:declined|decreased?|fallen|lower|"
                            r"worsened)\b")
@@ -62,6 +73,21 @@ def asks_applicability(text: str) -> bool:
     """Does the question ask to say so when its measure does not fit the company ("If gross margin is not a useful
     metric for a company like this, then state that")?"""
     return bool(_APPLICABILITY.search(text))
+
+
+_SHARE_OF_TOTAL = re.compile(
+    r"(?i)\b(?:what|which)\s+(?:share|percent(?:age)?|portion|proportion|fraction|%)\s+of\b|"
+    r"\bas (?:a )?(?:%|percent(?:age)?|share|proportion|fraction) of\b|"
+    r"\b(?:%|percent(?:age)?|share|proportion) of (?:[\w.&-]+(?:'s|’s|s')\s+)?(?:the\s+|its\s+)?(?:company's\s+)?"
+    r"(?:(?:fiscal\s+)?(?:19|20)\d{2}\s+|FY\s?\d{2,4}\s+)?(?:total|overall|consolidated|net|company[- ]wide)?\s*"
+    r"(?:net\s+)?(?:operating\s+)?(?:sales|revenues?)\b|\b(?:revenue|sales) (?:mix|share)\b|\bmix of (?:revenue|sales)\b")
+
+
+def asks_share_of_total(head: str) -> bool:
+    """Does the question ask a part's share of the total ("What share of ... came from Services", "as a percent
+    of total net sales", "What percentage of Tesla's 2024 total revenues was generated in China")? A line item
+    over revenue ("R&D as a percent of revenue") is a metric of the registry, read before this."""
+    return bool(_SHARE_OF_TOTAL.search(head))
 
 
 def definition_head(text: str) -> str:

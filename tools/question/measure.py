@@ -12,10 +12,13 @@ from finrag.tools.answering.metrics import metric_in_question
 _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
     ("auditor", re.compile(r"(?i)\bwho\s+(?:audited|audits)\b|\bwho\s+(?:is|was)\b[^?]*\b(?:auditor|audit\s+firm|accounting\s+firm)\b|"
                            r"\b(?:name\s+of|name|which|what\s+is|what\s+was)\s+(?:the\s+)?[\w'’\s]{0,40}?(?:independent\s+)?"
-                           r"(?:auditor|audit\s+firm|(?:registered\s+public\s+)?accounting\s+firm)\b(?!'s|’s)")),
+                           r"(?:auditor|audit\s+firm|(?:registered\s+public\s+)?accounting\s+firm)\b(?!'s|’s)|"
+                           r"\b(?:who|which\s+(?:firm|company))\s+(?:signed|issued|gave|wrote)\b[^?]*\baudit(?:or'?s)?\s+"
+                           r"(?:opinion|report)\b|\b(?:auditor|audit\s+firm|(?:registered\s+public\s+)?accounting\s+firm)"
+                           r"\s+(?:for|of|on)\b")),
     ("public_float", re.compile(r"(?i)\bpublic\s+float\b|\baggregate\s+market\s+value\b[^?]*\bnon-?affiliates\b")),
     ("shares_outstanding", re.compile(r"(?i)^(?!.*\b(?:weighted|average|diluted|basic|repurchas\w*|buybacks?)\b)"
-                                      r".*\b(?:shares\b[^?]{0,60}\boutstanding|outstanding\s+shares)\b")),
+                                      r".*\b(?:shares\b[^?]{0,60}\boutstanding|outstanding\s+shares|share\s+count)\b")),
     ("cik", re.compile(r"\bCIK\b|(?i:\bcentral\s+index\s+key\b)")),
     ("fiscal_year_end", re.compile(r"(?i)\b(?:when|what\s+date|which\s+date|on\s+what\s+date|what\s+day)\b[^?]*"
                                    r"\bfiscal\s+year\b[^?]*\bend(?:s|ed)?\b|\bfiscal[\s-]+year[\s-]+end\s+date\b")),

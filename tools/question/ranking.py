@@ -66,15 +66,34 @@ def _measure(text: str) -> Optional[RankMeasure]:
     return None
 
 
+_SUPERLATIVE = r"(?:highest|largest|biggest|greatest|top|strongest|fastest|leading|lowest|smallest|weakest|slowest)"
+_OF_THE = re.compile(rf"(?i)\b(?:of|among|across)\s+(?:the|its|all(?: of)?(?: the)?|[\w.&-]+(?:'s|’s|s'))?\s*"
+                     rf"(?:[\w.&-]+\s+){{0,2}}?(?P<noun>{_MEMBER_NOUN})\b[^?]*?,?\s*\b(?:which|what)\b")
+_WHOSE_SUP = re.compile(rf"(?i)(?:'s|’s|s'|\bits|\bthe)\s+(?P<sup>{_SUPERLATIVE})\s+(?:[\w-]+\s+){{0,1}}?"
+                        rf"(?P<noun>{_MEMBER_NOUN})\b")
+_WHICH_SUP_OF = re.compile(rf"(?i)\b(?:which|what)\b[^?]{{0,40}}?\b(?P<sup>{_SUPERLATIVE})\s+(?:one\s+)?(?:of|among)\s+"
+                           rf"(?:the\s+|its\s+|[\w.&-]+(?:'s|’s|s')\s+)?(?:[\w-]+\s+){{0,2}}?(?P<noun>{_MEMBER_NOUN})\b")
+
+
 def _breakdown_noun(text: str) -> Optional[re.Match]:
-    """The breakdown noun a "which ..." question ranks: the last one before the next superlative ("Which of
-    International Business Machines' regions had the lowest ..." ranks regions, not businesses)."""
+    """The breakdown noun the question ranks: of a "which ..." question, the last one before the next superlative
+    ("Which of International Business Machines' regions had the lowest ..." ranks regions, not businesses); of
+    "Of the countries Amazon breaks out, which had ..." the noun before "which"; of "Meta's largest geographic
+    region by revenue" the noun after the superlative."""
     first = _WHICH.search(text)
     if first is None:
-        return None
+        return _OF_THE.search(text) or _WHOSE_SUP.search(text) or _WHICH_SUP_OF.search(text)
     sup = _HIGH.search(text, first.end()) or _LOW.search(text, first.end())
     later = list(_NOUN.finditer(text, first.end(), sup.start() if sup else len(text)))
     return later[-1] if later else first
+
+
+def _superlative_span(text: str, noun_m: re.Match) -> str:
+    """Where the superlative is looked for: after the breakdown noun, and before it when it qualifies the noun
+    ("What was Apple's smallest product category by net sales", "Meta's largest geographic region")."""
+    before = text[:noun_m.start("noun")]
+    m = re.search(rf"(?i)\b{_SUPERLATIVE}\b[^?,;]{{0,60}}$", before)
+    return (m.group(0) if m else "") + text[noun_m.end():]
 
 
 def ranking_of(head: str) -> Optional[Ranking]:
@@ -99,7 +118,7 @@ def ranking_of(head: str) -> Optional[Ranking]:
     noun_m = _breakdown_noun(text)
     if noun_m is None:
         return None
-    rest = text[noun_m.end():]
+    rest = _superlative_span(text, noun_m)
     high, low = _HIGH.search(rest), _LOW.search(rest)
     if not high and not low:
         return None

@@ -47,6 +47,7 @@ def _read(text: str) -> QuestionFacts:
         series_years=asks.series_years(head, periods.years_written(head)),
         averages_span=asks.names_average(head), yesno=yesno, direction=asks.direction_of(q, yesno),
         drivers=asks.asks_drivers(q), applicability=asks.asks_applicability(q), scale=asks.scale_asked(q),
+        share_of_total=metric is None and asks.asks_share_of_total(head),
         decimals=asks.decimals_asked(q))
 
 

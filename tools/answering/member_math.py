@@ -1,0 +1,162 @@
+"""Arithmetic on one member of a breakdown: its change, its share of the total, a margin of it.
+
+    result = answer_member_math(asked, "revenue", facts, members, ranked, doc_id, info)
+
+`member_facts.answer_member` finds the member the question names (`ranked_members`) and hands over here when the
+question asks more than the member's value:
+
+* **a change** ("How much did AWS revenue grow in 2024?"): the member's fact for the asked period and the same
+  period a year (or the years written) before, both tagged in the filing, the arithmetic shown by
+  `fact_math.change_answer` (the consolidated change is another measure);
+* **a share of the total** ("What share of Apple's fiscal 2024 net sales came from Services?"): the member's
+  value over the consolidated line item of the same period, both cited;
+* **a margin or ratio of the member** ("Apple's Services gross margin"): every input of the metric tagged for
+  the same member (axis and member) and period; the metric's own formula.
+
+When the member, or one of its inputs, is not tagged for the period, the answer says which and that the
+consolidated figure is not the asked measure; when the question names no member and no breakdown, None (the
+consolidated answerers go on).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from finrag.state.question import QuestionFacts
+from finrag.tools.answering.fact_math import change_answer, number
+from finrag.tools.answering.member_facts import Member, available, display_of, members_of
+from finrag.tools.answering.metrics import METRICS
+from finrag.tools.answering.questions import Plan
+from finrag.tools.answering.reader import Found, ReaderResult
+from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX, choose_fact, fact_cite, item_display, owner
+
+__all__ = ["answer_member_math"]
+
+Ranked = list[tuple[tuple[int, str], int, Member]]
+
+
+def _facts_of(facts: dict, group: list[dict]) -> dict:
+    """A facts dict of `choose_fact`'s shape holding one member's facts."""
+    return {"contexts": facts.get("member_contexts") or {}, "facts": group, "dei": facts.get("dei") or {}}
+
+
+def _years_back(asked: QuestionFacts) -> int:
+    years = sorted(set(asked.years_written))
+    return max(years[-1] - years[0], 1) if len(years) >= 2 else 1
+
+
+def _found(item: str, fact: dict, period: str, doc_id: str, info: dict, label: str) -> Found:
+    return Found(item=item, year=int(info.get("fiscal_year") or 0), value=float(fact["value"]), label=label,
+                 raw=str(fact.get("text") or ""), header=period, doc_id=doc_id, page=max(int(fact.get("page", -1)), 0),
+                 scale=None, statement=None, score=1.0)
+
+
+def _not_found(what: str, doc_id: str, consolidated: str) -> ReaderResult:
+    return ReaderResult(answer=f"{what} {doc_id} does not tag it for the period asked, so it is not computed. The "
+                               f"consolidated {consolidated} is not the asked measure.",
+                        confident=False, kind="item", asked="member")
+
+
+def _change(asked: QuestionFacts, item: str, facts: dict, m: Member, name: str, doc_id: str,
+            info: dict) -> ReaderResult:
+    member_facts = _facts_of(facts, m.facts)
+    back = _years_back(asked)
+    now = choose_fact(member_facts, item, asked, info)
+    before = choose_fact(member_facts, item, asked, info, years_back=back)
+    subject = f"{owner(info)} {display_of(item)} from {name}"
+    if now is None or before is None or now[0] is before[0]:
+        return _not_found(f"The change of {subject} needs its fact for both periods:", doc_id,
+                          f"{item_display(item)}'s change")
+    years = [int(info["fiscal_year"])] if info.get("fiscal_year") else []
+    plan = Plan(kind="item", item=item, aggregate="change", years=sorted({y - back for y in years} | set(years)))
+    result = change_answer(item, (*now, doc_id), (*before, doc_id), info, plan, subject=subject)
+    result.member = f"{m.member} ({m.axis})"
+    return result
+
+
+def _share(asked: QuestionFacts, item: str, facts: dict, m: Member, name: str, doc_id: str,
+           info: dict) -> ReaderResult:
+    part = choose_fact(_facts_of(facts, m.facts), item, asked, info)
+    total = choose_fact(facts, item, asked, info)
+    whose, display = owner(info), display_of(item)
+    if part is None or total is None or not float(total[0]["value"]):
+        return _not_found(f"{name}'s share of {whose} {display} needs the member's and the total's fact:", doc_id,
+                          item_display(item))
+    (pf, period), (tf, _tp) = part, total
+    pv, tv = float(pf["value"]), float(tf["value"])
+    pct = 100.0 * pv / tv
+    when = period if period.startswith("as of") else "for " + period
+    a, b = number(pv, item, pf), number(tv, item, tf)
+    arithmetic = f"{a} / {b} = {pct:.1f}%"
+    answer = (f"{name} accounted for {pct:.1f}% of {whose} {display} {when}. Arithmetic: {name} {display} {a} "
+              f"{fact_cite(doc_id, pf)} / {item_display(item)} {b} {fact_cite(doc_id, tf)} = {pct:.1f}%. Source: the "
+              f"filing's inline XBRL facts {pf['concept']} for the member {m.member} ({m.axis}) and {tf['concept']}.")
+    shown = [(f, lab) for f, lab in ((pf, f"{pf['concept']} [{m.member}]"), (tf, str(tf["concept"])))
+             if int(f.get("page", -1)) >= 0]
+    return ReaderResult(answer=answer, confident=True, kind="metric", value=pct, asked="share",
+                        found=[_found(item, f, period, doc_id, info, lab) for f, lab in shown],
+                        pages_added=list(dict.fromkeys((doc_id, int(f["page"])) for f, _l in shown)),
+                        formula=arithmetic, member=f"{m.member} ({m.axis})",
+                        plan=Plan(kind="item", item=item, years=[int(info["fiscal_year"])] if info.get("fiscal_year")
+                                  else []))
+
+
+def _metric(asked: QuestionFacts, facts: dict, m: Member, name: str, doc_id: str, info: dict) -> Optional[ReaderResult]:
+    metric = METRICS.get(asked.metric or "")
+    if metric is None or any(inp.item not in CONCEPTS or inp.offset not in (0, -1) for inp in metric.inputs):
+        return None
+    values: dict[tuple[str, int], float] = {}
+    picked: list[tuple[str, int, dict, str]] = []
+    for inp in metric.inputs:
+        same = [x for x in members_of(facts, [PREFIX + c for c in CONCEPTS[inp.item]])
+                if (x.axis, x.member) == (m.axis, m.member)]
+        hit = choose_fact(_facts_of(facts, same[0].facts), inp.item, asked, info, years_back=-inp.offset) \
+            if same else None
+        if hit is None:
+            continue
+        value = float(hit[0]["value"])
+        values[(inp.item, inp.offset)] = abs(value) if inp.item == "capex" else value
+        picked.append((inp.item, inp.offset, hit[0], hit[1]))
+    try:
+        result = metric.compute(values)
+    except (KeyError, ZeroDivisionError, TypeError):
+        result = None
+    whose = owner(info)
+    if result is None:
+        missing = [item_display(i.item) for i in metric.inputs if not i.optional and (i.item, i.offset) not in values]
+        return _not_found(f"{whose} {metric.display} of {name} needs {', '.join(missing) or 'its inputs'} tagged for "
+                          f"{name}:", doc_id, metric.display)
+    stated = f"{result:.{metric.decimals}f}%" if metric.unit == "percent" else f"{result:.2f}"
+    when = picked[0][3] if picked else ""
+    inputs = "; ".join(f"{name} {display_of(item)} = {number(values[(item, off)], item, f)} ({f['concept']}, {p}) "
+                       f"{fact_cite(doc_id, f)}" for item, off, f, p in picked)
+    answer = (f"{whose} {metric.display} of {name} {('for ' + when) if not when.startswith('as of') else when} was "
+              f"{stated}. Formula: {metric.display} = {metric.formula}, of the member {m.member} ({m.axis}). Inputs "
+              f"(the filing's inline XBRL facts for {name}): {inputs}.")
+    shown = [(item, f, p) for item, _off, f, p in picked if int(f.get("page", -1)) >= 0]
+    return ReaderResult(answer=answer, confident=True, kind="metric", value=float(result), asked="metric",
+                        found=[_found(item, f, p, doc_id, info, f"{f['concept']} [{m.member}]") for item, f, p in shown],
+                        pages_added=list(dict.fromkeys((doc_id, int(f["page"])) for _i, f, _p in shown)),
+                        formula=f"{metric.display} = {metric.formula} = {stated}", member=f"{m.member} ({m.axis})",
+                        plan=Plan(kind="metric", metric=metric,
+                                  years=[int(info["fiscal_year"])] if info.get("fiscal_year") else []))
+
+
+def answer_member_math(asked: QuestionFacts, item: str, facts: dict, members: list[Member], ranked: Ranked,
+                       doc_id: str, info: dict) -> Optional[ReaderResult]:
+    """The change, share or metric of the member the question names (see the module docstring); a not-found
+    answer when it names a breakdown none of whose members it names; None when it names neither."""
+    if not ranked:
+        if asked.member_cue is None:
+            return None
+        what = ("margin" if asked.metric else "change" if asked.aggregate == "change" else "share")
+        tagged = f" It tags {display_of(item)} by: {available(members)}." if members else ""
+        return ReaderResult(answer=f"No tagged {display_of(item)} fact for the {asked.member_cue} asked was found in "
+                                   f"{doc_id}, so its {what} is not computed.{tagged} The consolidated figure is not "
+                                   "the asked measure.", confident=False, kind="item", asked="member")
+    (_n, name), _i, m = ranked[0]
+    if asked.metric is not None:  # the member of whichever axis tags every input ("AWS": product and segment axes)
+        results = [_metric(asked, facts, m2, name2, doc_id, info) for (_n2, name2), _i2, m2 in ranked]
+        return next((r for r in results if r is not None and r.confident), results[0])
+    if asked.aggregate == "change":
+        return _change(asked, item, facts, m, name, doc_id, info)
+    return _share(asked, item, facts, m, name, doc_id, info)

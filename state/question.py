@@ -93,6 +93,9 @@ class QuestionFacts(BaseModel):
     """Fiscal periods in order of appearance: '2023Q2' for a quarter, 'FY2022' for a year marked as fiscal."""
     dates: list[str] = Field(default_factory=list)
     """ISO dates the question names ("May 26, 2023" -> '2023-05-26'), in order of appearance."""
+    month_quarters: list[str] = Field(default_factory=list)
+    """The last days of the months quarters are named by ("the June 2024 quarter" -> '2024-06-30'): routing
+    takes them as the asked filings' period ends; not `dates` (no value is asked as of them)."""
     forms: list[str] = Field(default_factory=list)
     """Form types named: '10K', 'ANNUALREPORT', '10Q', '8K', 'EARNINGS'."""
     cues: list[str] = Field(default_factory=list)

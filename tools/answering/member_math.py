@@ -146,11 +146,13 @@ def answer_member_math(asked: QuestionFacts, item: str, facts: dict, members: li
     """The change, share or metric of the member the question names (see the module docstring); a not-found
     answer when it names a breakdown none of whose members it names; None when it names neither."""
     if not ranked:
-        if asked.member_cue is None:
+        # a share asked names a part even without a breakdown's noun ("What share of revenue came from X?")
+        if asked.member_cue is None and not (asked.share_of_total and asked.metric is None
+                                             and asked.aggregate == "single"):
             return None
         what = ("margin" if asked.metric else "change" if asked.aggregate == "change" else "share")
         tagged = f" It tags {display_of(item)} by: {available(members)}." if members else ""
-        return ReaderResult(answer=f"No tagged {display_of(item)} fact for the {asked.member_cue} asked was found in "
+        return ReaderResult(answer=f"No tagged {display_of(item)} fact for the {asked.member_cue or 'part'} asked was found in "
                                    f"{doc_id}, so its {what} is not computed.{tagged} The consolidated figure is not "
                                    "the asked measure.", confident=False, kind="item", asked="member")
     (_n, name), _i, m = ranked[0]

@@ -106,8 +106,8 @@ def _pct(f: Callable[[dict], Optional[float]]) -> Callable[[dict], Optional[floa
 
 
 In = Input
-_OF_REVENUE = (r"(?:as (?:a )?)?(?:%|percent(?:age)?|share|proportion) of (?:its |the )?(?:total )?(?:net )?(?:operating )?"
-               r"(?:sales|revenues?)")
+_OF_REVENUE = (r"(?:(?:as (?:a )?)?(?:%|percent(?:age)?|share|proportion) of|relative to|over|to|/|divided by|"
+               r"compared (?:to|with)) (?:its |the )?(?:total )?(?:net )?(?:operating )?(?:sales|revenues?)")
 """'as a percent of revenue' as analysts write it ("as a % of sales", "as a percentage of net operating revenues")."""
 _METRICS = [
     Metric("gross_margin", "gross margin", (r"gross (?:profit )?margin",), "gross profit / total revenue",

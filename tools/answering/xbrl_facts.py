@@ -96,7 +96,9 @@ _EXTRA = [("cfo", re.compile(r"(?i)\b(?:operating cash flows?|cash (?:flows? )?f
           ("long_term_debt", re.compile(r"(?i)(?<!portion of )(?<!maturities of )\blong[- ]term debt\b")),
           ("total_assets", re.compile(r"(?i)\btotal assets\b")),
           # "How much did Tesla earn from automotive leasing": a revenue asked without the word
-          ("revenue", re.compile(r"(?i)\b(?:earn(?:ed)?|br(?:ing|ought) in|generat(?:e|ed))\s+(?:in\s+revenues?\s+)?from\b"))]
+          ("revenue", re.compile(r"(?i)\b(?:earn(?:ed)?|br(?:ing|ought) in|generat(?:e|ed)|t(?:ake|ook) in|ma(?:ke|de)|"
+                                 r"book(?:ed)?|pull(?:ed)? in|rake(?:d)? in)\s+(?:in\s+(?:revenues?|sales)\s+)?from\b|"
+                                 r"\btop[- ]?line\b"))]
 
 
 def owner(info: dict) -> str:
@@ -150,7 +152,8 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict,
     if end is None:
         return None
     quarterly = str(info.get("form") or "") == "10Q"
-    as_of = _date(asked.as_of or "")
+    # "as of"/"ended" a date, else a quarter named by its month ("the August 2024 quarter": Oracle's fiscal 2025 Q1)
+    as_of = _date(asked.as_of or "") or _date(max(asked.month_quarters) if asked.month_quarters else "")
     years = asked.years_written
     fy = info.get("fiscal_year")
     target = as_of

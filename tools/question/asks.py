@@ -31,6 +31,9 @@ _GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth
                      rf"\b{_MOVE}\b[^?]*?\bfrom\b[^?]*?\bto\b|\b{_MOVE}\b[^?]*?\b(?:over|versus|vs\.?|compared (?:with|to))\b|"
                      r"\b(?:revenues?|sales|income|earnings|eps|profits?|ocf|cash flows?|top[- ]line|bottom[- ]line)\s+"
                      r"growth\b|\bgrowth\s+(?:yoy|y/y|year[- ]over[- ]year)\b|\by/y\b|\byear[- ]ago (?:quarter|period)\b|"
+                     r"\b(?:higher|lower|more|less|bigger|smaller|larger)\b[^?]*\bthan (?:in |for |during )?(?:the )?"
+                     r"(?:(?:fiscal |FY ?)?(?:19|20)\d{2}\b|(?:prior|previous|preceding) (?:fiscal )?(?:year|quarter)|"
+                     r"a year (?:earlier|before|ago)|year[- ]ago)|"
                      r"\b(?:vs\.?|versus|compared (?:with|to)|against)\s+(?:the\s+)?(?:year[- ]ago|prior[- ]year|a year "
                      r"(?:earlier|before)|(?:fiscal\s+|FY\s?)?(?:19|20)\d{2}\b|Q[1-4]\b|(?:first|second|third|fourth) quarter)")
 _YESNO = re.compile(r"(?i)^\s*(?:does|did|is|are|has|have|was|were|can|could|will|would|should)\b")
@@ -77,7 +80,7 @@ def asks_applicability(text: str) -> bool:
 
 _SHARE_OF_TOTAL = re.compile(
     r"(?i)\b(?:what|which)\s+(?:share|percent(?:age)?|portion|proportion|fraction|%)\s+of\b|"
-    r"\bas (?:a )?(?:%|percent(?:age)?|share|proportion|fraction) of\b|"
+    r"\bas (?:a )?(?:%|percent(?:age)?|share|proportion|fraction) of\b|\bcontribution (?:to|of)\b[^?]*\b(?:sales|revenues?)\b|"
     r"\b(?:%|percent(?:age)?|share|proportion) of (?:[\w.&-]+(?:'s|’s|s')\s+)?(?:the\s+|its\s+)?(?:company's\s+)?"
     r"(?:(?:fiscal\s+)?(?:19|20)\d{2}\s+|FY\s?\d{2,4}\s+)?(?:total|overall|consolidated|net|company[- ]wide)?\s*"
     r"(?:net\s+)?(?:operating\s+)?(?:sales|revenues?)\b|\b(?:revenue|sales) (?:mix|share)\b|\bmix of (?:revenue|sales)\b")

@@ -15,13 +15,15 @@ _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
                            r"(?:auditor|audit\s+firm|(?:registered\s+public\s+)?accounting\s+firm)\b(?!'s|’s)|"
                            r"\b(?:who|which\s+(?:firm|company))\s+(?:signed|issued|gave|wrote)\b[^?]*\baudit(?:or'?s)?\s+"
                            r"(?:opinion|report)\b|\b(?:auditor|audit\s+firm|(?:registered\s+public\s+)?accounting\s+firm)"
-                           r"\s+(?:for|of|on)\b")),
+                           r"\s+(?:for|of|on)\b|\bsign(?:ed|s)?\s+off\s+on\b[^?]*\b(?:financial\s+statements|accounts|audit)\b|"
+                           r"\bbig\s+(?:four|4)\b")),
     ("public_float", re.compile(r"(?i)\bpublic\s+float\b|\baggregate\s+market\s+value\b[^?]*\bnon-?affiliates\b")),
     ("shares_outstanding", re.compile(r"(?i)^(?!.*\b(?:weighted|average|diluted|basic|repurchas\w*|buybacks?)\b)"
                                       r".*\b(?:shares\b[^?]{0,60}\boutstanding|outstanding\s+shares|share\s+count)\b")),
     ("cik", re.compile(r"\bCIK\b|(?i:\bcentral\s+index\s+key\b)")),
     ("fiscal_year_end", re.compile(r"(?i)\b(?:when|what\s+date|which\s+date|on\s+what\s+date|what\s+day)\b[^?]*"
-                                   r"\bfiscal\s+year\b[^?]*\bend(?:s|ed)?\b|\bfiscal[\s-]+year[\s-]+end\s+date\b")),
+                                   r"\bfiscal\s+year\b[^?]*\bend(?:s|ed)?\b|\bfiscal[\s-]+(?:(?:19|20)\d{2}\s+)?year[\s-]+end"
+                                   r"(?:ing)?\s+(?:date|day)\b|\b(?:last|final)\s+day\s+of\s+(?:its\s+|the\s+)?fiscal\s+year\b")),
 )
 
 

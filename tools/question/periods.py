@@ -16,7 +16,7 @@ from finrag.state.configuration import MAX_QUESTION_CHARS  # the one question-le
 from finrag.tools.routing.dei import dei_date
 from finrag.tools.routing.text import MONTH_RE, iso_date, month_num, two_digit_year, uniq
 
-__all__ = ["ANNUAL", "QTR", "YTD", "as_of_date", "extract_periods", "quarters_written", "year_range",
+__all__ = ["ANNUAL", "QTR", "YTD", "as_of_date", "extract_periods", "month_quarters", "quarters_written", "year_range",
            "years_written", "ytd_months_named"]
 
 
@@ -133,12 +133,12 @@ _FY4 = re.compile(r"(?i)\b(?:fy\s*|fiscal(?: year)?\s*|year\s*)?((?:19|20)\d\d)\
 _FY2 = re.compile(r"(?i)\bfy\s*'?(\d\d)\b")
 _RANGE = re.compile(r"(?i)(?:from|between)?\s*(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)?\d\d)\s*(?:-|–|to|and|through|until)\s*"
                     r"(?:the\s+)?(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)?\d\d)\b")
-_QUARTER = re.compile(r"(?i)\bq([1-4])\b|\b(first|second|third|fourth) quarter\b")
+_QUARTER = re.compile(r"(?i)\bq([1-4])\b|\b(first|second|third|fourth) quarter\b|\b([1-4])q\s*['’]?\d{2}(?:\d{2})?\b")
 YTD = re.compile(r"(?i)\b(?:six|nine) months\b|\byear[- ]to[- ]date\b|\bytd\b|\bfirst (?:half|six|nine)\b|"
                  r"\b(?:first|1st) (?:two|three) quarters\b|\bh1\b|\bthrough (?:the end of )?(?:q[23]\b|(?:the )?"
                  r"(?:second|third|2nd|3rd) (?:fiscal )?quarter\b)")
 """Words naming a year-to-date period of a 10-Q."""
-QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q\b")
+QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q(?:\s*['’]?\d{2}(?:\d{2})?)?\b")
 """Words naming a quarter."""
 ANNUAL = re.compile(r"(?i)\bfiscal(?: year)?\b|\bfy\s*'?\d|\bannual\b|\bfull[- ]year\b|\bfor (?:the )?(?:year|twelve months)\b|"
                     r"\bin (?:19|20)\d\d\b")
@@ -152,6 +152,26 @@ _AS_OF = re.compile(r"(?i)\b(?:as of|as at|at|on|ended|ending)\s+((?:[A-Z][a-z]+
 def _full_year(tok: str) -> int:
     y = int(tok)
     return y if y >= 100 else 2000 + y
+
+
+_MONTH_QUARTER = re.compile(
+    rf"(?i)\b{MONTH_RE}\.?[\s-]+{_Y4}\s+quarter\b|\b{MONTH_RE}[\s-]+quarter\s+(?:of\s+)?{_Y4}\b|"
+    rf"\bquarter\s+(?:ended|ending)\s+(?:in\s+)?{MONTH_RE}\.?,?\s+{_Y4}\b")
+
+
+def month_quarters(text: str) -> list[str]:
+    """The last day of each month a quarter is named by ("the June 2024 quarter", "the June-quarter 2025", "the
+    quarter ended August 2024" -> '2024-08-31'), in order, as ISO dates: routing takes them as period ends
+    (a 52/53-week quarter ends within days of the month's end)."""
+    import calendar
+
+    out = []
+    for m in _MONTH_QUARTER.finditer(text):
+        groups = [g for g in m.groups() if g]
+        month, year = month_num(groups[0]), int(groups[1])
+        if month:
+            out.append(iso_date(year, month, calendar.monthrange(year, month)[1]) or "")
+    return uniq(d for d in out if d)
 
 
 def years_written(text: str) -> list[int]:
@@ -172,7 +192,8 @@ _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 def quarters_written(text: str) -> list[int]:
     """The quarter (1-4) of each "Q2" / "second quarter" written in `text`."""
-    return [int(m.group(1)) if m.group(1) else _QUARTER_WORDS[m.group(2).lower()] for m in _QUARTER.finditer(text)]
+    return [int(m.group(1) or m.group(3)) if (m.group(1) or m.group(3)) else _QUARTER_WORDS[m.group(2).lower()]
+            for m in _QUARTER.finditer(text)]
 
 
 def ytd_months_named(text: str) -> Optional[int]:

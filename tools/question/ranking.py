@@ -19,9 +19,11 @@ from finrag.state.question import RankBy, RankGroup, Ranking, RankMeasure
 
 __all__ = ["ranking_of"]
 
-_MEMBER_NOUN = (r"(?:reportable |operating |business |geographic(?:al)? |product (?:and |or |/ ?)?service |product |"
+_MEMBER_NOUN = (r"(?:reportable |operating |business |geographic(?:al)? |product ?(?:and |or |/ ?)?service |product |"
                 r"service |sales )?(?:segments?|regions?|geograph(?:y|ies|ic areas?)|markets?|categor(?:y|ies)|"
-                r"product lines?|business(?:es| lines?| units?)?|divisions?|countr(?:y|ies)|brands?)")
+                r"product lines?|business(?:es| lines?| units?)?|divisions?|countr(?:y|ies)|brands?|"
+                r"(?<=service )lines?|(?:revenue|sales) (?:sources?|streams?|types?|lines?)|"
+                r"(?:sources?|streams?|types?|lines?) of (?:revenue|sales))")
 _WHICH = re.compile(rf"(?i)\b(?:which|what)\b(?:\s+\S+){{0,3}}?\s+(?P<noun>{_MEMBER_NOUN})\b")
 _NOUN = re.compile(rf"(?i)\b(?P<noun>{_MEMBER_NOUN})\b")
 _ANY_PARTS = re.compile(rf"(?i)\b(?:are there any|is there any|which|what)\b.*?(?P<noun>{_MEMBER_NOUN})\b")
@@ -69,9 +71,10 @@ def _measure(text: str) -> Optional[RankMeasure]:
 _SUPERLATIVE = r"(?:highest|largest|biggest|greatest|top|strongest|fastest|leading|lowest|smallest|weakest|slowest)"
 _OF_THE = re.compile(rf"(?i)\b(?:of|among|across)\s+(?:the|its|all(?: of)?(?: the)?|[\w.&-]+(?:'s|’s|s'))?\s*"
                      rf"(?:[\w.&-]+\s+){{0,2}}?(?P<noun>{_MEMBER_NOUN})\b[^?]*?,?\s*\b(?:which|what)\b")
-_WHOSE_SUP = re.compile(rf"(?i)(?:'s|’s|s'|\bits|\bthe)\s+(?P<sup>{_SUPERLATIVE})\s+(?:[\w-]+\s+){{0,1}}?"
+_WHOSE_SUP = re.compile(rf"(?i)\b(?P<sup>{_SUPERLATIVE})\s+(?:[\w-]+\s+){{0,1}}?"
                         rf"(?P<noun>{_MEMBER_NOUN})\b")
-_WHICH_SUP_OF = re.compile(rf"(?i)\b(?:which|what)\b[^?]{{0,40}}?\b(?P<sup>{_SUPERLATIVE})\s+(?:one\s+)?(?:of|among)\s+"
+_BY_NOUN = re.compile(rf"(?i)\bby\s+(?:the\s+)?(?P<noun>{_MEMBER_NOUN})\b")
+_WHICH_SUP_OF = re.compile(rf"(?i)\b(?P<sup>{_SUPERLATIVE})\s+(?:one\s+)?(?:of|among)\s+"
                            rf"(?:the\s+|its\s+|[\w.&-]+(?:'s|’s|s')\s+)?(?:[\w-]+\s+){{0,2}}?(?P<noun>{_MEMBER_NOUN})\b")
 
 
@@ -82,7 +85,7 @@ def _breakdown_noun(text: str) -> Optional[re.Match]:
     region by revenue" the noun after the superlative."""
     first = _WHICH.search(text)
     if first is None:
-        return _OF_THE.search(text) or _WHOSE_SUP.search(text) or _WHICH_SUP_OF.search(text)
+        return _OF_THE.search(text) or _WHICH_SUP_OF.search(text) or _WHOSE_SUP.search(text)
     sup = _HIGH.search(text, first.end()) or _LOW.search(text, first.end())
     later = list(_NOUN.finditer(text, first.end(), sup.start() if sup else len(text)))
     return later[-1] if later else first
@@ -129,4 +132,7 @@ def ranking_of(head: str) -> Optional[Ranking]:
         if by != "growth":  # "the largest region" names no measure to rank by
             return None
         measure = "revenue"  # "performed the best": the top line
-    return Ranking(group="member", by=by, order=end, measure=measure, kind_word=_singular(noun_m.group("noun")))
+    by_noun = _BY_NOUN.search(text)  # "biggest revenue source by product/service line": the breakdown is after "by"
+    kind = by_noun.group("noun") if by_noun else ""
+    return Ranking(group="member", by=by, order=end, measure=measure,
+                   kind_word=_singular(kind or noun_m.group("noun")))

@@ -319,7 +319,7 @@ class Registry:
         facts = facts if facts is not None else read_question(text)
         return ExtractedMetadata(companies=[self._companies[k].name for k in keys], tickers=tickers,
                                  years=list(facts.years), periods=list(facts.periods), forms=list(facts.forms),
-                                 dates=list(facts.dates),
+                                 dates=uniq([*facts.dates, *facts.month_quarters]),
                                  not_indexed=uniq(missing), candidates=[c.as_dict() for c in cands])
 
     # ----- resolving ----------------------------------------------------------

@@ -11,10 +11,13 @@ filer's own segment/product/region axis) and prints each beside a row label ("iP
 * names each member by its displayed row labels and by its QName ("aapl:GreaterChinaSegmentMember" -> "Greater
   China"; "country:DE" -> "Germany"), without the words every label shares ("net", "total", "revenue", "sales");
 * takes the member whose name's words are all in the question (`QuestionFacts.words`), the longest name first,
-  then one of the axis the question names ("segment", "region", "product line");
+  then one of the axis the question names ("segment", "region", "product line"); else one the question names in
+  part or by its initials ("regulatory credit" revenue, "AWS", "EMEA"); when a word names several members none of
+  which is the others' parent ("leasing"), the answer names them and states no value (`ranked_members`);
   the company's own name, aliases and tickers count on neither side ("Acme Widgets' revenue" is not the
   "Widgets" member's);
-* answers its fact for the asked period (`xbrl_facts.choose_fact`), cited to the page it is displayed on.
+* answers its fact for the asked period (`xbrl_facts.choose_fact`), cited to the page it is displayed on, or
+  its change, its share of the total or a margin of it (`member_math`).
 
 When the question names a breakdown outright (`QuestionFacts.member_cue`: "segment", "revenue from <Place>",
 "product line") and no member matches, or the member has no fact for the period, the answer says that and lists
@@ -43,7 +46,7 @@ from finrag.tools.answering.xbrl_facts import (
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question.measure import word_forms
 
-__all__ = ["Member", "answer_member", "available", "company_words", "display_of", "member_name", "members_of",
+__all__ = ["Member", "ambiguous_members", "answer_member", "available", "company_words", "display_of", "member_name", "members_of",
            "name_key", "ranked_members"]
 
 _AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
@@ -177,27 +180,50 @@ def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[s
 
     A member whose name's distinctive words are all in the question comes first (`Member.matches`, the longest
     name first, then one of the axis the question names). Without one, a member the question names in part
-    ("regulatory credit revenue" for "Automotive regulatory credits", "leasing" for "Automotive leasing"): the
-    question's words that only this member's names hold, measure words ("product", "credit" alone) not counted;
-    nothing when the words are shared by several members (which one is meant is not known)."""
+    ("regulatory credit revenue" for "Automotive regulatory credits", "storage" for "Energy generation and
+    storage"): the most of its name's words, measure words ("product", "service" alone) not counted; when several
+    members have as many, the one whose words all the others hold (the parent of "... storage sales" and "...
+    storage leasing"); nothing when none is (`ambiguous_members` names them)."""
     words = set(asked.words)
     scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
                     key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
     if scored:
         return scored
-    keys = [frozenset().union(*(k for _n, k in m.names)) - own for m in members]
-    partial: list[tuple[tuple[int, str], int, Member]] = []
+    best = _partial(asked, members, own)
+    keys = {id(m): k for _h, _i, m, k in best}
+    parents = [t for t in best if all(t[3] <= keys[id(o)] for _h, _i, o, _k in best)]
+    if len({t[2].member for t in best}) == 1:
+        parents = best
+    return [(h, i, m) for h, i, m, _k in parents]
+
+
+def _is_acronym(name: str, key: frozenset[str]) -> bool:
+    return name.isupper() and key == {name.lower()}
+
+
+def _partial(asked: QuestionFacts, members: list[Member], own: frozenset[str]):
+    """The members with the most of the question's words in their names (measure words left out), best first."""
+    words = {w for w in asked.words if len(w) > 2} - _MEASURE_WORDS - own  # not "s" of "Inc.'s" against "U.S."
+    hits = []
     for i, m in enumerate(members):
-        others = frozenset().union(*(k for j, k in enumerate(keys) if j != i and members[j].member != m.member))
-        unique = (keys[i] & words) - others - _MEASURE_WORDS
-        if unique:
-            name = next((n for n, k in m.names if k & unique), m.names[0][0])
-            partial.append(((len(unique), name), i, m))
-    if not partial:
+        key = frozenset().union(*(k for n, k in m.names if not _is_acronym(n, k))) - own
+        shared = key & words
+        if shared:
+            name = next((n for n, k in m.names if k & shared), m.names[0][0])
+            hits.append(((len(shared), name), i, m, key))
+    if not hits:
         return []
-    partial.sort(key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
-    best = [t for t in partial if t[0][0] == partial[0][0][0]]
-    return best if len({t[2].member for t in best}) == 1 else []
+    top = max(h[0][0] for h in hits)
+    return sorted((h for h in hits if h[0][0] == top),
+                  key=lambda t: (not _axis_of_cue(t[2].axis, asked.member_cue), len(t[3]), t[1]))
+
+
+def ambiguous_members(asked: QuestionFacts, members: list[Member], own: frozenset[str]) -> list[str]:
+    """The names of the members the question names in part when `ranked_members` cannot tell which one is asked
+    ("leasing": Automotive leasing, Energy generation and storage leasing); [] when it names none."""
+    if ranked_members(asked, members, own):
+        return []
+    return list(dict.fromkeys(h[0][1] for h in _partial(asked, members, own)))
 
 
 def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info: Optional[dict]) -> Optional[ReaderResult]:
@@ -215,6 +241,12 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
     scored = ranked_members(asked, members, own)
     display = display_of(item)
     whose = owner(info)
+    several = ambiguous_members(asked, members, own) if not scored else []
+    if len(several) > 1:  # "leasing": which of the members holding the word is asked is not known
+        return ReaderResult(answer=f"The question names several {display} members of {doc_id} in part: "
+                                   f"{', '.join(several[:6])}; which one is asked is not known, so no value is stated. "
+                                   "Name the member as the filing does. The consolidated total is not the asked measure.",
+                            confident=False, kind="item", asked="member")
     if asked.metric is not None or asked.aggregate == "change" or asked.share_of_total:
         from finrag.tools.answering.member_math import answer_member_math
 

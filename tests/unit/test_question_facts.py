@@ -75,3 +75,62 @@ def test_the_reader_plans_from_the_reading_and_the_routed_filing():
     other_quarter = plan_question("revenue in Q3 of FY2024?", facts=read_question("revenue in Q3 of FY2024?"),
                                   fiscal_year=2024, quarter=2, form="10Q")
     assert other_quarter.blocked  # the routed 10-Q holds Q2's columns, not Q3's
+
+
+@pytest.mark.parametrize("question", [
+    "By what percentage did Amazon's net sales rise in 2024?",
+    "How much did Tesla's net income fall in 2024, in percent?",
+    "IBM net income growth, quarter ended June 30, 2025 vs the year-ago quarter",
+    "In dollar terms, how much did Meta's revenue increase from 2023 to 2024?",
+    "How many dollars did Coca-Cola's cash from operations drop by in 2024 versus 2023?",
+    "How much lower were Boeing's total revenues in 2024 than in 2023, in dollars?",
+    "HubSpot top-line growth y/y in Q2 2025",
+])
+def test_changes_in_analysts_words(question):
+    assert read_question(question).aggregate == "change"
+
+
+@pytest.mark.parametrize("question", [
+    "What was Apple's total net sales in 2024?",
+    "How much did Apple spend on share repurchases in fiscal 2024?",
+    "What was Boeing's revenue in Q2 2025 compared with analysts' estimates?",
+    "How much revenue did Tesla's energy business bring in during FY2024?",
+])
+def test_one_value_is_not_a_change(question):
+    assert read_question(question).aggregate == "single"
+
+
+@pytest.mark.parametrize("question, share, metric", [
+    ("What share of Apple's fiscal 2024 net sales came from Services?", True, None),
+    ("AWS as a percent of Amazon's total net sales in 2024?", True, None),
+    ("EMEA's contribution to Oracle's total revenues in Q1 FY25, in percent?", True, None),
+    ("What was Apple's iPhone revenue in 2024?", False, None),
+    ("How much did Meta spend on R&D as a percent of revenue in 2024?", False, "rnd_revenue"),
+    ("What percentage of revenue did Apple spend on R&D?", False, "rnd_revenue"),
+    ("Meta: research and development spend relative to revenue for fiscal 2024", False, "rnd_revenue"),
+    ("SG&A as a percentage of revenue for Coca-Cola in 2024", False, "sga_revenue"),
+    ("Coca-Cola's net income as a percent of net operating revenues in fiscal 2024?", False, "net_margin"),
+])
+def test_a_parts_share_or_a_line_item_over_revenue(question, share, metric):
+    f = read_question(question)
+    assert (f.share_of_total, f.metric) == (share, metric)
+
+
+@pytest.mark.parametrize("question, cover", [
+    ("Which firm signed the audit opinion on Boeing's 2024 financial statements?", "auditor"),
+    ("Which Big Four firm signed off on Coca-Cola's 2024 financial statements?", "auditor"),
+    ("Oracle's share count outstanding as reported on the cover of its 10-Q", "shares_outstanding"),
+    ("Apple's fiscal 2025 year-end date?", "fiscal_year_end"),
+    ("What is Apple's diluted share count?", None),
+    ("How did the auditor's opinion change?", None),
+])
+def test_cover_facts_in_analysts_words(question, cover):
+    assert read_question(question).cover == cover
+
+
+def test_quarters_named_by_their_month_and_2q25():
+    f = read_question("Change in Apple's net income for the June 2024 quarter versus the June 2023 quarter")
+    assert f.month_quarters == ["2024-06-30", "2023-06-30"] and f.dates == [] and f.aggregate == "change"
+    assert read_question("Oracle's revenue in the quarter ended August 2024").month_quarters == ["2024-08-31"]
+    q = read_question("Smallest revenue type at IBM in 2Q25?")
+    assert q.quarters == [2] and q.asks_quarter and q.periods == ["2025Q2"]

@@ -47,6 +47,19 @@ PDFS = REPO.parent / "shared" / "data" / "financebench" / "pdfs"
     # the company's own name holds a breakdown noun ("Business"): the noun ranked is the one before the superlative
     ("Which of International Business Machines' regions had the lowest revenue for Q2 FY2025?", "member", "value",
      "lowest", "revenue", "region", None),
+    # the superlative before the noun, the noun before "which", no "which" at all, the breakdown after "by"
+    ("What was Apple's smallest product category by net sales in fiscal 2024?", "member", "value", "lowest",
+     "revenue", "product category", None),
+    ("Of the countries Amazon breaks out, which had the smallest net sales in 2024?", "member", "value", "lowest",
+     "revenue", "country", None),
+    ("Meta's largest geographic region by revenue in 2024?", "member", "value", "highest", "revenue",
+     "geographic region", None),
+    ("Which is the largest of Coca-Cola's operating segments by revenue?", "member", "value", "highest", "revenue",
+     "operating segment", None),
+    ("Smallest of Apple's reportable geographic segments by net sales in the June 2025 quarter?", "member", "value",
+     "lowest", "revenue", "geographic segment", None),
+    ("Tesla Q2 2025 - biggest revenue source by product/service line?", "member", "value", "highest", "revenue",
+     "product/service line", None),
 ])
 def test_ranking_questions_are_read(question, group, by, order, measure, kind, over):
     r = read_question(question).ranking
@@ -62,6 +75,8 @@ def test_ranking_questions_are_read(question, group, by, order, measure, kind, o
     "Which region had the most stores for Best Buy in FY2023?",  # a count, not a measure ranked here
     "What is the largest risk factor Apple names?",
     "Which segment is the largest?",  # no measure to rank by
+    "What is the biggest risk for Apple?",
+    "What were the largest customers of Boeing?",
 ])
 def test_other_questions_are_no_rankings(question):
     assert ranking_of(question) is None

@@ -589,3 +589,21 @@ def test_dev_questions_route_to_the_gold_filing(financebench):
     for m in misses:
         print("  MISS", m)
     assert hits >= 0.95 * len(questions)  # how fast: bench/routing_bench.py
+
+
+def test_a_quarter_named_by_its_month_routes_to_the_filing_that_ends_then():
+    """Oracle's fiscal year ends May 31: "the August 2024 quarter" is its fiscal 2025 Q1 10-Q (before: routed as
+    fiscal 2024, a filing the index lacks); Apple's 52/53-week quarter ended June 29, 2024 is "the June 2024 quarter"."""
+    def doc(doc_id, company, ticker, fy, quarter, form, end):
+        return DocumentInfo(doc_id=doc_id, company=company, company_key=company.upper(), tickers=[ticker],
+                            fiscal_year=fy, quarter=quarter, period=f"{fy}Q{quarter}" if quarter else str(fy),
+                            form=form, period_end=end)
+    reg = Registry([doc("ORCL_2025Q1_10Q", "Oracle", "ORCL", 2025, 1, "10Q", "2024-08-31"),
+                    doc("ORCL_2025_10K", "Oracle", "ORCL", 2025, None, "10K", "2025-05-31"),
+                    doc("AAPL_2024Q3_10Q", "Apple", "AAPL", 2024, 3, "10Q", "2024-06-29"),
+                    doc("AAPL_2025Q3_10Q", "Apple", "AAPL", 2025, 3, "10Q", "2025-06-28"),
+                    doc("AAPL_2024_10K", "Apple", "AAPL", 2024, None, "10K", "2024-09-28")])
+    assert route(reg, "Oracle R&D intensity in the August 2024 quarter").doc_ids == ["ORCL_2025Q1_10Q"]
+    assert route(reg, "Apple's net income for the June 2024 quarter versus the June 2023 quarter").doc_ids == \
+        ["AAPL_2024Q3_10Q"]
+    assert route(reg, "Apple's revenue in the quarter ended June 2025").doc_ids == ["AAPL_2025Q3_10Q"]

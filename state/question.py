@@ -29,8 +29,11 @@ Aggregate = Literal["single", "average", "change", "cagr"]
 Direction = Literal["", "positive", "healthy", "increase", "decrease", "improve"]
 """What a yes/no or improved-or-declined question asks about the value (`""`: nothing)."""
 
-CoverFact = Literal["auditor", "shares_outstanding", "public_float", "cik", "fiscal_year_end"]
-"""A fact of a filing's cover page the question asks for (answered from its dei facts)."""
+CoverFact = Literal["auditor", "shares_outstanding", "public_float", "cik", "fiscal_year_end", "address", "phone",
+                    "incorporation", "tax_id", "exchange"]
+"""A fact of a filing's cover page the question asks for (answered from its dei facts): also the principal executive
+offices' address, the telephone number, the state of incorporation, the IRS employer identification number, and
+the exchange the registered securities trade on (with their trading symbols)."""
 
 MemberCue = Literal["segment", "region", "product"]
 """The kind of breakdown a question names outright ("... segment", "revenue from Germany", "by product line"): a

@@ -48,3 +48,39 @@ def test_an_untagged_cover_fact_or_a_plain_question_gets_no_cover_answer():
               "What was the weighted average number of diluted shares outstanding in FY2024?",
               "What is the auditor's opinion on internal control?"]:
         assert read_question(q).cover is None, q
+
+
+_ENTITY = {**FACTS["dei"], "EntityAddressAddressLine1": "One Apple Park Way", "EntityAddressCityOrTown": "Cupertino,",
+           "EntityAddressStateOrProvince": "CA", "EntityAddressPostalZipCode": "95014", "CityAreaCode": "(408)",
+           "LocalPhoneNumber": "996-1010", "EntityIncorporationStateCountryCode": "CA",
+           "EntityTaxIdentificationNumber": "94-2404110", "SecurityExchangeName": ["NASDAQ"],
+           "TradingSymbol": ["AAPL", "AAPL29"]}
+
+
+@pytest.mark.parametrize("question, kind, stated", [
+    ("Where is Apple headquartered?", "address", "One Apple Park Way, Cupertino, CA 95014"),
+    ("What is the address of Apple's principal executive offices?", "address", "One Apple Park Way"),
+    ("What is Apple's telephone number?", "phone", "(408) 996-1010"),
+    ("In which state is Apple incorporated?", "incorporation", "is California"),
+    ("What is Apple's IRS employer identification number?", "tax_id", "94-2404110"),
+    ("On which exchange does Apple's common stock trade?", "exchange",
+     "the Nasdaq Stock Market under the trading symbol AAPL (1 other"),
+])
+def test_the_entitys_own_cover_facts(question, kind, stated):
+    asked = read_question(question)
+    assert asked.cover == kind
+    r = answer_cover(asked, {**FACTS, "dei": _ENTITY}, "aapl-10-k", INFO)
+    assert r is not None and r.confident and stated in r.answer and "[aapl-10-k, inline XBRL]" in r.answer, r
+
+
+def test_an_entity_fact_not_tagged_is_left_to_the_text():
+    for q in ["Where is Apple headquartered?", "What is Apple's telephone number?", "Which exchange lists Apple?"]:
+        asked = read_question(q)
+        assert asked.cover is not None and answer_cover(asked, FACTS, "aapl-10-k", INFO) is None, q
+
+
+@pytest.mark.parametrize("question", ["How did Apple address supply chain risks?",
+                                      "What are the risks of Apple's operations located in China?",
+                                      "What was Apple's revenue growth based on FY2024 data?"])
+def test_the_verb_address_and_located_operations_ask_no_cover_fact(question):
+    assert read_question(question).cover is None

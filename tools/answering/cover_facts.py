@@ -1,5 +1,6 @@
 """Cover facts from an inline-XBRL filing's dei facts: the auditor, shares outstanding (with their as-of date),
-the public float, the CIK and the fiscal year's end (issue 33).
+the public float, the CIK, the fiscal year's end, the principal executive offices' address, the telephone number,
+the state of incorporation, the IRS employer identification number and the exchange (issue 33).
 
 `answer_cover(asked, facts, doc_id, info)` answers the cover fact the question's reading names
 (`QuestionFacts.cover`) from the routed filing's facts: the tagged `dei:EntityCommonStockSharesOutstanding` /
@@ -45,6 +46,57 @@ def _tagged(facts: dict, concept: str) -> list[tuple[dict, str]]:
 
 
 _ENDED = re.compile(r"(?i)\b(?:quarter|year|period|months|weeks)\s+end(?:ed|ing)\b")
+
+
+def _text(value: object) -> str:
+    """A dei text fact as one string (a list of values joined), whitespace and trailing commas tidied."""
+    items = value if isinstance(value, list) else [value]
+    return ", ".join(dict.fromkeys(" ".join(str(v).split()).strip(" ,") for v in items if str(v or "").strip()))
+
+
+_ADDRESS = ("EntityAddressAddressLine1", "EntityAddressAddressLine2", "EntityAddressAddressLine3",
+            "EntityAddressCityOrTown", "EntityAddressStateOrProvince", "EntityAddressPostalZipCode",
+            "EntityAddressCountry")
+
+
+def _entity_text(cover: CoverFact, dei: dict, whose: str) -> Optional[tuple[str, str]]:
+    """(the sentence, the dei concepts) of a cover fact the filing tags as text, or None when it does not."""
+    if cover == "address":
+        parts = [(k, _text(dei.get(k))) for k in _ADDRESS if _text(dei.get(k))]
+        if not any(k.endswith(("Line1", "CityOrTown")) for k, _v in parts):
+            return None
+        line = ", ".join(v for k, v in parts if not k.endswith(("PostalZipCode", "StateOrProvince")))
+        state_zip = " ".join(v for k, v in parts if k.endswith(("StateOrProvince", "PostalZipCode")))
+        address = ", ".join(x for x in (line, state_zip) if x)
+        return (f"{whose} principal executive offices are at {address}",
+                "dei:" + ", dei:".join(k for k, _v in parts))
+    if cover == "phone":
+        number = " ".join(x for x in (_text(dei.get("CityAreaCode")), _text(dei.get("LocalPhoneNumber"))) if x)
+        return (f"{whose} telephone number is {number}", "dei:CityAreaCode, dei:LocalPhoneNumber") \
+            if _text(dei.get("LocalPhoneNumber")) else None
+    if cover == "incorporation":
+        where = _text(dei.get("EntityIncorporationStateCountryCode"))
+        return (f"{whose} state (or country) of incorporation is {_STATES.get(where, where)}",
+                "dei:EntityIncorporationStateCountryCode") if where else None
+    if cover == "tax_id":
+        ein = _text(dei.get("EntityTaxIdentificationNumber"))
+        return (f"{whose} IRS employer identification number is {ein}", "dei:EntityTaxIdentificationNumber") \
+            if ein else None
+    exchange, symbols = _text(dei.get("SecurityExchangeName")), dei.get("TradingSymbol")
+    if not exchange:
+        return None
+    first = (symbols[0] if isinstance(symbols, list) and symbols else _text(symbols)) or ""
+    more = f" ({len(symbols) - 1} other registered securities, such as notes, have their own symbols)" \
+        if isinstance(symbols, list) and len(symbols) > 1 else ""
+    venue = _EXCHANGES.get(exchange.upper()) or (exchange if exchange.lower().startswith("the ") else f"the {exchange}")
+    return (f"{whose} registered securities trade on {venue}"
+            + (f" under the trading symbol {first}{more}" if first else ""),
+            "dei:SecurityExchangeName, dei:TradingSymbol")
+
+
+_STATES = {"DE": "Delaware", "CA": "California", "NY": "New York", "NV": "Nevada", "WA": "Washington",
+           "TX": "Texas", "NJ": "New Jersey", "MD": "Maryland", "PA": "Pennsylvania", "OH": "Ohio", "GA": "Georgia"}
+_EXCHANGES = {"NYSE": "the New York Stock Exchange", "NASDAQ": "the Nasdaq Stock Market"}
 
 
 def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
@@ -97,10 +149,15 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
         if not cik.isdigit():
             return None
         stated, concept = f"{whose} CIK (SEC Central Index Key) is {cik}", "dei:EntityCentralIndexKey"
-    else:
+    elif cover == "fiscal_year_end":
         end = str(dei.get("CurrentFiscalYearEndDate") or "").strip()
         if not end:
             return None
         stated, concept = f"{whose} fiscal year ends on {_year_end(end)}", "dei:CurrentFiscalYearEndDate"
-    answer = f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact {concept}."
+    else:
+        told = _entity_text(cover, dei, whose)
+        if told is None:
+            return None
+        stated, concept = told
+    answer = f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact{'s' if ',' in concept else ''} {concept}."
     return ReaderResult(answer=answer, confident=True, kind="item", asked="cover")

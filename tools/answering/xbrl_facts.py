@@ -146,7 +146,6 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict,
                 years_back: int = 0) -> Optional[tuple[dict, str]]:
     """The fact that answers `item` for the period the question (`asked`: its one reading) asks, and that period
     in words; `years_back` years before it (the comparative period of a change, a prior balance of an average)."""
-    contexts = facts.get("contexts") or {}
     end = _date(str(info.get("period_end") or "")) or _date(str(dei_date((facts.get("dei") or {})
                                                                    .get("DocumentPeriodEndDate", "")) or ""))
     if end is None:
@@ -165,8 +164,33 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict,
         target = _shift_years(target, years_back)
     balance = item in _FLOW_FREE
     want = period_kind(asked, quarterly)
-    best: Optional[tuple[float, dict, str]] = None
     names = [PREFIX + c for c in CONCEPTS[item]]
+    best = _best_fact(facts, names, item, target, balance, want)
+    if best is None and item == "revenue":  # a top line tagged with another concept ("OperatingRevenues", a filer's own)
+        best = _best_fact(facts, _revenue_like(facts, names), item, target, balance, want)
+    return (best[1], best[2]) if best else None
+
+
+_REVENUE_LIKE = re.compile(r"Revenues?(?:Net|Total)?$")  # a concept's local name ending so: the largest is the total
+_NOT_REVENUE = re.compile(r"(?i)cost|expense|deferred|unearned|unbilled|remaining|receivable|tax|reduction|percent|"
+                          r"recogni[sz]ed|allowance|reserve|liabilit|asset|obligation|backlog|per|ratio|segment|"
+                          r"intersegment|share")
+
+
+def _revenue_like(facts: dict, known: list[str]) -> list[str]:
+    """The concepts that read as the top line but are not the ones `CONCEPTS` names (us-gaap or a filer's own:
+    "OperatingRevenues", "xyz:TotalNetRevenues"), never costs, deferrals or balances."""
+    return sorted({str(f.get("concept")) for f in facts.get("facts") or []
+                   if str(f.get("concept")) not in known
+                   and _REVENUE_LIKE.search(str(f.get("concept")).partition(":")[2])
+                   and not _NOT_REVENUE.search(str(f.get("concept")).partition(":")[2])})
+
+
+def _best_fact(facts: dict, names: list[str], item: str, target: _dt.date, balance: bool,
+               want: str) -> Optional[tuple[float, dict, str]]:
+    """The best fact of `names` (earlier names first) for the period ending at `target`: (score, fact, period)."""
+    contexts = facts.get("contexts") or {}
+    best: Optional[tuple[float, dict, str]] = None
     for f in facts.get("facts") or []:
         if f.get("concept") not in names:
             continue
@@ -202,7 +226,7 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict,
         key = score + shown * 1e-3
         if best is None or key > best[0]:
             best = (key, f, label)
-    return (best[1], best[2]) if best else None
+    return best
 
 
 def money(value: float, fact: dict, item: str) -> str:

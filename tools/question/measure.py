@@ -21,6 +21,18 @@ _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
     ("shares_outstanding", re.compile(r"(?i)^(?!.*\b(?:weighted|average|diluted|basic|repurchas\w*|buybacks?)\b)"
                                       r".*\b(?:shares\b[^?]{0,60}\boutstanding|outstanding\s+shares|share\s+count)\b")),
     ("cik", re.compile(r"\bCIK\b|(?i:\bcentral\s+index\s+key\b)")),
+    ("tax_id", re.compile(r"(?i)\b(?:irs\s+)?employer\s+identification\s+(?:number|no)\b|\btax\s+(?:identification|id)\s+"
+                          r"(?:number|no)\b|(?-i:\bEIN\b)")),
+    ("incorporation", re.compile(r"(?i)\b(?:state|jurisdiction|country|place)\s+of\s+(?:incorporation|organization)\b|"
+                                 r"\bwhere\b[^?]*\bincorporated\b|\bincorporated\s+in\s+(?:which|what)\b|"
+                                 r"\b(?:which|what)\s+(?:state|country|jurisdiction)\b[^?]*\b(?:incorporated|organized)\b")),
+    ("phone", re.compile(r"(?i)\b(?:tele)?phone\s+(?:number|no)\b")),
+    ("address", re.compile(r"(?i)\b(?:the|its|their|an?|mailing|street|office|business|[\w.&-]+(?:'s|’s|s'))\s+address\b|"
+                           r"\baddress\s+of\b|\bheadquarters?\b|"
+                           r"\bhead\s+office\b|\bprincipal\s+executive\s+offices?\b|\bwhere\s+(?:is|are)\b[^?]*\b"
+                           r"(?:headquartered|located|based)\b")),
+    ("exchange", re.compile(r"(?i)\b(?:which|what)\s+(?:stock\s+)?exchanges?\b|\b(?:listed|traded|trades|trade)\s+on\b|"
+                            r"\b(?:ticker|trading)\s+symbols?\b")),
     ("fiscal_year_end", re.compile(r"(?i)\b(?:when|what\s+date|which\s+date|on\s+what\s+date|what\s+day)\b[^?]*"
                                    r"\bfiscal\s+year\b[^?]*\bend(?:s|ed)?\b|\bfiscal[\s-]+(?:(?:19|20)\d{2}\s+)?year[\s-]+end"
                                    r"(?:ing)?\s+(?:date|day)\b|\b(?:last|final)\s+day\s+of\s+(?:its\s+|the\s+)?fiscal\s+year\b")),

@@ -83,7 +83,8 @@ class QuestionFacts(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     text: str = ""
-    """The question as read: cut at `MAX_QUESTION_CHARS` (what every reading below saw)."""
+    """The question as read: cut at `MAX_QUESTION_CHARS`, analysts' shorthand written out ("op mgn" -> "operating
+    margin": `finrag.tools.question.shorthand`); what every reading below saw, and what the readers read."""
     head: str = ""
     """The question before a definition clause ("... defined as ...", "calculate X using ..."), whitespace
     collapsed: what it asks, without how to compute it."""
@@ -169,6 +170,9 @@ class QuestionFacts(BaseModel):
     applicability: bool = False
     """It asks to say so when the measure does not fit the company ("If operating margin is not a useful metric for
     a company like this, then state that and explain why")."""
+    asks_percent: bool = False
+    """It asks a percentage ("%", "percent", "percentage", "pct"): an amount is never its answer (an amount found
+    for it is said to be another measure, not stated as the answer)."""
     share_of_total: bool = False
     """It asks a part's share of the total ("What share of Apple's net sales came from Services?", "AWS as a percent
     of Amazon's total net sales", "What percentage of revenue was generated in China?"): with a member named, the

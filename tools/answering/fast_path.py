@@ -17,6 +17,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Literal, Optional
 
@@ -45,6 +46,7 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
     """The reader over `contexts`; the routed filing's statement pages are read only for a routed question.
     `facts` is the question's one reading (`read_question(question)` when not given)."""
     facts = facts if facts is not None else read_question(question)
+    question = facts.text or question  # as read: shorthand written out
     source = StorePages(store, registry)
     docs = [d for d in routed_docs if d]
     info = None
@@ -83,13 +85,13 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
 
         member = answer_member(facts, tagged, docs[0], info)
         if member is not None:  # a segment, product or region: the table reader would read the total beside it
-            return member, source
+            return not_a_percent(member, facts), source
         if not (tagged or {}).get("member_facts"):  # no tagged members (a PDF, HTML without inline XBRL): the tables'
             from finrag.tools.answering.member_tables import answer_member_from_tables
 
             member = answer_member_from_tables(facts, contexts, source, doc_id=docs[0], info=info)
             if member is not None:
-                return member, source
+                return not_a_percent(member, facts), source
         from finrag.tools.answering.fact_math import answer_computed
 
         computed = answer_computed(facts, tagged, docs[0], info, related=_related_filings(store, registry, docs[0]))
@@ -101,10 +103,22 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
 
             table = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
                          statement_pages=statement_pages, facts=facts)
-            return check_against_table(exact, table), source
+            return not_a_percent(check_against_table(exact, table), facts), source
     result = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
                   statement_pages=statement_pages and bool(docs), facts=facts)
-    return result, source
+    return not_a_percent(result, facts), source
+
+
+def not_a_percent(result: ReaderResult, facts: QuestionFacts) -> ReaderResult:
+    """An amount (one line item's or one member's value) found for a question that asks a percentage is another
+    measure: the answer says that the percentage was not computed and gives the amount as what was found, never as
+    the answer ("AWS % of total AMZN net sales" answered with AWS's net sales)."""
+    if not facts.asks_percent or result.kind != "item" or not result.confident or result.asked == "cover" \
+            or (result.plan is not None and result.plan.kind != "item"):
+        return result
+    return dataclasses.replace(result, confident=False, answer=(
+        "The asked percentage was not computed: what the question asks of the figures was not read, and an amount "
+        "is not a percentage. What the filing states, which is not the asked measure: " + result.answer))
 
 
 def _related_filings(store: IndexReader, registry, doc_id: str):

@@ -185,8 +185,13 @@ def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[s
     members have as many, the one whose words all the others hold (the parent of "... storage sales" and "...
     storage leasing"); nothing when none is (`ambiguous_members` names them)."""
     words = set(asked.words)
+    order = {w: k for k, w in reversed(list(enumerate(asked.words)))}  # a word's first place in the question
+
+    def first(name: str) -> int:  # "services rather than products": the member named first
+        return min((order.get(w, len(order)) for w in name_key(name) - own), default=len(order))
+
     scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
-                    key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
+                    key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), first(t[0][1]), t[1]))
     if scored:
         return scored
     best = _partial(asked, members, own)
@@ -195,6 +200,9 @@ def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[s
     if len({t[2].member for t in best}) == 1:
         parents = best
     return [(h, i, m) for h, i, m, _k in parents]
+
+
+_GEOGRAPHIC = re.compile(r"(?i)geograph|region|countr|area")
 
 
 def _is_acronym(name: str, key: frozenset[str]) -> bool:
@@ -206,6 +214,8 @@ def _partial(asked: QuestionFacts, members: list[Member], own: frozenset[str]):
     words = {w for w in asked.words if len(w) > 2} - _MEASURE_WORDS - own  # not "s" of "Inc.'s" against "U.S."
     hits = []
     for i, m in enumerate(members):
+        if _GEOGRAPHIC.search(m.axis.partition(":")[2]) or m.member.startswith("country:"):
+            continue  # a place is named whole: "state" is not "United States", "Asia" not "Rest of Asia Pacific"
         key = frozenset().union(*(k for n, k in m.names if not _is_acronym(n, k))) - own
         shared = key & words
         if shared:

@@ -25,7 +25,7 @@ from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX, choose_fact
 __all__ = ["answer_member_ranking"]
 
 _ITEMS = {"revenue": "revenue", "operating_income": "operating_income", "net_income": "net_income"}
-_KIND_AXES = [(re.compile(r"(?i)region|geograph|countr|market"), re.compile(r"(?i)geograph|region|countr|area")),
+_KIND_AXES = [(re.compile(r"(?i)region|geograph|countr|market|world"), re.compile(r"(?i)geograph|region|countr|area")),
               (re.compile(r"(?i)categor|product|brand|line|service"), re.compile(r"(?i)product|service")),
               (re.compile(r"(?i)segment|division|business|unit"), re.compile(r"(?i)segment"))]
 

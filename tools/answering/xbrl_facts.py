@@ -97,6 +97,7 @@ _EXTRA = [("cfo", re.compile(r"(?i)\b(?:operating cash flows?|cash (?:flows? )?f
           ("total_assets", re.compile(r"(?i)\btotal assets\b")),
           # "How much did Tesla earn from automotive leasing": a revenue asked without the word
           ("revenue", re.compile(r"(?i)\b(?:earn(?:ed)?|br(?:ing|ought) in|generat(?:e|ed)|t(?:ake|ook) in|ma(?:ke|de)|"
+                                 r"g[eo]t|receive[ds]?|collect(?:ed)?|"
                                  r"book(?:ed)?|pull(?:ed)? in|rake(?:d)? in)\s+(?:in\s+(?:revenues?|sales)\s+)?from\b|"
                                  r"\btop[- ]?line\b"))]
 

@@ -11,7 +11,7 @@ from typing import Optional, cast
 
 from finrag.state.question import Aggregate, Direction, Scale
 
-__all__ = ["asks_applicability", "asks_share_of_total", "aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
+__all__ = ["asks_applicability", "asks_percent", "asks_share_of_total", "aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
            "asks_drivers", "names_average", "scale_asked"]
 
 _DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b")
@@ -27,7 +27,8 @@ _GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth
                      # "By what percentage did ... rise", "How much did ... fall in 2024, in percent?", "How many
                      # dollars did ... drop by", "... increase from 2023 to 2024", "revenue growth", "y/y"
                      rf"\bby what (?:percent(?:age)?|%|amount)\b|\bhow (?:much|many dollars|fast)\b[^?]*?\b{_MOVE}\b|"
-                     rf"\b{_MOVE}\b[^?]*?\b(?:in percent(?:age terms)?|in dollar(?:s| terms)|percent(?:age)?|%)|"
+                     rf"\b{_MOVE}\b[^?]*?(?:\bin percent(?:age terms)?|\bin dollar(?:s| terms)|\bin (?:us)?\$|\bpercent(?:age)?|%)|"
+                     r"\b(?:the|a|any|what)\s+change\b|\bchange\b[^?]*?\b(?:vs\.?|versus|compared|against|over)\b|"
                      rf"\b{_MOVE}\b[^?]*?\bfrom\b[^?]*?\bto\b|\b{_MOVE}\b[^?]*?\b(?:over|versus|vs\.?|compared (?:with|to))\b|"
                      r"\b(?:revenues?|sales|income|earnings|eps|profits?|ocf|cash flows?|top[- ]line|bottom[- ]line)\s+"
                      r"growth\b|\bgrowth\s+(?:yoy|y/y|year[- ]over[- ]year)\b|\by/y\b|\byear[- ]ago (?:quarter|period)\b|"
@@ -35,7 +36,9 @@ _GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth
                      r"(?:(?:fiscal |FY ?)?(?:19|20)\d{2}\b|(?:prior|previous|preceding) (?:fiscal )?(?:year|quarter)|"
                      r"a year (?:earlier|before|ago)|year[- ]ago)|"
                      r"\b(?:vs\.?|versus|compared (?:with|to)|against)\s+(?:the\s+)?(?:year[- ]ago|prior[- ]year|a year "
-                     r"(?:earlier|before)|(?:fiscal\s+|FY\s?)?(?:19|20)\d{2}\b|Q[1-4]\b|(?:first|second|third|fourth) quarter)")
+                     r"(?:earlier|before)|(?:fiscal\s+|FY\s?)?(?:19|20)\d{2}\b|Q[1-4]\b|[1-4]Q\s*['’]?\d{2}\b|"
+                     r"(?:first|second|third|fourth) quarter|the (?:same|corresponding|comparable) (?:period|quarter))|"
+                     r"\b(?:vs\.?|versus|compared (?:with|to))\s+the (?:three|six|nine|twelve) months\b")
 _YESNO = re.compile(r"(?i)^\s*(?:does|did|is|are|has|have|was|were|can|could|will|would|should)\b")
 _ALTERNATIVES = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|higher) or (?:declined|decreased?|fallen|lower|"
                            r"worsened)\b")
@@ -79,11 +82,21 @@ def asks_applicability(text: str) -> bool:
 
 
 _SHARE_OF_TOTAL = re.compile(
-    r"(?i)\b(?:what|which)\s+(?:share|percent(?:age)?|portion|proportion|fraction|%)\s+of\b|"
+    r"(?i)\b(?:what|which)\s+(?:share|percent(?:age)?|portion|proportion|fraction|%)\b|"
+    r"(?:%|\bpercent(?:age)?|\bshare|\bproportion) of\b[^?.]{0,40}?\b(?:sales|revenues?)\b|"
+    r"\bhow much of\b[^?]*(?:\bas a percent(?:age)?\b|\bin percent\b|%)|\bas a (?:%|percent(?:age)?)\s*\??\s*$|"
     r"\bas (?:a )?(?:%|percent(?:age)?|share|proportion|fraction) of\b|\bcontribution (?:to|of)\b[^?]*\b(?:sales|revenues?)\b|"
     r"\b(?:%|percent(?:age)?|share|proportion) of (?:[\w.&-]+(?:'s|’s|s')\s+)?(?:the\s+|its\s+)?(?:company's\s+)?"
     r"(?:(?:fiscal\s+)?(?:19|20)\d{2}\s+|FY\s?\d{2,4}\s+)?(?:total|overall|consolidated|net|company[- ]wide)?\s*"
     r"(?:net\s+)?(?:operating\s+)?(?:sales|revenues?)\b|\b(?:revenue|sales) (?:mix|share)\b|\bmix of (?:revenue|sales)\b")
+
+
+_PERCENT = re.compile(r"(?i)%|\bpercent(?:age)?s?\b|\bpct\b")
+
+
+def asks_percent(text: str) -> bool:
+    """Does the question ask a percentage ("%", "percent", "percentage", "pct")?"""
+    return bool(_PERCENT.search(text))
 
 
 def asks_share_of_total(head: str) -> bool:

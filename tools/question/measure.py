@@ -16,7 +16,7 @@ _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
                            r"\b(?:who|which\s+(?:firm|company))\s+(?:signed|issued|gave|wrote)\b[^?]*\baudit(?:or'?s)?\s+"
                            r"(?:opinion|report)\b|\b(?:auditor|audit\s+firm|(?:registered\s+public\s+)?accounting\s+firm)"
                            r"\s+(?:for|of|on)\b|\bsign(?:ed|s)?\s+off\s+on\b[^?]*\b(?:financial\s+statements|accounts|audit)\b|"
-                           r"\bbig\s+(?:four|4)\b")),
+                           r"\bbig\s+(?:four|4)\b|(?:^|\s)(?:auditors?|audit\s+firm|accounting\s+firm)\s*\??\s*$")),
     ("public_float", re.compile(r"(?i)\bpublic\s+float\b|\baggregate\s+market\s+value\b[^?]*\bnon-?affiliates\b")),
     ("shares_outstanding", re.compile(r"(?i)^(?!.*\b(?:weighted|average|diluted|basic|repurchas\w*|buybacks?)\b)"
                                       r".*\b(?:shares\b[^?]{0,60}\boutstanding|outstanding\s+shares|share\s+count)\b")),
@@ -108,4 +108,17 @@ def measure(text: str, head: str) -> tuple[Optional[str], Optional[str]]:
     if metric is not None:
         return metric.name, None
     items = item_in_question(head)
+    if _OF_SALES.search(head):  # "What percent of its sales did Apple put into R&D": a line item over revenue
+        over = next((_OVER_REVENUE[i] for _p, i in items if i in _OVER_REVENUE), None)
+        if over is not None:
+            return over, None
     return None, (items[0][1] if items else None)
+
+
+_OVER_REVENUE = {"rnd": "rnd_revenue", "sga": "sga_revenue", "operating_income": "operating_margin",
+                 "net_income": "net_margin", "gross_profit": "gross_margin", "cogs": "cogs_revenue",
+                 "capex": "capex_revenue", "depreciation_amortization": "da_margin"}
+"""A line item asked as a share of revenue, and the registry's metric that computes it."""
+_OF_SALES = re.compile(r"(?i)(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bfraction|\bportion)\b[^?]{0,60}?\b"
+                       r"(?:sales|revenues?)\b|\b(?:sales|revenues?)\b[^?]{0,60}?(?:%|\bpercent(?:age)?\b)|"
+                       r"\bevery dollar of (?:sales|revenues?)\b")

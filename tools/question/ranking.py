@@ -23,8 +23,8 @@ _MEMBER_NOUN = (r"(?:reportable |operating |business |geographic(?:al)? |product
                 r"service |sales )?(?:segments?|regions?|geograph(?:y|ies|ic areas?)|markets?|categor(?:y|ies)|"
                 r"product lines?|business(?:es| lines?| units?)?|divisions?|countr(?:y|ies)|brands?|"
                 r"(?<=service )lines?|(?:revenue|sales) (?:sources?|streams?|types?|lines?)|"
-                r"(?:sources?|streams?|types?|lines?) of (?:revenue|sales))")
-_WHICH = re.compile(rf"(?i)\b(?:which|what)\b(?:\s+\S+){{0,3}}?\s+(?P<noun>{_MEMBER_NOUN})\b")
+                r"(?:sources?|streams?|types?|lines?) of (?:revenue|sales)|parts? of the world)")
+_WHICH = re.compile(rf"(?i)\b(?:which|what|identify|name)\b(?:\s+\S+){{0,3}}?\s+(?P<noun>{_MEMBER_NOUN})\b")
 _NOUN = re.compile(rf"(?i)\b(?P<noun>{_MEMBER_NOUN})\b")
 _ANY_PARTS = re.compile(rf"(?i)\b(?:are there any|is there any|which|what)\b.*?(?P<noun>{_MEMBER_NOUN})\b")
 _BALANCE = re.compile(r"(?i)\b(?:which|what)\b(?:\s+\S+){0,4}?\s+(?:the\s+)?(?P<sup>largest|biggest|greatest|"

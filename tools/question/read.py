@@ -15,6 +15,7 @@ from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
 from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
 from finrag.tools.question.ranking import ranking_of
+from finrag.tools.question.shorthand import expand_shorthand
 
 __all__ = ["read_question"]
 
@@ -27,6 +28,7 @@ def _scope(text: str) -> QuestionScope:
 
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> QuestionFacts:
+    text = expand_shorthand(text)  # "KO 2Q25 op mgn" is read as "KO 2Q25 operating margin"
     years, named_periods, dates = periods.extract_periods(text)
     q = " ".join(text.split())
     head = asks.definition_head(q)
@@ -48,7 +50,7 @@ def _read(text: str) -> QuestionFacts:
         series_years=asks.series_years(head, periods.years_written(head)),
         averages_span=asks.names_average(head), yesno=yesno, direction=asks.direction_of(q, yesno),
         drivers=asks.asks_drivers(q), applicability=asks.asks_applicability(q), scale=asks.scale_asked(q),
-        share_of_total=metric is None and asks.asks_share_of_total(head),
+        share_of_total=metric is None and asks.asks_share_of_total(head), asks_percent=asks.asks_percent(head),
         decimals=asks.decimals_asked(q))
 
 

@@ -607,3 +607,27 @@ def test_a_quarter_named_by_its_month_routes_to_the_filing_that_ends_then():
     assert route(reg, "Apple's net income for the June 2024 quarter versus the June 2023 quarter").doc_ids == \
         ["AAPL_2024Q3_10Q"]
     assert route(reg, "Apple's revenue in the quarter ended June 2025").doc_ids == ["AAPL_2025Q3_10Q"]
+
+
+@pytest.mark.parametrize("pages, quarter, fiscal_year", [
+    ("Apple Inc. | Q3 2024 Form 10-Q | 1", 3, 2024),
+    ("Three Months Ended June 29, 2024 | Nine Months Ended June 29, 2024", 3, 2024),
+    ("Three Months Ended | Six Months Ended", 2, 2024),
+])
+def test_a_10q_without_dei_says_its_quarter_on_its_pages(pages, quarter, fiscal_year):
+    """Apple's 10-Q for the quarter ended June 29, 2024, its inline XBRL stripped and no year in the file name: the
+    footer or the statements' longest column give the quarter, the quarter and the period end the fiscal year."""
+    cover = ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-Q\nQUARTERLY REPORT PURSUANT TO SECTION 13 OR "
+             "15(d)\nFor the quarterly period ended June 29, 2024\nApple Inc.\n(Exact name of Registrant as specified in "
+             "its charter)\n" + pages)
+    info = build_document_info(Path("/filings/Apple.10-Q.html"), cover)
+    assert (info.form, info.quarter, info.fiscal_year, info.period) == ("10Q", quarter, fiscal_year,
+                                                                        f"{fiscal_year}Q{quarter}")
+    assert info.sources["quarter"] == "cover"
+
+
+def test_an_oracle_quarter_belongs_to_the_fiscal_year_it_ends_in():
+    cover = ("FORM 10-Q\nFor the quarterly period ended August 31, 2024\nOracle Corporation\n(Exact name of registrant "
+             "as specified in its charter)\nThree Months Ended August 31, 2024 | Three Months Ended August 31, 2023")
+    info = build_document_info(Path("/filings/Oracle.10-Q.html"), cover)
+    assert (info.quarter, info.fiscal_year) == (1, 2025)

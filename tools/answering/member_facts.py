@@ -46,7 +46,7 @@ from finrag.tools.answering.xbrl_facts import (
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question.measure import word_forms
 
-__all__ = ["Member", "ambiguous_members", "answer_member", "available", "company_words", "display_of", "member_name", "members_of",
+__all__ = ["Member", "ambiguous_members", "answer_member", "available", "partial_pick", "company_words", "display_of", "member_name", "members_of",
            "name_key", "ranked_members"]
 
 _AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
@@ -194,38 +194,45 @@ def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[s
                     key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), first(t[0][1]), t[1]))
     if scored:
         return scored
-    best = _partial(asked, members, own)
-    keys = {id(m): k for _h, _i, m, k in best}
-    parents = [t for t in best if all(t[3] <= keys[id(o)] for _h, _i, o, _k in best)]
-    if len({t[2].member for t in best}) == 1:
-        parents = best
-    return [(h, i, m) for h, i, m, _k in parents]
+    keys = [frozenset() if _GEOGRAPHIC.search(m.axis.partition(":")[2]) or m.member.startswith("country:")
+            else frozenset().union(*(k for n, k in m.names if not _is_acronym(n, k))) for m in members]
+    chosen, _maybe = partial_pick(asked.words, keys, own)
+    picked = [(( len(keys[i] & set(asked.words)), _partial_name(members[i], asked.words)), i, members[i]) for i in chosen]
+    return sorted(picked, key=lambda t: (not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
 
 
 _GEOGRAPHIC = re.compile(r"(?i)geograph|region|countr|area")
+"""A place is named whole: "state" is not "United States", "Asia" not "Rest of Asia Pacific"."""
+
+
+_PLACE_WORDS = {"state", "united", "north", "south", "east", "west", "rest", "world", "greater", "middle", "central",
+                "other", "international", "global", "america", "americas"}
+"""Words of place names that name no place alone ("Please state ..." is not "United States")."""
 
 
 def _is_acronym(name: str, key: frozenset[str]) -> bool:
     return name.isupper() and key == {name.lower()}
 
 
-def _partial(asked: QuestionFacts, members: list[Member], own: frozenset[str]):
-    """The members with the most of the question's words in their names (measure words left out), best first."""
-    words = {w for w in asked.words if len(w) > 2} - _MEASURE_WORDS - own  # not "s" of "Inc.'s" against "U.S."
-    hits = []
-    for i, m in enumerate(members):
-        if _GEOGRAPHIC.search(m.axis.partition(":")[2]) or m.member.startswith("country:"):
-            continue  # a place is named whole: "state" is not "United States", "Asia" not "Rest of Asia Pacific"
-        key = frozenset().union(*(k for n, k in m.names if not _is_acronym(n, k))) - own
-        shared = key & words
-        if shared:
-            name = next((n for n, k in m.names if k & shared), m.names[0][0])
-            hits.append(((len(shared), name), i, m, key))
+def _partial_name(m: Member, words: list[str]) -> str:
+    return next((n for n, k in m.names if k & set(words)), m.names[0][0] if m.names else m.member)
+
+
+def partial_pick(words: list[str], keys: list[frozenset[str]], own: frozenset[str]) -> tuple[list[int], list[int]]:
+    """Candidates (by their names' distinctive words, `keys`) the question names in part: (those chosen, those it
+    may mean). The most of the question's words, measure words and one- or two-letter words ("s" of "Inc.'s")
+    left out; among several, the one whose words all the others hold (the parent of "... storage sales" and "...
+    storage leasing"); when none is, nothing is chosen and the candidates are returned as the ones it may mean."""
+    usable = {w for w in words if len(w) > 2} - _MEASURE_WORDS - _PLACE_WORDS - own
+    hits = [(len((k - own) & usable), i) for i, k in enumerate(keys) if (k - own) & usable]
     if not hits:
-        return []
-    top = max(h[0][0] for h in hits)
-    return sorted((h for h in hits if h[0][0] == top),
-                  key=lambda t: (not _axis_of_cue(t[2].axis, asked.member_cue), len(t[3]), t[1]))
+        return [], []
+    top = max(n for n, _i in hits)
+    best = [i for n, i in hits if n == top]
+    if len({keys[i] - own for i in best}) == 1:
+        return best, []
+    parents = [i for i in best if all(keys[i] - own <= keys[j] - own for j in best)]
+    return (parents, []) if parents else ([], best)
 
 
 def ambiguous_members(asked: QuestionFacts, members: list[Member], own: frozenset[str]) -> list[str]:
@@ -233,7 +240,10 @@ def ambiguous_members(asked: QuestionFacts, members: list[Member], own: frozense
     ("leasing": Automotive leasing, Energy generation and storage leasing); [] when it names none."""
     if ranked_members(asked, members, own):
         return []
-    return list(dict.fromkeys(h[0][1] for h in _partial(asked, members, own)))
+    keys = [frozenset() if _GEOGRAPHIC.search(m.axis.partition(":")[2]) or m.member.startswith("country:")
+            else frozenset().union(*(k for n, k in m.names if not _is_acronym(n, k))) for m in members]
+    _chosen, maybe = partial_pick(asked.words, keys, own)
+    return list(dict.fromkeys(_partial_name(members[i], asked.words) for i in maybe))
 
 
 def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info: Optional[dict]) -> Optional[ReaderResult]:

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Optional
 
 from finrag.state.question import QuestionFacts, Ranking, RankMeasure
-from finrag.tools.answering.member_facts import company_words, name_key
+from finrag.tools.answering.member_facts import company_words, name_key, partial_pick
 from finrag.tools.answering.ranking_tables import asked_tables, breakdowns_of, read_breakdown_pages
 from finrag.tools.answering.rankings import MEASURE_NAMES, Breakdown, Part, operands
 from finrag.tools.answering.reader import PageSource, ReaderResult
@@ -67,9 +67,11 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
     def best() -> Optional[tuple[int, Breakdown, Part]]:
         found = breakdowns_of(ranking, lookup, year, qualifiers=set(), quarter=quarter, context_pages=set(pages),
                               facts=facts, statements=True)
-        hits = [(_match(p, words, own), -i, c.bd, p) for i, c in enumerate(found) if c.score >= _MIN_SCORE
-                for p in c.bd.parts + c.bd.others]
-        hits = [h for h in hits if h[0]]
+        every = [(-i, c.bd, p) for i, c in enumerate(found) if c.score >= _MIN_SCORE for p in c.bd.parts + c.bd.others]
+        hits = [(n, i, bd, p) for i, bd, p in every for n in [_match(p, words, own)] if n]
+        if not hits:  # a part named in part ("regulatory credit" for "Automotive regulatory credits")
+            chosen, _maybe = partial_pick(facts.words, [name_key(p.name) for _i, _bd, p in every], own)
+            hits = [(1, *every[k]) for k in chosen]
         if not hits:
             return None
         # the breakdown the question names ("the Automotive segment": the segment table's "Automotive segment"
@@ -86,8 +88,8 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
         hit = best()
     display = MEASURE_NAMES[measure]
     if hit is None:
-        if facts.member_cue is None or change:  # a member's change not found: the evidence answer says what it can
-            return None
+        if (facts.member_cue is None and not facts.share_of_total) or change:
+            return None  # a member's change not found: the evidence answer says what it can
         return ReaderResult(answer=f"No {display} row for the {facts.member_cue} asked was found in {doc_id}'s tables "
                                    f"for the period asked. The consolidated total is not the asked measure.",
                             confident=False, kind="item", asked="member")
@@ -107,11 +109,23 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
                   f"({part.value:,.0f} - {part.prior:,.0f}) / {abs(part.prior):,.0f} = {pct:+.1f}%.")
         formula = f"({part.value:,.0f} - {part.prior:,.0f}) / {abs(part.prior):,.0f} = {pct:+.1f}%"
         value: Optional[float] = pct
+    elif facts.share_of_total:  # "What share of Apple's net sales came from Services?": the part over its total
+        if not bd.total:
+            return ReaderResult(answer=f"{part.name}'s share of {whose} {display} is not computed: the table of "
+                                       f"{part.name} {bd.cite} prints no total beside it. The part's own value is not "
+                                       "the asked measure.", confident=False, kind="item", asked="member")
+        pct = part.value / bd.total * 100.0
+        formula = f"{part.value:,.0f} / {bd.total:,.0f} = {pct:.1f}%"
+        answer = (f"{part.name} accounted for {pct:.1f}% of {whose} {display} for {bd.period}. Arithmetic: "
+                  f"{bd.amount(part.value)} / {bd.total_label or 'total'} {bd.amount(bd.total)} = {pct:.1f}% {bd.cite}.")
+        value = pct
     else:
         answer = f"{whose} {display} from {part.name} for {bd.period} was {bd.amount(part.value)} {bd.cite}."
         formula, value = "", part.value
     answer += f" Source: the row '{part.name}' of {bd.title or 'a table'} (a part of {display})."
-    one = replace(bd, parts=[part], others=[], total=None)
-    return ReaderResult(answer=answer, confident=True, kind="item", found=operands(one, [part], year=year, item=item or ""),
-                        pages_added=[(bd.doc_id, bd.page)], value=value, asked="member",
+    share = facts.share_of_total and not change
+    one = replace(bd, parts=[part], others=[], total=bd.total if share else None)
+    return ReaderResult(answer=answer, confident=True, kind="metric" if share else "item",
+                        found=operands(one, [part], year=year, item=item or ""),
+                        pages_added=[(bd.doc_id, bd.page)], value=value, asked="share" if share else "member",
                         member=f"{part.name} (table row)", formula=formula)

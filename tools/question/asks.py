@@ -14,11 +14,11 @@ from finrag.state.question import Aggregate, Direction, Scale
 __all__ = ["asks_applicability", "asks_percent", "asks_share_of_total", "aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
            "asks_drivers", "names_average", "scale_asked"]
 
-_DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using|where)\b")
+_DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using)\b|(?<=[\w,)])\s+where\b")
 _NUMWORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
 _AVG = re.compile(r"(?i)\b(two|three|four|five|[2-5])[- ]year average\b|\baverage of\b.*\bfrom\b")
 _CAGR = re.compile(r"(?i)\bcagr\b|compound annual growth")
-_MOVE = (r"(?:rise|rose|risen|fall|fell|fallen|increase[ds]?|decrease[ds]?|drop(?:ped|s)?|declin(?:e|ed|es)|grow|grew|"
+_MOVE = (r"(?:rise|rose|risen|fall|fell|fallen|increase[ds]?|decrease[ds]?|drop(?:ped|s)?|declin(?:e|ed|es)|grow|grew|move[ds]?|"
          r"grown|jump(?:ed|s)?|climb(?:ed|s)?|shr[iu]nk|sank|slid|expand(?:ed)?|contract(?:ed)?)")
 _GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth)|\byoy\b|\b% change\b|"
                      r"\bchange in\b|\bgrowth in\b|\bhow much has\b.*\bchanged\b|\bchanged? between\b|\bgrow\b|\bgrew\b|"
@@ -32,9 +32,10 @@ _GROWTH = re.compile(r"(?i)\bgrowth rate\b|year[- ]over[- ]year (?:change|growth
                      rf"\b{_MOVE}\b[^?]*?\bfrom\b[^?]*?\bto\b|\b{_MOVE}\b[^?]*?\b(?:over|versus|vs\.?|compared (?:with|to))\b|"
                      r"\b(?:revenues?|sales|income|earnings|eps|profits?|ocf|cash flows?|top[- ]line|bottom[- ]line)\s+"
                      r"growth\b|\bgrowth\s+(?:yoy|y/y|year[- ]over[- ]year)\b|\by/y\b|\byear[- ]ago (?:quarter|period)\b|"
-                     r"\b(?:higher|lower|more|less|bigger|smaller|larger)\b[^?]*\bthan (?:in |for |during )?(?:the )?"
-                     r"(?:(?:fiscal |FY ?)?(?:19|20)\d{2}\b|(?:prior|previous|preceding) (?:fiscal )?(?:year|quarter)|"
-                     r"a year (?:earlier|before|ago)|year[- ]ago)|"
+                     r"\b(?:higher|lower|more|less|bigger|smaller|larger|greater|wider|narrower|deeper)\b[^?]*\bthan\b[^?]*"
+                     r"(?:\b(?:19|20)\d{2}\b|\bFY\s?['’]?\d{2}\b|\b(?:prior|previous|preceding) (?:fiscal )?(?:year|quarter)\b|"
+                     r"\ba year (?:earlier|before|ago)\b|\byear[- ]ago\b)|"
+                     r"\brelative to\s+(?:the\s+)?(?:(?:fiscal\s+|FY\s?)?(?:19|20)\d{2}\b|(?:prior|previous|year[- ]ago)\b)|"
                      r"\b(?:vs\.?|versus|compared (?:with|to)|against)\s+(?:the\s+)?(?:year[- ]ago|prior[- ]year|a year "
                      r"(?:earlier|before)|(?:fiscal\s+|FY\s?)?(?:19|20)\d{2}\b|Q[1-4]\b|[1-4]Q\s*['’]?\d{2}\b|"
                      r"(?:first|second|third|fourth) quarter|the (?:same|corresponding|comparable) (?:period|quarter))|"

@@ -45,7 +45,7 @@ _MEASURES: list[tuple[RankMeasure, re.Pattern]] = [
     ("revenue", re.compile(r"(?i)\brevenues?\b|\bsales\b|\btop[- ]?line\b")),
 ]
 _NOT_RANKED = re.compile(r"(?i)\bmargins?\b|\bratio\b|\breturn on\b|\bper share\b|\bheadcount\b|\bemployees\b|"
-                         r"\bstores?\b|\bcustomers?\b")
+                         r"\bstores?\b|\bcustomers?\b(?!\s+(?:regions?|segments?|markets?|countr(?:y|ies)|geograph))")
 
 
 def _singular(noun: str) -> str:
@@ -68,9 +68,10 @@ def _measure(text: str) -> Optional[RankMeasure]:
     return None
 
 
-_SUPERLATIVE = r"(?:highest|largest|biggest|greatest|top|strongest|fastest|leading|lowest|smallest|weakest|slowest)"
-_OF_THE = re.compile(rf"(?i)\b(?:of|among|across)\s+(?:the|its|all(?: of)?(?: the)?|[\w.&-]+(?:'s|’s|s'))?\s*"
-                     rf"(?:[\w.&-]+\s+){{0,2}}?(?P<noun>{_MEMBER_NOUN})\b[^?]*?,?\s*\b(?:which|what)\b")
+_SUPERLATIVE = (r"(?:highest|largest|biggest|greatest|top|strongest|fastest|leading|lowest|smallest|weakest|slowest|"
+                r"least|most|worst|best)")
+_OF_THE = re.compile(rf"(?i)\b(?:of|among|across)\s+(?:[\w.&'’-]+\s+){{0,4}}?(?P<noun>{_MEMBER_NOUN})\b[^?]*?,?\s*"
+                     rf"\b(?:which|what)\b")
 _WHOSE_SUP = re.compile(rf"(?i)\b(?P<sup>{_SUPERLATIVE})\s+(?:[\w-]+\s+){{0,1}}?"
                         rf"(?P<noun>{_MEMBER_NOUN})\b")
 _BY_NOUN = re.compile(rf"(?i)\bby\s+(?:the\s+)?(?P<noun>{_MEMBER_NOUN})\b")
@@ -95,7 +96,7 @@ def _superlative_span(text: str, noun_m: re.Match) -> str:
     """Where the superlative is looked for: after the breakdown noun, and before it when it qualifies the noun
     ("What was Apple's smallest product category by net sales", "Meta's largest geographic region")."""
     before = text[:noun_m.start("noun")]
-    m = re.search(rf"(?i)\b{_SUPERLATIVE}\b[^?,;]{{0,60}}$", before)
+    m = re.search(rf"(?i)\b{_SUPERLATIVE}\b[^,;]{{0,80}}$", before)
     return (m.group(0) if m else "") + text[noun_m.end():]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from finrag.tools.routing.text import (
     MONTH_RE,
@@ -170,11 +170,12 @@ def parse_cover_page(text: str) -> dict:
     Symbol(s)" column of the Section 12(b) table – old covers without it give none
     – or the "(NYSE: XYZ)" of a press release), ``fiscal_year_end`` ('December 31'),
     ``fiscal_year`` (year of a fiscal-year end), ``period_end`` (ISO end of the
-    year or quarter covered), ``form`` (from the cover), ``report_date`` (ISO
+    year or quarter covered), ``form`` (from the cover), ``quarter`` (a 10-Q's fiscal quarter: `_quarter_of`),
+    ``report_date`` (ISO
     "Date of Report" of an 8-K) and ``items`` (the 8-K items it reports, e.g. ['5.02', '9.01']). Never raises; garbage gives empty fields.
     """
     out: dict[str, Any] = {"registrant": "", "registrant_source": "", "tickers": [], "fiscal_year_end": None,
-           "fiscal_year": None, "period_end": None, "form": "", "report_date": None, "items": []}
+           "fiscal_year": None, "period_end": None, "form": "", "report_date": None, "items": [], "quarter": None}
     if not isinstance(text, str) or not text.strip():
         return out
     try:
@@ -182,6 +183,20 @@ def parse_cover_page(text: str) -> dict:
     except Exception:  # defensive: never let a strange PDF break indexing
         pass
     return out
+
+
+_QUARTER_FOOTER = re.compile(r"(?i)\bQ([1-4])\s+(?:FY\s*)?(?:19|20)\d{2}\s+Form\s+10-Q\b")
+_MONTHS_ENDED = re.compile(r"(?i)\b(three|six|nine)[\s-]+months\s+ended\b")
+
+
+def _quarter_of(text: str) -> Optional[int]:
+    """A 10-Q's fiscal quarter from its first pages: a "Q3 2024 Form 10-Q" footer, else its statements' longest
+    "Nine / Six Months Ended" column (3, 2), else 1 when every column is "Three Months Ended"; None when unsaid."""
+    m = _QUARTER_FOOTER.search(text)
+    if m:
+        return int(m.group(1))
+    spans = {w.lower() for w in _MONTHS_ENDED.findall(text)}
+    return 3 if "nine" in spans else 2 if "six" in spans else 1 if spans == {"three"} else None
 
 
 def _fill_cover(text: str, out: dict) -> None:
@@ -206,6 +221,8 @@ def _fill_cover(text: str, out: dict) -> None:
             # 52/53-week years ending in the first days of January belong to the previous year
             out["fiscal_year"] = year - 1 if (month == 1 and day <= 7) else year
     out["form"] = _cover_form(text)
+    if out["form"] == "10Q":
+        out["quarter"] = _quarter_of(text[:60000])
     if out["form"] == "8K":
         out["items"] = sorted(set(re.findall(r"\bItem\s+(\d\.\d{2})\b", text[:20000], re.IGNORECASE)))
     rd = _REPORT_DATE.search(text[:6000])

@@ -8,6 +8,7 @@ the name variants the linker matches. `clean_company_name` drops "The" and legal
 """
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from pathlib import PurePath
 from typing import Optional
@@ -145,6 +146,12 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
         src["quarter"] = "filename"
     if x["fiscal_year"] and not x["quarter"] and form == "10Q":
         quarter = p["quarter"]
+    if not quarter and form == "10Q" and c.get("quarter"):  # no dei: the 10-Q's own pages say which quarter
+        quarter, src["quarter"] = c["quarter"], "cover"
+    period_end_seen = x["period_end"] or c["period_end"]
+    if not fiscal_year and quarter and form == "10Q" and period_end_seen:
+        fiscal_year = _fiscal_year_of_quarter(str(period_end_seen), int(quarter))
+        src["fiscal_year"] = "cover"
     period = (f"{fiscal_year}Q{quarter}" if quarter else str(fiscal_year)) if fiscal_year else ""
     if not x["fiscal_year"] and p["period"] and not dated_name:
         period = p["period"]
@@ -164,6 +171,19 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
         items=list(c["items"]), aliases=aliases, cik=x["cik"], sources=src,
         identity_conflicts=[*conflicts, *_period_conflicts(p, x, dated_name)])
     return with_sidecar_identity(info, book)
+
+
+def _fiscal_year_of_quarter(period_end: str, quarter: int) -> Optional[int]:
+    """The fiscal year a quarter ending `period_end` belongs to: the calendar year its fiscal year ends in (Oracle's
+    Q1 ended August 31, 2024: fiscal 2025; Apple's Q3 ended June 29, 2024: fiscal 2024)."""
+    try:
+        end = _dt.date.fromisoformat(period_end)
+    except ValueError:
+        return None
+    months = end.month + 3 * (4 - quarter)
+    year = end.year + (months - 1) // 12
+    month = (months - 1) % 12 + 1
+    return year - 1 if (month == 1 and end.day <= 7 and quarter == 4) else year
 
 
 def _entry_of(book: AliasBook, key: str, names: list[str], tickers: list[str], file_ticker: str = ""):

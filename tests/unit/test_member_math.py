@@ -118,3 +118,15 @@ def test_a_word_several_members_hold_names_none_of_them():
     r = _ask("Tesla's leasing revenue in 2024?", _real("tsla-10-k-2025-01-30.html"), "tsla-10-k", TESLA)
     assert r is not None and not r.confident and "Automotive leasing" in r.answer, r and r.answer
     assert "Energy generation and storage leasing" in r.answer and "97,690" not in r.answer and "$" not in r.answer
+
+
+def test_a_qualified_measure_word_is_another_part():
+    """Amazon's "Net service sales" is not the "advertising services" asked: a one-word name ('service') against a
+    question that qualifies it."""
+    from finrag.tools.answering.member_facts import qualified_away
+
+    own = frozenset({"amazon", "amzn", "com", "inc"})
+    assert qualified_away(frozenset({"service"}), read_question("Amazon's advertising services sales in 2024").words, own)
+    assert qualified_away(frozenset({"service"}), read_question("What did Oracle make from cloud services?").words, own)
+    assert not qualified_away(frozenset({"service"}), read_question("Amazon's net service sales in 2024").words, own)
+    assert not qualified_away(frozenset({"service", "other"}), read_question("advertising services").words, own)

@@ -134,3 +134,29 @@ def test_quarters_named_by_their_month_and_2q25():
     assert read_question("Oracle's revenue in the quarter ended August 2024").month_quarters == ["2024-08-31"]
     q = read_question("Smallest revenue type at IBM in 2Q25?")
     assert q.quarters == [2] and q.asks_quarter and q.periods == ["2025Q2"]
+
+
+@pytest.mark.parametrize("question, cue", [
+    ("How much financing revenue did IBM report for Q2 2025?", "product"),
+    ("Coca-Cola's net operating revenues from concentrate operations for Q2 2025", "product"),
+    ("What was Best Buy's domestic revenue in FY2023?", "product"),
+    ("What was Apple's total net sales in 2024?", None),
+    ("What were revenues from continuing operations in 2024?", None),
+    ("What was the company's quarterly revenue in Q2?", None),
+    ("How much revenue did Tesla make in 2024?", None),
+])
+def test_a_lower_case_part_of_revenue_names_a_breakdown(question, cue):
+    """Never the consolidated total for "financing revenue": the question names a part (`part_qualifier`)."""
+    assert read_question(question).member_cue == cue
+
+
+@pytest.mark.parametrize("shorthand, read", [
+    ("KO 2Q25 op mgn", "KO 2Q25 operating margin"),
+    ("AAPL FQ3'25 services rev", "AAPL fiscal Q3 2025 services revenue"),
+    ("ORCL 1QFY25 net mgn", "ORCL Q1 FY25 net margin"),
+    ("HUBS shs outstanding per 2Q25 10-Q cover", "HUBS shares outstanding per 2Q25 10-Q cover"),
+    ("KO Q2 2025 GM %", "KO Q2 2025 gross margin %"),
+    ("GM revenue 2024", "GM revenue 2024"),  # General Motors' ticker stays
+])
+def test_shorthand_is_written_out_before_reading(shorthand, read):
+    assert read_question(shorthand).text == read

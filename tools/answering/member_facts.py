@@ -46,7 +46,7 @@ from finrag.tools.answering.xbrl_facts import (
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question.measure import word_forms
 
-__all__ = ["Member", "ambiguous_members", "answer_member", "available", "partial_pick", "company_words", "display_of", "member_name", "members_of",
+__all__ = ["Member", "ambiguous_members", "answer_member", "available", "partial_pick", "qualified_away", "company_words", "display_of", "member_name", "members_of",
            "name_key", "ranked_members"]
 
 _AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
@@ -190,7 +190,8 @@ def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[s
     def first(name: str) -> int:  # "services rather than products": the member named first
         return min((order.get(w, len(order)) for w in name_key(name) - own), default=len(order))
 
-    scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)] if hit),
+    scored = sorted(((hit, i, m) for i, m in enumerate(members) for hit in [m.matches(words, own)]
+                     if hit and not qualified_away(name_key(hit[1]), asked.words, own)),
                     key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), first(t[0][1]), t[1]))
     if scored:
         return scored
@@ -199,6 +200,18 @@ def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[s
     chosen, _maybe = partial_pick(asked.words, keys, own)
     picked = [(( len(keys[i] & set(asked.words)), _partial_name(members[i], asked.words)), i, members[i]) for i in chosen]
     return sorted(picked, key=lambda t: (not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
+
+
+def qualified_away(key: frozenset[str], words: list[str], own: frozenset[str]) -> bool:
+    """A one-word name that is a measure's word ("Services", "Products") against a question that qualifies that word
+    ("advertising services", "cloud services"): another part is asked, not this one."""
+    if len(key) != 1 or not key <= {"service", "product"}:
+        return False
+    from finrag.tools.question.measure import part_qualifier
+
+    hits = [k for k, w in enumerate(words) if w in key]
+    return bool(hits) and all(k > 0 and words[k - 1] not in own and not words[k - 1].isdigit()
+                              and part_qualifier(f"{words[k - 1]} sales") is not None for k in hits)
 
 
 _GEOGRAPHIC = re.compile(r"(?i)geograph|region|countr|area")

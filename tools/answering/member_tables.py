@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Optional
 
 from finrag.state.question import QuestionFacts, Ranking, RankMeasure
-from finrag.tools.answering.member_facts import company_words, name_key, partial_pick
+from finrag.tools.answering.member_facts import company_words, name_key, partial_pick, qualified_away
 from finrag.tools.answering.ranking_tables import asked_tables, breakdowns_of, read_breakdown_pages
 from finrag.tools.answering.rankings import MEASURE_NAMES, Breakdown, Part, operands
 from finrag.tools.answering.reader import PageSource, ReaderResult
@@ -68,7 +68,8 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
         found = breakdowns_of(ranking, lookup, year, qualifiers=set(), quarter=quarter, context_pages=set(pages),
                               facts=facts, statements=True)
         every = [(-i, c.bd, p) for i, c in enumerate(found) if c.score >= _MIN_SCORE for p in c.bd.parts + c.bd.others]
-        hits = [(n, i, bd, p) for i, bd, p in every for n in [_match(p, words, own)] if n]
+        hits = [(n, i, bd, p) for i, bd, p in every for n in [_match(p, words, own)]
+                if n and not qualified_away(name_key(p.name), facts.words, own)]
         if not hits:  # a part named in part ("regulatory credit" for "Automotive regulatory credits")
             chosen, _maybe = partial_pick(facts.words, [name_key(p.name) for _i, _bd, p in every], own)
             hits = [(1, *every[k]) for k in chosen]

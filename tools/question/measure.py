@@ -44,7 +44,7 @@ def cover_fact(text: str) -> Optional[CoverFact]:
     'fiscal_year_end'), or None."""
     return next((name for name, rx in _COVER if rx.search(text)), None)
 
-__all__ = ["cover_fact", "measure", "measure_qualifier", "member_cue", "word_forms"]
+__all__ = ["cover_fact", "measure", "measure_qualifier", "member_cue", "part_qualifier", "word_forms"]
 
 _MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|"
            "Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec")
@@ -82,9 +82,40 @@ def measure_qualifier(text: str) -> Optional[str]:
 
 def member_cue(text: str) -> Optional[MemberCue]:
     """The breakdown a question names outright ('segment', 'region', 'product'), or None; a qualified revenue
-    ("Widgetco's Subscription revenue": `measure_qualifier`) is a product line."""
+    ("Widgetco's Subscription revenue": `measure_qualifier`; "financing revenue", "revenues from concentrate
+    operations": `part_qualifier`) is a product line."""
     named = next((name for name, rx in _MEMBER_CUES if rx.search(text)), None)
-    return named or ("product" if measure_qualifier(text) else None)
+    return named or ("product" if measure_qualifier(text) or part_qualifier(text) else None)
+
+
+_BEFORE_REVENUE = re.compile(r"(?i)\b([a-z][a-z&\-]+)\s+(?:revenues?|sales)\b")
+_FROM_PART = re.compile(r"(?i)\b(?:revenues?|sales)\s+(?:(?:generated|earned|derived)\s+)?from\s+(?:the\s+|its\s+)?"
+                        r"([a-z][a-z&\-]+)\b")
+_NOT_A_PART = re.compile(r"(?i)^(?:total|net|gross|operating|annual|annualized|quarterly|consolidated|reported|overall|"
+                         r"full|year|yearly|fiscal|the|its|their|company|gaap|non-gaap|adjusted|organic|in|of|for|and|or|"
+                         r"aggregate|combined|whole|entire|calendar|approximate|approximately|what|which|how|much|many|"
+                         r"did|does|was|were|is|are|has|have|had|its|her|his|our|their|same|comparable|line|top|"
+                         r"recognized|deferred|unearned|recurring|cost|costs|per|average|total|percent|percentage|"
+                         r"share|growth|change|increase|decrease|generated|earned|derived|from|higher|lower|more|less|"
+                         r"continuing|operations|customers?|contracts?|sale|sales|revenues?|products?|services?|"
+                         r"segment|segments|region|regions|geographic|business|businesses|lines|categories|category|"
+                         r"first|second|third|fourth|quarter|half|months|trailing|twelve|ttm|ltm|million|billion|"
+                         r"dollars?|usd|us|u|s|s&p|era|period|prior|previous|last|next|current|this|that|these|"
+                         r"those|all|every|each|any|some|other|such|about|roughly|around|nearly|record|highest|"
+                         r"lowest|largest|smallest|biggest|most|least|give|show|pull|get|got|book|booked|make|made|"
+                         r"bring|brought|take|took|earn|collect|receive|received|report|reporting|post|posted)$")
+
+
+def part_qualifier(text: str) -> Optional[str]:
+    """A lower-case word that names a part of revenue: the word before "revenue"/"sales" ("financing revenue",
+    "advertising sales") or after "revenue from" ("revenues from concentrate operations"), not a word every
+    total takes ("total", "net", "quarterly", "operating") or a verb; None when there is none."""
+    for rx in (_BEFORE_REVENUE, _FROM_PART):
+        for m in rx.finditer(text):
+            word = m.group(1)
+            if not _NOT_A_PART.match(word) and not word[0].isupper():
+                return word
+    return None
 
 
 def word_forms(text: str) -> list[str]:

@@ -103,7 +103,10 @@ _NOT_A_PART = re.compile(r"(?i)^(?:total|net|gross|operating|annual|annualized|q
                          r"dollars?|usd|us|u|s|s&p|era|period|prior|previous|last|next|current|this|that|these|"
                          r"those|all|every|each|any|some|other|such|about|roughly|around|nearly|record|highest|"
                          r"lowest|largest|smallest|biggest|most|least|give|show|pull|get|got|book|booked|make|made|"
-                         r"bring|brought|take|took|earn|collect|receive|received|report|reporting|post|posted)$")
+                         r"bring|brought|take|took|earn|collect|receive|received|report|reporting|post|posted|"
+                         r"to|by|with|at|on|as|into|than|via|vs|versus|over|relative|compared|against|yoy|"
+                         r"sequential|implied|expected|estimated|projected|forecast|guided|budgeted|"
+                         r"[a-z&-]*(?:year|quarter|month|week|day)[a-z&-]*)$")
 
 
 def part_qualifier(text: str) -> Optional[str]:

@@ -195,10 +195,9 @@ def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[s
                     key=lambda t: (-t[0][0], not _axis_of_cue(t[2].axis, asked.member_cue), first(t[0][1]), t[1]))
     if scored:
         return scored
-    keys = [frozenset() if _GEOGRAPHIC.search(m.axis.partition(":")[2]) or m.member.startswith("country:")
-            else frozenset().union(*(k for n, k in m.names if not _is_acronym(n, k))) for m in members]
+    keys = _partial_keys(members)
     chosen, _maybe = partial_pick(asked.words, keys, own)
-    picked = [(( len(keys[i] & set(asked.words)), _partial_name(members[i], asked.words)), i, members[i]) for i in chosen]
+    picked = [((len(keys[i] & words), _partial_name(members[i], asked.words)), i, members[i]) for i in chosen]
     return sorted(picked, key=lambda t: (not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
 
 
@@ -221,6 +220,12 @@ _GEOGRAPHIC = re.compile(r"(?i)geograph|region|countr|area")
 _PLACE_WORDS = {"state", "united", "north", "south", "east", "west", "rest", "world", "greater", "middle", "central",
                 "other", "international", "global", "america", "americas"}
 """Words of place names that name no place alone ("Please state ..." is not "United States")."""
+
+
+def _partial_keys(members: list[Member]) -> list[frozenset[str]]:
+    """Each member's words a question may name it by in part: none for a place (named whole), no initials."""
+    return [frozenset() if _GEOGRAPHIC.search(m.axis.partition(":")[2]) or m.member.startswith("country:")
+            else frozenset().union(*(k for n, k in m.names if not _is_acronym(n, k))) for m in members]
 
 
 def _is_acronym(name: str, key: frozenset[str]) -> bool:
@@ -253,9 +258,7 @@ def ambiguous_members(asked: QuestionFacts, members: list[Member], own: frozense
     ("leasing": Automotive leasing, Energy generation and storage leasing); [] when it names none."""
     if ranked_members(asked, members, own):
         return []
-    keys = [frozenset() if _GEOGRAPHIC.search(m.axis.partition(":")[2]) or m.member.startswith("country:")
-            else frozenset().union(*(k for n, k in m.names if not _is_acronym(n, k))) for m in members]
-    _chosen, maybe = partial_pick(asked.words, keys, own)
+    _chosen, maybe = partial_pick(asked.words, _partial_keys(members), own)
     return list(dict.fromkeys(_partial_name(members[i], asked.words) for i in maybe))
 
 

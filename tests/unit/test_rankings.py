@@ -57,7 +57,11 @@ PDFS = REPO.parent / "shared" / "data" / "financebench" / "pdfs"
     ("Which is the largest of Coca-Cola's operating segments by revenue?", "member", "value", "highest", "revenue",
      "operating segment", None),
     ("Smallest of Apple's reportable geographic segments by net sales in the June 2025 quarter?", "member", "value",
-     "lowest", "revenue", "geographic segment", None),
+     "lowest", "revenue", "reportable geographic segment", None),
+    ("Oracle's lowest-revenue geographic region in Q1 fiscal 2025?", "member", "value", "lowest", "revenue",
+     "geographic region", None),
+    ("By geography, where did Tesla generate the least revenue in Q2 2025?", "member", "value", "lowest", "revenue",
+     "geography", None),
     ("Tesla Q2 2025 - biggest revenue source by product/service line?", "member", "value", "highest", "revenue",
      "product/service line", None),
 ])

@@ -100,6 +100,8 @@ def _items() -> dict[str, LineItem]:
           (r"selling,? general,? and administrative(?: expenses?)?", r"marketing, general and administrative",
            r"selling, informational and administrative expenses", r"sg&a"),
           (r"\bsg&a\b", r"\bselling, general\b",)),
+        L("sales_marketing", "sales and marketing expense", "income",
+          (r"(?:sales|selling) and marketing(?: expenses?)?",), (r"\b(?:sales|selling) (?:and|&) marketing\b", r"\bs&m\b")),
         L("rnd", "research and development", "income", (r"research(?:,)? and development(?: expenses?)?(?:, net)?",),
           (r"\br&d\b", r"\bresearch and development\b")),
         L("depreciation_amortization", "depreciation and amortization", "cash_flow",

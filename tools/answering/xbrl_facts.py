@@ -52,6 +52,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "income_tax": ("IncomeTaxExpenseBenefit",),
     "rnd": ("ResearchAndDevelopmentExpense", "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost"),
     "sga": ("SellingGeneralAndAdministrativeExpense",),
+    "sales_marketing": ("SellingAndMarketingExpense", "MarketingAndAdvertisingExpense"),
     "interest_expense": ("InterestExpense", "InterestExpenseNonoperating", "InterestExpenseDebt"),
     "cfo": ("NetCashProvidedByUsedInOperatingActivities",
             "NetCashProvidedByUsedInOperatingActivitiesContinuingOperations"),

@@ -14,7 +14,7 @@ from finrag.state.question import Aggregate, Direction, Scale
 __all__ = ["asks_applicability", "asks_percent", "asks_share_of_total", "aggregate_of", "average_years", "series_years", "decimals_asked", "definition_head", "direction_of", "is_yesno",
            "asks_drivers", "names_average", "scale_asked"]
 
-_DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using)\b|(?<=[\w,)])\s+where\b")
+_DEFINITION = re.compile(r"(?i)\b(?:is defined as|defined as|calculate (?:unadjusted )?\w+ using)\b|(?<=[\w,)])\s+where\b(?=[^?]*\b(?:is|are|equals?|means|represents?|defined|denotes?)\b|[^?]*=)")
 _NUMWORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
 _AVG = re.compile(r"(?i)\b(two|three|four|five|[2-5])[- ]year average\b|\baverage of\b.*\bfrom\b")
 _CAGR = re.compile(r"(?i)\bcagr\b|compound annual growth")
@@ -84,7 +84,7 @@ def asks_applicability(text: str) -> bool:
 
 _SHARE_OF_TOTAL = re.compile(
     r"(?i)\b(?:what|which)\s+(?:share|percent(?:age)?|portion|proportion|fraction|%)\b|"
-    r"(?:%|\bpercent(?:age)?|\bshare|\bproportion) of\b[^?.]{0,40}?\b(?:sales|revenues?)\b|"
+    r"(?:%|\bpercent(?:age)?|\bshare|\bproportion) of\b[^?]{0,40}?\b(?:sales|revenues?)\b|"
     r"\bhow much of\b[^?]*(?:\bas a percent(?:age)?\b|\bin percent\b|%)|\bas a (?:%|percent(?:age)?)\s*\??\s*$|"
     r"\bas (?:a )?(?:%|percent(?:age)?|share|proportion|fraction) of\b|\bcontribution (?:to|of)\b[^?]*\b(?:sales|revenues?)\b|"
     r"\b(?:%|percent(?:age)?|share|proportion) of (?:[\w.&-]+(?:'s|’s|s')\s+)?(?:the\s+|its\s+)?(?:company's\s+)?"

@@ -16,7 +16,9 @@ _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
                            r"\b(?:who|which\s+(?:firm|company))\s+(?:signed|issued|gave|wrote)\b[^?]*\baudit(?:or'?s)?\s+"
                            r"(?:opinion|report)\b|\b(?:auditor|audit\s+firm|(?:registered\s+public\s+)?accounting\s+firm)"
                            r"\s+(?:for|of|on)\b|\bsign(?:ed|s)?\s+off\s+on\b[^?]*\b(?:financial\s+statements|accounts|audit)\b|"
-                           r"\bbig\s+(?:four|4)\b|(?:^|\s)(?:auditors?|audit\s+firm|accounting\s+firm)\s*\??\s*$")),
+                           r"\bbig\s+(?:four|4)\b|(?:^|\s)(?:auditors?|audit\s+firm|accounting\s+firm)\s*\??\s*$|"
+                           r"^(?![^?]*\b(?:say|said|says|opinion|fees?|paid|chang\w*|resign\w*|dismiss\w*|concern|weakness|"
+                           r"matters?|why|how)\b)[^?]{0,40}\b(?:auditor|audit\s+firm|accounting\s+firm)\b[^?]{0,30}\??$")),
     ("public_float", re.compile(r"(?i)\bpublic\s+float\b|\baggregate\s+market\s+value\b[^?]*\bnon-?affiliates\b")),
     ("shares_outstanding", re.compile(r"(?i)^(?!.*\b(?:weighted|average|diluted|basic|repurchas\w*|buybacks?)\b)"
                                       r".*\b(?:shares\b[^?]{0,60}\boutstanding|outstanding\s+shares|share\s+count)\b")),
@@ -34,7 +36,7 @@ _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
     ("exchange", re.compile(r"(?i)\b(?:which|what)\s+(?:stock\s+)?exchanges?\b|\b(?:listed|traded|trades|trade)\s+on\b|"
                             r"\b(?:ticker|trading)\s+symbols?\b")),
     ("fiscal_year_end", re.compile(r"(?i)\b(?:when|what\s+date|which\s+date|on\s+what\s+date|what\s+day)\b[^?]*"
-                                   r"\bfiscal\s+year\b[^?]*\bend(?:s|ed)?\b|\bfiscal[\s-]+(?:(?:19|20)\d{2}\s+)?year[\s-]+end"
+                                   r"\bfiscal\s+(?:year|(?:19|20)\d{2})\b[^?]*\bend(?:s|ed)?\b|\bfiscal[\s-]+(?:(?:19|20)\d{2}\s+)?year[\s-]+end"
                                    r"(?:ing)?\s+(?:date|day)\b|\b(?:last|final)\s+day\s+of\s+(?:its\s+|the\s+)?fiscal\s+year\b")),
 )
 
@@ -149,7 +151,7 @@ def measure(text: str, head: str) -> tuple[Optional[str], Optional[str]]:
     return None, (items[0][1] if items else None)
 
 
-_OVER_REVENUE = {"rnd": "rnd_revenue", "sga": "sga_revenue", "operating_income": "operating_margin",
+_OVER_REVENUE = {"rnd": "rnd_revenue", "sga": "sga_revenue", "sales_marketing": "sales_marketing_revenue", "operating_income": "operating_margin",
                  "net_income": "net_margin", "gross_profit": "gross_margin", "cogs": "cogs_revenue",
                  "capex": "capex_revenue", "depreciation_amortization": "da_margin"}
 """A line item asked as a share of revenue, and the registry's metric that computes it."""

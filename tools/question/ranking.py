@@ -19,12 +19,12 @@ from finrag.state.question import RankBy, RankGroup, Ranking, RankMeasure
 
 __all__ = ["ranking_of"]
 
-_MEMBER_NOUN = (r"(?:reportable |operating |business |geographic(?:al)? |product ?(?:and |or |/ ?)?service |product |"
-                r"service |sales )?(?:segments?|regions?|geograph(?:y|ies|ic areas?)|markets?|categor(?:y|ies)|"
+_MEMBER_NOUN = (r"(?:(?:reportable|operating|business|geographic(?:al)?|product ?(?:and |or |/ ?)?service|product|"
+                r"service|sales) ){0,2}(?:segments?|regions?|geograph(?:y|ies|ic areas?)|markets?|categor(?:y|ies)|"
                 r"product lines?|business(?:es| lines?| units?)?|divisions?|countr(?:y|ies)|brands?|"
                 r"(?<=service )lines?|(?:revenue|sales) (?:sources?|streams?|types?|lines?)|"
                 r"(?:sources?|streams?|types?|lines?) of (?:revenue|sales)|parts? of the world)")
-_WHICH = re.compile(rf"(?i)\b(?:which|what|identify|name)\b(?:\s+\S+){{0,3}}?\s+(?P<noun>{_MEMBER_NOUN})\b")
+_WHICH = re.compile(rf"(?i)\b(?:which|what|identify|name)\b(?:\s+\S+){{0,4}}?\s+(?P<noun>{_MEMBER_NOUN})\b")
 _NOUN = re.compile(rf"(?i)\b(?P<noun>{_MEMBER_NOUN})\b")
 _ANY_PARTS = re.compile(rf"(?i)\b(?:are there any|is there any|which|what)\b.*?(?P<noun>{_MEMBER_NOUN})\b")
 _BALANCE = re.compile(r"(?i)\b(?:which|what)\b(?:\s+\S+){0,4}?\s+(?:the\s+)?(?P<sup>largest|biggest|greatest|"
@@ -72,8 +72,10 @@ _SUPERLATIVE = (r"(?:highest|largest|biggest|greatest|top|strongest|fastest|lead
                 r"least|most|worst|best)")
 _OF_THE = re.compile(rf"(?i)\b(?:of|among|across)\s+(?:[\w.&'’-]+\s+){{0,4}}?(?P<noun>{_MEMBER_NOUN})\b[^?]*?,?\s*"
                      rf"\b(?:which|what)\b")
-_WHOSE_SUP = re.compile(rf"(?i)\b(?P<sup>{_SUPERLATIVE})\s+(?:[\w-]+\s+){{0,1}}?"
+_WHOSE_SUP = re.compile(rf"(?i)\b(?P<sup>{_SUPERLATIVE})[\s-]+(?:[\w-]+\s+){{0,1}}?"
                         rf"(?P<noun>{_MEMBER_NOUN})\b")
+_WHERE = re.compile(rf"(?i)\bwhere\b[^?]*?\b{_SUPERLATIVE}\b[^?]*?\b(?P<noun>revenues?|sales)\b")
+"""'Where did Tesla generate the least revenue?': a ranking of places (the noun is replaced by 'region')."""
 _BY_NOUN = re.compile(rf"(?i)\bby\s+(?:the\s+)?(?P<noun>{_MEMBER_NOUN})\b")
 _WHICH_SUP_OF = re.compile(rf"(?i)\b(?P<sup>{_SUPERLATIVE})\s+(?:one\s+)?(?:of|among)\s+"
                            rf"(?:the\s+|its\s+|[\w.&-]+(?:'s|’s|s')\s+)?(?:[\w-]+\s+){{0,2}}?(?P<noun>{_MEMBER_NOUN})\b")
@@ -119,7 +121,7 @@ def ranking_of(head: str) -> Optional[Ranking]:
         threshold = float(over.group(1) or over.group(2))
         return Ranking(group="member", by="share", measure=_measure(text) or "revenue", over=threshold,
                        kind_word=_singular(noun_m.group("noun")))
-    noun_m = _breakdown_noun(text)
+    noun_m = _breakdown_noun(text) or _WHERE.search(text)
     if noun_m is None:
         return None
     rest = _superlative_span(text, noun_m)
@@ -134,6 +136,6 @@ def ranking_of(head: str) -> Optional[Ranking]:
             return None
         measure = "revenue"  # "performed the best": the top line
     by_noun = _BY_NOUN.search(text)  # "biggest revenue source by product/service line": the breakdown is after "by"
-    kind = by_noun.group("noun") if by_noun else ""
+    kind = by_noun.group("noun") if by_noun else "region" if noun_m.re is _WHERE else ""
     return Ranking(group="member", by=by, order=end, measure=measure,
                    kind_word=_singular(kind or noun_m.group("noun")))

@@ -130,3 +130,16 @@ def test_a_qualified_measure_word_is_another_part():
     assert qualified_away(frozenset({"service"}), read_question("What did Oracle make from cloud services?").words, own)
     assert not qualified_away(frozenset({"service"}), read_question("Amazon's net service sales in 2024").words, own)
     assert not qualified_away(frozenset({"service", "other"}), read_question("advertising services").words, own)
+
+
+def test_an_llms_figures_are_checked_against_the_members_share():
+    """With an LLM generator the member's value, the total and the share are its structured context: an answer
+    that restates them passes the figure check, a share computed from nothing is named."""
+    from finrag.tools.answering.number_check import unmatched_numbers
+
+    r = _ask("AWS as a percent of Amazon's total net sales in 2024?", _real("amzn-10-k-2025-02-07.html"), "amzn-10-k",
+             AMAZON)
+    assert r is not None and r.confident
+    assert unmatched_numbers("AWS made up 16.9% of Amazon's 2024 net sales: $107.6 billion of $638.0 billion "
+                             "[amzn-10-k, p. 65].", r) == []
+    assert unmatched_numbers("AWS made up 18.2% of Amazon's 2024 net sales [amzn-10-k, p. 65].", r) == ["18.2%"]

@@ -113,10 +113,11 @@ def not_a_percent(result: ReaderResult, facts: QuestionFacts) -> ReaderResult:
     """An amount (one line item's or one member's value) found for a question that asks a percentage is another
     measure: the answer says that the percentage was not computed and gives the amount as what was found, never as
     the answer ("AWS % of total AMZN net sales" answered with AWS's net sales)."""
-    if not facts.asks_percent or result.kind != "item" or not result.confident or result.asked not in (None, "line_item",
-                                                                                                     "member") \
-            or (result.plan is not None and (result.plan.kind != "item" or result.plan.aggregate != "single")):
-        return result  # a change, a CAGR, a metric or a cover fact answers in its own terms
+    # a change, a CAGR, a metric, a share or a cover fact answers in its own terms
+    own_terms = result.asked not in (None, "line_item", "member") or (
+        result.plan is not None and (result.plan.kind != "item" or result.plan.aggregate != "single"))
+    if not facts.asks_percent or result.kind != "item" or not result.confident or own_terms:
+        return result
     return dataclasses.replace(result, confident=False, answer=(
         "The asked percentage was not computed: what the question asks of the figures was not read, and an amount "
         "is not a percentage. What the filing states, which is not the asked measure: " + result.answer))

@@ -44,10 +44,10 @@ from finrag.tools.answering.xbrl_facts import (
     owner,
 )
 from finrag.tools.numbers import SCALE_OF_POWER
-from finrag.tools.question.measure import word_forms
+from finrag.tools.question.measure import part_qualifier, word_forms
 
-__all__ = ["Member", "ambiguous_members", "answer_member", "available", "partial_pick", "qualified_away", "company_words", "display_of", "member_name", "members_of",
-           "name_key", "ranked_members"]
+__all__ = ["Member", "ambiguous_members", "answer_member", "available", "company_words", "display_of", "member_name",
+           "members_of", "name_key", "partial_pick", "qualified_away", "ranked_members"]
 
 _AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
 _OWN_AXIS = re.compile(r"(?i)segment|product|service|geograph|region|countr|market|line")
@@ -206,8 +206,6 @@ def qualified_away(key: frozenset[str], words: list[str], own: frozenset[str]) -
     ("advertising services", "cloud services"): another part is asked, not this one."""
     if len(key) != 1 or not key <= {"service", "product"}:
         return False
-    from finrag.tools.question.measure import part_qualifier
-
     hits = [k for k, w in enumerate(words) if w in key]
     return bool(hits) and all(k > 0 and words[k - 1] not in own and not words[k - 1].isdigit()
                               and part_qualifier(f"{words[k - 1]} sales") is not None for k in hits)

@@ -42,8 +42,8 @@ _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
 
 
 def cover_fact(text: str) -> Optional[CoverFact]:
-    """The cover-page fact a question asks for ('auditor', 'shares_outstanding', 'public_float', 'cik',
-    'fiscal_year_end'), or None."""
+    """The cover-page fact a question asks for ('auditor', 'shares_outstanding', 'public_float', 'cik', 'tax_id',
+    'incorporation', 'phone', 'address', 'exchange', 'fiscal_year_end'), or None."""
     return next((name for name, rx in _COVER if rx.search(text)), None)
 
 __all__ = ["cover_fact", "measure", "measure_qualifier", "member_cue", "part_qualifier", "word_forms"]

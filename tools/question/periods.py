@@ -9,6 +9,7 @@ Month names and dates: `finrag.tools.routing.text` (`MONTH_RE`, `month_num`, `is
 """
 from __future__ import annotations
 
+import calendar
 import re
 from typing import Optional
 
@@ -163,8 +164,6 @@ def month_quarters(text: str) -> list[str]:
     """The last day of each month a quarter is named by ("the June 2024 quarter", "the June-quarter 2025", "the
     quarter ended August 2024" -> '2024-08-31'), in order, as ISO dates: routing takes them as period ends
     (a 52/53-week quarter ends within days of the month's end)."""
-    import calendar
-
     out = []
     for m in _MONTH_QUARTER.finditer(text):
         groups = [g for g in m.groups() if g]

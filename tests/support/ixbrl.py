@@ -79,6 +79,11 @@ def _wf(name: str, ctx: str, text: str, scale: int = 6, unit: str = "usd") -> st
             f'format="ixt:num-dot-decimal" scale="{scale}">{text}</ix:nonFraction>')
 
 
+WIDGETCO_INFO = {"company": "Widgetco", "registrant": "Widgetco, Inc.", "tickers": ["WID"], "fiscal_year": 2024,
+                 "form": "10K", "period_end": "2024-12-31"}
+"""The identity routing gives `widgetco_tenk`."""
+
+
 def widgetco_tenk() -> str:
     """Widgetco's FY2024 10-K: revenue 10,000 (FY2023 8,000), of which Subscription 6,000 (a product member whose
     row says "Subscription (1)") and Germany 1,500 (a region member under a generic "Total" row, as Coca-Cola's);

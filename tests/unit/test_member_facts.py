@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.ixbrl import tenq_markup, widgetco_tenk
+from support.ixbrl import WIDGETCO_INFO, tenq_markup, widgetco_tenk
 
 from finrag.tools.answering.member_facts import answer_member, member_name
 from finrag.tools.indexing.html import html_document
@@ -17,8 +17,7 @@ from finrag.tools.question import read_question
 
 REPO = Path(__file__).resolve().parents[2]
 APPLE = REPO.parent / "shared" / "data" / "edgar" / "aapl-10-k-2024-11-01.html"
-INFO = {"company": "Widgetco", "registrant": "Widgetco, Inc.", "tickers": ["WID"], "fiscal_year": 2024,
-        "form": "10K", "period_end": "2024-12-31"}
+INFO = WIDGETCO_INFO
 
 
 @pytest.fixture(scope="module")

@@ -9,15 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.ixbrl import widgetco_tenk
+from support.ixbrl import WIDGETCO_INFO, widgetco_tenk
 
 from finrag.tools.answering.member_facts import answer_member
 from finrag.tools.indexing.html import html_document
 from finrag.tools.question import read_question
 
 EDGAR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "edgar"
-INFO = {"company": "Widgetco", "registrant": "Widgetco, Inc.", "tickers": ["WID"], "fiscal_year": 2024,
-        "form": "10K", "period_end": "2024-12-31"}
+INFO = WIDGETCO_INFO
 
 
 @pytest.fixture(scope="module")

@@ -37,16 +37,19 @@ from finrag.tools.answering.xbrl_facts import (
     item_display,
     money,
     owner,
+    part_display,
 )
 
-__all__ = ["answer_computed", "change_answer", "number"]
+__all__ = ["answer_computed", "change_answer", "change_of", "found_of", "metric_answer", "metric_inputs", "number",
+           "years_of"]
 
 _TOTAL_DEBT_CONCEPTS = {"us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"}
 
 
-def _found(item: str, fact: dict, period: str, doc_id: str, info: dict) -> Found:
+def found_of(item: str, fact: dict, period: str, doc_id: str, info: dict, label: str = "") -> Found:
+    """A tagged fact as one of the reader's inputs (`label`: its concept unless given, "concept [member]")."""
     return Found(item=item, year=int(info.get("fiscal_year") or 0), value=float(fact["value"]),
-                 label=str(fact["concept"]), raw=str(fact.get("text") or ""), header=period, doc_id=doc_id,
+                 label=label or str(fact["concept"]), raw=str(fact.get("text") or ""), header=period, doc_id=doc_id,
                  page=max(int(fact.get("page", -1)), 0), scale=None, statement=None, score=1.0)
 
 
@@ -55,18 +58,27 @@ def number(value: float, item: str, fact: dict) -> str:
     return money(value, fact, item).split(" (")[0]
 
 
-def _years(info: dict) -> list[int]:
+def years_of(info: dict) -> list[int]:
+    """The routed filing's fiscal year as a plan's years ([] without one)."""
     return [int(info["fiscal_year"])] if info.get("fiscal_year") else []
 
 
-def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+Pick = Callable[[str, int], Optional[tuple[dict, str]]]
+"""The fact of a line item for the asked period, or `years_back` years before it: (fact, period in words)."""
+MetricInputs = tuple[dict[tuple[str, int], float], list[tuple[str, int, dict, str]]]
+"""A metric's input values by (item, offset), and the facts picked: (item, offset, fact, period)."""
+
+
+def metric_inputs(metric: Metric, pick: Pick) -> Optional[MetricInputs]:
+    """Each input of `metric` as `pick` finds it (an input it lacks is left out: the formula decides whether it can
+    do without, as gross profit or revenue - COGS); None when the metric takes an input no fact can give."""
     values: dict[tuple[str, int], float] = {}
     picked: list[tuple[str, int, dict, str]] = []
     for inp in metric.inputs:
         if inp.item not in CONCEPTS or inp.offset not in (0, -1):
             return None
-        hit = choose_fact(facts, inp.item, asked, info, years_back=-inp.offset)
-        if hit is None:  # the formula decides whether it can do without (gross profit or revenue - COGS)
+        hit = pick(inp.item, -inp.offset)
+        if hit is None:
             continue
         fact, period = hit
         value = float(fact["value"])
@@ -76,6 +88,15 @@ def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info
     if lt is not None and lt.get("concept") in _TOTAL_DEBT_CONCEPTS and ("current_debt", 0) in values:
         del values[("current_debt", 0)]  # LongTermDebt holds the current maturities already
         picked = [p for p in picked if p[0] != "current_debt"]
+    return values, picked
+
+
+def metric_answer(metric: Metric, inputs: MetricInputs, doc_id: str, info: dict, *, of: str = "",
+                  member: Optional[tuple[str, str]] = None) -> Optional[ReaderResult]:
+    """The metric computed from `inputs` (`metric_inputs`) with its formula and every input cited, or None when the
+    formula cannot be computed; `of` and `member` (QName, axis): the member's name and identity when the inputs are
+    one member's facts."""
+    values, picked = inputs
     try:
         result = metric.compute(values)
     except (KeyError, ZeroDivisionError, TypeError):
@@ -88,30 +109,43 @@ def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info
         stated = money(result, picked[0][2], "") if picked else f"{result:,.0f}"
     else:
         stated = shown.get(metric.unit, f"{result:.2f}")
-    inputs = "; ".join(f"{item_display(item)}{' (the year before)' if off else ''} = "
+    named = (lambda item: f"{of} {part_display(item)}") if of else item_display
+    listed = "; ".join(f"{named(item)}{' (the year before)' if off else ''} = "
                        f"{number(values.get((item, off), float(f['value'])), item, f)} ({f['concept']}, {p}) "
                        f"{fact_cite(doc_id, f)}" for item, off, f, p in picked)
-    answer = (f"{owner(info)} {metric.display} {('for ' + when) if not when.startswith('as of') else when} was "
-              f"{stated}. Formula: {metric.display} = {metric.formula}. Inputs (the filing's inline XBRL facts): "
-              f"{inputs}.")
+    whose = f"{owner(info)} {metric.display}" + (f" of {of}" if of else "")
+    of_member = f", of the member {member[0]} ({member[1]})" if member else ""
+    answer = (f"{whose} {('for ' + when) if not when.startswith('as of') else when} was {stated}. Formula: "
+              f"{metric.display} = {metric.formula}{of_member}. Inputs (the filing's inline XBRL facts"
+              f"{' for ' + of if of else ''}): {listed}.")
     shown_inputs = [(item, f, p) for item, _off, f, p in picked if int(f.get("page", -1)) >= 0]
+    tag = f" [{member[0]}]" if member else ""
     return ReaderResult(answer=answer, confident=True, kind="metric",
-                        found=[_found(item, f, p, doc_id, info) for item, f, p in shown_inputs],
-                        pages_added=[(doc_id, int(f["page"])) for _i, f, _p in shown_inputs], value=float(result),
-                        plan=Plan(kind="metric", metric=metric, years=_years(info)), asked="metric",
-                        formula=f"{metric.display} = {metric.formula} = {stated}")
+                        found=[found_of(item, f, p, doc_id, info, f"{f['concept']}{tag}") for item, f, p in shown_inputs],
+                        pages_added=list(dict.fromkeys((doc_id, int(f["page"])) for _i, f, _p in shown_inputs)),
+                        value=float(result), plan=Plan(kind="metric", metric=metric, years=years_of(info)),
+                        asked="metric", formula=f"{metric.display} = {metric.formula} = {stated}",
+                        member=f"{member[0]} ({member[1]})" if member else "")
 
 
-def _change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+    inputs = metric_inputs(metric, lambda item, back: choose_fact(facts, item, asked, info, years_back=back))
+    return metric_answer(metric, inputs, doc_id, info) if inputs is not None else None
+
+
+def change_of(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict,
+              subject: Optional[str] = None) -> Optional[ReaderResult]:
+    """The change of `item` from the same period a year (or the years written) before to the asked period, both
+    facts from `facts` (a filing's, or one member's); None when either is not tagged. `subject`: `change_answer`'s."""
     years = sorted(set(asked.years_written))
-    back = years[-1] - years[0] if len(years) >= 2 else 1
+    back = max(years[-1] - years[0] if len(years) >= 2 else 1, 1)
     now = choose_fact(facts, item, asked, info)
-    before = choose_fact(facts, item, asked, info, years_back=max(back, 1))
+    before = choose_fact(facts, item, asked, info, years_back=back)
     if now is None or before is None or now[0] is before[0]:
         return None
     plan = Plan(kind="item", item=item, aggregate="change",
-                years=sorted({y - max(back, 1) for y in _years(info)} | set(_years(info))))
-    return change_answer(item, (*now, doc_id), (*before, doc_id), info, plan)
+                years=sorted({y - back for y in years_of(info)} | set(years_of(info))))
+    return change_answer(item, (*now, doc_id), (*before, doc_id), info, plan, subject=subject)
 
 
 Operand = tuple[dict, str, str]
@@ -156,7 +190,7 @@ def change_answer(item: str, now: Operand, before: Operand, info: dict, plan: Pl
               f"{fact_cite(new_doc, new_fact)}. Arithmetic: {arithmetic}. Source: {source}.")
     shown = [(f, p, d) for f, p, d in (before, now) if int(f.get("page", -1)) >= 0]
     return ReaderResult(answer=answer, confident=True, kind="metric",
-                        found=[_found(item, f, p, d, info) for f, p, d in shown],
+                        found=[found_of(item, f, p, d, info) for f, p, d in shown],
                         pages_added=list(dict.fromkeys((d, int(f["page"])) for f, _p, d in shown)),
                         value=pct if pct is not None else diff, asked="change", formula=arithmetic, plan=plan)
 
@@ -194,7 +228,7 @@ def _dated_change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, inf
                                    "one).", confident=False, kind="metric", asked="change",
                             missing=[f"{display} {d}" for d in missing])
     now, before = picked
-    plan = Plan(kind="item", item=item, aggregate="change", years=_years(info))
+    plan = Plan(kind="item", item=item, aggregate="change", years=years_of(info))
     return change_answer(item, now, before, info, plan)
 
 
@@ -244,7 +278,7 @@ def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
               f"| fiscal year | {display} | concept | source |\n|---|---|---|---|\n{rows}")
     shown = [(f, p) for _y, f, p in picked if int(f.get("page", -1)) >= 0]
     return ReaderResult(answer=answer, confident=not missing, kind="item",
-                        found=[_found(item, f, p, doc_id, info) for f, p in shown],
+                        found=[found_of(item, f, p, doc_id, info) for f, p in shown],
                         pages_added=[(doc_id, int(f["page"])) for f, _p in shown],
                         value=float(picked[-1][1]["value"]), asked="series",
                         missing=[f"{display} FY{y}" for y in missing],
@@ -271,5 +305,5 @@ def answer_computed(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
     if asked.aggregate == "change" and len(set(asked.dates)) >= 2:
         return _dated_change(asked, item, facts, doc_id, info, related)
     if asked.aggregate == "change":
-        return _change(asked, item, facts, doc_id, info)
+        return change_of(asked, item, facts, doc_id, info)
     return _series(asked, item, facts, doc_id, info)

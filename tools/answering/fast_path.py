@@ -44,9 +44,18 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
                extracted: Optional[dict] = None, statement_pages: bool = True,
                facts: Optional[QuestionFacts] = None) -> tuple[ReaderResult, StorePages]:
     """The reader over `contexts`; the routed filing's statement pages are read only for a routed question.
-    `facts` is the question's one reading (`read_question(question)` when not given)."""
+    `facts` is the question's one reading (`read_question(question)` when not given). An amount it finds for a
+    question that asks a percentage is said to be another measure (`not_a_percent`)."""
     facts = facts if facts is not None else read_question(question)
-    question = facts.text or question  # as read: shorthand written out
+    result, source = _read_asked(facts.text or question, contexts, store, registry, routed_docs=routed_docs,
+                                 extracted=extracted, statement_pages=statement_pages, facts=facts)
+    return not_a_percent(result, facts), source
+
+
+def _read_asked(question: str, contexts: list[dict], store: IndexReader, registry, *, routed_docs: list[str],
+                extracted: Optional[dict], statement_pages: bool,
+                facts: QuestionFacts) -> tuple[ReaderResult, StorePages]:
+    """`run_reader`'s answerers in turn (`question`: as read, shorthand written out)."""
     source = StorePages(store, registry)
     docs = [d for d in routed_docs if d]
     info = None
@@ -85,13 +94,13 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
 
         member = answer_member(facts, tagged, docs[0], info)
         if member is not None:  # a segment, product or region: the table reader would read the total beside it
-            return not_a_percent(member, facts), source
+            return member, source
         if not (tagged or {}).get("member_facts"):  # no tagged members (a PDF, HTML without inline XBRL): the tables'
             from finrag.tools.answering.member_tables import answer_member_from_tables
 
             member = answer_member_from_tables(facts, contexts, source, doc_id=docs[0], info=info)
             if member is not None:
-                return not_a_percent(member, facts), source
+                return member, source
         from finrag.tools.answering.fact_math import answer_computed
 
         computed = answer_computed(facts, tagged, docs[0], info, related=_related_filings(store, registry, docs[0]))
@@ -103,10 +112,10 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
 
             table = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
                          statement_pages=statement_pages, facts=facts)
-            return not_a_percent(check_against_table(exact, table), facts), source
+            return check_against_table(exact, table), source
     result = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
                   statement_pages=statement_pages and bool(docs), facts=facts)
-    return not_a_percent(result, facts), source
+    return result, source
 
 
 def not_a_percent(result: ReaderResult, facts: QuestionFacts) -> ReaderResult:

@@ -39,14 +39,14 @@ from finrag.tools.answering.xbrl_facts import (
     choose_fact,
     fact_cite,
     fact_line,
-    item_display,
     money,
     owner,
+    part_display,
 )
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question.measure import part_qualifier, word_forms
 
-__all__ = ["Member", "ambiguous_members", "answer_member", "available", "company_words", "display_of", "member_name",
+__all__ = ["Member", "ambiguous_members", "answer_member", "available", "company_words", "member_name",
            "members_of", "name_key", "partial_pick", "qualified_away", "ranked_members"]
 
 _AXES = ("srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", "srt:StatementGeographicalAxis")
@@ -163,11 +163,6 @@ def available(members: list[Member], limit: int = 8) -> str:
     return ", ".join(shown[:limit]) + (f" and {len(shown) - limit} more" if len(shown) > limit else "")
 
 
-def display_of(item: str) -> str:
-    """The line item's name for a part of it ("revenue", not "total revenue")."""
-    return re.sub(r"^total\s+", "", item_display(item))
-
-
 # words of a measure, not of a member's name: a question's "credit" or "product" alone names no member
 _MEASURE_WORDS = {"product", "service", "cost", "gross", "margin", "expense", "cash", "flow", "interest", "tax",
                   "profit", "earning", "share", "stock", "equity", "debt", "asset", "liability", "capital", "financial",
@@ -252,10 +247,8 @@ def partial_pick(words: list[str], keys: list[frozenset[str]], own: frozenset[st
 
 
 def ambiguous_members(asked: QuestionFacts, members: list[Member], own: frozenset[str]) -> list[str]:
-    """The names of the members the question names in part when `ranked_members` cannot tell which one is asked
-    ("leasing": Automotive leasing, Energy generation and storage leasing); [] when it names none."""
-    if ranked_members(asked, members, own):
-        return []
+    """When `ranked_members` named none: the names of the members the question names in part but cannot tell
+    apart ("leasing": Automotive leasing, Energy generation and storage leasing); [] when it names none."""
     _chosen, maybe = partial_pick(asked.words, _partial_keys(members), own)
     return list(dict.fromkeys(_partial_name(members[i], asked.words) for i in maybe))
 
@@ -273,7 +266,7 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
     members = members_of(facts, [PREFIX + c for c in CONCEPTS[item]])
     own = company_words(info)
     scored = ranked_members(asked, members, own)
-    display = display_of(item)
+    display = part_display(item)
     whose = owner(info)
     several = ambiguous_members(asked, members, own) if not scored else []
     if len(several) > 1:  # "leasing": which of the members holding the word is asked is not known

@@ -22,12 +22,20 @@ from __future__ import annotations
 from typing import Optional
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.fact_math import change_answer, number
-from finrag.tools.answering.member_facts import Member, available, display_of, members_of
+from finrag.tools.answering.fact_math import change_of, found_of, metric_answer, metric_inputs, number, years_of
+from finrag.tools.answering.member_facts import Member, available, members_of
 from finrag.tools.answering.metrics import METRICS
 from finrag.tools.answering.questions import Plan
-from finrag.tools.answering.reader import Found, ReaderResult
-from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX, choose_fact, fact_cite, item_display, owner
+from finrag.tools.answering.reader import ReaderResult
+from finrag.tools.answering.xbrl_facts import (
+    CONCEPTS,
+    PREFIX,
+    choose_fact,
+    fact_cite,
+    item_display,
+    owner,
+    part_display,
+)
 
 __all__ = ["answer_member_math"]
 
@@ -39,17 +47,6 @@ def _facts_of(facts: dict, group: list[dict]) -> dict:
     return {"contexts": facts.get("member_contexts") or {}, "facts": group, "dei": facts.get("dei") or {}}
 
 
-def _years_back(asked: QuestionFacts) -> int:
-    years = sorted(set(asked.years_written))
-    return max(years[-1] - years[0], 1) if len(years) >= 2 else 1
-
-
-def _found(item: str, fact: dict, period: str, doc_id: str, info: dict, label: str) -> Found:
-    return Found(item=item, year=int(info.get("fiscal_year") or 0), value=float(fact["value"]), label=label,
-                 raw=str(fact.get("text") or ""), header=period, doc_id=doc_id, page=max(int(fact.get("page", -1)), 0),
-                 scale=None, statement=None, score=1.0)
-
-
 def _not_found(what: str, doc_id: str, consolidated: str) -> ReaderResult:
     return ReaderResult(answer=f"{what} {doc_id} does not tag it for the period asked, so it is not computed. The "
                                f"consolidated {consolidated} is not the asked measure.",
@@ -58,17 +55,11 @@ def _not_found(what: str, doc_id: str, consolidated: str) -> ReaderResult:
 
 def _change(asked: QuestionFacts, item: str, facts: dict, m: Member, name: str, doc_id: str,
             info: dict) -> ReaderResult:
-    member_facts = _facts_of(facts, m.facts)
-    back = _years_back(asked)
-    now = choose_fact(member_facts, item, asked, info)
-    before = choose_fact(member_facts, item, asked, info, years_back=back)
-    subject = f"{owner(info)} {display_of(item)} from {name}"
-    if now is None or before is None or now[0] is before[0]:
+    subject = f"{owner(info)} {part_display(item)} from {name}"
+    result = change_of(asked, item, _facts_of(facts, m.facts), doc_id, info, subject=subject)
+    if result is None:
         return _not_found(f"The change of {subject} needs its fact for both periods:", doc_id,
                           f"{item_display(item)}'s change")
-    years = [int(info["fiscal_year"])] if info.get("fiscal_year") else []
-    plan = Plan(kind="item", item=item, aggregate="change", years=sorted({y - back for y in years} | set(years)))
-    result = change_answer(item, (*now, doc_id), (*before, doc_id), info, plan, subject=subject)
     result.member = f"{m.member} ({m.axis})"
     return result
 
@@ -77,7 +68,7 @@ def _share(asked: QuestionFacts, item: str, facts: dict, m: Member, name: str, d
            info: dict) -> ReaderResult:
     part = choose_fact(_facts_of(facts, m.facts), item, asked, info)
     total = choose_fact(facts, item, asked, info)
-    whose, display = owner(info), display_of(item)
+    whose, display = owner(info), part_display(item)
     if part is None or total is None or not float(total[0]["value"]):
         return _not_found(f"{name}'s share of {whose} {display} needs the member's and the total's fact:", doc_id,
                           item_display(item))
@@ -93,52 +84,31 @@ def _share(asked: QuestionFacts, item: str, facts: dict, m: Member, name: str, d
     shown = [(f, lab) for f, lab in ((pf, f"{pf['concept']} [{m.member}]"), (tf, str(tf["concept"])))
              if int(f.get("page", -1)) >= 0]
     return ReaderResult(answer=answer, confident=True, kind="metric", value=pct, asked="share",
-                        found=[_found(item, f, period, doc_id, info, lab) for f, lab in shown],
+                        found=[found_of(item, f, period, doc_id, info, lab) for f, lab in shown],
                         pages_added=list(dict.fromkeys((doc_id, int(f["page"])) for f, _l in shown)),
                         formula=arithmetic, member=f"{m.member} ({m.axis})",
-                        plan=Plan(kind="item", item=item, years=[int(info["fiscal_year"])] if info.get("fiscal_year")
-                                  else []))
+                        plan=Plan(kind="item", item=item, years=years_of(info)))
 
 
 def _metric(asked: QuestionFacts, facts: dict, m: Member, name: str, doc_id: str, info: dict) -> Optional[ReaderResult]:
     metric = METRICS.get(asked.metric or "")
-    if metric is None or any(inp.item not in CONCEPTS or inp.offset not in (0, -1) for inp in metric.inputs):
+    if metric is None:
         return None
-    values: dict[tuple[str, int], float] = {}
-    picked: list[tuple[str, int, dict, str]] = []
-    for inp in metric.inputs:
-        same = [x for x in members_of(facts, [PREFIX + c for c in CONCEPTS[inp.item]])
+
+    def pick(item: str, back: int) -> Optional[tuple[dict, str]]:  # the same member (axis and member) of each input
+        same = [x for x in members_of(facts, [PREFIX + c for c in CONCEPTS[item]])
                 if (x.axis, x.member) == (m.axis, m.member)]
-        hit = choose_fact(_facts_of(facts, same[0].facts), inp.item, asked, info, years_back=-inp.offset) \
-            if same else None
-        if hit is None:
-            continue
-        value = float(hit[0]["value"])
-        values[(inp.item, inp.offset)] = abs(value) if inp.item == "capex" else value
-        picked.append((inp.item, inp.offset, hit[0], hit[1]))
-    try:
-        result = metric.compute(values)
-    except (KeyError, ZeroDivisionError, TypeError):
-        result = None
-    whose = owner(info)
+        return choose_fact(_facts_of(facts, same[0].facts), item, asked, info, years_back=back) if same else None
+
+    inputs = metric_inputs(metric, pick)
+    if inputs is None:
+        return None
+    result = metric_answer(metric, inputs, doc_id, info, of=name, member=(m.member, m.axis))
     if result is None:
-        missing = [item_display(i.item) for i in metric.inputs if not i.optional and (i.item, i.offset) not in values]
-        return _not_found(f"{whose} {metric.display} of {name} needs {', '.join(missing) or 'its inputs'} tagged for "
-                          f"{name}:", doc_id, metric.display)
-    stated = f"{result:.{metric.decimals}f}%" if metric.unit == "percent" else f"{result:.2f}"
-    when = picked[0][3] if picked else ""
-    inputs = "; ".join(f"{name} {display_of(item)} = {number(values[(item, off)], item, f)} ({f['concept']}, {p}) "
-                       f"{fact_cite(doc_id, f)}" for item, off, f, p in picked)
-    answer = (f"{whose} {metric.display} of {name} {('for ' + when) if not when.startswith('as of') else when} was "
-              f"{stated}. Formula: {metric.display} = {metric.formula}, of the member {m.member} ({m.axis}). Inputs "
-              f"(the filing's inline XBRL facts for {name}): {inputs}.")
-    shown = [(item, f, p) for item, _off, f, p in picked if int(f.get("page", -1)) >= 0]
-    return ReaderResult(answer=answer, confident=True, kind="metric", value=float(result), asked="metric",
-                        found=[_found(item, f, p, doc_id, info, f"{f['concept']} [{m.member}]") for item, f, p in shown],
-                        pages_added=list(dict.fromkeys((doc_id, int(f["page"])) for _i, f, _p in shown)),
-                        formula=f"{metric.display} = {metric.formula} = {stated}", member=f"{m.member} ({m.axis})",
-                        plan=Plan(kind="metric", metric=metric,
-                                  years=[int(info["fiscal_year"])] if info.get("fiscal_year") else []))
+        missing = [item_display(i.item) for i in metric.inputs if not i.optional and (i.item, i.offset) not in inputs[0]]
+        return _not_found(f"{owner(info)} {metric.display} of {name} needs {', '.join(missing) or 'its inputs'} tagged "
+                          f"for {name}:", doc_id, metric.display)
+    return result
 
 
 def answer_member_math(asked: QuestionFacts, item: str, facts: dict, members: list[Member], ranked: Ranked,
@@ -151,9 +121,9 @@ def answer_member_math(asked: QuestionFacts, item: str, facts: dict, members: li
                                              and asked.aggregate == "single"):
             return None
         what = ("margin" if asked.metric else "change" if asked.aggregate == "change" else "share")
-        tagged = f" It tags {display_of(item)} by: {available(members)}." if members else ""
-        return ReaderResult(answer=f"No tagged {display_of(item)} fact for the {asked.member_cue or 'part'} asked was found in "
-                                   f"{doc_id}, so its {what} is not computed.{tagged} The consolidated figure is not "
+        tagged = f" It tags {part_display(item)} by: {available(members)}." if members else ""
+        return ReaderResult(answer=f"No tagged {part_display(item)} fact for the {asked.member_cue or 'part'} asked was "
+                                   f"found in {doc_id}, so its {what} is not computed.{tagged} The consolidated figure is not "
                                    "the asked measure.", confident=False, kind="item", asked="member")
     (_n, name), _i, m = ranked[0]
     if asked.metric is not None:  # the member of whichever axis tags every input ("AWS": product and segment axes)

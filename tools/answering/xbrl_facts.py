@@ -35,7 +35,7 @@ from finrag.tools.question import read_question
 from finrag.tools.routing.dei import dei_date
 
 __all__ = ["CONCEPTS", "DISPLAY", "PREFIX", "answer_from_facts", "choose_fact", "asked_item", "check_against_table",
-           "fact_cite", "facts_block", "fact_line", "item_display", "money", "owner"]
+           "fact_cite", "facts_block", "fact_line", "item_display", "money", "owner", "part_display"]
 
 PREFIX = "us-gaap:"
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -117,6 +117,11 @@ def fact_cite(doc_id: str, fact: dict) -> str:
 def item_display(item: str) -> str:
     """A line item's name in an answer ("diluted earnings per share", "total revenue")."""
     return DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " "))
+
+
+def part_display(item: str) -> str:
+    """The line item's name for a part of it ("revenue", not "total revenue")."""
+    return re.sub(r"^total\s+", "", item_display(item))
 
 
 def asked_item(question: str) -> Optional[str]:

@@ -20,7 +20,7 @@ from finrag.state.configuration import Configuration
 from finrag.state.graph_state import FinragState
 from finrag.tools.llm.calls import try_structured
 from finrag.tools.llm.chat import get_chat_model
-from finrag.tools.retrieval.query_rewrite import Rewrite, offline_rewrite
+from finrag.tools.retrieval.query_rewrite import Rewrite, SearchTerms, offline_rewrite
 from finrag.tools.retrieval.question_search import anchored
 
 
@@ -35,10 +35,11 @@ def rewrite(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     question = anchored(state, cfg.retry_prefix)  # the Agentic retry prefix on a retry (one home: question_search)
     model = get_chat_model("rewriter", cfg)
     calls = []
-    result = None
+    result: SearchTerms | None = None
     if model is not None:
-        result, rec = try_structured("rewriter", model, Rewrite, [SystemMessage(cfg.rewrite_prompt), HumanMessage(question)])
+        reply, rec = try_structured("rewriter", model, Rewrite, [SystemMessage(cfg.rewrite_prompt), HumanMessage(question)])
         calls.append(rec)
+        result = SearchTerms.model_validate(reply.model_dump()) if reply is not None else None
     if result is None or not (result.query or "").strip():
         result = offline_rewrite(question)
     elif state.get("retries"):

@@ -45,10 +45,17 @@ def verification_record(*, belongs: bool, reason: str, anchor: str, retry: bool,
         unverified_dropped=unverified_dropped, **extra).model_dump(exclude={"retries"}))
 
 
-class Verdict(BaseModel):
-    """The verifier's structured output."""
+class Judgement(BaseModel):
+    """A verdict on the top chunks: do they belong to the target company, and why. The registry's own verdict
+    keeps its reason whole (it names every other filing); only an LLM's reply is bounded (`Verdict`)."""
 
     belongs: bool
+    reason: str = ""
+
+
+class Verdict(Judgement):
+    """What an LLM verifier returns (its structured-output schema, named so to the server)."""
+
     reason: LLMReason = ""  # bounded in the schema: the reply ends inside the verifier's limit
 
 
@@ -71,22 +78,22 @@ def target_companies(registry, extracted: Mapping[str, Any], question: str, defa
     return keys, anchor
 
 
-def owners_verdict(registry, top: list[ChunkRecord], targets: set[str]) -> Verdict:
+def owners_verdict(registry, top: list[ChunkRecord], targets: set[str]) -> Judgement:
     """The registry's verdict: do all `top` chunks come from filings of the `targets` companies?"""
     owners = [(known.company_key if (known := registry.get(c["doc_id"])) else "?") for c in top]
     wrong = [c["doc_id"] for c, o in zip(top, owners) if o not in targets]
-    return Verdict(belongs=not wrong,
+    return Judgement(belongs=not wrong,
                    reason="all top chunks from the target company" if not wrong
                    else f"chunks from other filings: {', '.join(dict.fromkeys(wrong))}")
 
 
-def checked(judged: Verdict, owners: Verdict, targets: set[str]) -> tuple[Verdict, dict | None]:
+def checked(judged: Judgement, owners: Judgement, targets: set[str]) -> tuple[Judgement, dict | None]:
     """The LLM's verdict checked against the chunks' owners: a "belongs" for another company's chunks is
     overridden (the owners' "no", with the model's verdict returned for the record); else kept, None."""
     if not (judged.belongs and targets and not owners.belongs):
         return judged, None
     reason = f"the verifier said the chunks belong, but the registry disagrees: {owners.reason}"
-    return Verdict(belongs=False, reason=reason), judged.model_dump()
+    return Judgement(belongs=False, reason=reason), judged.model_dump()
 
 
 @timed("verify")
@@ -110,9 +117,9 @@ def verify(state: FinragState, runtime: Runtime[Configuration]) -> dict:
         return {"verification": verification, "retries": retries, "llm_calls": calls,
                 "routing_status": res.status, "routing_reason": res.reason}
     if not targets and not anchor:
-        verdict = Verdict(belongs=True, reason="no target company in the question; nothing to verify")
+        verdict: Judgement = Judgement(belongs=True, reason="no target company in the question; nothing to verify")
     elif not top:
-        verdict = Verdict(belongs=False, reason="no chunks retrieved")
+        verdict = Judgement(belongs=False, reason="no chunks retrieved")
     else:
         model = get_chat_model("verifier", cfg)
         judged: Verdict | None = None

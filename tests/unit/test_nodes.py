@@ -187,6 +187,20 @@ def test_rewrite_offline_expands_and_extracts_keywords():
     assert "rewrite" in out["timings_ms"]
 
 
+def test_rewrite_offline_keeps_its_own_limits_not_the_llm_reply_bounds():
+    """Issue 46: the bounds of an LLM's reply (10 keywords, a 240-character query) once cut the offline
+    rewriter's keywords too, and CBR lost 19 points of evidence unnoticed. The offline strategy keeps what it
+    makes (its own 32 keywords); an LLM's reply is still cut to the schema's bounds."""
+    question = ("Using the cash flow statement and the balance sheet, what is 3M's FY2018 free cash flow conversion, "
+                "capex as a share of revenue, working capital and inventory turnover? Answer in USD millions.")
+    out = rewrite({"question": question}, run())
+    assert len(out["keywords"]) > 10 and len(out["query"]) > 240
+    assert {"inventory", "turnover", "working", "capital"} <= set(out["keywords"])
+    model = recording('{"query": "' + "revenue " * 60 + '", "keywords": ' + str(["kw%d" % i for i in range(30)]).replace("'", '"') + "}")
+    out = rewrite({"question": question}, run(rewriter_model=model))
+    assert len(out["keywords"]) == 10 and len(out["query"]) <= 240
+
+
 def test_rewrite_on_a_retry_puts_the_configured_anchor_prefix_first():
     state = {"question": "What was revenue in FY2022?", "retries": 1, "verification": {"anchor": "ACME"}}
     assert rewrite(state, run())["query"].startswith("In ACME's 10-K annual report: ")

@@ -84,8 +84,19 @@ def without_company_words(keywords: list[str], question: str, extracted: dict | 
     return [k for k in keywords if k.lower().removesuffix("'s") not in drop]
 
 
+class SearchTerms(BaseModel):
+    """A rewrite as the searches use it: the query (vector search) and the keywords (BM25). What the offline
+    strategy returns is kept whole: its limits are its own (`offline_rewrite`: 32 keywords, chosen by
+    measurement). The bounds of an LLM's reply (`Rewrite`) apply to LLM replies only: a 10-keyword bound meant
+    for them once cut the offline keywords too and took 19 points of evidence from CBR unnoticed (issue 46)."""
+
+    query: str = Field(description="The question restated as a clear search query")
+    keywords: list[str] = Field(default_factory=list, description="Search keywords")
+
+
 class Rewrite(BaseModel):
-    """The rewriter's structured output (bounded, as the router's: `state.schema.LLMQuery`)."""
+    """What an LLM rewriter returns (its structured-output schema, named so to the server): bounded like the
+    router's (`state.schema.LLMQuery`, `LLMKeywords`), so a reply ends inside the rewriter's completion limit."""
 
     query: LLMQuery = Field(description="The question restated as a clear search query")
     keywords: LLMKeywords = Field(default_factory=list, description="3-10 search keywords")
@@ -94,13 +105,13 @@ class Rewrite(BaseModel):
 _COMPOUNDS = re.compile(r"\b(cash)(flows?)\b", re.I)  # "cashflow" is written "cash flow" in filings
 
 
-def offline_rewrite(question: str) -> Rewrite:
+def offline_rewrite(question: str) -> SearchTerms:
     """The offline rewrite of `question`: the question without boilerplate, with the expansions of the
-    abbreviations, statement names and analysts' phrases it uses, and up to 32 keywords. A fresh `Rewrite`
+    abbreviations, statement names and analysts' phrases it uses, and up to 32 keywords. A fresh `SearchTerms`
     each call; the work is done once per question text (a pure function of it, memoised): a run asks for it
     in `rewrite`, in `fts_search` and `rerank` (`without_company_words`) and in `generate`."""
     query, keywords = _offline_rewrite(question)
-    return Rewrite(query=query, keywords=list(keywords))
+    return SearchTerms(query=query, keywords=list(keywords))
 
 
 @functools.lru_cache(maxsize=4096)

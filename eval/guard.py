@@ -8,7 +8,7 @@ What is measured, offline (offline strategies for every LLM role, the offline ju
 
 * FinanceBench dev (`../shared/data/financebench`: 168 filings, 86 questions), each of the six systems: exact
   routing (routing systems), evidence page in context, wrong-document share of the context chunks, mean context
-  tokens, LLM calls per question, offline judge P(s>=8). The index is built the way a user builds it
+  tokens, LLM calls per question, offline judge P(s>=8), answers that quote page furniture. The index is built the way a user builds it
   (`finrag index PDFS --variant meta --variant llmctx`, the default embedder for 168 files).
 * Real EDGAR filings (`../shared/data/edgar`, 15 inline-XBRL filings, static embedder), HDRR: per class (the
   line item asked, `finrag.eval.edgar_gold`) exact filing / fact's page in context / value stated.
@@ -54,6 +54,7 @@ FB_METRICS: tuple[tuple[str, str, str, str], ...] = (
     ("context_tokens", "retrieval", "mean_context_tokens", "tokens"),
     ("llm_calls", "cost", "llm_calls_per_query", "count"),
     ("judge_p8", "quality", "correct_rate", "rate"),
+    ("furniture", "answers", "furniture_share", "rate"),
 )
 EDGAR_METRICS = ("exact", "evidence", "value")
 
@@ -119,14 +120,18 @@ def financebench(index_dir: Path, dataset: Path, out: Path, log: Callable[[str],
     """The six systems over the dev questions (`finrag eval run`, offline judge): per system, `FB_METRICS`."""
     from finrag.eval.report import build_records, compute_tables
     from finrag.eval.runner import EvalConfig, run_eval
+    from finrag.tools.answering.furniture import furniture_in
 
     cfg = EvalConfig(out=str(out), dataset=str(dataset), systems=list(SYSTEMS), index_dir=str(index_dir),
                      judge="offline", concurrency=2, progress=False, report=False, plots=False)
     t0 = time.perf_counter()
     run_eval(cfg, log=lambda s: None)
-    tables = compute_tables(build_records(out))
+    records = build_records(out)
+    tables = compute_tables(records)
     log(f"financebench dev: {len(SYSTEMS)} systems answered and judged ({time.perf_counter() - t0:.0f} s)")
     rows = {table: {row["system"]: row for row in tables[table]} for table in ("retrieval", "cost", "quality")}
+    rows["answers"] = {s: {"furniture_share": sum(furniture_in(r["answer"]) for r in rs) / max(1, len(rs))}
+                       for s in SYSTEMS for rs in [[r for r in records if r["system"] == s]]}
     return {system: {key: _rounded(rows[table][system].get(col), kind) for key, table, col, kind in FB_METRICS}
             for system in SYSTEMS}
 

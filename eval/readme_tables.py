@@ -46,8 +46,8 @@ def render(baseline: dict[str, Any], docs: str = "docs/") -> str:
         "",
         "**FinanceBench dev** (86 questions, the 168-filing index):",
         "",
-        "| system | exact routing | evidence page in context | wrong-document chunks | context tokens | LLM calls | judge P(s>=8) |",
-        "|---|---|---|---|---|---|---|",
+        "| system | exact routing | evidence page in context | wrong-document chunks | context tokens | LLM calls | judge P(s>=8) | answers quoting page furniture |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for system, label in _LABELS.items():
         row = fb.get(system)
@@ -55,7 +55,8 @@ def render(baseline: dict[str, Any], docs: str = "docs/") -> str:
             continue
         routing = "n/a (no routing)" if row.get("exact_routing") is None else _pct(row["exact_routing"])
         lines.append(f"| {label} | {routing} | {_pct(row['evidence_hit'])} | {_pct(row['wrong_doc_share'])} | "
-                     f"{float(row['context_tokens']):,.0f} | {row['llm_calls']:g} | {_pct(row['judge_p8'])} |")
+                     f"{float(row['context_tokens']):,.0f} | {row['llm_calls']:g} | {_pct(row['judge_p8'])} | "
+                     f"{_pct(row.get('furniture'))} |")
     edgar = baseline.get("edgar") or {}
     if edgar:
         total = edgar.get("all", {})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 
+from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
 
@@ -37,9 +38,10 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
     `window`: the text is a chunk, a window of characters that starts and ends wherever it falls, so the text
     before its first sentence end and after its last are pieces of sentences ("Loss from operations were
     benefits of $811 million", issue 34 case 11) and are not offered; the neighbouring chunk, which overlaps
-    this one, holds them whole.
+    this one, holds them whole. Page furniture (page numbers, "Table of Contents", trademark marks, running
+    footers: `furniture.without_furniture`) is no part of any unit.
     """
-    lines = [ln.strip() for ln in text.splitlines()]
+    lines = [ln.strip() for ln in without_furniture(text).splitlines()]
     sentences = _SENTENCE_END.split(" ".join(ln for ln in lines if ln))
     if window and len(sentences) > 1:
         sentences = sentences[1:] if re.search(r"[.!?;]\W*$", sentences[-1]) else sentences[1:-1]
@@ -73,7 +75,7 @@ def extractive_answer(question: str, keywords: list[str], contexts: list[dict], 
             scored.append((s, rank, unit, ctx))
     if not scored:
         c = contexts[0]
-        return f"{' '.join(c.get('text', '').split())[:400]} {context_label(c)}"
+        return f"{' '.join(without_furniture(c.get('text', '')).split())[:400]} {context_label(c)}"
     scored.sort(key=lambda t: (-t[0], t[1]))
     picked, seen = [], set()
     for _score, _, unit, ctx in scored:

@@ -8,8 +8,9 @@
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
-  what it could not find; else the evidence sentences (yes/no, drivers, which); else the extractive answer
-  (which is also the whole answer when the reader is off).
+  what it could not find; else, for a count, date or name question, the sentence that states one (`prose.py`);
+  else the evidence sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when
+  the reader is off).
 * `fast_path_enabled`: with an LLM, whether a confident reader answer skips the generator call
   (`Configuration.fast_path`: 'auto' = on for the graphs that ask for it (HDRR), 'on', 'off').
 * `reader_context`: the reader's tables (and an iXBRL filing's tagged facts, as a structured block) as extra
@@ -26,6 +27,7 @@ from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.evidence import evidence_answer
 from finrag.tools.answering.extractive import extractive_answer
+from finrag.tools.answering.prose import prose_answer
 from finrag.tools.answering.reader import ReaderResult, read
 from finrag.tools.answering.sources import StorePages
 from finrag.tools.question import read_question
@@ -178,10 +180,13 @@ def cited_page_contexts(result: ReaderResult, source: StorePages, contexts: list
 
 def offline_answer(question: str, keywords: list[str], contexts: list[dict], result: Optional[ReaderResult]) -> str:
     """The answer without an LLM (see the module docstring)."""
+    if result is not None and result.kind in ("item", "metric") and result.answer:
+        return result.answer
+    prose = prose_answer(question, keywords, contexts)  # a count, date or name: the sentence that states it
+    if prose:
+        return prose
     if result is None:  # the reader is off: the plain extractive answer
         return extractive_answer(question, keywords, contexts)
-    if result.kind in ("item", "metric") and result.answer:
-        return result.answer
     text = evidence_answer(question, keywords, contexts)
     return text or extractive_answer(question, keywords, contexts)
 

@@ -32,6 +32,7 @@ class ExtractedMetadata(QuestionIdentity):
     candidates: list[dict] = Field(default_factory=list, description="Every company the linker considered: name, key, in_index, text, confidence (0-1), kind, reason, and `alternative_to` on a reading ranking set aside (filled by the linker; accepted ones reach `companies`)")
     documents: list[str] = Field(default_factory=list, description="Doc ids an LLM router chose among the registry's candidates (only ids the registry holds are kept)")
     llm_overridden: list[str] = Field(default_factory=list, description="What an LLM router returned that was refused (a company, document, year, period, form or date the question's candidates or text do not support), e.g. [\"form '20K': not in the question\"]; the offline reading stands")
+    fallback: dict = Field(default_factory=dict, description="Filled by routing when it chose no filing (issue 48): scope (what was searched: 'corpus', 'top_document', or 'none' for which_company), unresolved (the mentions it could not resolve) and candidates (the companies it set aside, most confident first: name, ticker, text, confidence, in_index, reason, key, and question: the question asked about that company); the answer leads with them")
     same_identity: list[dict] = Field(default_factory=list, description="Filled by routing (issue 34 case 7): each group of indexed filings that share a routed filing's identity (company, form, fiscal period, filing date), as identity ('Acme 10K FY2023'), doc_ids (all of them) and read (those the answer reads); the answer names them all")
 
 

@@ -46,7 +46,6 @@ from finrag.tools.answering.fast_path import (
 from finrag.tools.answering.number_check import unmatched_note, unmatched_numbers
 from finrag.tools.answering.whole_document import whole_document_contexts
 from finrag.tools.llm.calls import try_text
-from finrag.tools.routing.fallback import fallback_instruction
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.model_window import (
@@ -58,6 +57,7 @@ from finrag.tools.retrieval.model_window import (
     window_record,
 )
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
+from finrag.tools.routing.fallback import fallback_instruction
 from finrag.tools.routing.registry import answer_caveats, unanswerable_answer
 from finrag.tools.routing.text import uniq
 

@@ -20,7 +20,7 @@ from finrag.state.configuration import Configuration
 from finrag.state.contract import NO_RETRIEVAL_STATUSES
 from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.routing.fallback import FALLBACK_STATUSES, fallback_record
+from finrag.tools.routing.fallback import FALLBACK_STATUSES, fallback_record, left_out
 
 
 @timed("resolve_docs")
@@ -46,6 +46,11 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
               "routing_confidence": res.confidence}
     if fallback and not docs:  # the contract records the fallback; the answer leads with it (issue 48)
         extracted = extracted.model_copy(update={"fallback": fallback})
+        update["extracted"] = extracted.model_dump()
+    dropped = left_out(extracted.candidates or [], question, {registry.company_of(d) for d in docs},
+                       registry.holds) if docs else []
+    if dropped:  # listed companies routing did not take are named, not dropped silently (issue 49)
+        extracted = extracted.model_copy(update={"left_out": dropped})
         update["extracted"] = extracted.model_dump()
     twins = registry.same_identity(docs)
     if twins:  # filings of one identity: the contract, the reason and the answer name them all (issue 34 case 7)

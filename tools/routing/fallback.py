@@ -23,7 +23,7 @@ from finrag.tools.routing.linker import ACCEPT
 from finrag.tools.routing.text import strip_legal_suffix, uniq
 
 __all__ = ["CANDIDATE_FLOOR", "FALLBACK_STATUSES", "fallback_instruction", "fallback_lead", "fallback_passages",
-           "fallback_record"]
+           "fallback_record", "left_out"]
 
 FALLBACK_STATUSES = ("fallback_no_tickers", "fallback_low_confidence")
 """Routing statuses with no routed filing whose run still retrieves (the corpus, or its top filing)."""
@@ -128,3 +128,22 @@ def fallback_passages(contexts: list[dict], company_of: Callable[[str], str], la
     if not lines:
         return "The search found no passage."
     return "Passages found (not an answer for a company the question did not name):\n" + "\n".join(lines)
+
+
+_LIST_BEFORE = r"(?:^|[,&/]\s*|\b(?:and|or|vs\.?|versus)\s+)"
+_LIST_AFTER = r"(?=\s*(?:[,&/?.]|\b(?:and|or|vs\.?|versus)\b|$))"
+
+
+def left_out(candidates: Iterable[Mapping[str, Any]], question: str, routed: set[str],
+             indexed: Callable[[str], bool]) -> list[str]:
+    """The indexed companies a question lists that routing did not take (issue 49 case 9: "AAPL, TGT and V" among
+    many tickers): a reading below acceptance, of a company the index holds and that was not routed, whose mention
+    stands in a list of the question ("X, Y and Z", "X vs Y"); each as 'Name (text)'."""
+    out: list[str] = []
+    for c in candidates:
+        key, text, conf = str(c.get("key") or ""), str(c.get("text") or ""), float(c.get("confidence") or 0.0)
+        if not key or key in routed or not CANDIDATE_FLOOR <= conf < ACCEPT or not indexed(key) or not text:
+            continue
+        if re.search(_LIST_BEFORE + re.escape(text) + _LIST_AFTER, question):
+            out.append(f"{c.get('name') or key} ({text})")
+    return uniq(out)

@@ -134,6 +134,25 @@ _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
 _CAP_WORD = r"(?:[A-Z][\w'’\-]*|&|of|and|de)"
 _UNKNOWN_WITH_SUFFIX = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+({CASED_SUFFIX_WORD.pattern})(?![\w])")
 _UNKNOWN_POSSESSIVE = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})['’]s\b")
+_PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
+_MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
+_NUMBER_NEAR = re.compile(r"^\s*(?:['’]?\d)")
+
+
+def _calendar(text: str, start: int, end: int) -> bool:
+    """Whether the word at text[start:end] is a calendar word, never a company by itself (unless written as a
+    ticker: '$NOV', 'NYSE: NOV', 'ticker NOV'): a quarter, half or fiscal-period word ('Q2', 'H1', 'FY'); a month
+    or its abbreviation not written in capitals ('Nov', 'Dec'), or next to a number ('DEC 2023', "NOV '23")."""
+    word = text[start:end]
+    if _PERIOD_WORD.match(word):
+        return True
+    if not _MONTH_WORD.match(word):
+        return False
+    return not word.isupper() or bool(_NUMBER_NEAR.match(text[end:end + 4])) \
+        or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
+_ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
+"""A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
+_AT_BEFORE = re.compile(r"(?i)\bat\s+$")
 _NOT_NAME_WORDS = re.compile(rf"^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|H[12]|CY\w*|YE\w*|Form|Item|Part|Note|Section|Schedule)$",
                              re.I)
 
@@ -202,6 +221,12 @@ class Linker:
                         heads.setdefault(toks, set()).add(ckey)
                     derived.append((toks, ckey, kind, form))
         tickers = set(ticker_index)
+        mixed: set[tuple[tuple[str, ...], str]] = {(t, k) for t, k, _kind, form in derived if not form.isupper()}
+        mixed |= {(alias_tokens(strip_legal_suffix(n)), k) for k, comp in companies.items()
+                  for n in [comp.name, *comp.names] if not n.isupper()}
+        caps: set[tuple[tuple[str, ...], str]] = {(t, k) for t, k, _kind, form in derived
+                                                  if not t[1:] and len(t[0]) <= 3 and form.isupper() and form.isalpha()}
+        self._caps_short = caps - mixed  # short names a company writes only in capitals ('OP', 'SCI'; not 'Dow')
         for toks, ckey, kind, form in derived:
             if toks in self.alias_index and ckey not in self.alias_index[toks]:
                 continue  # another company's name: never a derived name of this one
@@ -244,6 +269,8 @@ class Linker:
             if lower and all(zipf(w) >= 4.5 for w in words):
                 return 0.6, "common words in lower case"
             if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
+                if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])):
+                    return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive)"
                 return 0.45, f"prefix '{surface}' of common words (a place or a phrase: 'North America')"
             return 0.95 if kind == "name" else 0.9, f"{kind} '{surface}'"
         w = words[0] if words else ""
@@ -270,8 +297,11 @@ class Linker:
         if lower:
             if z < 3.5:
                 return 0.8, f"'{surface}' is not an English word"
-            if z < 4.2:
-                return 0.55, f"'{surface}' in lower case, a rare English word"
+            if z < 4.2:  # 'visa requirements': a common word is a company only with a company cue
+                if _POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
+                                                                      text[end:end + 16]):
+                    return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
+                return 0.4, f"'{surface}' in lower case, an English word without a company cue"
             return 0.0, f"'{surface}' in lower case is an English word"
         if upper and len(w) >= 4:
             return (0.9 if z < 4.5 else 0.6), f"'{surface}' in capitals"
@@ -296,11 +326,16 @@ class Linker:
                 surface = text[start:end]
                 found = []
                 other_ticker = self._caps_ticker(surface)
+                context = self._ticker_context(text, start, end, text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
                     conf, why = self._name_confidence(kind, key, surface, text, start, end)
+                    if conf > 0 and n == 1 and _calendar(text, start, end) and not context:
+                        conf, why = 0.0, f"'{surface}' is a calendar word (a month or a period), not a company"
+                    if conf > 0 and n == 1 and (key, ckey) in self._caps_short and not surface.isupper():
+                        conf, why = 0.0, f"'{surface}': the short name is written in capitals"
                     if conf > 0 and other_ticker and ckey not in self.ticker_index[other_ticker] \
-                            and (not (kind == "name" and self._spelt_in_capitals(ckey, key))
-                                 or self._ticker_context(text, start, end, text[start - 1:start] == "$")):
+                            and (not (kind == "name" and self._spelt_in_capitals(ckey, key)
+                                      and not self._starts_longer_name(ckey, key)) or context):
                         conf, why = 0.0, f"'{surface}' in capitals is the ticker {other_ticker}: scored as a ticker"
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
@@ -324,6 +359,11 @@ class Linker:
         """The ticker a one-word surface written in capitals is ('LULU' of "LULU's"), else ''."""
         word = _POSSESSIVE_TAIL.sub("", surface)
         return word if word.isupper() and word.isalpha() and word in self.ticker_index else ""
+
+    def _starts_longer_name(self, ckey: str, toks: tuple[str, ...]) -> bool:
+        """Whether the company's own name only starts with these tokens ('SWK' of SWK Holdings): another company's
+        exact ticker written in capitals ('SWK', Stanley Black & Decker's) beats it."""
+        return any(len(f) > len(toks) and f[:len(toks)] == toks for f in self._full.get(ckey, ()))
 
     def _spelt_in_capitals(self, ckey: str, toks: tuple[str, ...]) -> bool:
         """Whether the company's own names write these tokens in capitals ('HP' of HP Inc, an alias 'WD'; not a
@@ -408,6 +448,13 @@ class Linker:
             score += 0.25
             why.append("the only company-like word, with a line item")
         keys = set(keys)
+        cue = bool(_POSSESSIVE.match(after)) and not _ARTICLE_BEFORE.search(before)
+        if cue and not (named - keys) and (pen or is_finance_abbreviation(core) or len(core) == 1) and not shouting \
+                and score < 0.7:
+            # "CRM's gross margin", "V's current ratio": a possessive makes a capitalised token a company's ticker,
+            # even when it is also a word or an abbreviation, unless another company is named
+            score = 0.7
+            why.append("possessive, no other company named")
         if keys & named:
             score += 0.2
             why.append("company also named")
@@ -441,6 +488,8 @@ class Linker:
                 continue
             norm = tick.replace("-", ".")
             keys = self.ticker_index.get(norm) or self.ticker_index.get(norm.replace(".", ""))
+            if _calendar(text, s, e) and not self._ticker_context(text, s, e, dollar):
+                continue  # 'Dec vs Nov', 'Q2', 'FY': a calendar word is never a ticker by itself
             if keys:
                 conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
                                                sole_subject=sole)
@@ -566,7 +615,7 @@ class Linker:
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
-        from finrag.tools.routing.ranking import rank, set_aside_inside_longer_names
+        from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
 
         names = self._find_names(text)
         set_aside_inside_longer_names(text, names, self.companies)
@@ -584,8 +633,12 @@ class Linker:
             if not c.key and known_named and c.confidence < 0.9:
                 c.confidence = min(c.confidence, 0.4)
                 c.reason += "; a known company is named"
+        compared = bool(COMPARISON.search(text))
         for c in tickers:
-            if c.kind == "unknown" and not known_named and c.confidence < ACCEPT and \
+            if c.kind == "unknown" and compared and known_named and 0.45 <= c.confidence < ACCEPT:
+                c.confidence = 0.55  # every company a comparison names is routed or said to be missing
+                c.reason += ", named in a comparison"
+            elif c.kind == "unknown" and not known_named and c.confidence < ACCEPT and \
                     (c.end >= len(text.strip().rstrip("?.!")) or c.start == len(text) - len(text.lstrip())):
                 c.confidence = 0.55
                 c.reason += ", first or last word and no known company"

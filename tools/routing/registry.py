@@ -556,6 +556,10 @@ def answer_caveats(extracted: dict | None, status: str, reason: str) -> list[str
         names = ", ".join(missing)
         notes.append(f"Not in the index: {names} (no filing of {'it' if len(missing) == 1 else 'them'}): nothing "
                      f"below comes from {'its' if len(missing) == 1 else 'their'} filings.")
+    dropped = [str(m) for m in (extracted or {}).get("left_out") or []]
+    if dropped and status not in NO_RETRIEVAL_STATUSES:
+        notes.append(f"Named in the question but not read (the evidence that it names {'this company' if len(dropped) == 1 else 'these companies'} was weak): "
+                     f"{', '.join(dropped)}; ask about {'it' if len(dropped) == 1 else 'them'} by name to include {'it' if len(dropped) == 1 else 'them'}.")
     if status == "period_not_in_index":
         notes.append(f"The asked period is not in the index ({reason.split(';')[0]}): what follows comes from the "
                      "company's nearest filing, not from the asked period.")

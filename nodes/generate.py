@@ -57,7 +57,7 @@ from finrag.tools.retrieval.model_window import (
     window_record,
 )
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
-from finrag.tools.routing.fallback import fallback_instruction
+from finrag.tools.routing.fallback import instruction_of_fallback
 from finrag.tools.routing.registry import answer_caveats, unanswerable_answer
 from finrag.tools.routing.text import uniq
 
@@ -148,7 +148,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         extra = reader_context(result)
         if fallback is not None:  # the generator is told that no filing was chosen, and whose each passage is
             registry = registry_of(cfg)
-            told = fallback_instruction(fallback, {d: registry.name_of(d) for d in uniq(c["doc_id"] for c in contexts)})
+            told = instruction_of_fallback(fallback, {d: registry.name_of(d) for d in uniq(c["doc_id"] for c in contexts)})
             extra = f"{told}\n\n{extra}" if extra else told
         if window:  # the prompt fits the model's window: passages that do not fit are left out
             extra = extra if count_tokens(extra) < room // 2 else ""

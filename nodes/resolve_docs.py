@@ -20,7 +20,7 @@ from finrag.state.configuration import Configuration
 from finrag.state.contract import NO_RETRIEVAL_STATUSES
 from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.routing.fallback import FALLBACK_STATUSES, fallback_record, left_out
+from finrag.tools.routing.fallback import FALLBACK_STATUSES, left_out, record_fallback
 
 
 @timed("resolve_docs")
@@ -33,7 +33,7 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     question = state.get("question", "")
     res = registry.resolve(extracted, question=question, default_year=cfg.default_year,
                            scope=cfg.routing_scope, facts=question_facts(state))
-    fallback = fallback_record(extracted.candidates or [], question,
+    fallback = record_fallback(extracted.candidates or [], question,
                                "top_document" if cfg.fallback_scope == "top_document" else "corpus",
                                registry.tickers_of, registry.holds) if res.status in FALLBACK_STATUSES else None
     if res.status == "fallback_no_tickers" and cfg.fallback_scope == "ask":

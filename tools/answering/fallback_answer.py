@@ -17,7 +17,7 @@ from typing import Any, Mapping, Optional, Protocol
 from finrag.tools.answering.extractive import context_label, extractive_answer
 from finrag.tools.answering.number_check import figures_outside
 from finrag.tools.answering.reader import ReaderResult
-from finrag.tools.routing.fallback import FALLBACK_STATUSES, fallback_passages
+from finrag.tools.routing.fallback import FALLBACK_STATUSES, passages_of_fallback
 
 __all__ = ["fallback_answer", "fallback_of", "withhold_foreign_figures"]
 
@@ -59,7 +59,7 @@ def fallback_answer(question: str, keywords: list[str], contexts: list[dict], re
         cand = next(c for c in fallback.get("candidates") or [] if c.get("key") == key)
         named = f"{cand['name']} ({cand['ticker']})" if cand.get("ticker") else str(cand["name"])
         parts.append(f"If you meant {named}: {result.answer}")
-    parts.append(fallback_passages(contexts, registry.name_of, context_label,
+    parts.append(passages_of_fallback(contexts, registry.name_of, context_label,
                                    lambda c: _best_sentence(question, keywords, c)))
     return "\n\n".join(parts)
 

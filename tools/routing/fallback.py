@@ -4,14 +4,14 @@ HDRR keeps the paper's graceful fallback (no filing routed with confidence: the 
 filing with `fallback_scope=top_document`), but what it found there is other companies' filings until shown
 otherwise. So the answer:
 
-* leads with what could not be resolved and the candidates routing set aside (`fallback_record`, kept in the
-  contract as `routing.extracted.fallback`; `fallback_lead`): "Did you mean Salesforce (CRM)? No filing was
+* leads with what could not be resolved and the candidates routing set aside (`record_fallback`, kept in the
+  contract as `routing.extracted.fallback`; `lead_of_fallback`): "Did you mean Salesforce (CRM)? No filing was
   chosen for 'CRM' ...", each candidate with the question asked about it (`question`), which the page offers
   as a one-click choice;
-* labels every passage with its company and filing (`fallback_passages`), and states no figure as the answer:
+* labels every passage with its company and filing (`passages_of_fallback`), and states no figure as the answer:
   a figure is given as the answer only when it comes from a filing of a candidate the question may name, and
   then under "If you meant <candidate>";
-* tells an LLM generator the same (`fallback_instruction`), and the generate node withholds an LLM answer whose
+* tells an LLM generator the same (`instruction_of_fallback`), and the generate node withholds an LLM answer whose
   figures no candidate's passage states (`finrag.tools.answering.number_check.figures_outside`).
 """
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 from finrag.tools.routing.linker import ACCEPT
 from finrag.tools.routing.text import strip_legal_suffix, uniq
 
-__all__ = ["CANDIDATE_FLOOR", "FALLBACK_STATUSES", "fallback_instruction", "fallback_lead", "fallback_passages",
-           "fallback_record", "left_out"]
+__all__ = ["CANDIDATE_FLOOR", "FALLBACK_STATUSES", "instruction_of_fallback", "lead_of_fallback", "passages_of_fallback",
+           "record_fallback", "left_out"]
 
 FALLBACK_STATUSES = ("fallback_no_tickers", "fallback_low_confidence")
 """Routing statuses with no routed filing whose run still retrieves (the corpus, or its top filing)."""
@@ -41,7 +41,7 @@ def _asked_about(question: str, mention: str, name: str) -> str:
     return pattern.sub(lambda _m: shown, question, count=1).replace("$" + shown, shown)
 
 
-def fallback_record(candidates: Iterable[Mapping[str, Any]], question: str, scope: str,
+def record_fallback(candidates: Iterable[Mapping[str, Any]], question: str, scope: str,
                     tickers_of: Callable[[str], list[str]], indexed: Callable[[str], bool]) -> dict:
     """What the contract records of a fallback: the `scope` searched ('corpus' or 'top_document'), the mentions
     routing could not resolve (`unresolved`) and the candidates it set aside, most confident first: name, ticker,
@@ -72,7 +72,7 @@ def _named(c: Mapping[str, Any]) -> str:
     return f"{c['name']} ({c['ticker']})" if c.get("ticker") else str(c["name"])
 
 
-def fallback_lead(record: Mapping[str, Any]) -> str:
+def lead_of_fallback(record: Mapping[str, Any]) -> str:
     """The sentences a fallback answer leads with: the candidates ("Did you mean ...?"), what could not be resolved,
     and how the passages after it are to be read."""
     cands = list(record.get("candidates") or [])
@@ -95,7 +95,7 @@ def fallback_lead(record: Mapping[str, Any]) -> str:
     return " ".join(parts)
 
 
-def fallback_instruction(record: Mapping[str, Any], companies: Mapping[str, str]) -> str:
+def instruction_of_fallback(record: Mapping[str, Any], companies: Mapping[str, str]) -> str:
     """What an LLM generator is told with the context of a fallback: who each passage is from, and the rule."""
     cands = [_named(c) for c in record.get("candidates") or []]
     who = "\n".join(f"- {doc}: {name or 'unknown company'}" for doc, name in companies.items())
@@ -111,7 +111,7 @@ def _unit(text: str, limit: int = 320) -> str:
     return flat if len(flat) <= limit else flat[:limit].rsplit(" ", 1)[0] + " ..."
 
 
-def fallback_passages(contexts: list[dict], company_of: Callable[[str], str], label: Callable[[dict], str],
+def passages_of_fallback(contexts: list[dict], company_of: Callable[[str], str], label: Callable[[dict], str],
                       pick: Optional[Callable[[dict], str]] = None, limit: int = 3) -> str:
     """Up to `limit` passages of distinct filings, each as '- Company, doc_id: "text" [doc, p. N]' (`pick` chooses
     the passage's best sentence; its first characters otherwise)."""

@@ -13,7 +13,7 @@ scores, with evidence rather than fixed lists:
   queries put the ticker first or last), whether it is an English word or a finance abbreviation
   (EPS, ROE, FCF, NI ...), whether the question shouts, and whether the rest of the question names
   the same company or another one;
-* **company-like names the index does not hold**: a capitalised run before a legal-form word
+* **company-like names the index does not hold** (`unknown.py`): a capitalised run before a legal-form word
   ("Zorblax Corporation"), a possessive ("Zorblax's"), a word that is not English at all, or an
   unknown ticker in ticker context ("$ZBLX"); and typos of known names ("Nvidea").
 
@@ -31,7 +31,7 @@ from typing import Iterable, Optional
 
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE, strip_accents, strip_legal_suffix, uniq
-from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
+from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 
@@ -131,9 +131,6 @@ _TICKER_WORD_BEFORE = re.compile(r"\b(?:tickers?|symbols?|stock|shares\s+of|tick
 _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
-_CAP_WORD = r"(?:[A-Z][\w'’\-]*|&|of|and|de)"
-_UNKNOWN_WITH_SUFFIX = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+({CASED_SUFFIX_WORD.pattern})(?![\w])")
-_UNKNOWN_POSSESSIVE = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})['’]s\b")
 _PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
 _MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
 _NUMBER_NEAR = re.compile(r"^\s*(?:['’]?\d)")
@@ -153,8 +150,6 @@ def _calendar(text: str, start: int, end: int) -> bool:
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
 """A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
 _AT_BEFORE = re.compile(r"(?i)\bat\s+$")
-_NOT_NAME_WORDS = re.compile(rf"^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|H[12]|CY\w*|YE\w*|Form|Item|Part|Note|Section|Schedule)$",
-                             re.I)
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -471,6 +466,8 @@ class Linker:
         return max(0.0, min(0.97, score)), ", ".join(why) or "ticker"
 
     def _find_tickers(self, text: str, taken: list[tuple[int, int]], named: set[str]) -> list[Candidate]:
+        from finrag.tools.routing.unknown import unknown_ticker
+
         shouting = _is_shouting(text)
         out = []
         spans_named = list(taken) + [(m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)
@@ -507,7 +504,7 @@ class Linker:
                     out.append(Candidate(comp.name or ckey, ckey, comp.in_registry, c, f"ticker {norm}: {why}",
                                          "ticker", tick, s, e, ticker=norm, weak=weak, wordish=wordish))
             else:
-                unknown = self._unknown_ticker(norm, dollar, text, s, e, shouting)
+                unknown = unknown_ticker(norm, dollar, text, s, e, shouting)
                 if unknown:
                     out.append(unknown)
         self._compared_tickers(text, out)
@@ -533,67 +530,6 @@ class Linker:
                     or _TICKER_WORD_AFTER.match(after)
                     or (before.rstrip().endswith("(") and after.lstrip().startswith(")")))
 
-    def _unknown_ticker(self, tick: str, dollar: bool, text: str, s: int, e: int, shouting: bool
-                        ) -> Optional[Candidate]:
-        core = tick.split(".")[0]
-        if len(core) < 2 or is_finance_abbreviation(core) or shouting:
-            return None
-        before, after = text[max(0, s - 24):s], text[e:e + 16]
-        strong = dollar or _EXCHANGE_BEFORE.search(before) or _TICKER_WORD_BEFORE.search(before) \
-            or (before.rstrip().endswith("(") and after.lstrip().startswith(")") and zipf(core) < 3.0)
-        if strong:
-            return Candidate(tick, "", False, 0.85, f"unknown ticker {tick} in ticker context", "unknown", tick, s, e,
-                             ticker=tick)
-        if len(core) >= 3 and zipf(core) < 2.5:
-            return Candidate(tick, "", False, 0.45, f"unknown ticker-shaped {tick}", "unknown", tick, s, e, ticker=tick)
-        return None
-
-    # ---------------------------------------------------------- unknown names
-    def _unknown_names(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
-        out: list[Candidate] = []
-
-        def free(s: int, e: int) -> bool:
-            return not any(a < e and s < b for a, b in taken)
-
-        def clean_run(run: str) -> str:
-            words = run.split()
-            while words and (words[0].lower() in QUESTION_WORDS or _NOT_NAME_WORDS.match(words[0])):
-                words.pop(0)
-            return " ".join(words)
-
-        for m in _UNKNOWN_WITH_SUFFIX.finditer(text):
-            run = clean_run(m.group(1))
-            if run and free(m.start(1), m.end(2)) and not re.search(r"\d", run):
-                name = f"{run} {m.group(2)}".strip()
-                out.append(Candidate(name, "", False, 0.9, f"'{name}' ends with a legal-form word", "unknown", name,
-                                     m.start(1), m.end(2)))
-        for m in _UNKNOWN_POSSESSIVE.finditer(text):
-            run = clean_run(m.group(1))
-            if not run or not free(m.start(1), m.end(1)) or re.search(r"\d", run) or run.isupper():
-                continue
-            rare = min(zipf(w) for w in run.split())
-            if rare < 3.5:
-                out.append(Candidate(run, "", False, 0.75, f"possessive '{run}'s', not an English word", "unknown",
-                                     run, m.start(1), m.end(1)))
-        for m in re.finditer(r"\b[A-Z][a-z][\w\-]*(?:\s+[A-Z][a-z][\w\-]*){1,3}\b", text):
-            words = m.group(0).split()
-            if _sentence_initial(text, m.start()) and words[0].lower() in QUESTION_WORDS:
-                continue
-            if free(m.start(), m.end()) and min(zipf(w) for w in words) < 4.0 \
-                    and not any(_NOT_NAME_WORDS.match(w) or w.lower() in QUESTION_WORDS for w in words) \
-                    and not any(c.start < m.end() and m.start() < c.end for c in out):
-                out.append(Candidate(m.group(0), "", False, 0.55, f"'{m.group(0)}' is a run of capitalised words",
-                                     "unknown", m.group(0), m.start(), m.end()))
-        for m in re.finditer(r"\b[A-Z][a-z][\w\-]{2,}\b", text):
-            w = m.group(0)
-            rare = 2.0 if _sentence_initial(text, m.start()) else 3.0
-            if free(m.start(), m.end()) and zipf(w) < rare and not _NOT_NAME_WORDS.match(w) \
-                    and not is_finance_abbreviation(w) \
-                    and not any(c.start <= m.start() < c.end for c in out):
-                out.append(Candidate(w, "", False, 0.6, f"'{w}' is capitalised and not an English word", "unknown",
-                                     w, m.start(), m.end()))
-        return out
-
     def _fuzzy(self, cand: Candidate) -> Optional[Candidate]:
         """A typo of a known one-word name ('Nvidea' -> NVIDIA): one edit, five letters or more."""
         w = cand.text.casefold()
@@ -616,6 +552,7 @@ class Linker:
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
         from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+        from finrag.tools.routing.unknown import unknown_names
 
         names = self._find_names(text)
         set_aside_inside_longer_names(text, names, self.companies)
@@ -625,7 +562,7 @@ class Linker:
         tickers = self._find_tickers(text, taken, named)
         taken += [(c.start, c.end) for c in tickers if c.accepted]
         unknown = []
-        for cand in self._unknown_names(text, taken):
+        for cand in unknown_names(text, taken):
             fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])

@@ -40,7 +40,7 @@ from finrag.tools.question import read_question
 from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import read_cover_text
 from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants, readable_key
-from finrag.tools.routing.fallback import FALLBACK_STATUSES, fallback_lead
+from finrag.tools.routing.fallback import FALLBACK_STATUSES, lead_of_fallback
 from finrag.tools.routing.linker import ACCEPT, Candidate, Company, Linker, alias_tokens
 from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note, ytd_quarter
 from finrag.tools.routing.router_check import check_router_choice
@@ -434,7 +434,7 @@ class Registry:
     def ask_company(self, res: Resolution, examples: int = 5, offered: Iterable[dict] = ()) -> Resolution:
         """A route that found no company, turned into a question back (`which_company`): no retrieval, so no
         answer mixes companies' filings; the reason keeps why there was no route and names a few companies,
-        after the candidates routing set aside (`offered`, `fallback.fallback_record`'s), if any."""
+        after the candidates routing set aside (`offered`, `fallback.record_fallback`'s), if any."""
         names = list(self.companies().values())
         shown = ", ".join(names[:examples]) + (" ..." if len(names) > examples else "")
         offer = [f"{c['name']} ({c['ticker']})" if c.get("ticker") else str(c["name"]) for c in offered]
@@ -550,7 +550,7 @@ def answer_caveats(extracted: dict | None, status: str, reason: str) -> list[str
     notes = []
     fallback = (extracted or {}).get("fallback")
     if isinstance(fallback, dict) and status in FALLBACK_STATUSES:  # no filing chosen: said before anything else
-        notes.append(fallback_lead(fallback))
+        notes.append(lead_of_fallback(fallback))
     missing = [str(m) for m in (extracted or {}).get("not_indexed") or [] if str(m).strip()]
     if missing and status not in NO_RETRIEVAL_STATUSES:
         names = ", ".join(missing)

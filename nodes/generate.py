@@ -34,7 +34,7 @@ from finrag.state.contract import NO_RETRIEVAL_STATUSES, Reader
 from finrag.state.graph_state import FinragState
 from finrag.tools.answering.citations import check_citations, escape_labels
 from finrag.tools.answering.extractive import context_label
-from finrag.tools.answering.fallback_answer import fallback_answer, fallback_of, withhold_foreign_figures
+from finrag.tools.answering.fallback_answer import candidate_docs, fallback_answer, fallback_of, withhold_foreign_figures
 from finrag.tools.answering.fast_path import (
     cited_page_contexts,
     fast_path_enabled,
@@ -126,7 +126,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
             store = reader_of(cfg)
             result, source = run_reader(question, [] if whole_document else contexts, store,
                                         registry_of(cfg, store),
-                                        routed_docs=list(state.get("routed_docs") or []),
+                                        routed_docs=list(state.get("routed_docs") or []) or candidate_docs(fallback),
                                         extracted=cast(dict, state.get("extracted") or {}),
                                         statement_pages=cfg.reader_statement_pages or whole_document,
                                         facts=question_facts(state))

@@ -44,6 +44,11 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     docs = [info.doc_id for d in res.doc_ids if (info := registry.get(d)) is not None]
     update = {"routed_docs": docs, "routing_status": res.status, "routing_reason": res.reason,
               "routing_confidence": res.confidence}
+    for cand in (fallback or {}).get("candidates") or []:  # where the question about each candidate would go
+        if cand.get("in_index"):
+            asked = str(cand["question"])
+            route = registry.resolve(registry.link(asked), asked, default_year=cfg.default_year, scope=cfg.routing_scope)
+            cand["doc_ids"] = [d for d in route.doc_ids if registry.company_of(d) == cand["key"]]
     if fallback and not docs:  # the contract records the fallback; the answer leads with it (issue 48)
         extracted = extracted.model_copy(update={"fallback": fallback})
         update["extracted"] = extracted.model_dump()

@@ -171,3 +171,16 @@ def test_a_thread_turn_and_its_follow_up_fall_back_the_same_way(small_index, tmp
         assert stated_figures(second.answer.split("\n\n", 1)[-1]) == [], second.answer
     finally:
         store.close()
+
+
+def test_a_weak_candidate_the_index_holds_gets_its_own_figure_only_under_if_you_meant(small_index):
+    """'oracle' in lower case is a common word without a company cue: no filing is chosen, Oracle is offered, and
+    the reader's figure, read from Oracle's own filing only, is given under "If you meant Oracle (ORCL):"."""
+    res = ask(small_index, "What was total revenue at oracle in the first quarter of fiscal 2025?", **CORPUS)
+    assert res["routing"]["routed_docs"] == []
+    cand = res["routing"]["extracted"]["fallback"]["candidates"][0]
+    assert cand["in_index"] is True and cand["ticker"] == "ORCL"
+    lead, meant = res["answer"].split("\n\n")[:2]
+    assert lead.startswith("Did you mean Oracle (ORCL)?")
+    assert meant.startswith("If you meant Oracle (ORCL): ") and "13,307" in meant and "[Oracle.10-Q, p. " in meant
+    assert all(f["doc_id"] == "Oracle.10-Q" for f in res["reader"]["inputs"])

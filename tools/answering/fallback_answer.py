@@ -19,7 +19,7 @@ from finrag.tools.answering.number_check import figures_outside
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.routing.fallback import FALLBACK_STATUSES, passages_of_fallback
 
-__all__ = ["fallback_answer", "fallback_of", "withhold_foreign_figures"]
+__all__ = ["candidate_docs", "fallback_answer", "fallback_of", "withhold_foreign_figures"]
 
 
 class _Names(Protocol):
@@ -34,6 +34,12 @@ def fallback_of(state: Mapping[str, Any]) -> Optional[dict]:
     if isinstance(record, dict) and not state.get("routed_docs") and state.get("routing_status") in FALLBACK_STATUSES:
         return record
     return None
+
+
+def candidate_docs(fallback: Optional[Mapping[str, Any]]) -> list[str]:
+    """The filings the question about an indexed candidate would be routed to (read by the statement reader for
+    "If you meant ..."; the answer states their figures only there)."""
+    return [str(d) for c in (fallback or {}).get("candidates") or [] for d in c.get("doc_ids") or []]
 
 
 def _candidate_keys(fallback: Mapping[str, Any]) -> set[str]:

@@ -34,7 +34,12 @@ from finrag.state.contract import NO_RETRIEVAL_STATUSES, Reader
 from finrag.state.graph_state import FinragState
 from finrag.tools.answering.citations import check_citations, escape_labels
 from finrag.tools.answering.extractive import context_label
-from finrag.tools.answering.fallback_answer import candidate_docs, fallback_answer, fallback_of, withhold_foreign_figures
+from finrag.tools.answering.fallback_answer import (
+    candidate_docs,
+    fallback_answer,
+    fallback_of,
+    withhold_foreign_figures,
+)
 from finrag.tools.answering.fast_path import (
     cited_page_contexts,
     fast_path_enabled,

@@ -147,6 +147,8 @@ def _calendar(text: str, start: int, end: int) -> bool:
         return False
     return not word.isupper() or bool(_NUMBER_NEAR.match(text[end:end + 4])) \
         or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
+
+
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
 """A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
 _AT_BEFORE = re.compile(r"(?i)\bat\s+$")
@@ -321,10 +323,12 @@ class Linker:
                 surface = text[start:end]
                 found = []
                 other_ticker = self._caps_ticker(surface)
-                context = self._ticker_context(text, start, end, text[start - 1:start] == "$")
+                calendar = n == 1 and _calendar(text, start, end)
+                context = (calendar or bool(other_ticker)) and self._ticker_context(text, start, end,
+                                                                                    text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
                     conf, why = self._name_confidence(kind, key, surface, text, start, end)
-                    if conf > 0 and n == 1 and _calendar(text, start, end) and not context:
+                    if conf > 0 and calendar and not context:
                         conf, why = 0.0, f"'{surface}' is a calendar word (a month or a period), not a company"
                     if conf > 0 and n == 1 and (key, ckey) in self._caps_short and not surface.isupper():
                         conf, why = 0.0, f"'{surface}': the short name is written in capitals"

@@ -184,3 +184,14 @@ def test_a_weak_candidate_the_index_holds_gets_its_own_figure_only_under_if_you_
     assert lead.startswith("Did you mean Oracle (ORCL)?")
     assert meant.startswith("If you meant Oracle (ORCL): ") and "13,307" in meant and "[Oracle.10-Q, p. " in meant
     assert all(f["doc_id"] == "Oracle.10-Q" for f in res["reader"]["inputs"])
+
+
+def test_finrag_chat_prints_the_candidates_as_questions_to_ask(small_index):
+    from finrag.cli.chat import answer_block
+
+    res = run_query("What did ON report as gross margin for fiscal 2021?", "hdrr", index=str(small_index),
+                    configurable=CORPUS)
+    name = res.routing.extracted["fallback"]["candidates"][0]["name"]
+    block = answer_block(res).splitlines()
+    assert block[0].startswith(f"Did you mean {name} (ON)?")
+    assert f"did you mean: What did {name} report as gross margin for fiscal 2021?" in block

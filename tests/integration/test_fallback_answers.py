@@ -195,3 +195,20 @@ def test_finrag_chat_prints_the_candidates_as_questions_to_ask(small_index):
     block = answer_block(res).splitlines()
     assert block[0].startswith(f"Did you mean {name} (ON)?")
     assert f"did you mean: What did {name} report as gross margin for fiscal 2021?" in block
+
+
+def test_a_streamed_fallback_answer_never_shows_the_withheld_figure(small_index):
+    """Streaming (`stream_answer`, the page and `finrag serve`'s stream): with no filing chosen the generator's
+    tokens are held back and the checked answer comes whole, so a withheld figure is never streamed."""
+    from finrag import stream_answer
+
+    q = "What did ON report as gross margin for fiscal 2021?"
+    offline = ask(small_index, q, **CORPUS)
+    figure = next(m.group(0) for c in offline["contexts"] for m in re.finditer(r"\d{1,3}(?:,\d{3})+", c["text"]))
+    model = GenericFakeChatModel(messages=iter([AIMessage(f"Gross margin was ${figure} million.")]))
+    pieces = list(stream_answer(q, "hdrr", index=str(small_index),
+                                configurable={**CORPUS, "generator_model": model}))
+    text = [p for p in pieces if isinstance(p, str)]
+    final = pieces[-1]
+    assert "".join(text) == final.answer and "Gross margin was" not in "".join(text)
+    assert "The generator's answer was withheld" in final.answer

@@ -25,6 +25,7 @@ from langchain_core.runnables import RunnableConfig
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
+from finrag.tools.answering.fallback_answer import fallback_of
 from finrag.tools.llm.calls import failed_call, message_text
 from finrag.tools.llm.tokens import count_tokens
 
@@ -246,6 +247,8 @@ class AnswerTokens:
         """The text to send for one `messages` stream part ('' when it is not the generator's, or held)."""
         message, meta = part
         if (meta or {}).get("langgraph_node") != "generate" or not isinstance(message, AIMessageChunk):
+            return ""
+        if fallback_of(state) is not None:  # no filing chosen: the answer comes whole, after its figures are checked
             return ""
         text = self._held + message_text(message.content)
         if not self._started:

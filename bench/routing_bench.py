@@ -76,6 +76,25 @@ def summarise(rows: list[dict]) -> dict:
     return out
 
 
+BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 1.01)
+
+
+def reliability(rows: list[dict]) -> list[dict]:
+    """Confidence against accuracy (issue 48): the routed questions binned by routing confidence, each bin's share of
+    them and how many of its routes are right (the exact gold filings; any route of a question about no indexed
+    company is wrong)."""
+    routed = [r for r in rows if r["routed"]]
+    out = []
+    for lo, hi in zip(BINS, BINS[1:]):
+        rs = [r for r in routed if lo <= float(r["confidence"] or 0.0) < hi]
+        right = sum(bool(r["gold_tickers"]) and r["exact_filing"] for r in rs)
+        out.append({"confidence": f"{lo:.1f}-{min(hi, 1.0):.1f}", "n": len(rs),
+                    "share_pct": round(100.0 * len(rs) / max(1, len(routed)), 1),
+                    "accuracy_pct": round(100.0 * right / len(rs), 1) if rs else None,
+                    "mean_confidence": round(sum(float(r["confidence"] or 0) for r in rs) / len(rs), 3) if rs else None})
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="routing benchmark on the generated open-world development set")
     ap.add_argument("--questions", default=str(DATA / "routing_dev.jsonl"),
@@ -112,6 +131,12 @@ def main(argv=None) -> int:
     print("\nstatus                   n   share  exact filing")
     for st, v in s["by_status"].items():
         print(f"{st:<23}{v['n']:>4}  {v['share_pct']:>5.1f}%  {v['exact_filing_pct']:>11.1f}%")
+    s["reliability"] = reliability(rows)
+    print("\nconfidence   n   share  accuracy  mean confidence   (routed questions)")
+    for b in s["reliability"]:
+        acc = f"{b['accuracy_pct']:>7.1f}%" if b["accuracy_pct"] is not None else "       -"
+        mean = f"{b['mean_confidence']:.3f}" if b["mean_confidence"] is not None else "-"
+        print(f"{b['confidence']:<10}{b['n']:>5}  {b['share_pct']:>5.1f}%  {acc}  {mean:>10}")
     if args.show_misses:
         print("\nmisses:")
         for r in rows:

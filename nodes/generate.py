@@ -34,6 +34,12 @@ from finrag.state.contract import NO_RETRIEVAL_STATUSES, Reader
 from finrag.state.graph_state import FinragState
 from finrag.tools.answering.citations import check_citations, escape_labels
 from finrag.tools.answering.extractive import context_label
+from finrag.tools.answering.fallback_answer import (
+    candidate_docs,
+    fallback_answer,
+    fallback_of,
+    withhold_foreign_figures,
+)
 from finrag.tools.answering.fast_path import (
     cited_page_contexts,
     fast_path_enabled,
@@ -56,7 +62,9 @@ from finrag.tools.retrieval.model_window import (
     window_record,
 )
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
+from finrag.tools.routing.fallback import instruction_of_fallback
 from finrag.tools.routing.registry import answer_caveats, unanswerable_answer
+from finrag.tools.routing.text import uniq
 
 
 def format_context(contexts: list[dict]) -> str:
@@ -116,13 +124,14 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         contexts = [{k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "score", "text")}
                     for c in (state.get("reranked") or [])]
     fast = fast_path_enabled(cfg.fast_path, fast_path_default)
+    fallback = fallback_of(state)
     result, reader_error = None, ""
     if cfg.reader and contexts:
         try:
             store = reader_of(cfg)
             result, source = run_reader(question, [] if whole_document else contexts, store,
                                         registry_of(cfg, store),
-                                        routed_docs=list(state.get("routed_docs") or []),
+                                        routed_docs=list(state.get("routed_docs") or []) or candidate_docs(fallback),
                                         extracted=cast(dict, state.get("extracted") or {}),
                                         statement_pages=cfg.reader_statement_pages or whole_document,
                                         facts=question_facts(state))
@@ -137,10 +146,15 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     unmatched: list[str] = []
     on_fast_path = False
     fit: dict = {}
-    if model is not None and contexts and result is not None and result.confident and fast:
+    withheld = ""
+    if model is not None and contexts and result is not None and result.confident and fast and fallback is None:
         answer, on_fast_path, saved = result.answer, True, 1
     elif model is not None and contexts:
         extra = reader_context(result)
+        if fallback is not None:  # the generator is told that no filing was chosen, and whose each passage is
+            registry = registry_of(cfg)
+            told = instruction_of_fallback(fallback, {d: registry.name_of(d) for d in uniq(c["doc_id"] for c in contexts)})
+            extra = f"{told}\n\n{extra}" if extra else told
         if window:  # the prompt fits the model's window: passages that do not fit are left out
             extra = extra if count_tokens(extra) < room // 2 else ""
             ratio = server_token_ratio(model, context_text, count_tokens)  # the server's tokenizer, not ours
@@ -167,9 +181,14 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         unmatched = unmatched_numbers(answer, result) if answer else []
         if unmatched:  # figures the LLM states that are none of the operands or results the reader computed
             answer = f"{answer.rstrip()} {unmatched_note(unmatched)}"
+        if fallback is not None and answer:  # a figure no filing of a company the question may name states
+            answer, withheld = withhold_foreign_figures(answer, question, contexts, fallback, registry_of(cfg))
     if not answer:
         keywords = list(state.get("keywords") or []) or offline_rewrite(question).keywords
-        answer = offline_answer(question, keywords, contexts, result)
+        if fallback is not None:
+            answer = fallback_answer(question, keywords, contexts, result, fallback, registry_of(cfg)) + withheld
+        else:
+            answer = offline_answer(question, keywords, contexts, result)
     caveats = answer_caveats(cast(Optional[dict], state.get("extracted")), str(state.get("routing_status") or ""),
                              str(state.get("routing_reason") or ""))
     if caveats:  # said first, in the answer itself: a missing company or period is never only in `routing`

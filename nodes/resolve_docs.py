@@ -20,6 +20,7 @@ from finrag.state.configuration import Configuration
 from finrag.state.contract import NO_RETRIEVAL_STATUSES
 from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata
+from finrag.tools.routing.fallback import FALLBACK_STATUSES, left_out, record_fallback
 
 
 @timed("resolve_docs")
@@ -29,15 +30,33 @@ def resolve_docs(state: FinragState, runtime: Runtime[Configuration]) -> dict:
     cfg = configuration(runtime)
     registry = registry_of(cfg)
     extracted = ExtractedMetadata.model_validate(state.get("extracted") or {})
-    res = registry.resolve(extracted, question=state.get("question", ""), default_year=cfg.default_year,
+    question = state.get("question", "")
+    res = registry.resolve(extracted, question=question, default_year=cfg.default_year,
                            scope=cfg.routing_scope, facts=question_facts(state))
+    fallback = record_fallback(extracted.candidates or [], question,
+                               "top_document" if cfg.fallback_scope == "top_document" else "corpus",
+                               registry.tickers_of, registry.holds) if res.status in FALLBACK_STATUSES else None
     if res.status == "fallback_no_tickers" and cfg.fallback_scope == "ask":
         # nothing to route: any corpus answer would be about a company the user did not name. A mention that
         # routing could not resolve with confidence (`fallback_low_confidence`) keeps the paper's corpus fallback.
-        res = registry.ask_company(res)
+        res = registry.ask_company(res, offered=(fallback or {}).get("candidates") or [])
+        fallback = {**fallback, "scope": "none"} if fallback else None
     docs = [info.doc_id for d in res.doc_ids if (info := registry.get(d)) is not None]
     update = {"routed_docs": docs, "routing_status": res.status, "routing_reason": res.reason,
               "routing_confidence": res.confidence}
+    for cand in (fallback or {}).get("candidates") or []:  # where the question about each candidate would go
+        if cand.get("in_index"):
+            asked = str(cand["question"])
+            route = registry.resolve(registry.link(asked), asked, default_year=cfg.default_year, scope=cfg.routing_scope)
+            cand["doc_ids"] = [d for d in route.doc_ids if registry.company_of(d) == cand["key"]]
+    if fallback and not docs:  # the contract records the fallback; the answer leads with it (issue 48)
+        extracted = extracted.model_copy(update={"fallback": fallback})
+        update["extracted"] = extracted.model_dump()
+    dropped = left_out(extracted.candidates or [], question, {registry.company_of(d) for d in docs},
+                       registry.holds) if docs else []
+    if dropped:  # listed companies routing did not take are named, not dropped silently (issue 49)
+        extracted = extracted.model_copy(update={"left_out": dropped})
+        update["extracted"] = extracted.model_dump()
     twins = registry.same_identity(docs)
     if twins:  # filings of one identity: the contract, the reason and the answer name them all (issue 34 case 7)
         update["extracted"] = extracted.model_copy(update={"same_identity": twins}).model_dump()

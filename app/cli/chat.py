@@ -52,6 +52,8 @@ def answer_block(res: Any) -> str:
              f"citations: {printable('; '.join(pages)) or '-'}",
              f"route: {r.status} {printable(', '.join(r.routed_docs)) or '-'}  ({res.system}, turn "
              f"{res.conversation.turn if res.conversation else 1})"]
+    for cand in ((r.extracted or {}).get("fallback") or {}).get("candidates") or []:  # no filing chosen (issue 48)
+        lines.append(f"did you mean: {printable(str(cand.get('question') or ''))}")
     return "\n".join(lines)
 
 

@@ -379,6 +379,13 @@
     const say = `${words}${(x.not_indexed || []).length ? ": " + x.not_indexed.join(", ") : ""}.`;
     run.notice.hidden = !(kind === "missing" || kind === "none");
     if (!run.notice.hidden) run.notice.textContent = say.charAt(0).toUpperCase() + say.slice(1);
+    const offered = ((x.fallback || {}).candidates || []).filter((c) => c.question);
+    if (offered.length) { // no filing chosen (issue 48): the candidates set aside as one-click choices
+      run.notice.hidden = false;
+      run.notice.append(" Did you mean: ", ...offered.map((c) => el("button", { type: "button", class: "chip",
+        text: c.ticker ? `${c.name} (${c.ticker})` : c.name, title: `Ask: ${c.question}`,
+        onclick: () => { $("question").value = c.question; ask(); } })));
+    }
   }
 
   function renderContexts(run) {

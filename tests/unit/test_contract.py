@@ -171,7 +171,7 @@ def test_router_output_and_extracted_metadata_share_the_identity_fields():
     shared = ["companies", "tickers", "years", "periods", "forms", "dates"]
     assert list(QuestionIdentity.model_fields) == shared
     assert list(ExtractedMetadata.model_fields) == [*shared, "not_indexed", "candidates", "documents", "llm_overridden",
-                                               "same_identity"]
+                                               "left_out", "fallback", "same_identity"]
     assert list(RouterOutput.model_fields) == [*shared, "documents", "rejected"]
     assert list(RouteAndRewrite.model_fields) == [*shared, "documents", "rejected", "query", "keywords"]
     for model in (RouterOutput, RouteAndRewrite):  # the LLM reads the router's own wording of the shared fields

@@ -577,15 +577,20 @@ def test_dev_questions_route_to_the_gold_filing(financebench):
     questions = [json.loads(line) for line in (DATA / "questions_dev.jsonl").read_text(encoding="utf-8").splitlines()
                  if line]
     assert len(questions) == 86
-    hits, misses = 0, []
+    hits, misses, scored = 0, [], []
     for q in questions:
         res = reg.resolve(reg.link(q["question"]), q["question"])
         assert set(res.doc_ids) <= set(infos) and res.status in STATUSES
+        if res.doc_ids:
+            scored.append((res.confidence, res.doc_ids == [q["doc_name"]]))
         if res.doc_ids == [q["doc_name"]]:
             hits += 1
         else:
             misses.append((q["financebench_id"], q["doc_name"], res.doc_ids, res.status, q["question"][:100]))
     print(f"\ndev questions routed to the gold filing: {hits}/{len(questions)} = {hits / len(questions):.1%}")
+    for lo, hi in ((0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.01)):  # confidence vs accuracy (issue 48)
+        rs = [ok for c, ok in scored if lo <= c < hi]
+        print(f"  routed with confidence {lo:.1f}-{min(hi, 1.0):.1f}: {len(rs)}, right {sum(rs)}")
     for m in misses:
         print("  MISS", m)
     assert hits >= 0.95 * len(questions)  # how fast: bench/routing_bench.py

@@ -19,7 +19,7 @@ from typing import Optional
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.numbers import SCALE_WORDS
 
-__all__ = ["unmatched_numbers", "unmatched_note"]
+__all__ = ["figures_outside", "unmatched_numbers", "unmatched_note"]
 
 _CITATION = re.compile(r"\[[^\]]*\bp\.?\s*\d+[^\]]*\]")
 _DATE = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d{2}\b|"
@@ -87,6 +87,22 @@ def unmatched_numbers(answer: str, result: Optional[ReaderResult]) -> list[str]:
     if result is None or result.kind not in ("item", "metric") or not result.confident or not result.found:
         return []
     amounts, percents = _allowed(result)
+    out: list[str] = []
+    for written, value, pct, _money in _figures(answer):
+        if not _matches(value, pct, amounts, percents) and written not in out:
+            out.append(written)
+    return out
+
+
+def figures_outside(answer: str, texts: list[str]) -> list[str]:
+    """The figures of `answer` that none of `texts` states (in any of a filing's scales, within 0.5%; a percent
+    within 0.05 points): in a fallback answer (issue 48) the figures that do not come from the filings of a
+    company the question may name."""
+    amounts: list[float] = []
+    percents: list[float] = []
+    for text in texts:
+        for _written, value, pct, _money in _figures(text):
+            (percents if pct else amounts).append(value)
     out: list[str] = []
     for written, value, pct, _money in _figures(answer):
         if not _matches(value, pct, amounts, percents) and written not in out:

@@ -13,7 +13,7 @@ scores, with evidence rather than fixed lists:
   queries put the ticker first or last), whether it is an English word or a finance abbreviation
   (EPS, ROE, FCF, NI ...), whether the question shouts, and whether the rest of the question names
   the same company or another one;
-* **company-like names the index does not hold**: a capitalised run before a legal-form word
+* **company-like names the index does not hold** (`unknown.py`): a capitalised run before a legal-form word
   ("Zorblax Corporation"), a possessive ("Zorblax's"), a word that is not English at all, or an
   unknown ticker in ticker context ("$ZBLX"); and typos of known names ("Nvidea").
 
@@ -31,7 +31,7 @@ from typing import Iterable, Optional
 
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE, strip_accents, strip_legal_suffix, uniq
-from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
+from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 
@@ -131,11 +131,27 @@ _TICKER_WORD_BEFORE = re.compile(r"\b(?:tickers?|symbols?|stock|shares\s+of|tick
 _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
-_CAP_WORD = r"(?:[A-Z][\w'’\-]*|&|of|and|de)"
-_UNKNOWN_WITH_SUFFIX = re.compile(rf"\b((?:[A-Z][\w\-]*)(?:\s+{_CAP_WORD}){{0,3}}),?\s+({CASED_SUFFIX_WORD.pattern})(?![\w])")
-_UNKNOWN_POSSESSIVE = re.compile(r"\b([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,2})['’]s\b")
-_NOT_NAME_WORDS = re.compile(rf"^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|H[12]|CY\w*|YE\w*|Form|Item|Part|Note|Section|Schedule)$",
-                             re.I)
+_PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
+_MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
+_NUMBER_NEAR = re.compile(r"^\s*(?:['’]?\d)")
+
+
+def _calendar(text: str, start: int, end: int) -> bool:
+    """Whether the word at text[start:end] is a calendar word, never a company by itself (unless written as a
+    ticker: '$NOV', 'NYSE: NOV', 'ticker NOV'): a quarter, half or fiscal-period word ('Q2', 'H1', 'FY'); a month
+    or its abbreviation not written in capitals ('Nov', 'Dec'), or next to a number ('DEC 2023', "NOV '23")."""
+    word = text[start:end]
+    if _PERIOD_WORD.match(word):
+        return True
+    if not _MONTH_WORD.match(word):
+        return False
+    return not word.isupper() or bool(_NUMBER_NEAR.match(text[end:end + 4])) \
+        or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
+
+
+_ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
+"""A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
+_AT_BEFORE = re.compile(r"(?i)\bat\s+$")
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -202,6 +218,12 @@ class Linker:
                         heads.setdefault(toks, set()).add(ckey)
                     derived.append((toks, ckey, kind, form))
         tickers = set(ticker_index)
+        mixed: set[tuple[tuple[str, ...], str]] = {(t, k) for t, k, _kind, form in derived if not form.isupper()}
+        mixed |= {(alias_tokens(strip_legal_suffix(n)), k) for k, comp in companies.items()
+                  for n in [comp.name, *comp.names] if not n.isupper()}
+        caps: set[tuple[tuple[str, ...], str]] = {(t, k) for t, k, _kind, form in derived
+                                                  if not t[1:] and len(t[0]) <= 3 and form.isupper() and form.isalpha()}
+        self._caps_short = caps - mixed  # short names a company writes only in capitals ('OP', 'SCI'; not 'Dow')
         for toks, ckey, kind, form in derived:
             if toks in self.alias_index and ckey not in self.alias_index[toks]:
                 continue  # another company's name: never a derived name of this one
@@ -244,6 +266,8 @@ class Linker:
             if lower and all(zipf(w) >= 4.5 for w in words):
                 return 0.6, "common words in lower case"
             if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
+                if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])):
+                    return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive)"
                 return 0.45, f"prefix '{surface}' of common words (a place or a phrase: 'North America')"
             return 0.95 if kind == "name" else 0.9, f"{kind} '{surface}'"
         w = words[0] if words else ""
@@ -270,8 +294,11 @@ class Linker:
         if lower:
             if z < 3.5:
                 return 0.8, f"'{surface}' is not an English word"
-            if z < 4.2:
-                return 0.55, f"'{surface}' in lower case, a rare English word"
+            if z < 4.2:  # 'visa requirements': a common word is a company only with a company cue
+                if _POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
+                                                                      text[end:end + 16]):
+                    return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
+                return 0.4, f"'{surface}' in lower case, an English word without a company cue"
             return 0.0, f"'{surface}' in lower case is an English word"
         if upper and len(w) >= 4:
             return (0.9 if z < 4.5 else 0.6), f"'{surface}' in capitals"
@@ -296,11 +323,18 @@ class Linker:
                 surface = text[start:end]
                 found = []
                 other_ticker = self._caps_ticker(surface)
+                calendar = n == 1 and _calendar(text, start, end)
+                context = (calendar or bool(other_ticker)) and self._ticker_context(text, start, end,
+                                                                                    text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
                     conf, why = self._name_confidence(kind, key, surface, text, start, end)
+                    if conf > 0 and calendar and not context:
+                        conf, why = 0.0, f"'{surface}' is a calendar word (a month or a period), not a company"
+                    if conf > 0 and n == 1 and (key, ckey) in self._caps_short and not surface.isupper():
+                        conf, why = 0.0, f"'{surface}': the short name is written in capitals"
                     if conf > 0 and other_ticker and ckey not in self.ticker_index[other_ticker] \
-                            and (not (kind == "name" and self._spelt_in_capitals(ckey, key))
-                                 or self._ticker_context(text, start, end, text[start - 1:start] == "$")):
+                            and (not (kind == "name" and self._spelt_in_capitals(ckey, key)
+                                      and not self._starts_longer_name(ckey, key)) or context):
                         conf, why = 0.0, f"'{surface}' in capitals is the ticker {other_ticker}: scored as a ticker"
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
@@ -324,6 +358,11 @@ class Linker:
         """The ticker a one-word surface written in capitals is ('LULU' of "LULU's"), else ''."""
         word = _POSSESSIVE_TAIL.sub("", surface)
         return word if word.isupper() and word.isalpha() and word in self.ticker_index else ""
+
+    def _starts_longer_name(self, ckey: str, toks: tuple[str, ...]) -> bool:
+        """Whether the company's own name only starts with these tokens ('SWK' of SWK Holdings): another company's
+        exact ticker written in capitals ('SWK', Stanley Black & Decker's) beats it."""
+        return any(len(f) > len(toks) and f[:len(toks)] == toks for f in self._full.get(ckey, ()))
 
     def _spelt_in_capitals(self, ckey: str, toks: tuple[str, ...]) -> bool:
         """Whether the company's own names write these tokens in capitals ('HP' of HP Inc, an alias 'WD'; not a
@@ -408,6 +447,13 @@ class Linker:
             score += 0.25
             why.append("the only company-like word, with a line item")
         keys = set(keys)
+        cue = bool(_POSSESSIVE.match(after)) and not _ARTICLE_BEFORE.search(before)
+        if cue and not (named - keys) and (pen or is_finance_abbreviation(core) or len(core) == 1) and not shouting \
+                and score < 0.7:
+            # "CRM's gross margin", "V's current ratio": a possessive makes a capitalised token a company's ticker,
+            # even when it is also a word or an abbreviation, unless another company is named
+            score = 0.7
+            why.append("possessive, no other company named")
         if keys & named:
             score += 0.2
             why.append("company also named")
@@ -424,6 +470,8 @@ class Linker:
         return max(0.0, min(0.97, score)), ", ".join(why) or "ticker"
 
     def _find_tickers(self, text: str, taken: list[tuple[int, int]], named: set[str]) -> list[Candidate]:
+        from finrag.tools.routing.unknown import unknown_ticker
+
         shouting = _is_shouting(text)
         out = []
         spans_named = list(taken) + [(m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)
@@ -441,6 +489,8 @@ class Linker:
                 continue
             norm = tick.replace("-", ".")
             keys = self.ticker_index.get(norm) or self.ticker_index.get(norm.replace(".", ""))
+            if _calendar(text, s, e) and not self._ticker_context(text, s, e, dollar):
+                continue  # 'Dec vs Nov', 'Q2', 'FY': a calendar word is never a ticker by itself
             if keys:
                 conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
                                                sole_subject=sole)
@@ -458,7 +508,7 @@ class Linker:
                     out.append(Candidate(comp.name or ckey, ckey, comp.in_registry, c, f"ticker {norm}: {why}",
                                          "ticker", tick, s, e, ticker=norm, weak=weak, wordish=wordish))
             else:
-                unknown = self._unknown_ticker(norm, dollar, text, s, e, shouting)
+                unknown = unknown_ticker(norm, dollar, text, s, e, shouting)
                 if unknown:
                     out.append(unknown)
         self._compared_tickers(text, out)
@@ -484,67 +534,6 @@ class Linker:
                     or _TICKER_WORD_AFTER.match(after)
                     or (before.rstrip().endswith("(") and after.lstrip().startswith(")")))
 
-    def _unknown_ticker(self, tick: str, dollar: bool, text: str, s: int, e: int, shouting: bool
-                        ) -> Optional[Candidate]:
-        core = tick.split(".")[0]
-        if len(core) < 2 or is_finance_abbreviation(core) or shouting:
-            return None
-        before, after = text[max(0, s - 24):s], text[e:e + 16]
-        strong = dollar or _EXCHANGE_BEFORE.search(before) or _TICKER_WORD_BEFORE.search(before) \
-            or (before.rstrip().endswith("(") and after.lstrip().startswith(")") and zipf(core) < 3.0)
-        if strong:
-            return Candidate(tick, "", False, 0.85, f"unknown ticker {tick} in ticker context", "unknown", tick, s, e,
-                             ticker=tick)
-        if len(core) >= 3 and zipf(core) < 2.5:
-            return Candidate(tick, "", False, 0.45, f"unknown ticker-shaped {tick}", "unknown", tick, s, e, ticker=tick)
-        return None
-
-    # ---------------------------------------------------------- unknown names
-    def _unknown_names(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
-        out: list[Candidate] = []
-
-        def free(s: int, e: int) -> bool:
-            return not any(a < e and s < b for a, b in taken)
-
-        def clean_run(run: str) -> str:
-            words = run.split()
-            while words and (words[0].lower() in QUESTION_WORDS or _NOT_NAME_WORDS.match(words[0])):
-                words.pop(0)
-            return " ".join(words)
-
-        for m in _UNKNOWN_WITH_SUFFIX.finditer(text):
-            run = clean_run(m.group(1))
-            if run and free(m.start(1), m.end(2)) and not re.search(r"\d", run):
-                name = f"{run} {m.group(2)}".strip()
-                out.append(Candidate(name, "", False, 0.9, f"'{name}' ends with a legal-form word", "unknown", name,
-                                     m.start(1), m.end(2)))
-        for m in _UNKNOWN_POSSESSIVE.finditer(text):
-            run = clean_run(m.group(1))
-            if not run or not free(m.start(1), m.end(1)) or re.search(r"\d", run) or run.isupper():
-                continue
-            rare = min(zipf(w) for w in run.split())
-            if rare < 3.5:
-                out.append(Candidate(run, "", False, 0.75, f"possessive '{run}'s', not an English word", "unknown",
-                                     run, m.start(1), m.end(1)))
-        for m in re.finditer(r"\b[A-Z][a-z][\w\-]*(?:\s+[A-Z][a-z][\w\-]*){1,3}\b", text):
-            words = m.group(0).split()
-            if _sentence_initial(text, m.start()) and words[0].lower() in QUESTION_WORDS:
-                continue
-            if free(m.start(), m.end()) and min(zipf(w) for w in words) < 4.0 \
-                    and not any(_NOT_NAME_WORDS.match(w) or w.lower() in QUESTION_WORDS for w in words) \
-                    and not any(c.start < m.end() and m.start() < c.end for c in out):
-                out.append(Candidate(m.group(0), "", False, 0.55, f"'{m.group(0)}' is a run of capitalised words",
-                                     "unknown", m.group(0), m.start(), m.end()))
-        for m in re.finditer(r"\b[A-Z][a-z][\w\-]{2,}\b", text):
-            w = m.group(0)
-            rare = 2.0 if _sentence_initial(text, m.start()) else 3.0
-            if free(m.start(), m.end()) and zipf(w) < rare and not _NOT_NAME_WORDS.match(w) \
-                    and not is_finance_abbreviation(w) \
-                    and not any(c.start <= m.start() < c.end for c in out):
-                out.append(Candidate(w, "", False, 0.6, f"'{w}' is capitalised and not an English word", "unknown",
-                                     w, m.start(), m.end()))
-        return out
-
     def _fuzzy(self, cand: Candidate) -> Optional[Candidate]:
         """A typo of a known one-word name ('Nvidea' -> NVIDIA): one edit, five letters or more."""
         w = cand.text.casefold()
@@ -566,7 +555,8 @@ class Linker:
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
-        from finrag.tools.routing.ranking import rank, set_aside_inside_longer_names
+        from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+        from finrag.tools.routing.unknown import unknown_names
 
         names = self._find_names(text)
         set_aside_inside_longer_names(text, names, self.companies)
@@ -576,7 +566,7 @@ class Linker:
         tickers = self._find_tickers(text, taken, named)
         taken += [(c.start, c.end) for c in tickers if c.accepted]
         unknown = []
-        for cand in self._unknown_names(text, taken):
+        for cand in unknown_names(text, taken):
             fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
@@ -584,8 +574,12 @@ class Linker:
             if not c.key and known_named and c.confidence < 0.9:
                 c.confidence = min(c.confidence, 0.4)
                 c.reason += "; a known company is named"
+        compared = bool(COMPARISON.search(text))
         for c in tickers:
-            if c.kind == "unknown" and not known_named and c.confidence < ACCEPT and \
+            if c.kind == "unknown" and compared and known_named and 0.45 <= c.confidence < ACCEPT:
+                c.confidence = 0.55  # every company a comparison names is routed or said to be missing
+                c.reason += ", named in a comparison"
+            elif c.kind == "unknown" and not known_named and c.confidence < ACCEPT and \
                     (c.end >= len(text.strip().rstrip("?.!")) or c.start == len(text) - len(text.lstrip())):
                 c.confidence = 0.55
                 c.reason += ", first or last word and no known company"

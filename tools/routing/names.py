@@ -30,6 +30,7 @@ WORD_ABBREVIATIONS = {
     "biosciences": ["Bio"], "scientific": ["Sci"], "instruments": ["Instr"], "petroleum": ["Pete"],
     "insurance": ["Ins"], "motors": ["Motor"], "stores": ["Store"], "airlines": ["Air"],
     "management": ["Mgmt", "Mgt"], "companies": ["Cos"],
+    "northeast": ["NE"], "northwest": ["NW"], "southeast": ["SE"], "southwest": ["SW"],  # compass points
 }
 """Common abbreviations of words that occur in company names."""
 

@@ -26,7 +26,7 @@ from typing import Mapping
 from finrag.tools.routing.linker import Candidate, Company
 from finrag.tools.routing.words import is_finance_abbreviation
 
-__all__ = ["MARGIN", "STRONG", "rank", "set_aside_inside_longer_names"]
+__all__ = ["COMPARISON", "MARGIN", "STRONG", "rank", "set_aside_inside_longer_names"]
 
 STRONG = 0.85
 """A name reading at least this confident is strong evidence on its own."""
@@ -37,6 +37,8 @@ _GLUE = re.compile(r"^[\s()]*(?:['’]s?\s*)?[\s()]*(?:,\s*(?:and|or)\b|,|&|/|\+
                    r"\bversus\b|\bcompared\s+(?:with|to)\b|\brelative\s+to\b|\bagainst\b|\bthan\b)[\s()$]*$", re.I)
 _NAME_RUN = re.compile(r"((?:[A-Z0-9][\w&'’.\-]*\s+(?:(?:&|of|and|de|the)\s+)?){0,5}[A-Z0-9][\w&'’.\-]*),?\s*\($")
 _NEXT_CAPITAL = re.compile(r"^\s+(?!(?:FY|Q[1-4]|H[12]|CY)\b)[A-Z][a-z]")
+COMPARISON = re.compile(r"(?i)\b(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against)(?=\W|$)")
+_LISTED_TICKER = re.compile(r",\s*[A-Z]{2,6}(?:\.[A-Z])?\s*(?=,)")
 _NAME_KINDS = ("name", "head", "prefix", "short", "abbrev", "initialism")
 _DERIVED_KINDS = ("head", "prefix", "short", "abbrev")
 _LONGER_NAME = re.compile(r"\b((?:[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w'’\-]*|&|of|and|de)){0,3}),?\s+(Group|Holdings|"
@@ -65,7 +67,7 @@ def _distinct(c: Candidate, text: str, starts: set[int]) -> bool:
 
 def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
     first, second = (a, b) if a.start <= b.start else (b, a)
-    gap = text[first.end:second.start]
+    gap = _LISTED_TICKER.sub("", text[first.end:second.start])  # "AAPL, SSNLF, HON": a list goes on past SSNLF
     if first.end > second.start:
         return False
     if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue
@@ -105,6 +107,8 @@ def rank(text: str, cands: list[Candidate]) -> None:
     plain = [c for c in known if not _longer_name_follows(c, text, starts)]
     lead = max(strong or plain or known, key=lambda c: (c.confidence, -c.start))
     kept = {c.key for c in strong if c.confidence >= lead.confidence - MARGIN} | {lead.key}
+    if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation
+        kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish}
     grown = True
     while grown:  # a comparison or list cue joins a company to one already kept
         grown = False

@@ -40,6 +40,7 @@ from finrag.tools.question import read_question
 from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import read_cover_text
 from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants, readable_key
+from finrag.tools.routing.fallback import FALLBACK_STATUSES, lead_of_fallback
 from finrag.tools.routing.linker import ACCEPT, Candidate, Company, Linker, alias_tokens
 from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note, ytd_quarter
 from finrag.tools.routing.router_check import check_router_choice
@@ -282,6 +283,20 @@ class Registry:
         """The (merged) company key of a document, '' if unknown."""
         return self._doc_key.get(doc_id, "")
 
+    def name_of(self, doc_id: str) -> str:
+        """The display name of a document's company, '' if unknown."""
+        comp = self._companies.get(self.company_of(doc_id))
+        return comp.name if comp else ""
+
+    def tickers_of(self, key: str) -> list[str]:
+        """A company's tickers (current first), [] for an unknown key."""
+        comp = self._companies.get(key)
+        return list(comp.tickers) if comp else []
+
+    def holds(self, key: str) -> bool:
+        """Whether the index holds a filing of the company `key`."""
+        return bool(self._docs_by_company.get(key))
+
     def __len__(self) -> int:
         return len(self._docs)
 
@@ -416,12 +431,17 @@ class Registry:
         read = [d for i in doc_ids if (d := self.get(i)) is not None]
         return same_identity_groups(read, lambda d: self._docs_by_company.get(self.company_of(d.doc_id), []))
 
-    def ask_company(self, res: Resolution, examples: int = 5) -> Resolution:
+    def ask_company(self, res: Resolution, examples: int = 5, offered: Iterable[dict] = ()) -> Resolution:
         """A route that found no company, turned into a question back (`which_company`): no retrieval, so no
-        answer mixes companies' filings; the reason keeps why there was no route and names a few companies."""
+        answer mixes companies' filings; the reason keeps why there was no route and names a few companies,
+        after the candidates routing set aside (`offered`, `fallback.record_fallback`'s), if any."""
         names = list(self.companies().values())
         shown = ", ".join(names[:examples]) + (" ..." if len(names) > examples else "")
-        reason = (f"{res.reason or 'no company in the question'}; which company do you mean? The index holds "
+        offer = [f"{c['name']} ({c['ticker']})" if c.get("ticker") else str(c["name"]) for c in offered]
+        absent = [str(c["name"]) for c in offered if not c.get("in_index")]
+        lead = (f"Did you mean {' or '.join(offer)}? The evidence for it was weak"
+                + (f" and the index holds no filing of {', '.join(absent)}" if absent else "") + "; ") if offer else ""
+        reason = (f"{lead}{res.reason or 'no company in the question'}; which company do you mean? The index holds "
                   f"filings of {len(names)} companies ({shown}); ask again naming one")
         return Resolution(status="which_company", reason=reason, candidates=res.candidates)
 
@@ -528,11 +548,18 @@ def answer_caveats(extracted: dict | None, status: str, reason: str) -> list[str
     covers (the route is the company's nearest filing), and filings of one identity (`same_identity`: all
     named). Empty when routing found everything it was asked."""
     notes = []
+    fallback = (extracted or {}).get("fallback")
+    if isinstance(fallback, dict) and status in FALLBACK_STATUSES:  # no filing chosen: said before anything else
+        notes.append(lead_of_fallback(fallback))
     missing = [str(m) for m in (extracted or {}).get("not_indexed") or [] if str(m).strip()]
     if missing and status not in NO_RETRIEVAL_STATUSES:
         names = ", ".join(missing)
         notes.append(f"Not in the index: {names} (no filing of {'it' if len(missing) == 1 else 'them'}): nothing "
                      f"below comes from {'its' if len(missing) == 1 else 'their'} filings.")
+    dropped = [str(m) for m in (extracted or {}).get("left_out") or []]
+    if dropped and status not in NO_RETRIEVAL_STATUSES:
+        notes.append(f"Named in the question but not read (the evidence that it names {'this company' if len(dropped) == 1 else 'these companies'} was weak): "
+                     f"{', '.join(dropped)}; ask about {'it' if len(dropped) == 1 else 'them'} by name to include {'it' if len(dropped) == 1 else 'them'}.")
     if status == "period_not_in_index":
         notes.append(f"The asked period is not in the index ({reason.split(';')[0]}): what follows comes from the "
                      "company's nearest filing, not from the asked period.")
@@ -545,6 +572,9 @@ def unanswerable_answer(status: str, reason: str) -> str:
     if status == "company_not_indexed":
         return f"The index holds no filing of the company this question asks about, so it is not answered from " \
                f"another company's filings. {reason}."
+    if status == "which_company" and reason.startswith("Did you mean"):
+        return f"No company in the question was resolved to an indexed filing, so it is not answered from a " \
+               f"mixture of companies' filings. {reason}."
     if status == "which_company":
         return f"The question names no company, so it is not answered from a mixture of companies' filings. {reason}."
     return f"Not answered: {reason}."

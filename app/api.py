@@ -25,6 +25,7 @@ from langchain_core.runnables import RunnableConfig
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
+from finrag.tools.answering.page_labels import display_citations, display_fields
 from finrag.tools.llm.calls import failed_call, message_text
 from finrag.tools.llm.tokens import count_tokens
 
@@ -70,7 +71,8 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
     """A graph's final state as the contract model, `finrag.state.contract.Answer`."""
     calls = list(state.get("llm_calls") or [])
     contexts = [Context(chunk_id=c.get("chunk_id"), doc_id=c.get("doc_id"), page_start=c.get("page_start"),
-                        page_end=c.get("page_end"), score=round(float(c.get("score") or 0.0), 6), text=c.get("text", ""))
+                        page_end=c.get("page_end"), score=round(float(c.get("score") or 0.0), 6), text=c.get("text", ""),
+                        **display_fields(c))
                 for c in state.get("contexts") or []]
     timings = {k: round(float(v), 3) for k, v in (state.get("timings_ms") or {}).items()}
     timings["total"] = round(total_ms, 3)
@@ -86,6 +88,9 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         optional["retrieval"] = dict(state["vector_status"])
         if state.get("context_plan"):
             optional["retrieval"]["context"] = state["context_plan"]
+    ended = [c["finish_reason"] for c in calls if c.get("role") == "generator" and c.get("finish_reason")]
+    if ended:  # how the generator's answer ended: "stop", or "length" (cut at its limit; the answer says so)
+        optional["finish_reason"] = ended[-1]
     if state.get("rejected_citations"):
         optional["rejected_citations"] = list(state["rejected_citations"])
     reader = state.get("reader") or {}
@@ -100,7 +105,7 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         id=qid,
         system=system,
         question=question,
-        answer=answering_prefix(state, question) + str(state.get("answer") or ""),
+        answer=answering_prefix(state, question) + display_answer(state),
         routing=Routing(status=state.get("routing_status") or "not_routed",
                         routed_docs=list(state.get("routed_docs") or []),
                         reason=state.get("routing_reason") or "", extracted=state.get("extracted") or {},
@@ -114,6 +119,12 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         timings_ms=timings,
         **optional,
     )
+
+
+def display_answer(state: Mapping[str, Any]) -> str:
+    """The graph's answer as people read it: its zero-based citations as a PDF viewer's pages, with the numbers
+    the filings print (`finrag.tools.answering.page_labels`); the contexts keep `page_start` zero-based."""
+    return display_citations(str(state.get("answer") or ""), state.get("contexts") or [])
 
 
 def answering_prefix(state: Mapping[str, Any], typed: str) -> str:

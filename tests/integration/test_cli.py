@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -93,3 +96,30 @@ def test_demo_command_runs_end_to_end(tmp_path, demo_index, capsys):
     out = capsys.readouterr().out
     assert "3/3 answering 3 questions" in out and "expected answer in the answer" in out
     assert "hdrr" in out and "chunks from the asked filing" in out and "why routing wins" in out
+    # issue 51: the closing "Try:" command works as printed, from where the demo ran (no `finrag` on the PATH)
+    try_line = next(ln for ln in out.splitlines() if ln.startswith("Try: "))
+    cmd = shlex.split(try_line[len("Try: "):])
+    assert cmd[0] != "finrag" or shutil.which("finrag"), try_line
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0 and "routing exact_path" in r.stdout, (try_line, r.stderr[-500:])
+    # the expected answer's page as a PDF viewer counts it: the demo's pages print their viewer number
+    assert re.search(r"expected: .+ \(stated in [A-Z0-9_]+, p\. \d", out), out[:2000]
+
+
+def test_demo_names_the_command_that_runs_finrag_from_here(tmp_path, monkeypatch):
+    """Issue 51: after the quick start (`bash .ci/install && .venv/bin/finrag demo`) `finrag` is not on the PATH:
+    the demo's "Try:" line names `.venv/bin/finrag`; `finrag` only when that name on the PATH is this program."""
+    from finrag.demo import finrag_command
+
+    prog = tmp_path / ".venv" / "bin" / "finrag"
+    prog.parent.mkdir(parents=True)
+    prog.write_text("#!/bin/sh\n")
+    prog.chmod(0o755)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert finrag_command(".venv/bin/finrag", cwd=tmp_path) == ".venv/bin/finrag"
+    assert finrag_command(str(prog), cwd=tmp_path) == ".venv/bin/finrag"
+    assert finrag_command(str(prog), cwd=tmp_path / ".venv") == "bin/finrag"
+    monkeypatch.setenv("PATH", f"{prog.parent}:/usr/bin:/bin")
+    assert finrag_command(".venv/bin/finrag", cwd=tmp_path) == "finrag"
+    assert finrag_command("/nowhere/pytest", cwd=tmp_path).endswith(" -m finrag.cli")

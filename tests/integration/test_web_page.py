@@ -225,9 +225,9 @@ def test_page_routes_serve_only_indexed_filings_and_pages(server):
 
 def test_cited_page_highlights_the_chunk_and_the_figure(server):
     answer = httpx.post(f"{server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
-    cited = re.search(r"\[(ACMEWIDGETS_2022_10K), p\. (\d+)\]", answer["answer"])
+    cited = re.search(r"\[(ACMEWIDGETS_2022_10K), p\. (\d+)(?: \(printed [^)]+\))?\]", answer["answer"])
     assert cited, answer["answer"]
-    page = int(cited.group(2))
+    page = int(cited.group(2)) - 1  # the answer cites the viewer's page; /pages/N counts from 0
     chunk = next(c for c in answer["contexts"] if c["page_start"] <= page <= c["page_end"] and FIGURE in c["text"])
     view = httpx.get(f"{server}/documents/ACMEWIDGETS_2022_10K/pages/{page}",
                      params={"chunk": chunk["chunk_id"], "mark": [FIGURE, "Total revenue"]}, timeout=30).json()

@@ -10,6 +10,7 @@ questions; it is computed from the runs, not written in advance.
 """
 from __future__ import annotations
 
+import re
 import shlex
 from collections import Counter
 from pathlib import Path
@@ -26,6 +27,14 @@ SYSTEM_NOTES = {
 DEMO_METRICS = ("revenue", "net_income", "employees", "tax_rate", "acquisition", "hq")
 """The questions the demo asks first (one per metric, in this order): numbers from the statements and the
 text, a fact only one company has, and a question without a year (routed to the company's latest filing)."""
+
+
+def shell_word(text: str) -> str:
+    """`text` as one word of a POSIX shell command: in double quotes when nothing in it is special there (a
+    question's apostrophe reads better so), else as `shlex.quote` writes it."""
+    if text and not re.search(r'[\\"$`!]', text):
+        return text if re.fullmatch(r"[\w./:@%+=,-]+", text) else f'"{text}"'
+    return shlex.quote(text)
 
 
 def finrag_command(argv0: str | None = None, cwd: Path | None = None) -> str:
@@ -188,6 +197,6 @@ def run_demo(home: Path, index_dir: Path, systems: list[str], n_questions: int, 
 
     show(qs, systems, ask)
     if qs:
-        print(f"\nTry: {finrag_command()} ask --index {shlex.quote(str(index_dir))} --system hdrr "
-              f"{shlex.quote(qs[0]['question'])}")
+        print(f"\nTry: {finrag_command()} ask --index {shell_word(str(index_dir))} --system hdrr "
+              f"{shell_word(qs[0]['question'])}")
     return 0

@@ -166,9 +166,9 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
                                cut_ok=True)  # a reply cut at its limit is an answer that says so (issue 51)
         calls.append({**rec, **fit} if fit else rec)
         answer, rejected = check_citations(answer, contexts)  # only citations of the contexts it was given
-        if answer and cut_note(rec):
-            answer = answer.rstrip() + cut_note(rec)
         unmatched = unmatched_numbers(answer, result) if answer else []
+        if answer and cut_note(rec):  # said where the text stops; its number is no figure of the answer's
+            answer = answer.rstrip() + cut_note(rec)
         if unmatched:  # figures the LLM states that are none of the operands or results the reader computed
             answer = f"{answer.rstrip()} {unmatched_note(unmatched)}"
     if not answer:

@@ -21,6 +21,8 @@ def _pages(footers: list[str], body: str = "Revenue grew 9% to $1,234 million.\n
 def test_a_footer_number_continued_by_a_neighbour_is_the_printed_number():
     pages = _pages(["", "1", "2", "3", "F-1", "F-2"])
     assert [printed_label(pages, i) for i in range(len(pages))] == [None, "1", "2", "3", "F-1", "F-2"]
+    pages = _pages(["A - 1", "A - 2", "- 7 -", "- 8 -", "Page 9", "Page 10"])  # as PepsiCo's, and others print them
+    assert [printed_label(pages, i) for i in range(len(pages))] == ["A-1", "A-2", "7", "8", "9", "10"]
 
 
 def test_a_lone_number_or_a_table_figure_is_not_a_page_number():

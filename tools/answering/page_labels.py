@@ -30,8 +30,8 @@ def _candidates(text: str) -> set[tuple[str, int]]:
     for ln in lines[:_EDGE_LINES] + lines[-_EDGE_LINES:]:
         m = _NUMBER.match(ln) if len(ln) <= 16 else None
         if m:
-            prefix = re.sub(r"[\s\u2013.]", "-", (m.group(1) or "").upper()).replace("--", "-")
-            out.add((prefix.replace(" ", ""), int(m.group(2))))
+            letters = re.sub(r"[^A-Z]", "", (m.group(1) or "").upper())
+            out.add((f"{letters}-" if letters else "", int(m.group(2))))  # "A - 1", "A-1", "A.1": "A-1"
     return out
 
 

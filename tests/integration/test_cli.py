@@ -40,6 +40,23 @@ def test_ask_human_output_names_routing_and_sources(demo_index, demo_qas, capsys
     assert "routing" in out and demo_qas[1]["doc_id"] in out
 
 
+def test_ask_text_lists_every_context_of_the_json_by_score_with_viewer_pages(demo_index, demo_qas, capsys):
+    """Issue 51: the text output lists as many contexts as the JSON (SFR reads a whole filing: more than ten
+    pages), highest score first, each with its pages as a PDF viewer counts them."""
+    q = demo_qas[0]["question"]
+    assert main(["ask", "--index", str(demo_index), "--system", "sfr", "--json", q]) == 0
+    contexts = json.loads(capsys.readouterr().out)["contexts"]
+    assert len(contexts) > 10
+    assert main(["ask", "--index", str(demo_index), "--system", "sfr", q]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if re.match(r"^  \[.+\] score ", ln)]
+    assert len(lines) == len(contexts), lines
+    scores = [float(ln.rsplit("score ", 1)[1]) for ln in lines]
+    assert scores == sorted(scores, reverse=True)
+    shown = {re.match(r"^  \[(.+)\] score", ln).group(1) for ln in lines}
+    assert shown == {f"{c['doc_id']}, {c['pages']}" for c in contexts}
+    assert all(c["pages"].startswith(f"p. {c['page_start'] + 1}") for c in contexts if c["page_start"] == c["page_end"])
+
+
 def test_missing_index_and_empty_question_are_one_line_errors(tmp_path, demo_index):
     r = run_cli("ask", "--index", str(tmp_path / "none"), "What was revenue?")
     assert r.returncode == 2 and "no finrag index" in r.stderr and "Traceback" not in r.stderr
@@ -123,3 +140,18 @@ def test_demo_names_the_command_that_runs_finrag_from_here(tmp_path, monkeypatch
     monkeypatch.setenv("PATH", f"{prog.parent}:/usr/bin:/bin")
     assert finrag_command(".venv/bin/finrag", cwd=tmp_path) == "finrag"
     assert finrag_command("/nowhere/pytest", cwd=tmp_path).endswith(" -m finrag.cli")
+
+
+def test_demo_says_agentic_dropped_the_chunks_its_verification_named():
+    """Issue 51: Agentic's line named chunks of other filings ("verification failed (chunks from other filings:
+    COBALT...)") that the contexts no longer held; it says they were dropped."""
+    from finrag.demo import _why
+
+    res = {"routing": {"status": "not_routed", "routed_docs": [], "reason": ""},
+           "verification": {"belongs": False, "reason": "chunks from other filings: COBALTSOFTWARE_2023_10K",
+                            "retries": 2, "unverified_dropped": 3}}
+    line = _why(res)
+    assert "verification failed (chunks from other filings: COBALTSOFTWARE_2023_10K, 2 retries" in line
+    assert "those 3 chunks of other companies were dropped, not used" in line
+    res["verification"] = {"belongs": True, "reason": "all top chunks from the target company", "retries": 0}
+    assert "dropped" not in _why(res)

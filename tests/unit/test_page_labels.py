@@ -84,3 +84,24 @@ def test_a_real_filing_prints_the_viewer_page_number():
         pages = [p.get_text() for p in doc]
     assert printed_label(pages, 56) == "57"
     assert display_pages(56, 56, printed_label(pages, 56)) == "p. 57"
+
+
+def test_streamed_pieces_cite_as_the_final_answer_does():
+    """The generator's tokens reach the answer page and `stream_answer` as pieces that add up to the final answer:
+    a citation split across tokens is held until it closes and then sent as people read it."""
+    from langchain_core.messages import AIMessageChunk
+
+    from finrag.api import AnswerTokens
+
+    pages = _pages(["", "5", "6", "7"])
+    tokens = AnswerTokens("q")
+    tokens._pages["ACME_2023_10K"] = pages  # what the run's index holds for the filing
+    meta = {"langgraph_node": "generate"}
+    sent = [tokens.feed((AIMessageChunk(content=t), meta), {}) for t in
+            ["Revenue was $5 [ACME", "_2023_10K, p.", " 2] and costs $3 [ACME_2023_10K, pp. 2-3]", " [1]."]]
+    assert sent[:2] == ["Revenue was $5", ""]  # the open bracket waits for its end
+    internal = "Revenue was $5 [ACME_2023_10K, p. 2] and costs $3 [ACME_2023_10K, pp. 2-3] [1]."
+    contexts = with_printed_labels([{"doc_id": "ACME_2023_10K", "page_start": 2, "page_end": 3}], lambda d: pages)
+    final = display_citations(internal, contexts)
+    assert "".join(sent) + tokens.rest(final) == final
+    assert final == "Revenue was $5 [ACME_2023_10K, p. 3 (printed 6)] and costs $3 [ACME_2023_10K, pp. 3-4 (printed 6 to 7)] [1]."

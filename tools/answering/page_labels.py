@@ -15,9 +15,10 @@ table's last cell, a year), gives no printed number.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-__all__ = ["printed_label", "with_printed_labels", "display_pages", "display_citations", "display_fields"]
+__all__ = ["printed_label", "with_printed_labels", "display_pages", "display_citations", "display_citations_by",
+           "display_fields"]
 
 _EDGE_LINES = 3
 _NUMBER = re.compile(r"^(?:page\s+)?[-\u2013\u2014 ]*([A-Z]{1,2}\s?[-\u2013.]\s?)?(\d{1,4})[-\u2013\u2014 ]*$", re.I)
@@ -104,20 +105,25 @@ def display_fields(c: Mapping[str, Any]) -> dict[str, Any]:
 def display_citations(answer: str, contexts: Iterable[Mapping[str, Any]]) -> str:
     """`answer` with each citation `[DOC, p. N]` (zero-based, as the graph writes it and the citation check
     reads it) written as a person reads it: `[DOC, p. N+1]`, with the printed number from the contexts
-    when the filing prints one that differs."""
-    from finrag.tools.answering.citations import _BRACKET, parse_citation
-
+    (`printed_start` / `printed_end`) when the filing prints one that differs."""
     printed: dict[tuple[str, int], str] = {}
     for c in contexts:
         for key, at in (("printed_start", c.get("page_start")), ("printed_end", c.get("page_end"))):
             if at is not None and c.get(key):
                 printed[(str(c.get("doc_id")), int(at))] = str(c.get(key))
+    return display_citations_by(answer, lambda doc, page: printed.get((doc, page)))
+
+
+def display_citations_by(answer: str, printed: Callable[[str, int], Optional[str]]) -> str:
+    """`display_citations` with the printed number of (doc, zero-based page) from `printed` (a streamed answer's
+    pieces: `finrag.api.AnswerTokens` reads it from the index, as `generate` does for the contexts)."""
+    from finrag.tools.answering.citations import _BRACKET, parse_citation
 
     def shown(m: re.Match) -> str:
         parts = parse_citation(m.group(1))
         if parts is None:
             return m.group(0)
-        return "[" + "; ".join(f"{doc}, " + display_pages(a, b, printed.get((doc, a)), printed.get((doc, b)))
+        return "[" + "; ".join(f"{doc}, " + display_pages(a, b, printed(doc, a), printed(doc, b))
                                for doc, a, b in parts) + "]"
 
     return _BRACKET.sub(shown, answer or "")

@@ -26,6 +26,7 @@ from finrag.graphs import SYSTEMS, get_graph
 from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
 from finrag.tools.answering.fallback_answer import fallback_of
+from finrag.tools.answering.page_labels import display_citations, display_citations_by, display_fields, printed_label
 from finrag.tools.llm.calls import failed_call, message_text
 from finrag.tools.llm.tokens import count_tokens
 
@@ -71,7 +72,8 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
     """A graph's final state as the contract model, `finrag.state.contract.Answer`."""
     calls = list(state.get("llm_calls") or [])
     contexts = [Context(chunk_id=c.get("chunk_id"), doc_id=c.get("doc_id"), page_start=c.get("page_start"),
-                        page_end=c.get("page_end"), score=round(float(c.get("score") or 0.0), 6), text=c.get("text", ""))
+                        page_end=c.get("page_end"), score=round(float(c.get("score") or 0.0), 6), text=c.get("text", ""),
+                        **display_fields(c))
                 for c in state.get("contexts") or []]
     timings = {k: round(float(v), 3) for k, v in (state.get("timings_ms") or {}).items()}
     timings["total"] = round(total_ms, 3)
@@ -87,6 +89,9 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         optional["retrieval"] = dict(state["vector_status"])
         if state.get("context_plan"):
             optional["retrieval"]["context"] = state["context_plan"]
+    ended = [c["finish_reason"] for c in calls if c.get("role") == "generator" and c.get("finish_reason")]
+    if ended:  # how the generator's answer ended: "stop", or "length" (cut at its limit; the answer says so)
+        optional["finish_reason"] = ended[-1]
     if state.get("rejected_citations"):
         optional["rejected_citations"] = list(state["rejected_citations"])
     reader = state.get("reader") or {}
@@ -101,7 +106,7 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         id=qid,
         system=system,
         question=question,
-        answer=answering_prefix(state, question) + str(state.get("answer") or ""),
+        answer=answering_prefix(state, question) + display_answer(state),
         routing=Routing(status=state.get("routing_status") or "not_routed",
                         routed_docs=list(state.get("routed_docs") or []),
                         reason=state.get("routing_reason") or "", extracted=state.get("extracted") or {},
@@ -115,6 +120,12 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         timings_ms=timings,
         **optional,
     )
+
+
+def display_answer(state: Mapping[str, Any]) -> str:
+    """The graph's answer as people read it: its zero-based citations as a PDF viewer's pages, with the numbers
+    the filings print (`finrag.tools.answering.page_labels`); the contexts keep `page_start` zero-based."""
+    return display_citations(str(state.get("answer") or ""), state.get("contexts") or [])
 
 
 def answering_prefix(state: Mapping[str, Any], typed: str) -> str:
@@ -235,13 +246,27 @@ class AnswerTokens:
     when the final answer is not a continuation of the pieces (a generator call failed mid-stream and, with
     on_llm_error=offline, the offline strategy answered)."""
 
-    def __init__(self, typed: str = "") -> None:
+    def __init__(self, typed: str = "", cfg: Configuration | None = None) -> None:
         """Nothing sent yet; `typed` is the question as typed (on a thread the pieces start with
-        'Answering: <resolved question>' when it differs, as the final answer does)."""
+        'Answering: <resolved question>' when it differs, as the final answer does). `cfg`: the run's
+        Configuration, whose index gives the printed page numbers of the citations (`page_labels`)."""
         self.typed = typed
         self.sent = ""
         self._held = ""
         self._started = False
+        self._cfg = cfg
+        self._pages: dict[str, Any] = {}
+
+    def _printed(self, doc: str, page: int) -> str | None:
+        """The number the filing prints on zero-based `page` (what `generate` records for its contexts)."""
+        if doc not in self._pages:
+            try:
+                from finrag.nodes.common import reader_of
+
+                self._pages[doc] = reader_of(self._cfg).pages_of(doc) if self._cfg is not None else []
+            except Exception:  # no index to read: the viewer's pages only, as `generate` does then
+                self._pages[doc] = []
+        return printed_label(self._pages[doc], page)
 
     def feed(self, part: Any, state: Mapping[str, Any]) -> str:
         """The text to send for one `messages` stream part ('' when it is not the generator's, or held)."""
@@ -262,8 +287,12 @@ class AnswerTokens:
             text = (" ".join(caveats) + "\n\n" + text) if caveats else text
             text = answering_prefix(state, self.typed) + text
             self._started = True
-        body = text.rstrip()
+        # a citation is sent whole, as people read it (`page_labels`): text from an unclosed "[" is held back
+        opening = text.rfind("[")
+        cut = opening if opening >= 0 and "]" not in text[opening:] and len(text) - opening <= 302 else len(text)
+        body = text[:cut].rstrip()
         self._held = text[len(body):]
+        body = display_citations_by(body, self._printed)
         self.sent += body
         return body
 
@@ -305,7 +334,7 @@ def _stream(graph: Any, cfg: Configuration, q: str, config: RunnableConfig | Non
     """The pieces of one run of `graph` (`stream_answer`; `durability`: LangGraph's, on a thread)."""
     t0 = time.perf_counter()
     state: dict = {}
-    tokens = AnswerTokens(q)
+    tokens = AnswerTokens(q, cfg)
     extra = {"durability": durability} if durability else {}
     for mode, part in graph.stream({"question": q}, config, context=cfg, stream_mode=STREAM_MODES, **extra):
         if mode == "values":
@@ -332,7 +361,7 @@ async def astream_answer(question: str, system: str = "hdrr", *, index: str | No
     graph, cfg, q = _prepare(question, system, index, index_dir, configurable)
     t0 = time.perf_counter()
     state: dict = {}
-    tokens = AnswerTokens(q)
+    tokens = AnswerTokens(q, cfg)
     async for mode, part in graph.astream({"question": q}, config, context=cfg, stream_mode=STREAM_MODES):
         if mode == "values":
             state = part

@@ -10,6 +10,8 @@ questions; it is computed from the runs, not written in advance.
 """
 from __future__ import annotations
 
+import re
+import shlex
 from collections import Counter
 from pathlib import Path
 from typing import Callable
@@ -25,6 +27,42 @@ SYSTEM_NOTES = {
 DEMO_METRICS = ("revenue", "net_income", "employees", "tax_rate", "acquisition", "hq")
 """The questions the demo asks first (one per metric, in this order): numbers from the statements and the
 text, a fact only one company has, and a question without a year (routed to the company's latest filing)."""
+
+
+def shell_word(text: str) -> str:
+    """`text` as one word of a POSIX shell command: in double quotes when nothing in it is special there (a
+    question's apostrophe reads better so), else as `shlex.quote` writes it."""
+    if text and not re.search(r'[\\"$`!]', text):
+        return text if re.fullmatch(r"[\w./:@%+=,-]+", text) else f'"{text}"'
+    return shlex.quote(text)
+
+
+def finrag_command(argv0: str | None = None, cwd: Path | None = None) -> str:
+    """How to run finrag again from where the user is, as a command that works when pasted: `finrag` when that name
+    on the PATH is this program, else the program's path (`.venv/bin/finrag` after the quick start, which puts
+    nothing on the PATH), else `PYTHON -m finrag.cli`."""
+    import shutil
+    import sys
+
+    cwd = cwd or Path.cwd()
+    prog = Path(argv0 if argv0 is not None else sys.argv[0])
+
+    def shown(path: Path) -> str:
+        path = path if path.is_absolute() else cwd / path
+        try:
+            rel = path.relative_to(cwd)
+            text = str(rel) if rel.parent != Path(".") else f"./{rel}"
+        except ValueError:
+            text = str(path)
+        return shlex.quote(text)
+
+    if prog.name == "finrag" and (prog.is_absolute() or (cwd / prog).exists()):
+        on_path = shutil.which("finrag")
+        here = (prog if prog.is_absolute() else cwd / prog).resolve()
+        if on_path and Path(on_path).resolve() == here:
+            return "finrag"
+        return shown(prog)
+    return f"{shown(Path(sys.executable))} -m finrag.cli"
 
 
 def pick_questions(qs: list[dict], n: int) -> list[dict]:
@@ -52,7 +90,11 @@ def _why(res: dict) -> str:
     if v:
         verdict = "passed" if v["belongs"] else "failed"
         retries = f", {v['retries']} retr{'y' if v['retries'] == 1 else 'ies'}" if v["retries"] else ", no retry"
-        return f"verification {verdict} ({v['reason']}{retries})"
+        dropped = int(v.get("unverified_dropped") or 0)
+        # the chunks the reason names were dropped before answering: the contexts above no longer hold them
+        gone = (f"; those {dropped} chunk{'s' if dropped != 1 else ''} of other companies were dropped, not used"
+                if dropped else "")
+        return f"verification {verdict} ({v['reason']}{retries}{gone})"
     return "no routing step: every filing competes"
 
 
@@ -81,8 +123,8 @@ def show(qs: list[dict], systems: list[str], ask: Callable[[dict, str], dict], o
     origins: dict[str, Counter] = {s: Counter() for s in systems}
     for i, q in enumerate(qs, 1):
         out(f"Q{i} {q['question']}")
-        pages = ", ".join(str(p) for p in q["evidence_pages"])
-        out(f"   expected: {q['answer']}  (stated in {q['doc_id']}, page {pages})")
+        pages = ", ".join(str(p + 1) for p in q["evidence_pages"])  # as a PDF viewer counts pages
+        out(f"   expected: {q['answer']}  (stated in {q['doc_id']}, p. {pages})")
         for s in systems:
             res = ask(q, s)
             ctx = [c["doc_id"] for c in res["contexts"]]
@@ -155,5 +197,6 @@ def run_demo(home: Path, index_dir: Path, systems: list[str], n_questions: int, 
 
     show(qs, systems, ask)
     if qs:
-        print(f"\nTry: finrag ask --index {index_dir} --system hdrr \"{qs[0]['question']}\"")
+        print(f"\nTry: {finrag_command()} ask --index {shell_word(str(index_dir))} --system hdrr "
+              f"{shell_word(qs[0]['question'])}")
     return 0

@@ -149,7 +149,7 @@ def make_runnable(system: str, server_conf: Optional[Mapping[str, Any]] = None):
             self.question, self.qid = _prepare(inp, self.context.max_question_chars)
             self.state: dict = {}
             self.routing_sent: Optional[dict] = None
-            self.tokens = AnswerTokens(self.question)  # on a thread: "Answering: <resolved>" first, as the answer
+            self.tokens = AnswerTokens(self.question, self.context)  # on a thread: "Answering: ..." first
             self.t0 = time.perf_counter()
 
         def head(self) -> AddableDict:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from finrag.state.forms import FORM_LABELS
+from finrag.tools.answering.page_labels import printed_label
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.open_index import OpenIndex
@@ -319,6 +320,7 @@ def page_view(store: OpenIndex, doc_id: str, page: Any, *, chunk_id: Optional[in
     info = doc["info"]
     return {
         "doc_id": doc_id, "page": n, "n_pages": doc["n_pages"], "kind": doc["kind"],
+        "printed": printed_label(doc["pages"], n),  # the number the filing prints on the page (or None)
         "view": "image" if width else "text",
         # the content hash in the URL: a rebuilt filing's page is a new URL, so browsers may cache images long
         "image": f"/documents/{_quote(doc_id)}/pages/{n}/image?zoom={zoom:g}&v={doc['content_hash'][:16]}"

@@ -128,9 +128,11 @@ def summarise_answers(lines: list[dict], gold_docs: dict[str, str]) -> dict:
                                        "server_reported": 0, "ms": [], "methods": Counter(), "at_limit": 0,
                                        "above_limit": 0, "max_completion": 0})
     routed_right = routed = rejected = errors = 0
+    finish: Counter = Counter()  # each answer's finish reason: 'stop', 'length' (cut, marked) or 'none' (no LLM wrote it)
     for a in lines:
         if a.get("error"):
             errors += 1
+        finish[a.get("finish_reason") or "none"] += 1
         calls = a.get("cost", {}).get("calls", [])
         per_role = Counter(c.get("role", "?") for c in calls)
         for c in calls:
@@ -166,7 +168,8 @@ def summarise_answers(lines: list[dict], gold_docs: dict[str, str]) -> dict:
                      "calls_above_limit": r["above_limit"], "largest_completion": r["max_completion"],
                      "limit": LLM_MAX_TOKENS.get(role)}
     return {"answers": len(lines), "answer_errors": errors, "roles": out,
-            "routed_right": f"{routed_right}/{routed}" if routed else None, "rejected_citations": rejected}
+            "routed_right": f"{routed_right}/{routed}" if routed else None, "rejected_citations": rejected,
+            "finish_reasons": dict(finish)}
 
 
 def run_systems(work: Path, index: Path, questions: Path, gold: dict[str, str], llm: list[str],
@@ -321,6 +324,7 @@ def summary_of(report: dict) -> dict:
             + len(failed_runs),
             "runs_stopped_by_an_llm_error": len(failed_runs),
             "runs_stopped_at_a_limit": sum("finish_reason=length" in s.get("stderr_tail", "") for s in failed_runs),
+            "answers_cut_at_the_limit": sum((s.get("finish_reasons") or {}).get("length", 0) for s in rows),
             "calls_at_limit": sum(r["calls_at_limit"] for s in rows for r in s["roles"].values()),
             "calls_above_limit": sum(r.get("calls_above_limit", 0) for s in rows for r in s["roles"].values()),
             "systems_answering": sum(s["exit"] == 0 and s["answers"] > 0 for s in (report.get("demo") or {}).values()),

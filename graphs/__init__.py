@@ -9,9 +9,16 @@ langgraph.json lists the same graphs, which a test checks). Each module holds on
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import Any
 
 SYSTEMS = ("cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic")
+
+# langgraph-api (`langgraph dev`, Studio) hands every run a `durability`; a run without a thread has no
+# checkpointer, so LangGraph warned once per run that durability has no effect there. It has nothing to persist:
+# the warning says nothing a user can act on (issue 51). Only this message is silenced.
+warnings.filterwarnings("ignore", message="`durability` has no effect when no checkpointer is present",
+                        category=UserWarning)
 
 
 def get_graph(system: str):

@@ -49,8 +49,9 @@ from finrag.tools.answering.fast_path import (
     run_reader,
 )
 from finrag.tools.answering.number_check import unmatched_note, unmatched_numbers
+from finrag.tools.answering.page_labels import with_printed_labels
 from finrag.tools.answering.whole_document import whole_document_contexts
-from finrag.tools.llm.calls import try_text
+from finrag.tools.llm.calls import cut_note, try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.model_window import (
@@ -175,10 +176,13 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
             if blocks:
                 content = blocks + [{"type": "text", "text": cfg.generate_user_prompt.format(
                     context="(the attached filing)", question=question)}]
-        answer, rec = try_text("generator", model, [SystemMessage(cfg.generate_prompt), HumanMessage(content)])
+        answer, rec = try_text("generator", model, [SystemMessage(cfg.generate_prompt), HumanMessage(content)],
+                               cut_ok=True)  # a reply cut at its limit is an answer that says so (issue 51)
         calls.append({**rec, **fit} if fit else rec)
         answer, rejected = check_citations(answer, contexts)  # only citations of the contexts it was given
         unmatched = unmatched_numbers(answer, result) if answer else []
+        if answer and cut_note(rec):  # said where the text stops; its number is no figure of the answer's
+            answer = answer.rstrip() + cut_note(rec)
         if unmatched:  # figures the LLM states that are none of the operands or results the reader computed
             answer = f"{answer.rstrip()} {unmatched_note(unmatched)}"
         if fallback is not None and answer:  # a figure no filing of a company the question may name states
@@ -193,6 +197,10 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
                              str(state.get("routing_reason") or ""))
     if caveats:  # said first, in the answer itself: a missing company or period is never only in `routing`
         answer = " ".join(caveats) + "\n\n" + answer
+    try:  # the numbers the filings print on these pages, for the citations people read (page_labels)
+        contexts = with_printed_labels(contexts, reader_of(cfg).pages_of)
+    except Exception:  # no index to read pages from: the viewer's page numbers only
+        pass
     update = {"answer": answer, "contexts": contexts, "context_tokens": count_tokens(context_text), "llm_calls": calls}
     if rejected:
         update["rejected_citations"] = rejected

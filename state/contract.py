@@ -131,12 +131,20 @@ class Context(_Open):
     page_end: Optional[int] = Field(description="Last page of the passage, zero-based, inclusive")
     score: float = Field(description="Rerank score (rounded to 6 decimals), higher is better; 1.0 for SFR pages")
     text: str = Field(description="The passage text exactly as given to the generator (without the index variant's prefix)")
+    viewer_page_start: Optional[int] = Field(default=None, description="First page as a PDF viewer counts it (1-based: "
+                                             "page_start + 1); what the answer's citations show")
+    viewer_page_end: Optional[int] = Field(default=None, description="Last page as a PDF viewer counts it (1-based)")
+    printed_page_start: Optional[str] = Field(default=None, description="The page number the filing prints on the first "
+                                              "page (footer or header, e.g. '55', 'F-3'), null when none is printed")
+    printed_page_end: Optional[str] = Field(default=None, description="The number printed on the last page, or null")
+    pages: str = Field(default="", description="The pages as the answer cites them: 'p. 57', 'pp. 57-58', "
+                                               "'p. 45 (printed 43)'")
 
 
 class LLMCall(_Open):
     """One LLM call of the run (or a failed one, which the offline strategy replaced)."""
 
-    _omit_if_none = ("error", "tokens_estimated", "structured")
+    _omit_if_none = ("error", "tokens_estimated", "structured", "finish_reason", "max_tokens")
 
     role: str = Field(description="router, rewriter, verifier or generator")
     model: str = Field(description="The model's name; 'error' when the call failed")
@@ -149,6 +157,10 @@ class LLMCall(_Open):
     structured: Optional[str] = Field(
         None, description="Only on a structured call (router, rewriter, verifier, judge): how it asked for JSON, "
                           "'json_schema', 'tools', 'json_object' or 'prompt' (`structured_output`)")
+    finish_reason: Optional[str] = Field(
+        None, description="Only on the generator's plain-text call: how the reply ended as the server said, 'stop' "
+                          "or 'length' (cut at its completion limit: the answer is the text so far and says so)")
+    max_tokens: Optional[int] = Field(None, description="Only on a reply cut at its limit: the limit it reached")
 
 
 class Cost(_Open):
@@ -296,7 +308,7 @@ class Answer(_Open):
 
     model_config = ConfigDict(extra="allow", coerce_numbers_to_str=True, title="Answer")
     _omit_if_none = ("verification", "error", "offline_fallback", "reader", "retrieval", "rejected_citations",
-                     "resolved_question", "conversation")
+                     "resolved_question", "conversation", "finish_reason")
 
     id: str = Field(description="The question's id: given by the caller (batch line `id`), else a random 12-hex id")
     system: str = Field(description="cbr, sfr, hdrr, cbr_meta, cbr_llm_ctx or agentic")
@@ -323,6 +335,9 @@ class Answer(_Open):
     reader: Optional[Reader] = Field(default=None, description="What the statement reader did: its kind, whether it was "
                                                        "confident, the inputs it read and whether it answered on "
                                                        "the fast path; absent when the reader did not run")
+    finish_reason: Optional[str] = Field(
+        default=None, description="Only when a generator LLM wrote the answer: how its reply ended, 'stop' or "
+                                  "'length' (cut at its completion limit; the answer then ends '(cut at N tokens)')")
     rejected_citations: Optional[list[str]] = Field(
         default=None, description="Only when the generator LLM cited what it was not given (a filing not in the "
                                   "index, a page of no context): those citations, removed from `answer`, e.g. "

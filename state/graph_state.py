@@ -76,6 +76,10 @@ class ContextRecord(TypedDict, total=False):
     """Rerank score (1.0 for SFR pages)."""
     text: str
     """The passage exactly as the generator saw it."""
+    printed_start: Optional[str]
+    """The page number the filing prints on the first page (`finrag.tools.answering.page_labels`), or None."""
+    printed_end: Optional[str]
+    """The number printed on the last page, or None."""
 
 
 class LLMCallRecord(TypedDict, total=False):

@@ -14,6 +14,13 @@ def add_parser(sub) -> None:
     s.set_defaults(func=run)
 
 
+def context_pages(c: dict) -> str:
+    """A context's pages as people read them (`p. 57`), from its zero-based `page_start` / `page_end`."""
+    from finrag.tools.answering.page_labels import display_fields
+
+    return str(display_fields(c)["pages"])
+
+
 def _print_answer(res: dict) -> None:
     from finrag.tools.indexing.parsing import printable
 
@@ -21,9 +28,11 @@ def _print_answer(res: dict) -> None:
     print(res["answer"])
     print()
     print(f"system {res['system']}  routing {r['status']}  docs {printable(', '.join(r['routed_docs'])) or '-'}")
-    for c in res["contexts"][:10]:
-        pages = c["page_start"] if c["page_start"] == c["page_end"] else f"{c['page_start']}-{c['page_end']}"
-        print(f"  [{printable(c['doc_id'])} p.{pages}] score {c['score']:.3f}")
+    contexts = res["contexts"]
+    if contexts:  # every context of the JSON, highest score first; pages as a PDF viewer counts them
+        print(f"contexts ({len(contexts)}, by score; pages as a PDF viewer counts them):")
+    for c in sorted(contexts, key=lambda c: -float(c["score"])):
+        print(f"  [{printable(c['doc_id'])}, {c.get('pages') or context_pages(c)}] score {c['score']:.3f}")
     cost = res["cost"]
     print(f"llm calls {cost['llm_calls']}  context tokens {cost['context_tokens']:,}  "
           f"total {res['timings_ms']['total']:.0f} ms")
@@ -71,6 +80,9 @@ def run(args) -> int:
                 warm.join()
     if res.get("offline_fallback"):
         _warn(_fallback_note(res))
+    if res.get("finish_reason") == "length":
+        _warn("the generator's reply stopped at its completion limit (finish_reason=length): the answer is cut, and "
+              "says so; raise the limit with FINRAG_LLM_MAX_TOKENS (e.g. generator=2048)")
     if args.json:
         print(json.dumps(res, ensure_ascii=False))
     else:

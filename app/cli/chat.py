@@ -45,11 +45,9 @@ def answer_block(res: Any) -> str:
     from finrag.tools.indexing.parsing import printable
 
     r = res.routing
-    cites = citations_of(res.answer)
-    pages = [f"{c['doc_id']} p.{c['page_start']}" + (f"-{c['page_end']}" if c["page_end"] != c["page_start"] else "")
-             for c in cites]
+    pages = citations_of(res.answer)  # the answer's citations as it shows them: pages as a viewer counts them
     lines = [res.answer.rstrip(),
-             f"citations: {printable('; '.join(pages)) or '-'}",
+             f"citations: {printable('; '.join(c['shown'] for c in pages)) or '-'}",
              f"route: {r.status} {printable(', '.join(r.routed_docs)) or '-'}  ({res.system}, turn "
              f"{res.conversation.turn if res.conversation else 1})"]
     for cand in ((r.extracted or {}).get("fallback") or {}).get("candidates") or []:  # no filing chosen (issue 48)

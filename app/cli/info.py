@@ -31,7 +31,9 @@ def run(args) -> int:
     print(f"embedder   {stats['embedder']} (dim {stats['embedding_dim']})")
     print(f"chunking   {stats['chunk_size']} chars, {stats['chunk_overlap']} overlap")
     print("variants   " + ", ".join(f"{k}: {v:,} chunks" for k, v in stats["variants"].items()))
-    print(f"size       {stats['size_bytes'] / 1e6:,.1f} MB on disk")
+    size = stats.get("size_bytes")
+    print(f"size       {size / 1e6:,.1f} MB on disk" if size is not None
+          else "size       not reported (a Milvus server's storage is its own)")
     if args.documents:
         for d in docs:
             origin = " ".join(f"{k}={v}" for k, v in d.sources.items())

@@ -99,7 +99,9 @@
 
   // ------------------------------------------------------------- citations
   const CITE = /\[([^[\]]{3,300})\]/g;
-  const PART = /^\s*([^,;[\]]+?)\s*,?\s+pp?\.\s*(\d+)(?:\s*[-\u2013]\s*(\d+))?\s*$/;
+  // the answer's citations count pages as a PDF viewer does (from 1), with the filing's printed number when it
+  // differs: "[DOC, p. 45 (printed 43)]"; /page/DOC/N and the contexts' page_start count from 0
+  const PART = /^\s*([^,;[\]]+?)\s*,?\s+pp?\.\s*(\d+)(?:\s*[-\u2013]\s*(\d+))?(?:\s*\(printed [^()[\];]{1,40}\))?\s*$/;
   const NUMBER = /\(?\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\(?\$?\d+\.\d+\)?/g;
 
   function sentenceBefore(text, at) {
@@ -126,10 +128,11 @@
     if (filings) return doc in filings;
     return (run.contract.contexts || []).some((c) => c.doc_id === doc) || /^[\w.&-]+$/.test(doc);
   }
-  function chip(doc, page, last, opts) {
-    const label = last != null && last !== page ? `[${doc}, pp. ${page}-${last}]` : `[${doc}, p. ${page}]`;
+  function chip(doc, page, last, opts) { // page, last: zero-based; the label counts as a viewer does
+    const label = opts.shown ? `[${opts.shown}]`
+      : last != null && last !== page ? `[${doc}, pp. ${page + 1}-${last + 1}]` : `[${doc}, p. ${page + 1}]`;
     const b = el("button", { type: "button", class: "chip" + (opts.other ? " other" : ""), text: label,
-      title: `Open ${doc}, page ${page} (zero-based; page ${page + 1} of the file)` });
+      title: `Open ${doc}, page ${page + 1} of the file` });
     b.dataset.doc = doc;
     b.dataset.page = page;
     b.addEventListener("click", () => {
@@ -150,10 +153,11 @@
       target.append(text.slice(last, m.index));
       const sentence = sentenceBefore(text, m.index);
       for (const p of parts) {
-        const doc = p[1].trim(), page = Number(p[2]);
+        const doc = p[1].trim(), page = Number(p[2]) - 1;
         const marks = marksFor(sentence, run, doc, page);
-        target.append(chip(doc, page, p[3] ? Number(p[3]) : null,
-          { marks, chunk: pickChunk(run, doc, page, marks), other: asked.size > 0 && !asked.has(doc) }));
+        target.append(chip(doc, page, p[3] ? Number(p[3]) - 1 : null,
+          { marks, chunk: pickChunk(run, doc, page, marks), other: asked.size > 0 && !asked.has(doc),
+            shown: p[0].trim() }));
       }
       last = m.index + m[0].length;
     }
@@ -403,7 +407,7 @@
         tag = el("span", { class: "from " + (own ? "asked" : "other"),
           text: own ? "asked filing" : same ? "same company, other filing" : "other company" });
       }
-      const pages = c.page_start === c.page_end ? `p. ${c.page_start}` : `pp. ${c.page_start}-${c.page_end}`;
+      const pages = c.pages || (c.page_start === c.page_end ? `p. ${c.page_start + 1}` : `pp. ${c.page_start + 1}-${c.page_end + 1}`);
       return el("li", {}, chip(c.doc_id, c.page_start, c.page_end, { chunk: c.chunk_id, marks: [], other: asked.size > 0 && !asked.has(c.doc_id) }),
         " ", el("span", { class: "muted", text: `${pages}, score ${Number(c.score).toFixed(3)}` }), " ", tag,
         el("span", { class: "snippet", text: (c.text || "").replace(/\s+/g, " ").slice(0, 160) }));
@@ -533,7 +537,7 @@
     frame.dataset.state = "loading";
     $("viewer-title").textContent = V.doc;
     $("viewer-sub").textContent = "";
-    $("viewer-page").textContent = `p. ${V.page}`;
+    $("viewer-page").textContent = `p. ${V.page + 1}`;
     const q = new URLSearchParams({ zoom: CFG.zoom });
     if (V.chunk != null) q.set("chunk", V.chunk);
     for (const m of V.marks || []) q.append("mark", m);
@@ -553,7 +557,8 @@
     V.view = view;
     $("viewer-title").textContent = view.label;
     $("viewer-sub").textContent = `${view.doc_id} (${view.kind.toUpperCase()})`;
-    $("viewer-page").textContent = `p. ${view.page}, page ${view.page + 1} of ${view.n_pages}`;
+    $("viewer-page").textContent = `p. ${view.page + 1} of ${view.n_pages}`
+      + (view.printed && view.printed !== String(view.page + 1) ? ` (printed ${view.printed})` : "");
     $("viewer-prev").disabled = view.prev == null;
     $("viewer-next").disabled = view.next == null;
     $("viewer-file").href = view.file + (view.kind === "pdf" ? `#page=${view.page + 1}` : "");

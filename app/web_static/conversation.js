@@ -59,7 +59,8 @@
     run.contexts.hidden = false;
     run.contexts.replaceChildren(el("summary", {}, "Citations ", el("span", { class: "muted", text: `(${cites.length})` })),
       cites.length ? el("ul", { class: "citations" }, ...cites.map((c) => el("li", {},
-        chip(c.doc_id, c.page_start, c.page_end, { chunk: null, marks: [], other: asked.size > 0 && !asked.has(c.doc_id) }))))
+        chip(c.doc_id, c.page_start, c.page_end, { chunk: null, marks: [], shown: c.shown,
+          other: asked.size > 0 && !asked.has(c.doc_id) }))))
         : el("p", { class: "muted", text: "The answer cites no page." }),
       el("p", { class: "muted small", text: "Read back from the conversation's thread, which keeps each turn's answer, "
         + "routing and citations (not its passages or cost)." }));

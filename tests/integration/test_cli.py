@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -35,6 +38,28 @@ def test_ask_human_output_names_routing_and_sources(demo_index, demo_qas, capsys
     assert main(["ask", "--index", str(demo_index), demo_qas[1]["question"]]) == 0
     out = capsys.readouterr().out
     assert "routing" in out and demo_qas[1]["doc_id"] in out
+
+
+def test_ask_text_lists_every_context_of_the_json_by_score_with_viewer_pages(demo_index, demo_qas, capsys,
+                                                                             monkeypatch):
+    """Issue 51: the text output lists as many contexts as the JSON (more than ten here: CBR with up to 20
+    chunks), highest score first, each with its pages as a PDF viewer counts them."""
+    monkeypatch.setenv("FINRAG_MAX_CHUNKS", "20")
+    for qa in demo_qas:  # a question with more than ten contexts
+        q = qa["question"]
+        assert main(["ask", "--index", str(demo_index), "--system", "cbr", "--json", q]) == 0
+        contexts = json.loads(capsys.readouterr().out)["contexts"]
+        if len(contexts) > 10:
+            break
+    assert len(contexts) > 10
+    assert main(["ask", "--index", str(demo_index), "--system", "cbr", q]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if re.match(r"^  \[.+\] score ", ln)]
+    assert len(lines) == len(contexts), lines
+    scores = [float(ln.rsplit("score ", 1)[1]) for ln in lines]
+    assert scores == sorted(scores, reverse=True)
+    shown = {re.match(r"^  \[(.+)\] score", ln).group(1) for ln in lines}
+    assert shown == {f"{c['doc_id']}, {c['pages']}" for c in contexts}
+    assert all(c["pages"].startswith(f"p. {c['page_start'] + 1}") for c in contexts if c["page_start"] == c["page_end"])
 
 
 def test_missing_index_and_empty_question_are_one_line_errors(tmp_path, demo_index):
@@ -93,3 +118,45 @@ def test_demo_command_runs_end_to_end(tmp_path, demo_index, capsys):
     out = capsys.readouterr().out
     assert "3/3 answering 3 questions" in out and "expected answer in the answer" in out
     assert "hdrr" in out and "chunks from the asked filing" in out and "why routing wins" in out
+    # issue 51: the closing "Try:" command works as printed, from where the demo ran (no `finrag` on the PATH)
+    try_line = next(ln for ln in out.splitlines() if ln.startswith("Try: "))
+    cmd = shlex.split(try_line[len("Try: "):])
+    assert cmd[0] != "finrag" or shutil.which("finrag"), try_line
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0 and "routing exact_path" in r.stdout, (try_line, r.stderr[-500:])
+    # the expected answer's page as a PDF viewer counts it: the demo's pages print their viewer number
+    assert re.search(r"expected: .+ \(stated in [A-Z0-9_]+, p\. \d", out), out[:2000]
+
+
+def test_demo_names_the_command_that_runs_finrag_from_here(tmp_path, monkeypatch):
+    """Issue 51: after the quick start (`bash .ci/install && .venv/bin/finrag demo`) `finrag` is not on the PATH:
+    the demo's "Try:" line names `.venv/bin/finrag`; `finrag` only when that name on the PATH is this program."""
+    from finrag.demo import finrag_command
+
+    prog = tmp_path / ".venv" / "bin" / "finrag"
+    prog.parent.mkdir(parents=True)
+    prog.write_text("#!/bin/sh\n")
+    prog.chmod(0o755)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert finrag_command(".venv/bin/finrag", cwd=tmp_path) == ".venv/bin/finrag"
+    assert finrag_command(str(prog), cwd=tmp_path) == ".venv/bin/finrag"
+    assert finrag_command(str(prog), cwd=tmp_path / ".venv") == "bin/finrag"
+    monkeypatch.setenv("PATH", f"{prog.parent}:/usr/bin:/bin")
+    assert finrag_command(".venv/bin/finrag", cwd=tmp_path) == "finrag"
+    assert finrag_command("/nowhere/pytest", cwd=tmp_path).endswith(" -m finrag.cli")
+
+
+def test_demo_says_agentic_dropped_the_chunks_its_verification_named():
+    """Issue 51: Agentic's line named chunks of other filings ("verification failed (chunks from other filings:
+    COBALT...)") that the contexts no longer held; it says they were dropped."""
+    from finrag.demo import _why
+
+    res = {"routing": {"status": "not_routed", "routed_docs": [], "reason": ""},
+           "verification": {"belongs": False, "reason": "chunks from other filings: COBALTSOFTWARE_2023_10K",
+                            "retries": 2, "unverified_dropped": 3}}
+    line = _why(res)
+    assert "verification failed (chunks from other filings: COBALTSOFTWARE_2023_10K, 2 retries" in line
+    assert "those 3 chunks of other companies were dropped, not used" in line
+    res["verification"] = {"belongs": True, "reason": "all top chunks from the target company", "retries": 0}
+    assert "dropped" not in _why(res)

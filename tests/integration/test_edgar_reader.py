@@ -134,11 +134,13 @@ def test_table_reader_disagreeing_with_the_fact_is_said_and_recorded(apple_index
     answer = res["answer"]
     assert "inline XBRL fact us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax" in answer
     assert "$391.035000 million" in answer or "$391.035 million" in answer
-    assert re.search(r"The statement table on p\. \d+ reads 391,035 \(millions\)", answer), answer
-    assert "the tagged XBRL fact is" in answer
     check = res["reader"]["table_check"]
+    # cited as a person opens it: the viewer's page (1-based) of the zero-based page the reader recorded
+    m = re.search(r"The statement table \[[^\]]+, p\. (\d+)[^\]]*\] reads 391,035 \(millions\)", answer)
+    assert m and int(m.group(1)) == check["page"] + 1, answer
+    assert "the tagged XBRL fact is" in answer
     assert check["agrees"] is False and check["table_value"] == 391_035e6 and check["fact_value"] == 391_035e3
     # the filing as downloaded: the table agrees with the fact, nothing is added
     res = run_query(q, system="hdrr", index_dir=apple_indexes["orig"])
-    assert "$391,035 million" in res["answer"] and "statement table on p." not in res["answer"]
+    assert "$391,035 million" in res["answer"] and "statement table [" not in res["answer"]
     assert res["reader"]["table_check"]["agrees"] is True

@@ -121,12 +121,56 @@ def test_a_server_that_generates_without_end_is_bounded_by_each_roles_limit(demo
     res = ask(demo_index, stub, demo_qas[0]["question"], system, on_llm_error="offline", router_rewrite=False)
     limits = {"router": 1024, "rewriter": 512, "verifier": 256, "generator": 1024}
     calls = res["cost"]["calls"]
-    assert calls and all(c["model"] == "error" and "limit of" in c["error"] for c in calls), calls
+    structured_calls = [c for c in calls if c["role"] != "generator"]
+    assert structured_calls and all(c["model"] == "error" and "limit of" in c["error"] for c in structured_calls), calls
+    # the generator's plain-text reply cut at its limit is the answer, marked as cut (issue 51)
+    assert [(c["model"], c["finish_reason"], c["max_tokens"]) for c in calls if c["role"] == "generator"] == [
+        ("stub-model", "length", 1024)]
     sent = stub.chat_requests()
     assert len(sent) == len(calls)
     assert [r["max_tokens"] for r in sent] == [limits[c["role"]] for c in calls]
     assert all(r["usage"]["completion_tokens"] == r["max_tokens"] for r in sent)
-    assert res["answer"] and res["offline_fallback"]
+    assert res["answer"].endswith("(cut at 1,024 tokens)") and res["offline_fallback"] and res["finish_reason"] == "length"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_plain_text_answer_cut_at_its_limit_is_an_answer_that_says_so(demo_index, demo_qas, stub, system):
+    """Issue 51: a base model that never ends its turn (llama-server with Gemma 3 270M): the generator's plain-text
+    reply stops at its completion limit. That text is the answer, marked as cut: the contract's `finish_reason:
+    "length"`, the call's limit, and "(cut at N tokens)" at the answer's end; the structured calls end as usual."""
+    stub.mode = "endless_text"
+    res = ask(demo_index, stub, demo_qas[0]["question"], system, llm_max_tokens={"generator": 40})
+    gen = [c for c in res["cost"]["calls"] if c["role"] == "generator"]
+    assert [(c["finish_reason"], c["max_tokens"], c["completion_tokens"]) for c in gen] == [("length", 40, 40)], gen
+    assert res["finish_reason"] == "length" and "offline_fallback" not in res and "error" not in res
+    assert res["answer"].endswith(" (cut at 40 tokens)") and "and so on" in res["answer"], res["answer"]
+    assert all("error" not in c for c in res["cost"]["calls"])
+    stub.reset()  # a reply that ends by itself says so, without the mark
+    res = ask(demo_index, stub, demo_qas[0]["question"], system)
+    assert res["finish_reason"] == "stop" and "(cut at" not in res["answer"]
+
+
+def test_a_cut_answer_in_the_cli_and_chat(demo_index, demo_qas, stub, tmp_path, monkeypatch, capsys):
+    """Issue 51: `finrag ask` (text and --json) and `finrag chat` show the cut answer with exit 0."""
+    import io
+    import json
+
+    from finrag.cli import main
+
+    stub.mode = "endless_text"
+    monkeypatch.setenv("FINRAG_LLM_MAX_TOKENS", "generator=32")
+    monkeypatch.setenv("FINRAG_FAST_PATH", "off")
+    llm = ["--llm", "openai/stub-model", "--llm-base-url", stub.base_url]
+    q = demo_qas[0]["question"]
+    assert main(["ask", "--index", str(demo_index), *llm, q]) == 0
+    out = capsys.readouterr()
+    assert "(cut at 32 tokens)" in out.out, out
+    assert main(["ask", "--index", str(demo_index), *llm, "--json", q]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["finish_reason"] == "length" and res["answer"].endswith("(cut at 32 tokens)")
+    monkeypatch.setattr("sys.stdin", io.StringIO(q + "\n"))
+    assert main(["chat", "--index", str(demo_index), "--threads-dir", str(tmp_path), *llm]) == 0
+    assert "(cut at 32 tokens)" in capsys.readouterr().out
 
 
 def test_completion_limits_are_settings_per_role(demo_index, demo_qas, stub, monkeypatch):

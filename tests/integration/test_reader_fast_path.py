@@ -69,7 +69,9 @@ def test_offline_hdrr_answers_metrics_with_a_citation_per_input(demo_index, ques
     # every number the answer uses is cited, and every cited page is in the contexts
     routed = res["routing"]["routed_docs"][0]
     pages = {(c["doc_id"], p) for c in res["contexts"] for p in range(c["page_start"], c["page_end"] + 1)}
-    cited = {(d, int(p)) for d, p in re.findall(r"\[([A-Z0-9_]+), p\. (\d+)\]", res["answer"])}
+    # the answer cites the viewer's page (1-based), the contexts and inputs count from 0
+    cited = {(d, int(p) - 1) for d, p in re.findall(r"\[([A-Z0-9_]+), p\. (\d+)(?: \(printed [^)]+\))?\]",
+                                                     res["answer"])}
     assert cited and cited <= pages and {d for d, _ in cited} == {routed}
     assert {(i["doc_id"], i["page"]) for i in reader["inputs"]} <= cited
 

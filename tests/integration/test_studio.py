@@ -23,6 +23,8 @@ from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E4
 ALL_NODES = {"resolve_question", "extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
              "verify", "generate"}
 HDRR_NODES = ALL_NODES - {"verify"}
+LOGS: dict[str, Path] = {}
+"""The `langgraph dev` log of the module's server (the `studio` fixture)."""
 
 
 def _langgraph_cli() -> str | None:
@@ -56,6 +58,7 @@ def studio(demo_index, tmp_path_factory):
             wait_http(f"{url}/ok", timeout=60, proc=proc, log=log)
         except RuntimeError as exc:
             pytest.fail(f"langgraph dev did not become ready: {exc}")
+        LOGS["studio"] = log
         yield url
     finally:
         stop_process(proc)
@@ -222,3 +225,19 @@ def test_studio_thread_resolves_a_follow_up(studio):
     turns = history["values"]["turns"]
     assert [t["question"] for t in turns] == ["What was Acme Widgets' revenue in FY2022?"]
     assert history["values"]["conversation"]["turn"] == 2
+
+
+def test_studio_runs_without_a_thread_log_no_warning(studio, demo_qas):
+    """Issue 51: a run without a thread (`runs.wait(None, ...)`, what Studio's quick runs send) answers and leaves
+    no warning in the server's log (LangGraph said "`durability` has no effect when no checkpointer is present"
+    once per run)."""
+    from langgraph_sdk import get_client
+
+    async def main():
+        client = get_client(url=studio)
+        return [await client.runs.wait(None, "hdrr", input={"question": q["question"]}) for q in demo_qas[:2]]
+
+    outs = asyncio.run(main())
+    assert all(o["answer"] and o["routed_docs"] for o in outs)
+    text = LOGS["studio"].read_text(errors="replace")
+    assert "durability" not in text and "Traceback" not in text, text[-3000:]

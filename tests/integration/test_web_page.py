@@ -225,9 +225,9 @@ def test_page_routes_serve_only_indexed_filings_and_pages(server):
 
 def test_cited_page_highlights_the_chunk_and_the_figure(server):
     answer = httpx.post(f"{server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
-    cited = re.search(r"\[(ACMEWIDGETS_2022_10K), p\. (\d+)\]", answer["answer"])
+    cited = re.search(r"\[(ACMEWIDGETS_2022_10K), p\. (\d+)(?: \(printed [^)]+\))?\]", answer["answer"])
     assert cited, answer["answer"]
-    page = int(cited.group(2))
+    page = int(cited.group(2)) - 1  # the answer cites the viewer's page; /pages/N counts from 0
     chunk = next(c for c in answer["contexts"] if c["page_start"] <= page <= c["page_end"] and FIGURE in c["text"])
     view = httpx.get(f"{server}/documents/ACMEWIDGETS_2022_10K/pages/{page}",
                      params={"chunk": chunk["chunk_id"], "mark": [FIGURE, "Total revenue"]}, timeout=30).json()
@@ -293,14 +293,14 @@ def test_ask_open_the_cited_page_and_compare_systems(server, browser, tmp_path):
         shot(page, tmp_path, "answer.png")
 
         viewer = open_chip(page)
-        assert viewer["title"] == "Acme Widgets 10-K 2022" and viewer["label"].startswith("p. 6,"), viewer
+        assert viewer["title"] == "Acme Widgets 10-K 2022" and viewer["label"].startswith("p. 7 of "), viewer  # zero-based page 6
         assert viewer["width"] > 500 and viewer["passage"] >= 3 and viewer["marks"] >= 1, viewer
         shot(page, tmp_path, "page.png")
         click(page, "#viewer-next")
-        page.wait_for("document.querySelector('#viewer-page').innerText.startsWith('p. 7,') && "
+        page.wait_for("document.querySelector('#viewer-page').innerText.startsWith('p. 8 of') && "
                       "document.querySelector('#page-frame').dataset.state === 'ready'", 30)
         click(page, "#viewer-prev")
-        page.wait_for("document.querySelector('#viewer-page').innerText.startsWith('p. 6,') && "
+        page.wait_for("document.querySelector('#viewer-page').innerText.startsWith('p. 7 of') && "
                       "document.querySelector('#page-frame').dataset.state === 'ready'", 30)
         fetched = page.eval("performance.getEntriesByType('resource').map(e => e.name)"
                             ".filter(n => n.includes('/pages/6/image')).length")
@@ -340,7 +340,7 @@ def test_filings_page_and_offline_docs_in_chromium(server, browser, tmp_path):
         shot(page, tmp_path, "documents.png")
         click(page, "#documents-table tbody tr .chip")
         page.wait_for("document.querySelector('#page-frame').dataset.state === 'ready'", 60)
-        assert page.eval("document.querySelector('#viewer-page').innerText").startswith("p. 0,")
+        assert page.eval("document.querySelector('#viewer-page').innerText").startswith("p. 1 of")
         page.navigate(f"{server}/docs")
         page.wait_for("!!document.querySelector('.swagger-ui .info .title')", 60)
         page.wait_for("!!document.body && document.body.innerText.includes('/documents/{doc_id}/pages/{page_no}/image')", 30)

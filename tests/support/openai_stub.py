@@ -44,7 +44,8 @@ Modes that behave like real servers (issue 38); several may be combined with com
 without tool support), `"no_json_object"` (HTTP 400 for `response_format: {"type": "json_object"}`) and
 `"endless"` (a model that never stops by itself: with a completion limit, `max_completion_tokens` or
 `max_tokens`, a reply of exactly that many stub tokens with `finish_reason: "length"`; without one, a reply of
-`ENDLESS_TOKENS` tokens, also cut with "length"), `"drops_system"` (llama-cpp-python's `--chat_format gemma`:
+`ENDLESS_TOKENS` tokens, also cut with "length"), `"endless_text"` (the same for plain-text replies only, a
+base model that never ends its turn: structured replies end as in "ok"), `"drops_system"` (llama-cpp-python's `--chat_format gemma`:
 system messages are removed before anything else, so the reply and its usage count only the other messages;
 each request's entry has `saw_system`: whether it carried one).
 Each request's entry has `max_tokens`: the completion limit it carried (`max_completion_tokens`, else
@@ -67,7 +68,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 STUB_MODES = ("ok", "http500", "garbage", "bad_json", "hang", "no_json_schema", "no_tools", "no_json_object",
-              "endless", "drops_system")
+              "endless", "endless_text", "drops_system")
 ENDLESS_TOKENS = 20_000
 """The length of an "endless" reply to a request without a completion limit, in stub tokens."""
 LLAMA_CPP_PYTHON_JSON_SCHEMA_ERROR = (
@@ -446,7 +447,8 @@ class OpenAIStub:
             else:
                 content = text_answer(body)
         finish = "tool_calls" if tool_calls else "stop"
-        if "endless" in modes:  # generates until the limit (or, without one, for a very long time)
+        plain = not tool_calls and not body.get("response_format") and schema_in_prompt(prompt_text) is None
+        if "endless" in modes or ("endless_text" in modes and plain):  # generates until the limit (or long)
             limit = completion_limit(body)
             content, tool_calls, finish = _endless(content or "", limit or ENDLESS_TOKENS), None, "length"
         completion_text = (content or "") + (json.dumps(tool_calls) if tool_calls else "")

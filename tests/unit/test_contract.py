@@ -83,12 +83,16 @@ STATE = {
 def test_to_contract_exact_output():
     out = to_contract(dict(STATE), system="hdrr", qid="q1", question="q", total_ms=10.00049)
     expected = {
-        "id": "q1", "system": "hdrr", "question": "q", "answer": "It was $1 [A_2022_10K, p. 3].",
+        # the answer cites the viewer's page (zero-based page 3 is p. 4); the contexts keep zero-based pages
+        "id": "q1", "system": "hdrr", "question": "q", "answer": "It was $1 [A_2022_10K, p. 4].",
         "routing": {"status": "exact_path", "routed_docs": ["A_2022_10K"], "reason": "A fiscal 2022: the only filing",
                     "extracted": STATE["extracted"]},
         "contexts": [{"chunk_id": 7, "doc_id": "A_2022_10K", "page_start": 3, "page_end": 4, "score": 0.123457,
-                      "text": "Revenue was $1."},
-                     {"chunk_id": None, "doc_id": "A_2022_10K", "page_start": 5, "page_end": 5, "score": 1.0, "text": "p"}],
+                      "text": "Revenue was $1.", "viewer_page_start": 4, "viewer_page_end": 5,
+                      "printed_page_start": None, "printed_page_end": None, "pages": "pp. 4-5"},
+                     {"chunk_id": None, "doc_id": "A_2022_10K", "page_start": 5, "page_end": 5, "score": 1.0, "text": "p",
+                      "viewer_page_start": 6, "viewer_page_end": 6, "printed_page_start": None,
+                      "printed_page_end": None, "pages": "p. 6"}],
         "cost": {"llm_calls": 1, "prompt_tokens": 100, "completion_tokens": 9, "context_tokens": 42,
                  "calls": STATE["llm_calls"], "llm_calls_saved": 0},
         "timings_ms": {"generate": 1.235, "total": 10.0},

@@ -86,7 +86,22 @@ def test_every_candidate_has_a_confidence_and_a_reason(reg):
 def test_companies_the_index_does_not_hold(reg, question, missing):
     res = route(reg, question)
     assert res.status == "company_not_indexed" and res.doc_ids == [], (question, res)
-    assert missing in res.reason and res.close_names
+    assert missing in res.reason
+    # issue 51: nothing indexed resembles these names, so none is offered as "closest" (a shared "Corporation"
+    # or "Bancorp", or a two-letter ticker inside the name, is no resemblance)
+    assert res.close_names == [] and "closest indexed names" not in res.reason, res.close_names
+
+
+def test_closest_indexed_names_resemble_the_asked_name():
+    """Issue 51: Apple asked of an index without Apple is not offered Boeing (ticker 'BA'); a misspelt name is
+    offered the name it misspells, and a ticker-shaped one the ticker it resembles."""
+    without_apple = Registry(corpus_documents([c for c in load_companies() if c.ticker != "AAPL"]))
+    assert any(c.startswith("Boeing") for c in without_apple.close_names(["Boeing Co"]))
+    assert not any("Boeing" in c for c in without_apple.close_names(["Apple"])), without_apple.close_names(["Apple"])
+    res = route(without_apple, "What was Apple's revenue in FY2023?")
+    assert "Boeing" not in res.reason, res.reason
+    assert without_apple.close_names(["Mircosoft"])[0] == "Microsoft (MSFT)"
+    assert "Microsoft (MSFT)" in without_apple.close_names(["MSTF"])
 
 
 def test_a_typo_of_a_known_name_is_not_an_unknown_company(reg):

@@ -18,7 +18,9 @@ from typing import Iterable, Mapping
 __all__ = ["check_citations", "escape_labels", "parse_citation"]
 
 _BRACKET = re.compile(r"\[([^\[\]]{3,300})\]")
-_PART = re.compile(r"^\s*([^,;\[\]]+?)\s*,?\s+pp?\.\s*(\d{1,6})(?:\s*[-\u2013]\s*(\d{1,6}))?\s*$")
+_PART = re.compile(r"^\s*([^,;\[\]]+?)\s*,?\s+pp?\.\s*(\d{1,6})(?:\s*[-\u2013]\s*(\d{1,6}))?"
+                   r"(?:\s*\(printed [^()\[\];]{1,40}\))?\s*$")
+"""One part of a citation; a person's form (`finrag.tools.answering.page_labels`) may add `(printed 55)`."""
 
 
 def parse_citation(inner: str) -> list[tuple[str, int, int]] | None:

@@ -382,7 +382,7 @@ def check_against_table(exact: ReaderResult, table: Optional[ReaderResult]) -> R
                          "table_value": float(table.value), "fact_value": float(fact.value), "concept": fact.label,
                          "agrees": bool(agrees)}
     if not agrees:
-        exact.answer += (f" The statement table on p. {cell.page} reads {cell.raw}{scale} ('{cell.label}', "
+        exact.answer += (f" The statement table [{cell.doc_id}, p. {cell.page}] reads {cell.raw}{scale} ('{cell.label}', "
                          f"{_plain(float(table.value), per_share)}); the tagged XBRL fact is "
                          f"{_plain(float(fact.value), per_share)}.")
     return exact

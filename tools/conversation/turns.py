@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from finrag.tools.answering.citations import _BRACKET, parse_citation
+from finrag.tools.answering.page_labels import display_citations
 
 PER_TURN_KEYS = ("extracted", "routed_docs", "routing_status", "routing_reason", "routing_confidence",
                  "query_from_router", "question_facts", "query", "keywords", "fts_results", "vector_results",
@@ -21,19 +22,25 @@ PER_TURN_KEYS = ("extracted", "routed_docs", "routing_status", "routing_reason",
 
 def citations_of(answer: str) -> list[dict[str, Any]]:
     """The citations of an answer (`[DOC, p. N]`, `[DOC, pp. N-M]`, several in one bracket), in order, each
-    once, as {doc_id, page_start, page_end}."""
-    out: dict[tuple[str, int, int], None] = {}
+    once, as {doc_id, page_start, page_end, shown}: the pages as the answer writes them (the graph's answer
+    counts from 0, the contract's from 1: `finrag.tools.answering.page_labels`) and `shown`, the part as written."""
+    out: dict[tuple[str, int, int], str] = {}
     for m in _BRACKET.finditer(answer or ""):
-        for doc, first, last in parse_citation(m.group(1)) or []:
-            out[(doc, first, last)] = None
-    return [{"doc_id": d, "page_start": a, "page_end": b} for d, a, b in out]
+        parts = parse_citation(m.group(1)) or []
+        texts = m.group(1).split(";") if parts else []
+        for (doc, first, last), text in zip(parts, texts):
+            out.setdefault((doc, first, last), " ".join(text.split()))
+    return [{"doc_id": d, "page_start": a, "page_end": b, "shown": s} for (d, a, b), s in out.items()]
 
 
 def turn_record(state: Mapping[str, Any]) -> dict[str, Any]:
     """The record of the turn `state` holds (after its run): turn, question as typed, resolved question, the
-    inherited slots, routing, answer, citations."""
+    inherited slots, routing, answer (as the contract shows it: pages as a viewer counts them), citations
+    (`page_start` / `page_end` zero-based like the contract's contexts, `shown` as the answer writes them)."""
     conv = state.get("conversation") or {}
-    answer = str(state.get("answer") or "")
+    answer = str(state.get("answer") or "")  # its citations zero-based, as the contexts count pages
+    shown = display_citations(answer, state.get("contexts") or [])  # as people read it (the contract's answer)
+    cites = [{**c, "shown": d["shown"]} for c, d in zip(citations_of(answer), citations_of(shown))]
     return {"turn": int(conv.get("turn") or 0), "question": conv.get("typed") or state.get("question") or "",
             "resolved_question": conv.get("resolved") or state.get("question") or "",
             "inherited": dict(conv.get("inherited") or {}), "slots": dict(conv.get("slots") or {}),
@@ -41,7 +48,7 @@ def turn_record(state: Mapping[str, Any]) -> dict[str, Any]:
             "routing": {"status": state.get("routing_status") or "not_routed",
                         "routed_docs": list(state.get("routed_docs") or []),
                         "reason": state.get("routing_reason") or ""},
-            "answer": answer, "citations": citations_of(answer)}
+            "answer": shown, "citations": cites}
 
 
 def reset_update() -> dict[str, Any]:

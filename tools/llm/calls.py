@@ -128,6 +128,14 @@ def max_tokens_of(model: Any) -> int | None:
     return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
 
 
+def cut_note(record: Mapping[str, Any]) -> str:
+    """' (cut at N tokens)' for a plain-text reply that stopped at its completion limit (`finish_reason:
+    "length"`), '' otherwise: what an answer cut there says at its end."""
+    if record.get("finish_reason") != "length":
+        return ""
+    return f" (cut at {int(record.get('max_tokens') or record.get('completion_tokens') or 0):,} tokens)"
+
+
 def check_finished(role: str, model: Any, reply: Any) -> None:
     """Raise `LimitReached` when a reply stopped at its completion limit."""
     meta = getattr(reply, "response_metadata", None) or {}
@@ -135,9 +143,10 @@ def check_finished(role: str, model: Any, reply: Any) -> None:
         raise LimitReached(role, max_tokens_of(model))
 
 
-def invoke_tracked(role: str, model: BaseChatModel, messages: list) -> tuple[Any, dict]:
+def invoke_tracked(role: str, model: BaseChatModel, messages: list, *, cut_ok: bool = False) -> tuple[Any, dict]:
     """Invoke a chat model; return (reply message, call record). A reply cut at its completion limit raises
-    `LimitReached`."""
+    `LimitReached`, unless `cut_ok` (a plain-text answer: the text so far is the reply, and the record says
+    `finish_reason: "length"` and `max_tokens`, the limit it reached)."""
     sent, folded = system_role.for_server(model, messages)
     reply = model.invoke(sent)
     spent = (0, 0)
@@ -146,10 +155,17 @@ def invoke_tracked(role: str, model: BaseChatModel, messages: list) -> tuple[Any
         spent = provider_usage(reply) or (0, 0)
         sent, folded = system_role.fold(messages), True
         reply = model.invoke(sent)
-    check_finished(role, model, reply)
+    finish = str((getattr(reply, "response_metadata", None) or {}).get("finish_reason") or "")
+    if not cut_ok:
+        check_finished(role, model, reply)
     pt, ct = usage_of(reply, _prompt_text(sent), str(getattr(reply, "content", "")))
-    return reply, call_record(role, model, pt + spent[0], ct + spent[1], estimated=provider_usage(reply) is None,
-                              folded=folded)
+    record = call_record(role, model, pt + spent[0], ct + spent[1], estimated=provider_usage(reply) is None,
+                         folded=folded)
+    if cut_ok and finish:  # a plain-text answer says how it ended ("stop", or "length": cut at its limit)
+        record["finish_reason"] = finish
+        if finish == "length":
+            record["max_tokens"] = max_tokens_of(model) or ct + spent[1]
+    return reply, record
 
 
 def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: list) -> tuple[Any, Any, Any, dict]:
@@ -270,11 +286,13 @@ def try_structured(role: str, model: BaseChatModel, schema, messages: list) -> t
         return None, _failed(role, model, exc)
 
 
-def try_text(role: str, model: BaseChatModel, messages: list) -> tuple[str, dict]:
-    """A plain-text call under the error policy: a failure raises `LLMError`, or returns ("", error record)."""
+def try_text(role: str, model: BaseChatModel, messages: list, *, cut_ok: bool = False) -> tuple[str, dict]:
+    """A plain-text call under the error policy: a failure raises `LLMError`, or returns ("", error record).
+    `cut_ok` (the generator's answer): a reply cut at its completion limit is returned as it is, its record
+    marked `finish_reason: "length"` (`invoke_tracked`); otherwise such a reply is a failure (`LimitReached`)."""
     try:
         check_deadline(role)
-        reply, record = invoke_tracked(role, model, messages)
+        reply, record = invoke_tracked(role, model, messages, cut_ok=cut_ok)
         return str(reply.content).strip(), record
     except Exception as exc:
         return "", _failed(role, model, exc)

@@ -27,6 +27,7 @@ question names no company and `fallback_scope=ask`: no retrieval, the answer ask
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -113,6 +114,20 @@ class _CanonKeys:
         if len(sq) >= 6:
             for v in self._variants(sq):
                 self.by_variant.setdefault(v, []).append(canon)
+
+
+CLOSE_NAME_RATIO = 75.0
+"""How much of an asked name an indexed one must share to be suggested (`Registry.close_names`): 'Mircosoft'
+and 'Microsoft' share 89, 'Ulta Beauty' and 'Etsy' far less."""
+_TICKER_SHAPE = re.compile(r"^[A-Z]{1,5}(?:\.[A-Z])?$")
+_LEGAL_SUFFIX = re.compile(r"\b(?:inc|incorporated|corp|corporation|company|co|ltd|limited|plc|llc|lp|holdings?|"
+                           r"group|the|n\.?v|s\.?a|ag|se)\b\.?", re.I)
+
+
+def _name_core(name: str) -> str:
+    """A company name without its legal suffixes, punctuation and case ('Apple Inc.' -> 'apple')."""
+    core = _LEGAL_SUFFIX.sub(" ", name.replace("&", " and "))
+    return " ".join(re.sub(r"[^\w\s]", " ", core).lower().split())
 
 
 class Registry:
@@ -366,22 +381,32 @@ class Registry:
         return max(confs) if confs else 1.0
 
     def close_names(self, names: Iterable[str], limit: int = 3) -> list[str]:
-        """Indexed companies whose names (or tickers) are closest to `names` (fuzzy, rapidfuzz WRatio)."""
+        """Indexed companies whose name resembles an asked name as a whole, or whose ticker resembles an asked
+        ticker: most of the letters in order (rapidfuzz `ratio` >= `CLOSE_NAME_RATIO` after legal suffixes such
+        as "Inc." or "Corporation" are set aside). Not a word in common ("Zorblax Corporation" is not "Fox
+        Corporation") and not a fragment ("Apple" is not Boeing's ticker "BA"): [] when nothing resembles."""
         indexed = {k: c for k, c in self._companies.items() if c.in_registry and self._docs_by_company.get(k)}
-        choices: dict[str, str] = {}
+        by_name: dict[str, str] = {}
+        by_ticker: dict[str, str] = {}
         for c in indexed.values():
             label = c.name + (f" ({c.tickers[0]})" if c.tickers else "")
-            for n in [c.name, *c.tickers[:1]]:
-                choices.setdefault(n, label)
+            by_name.setdefault(_name_core(c.name), label)
+            for t in c.tickers[:1]:
+                by_ticker.setdefault(t.upper(), label)
         try:
             from rapidfuzz import fuzz, process
         except ImportError:  # pragma: no cover
             return []
         scored: dict[str, float] = {}
         for name in names:
-            for choice, score, _ in process.extract(str(name), list(choices), scorer=fuzz.WRatio, limit=limit * 2,
-                                                    score_cutoff=50):
-                label = choices[choice]
+            text = str(name).strip().lstrip("$")
+            ticker = bool(_TICKER_SHAPE.match(text))
+            query, pool = (text.upper(), by_ticker) if ticker else (_name_core(text), by_name)
+            if not query:
+                continue
+            for choice, score, _ in process.extract(query, list(pool), scorer=fuzz.ratio, limit=limit * 2,
+                                                    score_cutoff=CLOSE_NAME_RATIO):
+                label = pool[choice]
                 scored[label] = max(scored.get(label, 0.0), score)
         return [label for label, _ in sorted(scored.items(), key=lambda kv: -kv[1])[:limit]]
 

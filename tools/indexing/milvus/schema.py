@@ -157,10 +157,32 @@ def connect(loc: Location, create: bool = False, timeout: float | None = None):
         if ca:
             kwargs["server_pem_path"] = ca
     try:
+        if "db_name" in kwargs:  # a database of a server: created by the first write, else it must exist
+            _database(MilvusClient, {k: v for k, v in kwargs.items() if k != "db_name"}, loc, create)
         return MilvusClient(**kwargs)
+    except IndexMissing:
+        raise
     except Exception as exc:
         what = "Milvus Lite cannot open" if loc.lite else "Milvus server unreachable at"
         raise MilvusUnavailable(f"{what} {loc} ({type(exc).__name__}: {short_error(exc)})") from None
+
+
+def _database(client_class, kwargs: dict, loc: Location, create: bool) -> None:
+    """Make sure the server has `loc`'s database: a writer (`create`) creates it, a reader is told there is no
+    index there (`milvus://HOST:PORT/DB`: the docs' form, issue 51)."""
+    client = client_class(**kwargs)
+    try:
+        if loc.db_name in client.list_databases():
+            return
+        if not create:
+            raise IndexMissing(f"no finrag index at {loc}: the server has no database {loc.db_name!r} (build one "
+                               f"with `finrag copy SRC {loc}` or `finrag index PATH --index {loc}`)")
+        client.create_database(loc.db_name)
+    finally:
+        try:
+            client.close()
+        except Exception:
+            pass
 
 
 def short_error(exc: BaseException) -> str:

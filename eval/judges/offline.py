@@ -31,6 +31,7 @@ __all__ = ["DEFAULT_PARAMS_PATH", "OfflineJudgeParams", "JudgeFeatures", "Offlin
 
 DEFAULT_PARAMS_PATH = Path(__file__).resolve().parents[1] / "data" / "offline_judge_params.json"
 
+_CITATION_RE = re.compile(r"\[[^\[\]\n]{1,200}?\bpp?\.\s*[^\[\]\n]{0,120}\]")  # an answer's citation brackets
 _CAVEAT_RE = re.compile(r"(?i)\b(?:the answer here assumes|this answer (?:considers|assumes)|note that the answer)\b.*$",
                         re.S)
 
@@ -121,6 +122,7 @@ class OfflineJudge(Judge):
         ans = to_text(answer).strip()
         if not ans:
             return JudgeFeatures(kind="empty", refusal=1.0)
+        ans = _CITATION_RE.sub(" ", ans)  # "[3M_2022_10K, p. 45 (printed 43)]" cites pages; it states no figure
         q_scale, q_pct = question_unit(question)
         gnums = parse_numbers(gold_t)
         anums = parse_numbers(ans)

@@ -363,3 +363,16 @@ def test_llm_judge_usage_is_thread_safe():
         scores = list(pool.map(lambda i: judge.score("q", "g", f"a{i}").score, range(40)))
     assert scores == [8] * 40 and judge.calls == 40
     assert judge.total_usage == {"input_tokens": 400, "output_tokens": 80, "total_tokens": 480}
+
+
+def test_the_offline_judge_reads_no_figure_in_a_citation():
+    """Citations carry page numbers, now also the printed ones ("[AMERICANEXPRESS_2022_10K, pp. 56-57 (printed 53 to
+    54)]"): an answer quoting another company's passage scored 10 on a CAGR question because a page number matched
+    the gold figure. A citation states no figure."""
+    from finrag.eval.judges.offline import OfflineJudge
+
+    judge = OfflineJudge()
+    answer = ("From the filings: Total revenues net of interest expense increased in 2021 compared to 2020. "
+              "[AMERICANEXPRESS_2022_10K, pp. 56-57 (printed 53 to 54)]")
+    assert judge.score("What is the 2 year revenue CAGR (in percents)?", "54%", answer).score <= 2
+    assert judge.score("What is the CAGR (in percents)?", "54%", "The CAGR was 54% [X_2022_10K, p. 3]").score == 10

@@ -300,7 +300,9 @@ def _add_service_routes(app: FastAPI, open_store: Callable[[], Any], index: Any,
     name = _index_name(index)
 
     def count_documents() -> int:
-        return open_store().count_documents()
+        store = open_store()
+        probe = getattr(store, "probe", None)  # the embedded index: through a connection opened now (issue 49)
+        return probe() if probe is not None else store.count_documents()
 
     @app.get("/health", tags=["service"])
     async def health():

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
 import threading
 from collections import OrderedDict

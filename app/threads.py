@@ -41,9 +41,22 @@ from typing import IO, Any, Iterator
 from finrag.graphs import SYSTEMS, build_graph
 from finrag.state.configuration import Configuration
 from finrag.state.settings import ThreadSettings
+from finrag.thread_errors import (
+    ThreadBusy,
+    ThreadError,
+    ThreadExists,
+    ThreadNotFound,
+    ThreadQuota,
+    ThreadStoreDamaged,
+    ThreadStoreGone,
+    ThreadStoreReadOnly,
+    ThreadStoreTampered,
+    damaged,
+)
 from finrag.tools.conversation import checkpoints
-from finrag.tools.conversation.checkpoint_serde import TamperedCheckpoint, ThreadSerializer
-from finrag.tools.conversation.store_file import file_id, open_read_only, read_only
+from finrag.tools.conversation.checkpoint_serde import ThreadSerializer
+from finrag.tools.conversation.store_file import file_id, open_read_only
+from finrag.tools.conversation.store_file import read_only as read_only_why
 from finrag.tools.conversation.thread_ids import thread_id_problem
 from finrag.tools.conversation.turns import turn_record
 
@@ -54,50 +67,6 @@ STORE_NAME = "threads.sqlite"
 RETRIEVAL_KEYS = ("fts_results", "vector_results", "fused", "reranked")
 """State keys of a finished turn not kept in the store (hundreds of kB of chunk text; the contract's `contexts`
 are kept)."""
-
-
-class ThreadError(ValueError):
-    """A thread cannot be used as asked (one line)."""
-
-
-class ThreadNotFound(ThreadError, KeyError):
-    """No thread of that id in the store (`thread_id`: the id asked for)."""
-
-    def __init__(self, message: str = "thread not found", thread_id: str = "") -> None:
-        """The one-line message, and the id asked for."""
-        super().__init__(message)
-        self.thread_id = thread_id
-
-    def __str__(self) -> str:
-        """The one-line message (KeyError would quote it)."""
-        return str(self.args[0]) if self.args else "thread not found"
-
-
-class ThreadExists(ThreadError):
-    """A thread of that id is in the store already (`ThreadStore.create`)."""
-
-
-class ThreadBusy(ThreadError):
-    """The thread is answering another turn, and the caller would not wait longer (`ThreadStore.turn(wait=)`)."""
-
-
-class ThreadStoreDamaged(ThreadError):
-    """The thread store cannot be used as asked: SQLite cannot read it (reported, never reset), or one of the
-    subclasses below (each says what it is; the server answers 503 for all of them)."""
-
-
-class ThreadStoreReadOnly(ThreadStoreDamaged):
-    """The store cannot be written (a read-only file system, no write permission): its threads can be read, not
-    continued or created."""
-
-
-class ThreadStoreTampered(ThreadStoreDamaged):
-    """A checkpoint names a type finrag never stores (`checkpoint_serde`): refused, nothing of it run."""
-
-
-class ThreadStoreGone(ThreadStoreDamaged):
-    """The store's file was deleted or replaced on disk while this process had it open: nothing more is written
-    into the old file; the process opens the one at the path on the next request (`owned_store`)."""
 
 
 @dataclass(frozen=True)
@@ -167,24 +136,6 @@ def store_path(cfg: Configuration, owner: str = "") -> Path:
     return Path(index).expanduser() / name
 
 
-def damaged(path: Path | None, exc: BaseException) -> ThreadStoreDamaged:
-    """The one-line error of a store SQLite cannot read: a tampered checkpoint and a store that cannot be written
-    are named as what they are (neither is damage, and moving the store away would discard every conversation)."""
-    where = str(path) if path else "the in-memory thread store"
-    cause = " ".join(str(exc).split())[:200]  # SQLite's integrity report can run to many lines
-    if isinstance(exc, ThreadStoreDamaged):
-        return exc
-    if isinstance(exc, TamperedCheckpoint):
-        return ThreadStoreTampered(f"thread store {where}: {cause}; refused, nothing of it was run (delete that "
-                                   "thread, or move the store away)")
-    why = read_only(path) if path is not None and isinstance(exc, sqlite3.OperationalError) else None
-    if why:
-        return ThreadStoreReadOnly(f"thread store {where} is read-only ({why}): its conversations can be read, not "
-                                   "continued; make it writable to go on")
-    return ThreadStoreDamaged(f"thread store {where} is damaged ({cause}); move it away to start a new one "
-                              "(it is not reset)")
-
-
 class ThreadStore:
     """The threads of one index: a LangGraph checkpointer, the graphs compiled with it, and the store's registry of
     its threads (created, last used) that its bounds are applied by."""
@@ -226,7 +177,7 @@ class ThreadStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = None
         try:
-            why = read_only(path) if path.exists() else None
+            why = read_only_why(path) if path.exists() else None
             conn = open_read_only(path) if why else sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
             row = conn.execute("PRAGMA quick_check").fetchone()
             if not row or row[0] != "ok":
@@ -413,11 +364,15 @@ class ThreadStore:
             row = cur.execute(f"SELECT created, updated FROM {REGISTRY} WHERE thread_id = ?", (thread_id,)).fetchone()
         return (float(row[0]), float(row[1])) if row else None
 
-    def create(self, thread_id: str | None = None) -> str:
+    def create(self, thread_id: str | None = None, *, keep_conversations: bool = False) -> str:
         """A new thread, empty until its first turn: `thread_id`, or a generated one (32 hex digits). ThreadExists
-        when the store holds it already; the store's bounds are applied (`prune`)."""
+        when the store holds it already; the store's bounds are applied (`prune`). `keep_conversations` (the
+        server's POST /threads): a full store makes room by dropping its oldest threads that were never asked,
+        never a conversation; ThreadQuota when all of them have turns."""
         tid = check_thread_id(thread_id) if thread_id is not None else uuid.uuid4().hex
         self.check_writable()
+        if keep_conversations:
+            self._room_without_conversations()
         now, taken = time.time(), False
         with self._sql() as cur:
             try:
@@ -428,6 +383,30 @@ class ThreadStore:
             raise ThreadExists(f"thread {tid!r} exists already")
         self.prune(keep=tid)
         return tid
+
+    def _room_without_conversations(self) -> None:
+        """Room for one more thread under `bounds.max_threads`, made only of threads without a turn (ThreadQuota)."""
+        limit = self.bounds.max_threads
+        rows = self._rows()
+        if not limit or len(rows) < limit:
+            return
+        asked = set(self._asked_ids())
+        for tid in [t for t, _, _ in rows if t not in asked][:len(rows) - limit + 1]:
+            if self._acquire(tid, 0.0):
+                try:
+                    self._remove(tid)
+                finally:
+                    self._release(tid)
+        if len(self._rows()) >= limit:
+            raise ThreadQuota(f"{limit} threads with turns are kept here already (FINRAG_THREADS_MAX_THREADS): "
+                              "delete one (DELETE /threads/ID) before creating another")
+
+    def _asked_ids(self) -> builtins.list[str]:
+        """The ids of threads with at least one checkpoint (a turn answered)."""
+        if self._meta is None:
+            with self._sql(transaction=False) as cur:
+                return [str(r[0]) for r in cur.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()]
+        return [str(t) for t in getattr(self.saver, "storage", {})]
 
     def prune(self, keep: str | None = None) -> builtins.list[str]:
         """Apply the store's bounds: threads unused for longer than `bounds.max_age_s`, then the least recently used
@@ -592,6 +571,7 @@ def delete(thread_id: str, index: str | None = None, *, threads_dir: str | None 
     open_store(index, threads_dir=threads_dir).delete(thread_id)
 
 
-__all__ = ["ThreadBounds", "ThreadBusy", "ThreadError", "ThreadExists", "ThreadInfo", "ThreadNotFound", "ThreadStore",
-           "ThreadStoreDamaged", "ThreadStoreGone", "ThreadStoreReadOnly", "ThreadStoreTampered", "check_thread_id", "delete", "list_threads", "open_store", "owned_store", "owner_of",
-           "read", "store_for", "store_path"]
+__all__ = ["ThreadBounds", "ThreadBusy", "ThreadError", "ThreadExists", "ThreadInfo", "ThreadNotFound", "ThreadQuota",
+           "ThreadStore", "ThreadStoreDamaged", "ThreadStoreGone", "ThreadStoreReadOnly", "ThreadStoreTampered",
+           "check_thread_id", "damaged", "delete", "list_threads", "open_store", "owned_store", "owner_of", "read",
+           "store_for", "store_path"]

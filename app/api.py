@@ -27,6 +27,7 @@ from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
 from finrag.tools.llm.calls import failed_call, message_text
 from finrag.tools.llm.tokens import count_tokens
+from finrag.tools.visible import shown
 
 
 class QuestionError(ValueError):
@@ -100,7 +101,8 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         id=qid,
         system=system,
         question=question,
-        answer=answering_prefix(state, question) + str(state.get("answer") or ""),
+        # a registrant's name (or any text) with bidi, zero-width or control characters: shown escaped (issue 49)
+        answer=shown(answering_prefix(state, question) + str(state.get("answer") or ""), keep="\n\r\t"),
         routing=Routing(status=state.get("routing_status") or "not_routed",
                         routed_docs=list(state.get("routed_docs") or []),
                         reason=state.get("routing_reason") or "", extracted=state.get("extracted") or {},

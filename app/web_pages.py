@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from finrag.state.forms import FORM_LABELS
 from finrag.tools.indexing.file_identity import CHANGED
+from finrag.tools.visible import shown
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.open_index import OpenIndex
@@ -321,7 +322,7 @@ def page_view(store: OpenIndex, doc_id: str, page: Any, *, chunk_id: Optional[in
                     "page_start": chunk.page_start if chunk else None, "page_end": chunk.page_end if chunk else None},
         "file": f"/documents/{_quote(doc_id)}/file", "file_state": state,
         "prev": n - 1 if n > 0 else None, "next": n + 1 if n + 1 < doc["n_pages"] else None,
-        "label": _label(info, doc_id), "company": getattr(info, "company", ""), "note": "; ".join(notes),
+        "label": _label(info, doc_id), "company": shown(getattr(info, "company", "")), "note": "; ".join(notes),
     }
 
 
@@ -335,7 +336,7 @@ def _label(info, doc_id: str) -> str:
     if info is None:
         return doc_id
     form = {"10K": "10-K", "10Q": "10-Q", "8K": "8-K"}.get(info.form, info.form)
-    return " ".join(x for x in (info.company, form, info.period or "") if x) or doc_id
+    return shown(" ".join(x for x in (info.company, form, info.period or "") if x) or doc_id)
 
 
 # ----------------------------------------------------------------- identity
@@ -362,7 +363,8 @@ def _identity(store: OpenIndex, info) -> dict:
     fields: dict[str, dict] = {}
 
     def put(name: str, value, source: str) -> None:
-        fields[name] = {"value": value, "source": source if value not in (None, "", []) else "not found"}
+        shown_value = shown(value) if isinstance(value, str) else value  # a filing's text, its invisible characters escaped
+        fields[name] = {"value": shown_value, "source": source if value not in (None, "", []) else "not found"}
 
     if side is not None:
         how = side.get("identity_source") or {}

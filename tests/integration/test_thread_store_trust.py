@@ -189,13 +189,15 @@ def test_a_read_only_store_says_read_only_and_reads(demo_index, tmp_path):
 def test_a_failed_turn_leaves_the_thread_as_it_was(demo_index, store, monkeypatch):
     from support.openai_stub import OpenAIStub
 
+    from finrag.tools.llm.calls import LLMError
+
     monkeypatch.setenv("OPENAI_API_KEY", "x")
     with OpenAIStub() as stub:
         conf = {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "llm_max_retries": 0}
         _turn(demo_index, store, Q1, configurable=conf)
         before = store.read("t1")
         stub.mode = "http500"  # the router LLM fails: a 502 from the server
-        with pytest.raises(Exception):
+        with pytest.raises(LLMError):
             _turn(demo_index, store, "What was Borealis Energy's net income in FY2023?", configurable=conf)
         assert store.read("t1") == before
         stub.mode = "ok"
@@ -219,11 +221,24 @@ def test_a_visible_thread_id_is_kept_as_typed(store):
 
 
 def test_a_registrant_name_is_shown_escaped():
-    from finrag.tools.conversation.thread_ids import shown
+    from finrag.tools.visible import shown
 
     assert shown("Acme\u202e Corp\u200b") == "Acme\\u202e Corp\\u200b"
     assert shown("Société Générale") == "Société Générale"
     assert shown("line\nnext", keep="\n") == "line\nnext"
+
+
+def test_a_registrant_name_with_a_bidi_override_is_escaped_in_answers_and_on_the_page():
+    from finrag.api import to_answer
+    from finrag.state.schema import DocumentInfo
+    from finrag.web_pages import _label
+
+    name = "Evil\u202eCorp"
+    state = {"answer": f"{name}'s FY2022 total revenue was $5.0 million [EVIL_2022_10K, p. 1].\nSource: p. 1"}
+    got = to_answer(state, system="hdrr", qid="q", question="?", total_ms=1.0).answer
+    assert "\u202e" not in got and "Evil\\u202eCorp's" in got and "\n" in got  # newlines kept
+    info = DocumentInfo(doc_id="EVIL_2022_10K", company=name, form="10K", period="2022")
+    assert _label(info, info.doc_id) == "Evil\\u202eCorp 10-K 2022"
 
 
 if __name__ == "__main__":

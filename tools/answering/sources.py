@@ -45,13 +45,9 @@ class StorePages:
     def content_hash(self, doc_id: str) -> str:
         """The SHA-256 the index recorded for the filing's file ('' when unknown): the PDF is read only while the
         file at its path still has it (`page_tables`)."""
-        own = getattr(self.store, "content_hash_of", None)
-        every = getattr(self.store, "document_hashes", None)
         try:
-            if own is not None:
-                return str(own(doc_id) or "")
-            return str(every().get(doc_id, ("", ""))[0] or "") if every is not None else ""
-        except Exception:
+            return str(self.store.content_hash_of(doc_id) or "")
+        except Exception:  # an index that cannot say: the file is then known by path, size and time
             return ""
 
 

@@ -63,7 +63,7 @@ from finrag.tools.indexing.store_schema import (
 from finrag.tools.indexing.store_search import SearchMixin
 from finrag.tools.indexing.store_write import WriteMixin
 
-__all__ = ["Store", "DB_NAME", "SCHEMA_VERSION", "VARIANTS", "IndexError_", "IndexMissing", "EmbedderMismatch",
+__all__ = ["Store", "probe", "DB_NAME", "SCHEMA_VERSION", "VARIANTS", "IndexError_", "IndexMissing", "EmbedderMismatch",
            "VariantMissing", "IndexCorrupt", "IndexUnwritable", "fts_phrases", "fts_query"]
 
 
@@ -135,29 +135,6 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
             self._local.hold = hold
         return hold.conn
 
-    def probe(self) -> int:
-        """The number of documents, read through a connection opened for the purpose and closed (what `/health`
-        asks): it fails, one line (IndexError_), when the process cannot open the index any more (its open-file
-        limit reached, the database file gone or unreadable) even though this thread's connection still works."""
-        try:
-            fd = os.open(self.db_path, os.O_RDONLY)
-        except OSError as exc:
-            why = exc.strerror or str(exc)
-            if exc.errno == errno.EMFILE:
-                why += f" (the process's open-file limit is {resource.getrlimit(resource.RLIMIT_NOFILE)[0]})"
-            raise IndexError_(f"index database {self.db_path} cannot be opened: {why}") from None
-        os.close(fd)
-        try:
-            conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=30)
-        except sqlite3.Error as exc:
-            raise IndexError_(f"index database {self.db_path} cannot be opened: {exc}") from None
-        try:
-            return int(conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
-        except sqlite3.DatabaseError as exc:
-            raise IndexCorrupt(self.db_path, exc) from None
-        finally:
-            conn.close()
-
     def read_connection(self) -> sqlite3.Connection:
         """This thread's read connection (autocommit, rows as `sqlite3.Row`), for code that reads the tables as they
         are (`finrag copy`, benchmarks); read only: writes go through the Store's methods."""
@@ -197,3 +174,28 @@ def _close_reader(readers: list[sqlite3.Connection], lock: threading.RLock, conn
         conn.close()
     except sqlite3.Error:
         pass
+
+
+def probe(db_path: Path) -> int:
+    """The number of documents of the index database `db_path`, read through a connection opened for the purpose
+    and closed (what `/health` asks): it fails, one line (IndexError_), when the process cannot open the index any
+    more (its open-file limit reached, the database file gone or unreadable) even where the connections it holds
+    still work."""
+    try:
+        fd = os.open(db_path, os.O_RDONLY)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.EMFILE:
+            why += f" (the process's open-file limit is {resource.getrlimit(resource.RLIMIT_NOFILE)[0]})"
+        raise IndexError_(f"index database {db_path} cannot be opened: {why}") from None
+    os.close(fd)
+    try:
+        conn = sqlite3.connect(f"{Path(db_path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        raise IndexError_(f"index database {db_path} cannot be opened: {exc}") from None
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        raise IndexCorrupt(db_path, exc) from None
+    finally:
+        conn.close()

@@ -111,6 +111,7 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
         self.embedder = embedder
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()  # the list alone: never held while anything waits on a thread
         self._vec_lock = threading.RLock()
         self._vfiles: dict[str, V.VectorFile] = {}
         self._anns: dict = {}
@@ -128,10 +129,11 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
             conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=30, isolation_level=None)
             conn.row_factory = sqlite3.Row
             hold = _ReaderHold(conn)
-            with self._lock:
+            with self._readers_lock:
                 self._readers.append(conn)
-            # the list and the lock, not self: a thread that outlives the Store must not keep it alive
-            weakref.finalize(hold, _close_reader, self._readers, self._lock, conn)
+            # the list and its lock, not self: a thread that outlives the Store must not keep it alive; not the
+            # Store's lock either (a thread ending while another holds it, and joins it, would wait for ever)
+            weakref.finalize(hold, _close_reader, self._readers, self._readers_lock, conn)
             self._local.hold = hold
         return hold.conn
 
@@ -142,15 +144,16 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._readers:
+            with self._readers_lock:
+                readers = list(self._readers)
+                self._readers.clear()
+            for conn in readers:
                 try:
                     conn.close()
                 except sqlite3.Error:
                     pass
-            self._readers.clear()
-            self._local = threading.local()
+            self._local = threading.local()  # the holds' finalisers find their connections closed already
             self.conn.close()
-
 
 
 class _ReaderHold:
@@ -163,7 +166,7 @@ class _ReaderHold:
         self.conn = conn
 
 
-def _close_reader(readers: list[sqlite3.Connection], lock: threading.RLock, conn: sqlite3.Connection) -> None:
+def _close_reader(readers: list[sqlite3.Connection], lock: threading.Lock, conn: sqlite3.Connection) -> None:
     """Close a read connection whose thread ended, and forget it."""
     with lock:
         try:

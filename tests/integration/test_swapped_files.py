@@ -68,6 +68,7 @@ def test_a_filing_replaced_after_indexing_is_not_read_as_the_indexed_one(swap_in
     with caplog.at_level(logging.WARNING):
         after = _answer(index)
     assert "2,204.5" not in after, after  # never Cobalt's figure as Acme's
+    assert after.startswith(f"{ACME}: {CHANGED}."), after  # and the answer says why, first
     assert any(CHANGED in r.getMessage() and ACME in r.getMessage() for r in caplog.records)
 
 

@@ -29,6 +29,7 @@ from finrag.tools.answering.fallback_answer import fallback_of
 from finrag.tools.answering.page_labels import display_citations, display_citations_by, display_fields, printed_label
 from finrag.tools.llm.calls import failed_call, message_text
 from finrag.tools.llm.tokens import count_tokens
+from finrag.tools.visible import shown
 
 
 class QuestionError(ValueError):
@@ -106,7 +107,8 @@ def to_answer(state: dict, *, system: str, qid: str, question: str, total_ms: fl
         id=qid,
         system=system,
         question=question,
-        answer=answering_prefix(state, question) + display_answer(state),
+        # a registrant's name (or any text) with bidi, zero-width or control characters: shown escaped (issue 49)
+        answer=shown(answering_prefix(state, question) + display_answer(state), keep="\n\r\t"),
         routing=Routing(status=state.get("routing_status") or "not_routed",
                         routed_docs=list(state.get("routed_docs") or []),
                         reason=state.get("routing_reason") or "", extracted=state.get("extracted") or {},

@@ -177,3 +177,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
 def _log_start(host: str, port: int, index: Any, api_key: Optional[str], workers: int) -> None:
     log.info("finrag serving on http://%s:%d (index %s, API key %s, %d worker process%s)", host, int(port), index,
              "required" if api_key else "off", workers, "" if workers == 1 else "es")
+    if not api_key and not _loopback(host):
+        log.warning("no API key on %s, an address other machines may reach: every client shares one thread store "
+                    "(the one `finrag chat` uses), and can read, delete and crowd out anyone's conversations; "
+                    "set --api-key or FINRAG_API_KEY to give each key its own", host)
+
+
+def _loopback(host: str) -> bool:
+    """Is `host` a loopback address or name (only this machine reaches it)?"""
+    import ipaddress
+
+    if host.strip().lower() in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -300,7 +300,13 @@ def _add_service_routes(app: FastAPI, open_store: Callable[[], Any], index: Any,
     name = _index_name(index)
 
     def count_documents() -> int:
-        return open_store().count_documents()
+        from finrag.tools.indexing.backend import is_milvus
+        from finrag.tools.indexing.store import DB_NAME, probe
+
+        store = open_store()
+        if is_milvus(str(index)):
+            return store.count_documents()
+        return probe(Path(index) / DB_NAME)  # through a connection opened for it: can the server open it now?
 
     @app.get("/health", tags=["service"])
     async def health():

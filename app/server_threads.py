@@ -24,9 +24,12 @@ Python API use. Read-only routes never create a store. A store SQLite cannot rea
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextvars
 import re
 import sqlite3
+import threading
+import time
 from datetime import datetime, timezone
 from typing import Any, AsyncIterator, Callable, Iterator, Mapping, Optional
 
@@ -36,11 +39,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from finrag.guard import API_KEY_HEADER
 from finrag.state.configuration import Configuration
+from finrag.state.settings import ThreadSettings
 from finrag.threads import (
     ThreadBusy,
     ThreadError,
     ThreadExists,
     ThreadNotFound,
+    ThreadQuota,
     ThreadStore,
     ThreadStoreDamaged,
     check_thread_id,
@@ -101,6 +106,8 @@ def describe(exc: BaseException) -> Optional[tuple[int, str]]:
     a malformed id or a thread id where none is taken; None for other errors."""
     if isinstance(exc, ThreadNotFound):
         return 404, f"unknown thread {exc.thread_id!r}: POST /threads creates one" if exc.thread_id else _public(str(exc))
+    if isinstance(exc, ThreadQuota):
+        return 429, _public(str(exc))
     if isinstance(exc, (ThreadBusy, ThreadExists)):
         return 409, _public(str(exc))
     if isinstance(exc, ThreadStoreDamaged):
@@ -114,6 +121,31 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+class CreateQuota:
+    """How many threads each owner (API key) may create a minute (`ThreadSettings.create_per_minute`; 0: no
+    limit), counted in this process over the last 60 seconds."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._made: dict[str, collections.deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, owner: str) -> None:
+        """Count one creation by `owner`, or ThreadQuota when it made `per_minute` in the last minute."""
+        if not self.per_minute:
+            return
+        now = time.monotonic()
+        with self._lock:
+            made = self._made.setdefault(owner, collections.deque())
+            while made and made[0] <= now - 60.0:
+                made.popleft()
+            if len(made) >= self.per_minute:
+                wait = max(1, int(made[0] + 60.0 - now + 0.999))
+                raise ThreadQuota(f"at most {self.per_minute} threads a minute per API key "
+                                  f"(FINRAG_THREADS_CREATE_PER_MINUTE); try again in {wait} s")
+            made.append(now)
+
+
 class Threads:
     """The server's thread stores (per index and API key), its thread routes and its turns on threads."""
 
@@ -121,6 +153,7 @@ class Threads:
         """`server_conf`: the Configuration values of every request (the index); `api_keys`: the server's keys."""
         self.server_conf = dict(server_conf)
         self.api_keys = api_keys
+        self.quota = CreateQuota(int(ThreadSettings().create_per_minute))
 
     def owner(self, given_key: Optional[str]) -> str:
         """The caller's store: '' on a server without keys, else its key's (the guard let only the keys in)."""
@@ -224,9 +257,10 @@ class Threads:
             who = owner(request)
 
             def create() -> str:
+                self.quota.take(who)  # 429 past the key's threads a minute
                 store = self.store(who)
                 assert store is not None
-                return store.create(body.thread_id if body is not None else None)
+                return store.create(body.thread_id if body is not None else None, keep_conversations=True)
 
             return {"thread_id": await asyncio.to_thread(create)}
 

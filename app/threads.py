@@ -41,46 +41,32 @@ from typing import IO, Any, Iterator
 from finrag.graphs import SYSTEMS, build_graph
 from finrag.state.configuration import Configuration
 from finrag.state.settings import ThreadSettings
+from finrag.thread_errors import (
+    ThreadBusy,
+    ThreadError,
+    ThreadExists,
+    ThreadNotFound,
+    ThreadQuota,
+    ThreadStoreDamaged,
+    ThreadStoreGone,
+    ThreadStoreReadOnly,
+    ThreadStoreTampered,
+    damaged,
+)
+from finrag.tools.conversation import checkpoints
+from finrag.tools.conversation.checkpoint_serde import ThreadSerializer
+from finrag.tools.conversation.store_file import file_id, open_read_only
+from finrag.tools.conversation.store_file import read_only as read_only_why
+from finrag.tools.conversation.thread_ids import thread_id_problem
 from finrag.tools.conversation.turns import turn_record
 
 STORE_NAME = "threads.sqlite"
 """The thread store's file name beside an index."""
 
-MAX_THREAD_ID = 200
-"""The longest thread id accepted (characters)."""
 
 RETRIEVAL_KEYS = ("fts_results", "vector_results", "fused", "reranked")
 """State keys of a finished turn not kept in the store (hundreds of kB of chunk text; the contract's `contexts`
 are kept)."""
-
-
-class ThreadError(ValueError):
-    """A thread cannot be used as asked (one line)."""
-
-
-class ThreadNotFound(ThreadError, KeyError):
-    """No thread of that id in the store (`thread_id`: the id asked for)."""
-
-    def __init__(self, message: str = "thread not found", thread_id: str = "") -> None:
-        """The one-line message, and the id asked for."""
-        super().__init__(message)
-        self.thread_id = thread_id
-
-    def __str__(self) -> str:
-        """The one-line message (KeyError would quote it)."""
-        return str(self.args[0]) if self.args else "thread not found"
-
-
-class ThreadExists(ThreadError):
-    """A thread of that id is in the store already (`ThreadStore.create`)."""
-
-
-class ThreadBusy(ThreadError):
-    """The thread is answering another turn, and the caller would not wait longer (`ThreadStore.turn(wait=)`)."""
-
-
-class ThreadStoreDamaged(ThreadError):
-    """The thread store exists but SQLite cannot read it (reported, never reset)."""
 
 
 @dataclass(frozen=True)
@@ -118,12 +104,12 @@ REGISTRY = "finrag_threads"
 
 
 def check_thread_id(thread_id: Any) -> str:
-    """The thread id, or ThreadError when it is not a non-empty one-line string of at most 200 characters."""
-    if not isinstance(thread_id, str) or not thread_id.strip():
-        raise ThreadError("thread id must be a non-empty string")
-    if len(thread_id) > MAX_THREAD_ID or any(ord(c) < 32 for c in thread_id):
-        raise ThreadError(f"thread id must be one line of at most {MAX_THREAD_ID} characters")
-    return thread_id.strip()
+    """The thread id, or ThreadError when it is not a non-empty string of at most 200 characters, one line of
+    visible characters (no control, separator, bidi or zero-width character) without surrounding spaces."""
+    problem = thread_id_problem(thread_id)
+    if problem:
+        raise ThreadError(problem)
+    return str(thread_id)
 
 
 def owner_of(api_key: str | None) -> str:
@@ -150,22 +136,17 @@ def store_path(cfg: Configuration, owner: str = "") -> Path:
     return Path(index).expanduser() / name
 
 
-def damaged(path: Path | None, exc: BaseException) -> ThreadStoreDamaged:
-    """The one-line error of a store SQLite cannot read."""
-    where = str(path) if path else "the in-memory thread store"
-    cause = " ".join(str(exc).split())[:200]  # SQLite's integrity report can run to many lines
-    return ThreadStoreDamaged(f"thread store {where} is damaged ({cause}); move it away to start a new one "
-                              "(it is not reset)")
-
-
 class ThreadStore:
     """The threads of one index: a LangGraph checkpointer, the graphs compiled with it, and the store's registry of
     its threads (created, last used) that its bounds are applied by."""
 
     def __init__(self, saver: Any, path: Path | None = None, conn: sqlite3.Connection | None = None,
-                 bounds: ThreadBounds | None = None) -> None:
-        """A store over `saver` (the SQLite one at `path`, or an in-memory one); `bounds`: `ThreadSettings`'s."""
+                 bounds: ThreadBounds | None = None, read_only: str = "") -> None:
+        """A store over `saver` (the SQLite one at `path`, or an in-memory one); `bounds`: `ThreadSettings`'s;
+        `read_only`: why the store cannot be written ('' when it can)."""
         self.saver, self.path, self._conn = saver, path, conn
+        self.read_only = read_only
+        self._file = file_id(path) if path is not None else None  # the file opened (`check_file`)
         self.bounds = bounds if bounds is not None else ThreadBounds.from_settings()
         self._graphs: dict[str, Any] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -174,6 +155,8 @@ class ThreadStore:
         # an in-memory store keeps its registry in an in-memory SQLite database (the SQLite store: in its file)
         self._meta = None if conn is not None else sqlite3.connect(":memory:", check_same_thread=False)
         self._meta_lock = threading.Lock()
+        if read_only:
+            return
         with self._sql() as cur:
             cur.execute(f"CREATE TABLE IF NOT EXISTS {REGISTRY} (thread_id TEXT PRIMARY KEY, created REAL NOT NULL, "
                         "updated REAL NOT NULL)")
@@ -184,7 +167,7 @@ class ThreadStore:
         """A store that lives as long as the object (LangGraph's `InMemorySaver`)."""
         from langgraph.checkpoint.memory import InMemorySaver
 
-        return cls(InMemorySaver(), bounds=bounds)
+        return cls(InMemorySaver(serde=ThreadSerializer()), bounds=bounds)
 
     @classmethod
     def sqlite(cls, path: Path, bounds: ThreadBounds | None = None) -> "ThreadStore":
@@ -194,17 +177,21 @@ class ThreadStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = None
         try:
-            conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
+            why = read_only_why(path) if path.exists() else None
+            conn = open_read_only(path) if why else sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
             row = conn.execute("PRAGMA quick_check").fetchone()
             if not row or row[0] != "ok":
                 raise sqlite3.DatabaseError(f"integrity check: {row[0] if row else 'no answer'}")
-            saver = SqliteSaver(conn)
-            saver.setup()
-            return cls(saver, path, conn, bounds)
+            saver = SqliteSaver(conn, serde=ThreadSerializer())
+            if why:
+                saver.is_setup = True  # read as it is: no table created, no journal mode set
+            else:
+                saver.setup()
+            return cls(saver, path, conn, bounds, read_only=why or "")
         except (sqlite3.DatabaseError, ThreadStoreDamaged) as exc:
             if conn is not None:
                 conn.close()
-            raise (exc if isinstance(exc, ThreadStoreDamaged) else damaged(path, exc)) from None
+            raise damaged(path, exc) from None
 
     # ------------------------------------------------------------------ graphs and turns
     def graph(self, system: str) -> Any:
@@ -220,12 +207,37 @@ class ThreadStore:
     def turn(self, thread_id: str, wait: float | None = None) -> Iterator[None]:
         """Hold the thread for one turn: other turns of it wait (this process: a lock; others: a byte-range lock on
         `<store>.lock`). `wait`: at most that many seconds, then ThreadBusy (None: as long as it takes)."""
+        self.check_writable()
         if not self._acquire(thread_id, wait):
             raise ThreadBusy(f"thread {thread_id!r} is answering another turn; send this one when it has answered")
         try:
-            yield
+            try:
+                before = checkpoints.mark(self.saver, thread_id)
+            except sqlite3.DatabaseError as exc:
+                raise damaged(self.path, exc) from None
+            try:
+                yield
+            except BaseException:  # the turn failed: what it wrote is dropped, the thread is as it was (case 8)
+                with contextlib.suppress(sqlite3.Error):
+                    checkpoints.roll_back(self.saver, thread_id, before)
+                raise
         finally:
             self._release(thread_id)
+
+    def check_writable(self) -> None:
+        """Before a write: ThreadStoreReadOnly for a store that cannot be written, ThreadStoreGone when the file at
+        the store's path is no longer the one it opened (deleted, or another file moved there)."""
+        if self.read_only:
+            raise ThreadStoreReadOnly(f"{self.where()} is read-only ({self.read_only}): its conversations can be "
+                                      "read, not continued; make it writable to go on")
+        if self.path is not None and self.gone():
+            what = "deleted" if not self.path.exists() else "replaced"
+            raise ThreadStoreGone(f"{self.where()} was {what} while in use; nothing was written to it (the next "
+                                  "request opens the store now at that path)")
+
+    def gone(self) -> bool:
+        """Is the file at the store's path another one than the store opened (or none)?"""
+        return self.path is not None and file_id(self.path) != self._file
 
     @staticmethod
     def _offset(thread_id: str) -> int:
@@ -278,38 +290,16 @@ class ThreadStore:
     after every step); a turn that fails leaves the thread as it was."""
 
     def _compact(self, thread_id: str) -> None:
-        """The thread's latest checkpoint rewritten in place without `RETRIEVAL_KEYS` and with at most
-        `bounds.max_turns` turns (the earliest dropped; the last turn is the state itself): one read and one write
-        of the checkpoint, no graph step, so the thread stays finished."""
-        tup = self.saver.get_tuple({"configurable": {"thread_id": thread_id}})
-        if tup is None:
-            return
-        values = dict((tup.checkpoint or {}).get("channel_values") or {})
-        kept = {k: v for k, v in values.items() if k not in RETRIEVAL_KEYS}
-        earlier = builtins.list(values.get("turns") or [])
-        room = max(0, self.bounds.max_turns - 1) if self.bounds.max_turns else len(earlier)
-        if len(earlier) > room:
-            kept["turns"] = earlier[len(earlier) - room:]
-        changed = [k for k in values if k in RETRIEVAL_KEYS] + (["turns"] if len(earlier) > room else [])
-        if not changed:
-            return
-        checkpoint = {**tup.checkpoint, "channel_values": kept}
-        versions = dict(tup.checkpoint.get("channel_versions") or {})
-        # the changed channels at their own versions: SQLite keeps the whole checkpoint, the in-memory saver a value
-        # per channel version (rewritten here; a dropped channel's becomes empty)
-        changed_versions = {k: versions[k] for k in changed if k in versions}
-        where = dict(tup.config["configurable"])
-        parent = ((tup.parent_config or {}).get("configurable") or {}).get("checkpoint_id")
-        config: dict[str, Any] = {"configurable": {"thread_id": thread_id, "checkpoint_ns": where.get("checkpoint_ns", "")}}
-        if parent:
-            config["configurable"]["checkpoint_id"] = parent
-        self.saver.put(config, checkpoint, tup.metadata, changed_versions)  # the same checkpoint id: replaced
+        """The thread's latest checkpoint without `RETRIEVAL_KEYS` and with at most `bounds.max_turns` turns
+        (`checkpoints.compact`)."""
+        checkpoints.compact(self.saver, thread_id, self.bounds.max_turns, RETRIEVAL_KEYS)
 
     def after_turn(self, thread_id: str, graph: Any = None) -> None:
         """After a turn (the thread held): the retrieval internals of its state cleared (`RETRIEVAL_KEYS`: the next
         turn resets them anyway; the answer, routing and contexts stay), its earliest turns past
         `bounds.max_turns` dropped, only its latest checkpoint kept (its state holds every turn, `turns`; older
         checkpoints add only size), its last use recorded, and the store's other bounds applied (`prune`)."""
+        self.check_writable()
         try:
             self._compact(thread_id)
             if self._conn is not None:
@@ -374,10 +364,15 @@ class ThreadStore:
             row = cur.execute(f"SELECT created, updated FROM {REGISTRY} WHERE thread_id = ?", (thread_id,)).fetchone()
         return (float(row[0]), float(row[1])) if row else None
 
-    def create(self, thread_id: str | None = None) -> str:
+    def create(self, thread_id: str | None = None, *, keep_conversations: bool = False) -> str:
         """A new thread, empty until its first turn: `thread_id`, or a generated one (32 hex digits). ThreadExists
-        when the store holds it already; the store's bounds are applied (`prune`)."""
+        when the store holds it already; the store's bounds are applied (`prune`). `keep_conversations` (the
+        server's POST /threads): a full store makes room by dropping its oldest threads that were never asked,
+        never a conversation; ThreadQuota when all of them have turns."""
         tid = check_thread_id(thread_id) if thread_id is not None else uuid.uuid4().hex
+        self.check_writable()
+        if keep_conversations:
+            self._room_without_conversations()
         now, taken = time.time(), False
         with self._sql() as cur:
             try:
@@ -388,6 +383,30 @@ class ThreadStore:
             raise ThreadExists(f"thread {tid!r} exists already")
         self.prune(keep=tid)
         return tid
+
+    def _room_without_conversations(self) -> None:
+        """Room for one more thread under `bounds.max_threads`, made only of threads without a turn (ThreadQuota)."""
+        limit = self.bounds.max_threads
+        rows = self._rows()
+        if not limit or len(rows) < limit:
+            return
+        asked = set(self._asked_ids())
+        for tid in [t for t, _, _ in rows if t not in asked][:len(rows) - limit + 1]:
+            if self._acquire(tid, 0.0):
+                try:
+                    self._remove(tid)
+                finally:
+                    self._release(tid)
+        if len(self._rows()) >= limit:
+            raise ThreadQuota(f"{limit} threads with turns are kept here already (FINRAG_THREADS_MAX_THREADS): "
+                              "delete one (DELETE /threads/ID) before creating another")
+
+    def _asked_ids(self) -> builtins.list[str]:
+        """The ids of threads with at least one checkpoint (a turn answered)."""
+        if self._meta is None:
+            with self._sql(transaction=False) as cur:
+                return [str(r[0]) for r in cur.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()]
+        return [str(t) for t in getattr(self.saver, "storage", {})]
 
     def prune(self, keep: str | None = None) -> builtins.list[str]:
         """Apply the store's bounds: threads unused for longer than `bounds.max_age_s`, then the least recently used
@@ -515,6 +534,10 @@ def owned_store(cfg: Configuration, owner: str = "", *, create: bool = True) -> 
         raise IndexMissing(f"no finrag index at {path.parent} (run `finrag index PATH --index {path.parent}` first)")
     key = str(path.resolve()) if path.parent.exists() else str(path)
     with _STORES_LOCK:
+        held = _STORES.get(key)
+        if held is not None and held.gone():  # the file was deleted or replaced: the one at the path now
+            del _STORES[key]
+            held.close()
         if key not in _STORES:
             if not create and not path.exists():
                 return None
@@ -548,6 +571,7 @@ def delete(thread_id: str, index: str | None = None, *, threads_dir: str | None 
     open_store(index, threads_dir=threads_dir).delete(thread_id)
 
 
-__all__ = ["ThreadBounds", "ThreadBusy", "ThreadError", "ThreadExists", "ThreadInfo", "ThreadNotFound", "ThreadStore",
-           "ThreadStoreDamaged", "check_thread_id", "delete", "list_threads", "open_store", "owned_store", "owner_of",
-           "read", "store_for", "store_path"]
+__all__ = ["ThreadBounds", "ThreadBusy", "ThreadError", "ThreadExists", "ThreadInfo", "ThreadNotFound", "ThreadQuota",
+           "ThreadStore", "ThreadStoreDamaged", "ThreadStoreGone", "ThreadStoreReadOnly", "ThreadStoreTampered",
+           "check_thread_id", "damaged", "delete", "list_threads", "open_store", "owned_store", "owner_of", "read",
+           "store_for", "store_path"]

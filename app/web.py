@@ -46,6 +46,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from finrag.graphs import SYSTEMS
 from finrag.state.contract import ROUTING_STATUSES
+from finrag.tools.indexing.file_identity import CHANGED
 from finrag.web_pages import (
     MAX_CHUNK_ID,
     MAX_MARK_QUERY_CHARS,
@@ -228,8 +229,11 @@ def mount(app: FastAPI, open_store: Callable[[], Any]) -> None:
     async def document_file(doc_id: str):
         def find(store: OpenIndex):
             doc = filing(store, doc_id)
-            if file_state(doc["path"], doc["content_hash"]) == "missing":
+            state = file_state(doc["path"], doc["content_hash"])
+            if state == "missing":
                 raise PageError(404, f"the file of {doc_id} is no longer at its indexed path")
+            if state == "changed":  # another file at the indexed path: never served as this filing (issue 49)
+                raise PageError(409, f"{doc_id}: {CHANGED}")
             return doc
 
         try:

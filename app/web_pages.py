@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
 import threading
 from collections import OrderedDict
@@ -33,6 +32,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from finrag.state.forms import FORM_LABELS
 from finrag.tools.answering.page_labels import printed_label
+from finrag.tools.indexing.file_identity import CHANGED
+from finrag.tools.visible import shown
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.open_index import OpenIndex
@@ -84,7 +85,6 @@ class _LRU:
 _PNGS = _LRU(96)       # (content_hash, page, zoom) -> PNG bytes (~100-200 KB each)
 _WORDS = _LRU(256)     # (content_hash, page) -> (width, height, words)
 _PAGES = _LRU(16)      # (doc_id, content_hash) -> page texts
-_FILES = _LRU(256)     # (path, size, mtime_ns) -> sha256
 _IDENTITY = _LRU(1024)  # (doc_id, content_hash, info json) -> provenance
 
 
@@ -109,20 +109,12 @@ def filing(store: OpenIndex, doc_id: str) -> dict:
 
 
 def file_state(path: str, content_hash: str) -> str:
-    """'ok' when the file at `path` is the one that was indexed, else 'missing' or 'changed'."""
-    from finrag.tools.indexing.parsing import file_hash
+    """'ok' when the file at `path` is the one that was indexed, else 'missing' or 'changed'
+    (`finrag.tools.indexing.file_identity.file_state`: a file copied over it is 'changed' even with its size and
+    modification time restored)."""
+    from finrag.tools.indexing.file_identity import file_state as state_of
 
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError, TypeError):
-        return "missing"
-    if not Path(path).is_file():
-        return "missing"
-    try:
-        digest = _FILES.get((path, st.st_size, st.st_mtime_ns), lambda: file_hash(path))
-    except OSError:
-        return "missing"
-    return "ok" if digest == content_hash else "changed"
+    return state_of(path, content_hash)
 
 
 def _page_no(doc: dict, page: Any) -> int:
@@ -197,7 +189,8 @@ def page_png(store: OpenIndex, doc_id: str, page: Any, zoom: float = 1.5) -> tup
         raise PageError(404, f"{doc_id} is an {doc['kind'].upper()} filing: it has no page images, only text")
     state = file_state(doc["path"], doc["content_hash"])
     if state != "ok":
-        raise PageError(404, f"the PDF of {doc_id} is {state} since it was indexed: no page image, only text")
+        raise PageError(409 if state == "changed" else 404, f"{doc_id}: {CHANGED}" if state == "changed" else
+                        f"the PDF of {doc_id} is missing since it was indexed: no page image, only text")
 
     def make() -> bytes:
         from finrag.tools.indexing.parsing import quiet_mupdf
@@ -316,7 +309,8 @@ def page_view(store: OpenIndex, doc_id: str, page: Any, *, chunk_id: Optional[in
         for i, j in _find_sequences(pdf_norm, wanted):
             boxes += _boxes(pwords, range(i, j), width, height, "mark")
     elif doc["kind"] == "pdf":
-        notes.append(f"the PDF at the indexed path is {state} since it was indexed: showing the indexed text")
+        notes.append(f"{CHANGED}: showing the indexed text" if state == "changed" else
+                     "the PDF at the indexed path is missing since it was indexed: showing the indexed text")
     info = doc["info"]
     return {
         "doc_id": doc_id, "page": n, "n_pages": doc["n_pages"], "kind": doc["kind"],
@@ -330,7 +324,7 @@ def page_view(store: OpenIndex, doc_id: str, page: Any, *, chunk_id: Optional[in
                     "page_start": chunk.page_start if chunk else None, "page_end": chunk.page_end if chunk else None},
         "file": f"/documents/{_quote(doc_id)}/file", "file_state": state,
         "prev": n - 1 if n > 0 else None, "next": n + 1 if n + 1 < doc["n_pages"] else None,
-        "label": _label(info, doc_id), "company": getattr(info, "company", ""), "note": "; ".join(notes),
+        "label": _label(info, doc_id), "company": shown(getattr(info, "company", "")), "note": "; ".join(notes),
     }
 
 
@@ -344,7 +338,7 @@ def _label(info, doc_id: str) -> str:
     if info is None:
         return doc_id
     form = {"10K": "10-K", "10Q": "10-Q", "8K": "8-K"}.get(info.form, info.form)
-    return " ".join(x for x in (info.company, form, info.period or "") if x) or doc_id
+    return shown(" ".join(x for x in (info.company, form, info.period or "") if x) or doc_id)
 
 
 # ----------------------------------------------------------------- identity
@@ -371,7 +365,8 @@ def _identity(store: OpenIndex, info) -> dict:
     fields: dict[str, dict] = {}
 
     def put(name: str, value, source: str) -> None:
-        fields[name] = {"value": value, "source": source if value not in (None, "", []) else "not found"}
+        shown_value = shown(value) if isinstance(value, str) else value  # a filing's text, its invisible characters escaped
+        fields[name] = {"value": shown_value, "source": source if value not in (None, "", []) else "not found"}
 
     if side is not None:
         how = side.get("identity_source") or {}

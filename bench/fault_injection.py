@@ -36,6 +36,9 @@ Scenarios and what each checks
   "hang"); 8 concurrent `/hdrr/invoke` while `/health` is polled every 100 ms. Each request must get its 504,
   `/health` must answer within 1 s throughout (its max latency is recorded), and the workers must be freed: the
   server's LLM connections close soon after the 504s, and once the LLM answers again, requests answer (200).
+* issue 49 (`--only round4`; bench/round4_faults.py): 1,200 questions and turns under 256 open files, each
+  company's FY2022 PDF swapped with another's after indexing, the thread store deleted between turns; 0
+  wrong-company answers, 0 lost turns, open files flat.
 * a live server (`--only live_server`; bench/live_server_faults.py): filings indexed, replaced and removed while
   `finrag serve --workers 2` answers; after every step each company's question must route to the right filing
   (0 stale routes) and every request must be answered (0 answers lost).
@@ -63,6 +66,7 @@ from pathlib import Path
 PY = sys.executable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from live_server_faults import live_server  # noqa: E402
+from round4_faults import round4  # noqa: E402
 from support.procs import alive, children  # noqa: E402
 
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
@@ -565,7 +569,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--work", default=None, help="scratch folder (default: a new temporary folder, removed after)")
     ap.add_argument("--out", default=None, help="write the results as JSON here (e.g. docs/bench_faults.json)")
-    ap.add_argument("--only", default=None, choices=["hung_llm", "live_server"],
+    ap.add_argument("--only", default=None, choices=["hung_llm", "live_server", "round4"],
                     help="run only this scenario (after the clean index)")
     args = ap.parse_args(argv)
     if args.quick:
@@ -602,10 +606,13 @@ def main(argv=None) -> int:
             bench.results["damaged_db"] = bench.damaged_db()
             for row in bench.results["damaged_db"]:
                 print(f"damaged database: {row}", flush=True)
-        if args.only != "live_server":
+        if args.only in (None, "round4"):  # issue 49: 256 open files, a swapped filing, a deleted thread store
+            bench.results["round4"] = round4(work, bench.filings, bench.clean, ENV, PY)
+            print(f"round 4: {bench.results['round4']['summary']}", flush=True)
+        if args.only in (None, "hung_llm"):
             bench.results["hung_llm"] = bench.hung_llm()
             print(f"hung LLM: {bench.results['hung_llm']}", flush=True)
-        if args.only != "hung_llm":  # filings indexed, replaced and removed while `finrag serve --workers 2` answers
+        if args.only in (None, "live_server"):  # filings indexed, replaced and removed while `finrag serve --workers 2` answers
             bench.results["live_server"] = live_server(work, sorted(bench.filings.glob("*.pdf")), finrag, ENV, PY)
             print(f"live server: {bench.results['live_server']}", flush=True)
     finally:
@@ -613,12 +620,16 @@ def main(argv=None) -> int:
             shutil.rmtree(work, ignore_errors=True)
     summary = summarise(bench.results)
     summary["clean_index_seconds"] = round(bench.full_seconds, 1)
+    if bench.results.get("round4"):
+        summary["round4"] = bench.results["round4"]["summary"]
     summary["wall_seconds"] = round(time.monotonic() - t0, 1)
     summary["command"] = "python bench/fault_injection.py " + " ".join(argv if argv is not None else sys.argv[1:])
     print(json.dumps(summary, indent=2))
     if args.out:
         Path(args.out).write_text(json.dumps({"summary": summary, **bench.results}, indent=2) + "\n")
     lost = summary["answers_lost"] + (summary["live_server_answers_lost"] or 0)
+    r4 = (bench.results.get("round4") or {}).get("summary") or {}
+    lost += int(r4.get("lost_turns") or 0) + int(r4.get("wrong_company_answers") or 0) + int(r4.get("errors") or 0)
     return 0 if summary["inconsistencies"] == 0 and lost == 0 else 1
 
 

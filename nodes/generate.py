@@ -51,6 +51,7 @@ from finrag.tools.answering.fast_path import (
 from finrag.tools.answering.number_check import unmatched_note, unmatched_numbers
 from finrag.tools.answering.page_labels import with_printed_labels
 from finrag.tools.answering.whole_document import whole_document_contexts
+from finrag.tools.indexing.file_identity import CHANGED, file_state
 from finrag.tools.llm.calls import cut_note, try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
@@ -74,13 +75,30 @@ def format_context(contexts: list[dict]) -> str:
     return "\n\n".join(f"{context_label(c)}\n{escape_labels(c.get('text', ''))}" for c in contexts)
 
 
-def _pdf_block(path: str) -> dict | None:
-    """An OpenAI file-input content block carrying the PDF at `path`, or None if it is not a PDF."""
+def _pdf_block(path: str, content_hash: str = "") -> dict | None:
+    """An OpenAI file-input content block carrying the PDF at `path`, or None if it is not a PDF, or (with the hash
+    recorded at indexing) no longer the file that was indexed (issue 49: never another filing's bytes)."""
     p = Path(path)
     if p.suffix.lower() != ".pdf" or not p.is_file():
         return None
+    if content_hash and file_state(path, content_hash) != "ok":
+        return None
     data = base64.b64encode(p.read_bytes()).decode()
     return {"type": "file", "file": {"filename": p.name, "file_data": f"data:application/pdf;base64,{data}"}}
+
+
+def _replaced_files(cfg: Configuration, docs: list[str]) -> list[str]:
+    """One line per routed filing whose file was replaced since indexing (its bytes are not read: the answer comes
+    from the indexed text), so the answer says to index it again (one `stat` per filing; issue 49)."""
+    if not docs:
+        return []
+    try:
+        store = reader_of(cfg)
+        registry = registry_of(cfg, store)
+        found = [(d, info.path) for d in docs if (info := registry.get(d)) is not None and info.path]
+        return [f"{d}: {CHANGED}." for d, path in found if file_state(path, store.content_hash_of(d)) == "changed"]
+    except Exception:  # an index that cannot say: nothing to add
+        return []
 
 
 def passage_tokens(c: dict) -> int:
@@ -172,7 +190,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         if whole_document and cfg.sfr_pdf_input:
             registry = registry_of(cfg)
             blocks = [b for d in state.get("routed_docs") or [] if (info := registry.get(d))
-                      for b in [_pdf_block(info.path)] if b]
+                      for b in [_pdf_block(info.path, reader_of(cfg).content_hash_of(d))] if b]
             if blocks:
                 content = blocks + [{"type": "text", "text": cfg.generate_user_prompt.format(
                     context="(the attached filing)", question=question)}]
@@ -195,6 +213,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
             answer = offline_answer(question, keywords, contexts, result)
     caveats = answer_caveats(cast(Optional[dict], state.get("extracted")), str(state.get("routing_status") or ""),
                              str(state.get("routing_reason") or ""))
+    caveats += _replaced_files(cfg, list(state.get("routed_docs") or []))
     if caveats:  # said first, in the answer itself: a missing company or period is never only in `routing`
         answer = " ".join(caveats) + "\n\n" + answer
     try:  # the numbers the filings print on these pages, for the citations people read (page_labels)

@@ -118,6 +118,11 @@ class IndexReader(Protocol):
         """The stored page texts of one filing (statement reader, SFR, section detection)."""
         ...
 
+    def content_hash_of(self, doc_id: str) -> str:
+        """The SHA-256 of the filing's file as indexed ('' for an unknown filing): what a read of the file's bytes
+        after indexing checks the file against (`finrag.tools.indexing.file_identity`)."""
+        ...
+
 
 @runtime_checkable
 class IndexLabels(Protocol):

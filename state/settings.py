@@ -295,6 +295,9 @@ class ThreadSettings(FinragSettings):
                                                               "limit).")
     max_age_days: float = Field(default=30.0, ge=0, description="Days a thread is kept after its last use "
                                                                  "(0: no limit).")
+    create_per_minute: int = Field(default=60, ge=0, description="Threads one API key may create a minute "
+                                                                  "through the server's POST /threads (429 past "
+                                                                  "it; 0: no limit).")
 
 
 class MilvusSettings(FinragSettings):

@@ -117,6 +117,7 @@ def test_readers_in_parallel_threads_agree(demo_index):
     want = [([h.chunk_id for h in s.search_fts("revenue income", 10, doc_ids=[d])],
              [h.chunk_id for h in s.search_vectors(vec, 10, doc_ids=[d])]) for d in docs]
     errors, results = [], {}
+    done, release = threading.Barrier(9), threading.Event()
 
     def work(i):
         try:
@@ -126,14 +127,20 @@ def test_readers_in_parallel_threads_agree(demo_index):
                 results[i] = got
         except Exception as exc:  # noqa: BLE001
             errors.append(exc)
+        done.wait()
+        release.wait(60)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
     for t in threads:
         t.start()
+    done.wait()
+    alive = len(s._readers)
+    release.set()
     for t in threads:
         t.join()
     assert not errors and all(r == want for r in results.values())
-    assert len(s._readers) >= 8  # one connection per thread: no lock held across a query
+    assert alive >= 8  # one connection per thread: no lock held across a query
+    assert len(s._readers) <= 1  # and each closed with its thread (issue 49)
     s.close()
 
 

@@ -193,7 +193,7 @@ def test_another_keys_threads_are_not_readable(server, alice, bob, threads_dir):
 
 def test_bounds_drop_the_oldest(server, alice, demo_index, tmp_path, monkeypatch):
     """FINRAG_THREADS_MAX_TURNS=3, _MAX_THREADS=2 and the default 30 days: a thread keeps its last 3 turns, a third
-    thread drops the least recently used one, and a thread unused for 31 days is dropped."""
+    thread drops the oldest thread never asked (not the conversation), and a thread unused for 31 days is dropped."""
     monkeypatch.setenv("FINRAG_THREADS_DIR", str(tmp_path))  # a store of its own, opened with these bounds
     monkeypatch.setenv("FINRAG_THREADS_MAX_TURNS", "3")
     monkeypatch.setenv("FINRAG_THREADS_MAX_THREADS", "2")
@@ -206,13 +206,14 @@ def test_bounds_drop_the_oldest(server, alice, demo_index, tmp_path, monkeypatch
     assert kept[-1]["routing"]["routed_docs"] == ["COBALTSOFTWARE_2022_10K"]  # the thread goes on past the bound
     alice.post("/threads", json={"thread_id": "second"})
     alice.post("/threads", json={"thread_id": "third"})
-    assert [t["thread_id"] for t in alice.get("/threads").json()["threads"]] == ["third", "second"]
-    _one_line_error(alice.get("/threads/long"), 404, "unknown thread 'long'")
+    # a new thread makes room from threads never asked ("second"), never from a conversation (issue 49)
+    assert [t["thread_id"] for t in alice.get("/threads").json()["threads"]] == ["third", "long"]
+    _one_line_error(alice.get("/threads/second"), 404, "unknown thread 'second'")
     path = store_path(Configuration(index_dir=str(demo_index), threads_dir=str(tmp_path)), owner_of(KEY_A))
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE finrag_threads SET updated = updated - 31 * 86400 WHERE thread_id = 'second'")
+        db.execute("UPDATE finrag_threads SET updated = updated - 31 * 86400 WHERE thread_id = 'long'")
     assert [t["thread_id"] for t in alice.get("/threads").json()["threads"]] == ["third"]
-    _one_line_error(alice.get("/threads/second"), 404)
+    _one_line_error(alice.get("/threads/long"), 404)
 
 
 def test_damaged_store_is_a_503_and_kept(server, alice, tmp_path, monkeypatch, demo_index):

@@ -129,3 +129,6 @@ class MemoryReader:
 
     def pages_of(self, doc_id: str) -> list[str]:
         return list(self.pages.get(doc_id, []))
+
+    def content_hash_of(self, doc_id: str) -> str:
+        return ""  # no files behind it: nothing to check a file against

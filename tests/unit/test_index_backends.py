@@ -75,7 +75,8 @@ def test_the_split_store_keeps_its_public_names_and_adds_the_backend_methods():
     assert STORE_API <= public
     assert public - STORE_API == {"sections_of", "facts_of", "save_sections", "backfill_sections", "save_facts",
                                   "segment_counts", "chunk_vectors", "read_connection", "stale_facts_docs",
-                                  "search_fts_dicts", "search_vectors_dicts"}  # the searches' hits as dicts (issue 37)
+                                  "search_fts_dicts", "search_vectors_dicts",  # the searches' hits as dicts (issue 37)
+                                  "content_hash_of"}  # the file's hash as indexed, checked before its bytes are read
     for half in ("store_read", "store_write", "store_search"):
         assert any(k.__module__ == f"finrag.tools.indexing.{half}" for k in Store.__mro__), half
 

@@ -25,7 +25,8 @@ def members(protocol) -> set[str]:
 def test_the_protocol_lists_what_the_nodes_read():
     assert members(IndexReader) == {
         "index_dir", "generation", "embedder", "get_meta", "count_documents", "documents", "search_fts",
-        "search_vectors", "vector_coverage", "embed_missing", "faiss_index", "chunk_ids_of", "get_chunks", "pages_of"}
+        "search_vectors", "vector_coverage", "embed_missing", "faiss_index", "chunk_ids_of", "get_chunks", "pages_of",
+        "content_hash_of"}
     for name in members(IndexReader) | members(VectorView):
         member = vars(IndexReader).get(name) or vars(VectorView)[name]
         doc = member.fget.__doc__ if isinstance(member, property) else member.__doc__

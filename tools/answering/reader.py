@@ -173,7 +173,9 @@ class Lookup:
         text = self.source.page_text(doc_id, page)
         if not text:
             return []
-        tabs = page_tables(doc_id, page, text, self.source.pdf_path(doc_id), shared=getattr(self.source, "table_file", None))
+        indexed = getattr(self.source, "content_hash", None)  # the file's hash at indexing, when the source knows it
+        tabs = page_tables(doc_id, page, text, self.source.pdf_path(doc_id), shared=getattr(self.source, "table_file", None),
+                           content_hash=indexed(doc_id) if indexed is not None else "")
         if any(t.statement is None for t in tabs) and page > 0:
             # a statement continued from the previous page (balance sheet liabilities) has no title of its own
             prev = page_statement(self.source.page_text(doc_id, page - 1))

@@ -42,6 +42,14 @@ class StorePages:
         info = self.registry.get(doc_id) if self.registry is not None else None
         return str(getattr(info, "path", "") or "")
 
+    def content_hash(self, doc_id: str) -> str:
+        """The SHA-256 the index recorded for the filing's file ('' when unknown): the PDF is read only while the
+        file at its path still has it (`page_tables`)."""
+        try:
+            return str(self.store.content_hash_of(doc_id) or "")
+        except Exception:  # an index that cannot say: the file is then known by path, size and time
+            return ""
+
 
 class PdfPages:
     """Pages read straight from PDF files: `PdfPages({"3M_2018_10K": "path/3M_2018_10K.pdf"})`, or

@@ -5,8 +5,9 @@ a process keeps what it read (`tables._CACHE`), but each new process (every `fin
 ask`, a restarted server) read every page again, and under load those first reads were the slow tail of the
 requests. `PageTableFile` is a SQLite file in the index folder (`page_tables.sqlite`, derived: deleting it loses
 nothing) holding each page's tables as JSON, keyed by what they are a function of: the code that reads tables
-(a hash of its modules' source, so a changed reader never sees tables of the old one), the PDF (its resolved
-path, size and modification time), the page number, the document id and the stored page text. A value read
+(a hash of its modules' source, so a changed reader never sees tables of the old one), the PDF (the SHA-256 the
+index recorded for it, checked against the file before it is read: `file_identity`), the page number, the
+document id and the stored page text. A row is at most `MAX_ROW_CHARS` long, kept or read. A value read
 back is the one that was computed, field for field.
 
 It is a cache, never a source of truth: a folder that cannot be written, a locked or damaged file, a value that
@@ -51,15 +52,21 @@ def _code_hash() -> str:
 _CODE = _code_hash()
 
 
-def page_key(doc_id: str, page: int, text: str, pdf: Path, size: int, mtime_ns: int) -> str:
-    """The key of a page's tables read from `pdf` (resolved path, size, modification time) with `text` as the
-    page's stored text, by the code of this process."""
+def page_key(doc_id: str, page: int, text: str, identity: str) -> str:
+    """The key of a page's tables read from the PDF `identity` names (its SHA-256 as indexed, 'sha256:...'; for a
+    PDF read without an index, 'stat:' path, size and modification time) with `text` as the page's stored text,
+    by the code of this process."""
     h = hashlib.blake2b(digest_size=16)
-    for part in (_CODE, doc_id, str(page), str(pdf), str(size), str(mtime_ns)):
+    for part in (_CODE, doc_id, str(page), identity):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     h.update(text.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
+
+
+MAX_ROW_CHARS = 1_000_000
+"""The largest page's tables kept or read back (JSON characters; a real statement page's are a few kB): a larger
+row (a damaged or planted file) is a miss, read from the PDF again and replaced, never decoded."""
 
 
 def _encode(tables: list["Table"]) -> str:
@@ -108,8 +115,9 @@ class PageTableFile:
         if conn is None:
             return None
         try:
-            row = conn.execute("SELECT tables FROM page_tables WHERE key=?", (key,)).fetchone()
-            return _decode(row[0]) if row else None
+            row = conn.execute("SELECT CASE WHEN length(tables) <= ? THEN tables END FROM page_tables WHERE key=?",
+                               (MAX_ROW_CHARS, key)).fetchone()
+            return _decode(row[0]) if row and row[0] is not None else None
         except (sqlite3.Error, ValueError, TypeError, KeyError):
             return None
 
@@ -119,7 +127,10 @@ class PageTableFile:
         if conn is None:
             return
         try:
-            conn.execute("INSERT OR REPLACE INTO page_tables (key, tables) VALUES (?, ?)", (key, _encode(tables)))
+            value = _encode(tables)
+            if len(value) > MAX_ROW_CHARS:
+                return
+            conn.execute("INSERT OR REPLACE INTO page_tables (key, tables) VALUES (?, ?)", (key, value))
         except (sqlite3.Error, ValueError, TypeError):
             pass
 

@@ -16,6 +16,7 @@ Two readers share one output (`Table`):
 from __future__ import annotations
 
 import functools
+import logging
 import re
 import stat as stat_mode
 import threading
@@ -34,11 +35,14 @@ from finrag.tools.answering.page_heads import (  # noqa: F401 - re-exported: the
 )
 from finrag.tools.answering.table_file import PageTableFile, page_key
 from finrag.tools.cache import LruCache
+from finrag.tools.indexing.file_identity import CHANGED, file_state
 from finrag.tools.numbers import SCALES, parse_number
 from finrag.tools.numbers import is_dash as _is_dash
 
 __all__ = ["SCALES", "Column", "Row", "Table", "parse_number", "page_scale", "page_statement", "statement_titles", "page_titles", "tables_from_words",
            "tables_from_text", "page_tables", "clean_label", "table_scope"]
+
+log = logging.getLogger(__name__)
 
 YEAR = re.compile(r"^(?:FY|fy|Fiscal|fiscal)?'?((?:19|20)\d\d)[,:;)*]?$")
 _YEAR_ANY = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -441,7 +445,7 @@ def _group_columns(cols: list[Column], raw_rows: list[str], header_row: int) -> 
 
 # --------------------------------------------------------------------------- pages of a filing
 _CACHE_SIZE = 4096
-_CACHE: LruCache[tuple[str, int, str], list[Table]] = LruCache(_CACHE_SIZE)  # a page's tables, per method
+_CACHE: LruCache[tuple[str, int, str, str], list[Table]] = LruCache(_CACHE_SIZE)  # a page's tables, per method
 
 
 _PDFS: "OrderedDict[str, Any]" = OrderedDict()  # open pymupdf Documents
@@ -469,24 +473,38 @@ def _open_pdf(path: str):
 
 
 def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: str = "words",
-                shared: Optional[PageTableFile] = None) -> list[Table]:
+                shared: Optional[PageTableFile] = None, content_hash: str = "") -> list[Table]:
     """The tables of page `page` of a filing: from the PDF's word boxes when `pdf_path` is a readable PDF
-    (`method='words'`), else from the stored page `text`. Cached per (doc, page, method) in this process, and
-    those read from a PDF also in `shared` (the index's `PageTableFile`, for the other processes)."""
+    (`method='words'`), else from the stored page `text`. Cached per (doc, page, method, file) in this process, and
+    those read from a PDF also in `shared` (the index's `PageTableFile`, for the other processes).
+
+    `content_hash`: the SHA-256 the index recorded for the file (`StorePages.content_hash`). With it, the PDF is
+    read only while the file at `pdf_path` still has that hash (`file_identity.file_state`), and the tables are
+    kept under it: a file replaced since indexing (another filing copied over it) is never read as this filing:
+    the stored text is, and the log says `file_identity.CHANGED` once. Without it (PDFs read directly, no index)
+    the file is known by its path, size and modification time."""
     pdf_named = bool(pdf_path) and method == "words" and pdf_path.lower().endswith(".pdf")
-    if pdf_named:  # read from the PDF before (the file was there then): no look at the disk for a cached page
-        got = _CACHE.get((doc_id, page, "words"))
+    identity = ""  # what names the PDF's bytes when they are read
+    if pdf_named:
+        got = _CACHE.get((doc_id, page, "words", content_hash))  # read from this very file before: no disk look
         if got is not None:
             return got
-    stat = _pdf_stat(pdf_path) if pdf_named else None
-    use_pdf = stat is not None
-    key = (doc_id, page, "words" if use_pdf else "text")
+        if content_hash:
+            state = file_state(pdf_path, content_hash)
+            if state == "ok":
+                identity = "sha256:" + content_hash
+            elif state == "changed":
+                _say_changed(doc_id, pdf_path, content_hash)
+        elif (stat := _pdf_stat(pdf_path)) is not None:
+            identity = f"stat:{stat[0]}|{stat[1]}|{stat[2]}"
+    use_pdf = bool(identity)
+    key = (doc_id, page, "words" if use_pdf else "text", content_hash)
     got = _CACHE.get(key)
     if got is not None:
         return got
     disk_key = ""
-    if stat is not None and shared is not None:
-        disk_key = page_key(doc_id, page, text, *stat)
+    if use_pdf and shared is not None:
+        disk_key = page_key(doc_id, page, text, identity)
         got = shared.get(disk_key)
         if got is not None:
             _CACHE.put(key, got)
@@ -512,6 +530,17 @@ def page_tables(doc_id: str, page: int, text: str, pdf_path: str = "", method: s
     if disk_key and shared is not None:
         shared.put(disk_key, tables)
     return tables
+
+
+_SAID: LruCache[tuple[str, str], bool] = LruCache(1024)
+
+
+def _say_changed(doc_id: str, pdf_path: str, content_hash: str) -> None:
+    """Log, once per filing and indexed hash, that its file was replaced since indexing (its tables come from the
+    indexed text)."""
+    if _SAID.get((doc_id, content_hash)) is None:
+        _SAID.put((doc_id, content_hash), True)
+        log.warning("%s (%s): %s; its tables are read from the indexed text", doc_id, Path(pdf_path).name, CHANGED)
 
 
 def _pdf_stat(pdf_path: str) -> Optional[tuple[Path, int, int]]:

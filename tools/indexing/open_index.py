@@ -11,8 +11,9 @@ own SQLite connection; the vector files are memory-mapped read-only). The regist
 once per index generation (documents added or removed) and stored next to the index
 (`registry.pickle`, keyed by the generation, the alias file and the routing code), so a
 one-shot `finrag ask` loads it in milliseconds instead of rebuilding it. The stored copy is a
-pickle: the index directory must be as trusted as the code that reads it (it already is: the
-database decides what every answer says).
+pickle read by an unpickler that loads only finrag's registry types and plain containers: a
+file that names anything else is refused (one log line) and the registry rebuilt, nothing of
+it run (issue 49 case 3).
 
 An index changed in place (`finrag index` adding or removing filings) needs nothing: SQLite
 readers see each commit and the registry follows the generation. An index replaced on disk
@@ -25,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 import os
 import pickle
 import threading
@@ -48,6 +50,7 @@ _OPENED: dict[tuple[str, str], tuple[int, int] | None] = {}  # (device, inode) o
 _FORGOTTEN: "weakref.WeakSet[IndexReader]" = weakref.WeakSet()  # stores dropped by forget_if_replaced
 _REGISTRIES: dict[str, tuple[tuple, Registry, weakref.ref]] = {}
 REGISTRY_FILE = "registry.pickle"
+log = logging.getLogger(__name__)
 
 
 def _db_file_id(location: str) -> tuple[int, int] | None:
@@ -144,14 +147,37 @@ def _registry_key(store: IndexReader, alias: str | None, generation: int) -> dic
             "code": _code_stamp(), "documents": store.count_documents()}
 
 
+_SAFE_BUILTINS = frozenset({("builtins", n) for n in ("set", "frozenset", "dict", "list", "tuple", "bytearray",
+                                                      "bytes", "str", "int", "float", "bool", "complex")}
+                           | {("collections", n) for n in ("OrderedDict", "defaultdict", "deque", "Counter")})
+_DATA_MODULES = ("finrag.state.", "finrag.tools.routing.")
+
+
+class _RegistryUnpickler(pickle.Unpickler):
+    """Loads only finrag's registry types (classes defined in finrag's state and routing modules) and plain
+    containers: a stored registry that names anything else (a tampered file: `os.system`) is refused, never run."""
+
+    def find_class(self, module: str, name: str):  # noqa: D102
+        if (module, name) in _SAFE_BUILTINS:
+            return super().find_class(module, name)
+        if module.startswith(_DATA_MODULES) and "." not in name:
+            obj = super().find_class(module, name)
+            if isinstance(obj, type) and obj.__module__ == module:
+                return obj
+        raise pickle.UnpicklingError(f"names {module}.{name}, which a finrag registry never holds")
+
+
 def _load_stored(path: Path, key: dict):
     try:
         with path.open("rb") as fh:
             header = json.loads(fh.readline())
             if header != key:
                 return None
-            return pickle.load(fh)
-    except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            return _RegistryUnpickler(fh).load()
+    except pickle.UnpicklingError as exc:
+        log.warning("%s: %s; refused, nothing of it run (rebuilt from the index)", path, " ".join(str(exc).split()))
+        return None
+    except (OSError, ValueError, EOFError, AttributeError, ImportError, TypeError, IndexError, KeyError):
         return None
 
 

@@ -13,7 +13,10 @@ BM25-searchable at once, and its segment vectors later (`add_segments`), by the
 embed pass or on demand by HDRR. Each step is atomic.
 
 Reads go through one SQLite connection per thread (WAL: readers never wait for each
-other or for the writer); writes through the Store's own connection, under its lock.
+other or for the writer); writes through the Store's own connection, under its lock. A
+thread's read connection is closed when the thread ends (its thread-local hold is
+finalised), so a process that runs each question on fresh threads keeps as many open
+connections as it has live threads, not one per thread it ever ran (issue 49).
 
 `Store` owns the connections and composes three halves by concern: reading
 (`store_read.py`: metadata, documents, pages, chunks, section labels, XBRL facts),
@@ -28,8 +31,12 @@ embedding to the chunk's segments.
 """
 from __future__ import annotations
 
+import errno
+import os
+import resource
 import sqlite3
 import threading
+import weakref
 from pathlib import Path
 
 from finrag.state.configuration import resolve_index_dir
@@ -56,7 +63,7 @@ from finrag.tools.indexing.store_schema import (
 from finrag.tools.indexing.store_search import SearchMixin
 from finrag.tools.indexing.store_write import WriteMixin
 
-__all__ = ["Store", "DB_NAME", "SCHEMA_VERSION", "VARIANTS", "IndexError_", "IndexMissing", "EmbedderMismatch",
+__all__ = ["Store", "probe", "DB_NAME", "SCHEMA_VERSION", "VARIANTS", "IndexError_", "IndexMissing", "EmbedderMismatch",
            "VariantMissing", "IndexCorrupt", "IndexUnwritable", "fts_phrases", "fts_query"]
 
 
@@ -104,6 +111,7 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
         self.embedder = embedder
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()  # the list alone: never held while anything waits on a thread
         self._vec_lock = threading.RLock()
         self._vfiles: dict[str, V.VectorFile] = {}
         self._anns: dict = {}
@@ -114,16 +122,20 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
             self.check_embedder(embedder)
 
     def _reader(self) -> sqlite3.Connection:
-        """This thread's read connection, autocommit: WAL readers run in parallel, none keeps an old snapshot."""
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
+        """This thread's read connection, autocommit: WAL readers run in parallel, none keeps an old snapshot.
+        It lives as long as the thread (or the Store): a finaliser on its thread-local hold closes it."""
+        hold = getattr(self._local, "hold", None)
+        if hold is None:
             conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=30, isolation_level=None)
             conn.row_factory = sqlite3.Row
-            self._local.conn = conn
-            with self._lock:
+            hold = _ReaderHold(conn)
+            with self._readers_lock:
                 self._readers.append(conn)
-        return conn
-
+            # the list and its lock, not self: a thread that outlives the Store must not keep it alive; not the
+            # Store's lock either (a thread ending while another holds it, and joins it, would wait for ever)
+            weakref.finalize(hold, _close_reader, self._readers, self._readers_lock, conn)
+            self._local.hold = hold
+        return hold.conn
 
     def read_connection(self) -> sqlite3.Connection:
         """This thread's read connection (autocommit, rows as `sqlite3.Row`), for code that reads the tables as they
@@ -132,12 +144,61 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._readers:
+            with self._readers_lock:
+                readers = list(self._readers)
+                self._readers.clear()
+            for conn in readers:
                 try:
                     conn.close()
                 except sqlite3.Error:
                     pass
-            self._readers.clear()
-            self._local = threading.local()
+            self._local = threading.local()  # the holds' finalisers find their connections closed already
             self.conn.close()
 
+
+class _ReaderHold:
+    """A thread's read connection, held in the Store's thread-local storage: when the thread ends (or the Store
+    closes) the hold is dropped and its finaliser closes the connection."""
+
+    __slots__ = ("conn", "__weakref__")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+
+def _close_reader(readers: list[sqlite3.Connection], lock: threading.Lock, conn: sqlite3.Connection) -> None:
+    """Close a read connection whose thread ended, and forget it."""
+    with lock:
+        try:
+            readers.remove(conn)
+        except ValueError:  # the Store closed it already
+            pass
+    try:
+        conn.close()
+    except sqlite3.Error:
+        pass
+
+
+def probe(db_path: Path) -> int:
+    """The number of documents of the index database `db_path`, read through a connection opened for the purpose
+    and closed (what `/health` asks): it fails, one line (IndexError_), when the process cannot open the index any
+    more (its open-file limit reached, the database file gone or unreadable) even where the connections it holds
+    still work."""
+    try:
+        fd = os.open(db_path, os.O_RDONLY)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.EMFILE:
+            why += f" (the process's open-file limit is {resource.getrlimit(resource.RLIMIT_NOFILE)[0]})"
+        raise IndexError_(f"index database {db_path} cannot be opened: {why}") from None
+    os.close(fd)
+    try:
+        conn = sqlite3.connect(f"{Path(db_path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        raise IndexError_(f"index database {db_path} cannot be opened: {exc}") from None
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        raise IndexCorrupt(db_path, exc) from None
+    finally:
+        conn.close()

@@ -64,6 +64,15 @@ class ReadMixin:
         rows = self._reader().execute("SELECT doc_id, content_hash, path FROM documents").fetchall()
         return {r[0]: (r[1], r[2]) for r in rows}
 
+    def content_hash_of(self, doc_id: str) -> str:
+        """The SHA-256 of the filing's file as indexed ('' for an unknown document): what a read of the file's bytes
+        checks it against (`file_identity.file_state`)."""
+        def read() -> str:
+            row = self._reader().execute("SELECT content_hash FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
+            return str(row[0] or "") if row else ""
+
+        return self.read_cache.doc_value(("content_hash", doc_id), self.generation, read, size=lambda _h: 1)
+
     def stale_facts_docs(self) -> set[str]:
         """The documents whose inline-XBRL facts were stored in an older shape (`facts_store.stale_facts`)."""
         from finrag.tools.indexing.facts_store import stale_facts

@@ -203,6 +203,10 @@ class MilvusStore:
     def document_hashes(self) -> dict[str, tuple[str, str]]:
         return {r["doc_id"]: (r["content_hash"], r["path"]) for r in self.document_rows()}
 
+    def content_hash_of(self, doc_id: str) -> str:
+        """The SHA-256 of the filing's file as indexed ('' for an unknown filing)."""
+        return str(self.document_hashes().get(doc_id, ("", ""))[0] or "")
+
     def facts_of(self, doc_id: str) -> dict | None:
         """The filing's inline-XBRL facts while they belong to its current content, else None (`IndexLabels`;
         Milvus unreachable mid-question: None, never an error)."""

@@ -1,0 +1,1 @@
+../../app/thread_errors.py

@@ -27,7 +27,6 @@ question names no company and `fallback_scope=ask`: no retrieval, the answer ask
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -45,7 +44,7 @@ from finrag.tools.routing.fallback import FALLBACK_STATUSES, lead_of_fallback
 from finrag.tools.routing.linker import ACCEPT, Candidate, Company, Linker, alias_tokens
 from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note, ytd_quarter
 from finrag.tools.routing.router_check import check_router_choice
-from finrag.tools.routing.text import PathLike, edit_distance, squash, uniq
+from finrag.tools.routing.text import TICKER_SHAPE, PathLike, edit_distance, name_core, squash, uniq
 
 __all__ = ["NO_RETRIEVAL_STATUSES", "STATUSES", "Registry", "Resolution", "answer_caveats", "unanswerable_answer"]
 
@@ -119,15 +118,6 @@ class _CanonKeys:
 CLOSE_NAME_RATIO = 75.0
 """How much of an asked name an indexed one must share to be suggested (`Registry.close_names`): 'Mircosoft'
 and 'Microsoft' share 89, 'Ulta Beauty' and 'Etsy' far less."""
-_TICKER_SHAPE = re.compile(r"^[A-Z]{1,5}(?:\.[A-Z])?$")
-_LEGAL_SUFFIX = re.compile(r"\b(?:inc|incorporated|corp|corporation|company|co|ltd|limited|plc|llc|lp|holdings?|"
-                           r"group|the|n\.?v|s\.?a|ag|se)\b\.?", re.I)
-
-
-def _name_core(name: str) -> str:
-    """A company name without its legal suffixes, punctuation and case ('Apple Inc.' -> 'apple')."""
-    core = _LEGAL_SUFFIX.sub(" ", name.replace("&", " and "))
-    return " ".join(re.sub(r"[^\w\s]", " ", core).lower().split())
 
 
 class Registry:
@@ -390,7 +380,7 @@ class Registry:
         by_ticker: dict[str, str] = {}
         for c in indexed.values():
             label = c.name + (f" ({c.tickers[0]})" if c.tickers else "")
-            by_name.setdefault(_name_core(c.name), label)
+            by_name.setdefault(name_core(c.name), label)
             for t in c.tickers[:1]:
                 by_ticker.setdefault(t.upper(), label)
         try:
@@ -400,8 +390,8 @@ class Registry:
         scored: dict[str, float] = {}
         for name in names:
             text = str(name).strip().lstrip("$")
-            ticker = bool(_TICKER_SHAPE.match(text))
-            query, pool = (text.upper(), by_ticker) if ticker else (_name_core(text), by_name)
+            ticker = bool(TICKER_SHAPE.fullmatch(text))
+            query, pool = (text.upper(), by_ticker) if ticker else (name_core(text), by_name)
             if not query:
                 continue
             for choice, score, _ in process.extract(query, list(pool), scorer=fuzz.ratio, limit=limit * 2,

@@ -26,7 +26,7 @@ from typing import Iterable, Optional, Union
 __all__ = [
     "CASED_SUFFIX_WORD", "FOREIGN_FORMS", "LEGAL_SUFFIXES", "LEGAL_TAIL", "MONTH_NAMES", "MONTH_RE", "PathLike",
     "SHORT_SUFFIX_WORDS", "SUFFIX_WORDS", "TICKER_SHAPE", "TRAILING_SUFFIX", "clean_company_name",
-    "edit_distance", "iso_date", "month_num", "squash", "strip_accents", "smart_case", "strip_legal_suffix",
+    "edit_distance", "iso_date", "month_num", "name_core", "squash", "strip_accents", "smart_case", "strip_legal_suffix",
     "two_digit_year", "uniq",
 ]
 
@@ -62,6 +62,17 @@ SHORT_SUFFIX_WORDS = r"inc|corp|corporation|co|company|ltd|plc|llc"
 """The common legal-form words (a regex alternation, without the trailing dot)."""
 TRAILING_SUFFIX = re.compile(rf"(?i)[,.]?\s+(?:{SHORT_SUFFIX_WORDS})\.?$")
 """The common legal-form words at the end of a name, with the comma or space before them (' Inc.', ', Co')."""
+
+
+_LEGAL_WORDS = re.compile(r"\b(?:inc|incorporated|corp|corporation|company|co|ltd|limited|plc|llc|lp|holdings?|"
+                          r"group|the|n\.?v|s\.?a|ag|se)\b\.?", re.I)
+
+
+def name_core(name: str) -> str:
+    """A company name without its legal words anywhere, punctuation and case ('Apple Inc.' -> 'apple'): what two
+    names are compared on (`Registry.close_names`)."""
+    core = _LEGAL_WORDS.sub(" ", name.replace("&", " and "))
+    return " ".join(re.sub(r"[^\w\s]", " ", core).lower().split())
 
 
 def strip_legal_suffix(name: str) -> str:

@@ -545,6 +545,14 @@ def owned_store(cfg: Configuration, owner: str = "", *, create: bool = True) -> 
         return _STORES[key]
 
 
+def close_stores() -> None:
+    """Close every thread store this process holds (they reopen on next use): a restart, for tests and tools."""
+    with _STORES_LOCK:
+        for opened in _STORES.values():
+            opened.close()
+        _STORES.clear()
+
+
 def open_store(index: str | None = None, *, threads_dir: str | None = None) -> ThreadStore:
     """The thread store of `index` (default $FINRAG_HOME, else ./.finrag), in `threads_dir` when given."""
     values: dict[str, Any] = {}
@@ -573,5 +581,5 @@ def delete(thread_id: str, index: str | None = None, *, threads_dir: str | None 
 
 __all__ = ["ThreadBounds", "ThreadBusy", "ThreadError", "ThreadExists", "ThreadInfo", "ThreadNotFound", "ThreadQuota",
            "ThreadStore", "ThreadStoreDamaged", "ThreadStoreGone", "ThreadStoreReadOnly", "ThreadStoreTampered",
-           "check_thread_id", "damaged", "delete", "list_threads", "open_store", "owned_store", "owner_of", "read",
+           "check_thread_id", "close_stores", "damaged", "delete", "list_threads", "open_store", "owned_store", "owner_of", "read",
            "store_for", "store_path"]

@@ -178,9 +178,7 @@ def test_chat_piped(demo_index, tmp_path, monkeypatch, capsys):
     assert "finrag chat:" not in out and "finrag> " not in out  # no banner or prompt when piped
     from finrag import threads
 
-    for opened in threads._STORES.values():
-        opened.close()  # its WAL goes into the file, which is then overwritten
-    threads._STORES.clear()
+    threads.close_stores()  # a restart: the stores close and reopen on next use
     store = next(tmp_path.glob("*.threads.sqlite"))
     store.write_bytes(b"garbage" * 200)
     monkeypatch.setattr("sys.stdin", io.StringIO("And in FY2022?\n"))

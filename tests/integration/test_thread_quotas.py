@@ -18,9 +18,7 @@ QUESTION = "What was Acme Widgets' total revenue in FY2022?"
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    for opened in threads._STORES.values():
-        opened.close()
-    threads._STORES.clear()
+    threads.close_stores()  # a restart: the stores close and reopen on next use
     open_index.reset()
 
 

@@ -24,9 +24,7 @@ Q1, Q2 = "What was Acme Widgets' total revenue in FY2022?", "And in FY2023?"
 @pytest.fixture(autouse=True)
 def _fresh_runtime():
     yield
-    for opened in threads._STORES.values():
-        opened.close()
-    threads._STORES.clear()
+    threads.close_stores()  # a restart: the stores close and reopen on next use
     open_index.reset()
 
 
@@ -130,9 +128,7 @@ def test_a_store_deleted_while_serving_is_reopened_not_written_unlinked(demo_ind
         f.unlink()
     run_query(Q1, "hdrr", index=str(index), thread_id="b")  # a new store at the path, not the unlinked file
     assert db.exists()
-    for opened in threads._STORES.values():  # a restart
-        opened.close()
-    threads._STORES.clear()
+    threads.close_stores()  # a restart: the stores close and reopen on next use
     assert [t.thread_id for t in threads.list_threads(str(index))] == ["b"]
 
 

@@ -88,7 +88,7 @@ def _replace(text: str, baseline: dict[str, Any], path: Path) -> str:
 def stale(baseline_path: Path = BASELINE, targets: tuple[Path, ...] = TARGETS) -> list[Path]:
     """The targets whose generated block differs from the baseline's rendering."""
     baseline = load_baseline(baseline_path)
-    return [p for p in targets if _replace(p.read_text(encoding="utf-8"), baseline, p) != p.read_text(encoding="utf-8")]
+    return [p for p in targets for text in [p.read_text(encoding="utf-8")] if _replace(text, baseline, p) != text]
 
 
 def rewrite(baseline_path: Path = BASELINE, targets: tuple[Path, ...] = TARGETS) -> list[Path]:

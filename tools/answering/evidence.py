@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 
-from finrag.tools.answering.extractive import _units, context_label
-from finrag.tools.retrieval.vocabulary import KeywordCoverage
+from finrag.tools.answering.extractive import context_label, covered_units
 
 __all__ = ["question_style", "evidence_answer"]
 
@@ -40,15 +39,11 @@ def evidence_answer(question: str, keywords: list[str], contexts: list[dict], ma
     style = question_style(question)
     if style == "open" or not contexts:
         return ""
-    coverage = KeywordCoverage(keywords or question.split())
     scored = []
-    for rank, ctx in enumerate(contexts):
-        for unit in _units(ctx.get("text", ""), ctx.get("chunk_id") is not None):  # no cut sentences
-            cov = coverage(unit)
-            s = cov + 0.02 * (len(contexts) - rank) / len(contexts)
-            if style == "drivers" and _CAUSE.search(unit):
-                s += 0.25
-            scored.append((s, cov, rank, unit, ctx))
+    for cov, s, rank, unit, ctx in covered_units(question, keywords, contexts):
+        if style == "drivers" and _CAUSE.search(unit):
+            s += 0.25
+        scored.append((s, cov, rank, unit, ctx))
     if not scored:
         return ""
     scored.sort(key=lambda t: (-t[0], t[2]))

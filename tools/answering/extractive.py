@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Iterator
 
 from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
@@ -59,20 +60,28 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
     return tuple(units)
 
 
+def covered_units(question: str, keywords: list[str], contexts: list[dict]) -> Iterator[tuple[float, float, int, str, dict]]:
+    """Every answer unit of the contexts (`_units`: no cut sentence of a chunk), in context order, as (keyword
+    coverage, score, context rank, unit, context): the score the answers rank units by is the coverage plus a small
+    bonus for the context's rank (the extractive, evidence and prose answers each add their own)."""
+    coverage = KeywordCoverage(keywords or question.split())
+    for rank, ctx in enumerate(contexts):
+        for unit in _units(ctx.get("text", ""), ctx.get("chunk_id") is not None):
+            cov = coverage(unit)
+            yield cov, cov + 0.02 * (len(contexts) - rank) / len(contexts), rank, unit, ctx
+
+
 def extractive_answer(question: str, keywords: list[str], contexts: list[dict], max_units: int = 3) -> str:
     if not contexts:
         return NO_CONTEXT
     wants_number = bool(re.search(r"\b(how much|how many|what (?:is|was|were|are) (?:the )?(?:total|amount|fy|year)|"
                                   r"ratio|margin|rate|percent|%|usd|million|billion|amount|change|growth)\b",
                                   question, re.I))
-    coverage = KeywordCoverage(keywords or question.split())
     scored = []
-    for rank, ctx in enumerate(contexts):
-        for unit in _units(ctx.get("text", ""), ctx.get("chunk_id") is not None):
-            s = coverage(unit) + 0.02 * (len(contexts) - rank) / len(contexts)
-            if wants_number and _NUM.search(unit):
-                s += 0.15
-            scored.append((s, rank, unit, ctx))
+    for _cov, s, rank, unit, ctx in covered_units(question, keywords, contexts):
+        if wants_number and _NUM.search(unit):
+            s += 0.15
+        scored.append((s, rank, unit, ctx))
     if not scored:
         c = contexts[0]
         return f"{' '.join(without_furniture(c.get('text', '')).split())[:400]} {context_label(c)}"

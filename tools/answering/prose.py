@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from finrag.tools.answering.extractive import _units, context_label
-from finrag.tools.retrieval.vocabulary import KeywordCoverage
+from finrag.tools.answering.extractive import context_label, covered_units
 
 __all__ = ["asked_noun", "prose_answer", "question_form"]
 
@@ -95,18 +94,16 @@ def prose_answer(question: str, keywords: list[str], contexts: list[dict], compa
     nouns = asked_noun(question) if form == "count" else ()
     if form == "count" and not nouns:
         return ""
-    coverage = KeywordCoverage(keywords or question.split())
     scored, holding = [], []
-    for rank, ctx in enumerate(contexts):
-        before = 0.0  # the coverage of the passage so far, fading by sentence: a name often follows the sentence that asks
-        for unit in _units(ctx.get("text", ""), ctx.get("chunk_id") is not None):
-            cov = coverage(unit)
-            s = cov + 0.02 * (len(contexts) - rank) / len(contexts)
-            scored.append((s, rank, unit, ctx))
-            near = max(cov, before * 0.8) if form == "name" else cov
-            if _holds(form, unit, nouns, company_words) is not None and near >= 0.3:
-                holding.append((near + s - cov, rank, unit, ctx))
-            before = max(cov, before * 0.8)
+    passage, before = -1, 0.0  # the coverage of the passage so far, fading by sentence: a name often follows the sentence that asks
+    for cov, s, rank, unit, ctx in covered_units(question, keywords, contexts):
+        if rank != passage:
+            passage, before = rank, 0.0
+        scored.append((s, rank, unit, ctx))
+        near = max(cov, before * 0.8) if form == "name" else cov
+        if _holds(form, unit, nouns, company_words) is not None and near >= 0.3:
+            holding.append((near + s - cov, rank, unit, ctx))
+        before = max(cov, before * 0.8)
     if not scored:
         return ""
     scored.sort(key=lambda t: (-t[0], t[1]))

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypeAlias
 
 from finrag.state.contract import ContextScope
+from finrag.state.formula import Formula
 
 __all__ = ["Aggregate", "CoverFact", "Direction", "MemberCue", "QuestionFacts", "QuestionScope", "Ranking",
            "RankBy", "RankGroup", "RankMeasure", "Scale"]
@@ -181,3 +182,8 @@ class QuestionFacts(BaseModel):
     """The scale the answer is asked in, if any."""
     decimals: Optional[int] = None
     """The decimals the answer is asked to be rounded to, if any."""
+    formula: Optional[Formula] = None
+    """The arithmetic the question asks for in its own terms (`finrag.state.formula.Formula`): a metric it defines
+    ("Define working capital ratio as ..."), arithmetic it composes ("EBITDA less capex"), or a metric-like name it
+    neither defines nor finrag knows; the readers compute it instead of finrag's formula for the name. None when the
+    question does none of these (a catalog metric or a line item by name: `metric`, `line_item`)."""

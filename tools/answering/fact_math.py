@@ -104,7 +104,9 @@ def metric_answer(metric: Metric, inputs: MetricInputs, doc_id: str, info: dict,
     if result is None:
         return None
     when = picked[0][3] if picked else ""
-    shown = {"percent": f"{result:.{metric.decimals}f}%", "ratio": f"{result:.2f}", "days": f"{result:.1f} days"}
+    days = 1 if metric.name in METRICS else metric.decimals  # a catalog days metric is stated to one decimal
+    shown = {"percent": f"{result:.{metric.decimals}f}%", "ratio": f"{result:.{metric.decimals}f}",
+             "days": f"{result:.{days}f} days"}
     if metric.unit == "currency":
         stated = money(result, picked[0][2], "") if picked else f"{result:,.0f}"
     else:

@@ -13,7 +13,7 @@ from typing import Literal, Optional
 
 from finrag.state.question import Aggregate, Direction, QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS
-from finrag.tools.answering.metrics import METRICS, Metric
+from finrag.tools.answering.metrics import METRICS, Metric, metric_for
 from finrag.tools.question import read_question
 from finrag.tools.question.asks import definition_head
 
@@ -95,11 +95,13 @@ def plan_question(question: str, *, facts: Optional[QuestionFacts] = None, years
     facts = facts if facts is not None else read_question(question)
     q = " ".join(question.split())
     head = definition_head(q)
-    metric = METRICS.get(facts.metric) if facts.metric else None
+    own = facts.formula is not None and facts.formula.expression is not None and not facts.formula.problems
+    metric = metric_for(facts.formula, facts.decimals) if own and facts.formula is not None else (
+        METRICS.get(facts.metric) if facts.metric else None)
     plan = Plan(kind="metric" if metric else ("item" if facts.line_item else "other"), metric=metric,
-                item=facts.line_item)
+                item=None if own else facts.line_item)
     plan.yesno = facts.yesno
-    plan.blocked = _blocked(head, metric, q, plan.item)
+    plan.blocked = "" if own else _blocked(head, metric, q, plan.item)  # the question's formula is what it asks
     quarterly = str(form or "").upper().replace("-", "") == "10Q"
     qs = set(facts.quarters)
     if qs:

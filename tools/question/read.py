@@ -13,6 +13,7 @@ import functools
 from finrag.state.configuration import MAX_QUESTION_CHARS
 from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
+from finrag.tools.question.formula import formula_of
 from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
 from finrag.tools.question.ranking import ranking_of
 from finrag.tools.question.shorthand import expand_shorthand
@@ -51,7 +52,7 @@ def _read(text: str) -> QuestionFacts:
         averages_span=asks.names_average(head), yesno=yesno, direction=asks.direction_of(q, yesno),
         drivers=asks.asks_drivers(q), applicability=asks.asks_applicability(q), scale=asks.scale_asked(q),
         share_of_total=metric is None and asks.asks_share_of_total(head), asks_percent=asks.asks_percent(head),
-        decimals=asks.decimals_asked(q))
+        decimals=asks.decimals_asked(q), formula=formula_of(q))
 
 
 def read_question(text: object) -> QuestionFacts:

@@ -1,0 +1,138 @@
+"""One operand of a formula written in words, resolved: a line item at a period, the average of a balance, a number,
+a metric the question defines or the catalog knows (written out), or `Unknown`.
+
+    resolve("D&A from the cash flow statement", {})       # Item('depreciation_amortization')
+    resolve("beginning total assets", {})                  # Item('total_assets', offset=-1)
+    resolve("the average of opening and closing inventory", {})   # Average(Item('inventory'))
+    resolve("total widgets sold", {})                      # Unknown('total widgets sold')
+
+The line item is the one whose row label the phrase is (`line_items.match_score`), else the one a question pattern
+finds in it with the fewest words left over; words left over must be the kind that do not change the measure
+(where it is reported, "unadjusted", "expense", "GAAP"), else the operand is unknown: a measure finrag does not read
+is never replaced by the nearest line item it does.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
+from finrag.tools.answering.catalog import CATALOG
+from finrag.tools.answering.line_items import LINE_ITEMS, match_score
+
+__all__ = ["resolve", "name_key"]
+
+_WHERE = re.compile(r"(?i)\b(?:as )?(?:reported |shown |presented |stated |found )?(?:in|on|from|per|of) (?:the )?"
+                    r"(?:consolidated )?(?:statements? of cash flows?|cash[- ]flow statement|balance sheet|statements? "
+                    r"of (?:financial position|operations|income|earnings)|income statement|p&l|10-?[kq])\b")
+_PERIOD = re.compile(r"(?i)\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
+                     r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
+                     r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
+_BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
+                    r"year)?|prior[- ]year(?:[- ]end)?|previous[- ]year(?:[- ]end)?|last year'?s?|year[- ]ago)\b")
+_END = re.compile(r"(?i)\b(?:ending|closing|end(?:ing)? of (?:the )?(?:fiscal )?year|year[- ]end|current[- ]year|"
+                  r"this year'?s?)\b")
+_AVERAGE = re.compile(r"(?i)^(?:the )?(?:simple )?average(?: of)?(?: the)?(?: (?:beginning|opening|start) and (?:ending|closing|"
+                      r"end)(?: of (?:the )?year)?| (?:prior|previous) and current(?: year)?(?:[- ]end)?| (?:two|2) "
+                      r"year[- ]ends?| current and prior(?: year)?(?:[- ]end)?| beginning(?:-| and )end(?: of year)?)?"
+                      r"(?: balances? of)?\s+(.+?)(?: balances?)?(?:,? (?:at|for|over) (?:the )?(?:beginning|start) and "
+                      r"end of (?:the )?(?:fiscal )?year| over (?:the )?(?:two|2) (?:fiscal )?years)?$")
+_FILLER = {"the", "a", "an", "its", "their", "company", "company's", "companys", "firm's", "total's", "reported",
+           "gaap", "unadjusted", "consolidated", "expense", "expenses", "cost", "costs", "amount", "amounts", "figure",
+           "value", "balance", "balances", "line", "item", "of", "from", "in", "on", "for", "at", "to", "year",
+           "period", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
+           "then", "by", "that", "this", "it", "which"}
+_NUMBERS = {"zero": 0.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "twelve": 12.0, "one hundred": 100.0,
+            "a hundred": 100.0, "hundred": 100.0}
+
+
+def name_key(text: str) -> str:
+    """A defined name as compared: lower case, words only ("Working-capital ratio" -> 'working capital ratio')."""
+    return " ".join(re.findall(r"[a-z0-9&]+", text.lower().replace("’", "'").replace("'s", "")))
+
+
+def _clean(phrase: str) -> str:
+    t = phrase.replace("’", "'").strip(" .,;:?!\"'")
+    t = re.sub(r"(?i)^(?:the|a|an|its|their|[\w&.-]+'s?)\s+(?=\w)", "", t) if re.match(r"(?i)^(?:the|a|an|its|their)\b", t) \
+        else re.sub(r"^[A-Z][\w&.-]*'s?\s+", "", t)  # "Apple's net income": the company's name is no operand word
+    t = _WHERE.sub(" ", t)
+    t = _PERIOD.sub(" ", t)
+    return " ".join(t.split()).strip(" .,;:")
+
+
+def resolve(phrase: str, defined: dict[str, Expr]) -> Expr:
+    """The operand `phrase` names (see the module docstring)."""
+    text = _clean(phrase)
+    low = text.lower()
+    if not low:
+        return Unknown(phrase=phrase.strip() or "(nothing)")
+    number = re.fullmatch(r"\$?\s*(\d+(?:,\d{3})*(?:\.\d+)?)\s*%?", low)
+    if number:
+        return Number(value=float(number.group(1).replace(",", "")))
+    if low in _NUMBERS:
+        return Number(value=_NUMBERS[low])
+    key = name_key(low)
+    for name, expr in sorted(defined.items(), key=lambda kv: -len(kv[0])):  # a name the question defines ("EBITDA")
+        hit = re.search(rf"\b{re.escape(name)}\b", key) if name else None
+        if hit and _leftover_ok(key, hit.span()):
+            return expr
+    m = _AVERAGE.match(low)
+    if m:
+        inner = _item(m.group(1))
+        if inner is not None and not LINE_ITEMS[inner.item].flow:
+            return Average(of=inner)
+        return Unknown(phrase=phrase.strip())
+    change = re.match(r"(?i)^(?:the )?(?:year[- ]over[- ]year )?(?:change|increase) in\s+(.+)$", low)
+    if change:  # "change in inventory between FY2018 and FY2019": this period-end less the one before
+        inner = _item(change.group(1))
+        if inner is not None:
+            return BinOp(op="-", left=inner, right=inner.model_copy(update={"offset": -1}))
+    offset = -1 if _BEGIN.search(low) else 0
+    bare = _END.sub(" ", _BEGIN.sub(" ", low))
+    item = _item(bare)
+    if item is not None:
+        return item.model_copy(update={"offset": offset, "phrase": phrase.strip()})
+    metric = _metric(bare)
+    if metric is not None:
+        return metric
+    return Unknown(phrase=phrase.strip())
+
+
+def _leftover_ok(text: str, span: tuple[int, int]) -> bool:
+    rest = (text[:span[0]] + " " + text[span[1]:]).lower()
+    words = [w for w in re.findall(r"[a-z0-9&$']+", rest) if w not in _FILLER]
+    return not words
+
+
+def _item(text: str) -> Optional[Item]:
+    """The line item `text` names, or None (see the module docstring)."""
+    t = " ".join(text.split()).strip(" .,;:")
+    if not t:
+        return None
+    scored = [(match_score(name, t), name) for name in LINE_ITEMS]
+    best = max(scored)
+    if best[0] > 0:
+        return Item(item=best[1])
+    hits: list[tuple[int, int, str]] = []
+    for name, spec in LINE_ITEMS.items():
+        for p in spec.question:
+            m = re.search(p, t, re.I)
+            if m and _leftover_ok(t, m.span()):
+                hits.append((-(m.end() - m.start()), m.start(), name))
+                break
+    if hits:
+        return Item(item=min(hits)[2])
+    for name, spec in LINE_ITEMS.items():  # the answer's own name for it ("total shareholders' equity")
+        if name_key(spec.display) == name_key(t):
+            return Item(item=name)
+    return None
+
+
+def _metric(text: str) -> Optional[Expr]:
+    """A catalog metric the words name, written out as its expression (only when nothing but filler is left)."""
+    for entry in CATALOG.values():
+        for p in entry.names:
+            m = re.search(p, text, re.I)
+            if m and _leftover_ok(text, m.span()):
+                return entry.expression
+    return None

@@ -14,8 +14,10 @@ Per question (`expect`):
   the asked decimals' half unit), a percent to 0.1 point, days to 0.1, an amount to 0.5% (either sign, any scale
   word). **Another measure stated**: the headline states a number that is not the gold and the answer does not
   say that something was not computed or not found.
-* `refuse`: **said as such**: the answer says what was not computed (or not known) and why, and its headline
-  states no number as the answer; **another measure stated**: its headline states a number.
+* `refuse`: **said as such**: the answer says what was not computed (or not known) and why (it may write the
+  formula it did not compute, numbers and all); **another measure stated**: its headline states a number and the
+  answer does not say so. (The first runs' judge also required no number in a refusal's headline; rejudged with
+  `--rejudge`, their refusal rates are 0.103 and 0.100 higher, see docs/defined_metrics.md.)
 Rates are printed per class and overall; `--show` prints the misses.
 """
 from __future__ import annotations
@@ -92,9 +94,8 @@ def judge(q: dict, res: dict) -> dict:
     head = headline(answer)
     said = bool(_SAID.search(answer))
     stated = [v for v, _k in numbers(head)]
-    if q["expect"] == "refuse":
-        ok = said and not stated
-        return {"ok": ok, "value": False, "said": ok, "other": bool(stated) and not said, "answer": answer[:700]}
+    if q["expect"] == "refuse":  # a refusal may write the formula it did not compute ("operating income / 0")
+        return {"ok": said, "value": False, "said": said, "other": bool(stated) and not said, "answer": answer[:700]}
     value = states_gold(q, head)
     other = not value and bool(stated) and not said
     return {"ok": value, "value": value, "said": said and not value, "other": other, "answer": answer[:700]}
@@ -107,7 +108,12 @@ def main(argv=None) -> int:
     ap.add_argument("--system", default="hdrr")
     ap.add_argument("--out", help="write every row and the rates here (JSON)")
     ap.add_argument("--show", action="store_true", help="print the misses")
+    ap.add_argument("--rejudge", help="judge the answers of an earlier --out file again (no run)")
     args = ap.parse_args(argv)
+    if args.rejudge:
+        old = json.loads(Path(args.rejudge).read_text())["rows"]
+        rows = [{**r, **judge(r, {"answer": r["answer"]})} for r in old]
+        return _report(rows, args)
     from finrag.api import run_query
 
     questions = [json.loads(line) for line in Path(args.questions).read_text().splitlines() if line.strip()]
@@ -118,6 +124,10 @@ def main(argv=None) -> int:
         routed = list(res["routing"]["routed_docs"])
         rows.append({**q, **judge(q, res), "routed": routed, "exact": routed == [q["doc"]],
                      "ms": round((time.perf_counter() - t0) * 1000)})
+    return _report(rows, args)
+
+
+def _report(rows: list[dict], args) -> int:
     by: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by[r["class"]].append(r)

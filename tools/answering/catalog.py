@@ -41,6 +41,7 @@ class CatalogEntry:
     good: str = ""
     threshold: Optional[float] = None
     threshold_text: str = ""
+    percent_too: bool = False
 
 
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<name>[a-z_][a-z0-9_]*)|(?P<sym>[-+*/(),]))")
@@ -147,7 +148,8 @@ def _load() -> dict[str, CatalogEntry]:
         name=name, display=spec["display"], names=tuple(p.replace("{of_revenue}", OF_REVENUE) for p in spec["names"]),
         expression=expressions[name], formula=spec["formula"], shown=spec.get("shown", spec["formula"]),
         unit=spec["unit"], decimals=int(spec.get("decimals", 2)), good=spec.get("good", ""),
-        threshold=spec.get("threshold"), threshold_text=spec.get("threshold_text", "")) for name, spec in raw.items()}
+        threshold=spec.get("threshold"), threshold_text=spec.get("threshold_text", ""),
+        percent_too=bool(spec.get("percent_too", False))) for name, spec in raw.items()}
 
 
 CATALOG: dict[str, CatalogEntry] = _load()

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.metrics import METRICS, Metric
+from finrag.tools.answering.metrics import METRICS, Metric, as_asked
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.xbrl_facts import (
@@ -104,13 +104,15 @@ def metric_answer(metric: Metric, inputs: MetricInputs, doc_id: str, info: dict,
     if result is None:
         return None
     when = picked[0][3] if picked else ""
-    days = 1 if metric.name in METRICS else metric.decimals  # a catalog days metric is stated to one decimal
+    days = 1 if metric.name in METRICS and metric.decimals == METRICS[metric.name].decimals else metric.decimals
     shown = {"percent": f"{result:.{metric.decimals}f}%", "ratio": f"{result:.{metric.decimals}f}",
              "days": f"{result:.{days}f} days"}
     if metric.unit == "currency":
         stated = money(result, picked[0][2], "") if picked else f"{result:,.0f}"
     else:
         stated = shown.get(metric.unit, f"{result:.2f}")
+        if metric.unit == "ratio" and metric.percent_too:
+            stated += f" ({100 * result:.2f}%)"
     named = (lambda item: f"{of} {part_display(item)}") if of else item_display
     listed = "; ".join(f"{named(item)}{' (the year before)' if off else ''} = "
                        f"{number(values.get((item, off), float(f['value'])), item, f)} ({f['concept']}, {p}) "
@@ -131,6 +133,7 @@ def metric_answer(metric: Metric, inputs: MetricInputs, doc_id: str, info: dict,
 
 
 def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+    metric = as_asked(metric, asked.text, asked.asks_percent, asked.decimals)
     inputs = metric_inputs(metric, lambda item, back: choose_fact(facts, item, asked, info, years_back=back))
     return metric_answer(metric, inputs, doc_id, info) if inputs is not None else None
 

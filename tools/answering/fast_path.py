@@ -74,9 +74,9 @@ def _read_asked(question: str, contexts: list[dict], store: IndexReader, registr
         from finrag.tools.indexing.facts_store import load_facts
 
         doc = docs[0] if len(docs) == 1 else ""
-        return answer_formula(facts, load_facts(store, doc) if doc else None, doc, info, lambda: read(
+        return answer_formula(facts, load_facts(store, doc) if doc else None, doc, info, lambda metric: read(
             question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
-            statement_pages=statement_pages and bool(docs), facts=facts)), source
+            statement_pages=statement_pages and bool(docs), facts=facts, metric=metric)), source
     if len(docs) == 1:  # an inline-XBRL filing answers a line item (or a cover fact) from its own tagged facts
         from finrag.tools.answering.xbrl_facts import answer_from_facts
         from finrag.tools.indexing.facts_store import load_facts

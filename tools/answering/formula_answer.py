@@ -2,29 +2,33 @@
 
     result = answer_formula(facts, tagged, doc_id, info, read_tables)   # a ReaderResult, always
 
-* **Said, not computed** (`refusal`): an empty, circular or too long definition, an operand that is no line item,
-  a divisor that is zero whatever the filing reports, a metric-like name the question neither defines nor finrag
-  knows. The answer names the part and why; it states no number as the answer.
+* **Said, not computed** (`refusal`): an empty, circular or too long definition, a definition in words that are no
+  arithmetic, a divisor that is zero whatever the filing reports, a metric-like name the question neither defines
+  nor finrag knows. The answer names the part and why; it states no number as the answer.
+* **The filing's own line items**: an operand finrag has no line item for ("goodwill", "contract assets", "demand
+  creation expense") becomes a row item (`line_items.ROW`), read from the row of the filing that carries that
+  label: a tagged fact's displayed row, or a statement table's row. One the filing does not have is said missing.
 * **Computed**: the formula becomes a `Metric` (`metrics.metric_for`), so both evidence sources compute it the same
   way: a routed inline-XBRL filing's tagged facts first (each operand cited, `fact_math.metric_answer`), else the
-  statement tables (`read_tables`, the table reader, whose plan takes the same metric). The answer writes the
-  formula out and says it is the question's; an operand the filing lacks, or a divisor that is zero in the filing,
-  is said, with the operands found: another measure is never stated in its place.
+  statement tables (`read_tables(metric)`, the table reader, whose plan takes the same metric). The answer writes
+  the formula out and says it is the question's; an operand the filing lacks, or a divisor that is zero in the
+  filing, is said, with the operands found: another measure is never stated in its place.
 """
 from __future__ import annotations
 
 from typing import Callable, Optional
 
-from finrag.state.formula import Formula, expr_text
+from finrag.state.formula import BinOp, Call, Expr, Formula, Item, Unknown, expr_text, expr_unknowns
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.arithmetic import Undefined, evaluate
-from finrag.tools.answering.fact_math import metric_answer, metric_inputs, number
-from finrag.tools.answering.metrics import metric_for
+from finrag.tools.answering.fact_math import metric_answer, number
+from finrag.tools.answering.line_items import ROW, match_score, row_item_name
+from finrag.tools.answering.metrics import Metric, metric_for
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import ReaderResult
-from finrag.tools.answering.xbrl_facts import CONCEPTS, choose_fact, fact_cite, item_display, owner
+from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX, choose_fact, fact_cite, item_display, owner
 
-__all__ = ["answer_formula", "computable", "refusal"]
+__all__ = ["answer_formula", "computable", "refusal", "with_rows"]
 
 
 def computable(formula: Optional[Formula]) -> bool:
@@ -32,11 +36,27 @@ def computable(formula: Optional[Formula]) -> bool:
     return formula is not None and formula.expression is not None and not formula.problems
 
 
+def with_rows(formula: Formula) -> Formula:
+    """The formula with each operand finrag has no line item for read as a row item of the filing."""
+    def swap(e: Expr) -> Expr:
+        if isinstance(e, Unknown):
+            return Item(item=row_item_name(e.phrase), phrase=e.phrase)
+        if isinstance(e, BinOp):
+            return e.model_copy(update={"left": swap(e.left), "right": swap(e.right)})
+        if isinstance(e, Call):
+            return e.model_copy(update={"args": [swap(a) for a in e.args]})
+        return e
+
+    if formula.expression is None or not expr_unknowns(formula.expression):
+        return formula
+    return formula.model_copy(update={"expression": swap(formula.expression)})
+
+
 def refusal(formula: Formula, info: Optional[dict], reasons: Optional[list[str]] = None, found: str = "") -> ReaderResult:
     """The answer that says what was not computed and why (`reasons`: the formula's problems when not given)."""
     why = reasons if reasons is not None else list(formula.problems)
     whose = owner(info or {}) if (info or {}).get("company") else "The"
-    shown = f" (the question's formula: {formula.name} = {expr_text(formula.expression)})" \
+    shown = f" (the question's formula: {formula.name} = {expr_text(formula.expression, _named)})" \
         if formula.expression is not None and formula.source in ("question", "composed") else ""
     hint = (" Define it in the question (for example \"defined as total current assets divided by total current "
             "liabilities\") to have it computed." if formula.source == "unknown" else "")
@@ -44,23 +64,31 @@ def refusal(formula: Formula, info: Optional[dict], reasons: Optional[list[str]]
     if found:
         answer += f" Found: {found}."
     return ReaderResult(answer=answer, confident=False, kind="metric", asked="metric", missing=why,
-                        formula=f"{formula.name} = {expr_text(formula.expression)}" if formula.expression else "",
+                        formula=f"{formula.name} = {expr_text(formula.expression, _named)}" if formula.expression else "",
                         plan=Plan(kind="metric"))
 
 
 def answer_formula(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Optional[dict],
-                   read_tables: Callable[[], ReaderResult]) -> ReaderResult:
+                   read_tables: Callable[[Metric], ReaderResult]) -> ReaderResult:
     """The question's formula answered (see the module docstring); `facts.formula` must be set."""
     formula = facts.formula
     assert formula is not None
     if not computable(formula):
         return refusal(formula, info)
+    formula = with_rows(formula)
     metric = metric_for(formula, facts.decimals)
     info = info or {}
-    if doc_id and tagged and tagged.get("facts") and all(i.item in CONCEPTS for i in metric.inputs):
-        inputs = metric_inputs(metric, lambda item, back: choose_fact(tagged, item, facts, info, years_back=back))
-        if inputs is not None:
-            values, picked = inputs
+    if doc_id and tagged and tagged.get("facts"):
+        rows = {i.item: _row_concepts(tagged, i.item) for i in metric.inputs if i.item.startswith(ROW)}
+        if all(i.item in CONCEPTS or rows.get(i.item) for i in metric.inputs):
+            values: dict[tuple[str, int], float] = {}
+            picked: list[tuple[str, int, dict, str]] = []
+            for inp in metric.inputs:
+                hit = choose_fact(tagged, inp.item, facts, info, years_back=-inp.offset, concepts=rows.get(inp.item))
+                if hit is not None:
+                    values[(inp.item, inp.offset)] = abs(float(hit[0]["value"])) if inp.item == "capex" else \
+                        float(hit[0]["value"])
+                    picked.append((inp.item, inp.offset, hit[0], hit[1]))
             assert formula.expression is not None
             try:
                 evaluate(formula.expression, values, _named)
@@ -70,10 +98,34 @@ def answer_formula(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, in
                                        f"{fact_cite(doc_id, f)}" for item, off, f, _p in picked)
                     return refusal(formula, info, [str(err)], listed)
             else:
-                answered = metric_answer(metric, inputs, doc_id, info)
+                answered = metric_answer(metric, (values, picked), doc_id, info)
                 if answered is not None:
                     return answered
-    return read_tables()
+    return read_tables(metric)
+
+
+def _row_concepts(tagged: dict, item: str) -> list[str]:
+    """The concepts whose facts are displayed on a row labelled as the row item says (the best-scoring label), [] when
+    the filing shows no such row."""
+    scored: dict[str, float] = {}
+    for f in tagged.get("facts") or []:
+        row = str(f.get("row") or "")
+        score = match_score(item, row) if row else 0.0
+        local = str(f.get("concept", "")).partition(":")[2]
+        if not score and _camel_words(local) == item[len(ROW):]:
+            score = 0.9  # a hidden fact: its concept's words are the operand's ("Goodwill" for "goodwill")
+        if score:
+            scored[str(f["concept"])] = max(scored.get(str(f["concept"]), 0.0), score)
+    if not scored:
+        return []
+    top = max(scored.values())
+    return sorted((c for c, s in scored.items() if s == top), key=lambda c: not c.startswith(PREFIX))
+
+
+def _camel_words(local: str) -> str:
+    import re
+
+    return " ".join(w.lower() for w in re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", local))
 
 
 def _named(item: str, offset: int) -> str:

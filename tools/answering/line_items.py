@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["LineItem", "LINE_ITEMS", "match_score", "item_in_question"]
+__all__ = ["LineItem", "LINE_ITEMS", "ROW", "line_item", "match_score", "item_in_question", "row_item_name"]
 
 
 @dataclass(frozen=True)
@@ -132,11 +132,19 @@ def _items() -> dict[str, LineItem]:
           (r"\bcapital expenditures?\b", r"\bcapex\b", r"\bpurchases? of (?:pp&e|property)\b"), sign=1,
           exclude=(r"proceeds", r"sale of", r"accrued", r"unpaid")),
         L("dividends_paid", "dividends paid", "cash_flow",
-          (r"(?:cash )?dividends paid(?: to .*)?", r"dividends? (?:paid )?(?:on|to) common .*", r"payments? of (?:cash )?dividends.*"),
+          (r"(?:cash )?dividends paid(?: to .*)?", r"dividends? (?:paid )?(?:on|to) common .*",
+           r"payments? (?:of|for) (?:cash )?dividends.*"),
           (r"\bdividends? paid\b",), sign=1, exclude=(r"noncontrolling", r"per share")),
         L("share_repurchases", "share repurchases", "cash_flow",
           (r"(?:purchases?|repurchases?) of (?:common |treasury )?(?:stock|shares).*", r"common stock repurchased.*"),
           (r"\b(?:stock|share) (?:repurchases?|buybacks?)\b",), sign=1),
+        L("stock_based_compensation", "stock-based compensation", "cash_flow",
+          (r"(?:stock|share)[- ]based compensation(?: expense)?", r"stock compensation(?: expense)?",
+           r"share-based payment expense"),
+          (r"\b(?:stock|share)[- ]based compensation\b", r"\bsbc\b")),
+        L("total_costs_expenses", "total costs and expenses", "income",
+          (r"total (?:operating )?costs and expenses", r"costs and expenses"), (r"\btotal costs and expenses\b",),
+          exclude=(r"other",)),
         L("total_current_assets", "total current assets", "balance", (r"total current assets",),
           (r"\b(?:total )?current assets\b",), flow=False),
         L("total_current_liabilities", "total current liabilities", "balance", (r"total current liabilities",),
@@ -203,11 +211,41 @@ def _items() -> dict[str, LineItem]:
 
 
 LINE_ITEMS: dict[str, LineItem] = _items()
+ROW = "row:"
+"""The prefix of a row item: an operand the question names that is no item above ("goodwill", "contract assets",
+"demand creation expense"), read from the filing's own row labels (`line_item`)."""
+
+
+def row_item_name(phrase: str) -> str:
+    """The row item of an operand phrase ('row:contract assets')."""
+    return ROW + " ".join(re.findall(r"[a-z0-9&']+", phrase.lower().replace("’", "'")))
+
+
+@functools.lru_cache(maxsize=1024)
+def line_item(name: str) -> LineItem:
+    """`LINE_ITEMS[name]`, or for a row item the row whose label is its words, give or take "total", ", net" and a
+    parenthesis (any statement; the sign as printed)."""
+    if not name.startswith(ROW):
+        return LINE_ITEMS[name]
+    words = name[len(ROW):].split()
+    body = r"[\s,-]+".join(re.escape(w) for w in words if w not in ("total", "net"))
+    label = rf"(?:total )?(?:net )?{body}(?:,? net)?(?: \([^)]*\))?(?:,? (?:net|total))?"
+    return LineItem(name, " ".join(words), "", (label,), flow=True)
+
+
 _COMPILED = {name: ([re.compile(rf"^(?:{p})$", re.I) for p in it.labels], [re.compile(p, re.I) for p in it.exclude])
              for name, it in LINE_ITEMS.items()}
 _SECTIONS = {name: [re.compile(p, re.I) for p in it.sections] for name, it in LINE_ITEMS.items()}
 _UNDER = {name: [(re.compile(rf"^(?:{a})$", re.I), re.compile(rf"^(?:{b})$", re.I)) for a, b in it.under]
           for name, it in LINE_ITEMS.items()}
+
+
+def _compiled(item: str) -> tuple[list, list]:
+    if item not in _COMPILED:  # a row item
+        spec = line_item(item)
+        _COMPILED[item] = ([re.compile(rf"^(?:{p})$", re.I) for p in spec.labels], [])
+        _SECTIONS[item], _UNDER[item] = [], []
+    return _COMPILED[item]
 
 
 @functools.lru_cache(maxsize=65_536)  # pure; the reader scores every row label of a filing's statements per item
@@ -226,7 +264,7 @@ def match_score(item: str, label: str, section: Optional[str] = None) -> float:
     """How well a row label carries `item`: 1.0 for its first (most specific) pattern, falling by 0.02 per
     later pattern down to 0.8; 0 when no pattern matches or an exclusion does. An item with `sections`
     (EPS) takes its last, bare pattern ('Diluted') only from a row whose `section` heading matches one."""
-    pats, excl = _COMPILED[item]
+    pats, excl = _compiled(item)
     t = _norm(label)
     if not t or any(x.search(t) for x in excl):
         return 0.0

@@ -13,6 +13,7 @@ amortization from the cash flow statement.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -20,9 +21,9 @@ from typing import Callable, Optional
 from finrag.state.formula import Average, BinOp, Call, Expr, Formula, Item, expr_text
 from finrag.tools.answering.arithmetic import equivalent, try_evaluate
 from finrag.tools.answering.catalog import CATALOG, CatalogEntry
-from finrag.tools.answering.line_items import LINE_ITEMS
+from finrag.tools.answering.line_items import line_item
 
-__all__ = ["Metric", "METRICS", "metric_in_question", "Input", "metric_of", "inputs_of", "computer", "metric_for"]
+__all__ = ["Metric", "METRICS", "metric_in_question", "Input", "metric_of", "inputs_of", "computer", "metric_for", "as_asked"]
 
 
 @dataclass(frozen=True)
@@ -53,13 +54,15 @@ class Metric:
     threshold_text: str = ""
     expression: Optional[Expr] = None
     """The formula as an expression (`finrag.state.formula`): the catalog's, or the question's own definition."""
+    percent_too: bool = False
+    """A ratio also stated as a percentage (a return: "0.10 (10.28%)")."""
 
 
 def metric_of(entry: CatalogEntry) -> Metric:
     """A catalog entry as the reader's `Metric`: its inputs read off the formula, `compute` the one evaluator."""
     return Metric(entry.name, entry.display, entry.names, entry.shown, inputs_of(entry.expression),
                   computer(entry.expression, entry.unit == "percent"), entry.unit, entry.decimals, entry.good,
-                  entry.threshold, entry.threshold_text, expression=entry.expression)
+                  entry.threshold, entry.threshold_text, expression=entry.expression, percent_too=entry.percent_too)
 
 
 def inputs_of(expr: Expr) -> tuple[Input, ...]:
@@ -125,7 +128,7 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
         return same
 
     def named(item: str, offset: int) -> str:
-        display = LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " ")
+        display = line_item(item).display
         return display + (" (a year before)" if offset else "")
 
     own = {"question": "the question's definition", "composed": "as the question composes it"}.get(formula.source, "")
@@ -135,3 +138,25 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
     return Metric(formula.source, formula.name, (), shown, inputs_of(formula.expression),
                   computer(formula.expression, percent), formula.unit, default if decimals is None else decimals,
                   expression=formula.expression)
+
+
+_ASKS_RATIO = re.compile(r"(?i)\b(?:as|expressed as|express it as|in the form of) an? (?:ratio|decimal|fraction)\b|"
+                         r"\bratio with \w+ decimals?\b|\bthe ratio of\b|\bratio \(not (?:a )?percent")
+
+
+def as_asked(metric: Metric, text: str, asks_percent: bool, decimals: Optional[int]) -> Metric:
+    """A catalog metric stated the way the question asks: a ratio as a percentage when it asks a percentage ("ROE ...
+    Percent, 2 decimals"), a percentage as a ratio when it asks a ratio ("the ratio of SG&A to net sales"), to the
+    decimals it asks."""
+    if metric.expression is None or metric.name not in METRICS:
+        return metric
+    unit, compute, dec = metric.unit, metric.compute, metric.decimals
+    if asks_percent and unit == "ratio":
+        unit, compute, dec = "percent", computer(metric.expression, True), 2
+    elif unit == "percent" and _ASKS_RATIO.search(text):
+        unit, compute, dec = "ratio", computer(metric.expression, False), 4
+    if decimals is not None:
+        dec = decimals
+    if (unit, dec) == (metric.unit, metric.decimals):
+        return metric
+    return dataclasses.replace(metric, unit=unit, compute=compute, decimals=dec)

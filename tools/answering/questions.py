@@ -13,7 +13,7 @@ from typing import Literal, Optional
 
 from finrag.state.question import Aggregate, Direction, QuestionFacts
 from finrag.tools.answering.line_items import LINE_ITEMS
-from finrag.tools.answering.metrics import METRICS, Metric, metric_for
+from finrag.tools.answering.metrics import METRICS, Metric, as_asked, metric_for
 from finrag.tools.question import read_question
 from finrag.tools.question.asks import definition_head
 
@@ -97,7 +97,7 @@ def plan_question(question: str, *, facts: Optional[QuestionFacts] = None, years
     head = definition_head(q)
     own = facts.formula is not None and facts.formula.expression is not None and not facts.formula.problems
     metric = metric_for(facts.formula, facts.decimals) if own and facts.formula is not None else (
-        METRICS.get(facts.metric) if facts.metric else None)
+        as_asked(METRICS[facts.metric], q, facts.asks_percent, None) if facts.metric in METRICS else None)
     plan = Plan(kind="metric" if metric else ("item" if facts.line_item else "other"), metric=metric,
                 item=None if own else facts.line_item)
     plan.yesno = facts.yesno

@@ -25,7 +25,7 @@ from typing import Callable, Optional, Protocol, cast
 
 from finrag.state.contract import AskedKind, ReaderKind
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.line_items import LINE_ITEMS, match_score
+from finrag.tools.answering.line_items import line_item, match_score
 from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.render import render_answer, render_not_applicable, render_not_found, render_series
@@ -231,17 +231,19 @@ class Lookup:
     def find(self, item: str, year: int) -> Optional[Found]:
         best = self._best(item, year)
         if (best is None or best.score < 0.85 or best.scope or not best.titled) and self.lookup_statements and self.doc_ids:
-            self.add_statement_pages(LINE_ITEMS[item].statement)
+            for statement in ([line_item(item).statement] if line_item(item).statement else PRIMARY):
+                self.add_statement_pages(statement)
             best = self._best(item, year) or best
         return best
 
     def _best(self, item: str, year: int) -> Optional[Found]:
-        spec = LINE_ITEMS[item]
+        spec = line_item(item)
         best: Optional[Found] = None
         for rank, t in enumerate(self.tables):
             if self.doc_ids and t.doc_id not in self.doc_ids:
                 continue
-            factor = _statement_factor(spec.statement, t.statement, spec.flow)
+            factor = _statement_factor(spec.statement, t.statement, spec.flow) if spec.statement else (
+                1.0 if t.statement in PRIMARY else 0.7)  # a row item: any primary statement
             if factor <= 0:
                 continue
             cols = self.columns_for(t, year, spec.flow)
@@ -278,7 +280,7 @@ class Lookup:
 def _fill_scale(found: list[Found], lookup: Lookup) -> None:
     """A value from a page without a stated scale takes the scale of the other statement pages of its filing."""
     for f in found:
-        if f.scale is None and not LINE_ITEMS[f.item].per_share:  # per-share amounts are never scaled
+        if f.scale is None and not line_item(f.item).per_share:  # per-share amounts are never scaled
             same = [t.scale for t in lookup.tables if t.doc_id == f.doc_id and t.scale and t.statement in PRIMARY]
             if same:
                 f.scale = max(set(same), key=same.count)
@@ -287,12 +289,13 @@ def _fill_scale(found: list[Found], lookup: Lookup) -> None:
 def read(question: str, contexts: list[dict], source: PageSource, *, extracted: Optional[dict] = None,
          routed_docs: Optional[list[str]] = None, doc_info: Optional[dict] = None,
          statement_pages: bool = True, min_score: float = 0.55,
-         facts: Optional[QuestionFacts] = None) -> ReaderResult:
+         facts: Optional[QuestionFacts] = None, metric: Optional[Metric] = None) -> ReaderResult:
     """Answer `question` from the statement tables of `contexts` (see the module docstring).
 
     `routed_docs` and `doc_info` (the routed filing's DocumentInfo as a dict: company, fiscal_year, quarter,
     form) come from the routing step; without a route the reader reads the top context's filing only. `facts`
-    is the question's one reading (`read_question(question)` when not given)."""
+    is the question's one reading (`read_question(question)` when not given); `metric`: what to compute instead of
+    the plan's own (the question's formula, its operands bound to the filing's rows: `formula_answer`)."""
     extracted = extracted or {}
     facts = facts if facts is not None else read_question(question)
     docs = [d for d in (routed_docs or []) if d]
@@ -305,6 +308,8 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
     plan = plan_question(without_names(question, info), facts=facts, years=list(extracted.get("years") or []),
                          fiscal_year=info.get("fiscal_year"),
                          quarter=info.get("quarter"), form=str(info.get("form") or ""))
+    if metric is not None:
+        plan.kind, plan.metric, plan.item = "metric", metric, None
     if plan.kind == "other":
         return ReaderResult(answer="", confident=False, kind="none", plan=plan)
     year_end = year_end_of(info if info.get("quarter") or not plan.quarter else {**info, "quarter": plan.quarter})
@@ -340,11 +345,11 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
         if f is not None and f.score >= min_score:
             found[(item, year)] = f
         elif not optional:
-            missing.append(f"{LINE_ITEMS[item].display} FY{year}")
+            missing.append(f"{line_item(item).display} FY{year}")
     # an optional input (short-term investments, current debt) counts only if every year has it
     for item, year, optional in needs:
         if optional and (item, year) not in found and any(k[0] == item for k in found):
-            missing.append(f"{LINE_ITEMS[item].display} FY{year}")
+            missing.append(f"{line_item(item).display} FY{year}")
     flist = list(found.values())
     _fill_scale(flist, lookup)
     result = ReaderResult(answer="", confident=False, kind=plan.kind, plan=plan, found=flist, missing=missing,
@@ -419,7 +424,7 @@ def _compute(metric: Metric, found: dict[tuple[str, int], Found], year: int) -> 
                 continue
             return None
         v = f.in_units()
-        values[(inp.item, inp.offset)] = abs(v) if LINE_ITEMS[inp.item].sign else v
+        values[(inp.item, inp.offset)] = abs(v) if line_item(inp.item).sign else v
     try:
         return metric.compute(values)
     except (KeyError, ZeroDivisionError, TypeError, ValueError):

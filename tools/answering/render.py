@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Callable, Optional
 
-from finrag.tools.answering.line_items import LINE_ITEMS
+from finrag.tools.answering.line_items import LINE_ITEMS, line_item
 from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan
 from finrag.tools.numbers import SCALES
@@ -52,7 +52,7 @@ def _decimals(f) -> Optional[int]:
 
 
 def _item_value(f, plan: Plan) -> float:
-    spec = LINE_ITEMS[f.item]
+    spec = line_item(f.item)
     dollars = f.in_units()
     return abs(dollars) if spec.sign else dollars
 
@@ -70,10 +70,10 @@ def _inputs(found: dict, items_years: list[tuple[str, int]], scale_req: Optional
         f = found.get((item, year))
         if f is None:
             continue
-        v = abs(f.in_units()) if LINE_ITEMS[item].sign else f.in_units()
+        v = abs(f.in_units()) if line_item(item).sign else f.in_units()
         target = scale_req or f.scale
         money = fmt_money(v, target, decimals=_decimals(f) if target == f.scale else None)
-        parts.append(f"{LINE_ITEMS[item].display} FY{year} = {money} "
+        parts.append(f"{line_item(item).display} FY{year} = {money} "
                      f"('{f.label}') {f.cite}")
     return "; ".join(dict.fromkeys(parts))
 
@@ -165,7 +165,8 @@ def _render_item(plan: Plan, company: str, found: dict) -> tuple[Optional[float]
 def _metric_value_text(metric: Metric, v: float, plan: Plan, decimals: Optional[int] = None) -> str:
     if metric.unit == "currency":
         return fmt_money(v, plan.scale or "millions", decimals=decimals)
-    return fmt_value(v, metric.unit, plan.decimals if plan.decimals is not None else metric.decimals)
+    text = fmt_value(v, metric.unit, plan.decimals if plan.decimals is not None else metric.decimals)
+    return text + (f" ({100 * v:.2f}%)" if metric.unit == "ratio" and metric.percent_too else "")
 
 
 def _render_metric(plan: Plan, company: str, found: dict, compute) -> tuple[Optional[float], str]:
@@ -224,7 +225,7 @@ def render_not_found(plan: Plan, company: str, found: list, missing: list[str]) 
     """What the reader found, and what it could not find (so it does not answer)."""
     what = plan.metric.display if plan.metric is not None else (LINE_ITEMS[plan.item].display if plan.item else "this")
     years = _years_text(plan.years) if plan.years else ""
-    got = "; ".join(f"{LINE_ITEMS[f.item].display} FY{f.year} = {f.raw or f.value}"
+    got = "; ".join(f"{line_item(f.item).display} FY{f.year} = {f.raw or f.value}"
                     f"{' (' + f.scale + ')' if f.scale else ''} ('{f.label}') {f.cite}" for f in found)
     miss = ", ".join(missing) if missing else "the inputs"
     text = f"The reader could not compute {years} {what} from the filing's statement tables: {miss} not found."

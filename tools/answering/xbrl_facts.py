@@ -26,7 +26,7 @@ import re
 from typing import Any, Optional, cast
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
+from finrag.tools.answering.line_items import LINE_ITEMS, ROW, item_in_question
 from finrag.tools.answering.questions import period_kind
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.render import possessive
@@ -62,6 +62,8 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
                                   "DepreciationAndAmortization"),
     "dividends_paid": ("PaymentsOfDividends", "PaymentsOfDividendsCommonStock"),
     "share_repurchases": ("PaymentsForRepurchaseOfCommonStock",),
+    "stock_based_compensation": ("ShareBasedCompensation", "AllocatedShareBasedCompensationExpense"),
+    "total_costs_expenses": ("CostsAndExpenses",),
     "total_assets": ("Assets",),
     "total_liabilities": ("Liabilities",),
     "total_equity": ("StockholdersEquity", "StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest"),
@@ -116,6 +118,8 @@ def fact_cite(doc_id: str, fact: dict) -> str:
 
 def item_display(item: str) -> str:
     """A line item's name in an answer ("diluted earnings per share", "total revenue")."""
+    if item.startswith(ROW):
+        return item[len(ROW):]
     return DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " "))
 
 
@@ -150,9 +154,10 @@ def _shift_years(d: _dt.date, years: int) -> _dt.date:
 
 
 def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict,
-                years_back: int = 0) -> Optional[tuple[dict, str]]:
+                years_back: int = 0, concepts: Optional[list[str]] = None) -> Optional[tuple[dict, str]]:
     """The fact that answers `item` for the period the question (`asked`: its one reading) asks, and that period
-    in words; `years_back` years before it (the comparative period of a change, a prior balance of an average)."""
+    in words; `years_back` years before it (the comparative period of a change, a prior balance of an average).
+    `concepts` (QNames): the concepts of a row item (`line_items.ROW`), a balance when their facts are instants."""
     end = _date(str(info.get("period_end") or "")) or _date(str(dei_date((facts.get("dei") or {})
                                                                    .get("DocumentPeriodEndDate", "")) or ""))
     if end is None:
@@ -171,7 +176,11 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict,
         target = _shift_years(target, years_back)
     balance = item in _FLOW_FREE
     want = period_kind(asked, quarterly)
-    names = [PREFIX + c for c in CONCEPTS[item]]
+    names = [PREFIX + c for c in CONCEPTS[item]] if concepts is None else list(concepts)
+    if concepts is not None:
+        contexts = facts.get("contexts") or {}
+        balance = any("instant" in (contexts.get(f.get("context")) or {}) for f in facts.get("facts") or []
+                      if f.get("concept") in names)
     best = _best_fact(facts, names, item, target, balance, want)
     if best is None and item == "revenue":  # a top line tagged with another concept ("OperatingRevenues", a filer's own)
         best = _best_fact(facts, _revenue_like(facts, names), item, target, balance, want)

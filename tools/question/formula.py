@@ -24,32 +24,40 @@ from typing import Optional
 from finrag.state.formula import BinOp, Expr, Formula, Item, Number, expr_text, expr_unknowns
 from finrag.tools.answering.arithmetic import always_zero
 from finrag.tools.answering.catalog import CATALOG
-from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
+from finrag.tools.answering.line_items import item_in_question
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
-from finrag.tools.question.operand import name_key
+from finrag.tools.question.operand import clean_phrase, name_key, resolve
 
 __all__ = ["formula_of"]
 
 _SENTENCE_END = r"(?=\.\s+[A-Z\[(]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compute|calculate|report|give)\b|\.\s+(?:what|"\
-                r"round|answer|base|use|using|please|express|show|give|report)\b|$)"
+                r"round|answer|base|use|using|please|express|show|give|report)\b|,\s*where\b|,?\s+and\s+(?:the\s+)?"\
+                r"(?:[\w&'-]+\s+){0,4}?[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|$)"
 _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate|report|give|find|determine|estimate|"\
-        r"of|for|in|during|and|as|by|here|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
+        r"of|for|in|during|and|as|by|here|where|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
 _DEFINE = [
-    re.compile(rf"(?i)\b(?:define|defines|let's define|we define)\s+(?:the\s+|a\s+|an\s+)?(?:(?:company|firm)'s\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
-               rf"(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during) (?:fiscal |fy\s?)?(?:year )?['’]?\d{{2,4}})?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
+    re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
+               rf"(?:[\w&.-]+(?:'s|s')\s+)?(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
+               rf"(?!an?\s+(?:percent|percentage|share|fraction|ratio)\b)(?P<rhs>.*?){_SENTENCE_END}"),
+    re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+[^?.;]{{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_NAME}\s*(?:=|:=|equals|is equal to|be|is|means|"
                rf"denotes)\s+(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}\s*(?::=|=)\s*(?P<rhs>.*?){_SENTENCE_END}"),
+    re.compile(rf"(?i){_NAME}\s*:\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
 ]
+_EXPLICIT = (0, 1)
+"""The patterns that say outright that a definition follows ("define X as", "X, defined as"): words there that are
+not arithmetic are said, not skipped (unless they name what finrag already knows)."""
+_ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "the ratio", "metric", "ratio"}
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}")
-_METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’-]+\s+){1,4}"
-                          r"(?:ratio|score|index|multiple|coefficient|quotient))\b")
+_METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’-]+\s+){0,4}"
+                          r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient))\b")
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
                       r"percent|\bpercent(?:age)?\b|%")
+"""A percentage asked ("as a fraction of" and "as a share of" ask a ratio)."""
 
 
 def formula_of(text: str) -> Optional[Formula]:
@@ -74,24 +82,32 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
     spans: list[tuple[int, int]] = []
     problems: list[str] = []
     taken: list[tuple[int, int]] = []
-    for rx in _DEFINE:
+    for index, rx in enumerate(_DEFINE):
         for m in rx.finditer(q):
             if any(a <= m.start() < b or a < m.end() <= b for a, b in taken):
                 continue
             name, rhs = m.group("name").strip(" ,"), m.group("rhs").strip()
-            key = name_key(name)
-            if not key:
-                continue
-            arithmetic = any(k == "op" and v in "+-*/" for k, v in split_operators(rhs))
+            key = "" if name_key(name) in _ANONYMOUS else name_key(_bare_name(name))
+            explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
+                                                    and not _arithmetic_in(rhs))
+            arithmetic = _arithmetic_in(rhs)
             expr, percent, n = expression_of(rhs, {**{k: v[0] for k, v in out.items()}, **(known or {})})
-            if re.search(r"\w", rhs) and not arithmetic and (expr is None or expr_unknowns(expr) or _is_line_item(key)):
-                continue  # words, not arithmetic ("EBITDA as earnings before interest, taxes, ..."), or a gloss
+            if re.search(r"\w", rhs) and not arithmetic and (expr is None or expr_unknowns(expr) or _known(key)):
+                if not explicit or _known(key) or not key and index != 0:
+                    continue  # words, not arithmetic ("EBITDA as earnings before interest, taxes, ..."), or a gloss
+                taken.append(m.span())
+                spans.append((m.start(), m.end()))
+                problems.append(f"the question's definition of {name} ('{rhs[:80]}') is not arithmetic over line items "
+                                "of a filing")
+                continue
+            if index == len(_DEFINE) - 1 and (expr is None or expr_unknowns(expr) or not arithmetic):
+                continue  # "Name: words" is a definition only when it is arithmetic finrag reads
             taken.append(m.span())
             spans.append((m.start(), m.end()))
             if not re.search(r"\w", rhs):
                 problems.append(f"the question's definition of {name} is empty")
                 continue
-            if re.search(rf"\b{re.escape(key)}\b", name_key(rhs)):
+            if key and re.search(rf"\b{re.escape(key)}\b", name_key(rhs)):
                 problems.append(f"the question defines {name} in terms of itself")
                 continue
             if n > MAX_TERMS:
@@ -113,8 +129,13 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
     return out, spans, problems
 
 
-def _is_line_item(key: str) -> bool:
-    return any(key == name_key(spec.display) for spec in LINE_ITEMS.values())
+def _arithmetic_in(text: str) -> bool:
+    return any(k == "op" and v in "+-*/~" for k, v in split_operators(text))
+
+
+def _known(key: str) -> bool:
+    """Is the name one finrag reads already (a line item or a catalog metric)?"""
+    return bool(key) and not expr_unknowns(resolve(key, {}))
 
 
 def _head(q: str, spans: list[tuple[int, int]]) -> str:
@@ -129,26 +150,64 @@ def _head(q: str, spans: list[tuple[int, int]]) -> str:
 
 def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, int]], spans: list[tuple[int, int]],
              problems: list[str], asks_percent: bool) -> Formula:
-    """The asked measure when the question defines one (or tried to)."""
+    """The asked measure when the question defines one (or tried to): the head's arithmetic over the defined names
+    ("EBITDA less capex"), else the catalog metric the head names with the question's definitions in its formula
+    ("EBITDA margin" with EBITDA defined), else the definition the head names, else the last one."""
     if problems:
-        name = next(iter(definitions), "") or _asked_name(head) or "the metric"
+        name = next((k for k in definitions if k), "") or _asked_name(head) or "the metric"
         return Formula(name=name, source="question", expression=None, problems=problems)
-    exprs = {k: v[0] for k, v in definitions.items()}
-    # the head's arithmetic over the defined names ("EBITDA less capex"), else the definition it names, else the last
+    exprs = {k: v[0] for k, v in definitions.items() if k}
+    rhs = "; ".join(f"{k or 'it'} = {v[1]}" for k, v in definitions.items())
+    percent = any(v[2] for v in definitions.values())
     composed = _arithmetic(head, exprs)
-    named = [k for k in definitions if k and re.search(rf"(?i)\b{re.escape(k)}\b", name_key(head))]
+    named = [k for k in definitions if k and re.search(rf"\b{re.escape(k)}\b", name_key(head))]
+    catalog = _catalog_with(head, exprs)
     if composed is not None:
         expr, name, percent = composed
-        rhs = "; ".join(f"{k or name} = {v[1]}" for k, v in definitions.items())
+    elif catalog is not None and not (named and any(_covers(k, catalog[0]) for k in named)):
+        name, expr = catalog
     else:
         key = named[-1] if named else list(definitions)[-1]
-        expr, rhs, percent, _n = definitions[key]
+        expr, _rhs, percent, _n = definitions[key]
         name = key or _asked_name(head) or "the metric"
     times_100 = _times_100(expr)
     unit = _unit(name, expr, asks_percent or percent, times_100)
-    said = [f"'{u}' is not a line item finrag can read from a filing" for u in expr_unknowns(expr)]
     return Formula(name=name, source="question", expression=expr, definition=rhs, unit=unit, times_100=times_100,
-                   problems=said + _zero_divisors(expr))
+                   problems=_zero_divisors(expr))
+
+
+def _covers(key: str, catalog_name: str) -> bool:
+    """Does the defined name stand for the whole catalog metric the head names ("ebitda margin" for "EBITDA margin")?"""
+    return key == name_key(catalog_name)
+
+
+def _catalog_with(head: str, defined: dict[str, Expr]) -> Optional[tuple[str, Expr]]:
+    """The catalog metric the head names, its formula re-read with the question's definitions in place of the names
+    they define (so the question's EBITDA is the one in "EBITDA margin"); None when none of its parts is defined."""
+    from finrag.tools.answering.catalog import parse_formula
+
+    entry = next((e for e in CATALOG.values() for p in e.names if re.search(p, head, re.I)), None)
+    if entry is None or not defined:
+        return None
+    overrides: dict[str, Expr] = {}
+    for other in CATALOG.values():
+        for key, expr in defined.items():
+            if any(_names_it(key, p) for p in other.names):
+                overrides[other.name] = expr
+    if not overrides or entry.name in overrides:
+        return None
+    expressions = {e.name: e.expression for e in CATALOG.values()}
+    try:
+        return entry.display, parse_formula(entry.formula, {**expressions, **overrides})
+    except ValueError:
+        return None
+
+
+def _names_it(key: str, pattern: str) -> bool:
+    """Does a defined name name the catalog metric of `pattern`, give or take "unadjusted"/"adjusted"?"""
+    m = re.search(pattern, key, re.I)
+    rest = (key[:m.start()] + key[m.end():]).split() if m else ["x"]
+    return all(w in ("unadjusted", "adjusted", "reported", "gaap") for w in rest)
 
 
 def _zero_divisors(expr: Expr) -> list[str]:
@@ -163,10 +222,19 @@ def _zero_divisors(expr: Expr) -> list[str]:
 
 
 def _arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str, bool]]:
-    """Arithmetic the head writes over known operands: the span from its first operand to its last, when every
-    operand between resolves (else None: "over the past three years" is no division)."""
+    """Arithmetic the head writes over known operands, sentence by sentence (the first that holds some): the span
+    from its first operand to its last, when every operand between resolves (else None: "over the past three
+    years" is no division)."""
+    for sentence in re.split(r"(?<=[?;])\s+|(?<=\.)\s+(?=[A-Z])", head):
+        found = _sentence_arithmetic(sentence, defined)
+        if found is not None:
+            return found
+    return None
+
+
+def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str, bool]]:
     tokens = split_operators(rewrite(head, defined))
-    if not any(k == "op" and v in "+-*/" for k, v in tokens):
+    if not any(k == "op" and v in "+-*/~" for k, v in tokens):
         return None
     while len(tokens) > 1 and tokens[0][0] == "phrase" and tokens[1] == ("op", "(") and \
             _operand_suffix(tokens[0][1], defined) is None:
@@ -179,38 +247,52 @@ def _arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str
         return None
     first, last = tokens[phrases[0]][1], tokens[phrases[-1]][1]
     start = _operand_suffix(first, defined)
-    end = _operand_prefix(last, defined)
+    scaling = phrases[-1] > 0 and tokens[phrases[-1] - 1] in (("op", "*"), ("op", "/"))  # "multiplied by 365"
+    end = _operand_prefix(last, defined, numbers=scaling)
     if start is None or end is None:
         return None
     tokens = list(tokens)
     tokens[phrases[0]], tokens[phrases[-1]] = ("phrase", start), ("phrase", end)
     text = " ".join({"(": "⟨", ")": "⟩"}.get(v, v) if k == "op" else v for k, v in tokens)
     expr, percent, n = expression_of(text, defined)
-    if expr is None or expr_unknowns(expr) or n < 2:
-        return None
-    return expr, " ".join(text.replace("⟨ ", "(").replace(" ⟩", ")").split()), percent
+    unknown = expr_unknowns(expr) if expr is not None else []
+    if expr is None or n < 2 or len(unknown) > 1 or n - len(unknown) < 1 or any(
+            len(u.split()) > 8 or not _label_like(u) for u in unknown):
+        return None  # one operand finrag has no name for may be the filing's own row ("stock-based compensation")
+    shown = list(tokens)  # the name: the shortest operands at either end ("EBITDA - capex", not "is the EBITDA ...")
+    shown[phrases[0]] = ("phrase", _operand_suffix(first, defined, shortest=True) or start)
+    shown[phrases[-1]] = ("phrase", _operand_prefix(last, defined, shortest=True) or end)
+    name = " ".join((v if v in "()" else f" {v} ") if k == "op" else clean_phrase(v) for k, v in shown)
+    name = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(name.split())))
+    return expr, name, percent
 
 
-def _operand_suffix(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
-    """The shortest ending of `phrase` that is an operand ("What is Tesla's 2024 EBITDA" -> "EBITDA")."""
-    from finrag.tools.question.operand import resolve
+def _label_like(phrase: str) -> bool:
+    """Could the words be a statement row's label (no question words, no verbs of a request, no digits)?"""
+    return not re.search(r"(?i)\b(?:what|how|which|is|was|are|were|did|does|do|compute|calculate|give|report|round|"
+                         r"answer|decimals?|percent|percentage|million|billion|usd)\b|\d|\?", phrase)
 
+
+def _operand_suffix(phrase: str, defined: dict[str, Expr], shortest: bool = False) -> Optional[str]:
+    """The longest ending of `phrase` that is an operand other than a bare number ("What is Tesla's 2024 EBITDA"
+    -> "Tesla's 2024 EBITDA": a number there is a date's or a year's)."""
     words = phrase.split()
-    for k in range(len(words) - 1, -1, -1):  # the shortest ending that is one
+    for k in (range(len(words) - 1, -1, -1) if shortest else range(len(words))):
         cand = " ".join(words[k:])
-        if not expr_unknowns(resolve(cand, defined)):
+        got = resolve(cand, defined)
+        if not expr_unknowns(got) and not isinstance(got, Number):
             return cand
     return None
 
 
-def _operand_prefix(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
-    """The shortest beginning of `phrase` that is an operand ("capex for fiscal 2024?" -> "capex")."""
-    from finrag.tools.question.operand import resolve
-
+def _operand_prefix(phrase: str, defined: dict[str, Expr], shortest: bool = False, numbers: bool = False
+                    ) -> Optional[str]:
+    """The longest beginning of `phrase` that is an operand other than a bare number (`numbers`: a number too)."""
     words = phrase.split()
-    for k in range(1, len(words) + 1):  # the shortest beginning that is one
+    for k in (range(1, len(words) + 1) if shortest else range(len(words), 0, -1)):
         cand = " ".join(words[:k])
-        if not expr_unknowns(resolve(cand, defined)):
+        got = resolve(cand, defined)
+        if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
             return cand
     return None
 
@@ -223,7 +305,7 @@ def _composed(head: str, asks_percent: bool) -> Optional[Formula]:
         return None
     expr, name, percent = found
     names_metric = any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names)
-    operators = sum(1 for k, v in split_operators(name) if k == "op" and v in "+-*/")
+    operators = sum(1 for k, v in split_operators(name) if k == "op" and v in "+-*/~")
     uses_metric = _has_metric(expr)
     if names_metric and not uses_metric and operators < 2:
         return None  # "operating income as a % of revenue": the catalog's operating margin
@@ -267,7 +349,20 @@ def _bare_name(name: str) -> str:
     """A metric's name without the company's possessive or a period before it ("Meta's 2024 efficiency score")."""
     words = name.split()
     cut = max((i + 1 for i, w in enumerate(words) if re.search(r"(?i)'s?$|s'$|^(?:fy)?\d{2,4}$|^q[1-4]$", w)), default=0)
-    return " ".join(words[cut:]) or name.strip()
+    words = words[cut:]
+    while len(words) > 1 and re.match(r"^[A-Z][\w&.-]*$", words[0]) and _is_company_word(words[0]):
+        words = words[1:]  # "HubSpot gross margin", "HUBS current ratio": the company is no part of the name
+    return " ".join(words) or name.strip()
+
+
+_MEASURE_WORDS = {"net", "free", "total", "gross", "operating", "current", "quick", "cash", "return", "days", "debt",
+                  "working", "adjusted", "unadjusted", "core", "tangible", "interest", "effective", "capital",
+                  "inventory", "asset", "assets", "equity", "dividend", "fixed", "long-term", "short-term"}
+
+
+def _is_company_word(word: str) -> bool:
+    """A capitalized word that names no measure (not "EBITDA", "ROA", "Net", "Free")."""
+    return bool(expr_unknowns(resolve(word, {}))) and word.lower() not in _MEASURE_WORDS
 
 
 def _times_100(expr: Expr) -> bool:
@@ -276,14 +371,15 @@ def _times_100(expr: Expr) -> bool:
 
 
 def _unit(name: str, expr: Expr, percent: bool, times_100: bool) -> str:
-    """percent when asked (or the expression multiplies by 100, or the name is a margin, rate or yield); days for a
-    days measure; a ratio for a division; else an amount."""
+    """percent when asked (or the expression multiplies by 100, or the name is a margin, rate or yield) and the
+    expression divides; days for a days measure; a ratio for a division; else an amount (never an amount x 100)."""
     low = name.lower()
+    divides = isinstance(expr, BinOp) and (expr.op == "/" or times_100)
     if _has_number(expr, (365.0, 360.0)) or re.search(r"\bdays\b", low):
         return "days"
-    if percent or times_100 or re.search(r"\b(?:margin|rate|yield|percentage|%)\b", low):
+    if divides and (percent or times_100 or re.search(r"\b(?:margin|rate|yield|percentage|%)\b", low)):
         return "percent"
-    return "ratio" if isinstance(expr, BinOp) and expr.op == "/" else "currency"
+    return "ratio" if divides else "currency"
 
 
 def _has_number(expr: Expr, values: tuple[float, ...]) -> bool:

@@ -23,18 +23,20 @@ __all__ = ["MAX_TERMS", "expression_of", "rewrite", "split_operators"]
 MAX_TERMS = 50
 """The most operands a formula may have: a longer one is said to be too long, not computed."""
 
-_PERCENT_OF = r"(?:as an? |in )?(?:%|percent(?:age)?|share|proportion|fraction|portion) of"
+_PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
     rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|\bover\b|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
-    r"|(?P<add>\bplus\b|\+|\badded to\b|\badd(?:ing)?\b)"
-    r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bnet of\b|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
+    r"|(?P<add>\bplus\b|\+|\badded to\b)"
+    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)]|$)))"
+    r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
-_SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-"}
-_SUM_OF = re.compile(r"(?i)\b(?:the )?(?:sum|total) of\s+(.+)$")
+_SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}
+"""'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C))."""
+_SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|, (?:sum|add)(?: up)?)\s+(.+)$")
 _DIFFERENCE = re.compile(r"(?i)\b(?:the )?difference between\s+(.+)$")
-_RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+?)\s+(?:to|and)\s+(.+)$")
+_RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")
 _TAKE = re.compile(r"(?i)^\s*(?:take|start with|begin with)\s+(.+?)\s*,?\s+(?:and|then)\s+(divide|subtract|add|"
                    r"multiply)\b(.*)$")
 
@@ -69,50 +71,96 @@ def _group_or_gloss(text: str, m: re.Match[str]) -> str:
     as a group)."""
     if _OPS.search(m.group(1)):
         return m.group(0)
-    return f"⟨{m.group(1)}⟩" if _AFTER_OPERATOR.search(text[:m.start()]) else " "
+    return f"⟨{m.group(1)}⟩" if _AFTER_OPERATOR.search(text[:m.start()]) else f" ⟦{m.group(1)}⟧ "
 
 
 def rewrite(text: str, defined: dict[str, Expr]) -> str:
-    """Word forms written as operators (grouped by ⟨ ⟩, which no gloss removal touches): "the ratio of A to B" -> "A / B", "the difference between A and B" ->
-    "A - B", "the sum of A, B and C" -> "A + B + C", "take A and divide by B" -> "A / B"."""
+    """Word forms written as operators, grouped by ⟨ ⟩ (which no gloss removal touches): "the ratio of A to B" and
+    "the A-to-B ratio" -> "A / B", "the difference between A and B" -> "A - B", "the sum of A, B and C" and "add A
+    and B" -> "A + B + C", "take A and divide by B" -> "A / B", "A, then divide by B" -> "⟨A⟩ / B", "A as a
+    percentage of B" -> "⟨A⟩ / ⟨B⟩" (a percentage of applies to all that comes before it), " — A — " -> "(A)"."""
+    text = re.sub(r"\s[—–]\s(.+?)\s[—–]\s", r" (\1) ", text)
     m = _TAKE.match(text)
     if m:
         op = {"divide": "/", "subtract": "-", "add": "+", "multiply": "*"}[m.group(2).lower()]
         rest = re.sub(r"(?i)^\s*(?:it |that |the result |this )?(?:by|from|to)?\s*", "", m.group(3))
-        text = f"{m.group(1)} {op} {rest}" if op != "-" else f"{rest} - {m.group(1)}"
+        text = f"{m.group(1)} {op} {rest}"
+    text = _then(text)
     m = _RATIO_OF.search(text)
     if m:
-        text = f"{text[:m.start()]}⟨{m.group(1)}⟩ / ⟨{m.group(2)}⟩"
+        split = _split_two(m.group(1), defined, (" to ", " and "))
+        if split:
+            text = f"{text[:m.start()]}⟨{split[0]}⟩ / ⟨{split[1]}⟩"
+    m = _TO_RATIO.search(text)
+    if m and not isinstance(resolve(m.group(1), defined), Unknown) and not isinstance(resolve(m.group(2), defined),
+                                                                                      Unknown):
+        text = f"{text[:m.start()]}⟨{m.group(1)}⟩ / ⟨{m.group(2)}⟩{text[m.end():]}"
     m = _DIFFERENCE.search(text)
     if m:
-        parts = _split_and(m.group(1), defined)
-        if len(parts) == 2:
-            text = f"{text[:m.start()]}⟨{parts[0]}⟩ - ⟨{parts[1]}⟩"
+        split = _split_two(m.group(1), defined, (" and ",))
+        if split:
+            text = f"{text[:m.start()]}⟨{split[0]}⟩ - ⟨{split[1]}⟩"
     m = _SUM_OF.search(text)
     if m:
-        tail = re.split(r"(?i)\s+(?=divided by\b|over\b|minus\b|less\b|times\b|multiplied by\b)|\s[/*-]\s", m.group(1), maxsplit=1)
+        tail = re.split(r"(?i)\s+(?=divided by\b|over\b|minus\b|less\b|times\b|multiplied by\b)|\s[/*-]\s|[?.;]\s",
+                        m.group(1), maxsplit=1)
         parts = _split_and(tail[0], defined)
         if len(parts) >= 2:
             rest = m.group(1)[len(tail[0]):]
             text = f"{text[:m.start()]}⟨{' + '.join(parts)}⟩{rest}"
+    m = re.search(rf"(?i)\s+{_PERCENT_OF}\s+", text)
+    if m and "⟨" not in text[:m.start()]:
+        text = f"⟨{text[:m.start()]}⟩ {m.group(0).strip()} ⟨{text[m.end():]}⟩"
     return text
 
 
+_TO_RATIO = re.compile(r"(?i)\b([\w&]+(?:[ -][\w&]+)?)-to-([\w&]+(?:[ -][\w&]+)?) ratio\b")
+_THEN = re.compile(r"(?i),?\s+(?:and\s+)?then\s+(divide|subtract|add|multiply|express)\s+(?:it\s+|that\s+|this\s+|the "
+                   r"result\s+)?(by|from|to|as an? (?:percentage|percent|share|fraction) of)?\s*")
+
+
+def _then(text: str) -> str:
+    """"A, then divide by B" -> "⟨A⟩ / B"; "A, then subtract B" -> "⟨A⟩ - B" (what came first is computed first)."""
+    m = _THEN.search(text)
+    if not m:
+        return text
+    verb, prep = m.group(1).lower(), (m.group(2) or "").lower()
+    op = {"divide": "/", "subtract": "-", "add": "+", "multiply": "*"}.get(verb, "/")
+    if verb == "express" and "of" not in prep:
+        return text
+    head = re.sub(r"(?i)^\s*(?:first\s+)?(?:compute|calculate|take|start with)\s+", "", text[:m.start()])
+    return f"⟨{head}⟩ {op} {_then(text[m.end():])}"
+
+
+def _split_two(text: str, defined: dict[str, Expr], seps: tuple[str, ...]) -> Optional[tuple[str, str]]:
+    """`text` split once at a separator where the left part is an operand and the right begins with one."""
+    low = text.lower()
+    for sep in seps:
+        start = 0
+        while (k := low.find(sep, start)) >= 0:
+            left, right = text[:k], text[k + len(sep):]
+            if not isinstance(resolve(left, defined), Unknown) and _has_operand_prefix(right, defined):
+                return left, right
+            start = k + 1
+    return None
+
+
+def _has_operand_prefix(text: str, defined: dict[str, Expr]) -> bool:
+    words = text.split()
+    return any(not isinstance(resolve(" ".join(words[:k]), defined), Unknown) for k in range(len(words), 0, -1))
+
+
 def _split_and(text: str, defined: dict[str, Expr]) -> list[str]:
-    """A list "A, B and C" split where every part is an operand ("research and development" stays one)."""
+    """A list "A, B and C" split into the fewest operands, each the longest run of pieces that is one ("research and
+    development", "depreciation and amortization (cash flow statement)" stay one)."""
     pieces = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if p.strip()]
     out: list[str] = []
-    buf = ""
-    for piece in pieces:
-        buf = f"{buf} and {piece}" if buf else piece
-        if not isinstance(resolve(buf, defined), Unknown):
-            out.append(buf)
-            buf = ""
-    if buf:
-        if out and not isinstance(resolve(f"{out[-1]} and {buf}", defined), Unknown):
-            out[-1] = f"{out[-1]} and {buf}"
-        else:
-            out.append(buf)
+    i = 0
+    while i < len(pieces):
+        j = next((j for j in range(len(pieces), i, -1)
+                  if not isinstance(resolve(" and ".join(pieces[i:j]), defined), Unknown)), i + 1)
+        out.append(" and ".join(pieces[i:j]))
+        i = j
     return out
 
 
@@ -122,8 +170,10 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     counted, not built."""
     defined = defined or {}
     text = rewrite(" ".join(text.split()), defined)
-    percent = bool(re.search(rf"(?i)\b{_PERCENT_OF}\b", text))
-    tokens = split_operators(text)
+    percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?) of\b", text))
+    tokens = _defined_in_place(split_operators(text))
+    years = [int(y) for y in re.findall(r"\b(?:FY ?)?((?:19|20)\d\d)\b", text)]
+    anchor = max(years) if years else None
     n = sum(1 for k, _v in tokens if k == "phrase")
     if n == 0 or n > MAX_TERMS:
         return None, percent, n
@@ -144,14 +194,24 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
         return left
 
     def term() -> Optional[Expr]:
-        left = factor()
+        left = net()
         while left is not None and peek() in (("op", "*"), ("op", "/")):
             op = tokens[at[0]][1]
+            at[0] += 1
+            right = net()
+            if right is None:
+                return None
+            left = BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
+        return left
+
+    def net() -> Optional[Expr]:
+        left = factor()
+        while left is not None and peek() == ("op", "~"):
             at[0] += 1
             right = factor()
             if right is None:
                 return None
-            left = BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
+            left = BinOp(op="-", left=left, right=right)
         return left
 
     def factor() -> Optional[Expr]:
@@ -164,13 +224,34 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
             at[0] += 1
             return inner
         if kind == "phrase":
-            return resolve(value, defined)
+            return resolve(value, defined, anchor)
         return None
 
     out = expr()
     if out is None or at[0] != len(tokens):
         return None, percent, n
     return out, percent, n
+
+
+def _defined_in_place(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """An operand followed by a parenthesis holding arithmetic is defined by it ("free cash flow (CFO minus capex)"):
+    the parenthesis stands in its place."""
+    out: list[tuple[str, str]] = []
+    for i, tok in enumerate(tokens):
+        if tok[0] == "phrase" and i + 1 < len(tokens) and tokens[i + 1] == ("op", "("):
+            depth, j, arithmetic = 0, i + 1, False
+            while j < len(tokens):
+                depth += {"(": 1, ")": -1}.get(tokens[j][1], 0) if tokens[j][0] == "op" else 0
+                arithmetic = arithmetic or (tokens[j][0] == "op" and tokens[j][1] in "+-*/~")
+                if depth == 0:
+                    break
+                j += 1
+            if arithmetic and i > 0 and tokens[i - 1][0] == "op" and tokens[i - 1][1] in "+-*/(":
+                continue  # "... / free cash flow (CFO - capex)": the parenthesis is the operand
+            if arithmetic and i == 0:
+                continue
+        out.append(tok)
+    return out
 
 
 def is_number(expr: Optional[Expr], value: float) -> bool:

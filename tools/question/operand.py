@@ -20,23 +20,23 @@ from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
 from finrag.tools.answering.catalog import CATALOG
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 
-__all__ = ["resolve", "name_key"]
+__all__ = ["clean_phrase", "resolve", "name_key"]
 
 _WHERE = re.compile(r"(?i)\b(?:as )?(?:reported |shown |presented |stated |found )?(?:in|on|from|per|of) (?:the )?"
                     r"(?:consolidated )?(?:statements? of cash flows?|cash[- ]flow statement|balance sheet|statements? "
                     r"of (?:financial position|operations|income|earnings)|income statement|p&l|10-?[kq])\b")
-_PERIOD = re.compile(r"(?i)\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
+_PERIOD = re.compile(r"(?i)\b(?:(?:at|as of|on|for|ended|ending)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|"
+                     r"dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b|\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
                      r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
 _BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
                     r"year)?|prior[- ]year(?:[- ]end)?|previous[- ]year(?:[- ]end)?|last year'?s?|year[- ]ago)\b")
 _END = re.compile(r"(?i)\b(?:ending|closing|end(?:ing)? of (?:the )?(?:fiscal )?year|year[- ]end|current[- ]year|"
                   r"this year'?s?)\b")
-_AVERAGE = re.compile(r"(?i)^(?:the )?(?:simple )?average(?: of)?(?: the)?(?: (?:beginning|opening|start) and (?:ending|closing|"
-                      r"end)(?: of (?:the )?year)?| (?:prior|previous) and current(?: year)?(?:[- ]end)?| (?:two|2) "
-                      r"year[- ]ends?| current and prior(?: year)?(?:[- ]end)?| beginning(?:-| and )end(?: of year)?)?"
-                      r"(?: balances? of)?\s+(.+?)(?: balances?)?(?:,? (?:at|for|over) (?:the )?(?:beginning|start) and "
-                      r"end of (?:the )?(?:fiscal )?year| over (?:the )?(?:two|2) (?:fiscal )?years)?$")
+_AVERAGE = re.compile(r"(?i)^(?:the )?(?:simple )?(?:average|mean)(?: of)?\s+(.+)$")
+_AVERAGE_WORDS = re.compile(r"(?i)\b(?:the|of|its|balances?|beginning|ending|opening|closing|start|end|begin|"
+                            r"(?:end-of-)?year(?:[- ]end)?s?|prior|previous|current|two|2|and|between|at|over|for|"
+                            r"fiscal|period|(?:fy ?)?(?:19|20)\d\d)\b|-")
 _FILLER = {"the", "a", "an", "its", "their", "company", "company's", "companys", "firm's", "total's", "reported",
            "gaap", "unadjusted", "consolidated", "expense", "expenses", "cost", "costs", "amount", "amounts", "figure",
            "value", "balance", "balances", "line", "item", "of", "from", "in", "on", "for", "at", "to", "year",
@@ -51,6 +51,11 @@ def name_key(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9&]+", text.lower().replace("’", "'").replace("'s", "")))
 
 
+def clean_phrase(phrase: str) -> str:
+    """The phrase without the company's possessive, where it is reported and its period (how an answer names it)."""
+    return _clean(phrase)
+
+
 def _clean(phrase: str) -> str:
     t = phrase.replace("’", "'").strip(" .,;:?!\"'")
     t = re.sub(r"(?i)^(?:the|a|an|its|their|[\w&.-]+'s?)\s+(?=\w)", "", t) if re.match(r"(?i)^(?:the|a|an|its|their)\b", t) \
@@ -60,12 +65,46 @@ def _clean(phrase: str) -> str:
     return " ".join(t.split()).strip(" .,;:")
 
 
-def resolve(phrase: str, defined: dict[str, Expr]) -> Expr:
-    """The operand `phrase` names (see the module docstring)."""
-    text = _clean(phrase)
-    low = text.lower()
+def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None) -> Expr:
+    """The operand `phrase` names (see the module docstring); `anchor`: the latest year the formula writes, from
+    which a dated operand's period offset is counted ("inventories at Dec 31, 2023" is -1 against 2024)."""
+    text = re.sub(r"(?i)^(?:and|then|plus|,)\s+|\s+(?:and|then)$", "", phrase.strip(" ,;")).strip()
+    if "⟦" in text:  # a gloss: without it, else its words in place ("total cost (of revenue)")
+        got = _resolve(" ".join(re.sub(r"⟦[^⟧]*⟧", " ", text).split()), defined, anchor)
+        if isinstance(got, Unknown):
+            got = _resolve(" ".join(text.replace("⟦", " ").replace("⟧", " ").split()), defined, anchor)
+        text = " ".join(re.sub(r"⟦[^⟧]*⟧", " ", text).split())
+    else:
+        got = _resolve(text, defined, anchor)
+        if isinstance(got, Unknown) and "(" in text:
+            got = _resolve(" ".join(re.sub(r"\([^()]*\)", " ", text).split()), defined, anchor)
+    if isinstance(got, Unknown):  # "total current liabilities, as of September 28, 2024": the operand ends at the clause
+        head = re.split(r",\s|\s[—–-]\s|;\s|\?", text, maxsplit=1)[0]
+        if head != text and head.strip():
+            cut = _resolve(head, defined, anchor)
+            if not isinstance(cut, Unknown):
+                return cut
+        return Unknown(phrase=text or phrase.strip() or "(nothing)")
+    return got
+
+
+def _year_of(low: str) -> Optional[int]:
+    m = re.search(r"\b(?:(?:" + _MONTH + r")\.? \d{1,2},? |fy ?|fiscal (?:year )?|year[- ]end |end of (?:fy ?|fiscal )?)"
+                  r"((?:19|20)\d\d)\b", low)
+    return int(m.group(1)) if m else None
+
+
+_MONTH = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|" \
+         "september|october|november|december"
+
+
+def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr:
+    low = text.lower().replace("’", "'")
+    dated = _year_of(low)
+    cleaned = _clean(text)
+    low = cleaned.lower()
     if not low:
-        return Unknown(phrase=phrase.strip() or "(nothing)")
+        return Unknown(phrase=text or "(nothing)")
     number = re.fullmatch(r"\$?\s*(\d+(?:,\d{3})*(?:\.\d+)?)\s*%?", low)
     if number:
         return Number(value=float(number.group(1).replace(",", "")))
@@ -78,30 +117,46 @@ def resolve(phrase: str, defined: dict[str, Expr]) -> Expr:
             return expr
     m = _AVERAGE.match(low)
     if m:
-        inner = _item(m.group(1))
+        inner = _item(_AVERAGE_WORDS.sub(" ", m.group(1)))
         if inner is not None and not LINE_ITEMS[inner.item].flow:
             return Average(of=inner)
-        return Unknown(phrase=phrase.strip())
+        return Unknown(phrase=text)
     change = re.match(r"(?i)^(?:the )?(?:year[- ]over[- ]year )?(?:change|increase) in\s+(.+)$", low)
     if change:  # "change in inventory between FY2018 and FY2019": this period-end less the one before
         inner = _item(change.group(1))
         if inner is not None:
             return BinOp(op="-", left=inner, right=inner.model_copy(update={"offset": -1}))
     offset = -1 if _BEGIN.search(low) else 0
+    if dated is not None and anchor is not None and 0 <= anchor - dated <= 1:
+        offset = dated - anchor
     bare = _END.sub(" ", _BEGIN.sub(" ", low))
     item = _item(bare)
     if item is not None:
-        return item.model_copy(update={"offset": offset, "phrase": phrase.strip()})
+        return item.model_copy(update={"offset": offset, "phrase": text})
     metric = _metric(bare)
     if metric is not None:
         return metric
-    return Unknown(phrase=phrase.strip())
+    return Unknown(phrase=text)
 
 
-def _leftover_ok(text: str, span: tuple[int, int]) -> bool:
+def _leftover_ok(text: str, span: tuple[int, int], item: str = "") -> bool:
+    """Are the words of `text` outside `span` filler (or words of the item's own row labels: "trade", "notes" for
+    receivables)?"""
     rest = (text[:span[0]] + " " + text[span[1]:]).lower()
-    words = [w for w in re.findall(r"[a-z0-9&$']+", rest) if w not in _FILLER]
+    own = _LABEL_WORDS.get(item, set())
+    words = [w for w in re.findall(r"[a-z0-9&$']+", rest) if w not in _FILLER and w not in own]
     return not words
+
+
+_LABEL_WORDS = {name: set(re.findall(r"[a-z&]{3,}", " ".join(spec.labels))) - {"total"}
+                for name, spec in LINE_ITEMS.items()}
+_SHORT = {"cfo": "cfo", "ocf": "cfo", "operating cash flow": "cfo", "operating cash flows": "cfo",
+          "cash from operating activities": "cfo", "dividends": "dividends_paid", "cash dividends": "dividends_paid",
+          "buybacks": "share_repurchases", "share buybacks": "share_repurchases", "repurchases": "share_repurchases",
+          "net earnings": "net_income", "net loss": "net_income", "revenues": "revenue", "sales": "revenue",
+          "cost of revenue": "cogs", "opex": "", "ebit": "operating_income", "pp&e": "ppe_net",
+          "current liabilities": "total_current_liabilities", "current assets": "total_current_assets"}
+"""Short forms an operand takes that no row label or question pattern reads alone."""
 
 
 def _item(text: str) -> Optional[Item]:
@@ -109,6 +164,8 @@ def _item(text: str) -> Optional[Item]:
     t = " ".join(text.split()).strip(" .,;:")
     if not t:
         return None
+    if _SHORT.get(t):
+        return Item(item=_SHORT[t])
     scored = [(match_score(name, t), name) for name in LINE_ITEMS]
     best = max(scored)
     if best[0] > 0:
@@ -117,7 +174,7 @@ def _item(text: str) -> Optional[Item]:
     for name, spec in LINE_ITEMS.items():
         for p in spec.question:
             m = re.search(p, t, re.I)
-            if m and _leftover_ok(t, m.span()):
+            if m and _leftover_ok(t, m.span(), name):
                 hits.append((-(m.end() - m.start()), m.start(), name))
                 break
     if hits:

@@ -204,7 +204,7 @@ class TableCheck(_Open):
 class Reader(_Open):
     """What the statement reader did (every system's generate node runs it unless `reader` is off)."""
 
-    _omit_if_none = ("table_check", "asked", "member", "formula", "unmatched_numbers")
+    _omit_if_none = ("table_check", "asked", "member", "formula", "unmatched_numbers", "question_formula")
 
     kind: ReaderKind = Field(description="'item' (a line item), 'metric' (a metric of the registry), 'none' (not a "
                                   "question the reader answers: the extractive or LLM answer is used), or 'error' "
@@ -226,6 +226,12 @@ class Reader(_Open):
                                                           "'aapl:IPhoneMember (srt:ProductOrServiceAxis)'")
     formula: Optional[str] = Field(default=None, description="A change or metric from tagged facts: the arithmetic "
                                                            "stated, e.g. '(391,035 - 383,285) / 383,285 = +2.0%'")
+    question_formula: Optional[dict] = Field(default=None, description="A question that defines, composes or names "
+                                                                     "a metric of its own only: its plan "
+                                                                     "(`finrag.state.formula.Formula`: name, source, "
+                                                                     "expression, unit, and the problems that kept it "
+                                                                     "from being computed); the operands are `inputs`, "
+                                                                     "the result `value`, what was not found `missing`")
     unmatched_numbers: Optional[list[str]] = Field(default=None, description="An LLM's answer only: the figures it "
                                                                            "states that match none of the inputs or "
                                                                            "results the reader computed (the answer "

@@ -106,6 +106,8 @@ class Formula(BaseModel):
     amount of money, or days."""
     times_100: bool = False
     """The expression itself multiplies by 100 (the result is already a percentage)."""
+    magnitudes: bool = False
+    """The question asks each operand's magnitude ("each taken as a positive cost"): signs as printed are dropped."""
     problems: list[str] = Field(default_factory=list)
     """Why the formula cannot be computed as written, each said in the answer (an empty or circular definition,
     an operand that is no line item, too many terms, a metric the question does not define)."""

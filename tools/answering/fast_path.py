@@ -23,6 +23,7 @@ import re
 from typing import Literal, Optional
 
 from finrag.state.contract import Reader, ReaderInput, TableCheck
+from finrag.state.formula import expr_text
 from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.evidence import evidence_answer
@@ -202,9 +203,15 @@ def offline_answer(question: str, keywords: list[str], contexts: list[dict], res
 def reader_context(result: Optional[ReaderResult]) -> str:
     """The reader's statement tables (and its own reading, when it has one) as extra context for an LLM; for an
     answer from inline XBRL, the tagged facts as a structured block first."""
-    if result is None or not (result.extraction or result.facts_context):
+    if result is None or not (result.extraction or result.facts_context or result.question_formula):
         return ""
     parts = [result.facts_context] if result.facts_context else []
+    if result.question_formula is not None:  # the question's own arithmetic, as finrag read and computed it
+        f = result.question_formula
+        parts.insert(0, f"The question's formula as finrag read it ({f.source}): {f.name} = "
+                        f"{expr_text(f.expression) if f.expression is not None else '(none)'}; unit: {f.unit}"
+                        + (f"; not computed: {'; '.join(f.problems)}" if f.problems else "")
+                        + (f"; finrag's result: {result.value:g}" if result.value is not None and result.confident else ""))
     if result.extraction:
         parts.append(f"Statement tables recovered by finrag's reader (row | one column per period):\n{result.extraction}")
     note = f"\nReader's note: {result.answer}" if result.answer else ""
@@ -233,6 +240,7 @@ def reader_summary(result: Optional[ReaderResult], *, fast_path: bool, saved: in
         member=result.member or None,
         formula=result.formula or None,
         table_check=TableCheck.model_validate(dict(result.table_check)) if result.table_check else None,
+        question_formula=result.question_formula.model_dump() if result.question_formula is not None else None,
     ).model_dump()
     head = {k: record.pop(k) for k in ("kind", "confident", "fast_path")}
     return {**head, "llm_calls_saved": int(saved), **record}

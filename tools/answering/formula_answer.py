@@ -16,6 +16,8 @@
 """
 from __future__ import annotations
 
+import dataclasses
+import re
 from typing import Callable, Optional
 
 from finrag.state.formula import BinOp, Call, Expr, Formula, Item, Unknown, expr_text, expr_unknowns
@@ -23,10 +25,11 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.arithmetic import Undefined, evaluate
 from finrag.tools.answering.fact_math import metric_answer, number
 from finrag.tools.answering.line_items import ROW, match_score, row_item_name
-from finrag.tools.answering.metrics import Metric, metric_for
+from finrag.tools.answering.metrics import METRICS, Metric, metric_for
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX, choose_fact, fact_cite, item_display, owner
+from finrag.tools.question.operand import clean_phrase
 
 __all__ = ["answer_formula", "computable", "refusal", "with_rows"]
 
@@ -36,18 +39,21 @@ def computable(formula: Optional[Formula]) -> bool:
     return formula is not None and formula.expression is not None and not formula.problems
 
 
-def with_rows(formula: Formula) -> Formula:
-    """The formula with each operand finrag has no line item for read as a row item of the filing."""
+def with_rows(formula: Formula, worded: bool = False) -> Formula:
+    """The formula with each operand finrag has no line item for read as a row item of the filing (`worded`: every
+    operand the question names in two words or more too, by its words)."""
     def swap(e: Expr) -> Expr:
         if isinstance(e, Unknown):
             return Item(item=row_item_name(e.phrase), phrase=e.phrase)
+        if worded and isinstance(e, Item) and len(clean_phrase(e.phrase).split()) >= 2 and not e.item.startswith(ROW):
+            return e.model_copy(update={"item": row_item_name(clean_phrase(e.phrase), like=e.item)})
         if isinstance(e, BinOp):
             return e.model_copy(update={"left": swap(e.left), "right": swap(e.right)})
         if isinstance(e, Call):
             return e.model_copy(update={"args": [swap(a) for a in e.args]})
         return e
 
-    if formula.expression is None or not expr_unknowns(formula.expression):
+    if formula.expression is None or not (worded or expr_unknowns(formula.expression)):
         return formula
     return formula.model_copy(update={"expression": swap(formula.expression)})
 
@@ -70,7 +76,15 @@ def refusal(formula: Formula, info: Optional[dict], reasons: Optional[list[str]]
 
 def answer_formula(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Optional[dict],
                    read_tables: Callable[[Metric], ReaderResult]) -> ReaderResult:
-    """The question's formula answered (see the module docstring); `facts.formula` must be set."""
+    """The question's formula answered (see the module docstring), its plan recorded (`question_formula`);
+    `facts.formula` must be set."""
+    assert facts.formula is not None
+    result = _answer(facts, tagged, doc_id, info, read_tables)
+    return dataclasses.replace(result, question_formula=facts.formula)
+
+
+def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Optional[dict],
+            read_tables: Callable[[Metric], ReaderResult]) -> ReaderResult:
     formula = facts.formula
     assert formula is not None
     if not computable(formula):
@@ -78,8 +92,12 @@ def answer_formula(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, in
     formula = with_rows(formula)
     metric = metric_for(formula, facts.decimals)
     info = info or {}
+    facts = _undated(facts, formula)
     if doc_id and tagged and tagged.get("facts"):
         rows = {i.item: _row_concepts(tagged, i.item) for i in metric.inputs if i.item.startswith(ROW)}
+        if metric.name not in METRICS:  # the row the question names word for word ("Long-term debt") first
+            rows.update({item: concepts for item, phrase in _phrases(formula).items()
+                         if (concepts := _row_concepts(tagged, row_item_name(phrase)))})
         if all(i.item in CONCEPTS or rows.get(i.item) for i in metric.inputs):
             values: dict[tuple[str, int], float] = {}
             picked: list[tuple[str, int, dict, str]] = []
@@ -101,7 +119,41 @@ def answer_formula(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, in
                 answered = metric_answer(metric, (values, picked), doc_id, info)
                 if answered is not None:
                     return answered
+    if formula.source == "unknown" or metric.name in METRICS:
+        return read_tables(metric)
+    # the question's own formula over statement tables: each operand first as the row the question names word for
+    # word ("net sales", not the filing's "Total revenues"; "interest expense (income), net"), else as finrag's item
+    worded = read_tables(metric_for(with_rows(formula, worded=True), facts.decimals))
+    if worded.confident:
+        return worded
     return read_tables(metric)
+
+
+def _phrases(formula: Formula) -> dict[str, str]:
+    """The canonical items of the formula's operands the question names in two words or more, by those words."""
+    out: dict[str, str] = {}
+
+    def walk(e: Expr) -> None:
+        if isinstance(e, Item) and not e.item.startswith(ROW) and len(clean_phrase(e.phrase).split()) >= 2:
+            out.setdefault(e.item, clean_phrase(e.phrase))
+        elif isinstance(e, BinOp):
+            walk(e.left)
+            walk(e.right)
+
+    if formula.expression is not None:
+        walk(formula.expression)
+    return out
+
+
+def _undated(facts: QuestionFacts, formula: Formula) -> QuestionFacts:
+    """The question's reading with the dates its definition writes for its operands ("inventories at Dec 31, 2023")
+    no longer taken as the asked period: the asked period is the latest year written."""
+    if not formula.definition or not (facts.as_of or facts.dates):
+        return facts
+    years = [int(y) for y in re.findall(r"\b((?:19|20)\d\d)\b", formula.definition)]
+    if not years or not any(d[:4] in formula.definition for d in [*(facts.dates or []), facts.as_of or ""] if d):
+        return facts
+    return facts.model_copy(update={"as_of": None, "dates": [], "years_written": [max(years + facts.years_written)]})
 
 
 def _row_concepts(tagged: dict, item: str) -> list[str]:
@@ -123,8 +175,6 @@ def _row_concepts(tagged: dict, item: str) -> list[str]:
 
 
 def _camel_words(local: str) -> str:
-    import re
-
     return " ".join(w.lower() for w in re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", local))
 
 

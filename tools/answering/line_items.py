@@ -153,7 +153,8 @@ def _items() -> dict[str, LineItem]:
         L("total_liabilities", "total liabilities", "balance", (r"total liabilities",), (r"\btotal liabilities\b",),
           flow=False, exclude=(r"equity", r"current")),
         L("total_equity", "total shareholders' equity", "balance",
-          (r"total (?:\w+ )?(?:stockholders|shareholders|share ?owners)[’']? equity(?: \(deficit\))?", r"total equity(?: \(deficit\))?",
+          (r"total (?:[\w.&-]+ ){0,3}(?:stockholders|shareholders|share ?owners)[’']? equity(?: \(deficit\))?",
+           r"total equity(?: \(deficit\))?",
            r"total (?:\w+ )?(?:stockholders|shareholders)[’']? \(deficit\) equity"),
           (r"\b(?:shareholders|stockholders)[’']? equity\b", r"\btotal equity\b", r"\bbook value\b"), flow=False,
           exclude=(r"liabilities and",)),
@@ -216,20 +217,31 @@ ROW = "row:"
 "demand creation expense"), read from the filing's own row labels (`line_item`)."""
 
 
-def row_item_name(phrase: str) -> str:
-    """The row item of an operand phrase ('row:contract assets')."""
-    return ROW + " ".join(re.findall(r"[a-z0-9&']+", phrase.lower().replace("’", "'")))
+def row_item_name(phrase: str, like: str = "") -> str:
+    """The row item of an operand phrase ('row:contract assets'); `like`: the line item the phrase also reads as
+    ('row:net cash used in operating activities@cfo'), whose statement, sign and period kind the row keeps."""
+    words = " ".join(re.findall(r"[a-z0-9&']+", phrase.lower().replace("’", "'")))
+    return ROW + words + (f"@{like}" if like else "")
 
 
 @functools.lru_cache(maxsize=1024)
 def line_item(name: str) -> LineItem:
-    """`LINE_ITEMS[name]`, or for a row item the row whose label is its words, give or take "total", ", net" and a
-    parenthesis (any statement; the sign as printed)."""
+    """`LINE_ITEMS[name]`, or for a row item the row whose label is its words, give or take "total", ", net", a
+    plural's "s" and a parenthesis ("Interest expense (income), net"): in the statement of the line item it reads
+    as, else in any primary statement (the sign as printed)."""
     if not name.startswith(ROW):
         return LINE_ITEMS[name]
-    words = name[len(ROW):].split()
-    body = r"[\s,-]+".join(re.escape(w) for w in words if w not in ("total", "net"))
+    text, _, like = name[len(ROW):].partition("@")
+    words = text.split()
+    while len(words) > 1 and words[0] in ("total", "net"):
+        words = words[1:]
+    gap = r"(?:[\s,-]+|\s*\([^)]*\)[\s,-]*)"
+    body = gap.join(re.escape(w) + ("s?" if w[-1:].isalpha() else "") for w in words)
     label = rf"(?:total )?(?:net )?{body}(?:,? net)?(?: \([^)]*\))?(?:,? (?:net|total))?"
+    if like in LINE_ITEMS:
+        base = LINE_ITEMS[like]
+        return LineItem(name, " ".join(words), base.statement, (label,), flow=base.flow, sign=base.sign,
+                        per_share=base.per_share)
     return LineItem(name, " ".join(words), "", (label,), flow=True)
 
 

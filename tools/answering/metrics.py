@@ -89,10 +89,11 @@ def inputs_of(expr: Expr) -> tuple[Input, ...]:
     return tuple(Input(i, o, opt) for i, o, opt in dict.fromkeys(ordered))
 
 
-def computer(expr: Expr, percent: bool) -> Callable[[dict], Optional[float]]:
-    """`Metric.compute` of an expression: its value (x100 for a percentage), None when it has none."""
+def computer(expr: Expr, percent: bool, magnitudes: bool = False) -> Callable[[dict], Optional[float]]:
+    """`Metric.compute` of an expression: its value (x100 for a percentage), None when it has none; `magnitudes`:
+    each operand's absolute value (the question asks so)."""
     def compute(values: dict) -> Optional[float]:
-        result = try_evaluate(expr, {k: v for k, v in values.items() if v is not None})
+        result = try_evaluate(expr, {k: abs(v) if magnitudes else v for k, v in values.items() if v is not None})
         return None if result is None else (100.0 * result if percent else result)
     return compute
 
@@ -136,7 +137,8 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
     percent = formula.unit == "percent" and not formula.times_100
     default = {"percent": 2, "ratio": 2, "days": 1, "currency": 0}[formula.unit]
     return Metric(formula.source, formula.name, (), shown, inputs_of(formula.expression),
-                  computer(formula.expression, percent), formula.unit, default if decimals is None else decimals,
+                  computer(formula.expression, percent, formula.magnitudes), formula.unit,
+                  default if decimals is None else decimals,
                   expression=formula.expression)
 
 

@@ -139,7 +139,9 @@ def plan_question(question: str, *, facts: Optional[QuestionFacts] = None, years
     if not qyears and fiscal_year:
         qyears = [fiscal_year]
     if plan.aggregate == "single" and qyears:
-        qyears = qyears[:1]
+        # the question's own formula dates its operands against the latest year it writes ("inventories at Dec 31,
+        # 2023 + inventories at Dec 31, 2024"): that is the year asked
+        qyears = [max(qyears)] if own else qyears[:1]
     if plan.aggregate in ("change", "cagr") and len(qyears) == 1:
         qyears = [qyears[0] - 1, qyears[0]]
     plan.years = sorted(set(qyears))

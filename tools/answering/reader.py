@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Protocol, cast
 
 from finrag.state.contract import AskedKind, ReaderKind
+from finrag.state.formula import Formula
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.line_items import line_item, match_score
 from finrag.tools.answering.metrics import Metric
@@ -131,6 +132,8 @@ class ReaderResult:
     table_check: Optional[dict] = None
     """For an answer from an inline-XBRL fact: the table reader's value for the same question beside it
     (`xbrl_facts.check_against_table`), or None when the table reader found none."""
+    question_formula: Optional[Formula] = None
+    """For a question with arithmetic of its own: the formula computed (or said not computable): `formula_answer`."""
 
 
 def _statement_factor(item_stmt: str, table_stmt: Optional[str], flow: bool) -> float:
@@ -242,8 +245,10 @@ class Lookup:
         for rank, t in enumerate(self.tables):
             if self.doc_ids and t.doc_id not in self.doc_ids:
                 continue
+            # a row item of no known statement: any primary statement, the balance sheet's row first (a cash flow
+            # statement repeats balance-sheet labels for their changes: "Receivables, net")
             factor = _statement_factor(spec.statement, t.statement, spec.flow) if spec.statement else (
-                1.0 if t.statement in PRIMARY else 0.7)  # a row item: any primary statement
+                {"balance": 1.0, "income": 0.98, "cash_flow": 0.96}.get(t.statement or "", 0.7))
             if factor <= 0:
                 continue
             cols = self.columns_for(t, year, spec.flow)
@@ -424,7 +429,10 @@ def _compute(metric: Metric, found: dict[tuple[str, int], Found], year: int) -> 
                 continue
             return None
         v = f.in_units()
-        values[(inp.item, inp.offset)] = abs(v) if line_item(inp.item).sign else v
+        # an expense printed as an outflow, and a cash flow statement's row the question names by its words (an
+        # outflow in parentheses is subtracted as the amount it is: "minus acquisitions of DVD content assets")
+        outflow = not line_item(inp.item).statement and f.statement == "cash_flow"
+        values[(inp.item, inp.offset)] = abs(v) if line_item(inp.item).sign or outflow else v
     try:
         return metric.compute(values)
     except (KeyError, ZeroDivisionError, TypeError, ValueError):

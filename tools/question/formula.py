@@ -19,13 +19,13 @@ or a metric-like name it neither defines nor finrag knows.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Literal, Optional
 
 from finrag.state.formula import BinOp, Expr, Formula, Item, Number, expr_text, expr_unknowns
 from finrag.tools.answering.arithmetic import always_zero
 from finrag.tools.answering.catalog import CATALOG
 from finrag.tools.answering.line_items import item_in_question
-from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
+from finrag.tools.question.formula_text import MAX_TERMS, defined_in_place, expression_of, rewrite, split_operators
 from finrag.tools.question.operand import clean_phrase, name_key, resolve
 
 __all__ = ["formula_of"]
@@ -38,13 +38,13 @@ _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
-               rf"(?:[\w&.-]+(?:'s|s')\s+)?(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
+               rf"(?:(?:[\w&.-]+\s+){{0,3}}?[\w&.-]+(?:'s|s')\s+)?(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
                rf"(?!an?\s+(?:percent|percentage|share|fraction|ratio)\b)(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+[^?.;]{{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_NAME}\s*(?:=|:=|equals|is equal to|be|is|means|"
-               rf"denotes)\s+(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}\s*(?::=|=)\s*(?P<rhs>.*?){_SENTENCE_END}"),
+    re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_NAME}(?:\s+here)?\s*(?:=|:=|equals|is equal to|be|is|"
+               rf"means|denotes)\s+(?P<rhs>.*?){_SENTENCE_END}"),
+    re.compile(rf"(?i){_NAME}(?:\s+here)?\s*(?::=|=)\s*(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}\s*:\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
 ]
 _EXPLICIT = (0, 1)
@@ -54,7 +54,7 @@ _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}")
 _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’-]+\s+){0,4}"
-                          r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient))\b")
+                          r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium))\b")
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
                       r"percent|\bpercent(?:age)?\b|%")
 """A percentage asked ("as a fraction of" and "as a share of" ask a ratio)."""
@@ -119,18 +119,18 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 continue
             out[key] = (expr, rhs, percent, n)
     if not out and not problems:
-        m = _NAMELESS.search(q)
-        if m:
-            rhs = (m.group("rhs") or m.group("rhs2") or "").strip()
+        found = _NAMELESS.search(q)
+        if found:
+            rhs = (found.group("rhs") or found.group("rhs2") or "").strip()
             expr, percent, n = expression_of(rhs, {})
             if expr is not None and n >= 2 and 0 < n <= MAX_TERMS:
                 out[""] = (expr, rhs, percent, n)
-                spans.append(m.span())
+                spans.append(found.span())
     return out, spans, problems
 
 
 def _arithmetic_in(text: str) -> bool:
-    return any(k == "op" and v in "+-*/~" for k, v in split_operators(text))
+    return any(k == "op" and v in "+-*/~" for k, v in split_operators(rewrite(text, {})))
 
 
 def _known(key: str) -> bool:
@@ -167,13 +167,27 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
     elif catalog is not None and not (named and any(_covers(k, catalog[0]) for k in named)):
         name, expr = catalog
     else:
-        key = named[-1] if named else list(definitions)[-1]
+        # "Calculate it as ...": the definition without a name is the question's measure
+        key = "" if "" in definitions else (named[-1] if named else _root(definitions))
         expr, _rhs, percent, _n = definitions[key]
         name = key or _asked_name(head) or "the metric"
     times_100 = _times_100(expr)
     unit = _unit(name, expr, asks_percent or percent, times_100)
     return Formula(name=name, source="question", expression=expr, definition=rhs, unit=unit, times_100=times_100,
-                   problems=_zero_divisors(expr))
+                   problems=_zero_divisors(expr), magnitudes=bool(_MAGNITUDES.search(q)))
+
+
+_MAGNITUDES = re.compile(r"(?i)\b(?:taken|treated|expressed|used|counted) as (?:a )?positive\b|\bas positive (?:amounts|"
+                         r"numbers|values|costs)\b|\babsolute values?\b|\bmagnitudes?\b")
+"""The question asks each operand's magnitude ("all taken as positive amounts from the cash flow statement")."""
+
+
+def _root(definitions: dict[str, tuple[Expr, str, bool, int]]) -> str:
+    """The definition no other one uses (the question's measure; "..., where total debt is ..." defines a part of
+    it), the first such."""
+    used = {k for k in definitions for other, v in definitions.items()
+            if k and other != k and re.search(rf"\b{re.escape(k)}\b", name_key(v[1]))}
+    return next((k for k in definitions if k not in used), next(iter(definitions)))
 
 
 def _covers(key: str, catalog_name: str) -> bool:
@@ -233,7 +247,7 @@ def _arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str
 
 
 def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str, bool]]:
-    tokens = split_operators(rewrite(head, defined))
+    tokens = defined_in_place(split_operators(rewrite(head, defined)))
     if not any(k == "op" and v in "+-*/~" for k, v in tokens):
         return None
     while len(tokens) > 1 and tokens[0][0] == "phrase" and tokens[1] == ("op", "(") and \
@@ -253,7 +267,7 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
         return None
     tokens = list(tokens)
     tokens[phrases[0]], tokens[phrases[-1]] = ("phrase", start), ("phrase", end)
-    text = " ".join({"(": "⟨", ")": "⟩"}.get(v, v) if k == "op" else v for k, v in tokens)
+    text = " ".join({"(": "⟨", ")": "⟩", "~": "net of"}.get(v, v) if k == "op" else v for k, v in tokens)
     expr, percent, n = expression_of(text, defined)
     unknown = expr_unknowns(expr) if expr is not None else []
     if expr is None or n < 2 or len(unknown) > 1 or n - len(unknown) < 1 or any(
@@ -262,7 +276,8 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     shown = list(tokens)  # the name: the shortest operands at either end ("EBITDA - capex", not "is the EBITDA ...")
     shown[phrases[0]] = ("phrase", _operand_suffix(first, defined, shortest=True) or start)
     shown[phrases[-1]] = ("phrase", _operand_prefix(last, defined, shortest=True) or end)
-    name = " ".join((v if v in "()" else f" {v} ") if k == "op" else clean_phrase(v) for k, v in shown)
+    name = " ".join((v if v in "()" else f" {'net of' if v == '~' else v} ") if k == "op" else clean_phrase(v)
+                    for k, v in shown)
     name = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(name.split())))
     return expr, name, percent
 
@@ -334,7 +349,7 @@ def _unknown(head: str) -> Optional[Formula]:
     if not m or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
         return None
     name = _bare_name(m.group("name"))
-    if len(name.split()) < 2 or item_in_question(name):
+    if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or item_in_question(name):
         return None
     return Formula(name=name, source="unknown", expression=None,
                    problems=[f"'{name}' is not a metric finrag knows, and the question does not define it"])
@@ -370,7 +385,7 @@ def _times_100(expr: Expr) -> bool:
         isinstance(x, Number) and x.value == 100 for x in (expr.left, expr.right))
 
 
-def _unit(name: str, expr: Expr, percent: bool, times_100: bool) -> str:
+def _unit(name: str, expr: Expr, percent: bool, times_100: bool) -> Literal["ratio", "percent", "currency", "days"]:
     """percent when asked (or the expression multiplies by 100, or the name is a margin, rate or yield) and the
     expression divides; days for a days measure; a ratio for a division; else an amount (never an amount x 100)."""
     low = name.lower()

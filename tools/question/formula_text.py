@@ -17,8 +17,9 @@ from typing import Optional
 
 from finrag.state.formula import BinOp, Expr, Number, Unknown
 from finrag.tools.question.operand import resolve
+from finrag.tools.question.operand import split_and as _split_and
 
-__all__ = ["MAX_TERMS", "expression_of", "rewrite", "split_operators"]
+__all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_operators"]
 
 MAX_TERMS = 50
 """The most operands a formula may have: a longer one is said to be too long, not computed."""
@@ -28,7 +29,7 @@ _OPS = re.compile(
     rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|\bover\b|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b)"
-    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)]|$)))"
+    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩]|$)))"
     r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
@@ -86,6 +87,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
         rest = re.sub(r"(?i)^\s*(?:it |that |the result |this )?(?:by|from|to)?\s*", "", m.group(3))
         text = f"{m.group(1)} {op} {rest}"
     text = _then(text)
+    m = re.search(r"(?i),\s+(over|divided by|times|multiplied by)\s+", text)
+    if m and re.search(r"(?i)\b(?:plus|minus|less|\+|-)\s", text[:m.start()]):  # "A plus B, over C": (A + B) / C
+        text = f"⟨{text[:m.start()]}⟩ {m.group(1)} {text[m.end():]}"
     m = _RATIO_OF.search(text)
     if m:
         split = _split_two(m.group(1), defined, (" to ", " and "))
@@ -114,7 +118,7 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     return text
 
 
-_TO_RATIO = re.compile(r"(?i)\b([\w&]+(?:[ -][\w&]+)?)-to-([\w&]+(?:[ -][\w&]+)?) ratio\b")
+_TO_RATIO = re.compile(r"(?i)(?<![\w'’])([\w&]+(?:[ -][\w&]+)?)-to-([\w&]+(?:[ -][\w&]+)?) ratio\b")
 _THEN = re.compile(r"(?i),?\s+(?:and\s+)?then\s+(divide|subtract|add|multiply|express)\s+(?:it\s+|that\s+|this\s+|the "
                    r"result\s+)?(by|from|to|as an? (?:percentage|percent|share|fraction) of)?\s*")
 
@@ -150,20 +154,6 @@ def _has_operand_prefix(text: str, defined: dict[str, Expr]) -> bool:
     return any(not isinstance(resolve(" ".join(words[:k]), defined), Unknown) for k in range(len(words), 0, -1))
 
 
-def _split_and(text: str, defined: dict[str, Expr]) -> list[str]:
-    """A list "A, B and C" split into the fewest operands, each the longest run of pieces that is one ("research and
-    development", "depreciation and amortization (cash flow statement)" stay one)."""
-    pieces = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if p.strip()]
-    out: list[str] = []
-    i = 0
-    while i < len(pieces):
-        j = next((j for j in range(len(pieces), i, -1)
-                  if not isinstance(resolve(" and ".join(pieces[i:j]), defined), Unknown)), i + 1)
-        out.append(" and ".join(pieces[i:j]))
-        i = j
-    return out
-
-
 def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple[Optional[Expr], bool, int]:
     """(expression, 'as a percentage of' used, operands) of words; (None, False, 0) when they hold no operand or do
     not parse (unbalanced parentheses, an operator without an operand); more than `MAX_TERMS` operands are
@@ -171,7 +161,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     defined = defined or {}
     text = rewrite(" ".join(text.split()), defined)
     percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?) of\b", text))
-    tokens = _defined_in_place(split_operators(text))
+    tokens = defined_in_place(split_operators(text))
     years = [int(y) for y in re.findall(r"\b(?:FY ?)?((?:19|20)\d\d)\b", text)]
     anchor = max(years) if years else None
     n = sum(1 for k, _v in tokens if k == "phrase")
@@ -233,7 +223,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     return out, percent, n
 
 
-def _defined_in_place(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def defined_in_place(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """An operand followed by a parenthesis holding arithmetic is defined by it ("free cash flow (CFO minus capex)"):
     the parenthesis stands in its place."""
     out: list[tuple[str, str]] = []

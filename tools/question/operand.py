@@ -20,7 +20,7 @@ from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
 from finrag.tools.answering.catalog import CATALOG
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 
-__all__ = ["clean_phrase", "resolve", "name_key"]
+__all__ = ["clean_phrase", "resolve", "name_key", "split_and"]
 
 _WHERE = re.compile(r"(?i)\b(?:as )?(?:reported |shown |presented |stated |found )?(?:in|on|from|per|of) (?:the )?"
                     r"(?:consolidated )?(?:statements? of cash flows?|cash[- ]flow statement|balance sheet|statements? "
@@ -57,12 +57,12 @@ def clean_phrase(phrase: str) -> str:
 
 
 def _clean(phrase: str) -> str:
-    t = phrase.replace("’", "'").strip(" .,;:?!\"'")
+    t = re.sub(r"⟦[^⟧]*⟧", " ", phrase).replace("’", "'").strip(" .,;:?!\"'")
     t = re.sub(r"(?i)^(?:the|a|an|its|their|[\w&.-]+'s?)\s+(?=\w)", "", t) if re.match(r"(?i)^(?:the|a|an|its|their)\b", t) \
         else re.sub(r"^[A-Z][\w&.-]*'s?\s+", "", t)  # "Apple's net income": the company's name is no operand word
     t = _WHERE.sub(" ", t)
     t = _PERIOD.sub(" ", t)
-    return " ".join(t.split()).strip(" .,;:")
+    return re.sub(r"\s+,", ",", " ".join(t.split())).strip(" .,;:")
 
 
 def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None) -> Expr:
@@ -84,8 +84,33 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
             cut = _resolve(head, defined, anchor)
             if not isinstance(cut, Unknown):
                 return cut
+        if " and " in text:  # "cash and cash equivalents and current marketable securities": the sum of its items
+            parts = split_and(text, defined, anchor)
+            if len(parts) >= 2 and all(not isinstance(_resolve(p, defined, anchor), Unknown) for p in parts):
+                total: Expr = _resolve(parts[0], defined, anchor)
+                for p in parts[1:]:
+                    total = BinOp(op="+", left=total, right=_resolve(p, defined, anchor))
+                return total
         return Unknown(phrase=text or phrase.strip() or "(nothing)")
     return got
+
+
+def split_and(text: str, defined: dict[str, Expr], anchor: Optional[int] = None) -> list[str]:
+    """A list "A, B and C" split into the fewest operands, each the longest run of pieces that is one ("research and
+    development", "depreciation and amortization (cash flow statement)" stay one)."""
+    pieces = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if p.strip()]
+    out: list[str] = []
+    i = 0
+    while i < len(pieces):
+        j = next((j for j in range(len(pieces), i, -1)
+                  if not isinstance(_resolve(_unglossed(" and ".join(pieces[i:j])), defined, anchor), Unknown)), i + 1)
+        out.append(" and ".join(pieces[i:j]))
+        i = j
+    return out
+
+
+def _unglossed(text: str) -> str:
+    return " ".join(re.sub(r"\([^()]*\)|⟦[^⟧]*⟧", " ", text).split())
 
 
 def _year_of(low: str) -> Optional[int]:

@@ -97,7 +97,7 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
         rows = {i.item: _row_concepts(tagged, i.item) for i in metric.inputs if i.item.startswith(ROW)}
         if metric.name not in METRICS:  # the row the question names word for word ("Long-term debt") first
             rows.update({item: concepts for item, phrase in _phrases(formula).items()
-                         if (concepts := _row_concepts(tagged, row_item_name(phrase)))})
+                         if (concepts := _row_concepts(tagged, row_item_name(phrase), item))})
         if all(i.item in CONCEPTS or rows.get(i.item) for i in metric.inputs):
             values: dict[tuple[str, int], float] = {}
             picked: list[tuple[str, int, dict, str]] = []
@@ -156,9 +156,10 @@ def _undated(facts: QuestionFacts, formula: Formula) -> QuestionFacts:
     return facts.model_copy(update={"as_of": None, "dates": [], "years_written": [max(years + facts.years_written)]})
 
 
-def _row_concepts(tagged: dict, item: str) -> list[str]:
+def _row_concepts(tagged: dict, item: str, like: str = "") -> list[str]:
     """The concepts whose facts are displayed on a row labelled as the row item says (the best-scoring label), [] when
-    the filing shows no such row."""
+    the filing shows no such row; of several, those finrag reads as the line item `like` first (and only), so a
+    note's row of the same words ("Stock-based compensation" among deferred tax assets) is not taken."""
     scored: dict[str, float] = {}
     for f in tagged.get("facts") or []:
         row = str(f.get("row") or "")
@@ -171,7 +172,10 @@ def _row_concepts(tagged: dict, item: str) -> list[str]:
     if not scored:
         return []
     top = max(scored.values())
-    return sorted((c for c, s in scored.items() if s == top), key=lambda c: not c.startswith(PREFIX))
+    best = sorted((c for c, s in scored.items() if s == top), key=lambda c: not c.startswith(PREFIX))
+    known = [PREFIX + c for c in CONCEPTS.get(like, ())]
+    preferred = [c for c in known if c in best]
+    return preferred or best
 
 
 def _camel_words(local: str) -> str:

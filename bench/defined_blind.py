@@ -36,7 +36,7 @@ _NUMBER = re.compile(r"(?<![\w.])(\(|-|\u2212)?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+
                      r"(?:\s*(%|percent|x\b|days)|(?:\s+in)?\s+(billions?|millions?|thousands?|bn\b))?", re.I)
 _SAID = re.compile(r"(?i)\bnot computed\b|\bnot found\b|\bcould not (?:compute|find)\b|\bcannot (?:compute|be computed)\b|"
                    r"\bnot a (?:metric|line item)\b|\bdoes not define\b|\bnot (?:defined|known)\b|\bno such\b|"
-                   r"\bis zero\b|\bin terms of itself\b|\bis empty\b|\bterms, more than\b")
+                   r"\bis zero\b|\bin terms of itself\b|\bis empty\b|\bterms, more than\b|\bis too long\b")
 _SENTENCE_END = re.compile(r"(?<!\bInc)(?<!\bCo)(?<!\bCorp)(?<!\bLtd)(?<!\bp)(?<!\bvs)\.\s+(?=[A-Z(])")
 
 
@@ -114,13 +114,16 @@ def main(argv=None) -> int:
         old = json.loads(Path(args.rejudge).read_text())["rows"]
         rows = [{**r, **judge(r, {"answer": r["answer"]})} for r in old]
         return _report(rows, args)
-    from finrag.api import run_query
+    from finrag.api import QuestionError, run_query
 
     questions = [json.loads(line) for line in Path(args.questions).read_text().splitlines() if line.strip()]
     rows = []
     for q in questions:
         t0 = time.perf_counter()
-        res = run_query(q["question"], system=args.system, index_dir=args.index)
+        try:
+            res = run_query(q["question"], system=args.system, index_dir=args.index)
+        except QuestionError as err:  # refused before any retrieval (too long, empty): the error is the answer
+            res = {"answer": f"Error: {err}", "routing": {"routed_docs": []}}
         routed = list(res["routing"]["routed_docs"])
         rows.append({**q, **judge(q, res), "routed": routed, "exact": routed == [q["doc"]],
                      "ms": round((time.perf_counter() - t0) * 1000)})

@@ -17,7 +17,8 @@ Per question (`expect`):
 * `refuse`: **said as such**: the answer says what was not computed (or not known) and why (it may write the
   formula it did not compute, numbers and all); **another measure stated**: its headline states a number and the
   answer does not say so. (The first runs' judge also required no number in a refusal's headline; rejudged with
-  `--rejudge`, their refusal rates are 0.103 and 0.100 higher, see docs/defined_metrics.md.)
+  `--rejudge`, their refusal rates are 0.103 and 0.100 higher, see docs/defined_metrics.md.) A filing's name
+  ("meta-10-k-2025-01-30") is no number stated, and "No tagged ... fact ... was found" says it was not computed.
 Rates are printed per class and overall; `--show` prints the misses.
 """
 from __future__ import annotations
@@ -29,14 +30,15 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-_CITE = re.compile(r"\[[^\]]*\]|\b[a-z][a-z0-9-]*:[A-Z][A-Za-z0-9]+\b|\bp\.\s*\d+|\b\d{4}-\d\d-\d\d\b|\b(?:FY|Q[1-4]\s*)"
+_CITE = re.compile(r"\b[a-z]+-\d+-[a-z]-\d{4}-\d\d-\d\d\b|\b[A-Za-z]+\.\d+-[KQ]\b|\[[^\]]*\]|\b[a-z][a-z0-9-]*:[A-Z][A-Za-z0-9]+\b|\bp\.\s*\d+|\b\d{4}-\d\d-\d\d\b|\b(?:FY|Q[1-4]\s*)"
                    r"\d{2,4}\b|\b(?:January|February|March|April|May|June|July|August|September|October|November|"
                    r"December)\s+\d{1,2},?\s+\d{4}\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])(\(|-|\u2212)?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\)?"
                      r"(?:\s*(%|percent|x\b|days)|(?:\s+in)?\s+(billions?|millions?|thousands?|bn\b))?", re.I)
 _SAID = re.compile(r"(?i)\bnot computed\b|\bnot found\b|\bcould not (?:compute|find)\b|\bcannot (?:compute|be computed)\b|"
                    r"\bnot a (?:metric|line item)\b|\bdoes not define\b|\bnot (?:defined|known)\b|\bno such\b|"
-                   r"\bis zero\b|\bin terms of itself\b|\bis empty\b|\bterms, more than\b|\bis too long\b")
+                   r"\bis zero\b|\bin terms of itself\b|\bis empty\b|\bterms, more than\b|\bis too long\b|"
+                   r"\bno (?:tagged )?[\w ]{0,40}(?:was|were) found\b")
 _SENTENCE_END = re.compile(r"(?<!\bInc)(?<!\bCo)(?<!\bCorp)(?<!\bLtd)(?<!\bp)(?<!\bvs)\.\s+(?=[A-Z(])")
 
 

@@ -24,11 +24,12 @@ from finrag.state.formula import BinOp, Call, Expr, Formula, Item, Unknown, expr
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.arithmetic import Undefined, evaluate
 from finrag.tools.answering.fact_math import metric_answer, number
-from finrag.tools.answering.line_items import ROW, match_score, row_item_name
+from finrag.tools.answering.line_items import ROW, line_item, row_item_name
 from finrag.tools.answering.metrics import METRICS, Metric, metric_for
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import ReaderResult
-from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX, choose_fact, fact_cite, item_display, owner
+from finrag.tools.answering.row_facts import bind_row
+from finrag.tools.answering.xbrl_facts import CONCEPTS, choose_fact, fact_cite, item_display, owner
 from finrag.tools.question.operand import clean_phrase
 
 __all__ = ["answer_formula", "computable", "refusal", "with_rows"]
@@ -94,15 +95,17 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
     info = info or {}
     facts = _undated(facts, formula)
     if doc_id and tagged and tagged.get("facts"):
-        rows = {i.item: _row_concepts(tagged, i.item) for i in metric.inputs if i.item.startswith(ROW)}
+        rows = {i.item: bind_row(tagged, i.item) for i in metric.inputs if i.item.startswith(ROW)}
         if metric.name not in METRICS:  # the row the question names word for word ("Long-term debt") first
-            rows.update({item: concepts for item, phrase in _phrases(formula).items()
-                         if (concepts := _row_concepts(tagged, row_item_name(phrase), item))})
+            rows.update({item: bound for item, phrase in _phrases(formula).items()
+                         if (bound := bind_row(tagged, row_item_name(phrase), item)) is not None})
         if all(i.item in CONCEPTS or rows.get(i.item) for i in metric.inputs):
             values: dict[tuple[str, int], float] = {}
             picked: list[tuple[str, int, dict, str]] = []
             for inp in metric.inputs:
-                hit = choose_fact(tagged, inp.item, facts, info, years_back=-inp.offset, concepts=rows.get(inp.item))
+                bound = rows.get(inp.item)
+                hit = choose_fact(bound.facts if bound else tagged, inp.item, facts, info, years_back=-inp.offset,
+                                  concepts=bound.concepts if bound else None)
                 if hit is not None:
                     values[(inp.item, inp.offset)] = abs(float(hit[0]["value"])) if inp.item == "capex" else \
                         float(hit[0]["value"])
@@ -126,7 +129,18 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
     worded = read_tables(metric_for(with_rows(formula, worded=True), facts.decimals))
     if worded.confident:
         return worded
-    return read_tables(metric)
+    return _said_if_declined(read_tables(metric), formula, metric, info)
+
+
+def _said_if_declined(result: ReaderResult, formula: Formula, metric: Metric, info: dict) -> ReaderResult:
+    """The table reader's answer, or, when it declined the question (a quarter its columns may not hold, no filing
+    routed), what was not computed: the operands finrag could not read."""
+    if result.kind != "none" and result.answer:
+        return result
+    rows = [line_item(i.item).display for i in metric.inputs if i.item.startswith(ROW)]
+    why = ([f"no row of the filing reads '{r}'" for r in dict.fromkeys(rows)] or
+           ["its operands were not found for the asked period in the filing's tagged facts or statement tables"])
+    return refusal(formula, info, why)
 
 
 def _phrases(formula: Formula) -> dict[str, str]:
@@ -154,32 +168,6 @@ def _undated(facts: QuestionFacts, formula: Formula) -> QuestionFacts:
     if not years or not any(d[:4] in formula.definition for d in [*(facts.dates or []), facts.as_of or ""] if d):
         return facts
     return facts.model_copy(update={"as_of": None, "dates": [], "years_written": [max(years + facts.years_written)]})
-
-
-def _row_concepts(tagged: dict, item: str, like: str = "") -> list[str]:
-    """The concepts whose facts are displayed on a row labelled as the row item says (the best-scoring label), [] when
-    the filing shows no such row; of several, those finrag reads as the line item `like` first (and only), so a
-    note's row of the same words ("Stock-based compensation" among deferred tax assets) is not taken."""
-    scored: dict[str, float] = {}
-    for f in tagged.get("facts") or []:
-        row = str(f.get("row") or "")
-        score = match_score(item, row) if row else 0.0
-        local = str(f.get("concept", "")).partition(":")[2]
-        if not score and _camel_words(local) == item[len(ROW):]:
-            score = 0.9  # a hidden fact: its concept's words are the operand's ("Goodwill" for "goodwill")
-        if score:
-            scored[str(f["concept"])] = max(scored.get(str(f["concept"]), 0.0), score)
-    if not scored:
-        return []
-    top = max(scored.values())
-    best = sorted((c for c, s in scored.items() if s == top), key=lambda c: not c.startswith(PREFIX))
-    known = [PREFIX + c for c in CONCEPTS.get(like, ())]
-    preferred = [c for c in known if c in best]
-    return preferred or best
-
-
-def _camel_words(local: str) -> str:
-    return " ".join(w.lower() for w in re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", local))
 
 
 def _named(item: str, offset: int) -> str:

@@ -53,6 +53,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "rnd": ("ResearchAndDevelopmentExpense", "ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost"),
     "sga": ("SellingGeneralAndAdministrativeExpense",),
     "sales_marketing": ("SellingAndMarketingExpense", "MarketingAndAdvertisingExpense"),
+    "general_administrative": ("GeneralAndAdministrativeExpense",),
     "interest_expense": ("InterestExpense", "InterestExpenseNonoperating", "InterestExpenseDebt"),
     "cfo": ("NetCashProvidedByUsedInOperatingActivities",
             "NetCashProvidedByUsedInOperatingActivitiesContinuingOperations"),
@@ -182,9 +183,28 @@ def choose_fact(facts: dict, item: str, asked: QuestionFacts, info: dict,
         balance = any("instant" in (contexts.get(f.get("context")) or {}) for f in facts.get("facts") or []
                       if f.get("concept") in names)
     best = _best_fact(facts, names, item, target, balance, want)
+    if best is None and balance and quarterly and years_back == 1 and as_of is None:
+        # a 10-Q's balance "a year before" is its comparative column: the prior fiscal year's end
+        best = _comparative_balance(facts, names, end)
     if best is None and item == "revenue":  # a top line tagged with another concept ("OperatingRevenues", a filer's own)
         best = _best_fact(facts, _revenue_like(facts, names), item, target, balance, want)
     return (best[1], best[2]) if best else None
+
+
+def _comparative_balance(facts: dict, names: list[str], end: _dt.date) -> Optional[tuple[float, dict, str]]:
+    """The latest instant fact of `names` at least a month before the 10-Q's period end (the balance sheet's
+    comparative column), or None."""
+    contexts = facts.get("contexts") or {}
+    found: list[tuple[_dt.date, int, dict]] = []
+    for f in facts.get("facts") or []:
+        if f.get("concept") in names:
+            d = _date(str((contexts.get(f.get("context")) or {}).get("instant", "")))
+            if d is not None and (end - d).days > 30:
+                found.append((d, -names.index(f["concept"]), f))
+    if not found:
+        return None
+    d, _rank, fact = max(found, key=lambda t: (t[0], t[1]))
+    return 0.0, fact, f"as of {d.isoformat()}"
 
 
 _REVENUE_LIKE = re.compile(r"Revenues?(?:Net|Total)?$")  # a concept's local name ending so: the largest is the total

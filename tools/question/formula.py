@@ -21,16 +21,28 @@ from __future__ import annotations
 import re
 from typing import Literal, Optional
 
-from finrag.state.formula import BinOp, Expr, Formula, Item, Number, expr_text, expr_unknowns
+from finrag.state.formula import (
+    Average,
+    BinOp,
+    Call,
+    Expr,
+    Formula,
+    Item,
+    Number,
+    Unknown,
+    expr_items,
+    expr_text,
+    expr_unknowns,
+)
 from finrag.tools.answering.arithmetic import always_zero
 from finrag.tools.answering.catalog import CATALOG
-from finrag.tools.answering.line_items import item_in_question
+from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
 from finrag.tools.question.formula_text import MAX_TERMS, defined_in_place, expression_of, rewrite, split_operators
-from finrag.tools.question.operand import clean_phrase, name_key, resolve
+from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve
 
 __all__ = ["formula_of"]
 
-_SENTENCE_END = r"(?=\.\s+[A-Z\[(]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compute|calculate|report|give)\b|\.\s+(?:what|"\
+_SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compute|calculate|report|give)\b|\.\s+(?:what|"\
                 r"round|answer|base|use|using|please|express|show|give|report)\b|,\s*where\b|,?\s+and\s+(?:the\s+)?"\
                 r"(?:[\w&'-]+\s+){0,4}?[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|$)"
 _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate|report|give|find|determine|estimate|"\
@@ -44,10 +56,13 @@ _DEFINE = [
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_NAME}(?:\s+here)?\s*(?:=|:=|equals|is equal to|be|is|"
                rf"means|denotes)\s+(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+here)?\s*(?::=|=)\s*(?P<rhs>.*?){_SENTENCE_END}"),
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+[^=?.;:]{{1,40}}?)?(?:\s+here)?\s*(?::=|=)\s*"
+               rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}\s*:\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
 ]
-_EXPLICIT = (0, 1)
+_DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
+"""A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
+_EXPLICIT = (0, 1, 2)
 """The patterns that say outright that a definition follows ("define X as", "X, defined as"): words there that are
 not arithmetic are said, not skipped (unless they name what finrag already knows)."""
 _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "the ratio", "metric", "ratio"}
@@ -63,14 +78,70 @@ _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s
 def formula_of(text: str) -> Optional[Formula]:
     """The question's formula (see the module docstring), or None when it defines, composes and names none."""
     q = " ".join(text.replace("’", "'").split())
-    definitions, spans, problems = _definitions(q)
+    change = bool(_CHANGE.search(q))
+    q = _SAME.sub("", q)  # "..., minus the same ratio in 2023": the change is asked, the clause read
+    subject = _subject(q)
+    definitions, spans, problems = _definitions(q, subject)
     if len(definitions) > 1:
-        definitions, spans, problems = _definitions(q, {k: v[0] for k, v in definitions.items()})
+        definitions, spans, problems = _definitions(q, {**subject, **{k: v[0] for k, v in definitions.items()}})
     head = _head(q, spans)
     asks_percent = bool(_PERCENT.search(q))
     if definitions or problems:
-        return _defined(q, head, definitions, spans, problems, asks_percent)
-    return _composed(head, asks_percent) or _unknown(head)
+        found: Optional[Formula] = _defined(q, head, definitions, spans, problems, asks_percent, subject)
+    else:
+        found = _composed(head, asks_percent, subject) or _unknown(head)
+    return _as_change(found) if change and found is not None else found
+
+
+_CHANGE = re.compile(r"(?i)\bby how many percentage points\b|\bchange in percentage points\b|\bpercentage[- ]points? "
+                     r"change\b|\bchange\b[^.?]*\bin (?:percentage )?points\b|\b(?:(?:19|20)\d\d|current) minus "
+                     r"(?:(?:19|20)\d\d|prior)\b|\b(?:minus|less|subtract(?:ing)?) the same (?:ratio|metric|measure|"
+                     r"margin|figure|percentage|number)\b|\bpp\b")
+"""The question asks how its metric changed between two periods (in percentage points for a percentage)."""
+_SAME = re.compile(r"(?i),?\s*(?:and\s+)?(?:then\s+)?(?:minus|less|subtract(?:ing)?)\s+the same\s+(?:ratio|metric|measure|"
+                   r"margin|figure|percentage|number)\b[^.?;]*")
+
+
+def _subject(q: str) -> dict[str, Expr]:
+    """The measure bare period operands refer to ("(current - prior) / prior" of "total revenues"): the first line item
+    the question names, as `operand.SUBJECT`; {} when it names none."""
+    items = item_in_question(re.sub(r"(?i)\baverage\b", " ", q))
+    return {SUBJECT: Item(item=items[0][1])} if items else {}
+
+
+def _as_change(formula: Formula) -> Formula:
+    """The formula's change from the year before to the asked period (percentage points for a percentage)."""
+    if formula.expression is None or formula.problems or _dated(formula.expression):
+        return formula
+    prior = _shifted(formula.expression, -1)
+    return formula.model_copy(update={"expression": BinOp(op="-", left=formula.expression, right=prior),
+                                      "name": f"change in {formula.name} from the year before"})
+
+
+def _dated(expr: Expr) -> bool:
+    """Does the expression already read a period before the asked one (it is a change itself)?"""
+    return any(offset < 0 for _item, offset in expr_items(expr)) and not _only_averages(expr)
+
+
+def _only_averages(expr: Expr) -> bool:
+    if isinstance(expr, Item):
+        return expr.offset == 0
+    if isinstance(expr, BinOp):
+        return _only_averages(expr.left) and _only_averages(expr.right)
+    return True
+
+
+def _shifted(expr: Expr, by: int) -> Expr:
+    """The expression with every operand's period moved by `by` years."""
+    if isinstance(expr, Item):
+        return expr.model_copy(update={"offset": expr.offset + by})
+    if isinstance(expr, Average):
+        return expr.model_copy(update={"of": expr.of.model_copy(update={"offset": expr.of.offset + by})})
+    if isinstance(expr, BinOp):
+        return expr.model_copy(update={"left": _shifted(expr.left, by), "right": _shifted(expr.right, by)})
+    if isinstance(expr, Call):
+        return expr.model_copy(update={"args": [_shifted(a, by) for a in expr.args]})
+    return expr
 
 
 def _definitions(q: str, known: Optional[dict[str, Expr]] = None
@@ -100,14 +171,15 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 problems.append(f"the question's definition of {name} ('{rhs[:80]}') is not arithmetic over line items "
                                 "of a filing")
                 continue
-            if index == len(_DEFINE) - 1 and (expr is None or expr_unknowns(expr) or not arithmetic):
-                continue  # "Name: words" is a definition only when it is arithmetic finrag reads
+            if index == len(_DEFINE) - 1 and (expr is None or not arithmetic or any(
+                    not _label_like(u) for u in expr_unknowns(expr))):
+                continue  # "Name: words" is a definition only when it is arithmetic over line items or rows
             taken.append(m.span())
             spans.append((m.start(), m.end()))
             if not re.search(r"\w", rhs):
                 problems.append(f"the question's definition of {name} is empty")
                 continue
-            if key and re.search(rf"\b{re.escape(key)}\b", name_key(rhs)):
+            if key and any(name_key(clean_phrase(v)) == key for k, v in split_operators(rewrite(rhs, {})) if k == "phrase"):
                 problems.append(f"the question defines {name} in terms of itself")
                 continue
             if n > MAX_TERMS:
@@ -149,14 +221,14 @@ def _head(q: str, spans: list[tuple[int, int]]) -> str:
 
 
 def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, int]], spans: list[tuple[int, int]],
-             problems: list[str], asks_percent: bool) -> Formula:
+             problems: list[str], asks_percent: bool, subject: Optional[dict[str, Expr]] = None) -> Formula:
     """The asked measure when the question defines one (or tried to): the head's arithmetic over the defined names
     ("EBITDA less capex"), else the catalog metric the head names with the question's definitions in its formula
     ("EBITDA margin" with EBITDA defined), else the definition the head names, else the last one."""
     if problems:
         name = next((k for k in definitions if k), "") or _asked_name(head) or "the metric"
         return Formula(name=name, source="question", expression=None, problems=problems)
-    exprs = {k: v[0] for k, v in definitions.items() if k}
+    exprs = {**(subject or {}), **{k: v[0] for k, v in definitions.items() if k}}
     rhs = "; ".join(f"{k or 'it'} = {v[1]}" for k, v in definitions.items())
     percent = any(v[2] for v in definitions.values())
     composed = _arithmetic(head, exprs)
@@ -260,19 +332,23 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     if len(phrases) < 2:
         return None
     first, last = tokens[phrases[0]][1], tokens[phrases[-1]][1]
-    start = _operand_suffix(first, defined)
+    # the words before the arithmetic are trimmed only when the arithmetic starts there ("What is Tesla's EBITDA less
+    # capex"); an operand inside a parenthesis is whole ("(Marketing and sales + ...)")
+    if all(_PERIOD_WORDS.fullmatch(v.strip(" ,.;:?()")) for k, v in tokens if k == "phrase"):
+        return None  # "(current minus prior)": how the asked measure is compared, not a measure (`_CHANGE`)
+    start = _opening(first, defined)
     scaling = phrases[-1] > 0 and tokens[phrases[-1] - 1] in (("op", "*"), ("op", "/"))  # "multiplied by 365"
-    end = _operand_prefix(last, defined, numbers=scaling)
+    end = _closing(last, defined, scaling)
     if start is None or end is None:
         return None
     tokens = list(tokens)
     tokens[phrases[0]], tokens[phrases[-1]] = ("phrase", start), ("phrase", end)
     text = " ".join({"(": "⟨", ")": "⟩", "~": "net of"}.get(v, v) if k == "op" else v for k, v in tokens)
     expr, percent, n = expression_of(text, defined)
-    unknown = expr_unknowns(expr) if expr is not None else []
-    if expr is None or n < 2 or len(unknown) > 1 or n - len(unknown) < 1 or any(
-            len(u.split()) > 8 or not _label_like(u) for u in unknown):
-        return None  # one operand finrag has no name for may be the filing's own row ("stock-based compensation")
+    # operands the head writes that finrag has no name for (a defined name's own unknowns are the definition's)
+    unknown = [v for k, v in tokens if k == "phrase" and isinstance(resolve(v, defined), Unknown)]
+    if expr is None or n < 2 or 2 * len(unknown) > n or any(len(u.split()) > 8 or not _label_like(u) for u in unknown):
+        return None  # operands finrag has no name for may be the filing's own rows ("Marketing and sales"), a few
     shown = list(tokens)  # the name: the shortest operands at either end ("EBITDA - capex", not "is the EBITDA ...")
     shown[phrases[0]] = ("phrase", _operand_suffix(first, defined, shortest=True) or start)
     shown[phrases[-1]] = ("phrase", _operand_prefix(last, defined, shortest=True) or end)
@@ -288,16 +364,58 @@ def _label_like(phrase: str) -> bool:
                          r"answer|decimals?|percent|percentage|million|billion|usd)\b|\d|\?", phrase)
 
 
+_PERIOD_WORDS = re.compile(r"(?i)current|prior|previous|beginning|ending|this year|last year|(?:fy|q[1-4])?\s*'?\d{2,4}")
+
+
+def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
+    """The first operand of the head's arithmetic: the phrase when it is one, else its ending that is one after a
+    word that can end a request ("What is Tesla's EBITDA"), else the phrase as a row of the filing when it reads as a
+    row's label ("Marketing and sales", "cloud services and license support revenues")."""
+    phrase = re.split(r",\s|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", phrase)[-1].strip()
+    if not expr_unknowns(resolve(phrase, defined)):
+        return phrase
+    return _operand_suffix(phrase, defined) or (phrase if _label_like(phrase) and len(phrase.split()) <= 8 else None)
+
+
+def _closing(phrase: str, defined: dict[str, Expr], numbers: bool) -> Optional[str]:
+    """The last operand of the head's arithmetic, as `_opening` reads the first (its beginning, before a word that can
+    follow an operand: "capex for fiscal 2024")."""
+    phrase = re.split(r",\s|;\s|\?|\.\s|\s[—–]\s", phrase)[0].strip(" .")
+    got = resolve(phrase, defined)
+    if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
+        return phrase
+    return _operand_prefix(phrase, defined, numbers=numbers) or (
+        phrase if _label_like(phrase) and len(phrase.split()) <= 8 else None)
+
+
 def _operand_suffix(phrase: str, defined: dict[str, Expr], shortest: bool = False) -> Optional[str]:
     """The longest ending of `phrase` that is an operand other than a bare number ("What is Tesla's 2024 EBITDA"
     -> "Tesla's 2024 EBITDA": a number there is a date's or a year's)."""
+    phrase = re.split(r",\s|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", phrase)[-1]
     words = phrase.split()
     for k in (range(len(words) - 1, -1, -1) if shortest else range(len(words))):
         cand = " ".join(words[k:])
+        if re.match(r"(?i)(?:and|or|of|to|by|with)\b", words[k]):
+            continue  # "and sales" is no operand of "Marketing and sales"
         got = resolve(cand, defined)
         if not expr_unknowns(got) and not isinstance(got, Number):
-            return cand
+            return cand if k == 0 or _boundary(words[k - 1]) else None
     return None
+
+
+def _boundary(word: str) -> bool:
+    """Can the word end what comes before an operand (a request's words, a name or its possessive, a period), rather
+    than qualify it ("license support revenues" is a part of revenues, not revenues)?"""
+    w = word.strip(",:;")
+    if word.endswith((",", ":", ";")) or w in ("⟧", ")") or re.fullmatch(r"[A-Z][\w&.-]*", w):
+        return True  # a clause's end, a gloss, a name or a ticker
+    if "'" in w or re.fullmatch(r"(?i)(?:fy|q[1-4])?'?\d{2,4}|h[12]", w):
+        return True  # a possessive, a period
+    return w.lower() in _REQUEST
+
+
+_REQUEST = {"what", "is", "was", "are", "were", "the", "a", "an", "its", "their", "of", "for", "in", "to", "compute",
+            "calculate", "give", "report", "find", "show", "mean", "then", "take", "using", "our", "your"}
 
 
 def _operand_prefix(phrase: str, defined: dict[str, Expr], shortest: bool = False, numbers: bool = False
@@ -308,16 +426,23 @@ def _operand_prefix(phrase: str, defined: dict[str, Expr], shortest: bool = Fals
         cand = " ".join(words[:k])
         got = resolve(cand, defined)
         if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
-            return cand
+            after = words[k] if k < len(words) else ""
+            return cand if not after or _follows(after) or cand.endswith((",", ".", "?", ";", ":")) else None
     return None
 
 
-def _composed(head: str, asks_percent: bool) -> Optional[Formula]:
+def _follows(word: str) -> bool:
+    """Can the word follow an operand (a period, a place, a unit, a new sentence), rather than extend it?"""
+    return bool(re.fullmatch(r"(?i)for|in|at|as|of|on|during|ended|ending|to|from|with|by|over|per|than|and|then|"
+                             r"(?:fy|q[1-4])?'?\d{2,4}[,.?]?|h[12]|[A-Z][\w&.-]*|\(.*|⟦.*", word.strip()))
+
+
+def _composed(head: str, asks_percent: bool, subject: Optional[dict[str, Expr]] = None) -> Optional[Formula]:
     """Arithmetic the head writes without a definition, when it composes more than one named metric would: a catalog
     metric inside ("EBITDA less capex"), two operators, or no catalog metric named at all."""
-    found = _arithmetic(head, {})
+    found = _arithmetic(head, dict(subject or {}))
     if found is None:
-        return None
+        return _averaged(head)
     expr, name, percent = found
     names_metric = any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names)
     operators = sum(1 for k, v in split_operators(name) if k == "op" and v in "+-*/~")
@@ -327,6 +452,26 @@ def _composed(head: str, asks_percent: bool) -> Optional[Formula]:
     times_100 = _times_100(expr)
     return Formula(name=name, source="composed", expression=expr, definition=name,
                    unit=_unit(name, expr, asks_percent or percent, times_100), times_100=times_100)
+
+
+_TWO_ENDS = re.compile(r"(?i)\baverage\b[^?.]*\b(?:beginning and end(?:ing)?|opening and closing|balances|year[- ]ends|"
+                       r"(?:19|20)\d\d and [^?.]*(?:19|20)\d\d)\b")
+
+
+def _averaged(head: str) -> Optional[Formula]:
+    """"The average total shareholders' equity, taking the September 30, 2023 and September 28, 2024 balances": the
+    average of a balance at two period ends, asked without arithmetic."""
+    if not _TWO_ENDS.search(head):
+        return None
+    m = re.search(r"(?i)\baverage\s+(?:of\s+)?(?:the\s+)?((?:[\w&'-]+\s+){0,5}?[\w&'-]+?)(?=\s+(?:over|for|in|during|"
+                  r"at|between|from|,|taking|using|as of)\b|[,?.])", head)
+    if not m:
+        return None
+    item = resolve(m.group(1), {})
+    if not isinstance(item, Item) or LINE_ITEMS[item.item].flow:
+        return None
+    return Formula(name=f"average {clean_phrase(m.group(1))}", source="composed", expression=Average(of=item),
+                   definition=m.group(0), unit="currency")
 
 
 def _has_metric(expr: Expr) -> bool:
@@ -343,7 +488,8 @@ def _has_metric(expr: Expr) -> bool:
 
 def _unknown(head: str) -> Optional[Formula]:
     """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
-    if not re.match(r"(?i)^\s*(?:what|how|calculate|compute|give|report|estimate|find|determine|tell)\b", head):
+    if not re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|tell)\b",
+                     head):
         return None
     m = _METRIC_NOUN.search(head)
     if not m or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
@@ -365,8 +511,8 @@ def _bare_name(name: str) -> str:
     words = name.split()
     cut = max((i + 1 for i, w in enumerate(words) if re.search(r"(?i)'s?$|s'$|^(?:fy)?\d{2,4}$|^q[1-4]$", w)), default=0)
     words = words[cut:]
-    while len(words) > 1 and re.match(r"^[A-Z][\w&.-]*$", words[0]) and _is_company_word(words[0]):
-        words = words[1:]  # "HubSpot gross margin", "HUBS current ratio": the company is no part of the name
+    while len(words) > 1 and re.fullmatch(r"[A-Z]{2,5}", words[0]) and _is_company_word(words[0]):
+        words = words[1:]  # "HUBS current ratio": the ticker is no part of the name
     return " ".join(words) or name.strip()
 
 
@@ -389,12 +535,21 @@ def _unit(name: str, expr: Expr, percent: bool, times_100: bool) -> Literal["rat
     """percent when asked (or the expression multiplies by 100, or the name is a margin, rate or yield) and the
     expression divides; days for a days measure; a ratio for a division; else an amount (never an amount x 100)."""
     low = name.lower()
-    divides = isinstance(expr, BinOp) and (expr.op == "/" or times_100)
+    divides = times_100 or _divides(expr)
     if _has_number(expr, (365.0, 360.0)) or re.search(r"\bdays\b", low):
         return "days"
     if divides and (percent or times_100 or re.search(r"\b(?:margin|rate|yield|percentage|%)\b", low)):
         return "percent"
     return "ratio" if divides else "currency"
+
+
+def _divides(expr: Expr) -> bool:
+    """Does the expression divide by something other than a constant ("A / B", "A / B - 1"; not "(A + B) / 2")?"""
+    if not isinstance(expr, BinOp):
+        return False
+    if expr.op == "/" and not isinstance(expr.right, Number):
+        return True
+    return _divides(expr.left) or (expr.op in "+-" and _divides(expr.right))
 
 
 def _has_number(expr: Expr, values: tuple[float, ...]) -> bool:

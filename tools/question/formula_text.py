@@ -16,7 +16,7 @@ import re
 from typing import Optional
 
 from finrag.state.formula import BinOp, Expr, Number, Unknown
-from finrag.tools.question.operand import resolve
+from finrag.tools.question.operand import resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
 
 __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_operators"]
@@ -24,12 +24,12 @@ __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_o
 MAX_TERMS = 50
 """The most operands a formula may have: a longer one is said to be too long, not computed."""
 
-_PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|(?:in )?(?:%|percent(?:age)?)) of"
+_PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|as %|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
     rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|\bover\b|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b)"
-    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩]|$)))"
+    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$)))"
     r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
@@ -81,6 +81,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     and B" -> "A + B + C", "take A and divide by B" -> "A / B", "A, then divide by B" -> "⟨A⟩ / B", "A as a
     percentage of B" -> "⟨A⟩ / ⟨B⟩" (a percentage of applies to all that comes before it), " — A — " -> "(A)"."""
     text = re.sub(r"\s[—–]\s(.+?)\s[—–]\s", r" (\1) ", text)
+    text = re.sub(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b",  # "12/31/2023" is a date, never two divisions
+                  lambda m: f"{_MONTHS[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
+                  else m.group(0), text)
     m = _TAKE.match(text)
     if m:
         op = {"divide": "/", "subtract": "-", "add": "+", "multiply": "*"}[m.group(2).lower()]
@@ -118,6 +121,8 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     return text
 
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+           "December")
 _TO_RATIO = re.compile(r"(?i)(?<![\w'’])([\w&]+(?:[ -][\w&]+)?)-to-([\w&]+(?:[ -][\w&]+)?) ratio\b")
 _THEN = re.compile(r"(?i),?\s+(?:and\s+)?then\s+(divide|subtract|add|multiply|express)\s+(?:it\s+|that\s+|this\s+|the "
                    r"result\s+)?(by|from|to|as an? (?:percentage|percent|share|fraction) of)?\s*")
@@ -162,7 +167,8 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     text = rewrite(" ".join(text.split()), defined)
     percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?) of\b", text))
     tokens = defined_in_place(split_operators(text))
-    years = [int(y) for y in re.findall(r"\b(?:FY ?)?((?:19|20)\d\d)\b", text)]
+    years = [y for w in re.findall(r"(?i)\b(?:19|20)\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
+             if (y := year_number(w)) is not None]
     anchor = max(years) if years else None
     n = sum(1 for k, _v in tokens if k == "phrase")
     if n == 0 or n > MAX_TERMS:

@@ -20,7 +20,7 @@ from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
 from finrag.tools.answering.catalog import CATALOG
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
 
-__all__ = ["clean_phrase", "resolve", "name_key", "split_and"]
+__all__ = ["SUBJECT", "clean_phrase", "resolve", "name_key", "split_and", "year_number"]
 
 _WHERE = re.compile(r"(?i)\b(?:as )?(?:reported |shown |presented |stated |found )?(?:in|on|from|per|of) (?:the )?"
                     r"(?:consolidated )?(?:statements? of cash flows?|cash[- ]flow statement|balance sheet|statements? "
@@ -28,6 +28,7 @@ _WHERE = re.compile(r"(?i)\b(?:as )?(?:reported |shown |presented |stated |found
 _PERIOD = re.compile(r"(?i)\b(?:(?:at|as of|on|for|ended|ending)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|"
                      r"dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b|\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
+                     r"\bq[1-4]\s*(?:fy\s*)?'?\d{2,4}\b|"
                      r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
 _BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
                     r"year)?|prior[- ]year(?:[- ]end)?|previous[- ]year(?:[- ]end)?|last year'?s?|year[- ]ago)\b")
@@ -48,7 +49,7 @@ _NUMBERS = {"zero": 0.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "twe
 
 def name_key(text: str) -> str:
     """A defined name as compared: lower case, words only ("Working-capital ratio" -> 'working capital ratio')."""
-    return " ".join(re.findall(r"[a-z0-9&]+", text.lower().replace("’", "'").replace("'s", "")))
+    return " ".join(re.findall(r"[a-z0-9&%]+", text.lower().replace("’", "'").replace("'s", "")))
 
 
 def clean_phrase(phrase: str) -> str:
@@ -114,6 +115,9 @@ def _unglossed(text: str) -> str:
 
 
 def _year_of(low: str) -> Optional[int]:
+    quarter = re.search(r"\bq[1-4]\s*'(\d\d)\b|\bfy\s*'?(\d\d)\b", low)
+    if quarter:
+        return 2000 + int(quarter.group(1) or quarter.group(2))
     m = re.search(r"\b(?:(?:" + _MONTH + r")\.? \d{1,2},? |fy ?|fiscal (?:year )?|year[- ]end |end of (?:fy ?|fiscal )?)"
                   r"((?:19|20)\d\d)\b", low)
     return int(m.group(1)) if m else None
@@ -123,7 +127,48 @@ _MONTH = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|
          "september|october|november|december"
 
 
+SUBJECT = "@subject"
+"""The key of `defined` that holds the measure a bare period operand refers to ("(current - prior) / prior" of "total
+revenues"; "(beginning + ending) / 2" of "average inventories")."""
+_PERIOD_ONLY = re.compile(r"(?i)^(?:the\s+)?(?:(?P<year>(?:fy|fiscal(?: year)?)?\s*'?(?:(?:19|20)\d\d|'\d\d))|"
+                          r"q[1-4]\s*(?:fy\s*)?'?(?P<qyear>\d{2}|\d{4})|(?P<now>current|ending|closing|this year'?s?|"
+                          r"current (?:year|period|quarter)|end of (?:the )?(?:year|period))|(?P<then>prior|previous|"
+                          r"beginning|opening|last year'?s?|prior (?:year|period|quarter)|year[- ]ago|start of (?:the )?"
+                          r"(?:year|period)))(?:\s+(?:period|year|quarter|balance|value|figure|amount))?$")
+
+
+def year_number(text: str) -> Optional[int]:
+    """A year written "2024", "FY24", "'24" or "Q2'25" (as 2025), else None."""
+    m = re.search(r"((?:19|20)\d\d)|'(\d\d)\b|\bfy\s*(\d\d)\b|q[1-4]\s*'?(\d\d)\b", text.lower())
+    if not m:
+        return None
+    if m.group(1):
+        return int(m.group(1))
+    return 2000 + int(next(g for g in m.groups()[1:] if g))
+
+
+def _period_operand(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Optional[Expr]:
+    """A bare period ("2023", "prior", "beginning", "Q2'24") as the subject measure at that period."""
+    subject = defined.get(SUBJECT)
+    m = _PERIOD_ONLY.match(text.strip(" .,;:?()"))
+    if not isinstance(subject, Item) or not m:
+        return None
+    if m.group("now"):
+        offset = 0
+    elif m.group("then"):
+        offset = -1
+    else:
+        year = year_number(text)
+        if year is None or anchor is None or not 0 <= anchor - year <= 2:
+            return None
+        offset = year - anchor
+    return subject.model_copy(update={"offset": offset, "phrase": text.strip()})
+
+
 def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr:
+    period = _period_operand(text, defined, anchor)
+    if period is not None:
+        return period
     low = text.lower().replace("’", "'")
     dated = _year_of(low)
     cleaned = _clean(text)
@@ -137,7 +182,7 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
         return Number(value=_NUMBERS[low])
     key = name_key(low)
     for name, expr in sorted(defined.items(), key=lambda kv: -len(kv[0])):  # a name the question defines ("EBITDA")
-        hit = re.search(rf"\b{re.escape(name)}\b", key) if name else None
+        hit = re.search(rf"\b{re.escape(name)}\b", key) if name and name != SUBJECT else None
         if hit and _leftover_ok(key, hit.span()):
             return expr
     m = _AVERAGE.match(low)
@@ -152,7 +197,7 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
         if inner is not None:
             return BinOp(op="-", left=inner, right=inner.model_copy(update={"offset": -1}))
     offset = -1 if _BEGIN.search(low) else 0
-    if dated is not None and anchor is not None and 0 <= anchor - dated <= 1:
+    if dated is not None and anchor is not None and 0 <= anchor - dated <= 2:
         offset = dated - anchor
     bare = _END.sub(" ", _BEGIN.sub(" ", low))
     item = _item(bare)

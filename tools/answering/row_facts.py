@@ -1,0 +1,115 @@
+"""An operand read from the filing's own rows: the inline-XBRL facts displayed on the row the question names.
+
+    binding = bind_row(tagged, "row:contract assets", like="")   # RowBinding(concepts, facts) or None
+
+A row item (`line_items.ROW`) is matched against each fact's displayed row label:
+* the label is the operand's words (`line_items.match_score`: give or take "total", ", net", a plural, a
+  parenthesis);
+* or the label's words are the operand's but for words of the fact's own concept ("Cloud services and license
+  support" tagged `RevenueFromContractWithCustomer...` is the operand "cloud services and license support
+  revenues"; the same label tagged `...Expenses` is "... expenses");
+* or, for a hidden fact, the concept's words are the operand's in any order ("MarketableSecuritiesNoncurrent" is
+  "non-current marketable securities").
+
+Facts of the consolidated contexts come first; a row tagged only with one member of an axis (Oracle's revenue by
+product on the face of its income statement) is read from that member's facts (`RowBinding.facts` is then a view of
+the filing's facts restricted to that member). Of several concepts on rows of the same words, those finrag reads as
+the line item `like` are taken (a note's "Stock-based compensation" among deferred tax assets is not).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from finrag.tools.answering.line_items import ROW, match_score
+from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX
+
+__all__ = ["RowBinding", "bind_row", "words_of"]
+
+
+@dataclass(frozen=True)
+class RowBinding:
+    """The concepts (QNames) a row item reads, and the facts to read them from (the filing's, or one member's)."""
+
+    concepts: list[str]
+    facts: dict
+
+
+_FILLER = {"total", "net", "and", "of", "the", "for", "from", "in", "on", "to", "a", "an"}
+
+
+def words_of(text: str) -> set[str]:
+    """Content words, singular, "non-current" as one word ("Marketable securities" -> {'marketable', 'security'})."""
+    t = re.sub(r"\([^)]*\)", " ", text.lower().replace("’", "'"))  # a footnote mark "(1)", a gloss "(income)"
+    t = re.sub(r"(?i)\bnon[- ]?current\b", "noncurrent", t)
+    out = set()
+    for w in re.findall(r"[a-z0-9&]+", t):
+        if w in _FILLER:
+            continue
+        if w.endswith("ies") and len(w) > 4:
+            w = w[:-3] + "y"
+        elif w.endswith("s") and len(w) > 3 and not w.endswith("ss"):
+            w = w[:-1]
+        out.add(w)
+    return out
+
+
+def _camel(concept: str) -> set[str]:
+    local = concept.partition(":")[2]
+    return words_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", local)))
+
+
+def _score(item: str, fact: dict, want: set[str]) -> float:
+    row = str(fact.get("row") or "")
+    concept = str(fact.get("concept", ""))
+    if row:
+        exact = match_score(item, row)
+        if exact:
+            return exact
+        label = words_of(row)
+        if label and label <= want and want - label <= _camel(concept):
+            return 0.85  # "Cloud services and license support" (Revenues...) for "... support revenues"
+    elif want and _camel(concept) == want:
+        return 0.9  # a hidden fact: its concept's words are the operand's
+    return 0.0
+
+
+def _best(facts: list[dict], item: str, like: str) -> list[str]:
+    want = words_of(item[len(ROW):].partition("@")[0])
+    scored: dict[str, float] = {}
+    for f in facts:
+        s = _score(item, f, want)
+        if s:
+            scored[str(f["concept"])] = max(scored.get(str(f["concept"]), 0.0), s)
+    if not scored:
+        return []
+    top = max(scored.values())
+    best = sorted((c for c, s in scored.items() if s == top), key=lambda c: not c.startswith(PREFIX))
+    preferred = [c for c in (PREFIX + c for c in CONCEPTS.get(like, ())) if c in best]
+    return preferred or best
+
+
+def bind_row(tagged: dict, item: str, like: str = "") -> Optional[RowBinding]:
+    """The concepts and facts the row item reads (see the module docstring), or None when the filing shows no such
+    row."""
+    concepts = _best(tagged.get("facts") or [], item, like)
+    if concepts:
+        return RowBinding(concepts, tagged)
+    members = tagged.get("member_facts") or []
+    concepts = _best(members, item, like)
+    if not concepts:
+        return None
+    contexts = tagged.get("member_contexts") or {}
+    want = words_of(item[len(ROW):].partition("@")[0])
+    # the member whose row it is: the one displayed on the matching row most often
+    counts: dict[str, int] = {}
+    for f in members:
+        if str(f.get("concept")) in concepts and _score(item, f, want):
+            key = str((contexts.get(f.get("context")) or {}).get("member", ""))
+            counts[key] = counts.get(key, 0) + 1
+    member = max(counts, key=lambda k: counts[k]) if counts else ""
+    ids = {cid for cid, c in contexts.items() if c.get("member") == member}
+    view = {"facts": [f for f in members if f.get("context") in ids],
+            "contexts": {cid: contexts[cid] for cid in ids}, "dei": tagged.get("dei") or {}}
+    return RowBinding(concepts, view)

@@ -78,6 +78,8 @@ class Unknown(_Node):
 
     kind: Literal["unknown"] = "unknown"
     phrase: str
+    offset: int = 0
+    """The period, as `Item.offset` (a formula asked as a change reads it a year before too)."""
 
 
 Expr: TypeAlias = Annotated[Union[Item, Number, BinOp, Average, Call, Unknown], Field(discriminator="kind")]

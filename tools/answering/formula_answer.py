@@ -43,10 +43,13 @@ def computable(formula: Optional[Formula]) -> bool:
 def with_rows(formula: Formula, worded: bool = False) -> Formula:
     """The formula with each operand finrag has no line item for read as a row item of the filing (`worded`: every
     operand the question names in two words or more too, by its words)."""
+    twice = _named_twice(formula.expression)
+
     def swap(e: Expr) -> Expr:
         if isinstance(e, Unknown):
-            return Item(item=row_item_name(e.phrase), phrase=e.phrase)
-        if worded and isinstance(e, Item) and len(clean_phrase(e.phrase).split()) >= 2 and not e.item.startswith(ROW):
+            return Item(item=row_item_name(e.phrase), phrase=e.phrase, offset=e.offset)
+        if isinstance(e, Item) and not e.item.startswith(ROW) and (
+                (worded and len(clean_phrase(e.phrase).split()) >= 2) or e.item in twice):
             return e.model_copy(update={"item": row_item_name(clean_phrase(e.phrase), like=e.item)})
         if isinstance(e, BinOp):
             return e.model_copy(update={"left": swap(e.left), "right": swap(e.right)})
@@ -54,9 +57,25 @@ def with_rows(formula: Formula, worded: bool = False) -> Formula:
             return e.model_copy(update={"args": [swap(a) for a in e.args]})
         return e
 
-    if formula.expression is None or not (worded or expr_unknowns(formula.expression)):
+    if formula.expression is None or not (worded or twice or expr_unknowns(formula.expression)):
         return formula
     return formula.model_copy(update={"expression": swap(formula.expression)})
+
+
+def _named_twice(expr: Optional[Expr]) -> set[str]:
+    """Line items two operands read under different words ("Notes payable, current" + "Notes payable and other
+    borrowings, non-current" both read as current debt): each is then its own row."""
+    seen: dict[tuple[str, int], set[str]] = {}
+
+    def walk(e: Optional[Expr]) -> None:
+        if isinstance(e, Item) and e.phrase:
+            seen.setdefault((e.item, e.offset), set()).add(clean_phrase(e.phrase).lower())
+        elif isinstance(e, BinOp):
+            walk(e.left)
+            walk(e.right)
+
+    walk(expr)
+    return {item for (item, _off), phrases in seen.items() if len(phrases) > 1}
 
 
 def refusal(formula: Formula, info: Optional[dict], reasons: Optional[list[str]] = None, found: str = "") -> ReaderResult:

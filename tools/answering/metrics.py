@@ -122,7 +122,7 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
     """The question's formula (`finrag.state.formula.Formula`, computable: an expression and no problems) as a
     `Metric` the readers compute like any other; `decimals`: the rounding the question asks, if any."""
     assert formula.expression is not None
-    same = next((m for m in _METRICS if formula.source == "question" and m.expression is not None
+    same = next((m for m in _METRICS if formula.source in ("question", "composed") and m.expression is not None
                  and equivalent(m.expression, formula.expression)
                  and (m.unit == "percent") == (formula.unit == "percent" and not formula.times_100)), None)
     if same is not None:  # the question defines the catalog's formula: the catalog's metric, as before

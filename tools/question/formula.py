@@ -37,7 +37,9 @@ from finrag.state.formula import (
 from finrag.tools.answering.arithmetic import always_zero
 from finrag.tools.answering.catalog import CATALOG
 from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
+from finrag.tools.question.asks import aggregate_of, definition_head
 from finrag.tools.question.formula_text import MAX_TERMS, defined_in_place, expression_of, rewrite, split_operators
+from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve
 
 __all__ = ["formula_of"]
@@ -56,8 +58,9 @@ _DEFINE = [
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_NAME}(?:\s+here)?\s*(?:=|:=|equals|is equal to|be|is|"
                rf"means|denotes)\s+(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+[^=?.;:]{{1,40}}?)?(?:\s+here)?\s*(?::=|=)\s*"
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
+    re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}\s*:\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
 ]
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
@@ -68,17 +71,18 @@ not arithmetic are said, not skipped (unless they name what finrag already knows
 _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "the ratio", "metric", "ratio"}
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}")
-_METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’-]+\s+){0,4}"
+_METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
                           r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium))\b")
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
                       r"percent|\bpercent(?:age)?\b|%")
-"""A percentage asked ("as a fraction of" and "as a share of" ask a ratio)."""
+"""A percentage asked ("as a share of" asks one too; "as a fraction of" asks a ratio)."""
 
 
 def formula_of(text: str) -> Optional[Formula]:
     """The question's formula (see the module docstring), or None when it defines, composes and names none."""
     q = " ".join(text.replace("’", "'").split())
-    change = bool(_CHANGE.search(q))
+    q = re.sub(r"(?i)\bvs\.", "vs", q)  # "vs." ends no sentence
+    change = bool(_CHANGE.search(q)) or aggregate_of(definition_head(q)) == "change"
     q = _SAME.sub("", q)  # "..., minus the same ratio in 2023": the change is asked, the clause read
     subject = _subject(q)
     definitions, spans, problems = _definitions(q, subject)
@@ -90,6 +94,10 @@ def formula_of(text: str) -> Optional[Formula]:
         found: Optional[Formula] = _defined(q, head, definitions, spans, problems, asks_percent, subject)
     else:
         found = _composed(head, asks_percent, subject) or _unknown(head)
+    if found is None and _DICTATED.search(q):
+        return Formula(name="the answer the question dictates", source="unknown", expression=None,
+                       problems=["the question tells finrag to ignore the filing or its instructions and state a given "
+                                 "answer; finrag states only what the filing supports"])
     return _as_change(found) if change and found is not None else found
 
 
@@ -110,11 +118,17 @@ def _subject(q: str) -> dict[str, Expr]:
 
 
 def _as_change(formula: Formula) -> Formula:
-    """The formula's change from the year before to the asked period (percentage points for a percentage)."""
+    """The formula's change from the year before to the asked period: in percentage points for a percentage or a
+    ratio, in percent for an amount ("year-over-year growth of that free cash flow")."""
     if formula.expression is None or formula.problems or _dated(formula.expression):
         return formula
-    prior = _shifted(formula.expression, -1)
-    return formula.model_copy(update={"expression": BinOp(op="-", left=formula.expression, right=prior),
+    now, prior = formula.expression, _shifted(formula.expression, -1)
+    if formula.unit == "currency":
+        growth = BinOp(op="*", left=BinOp(op="/", left=BinOp(op="-", left=now, right=prior),
+                                            right=Call(fn="abs", args=[prior])), right=Number(value=100.0))
+        return formula.model_copy(update={"expression": growth, "unit": "percent", "times_100": True,
+                                          "name": f"growth of {formula.name} from the year before"})
+    return formula.model_copy(update={"expression": BinOp(op="-", left=now, right=prior),
                                       "name": f"change in {formula.name} from the year before"})
 
 
@@ -141,6 +155,8 @@ def _shifted(expr: Expr, by: int) -> Expr:
         return expr.model_copy(update={"left": _shifted(expr.left, by), "right": _shifted(expr.right, by)})
     if isinstance(expr, Call):
         return expr.model_copy(update={"args": [_shifted(a, by) for a in expr.args]})
+    if isinstance(expr, Unknown):
+        return expr.model_copy(update={"offset": expr.offset + by})
     return expr
 
 
@@ -171,15 +187,16 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 problems.append(f"the question's definition of {name} ('{rhs[:80]}') is not arithmetic over line items "
                                 "of a filing")
                 continue
-            if index == len(_DEFINE) - 1 and (expr is None or not arithmetic or any(
+            if index >= len(_DEFINE) - 2 and (expr is None or not arithmetic or any(
                     not _label_like(u) for u in expr_unknowns(expr))):
-                continue  # "Name: words" is a definition only when it is arithmetic over line items or rows
+                continue  # "Name: words", "Name is words" define only when arithmetic over line items or rows
             taken.append(m.span())
             spans.append((m.start(), m.end()))
             if not re.search(r"\w", rhs):
                 problems.append(f"the question's definition of {name} is empty")
                 continue
-            if key and any(name_key(clean_phrase(v)) == key for k, v in split_operators(rewrite(rhs, {})) if k == "phrase"):
+            if key and any(name_key(clean_phrase(v)) == key and not isinstance(resolve(v, {}), Item)
+                           for k, v in split_operators(rewrite(rhs, {})) if k == "phrase"):
                 problems.append(f"the question defines {name} in terms of itself")
                 continue
             if n > MAX_TERMS:
@@ -347,7 +364,8 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     expr, percent, n = expression_of(text, defined)
     # operands the head writes that finrag has no name for (a defined name's own unknowns are the definition's)
     unknown = [v for k, v in tokens if k == "phrase" and isinstance(resolve(v, defined), Unknown)]
-    if expr is None or n < 2 or 2 * len(unknown) > n or any(len(u.split()) > 8 or not _label_like(u) for u in unknown):
+    if expr is None or n < 2 or len(unknown) > n - len(unknown) + 1 or any(
+            len(u.split()) > 8 or not _label_like(u) for u in unknown):
         return None  # operands finrag has no name for may be the filing's own rows ("Marketing and sales"), a few
     shown = list(tokens)  # the name: the shortest operands at either end ("EBITDA - capex", not "is the EBITDA ...")
     shown[phrases[0]] = ("phrase", _operand_suffix(first, defined, shortest=True) or start)
@@ -359,19 +377,29 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
 
 
 def _label_like(phrase: str) -> bool:
-    """Could the words be a statement row's label (no question words, no verbs of a request, no digits)?"""
-    return not re.search(r"(?i)\b(?:what|how|which|is|was|are|were|did|does|do|compute|calculate|give|report|round|"
-                         r"answer|decimals?|percent|percentage|million|billion|usd)\b|\d|\?", phrase)
+    """Could the words be a statement row's label (no question words, no verbs of a request, no digits, not begun or
+    ended by a function word)?"""
+    words = phrase.strip(" ,.").split()
+    edge = r"(?i)the|a|an|of|for|to|in|and|or|by|with|its|their|that|this"
+    return bool(words) and not re.fullmatch(edge, words[0]) and not re.fullmatch(edge, words[-1]) and not re.search(
+        r"(?i)\b(?:what|how|which|is|was|are|were|did|does|do|compute|calculate|give|report|round|answer|decimals?|"
+        r"percent|percentage|million|billion|usd|please|indicate|tell|show|provide|need|want)\b|\d|\?", phrase)
 
 
 _PERIOD_WORDS = re.compile(r"(?i)current|prior|previous|beginning|ending|this year|last year|(?:fy|q[1-4])?\s*'?\d{2,4}")
+
+
+_LABEL_COMMA = re.compile(r"(?i),\s+(net|current|non-?current|total)\b(?=\s*(?:,|$|\s+(?:as|over|divided|minus|plus|"
+                          r"less|for|in|at)\b))")
+"""A label's own comma ("Research and development expense, net", "Notes payable, current"): no clause ends there."""
 
 
 def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
     """The first operand of the head's arithmetic: the phrase when it is one, else its ending that is one after a
     word that can end a request ("What is Tesla's EBITDA"), else the phrase as a row of the filing when it reads as a
     row's label ("Marketing and sales", "cloud services and license support revenues")."""
-    phrase = re.split(r",\s|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", phrase)[-1].strip()
+    phrase = re.split(r",\s|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", _LABEL_COMMA.sub(r" \1", phrase))[-1]
+    phrase = phrase.strip(" ,")
     if not expr_unknowns(resolve(phrase, defined)):
         return phrase
     return _operand_suffix(phrase, defined) or (phrase if _label_like(phrase) and len(phrase.split()) <= 8 else None)
@@ -380,7 +408,7 @@ def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
 def _closing(phrase: str, defined: dict[str, Expr], numbers: bool) -> Optional[str]:
     """The last operand of the head's arithmetic, as `_opening` reads the first (its beginning, before a word that can
     follow an operand: "capex for fiscal 2024")."""
-    phrase = re.split(r",\s|;\s|\?|\.\s|\s[—–]\s", phrase)[0].strip(" .")
+    phrase = re.split(r",\s|;\s|\?|\.\s|\s[—–]\s", _LABEL_COMMA.sub(r" \1", phrase))[0].strip(" .")
     got = resolve(phrase, defined)
     if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
         return phrase
@@ -444,6 +472,8 @@ def _composed(head: str, asks_percent: bool, subject: Optional[dict[str, Expr]] 
     if found is None:
         return _averaged(head)
     expr, name, percent = found
+    if _part_share(expr):
+        return None  # "AWS as a percent of net sales": a part's share of the total (the member answerer's)
     names_metric = any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names)
     operators = sum(1 for k, v in split_operators(name) if k == "op" and v in "+-*/~")
     uses_metric = _has_metric(expr)
@@ -474,6 +504,12 @@ def _averaged(head: str) -> Optional[Formula]:
                    definition=m.group(0), unit="currency")
 
 
+def _part_share(expr: Expr) -> bool:
+    """Is the expression a name finrag does not know over revenue (a segment's, product's or region's share)?"""
+    return isinstance(expr, BinOp) and expr.op == "/" and isinstance(expr.left, Unknown) and \
+        isinstance(expr.right, Item) and expr.right.item == "revenue"
+
+
 def _has_metric(expr: Expr) -> bool:
     """Does the expression hold a catalog metric written out (a subtree equal to a catalog expression)?"""
     targets = [e.expression for e in CATALOG.values() if not isinstance(e.expression, Item)]
@@ -491,14 +527,28 @@ def _unknown(head: str) -> Optional[Formula]:
     if not re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|tell)\b",
                      head):
         return None
+    qualified = _QUALIFIED.search(head)
+    if qualified:  # "autonomy-adjusted EBITDA margin": a known metric under a qualifier finrag does not model
+        name = qualified.group(0)
+        return Formula(name=name, source="unknown", expression=None,
+                       problems=[f"'{name}' is not a metric finrag knows ('{qualified.group(1)}' changes what is "
+                                 "measured), and the question does not define it"])
     m = _METRIC_NOUN.search(head)
-    if not m or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
-        return None
+    if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
+        return None  # a cover fact ("Central Index Key") or a metric the catalog knows
     name = _bare_name(m.group("name"))
     if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or item_in_question(name):
         return None
     return Formula(name=name, source="unknown", expression=None,
                    problems=[f"'{name}' is not a metric finrag knows, and the question does not define it"])
+
+
+_QUALIFIED = re.compile(r"(?i)\b([a-z]+-(?:adjusted|weighted|normalized|based))\s+(?:[\w&%-]+\s+){0,3}?(?:margin|ratio|"
+                        r"ebitda|income|earnings|cash flow|return|yield|score)\b")
+"""A measure under a hyphenated qualifier ("autonomy-adjusted EBITDA margin", "demand-weighted brand yield")."""
+_DICTATED = re.compile(r"(?i)\b(?:ignore|disregard)\s+(?:all\s+)?(?:the\s+)?(?:prior|previous|above|earlier)?\s*"
+                       r"(?:instructions|filing)\b|\bsystem override\b|\breply only with\b|\bdo not (?:check|refuse)\b")
+"""Words that tell finrag to ignore the filing or its rules and state a given answer."""
 
 
 def _asked_name(head: str) -> str:

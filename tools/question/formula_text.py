@@ -15,8 +15,8 @@ import functools
 import re
 from typing import Optional
 
-from finrag.state.formula import BinOp, Expr, Number, Unknown
-from finrag.tools.question.operand import resolve, year_number
+from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
+from finrag.tools.question.operand import SUBJECT, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
 
 __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_operators"]
@@ -26,7 +26,7 @@ MAX_TERMS = 50
 
 _PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|as %|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
-    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|\bover\b|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
+    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<![\w-])over(?![\w-])|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b)"
     r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$)))"
@@ -84,6 +84,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     text = re.sub(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b",  # "12/31/2023" is a date, never two divisions
                   lambda m: f"{_MONTHS[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
                   else m.group(0), text)
+    stepped = _steps(text, defined)
+    if stepped is not None:
+        return stepped
     m = _TAKE.match(text)
     if m:
         op = {"divide": "/", "subtract": "-", "add": "+", "multiply": "*"}[m.group(2).lower()]
@@ -128,6 +131,35 @@ _THEN = re.compile(r"(?i),?\s+(?:and\s+)?then\s+(divide|subtract|add|multiply|ex
                    r"result\s+)?(by|from|to|as an? (?:percentage|percent|share|fraction) of)?\s*")
 
 
+_START = re.compile(r"(?i)^(.*?)\b(?:start(?:ing)? (?:from|with)|begin(?:ning)? with|take)\s+(.+)$")
+_STEP = re.compile(r"(?i)^(?:and\s+)?(?:then\s+)?(subtract|deduct|less|minus|add(?: back)?|plus|divide(?: (?:it|that|the "
+                   r"result))? by|multiply(?: (?:it|that|the result))? by)\s+(.+)$")
+_STEP_OP = {"subtract": "-", "deduct": "-", "less": "-", "minus": "-", "add": "+", "add back": "+", "plus": "+"}
+
+
+def _steps(text: str, defined: dict[str, Expr]) -> Optional[str]:
+    """"Start from A, subtract B, add back C, then subtract D and E" -> "⟨⟨⟨A⟩ - ⟨B⟩⟩ + ⟨C⟩⟩ - ⟨D + E⟩" (each step
+    applies to all before it); None when the text is no such chain."""
+    m = _START.match(text)
+    if not m:
+        return None
+    parts = [p.strip() for p in re.split(r",\s*(?=(?:and\s+)?(?:then\s+)?(?:subtract|deduct|less|minus|add|plus|"
+                                          r"divide|multiply)\b)", m.group(2))]
+    if len(parts) < 2:
+        return None
+    built = f"⟨{parts[0]}⟩"
+    for part in parts[1:]:
+        step = _STEP.match(part)
+        if not step:
+            return None
+        verb = step.group(1).lower()
+        op = "/" if verb.startswith("divide") else "*" if verb.startswith("multiply") else _STEP_OP[verb]
+        tail = re.split(r"(?<=[.?])\s+", step.group(2), maxsplit=1)
+        operands = _split_and(tail[0].rstrip(".?"), defined)
+        built = f"⟨{built} {op} ⟨{' + '.join(operands)}⟩⟩" + (f" {tail[1]}" if len(tail) > 1 else "")
+    return m.group(1) + built
+
+
 def _then(text: str) -> str:
     """"A, then divide by B" -> "⟨A⟩ / B"; "A, then subtract B" -> "⟨A⟩ - B" (what came first is computed first)."""
     m = _THEN.search(text)
@@ -165,7 +197,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     counted, not built."""
     defined = defined or {}
     text = rewrite(" ".join(text.split()), defined)
-    percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?) of\b", text))
+    percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?|share) of\b", text))  # a fraction: a ratio
     tokens = defined_in_place(split_operators(text))
     years = [y for w in re.findall(r"(?i)\b(?:19|20)\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
              if (y := year_number(w)) is not None]
@@ -174,6 +206,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     if n == 0 or n > MAX_TERMS:
         return None, percent, n
     at = [0]
+    last: list[Optional[Item]] = [None]
 
     def peek() -> tuple[str, str]:
         return tokens[at[0]] if at[0] < len(tokens) else ("end", "")
@@ -219,8 +252,11 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
                 return None
             at[0] += 1
             return inner
-        if kind == "phrase":
-            return resolve(value, defined, anchor)
+        if kind == "phrase":  # a bare period ("at Dec 31, 2024") is the operand before it at that period
+            got = resolve(value, {**defined, SUBJECT: last[0]} if last[0] is not None else defined, anchor)
+            if isinstance(got, Item):
+                last[0] = got.model_copy(update={"offset": 0})
+            return got
         return None
 
     out = expr()

@@ -70,6 +70,11 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
     """The operand `phrase` names (see the module docstring); `anchor`: the latest year the formula writes, from
     which a dated operand's period offset is counted ("inventories at Dec 31, 2023" is -1 against 2024)."""
     text = re.sub(r"(?i)^(?:and|then|plus|,)\s+|\s+(?:and|then)$", "", phrase.strip(" ,;")).strip()
+    both = re.search(r"(?i)⟦\s*(?:both\s+)?(?:the\s+)?current and (?:the\s+)?non-?current(?:\s+portions?)?\s*⟧", text)
+    if both:  # "term debt (both the current and the non-current portion)": the two rows' sum
+        base = " ".join(text.replace(both.group(0), " ").split())
+        return BinOp(op="+", left=resolve(f"current {base}", defined, anchor),
+                     right=resolve(f"non-current {base}", defined, anchor))
     if "⟦" in text:  # a gloss: without it, else its words in place ("total cost (of revenue)")
         got = _resolve(" ".join(re.sub(r"⟦[^⟧]*⟧", " ", text).split()), defined, anchor)
         if isinstance(got, Unknown):
@@ -107,6 +112,11 @@ def split_and(text: str, defined: dict[str, Expr], anchor: Optional[int] = None)
                   if not isinstance(_resolve(_unglossed(" and ".join(pieces[i:j])), defined, anchor), Unknown)), i + 1)
         out.append(" and ".join(pieces[i:j]))
         i = j
+    if any(isinstance(_resolve(_unglossed(p), defined, anchor), Unknown) for p in out):
+        # a row's own label ("proceeds from property and equipment sales and incentives"), unless the parts repeat
+        # their first words ("principal repayments of finance leases and principal repayments of ...")
+        heads = {p.split()[0].lower() for p in pieces if p.split()}
+        return pieces if len(pieces) > 1 and len(heads) == 1 and len(next(iter(heads))) >= 4 else [text]
     return out
 
 
@@ -130,7 +140,8 @@ _MONTH = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|
 SUBJECT = "@subject"
 """The key of `defined` that holds the measure a bare period operand refers to ("(current - prior) / prior" of "total
 revenues"; "(beginning + ending) / 2" of "average inventories")."""
-_PERIOD_ONLY = re.compile(r"(?i)^(?:the\s+)?(?:(?P<year>(?:fy|fiscal(?: year)?)?\s*'?(?:(?:19|20)\d\d|'\d\d))|"
+_PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for)\s+)?(?:the\s+)?(?:(?P<year>(?:fy|fiscal(?: year)?)?\s*'?(?:(?:19|20)\d\d|"
+                          r"'\d\d)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d)|"
                           r"q[1-4]\s*(?:fy\s*)?'?(?P<qyear>\d{2}|\d{4})|(?P<now>current|ending|closing|this year'?s?|"
                           r"current (?:year|period|quarter)|end of (?:the )?(?:year|period))|(?P<then>prior|previous|"
                           r"beginning|opening|last year'?s?|prior (?:year|period|quarter)|year[- ]ago|start of (?:the )?"

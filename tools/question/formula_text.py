@@ -114,7 +114,7 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     if m:
         tail = re.split(r"(?i)\s+(?=divided by\b|over\b|minus\b|less\b|times\b|multiplied by\b)|\s[/*-]\s|[?.;]\s",
                         m.group(1), maxsplit=1)
-        parts = _split_and(tail[0], defined)
+        parts = _split_and(tail[0], defined, listed=True)
         if len(parts) >= 2:
             rest = m.group(1)[len(tail[0]):]
             text = f"{text[:m.start()]}⟨{' + '.join(parts)}⟩{rest}"

@@ -101,9 +101,10 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
     return got
 
 
-def split_and(text: str, defined: dict[str, Expr], anchor: Optional[int] = None) -> list[str]:
+def split_and(text: str, defined: dict[str, Expr], anchor: Optional[int] = None, listed: bool = False) -> list[str]:
     """A list "A, B and C" split into the fewest operands, each the longest run of pieces that is one ("research and
-    development", "depreciation and amortization (cash flow statement)" stay one)."""
+    development", "depreciation and amortization (cash flow statement)" stay one); words finrag does not read stay
+    one row's label unless `listed` (the question says it lists: "the sum of A and B")."""
     pieces = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if p.strip()]
     out: list[str] = []
     i = 0
@@ -112,7 +113,7 @@ def split_and(text: str, defined: dict[str, Expr], anchor: Optional[int] = None)
                   if not isinstance(_resolve(_unglossed(" and ".join(pieces[i:j])), defined, anchor), Unknown)), i + 1)
         out.append(" and ".join(pieces[i:j]))
         i = j
-    if any(isinstance(_resolve(_unglossed(p), defined, anchor), Unknown) for p in out):
+    if not listed and any(isinstance(_resolve(_unglossed(p), defined, anchor), Unknown) for p in out):
         # a row's own label ("proceeds from property and equipment sales and incentives"), unless the parts repeat
         # their first words ("principal repayments of finance leases and principal repayments of ...")
         heads = {p.split()[0].lower() for p in pieces if p.split()}

@@ -1,10 +1,10 @@
 """How the generate node uses the reader: run it on the context, answer offline, and decide the LLM fast path.
 
-* `run_reader` reads the statement tables of the context (and, for a routed question, the routed filing's
-  statement pages) and returns a `ReaderResult`; a routed inline-XBRL filing answers a line item from its
-  tagged facts first (a cover fact: `cover_facts.py`; a segment, product or region: `member_facts.py`; a line
-  item: `xbrl_facts.py`), and for a line item the table reader's reading of the same question is compared with
-  it (`check_against_table`: a disagreement is one sentence of the answer and the reader's `table_check`).
+* `run_reader` gives the question to the answerer of its kind (`finrag.tools.answering.kinds`: the question's own
+  formula, a ranking, a cover fact, or a measure: a member, a catalog metric, a change, a series or a line item,
+  from the routed filing's inline-XBRL facts first and its statement tables else) and returns a `ReaderResult`;
+  for a line item from a tagged fact the table reader's reading of the same question is compared with it
+  (`check_against_table`: a disagreement is one sentence of the answer and the reader's `table_check`).
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
@@ -28,8 +28,10 @@ from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.evidence import evidence_answer
 from finrag.tools.answering.extractive import extractive_answer
+from finrag.tools.answering.kinds import Evidence
+from finrag.tools.answering.kinds import answer as answer_by_kind
 from finrag.tools.answering.prose import prose_answer
-from finrag.tools.answering.reader import ReaderResult, read
+from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.sources import StorePages
 from finrag.tools.question import read_question
 from finrag.tools.routing.text import strip_legal_suffix
@@ -58,7 +60,8 @@ def run_reader(question: str, contexts: list[dict], store: IndexReader, registry
 def _read_asked(question: str, contexts: list[dict], store: IndexReader, registry, *, routed_docs: list[str],
                 extracted: Optional[dict], statement_pages: bool,
                 facts: QuestionFacts) -> tuple[ReaderResult, StorePages]:
-    """`run_reader`'s answerers in turn (`question`: as read, shorthand written out)."""
+    """The answerer of the question's kind (`finrag.tools.answering.kinds`) over the routed filing, or over the top
+    context's filing when the question names its company (`question`: as read, shorthand written out)."""
     source = StorePages(store, registry)
     docs = [d for d in routed_docs if d]
     info = None
@@ -70,63 +73,9 @@ def _read_asked(question: str, contexts: list[dict], store: IndexReader, registr
         # names that company (else the reader would answer about the wrong company)
         if not names_company(question, info):
             return ReaderResult(answer="", confident=False, kind="none"), source
-    if facts.formula is not None:  # the question's own arithmetic: computed as it says, or said why not
-        from finrag.tools.answering.formula_answer import answer_formula
-        from finrag.tools.indexing.facts_store import load_facts
-
-        doc = docs[0] if len(docs) == 1 else ""
-        return answer_formula(facts, load_facts(store, doc) if doc else None, doc, info, lambda metric: read(
-            question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
-            statement_pages=statement_pages and bool(docs), facts=facts, metric=metric)), source
-    if len(docs) == 1:  # an inline-XBRL filing answers a line item (or a cover fact) from its own tagged facts
-        from finrag.tools.answering.xbrl_facts import answer_from_facts
-        from finrag.tools.indexing.facts_store import load_facts
-
-        tagged = load_facts(store, docs[0])
-        if facts.ranking is not None:  # which part of a breakdown ranks first: tagged facts, else the tables
-            from finrag.tools.answering.member_ranking import answer_member_ranking
-            from finrag.tools.answering.ranking_tables import answer_ranking_from_tables
-
-            ranked = (answer_member_ranking(facts, tagged, docs[0], info)
-                      or answer_ranking_from_tables(facts, contexts, source, doc_id=docs[0], info=info))
-            if ranked is not None:
-                return ranked, source
-        if facts.cover is not None:
-            from finrag.tools.answering.cover_facts import answer_cover
-
-            cover = answer_cover(facts, tagged, docs[0], info)
-            if cover is None:  # not tagged (a PDF, HTML without inline XBRL): the auditor's signature, the cover text
-                from finrag.tools.answering.cover_text import answer_cover_text
-
-                cover = answer_cover_text(facts, source, docs[0], info)
-            if cover is not None:
-                return cover, source
-        from finrag.tools.answering.member_facts import answer_member
-
-        member = answer_member(facts, tagged, docs[0], info)
-        if member is not None:  # a segment, product or region: the table reader would read the total beside it
-            return member, source
-        if not (tagged or {}).get("member_facts"):  # no tagged members (a PDF, HTML without inline XBRL): the tables'
-            from finrag.tools.answering.member_tables import answer_member_from_tables
-
-            member = answer_member_from_tables(facts, contexts, source, doc_id=docs[0], info=info)
-            if member is not None:
-                return member, source
-        from finrag.tools.answering.fact_math import answer_computed
-
-        computed = answer_computed(facts, tagged, docs[0], info, related=_related_filings(store, registry, docs[0]))
-        if computed is not None:  # a change, margin or ratio whose inputs are all tagged
-            return computed, source
-        exact = answer_from_facts(question, tagged, docs[0], info, asked=facts)
-        if exact is not None:  # the statement table's reading beside it: a disagreement is said and recorded
-            from finrag.tools.answering.xbrl_facts import check_against_table
-
-            table = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
-                         statement_pages=statement_pages, facts=facts)
-            return check_against_table(exact, table), source
-    result = read(question, contexts, source, extracted=extracted or {}, routed_docs=docs, doc_info=info,
-                  statement_pages=statement_pages and bool(docs), facts=facts)
-    return result, source
+    evidence = Evidence(question=question, facts=facts, contexts=contexts, source=source, store=store, registry=registry,
+                        docs=docs, info=info, extracted=extracted or {}, statement_pages=statement_pages)
+    return answer_by_kind(evidence), source
 
 
 def not_a_percent(result: ReaderResult, facts: QuestionFacts) -> ReaderResult:
@@ -141,26 +90,6 @@ def not_a_percent(result: ReaderResult, facts: QuestionFacts) -> ReaderResult:
     return dataclasses.replace(result, confident=False, answer=(
         "The asked percentage was not computed: what the question asks of the figures was not read, and an amount "
         "is not a percentage. What the filing states, which is not the asked measure: " + result.answer))
-
-
-def _related_filings(store: IndexReader, registry, doc_id: str):
-    """The routed company's other filings as (doc_id, tagged facts, DocumentInfo dict), read when called (a change
-    between two dates that the routed filing does not both tag); None without a registry."""
-    if registry is None:
-        return None
-
-    def read() -> list[tuple[str, Optional[dict], dict]]:
-        from finrag.tools.indexing.facts_store import load_facts
-
-        company = registry.company_of(doc_id)
-        out = []
-        for other in registry.doc_ids():
-            info = registry.get(other)
-            if other != doc_id and info is not None and company and registry.company_of(other) == company:
-                out.append((other, load_facts(store, other), info.model_dump()))
-        return out
-
-    return read
 
 
 def names_company(question: str, info: dict) -> bool:

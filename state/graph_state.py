@@ -233,6 +233,8 @@ class ReaderRecord(TypedDict, total=False):
     """For a member answer: the member's QName and axis."""
     formula: Optional[str]
     """For a change or metric from tagged facts: the arithmetic stated."""
+    question_formula: dict[str, Any]
+    """A question with arithmetic of its own: the plan as read (`finrag.state.formula.Formula` dump)."""
     unmatched_numbers: list[str]
     """An LLM's figures that match none of the reader's inputs or results."""
     table_check: dict[str, Any]

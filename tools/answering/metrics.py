@@ -125,8 +125,11 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
     same = next((m for m in _METRICS if formula.source in ("question", "composed") and m.expression is not None
                  and equivalent(m.expression, formula.expression)
                  and (m.unit == "percent") == (formula.unit == "percent" and not formula.times_100)), None)
-    if same is not None:  # the question defines the catalog's formula: the catalog's metric, as before
-        return same
+    if same is not None:  # the question defines the catalog's formula: the catalog's metric, under the question's name
+        if any(re.search(p, formula.name, re.I) for p in same.question):
+            return same
+        return dataclasses.replace(same, display=f"{formula.name} (finrag's {same.display})",
+                                   formula=f"{same.formula} (the question's definition)")
 
     def named(item: str, offset: int) -> str:
         display = line_item(item).display

@@ -1,0 +1,104 @@
+"""Issue 47: the question's own arithmetic, answered from real EDGAR filings' inline-XBRL facts (skipped when
+../shared/data/edgar is absent).
+
+Each filing is read as the indexer reads it (`html_document`: pages and tagged facts); the question goes through
+`read_question` and the `formula` kind's answerer (`kinds.formula`, via `answer_formula`). Expected values are the
+filing's own facts, looked up here by concept and period, combined as the question defines them.
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from finrag.tools.answering.formula_answer import answer_formula
+from finrag.tools.answering.kinds import ask_kind
+from finrag.tools.answering.reader import ReaderResult
+from finrag.tools.indexing.html import html_document
+from finrag.tools.question import read_question
+
+REPO = Path(__file__).resolve().parents[2]
+EDGAR = REPO.parent / "shared" / "data" / "edgar"
+pytestmark = pytest.mark.skipif(not EDGAR.is_dir(), reason=f"shared EDGAR filings not found at {EDGAR}")
+
+INFO = {
+    "ba-10-k-2025-02-03": {"company": "Boeing", "form": "10K", "fiscal_year": 2024, "period_end": "2024-12-31"},
+    "tsla-10-k-2025-01-30": {"company": "Tesla", "form": "10K", "fiscal_year": 2024, "period_end": "2024-12-31"},
+    "Oracle.10-Q": {"company": "Oracle", "form": "10Q", "fiscal_year": 2025, "quarter": 1, "period_end": "2024-08-31"},
+}
+
+
+@functools.lru_cache(maxsize=None)
+def tagged(doc_id: str) -> dict:
+    markup = (EDGAR / f"{doc_id}.html").read_text(encoding="utf-8", errors="replace")
+    facts = html_document(markup)[1]
+    assert facts is not None
+    return facts
+
+
+def fact(doc_id: str, concept: str, *, instant: str = "", start: str = "", end: str = "") -> float:
+    """The value of `concept` in a context without dimensions at `instant` (or over `start`..`end`)."""
+    facts = tagged(doc_id)
+    for f in facts["facts"]:
+        ctx = facts["contexts"].get(f["context"]) or {}
+        if f["concept"] == concept and (ctx.get("instant") == instant if instant else
+                                        (ctx.get("start"), ctx.get("end")) == (start, end)):
+            return float(f["value"])
+    raise AssertionError(f"{concept} not tagged in {doc_id}")
+
+
+def ask(doc_id: str, question: str) -> ReaderResult:
+    facts = read_question(question)
+    assert ask_kind(facts) == "formula", facts.formula
+    declined = ReaderResult(answer="", confident=False, kind="none")
+    return answer_formula(facts, tagged(doc_id), doc_id, INFO[doc_id], lambda metric: declined)
+
+
+def test_a_defined_ratio_is_the_questions_not_finrags_formula_for_the_name():
+    doc = "ba-10-k-2025-02-03"
+    result = ask(doc, "Define working capital ratio as total current assets divided by total current liabilities. "
+                      "What is Boeing's working capital ratio for FY2024? Round to two decimals.")
+    expected = fact(doc, "us-gaap:AssetsCurrent", instant="2024-12-31") / fact(
+        doc, "us-gaap:LiabilitiesCurrent", instant="2024-12-31")
+    assert result.confident and result.value == pytest.approx(expected)
+    assert f"{expected:.2f}" in result.answer.split(". Formula")[0]
+    assert "the question's definition" in result.answer  # never finrag's working capital (an amount)
+    assert result.question_formula is not None and result.question_formula.source == "question"
+
+
+def test_every_part_of_a_compound_metric_is_computed():
+    doc = "tsla-10-k-2025-01-30"
+    result = ask(doc, "What is Tesla's EBITDA less capex for 2024, where EBITDA = operating income + depreciation, "
+                      "amortization and impairment from the cash flow statement? USD millions.")
+    year = ("2024-01-01", "2024-12-31")
+    expected = (fact(doc, "us-gaap:OperatingIncomeLoss", start=year[0], end=year[1])
+                + fact(doc, "tsla:DepreciationAmortizationAndImpairment", start=year[0], end=year[1])
+                - fact(doc, "us-gaap:PaymentsToAcquirePropertyPlantAndEquipment", start=year[0], end=year[1]))
+    assert result.confident and result.value == pytest.approx(expected)
+
+
+def test_an_operand_finrag_has_no_line_item_for_is_read_from_the_filings_own_row():
+    doc = "Oracle.10-Q"
+    result = ask(doc, "Oracle Q1 FY2025 (quarter ended Aug 31, 2024): cloud & license contribution = cloud services "
+                      "and license support revenues - cloud services and license support expenses. USD millions.")
+    quarter = ("2024-06-01", "2024-08-31")
+    expected = (fact(doc, "orcl:CloudServicesAndLicenseSupportRevenue", start=quarter[0], end=quarter[1])
+                - fact(doc, "orcl:CloudServicesAndLicenseSupportExpenses", start=quarter[0], end=quarter[1]))
+    assert result.confident and result.value == pytest.approx(expected)
+    assert "orcl:CloudServicesAndLicenseSupportExpenses" in result.answer  # each operand cited by its fact
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Define Boeing's stress ratio as operating income divided by zero. What is the stress ratio for FY2024?",
+     "zero whatever the filing reports"),
+    ("What is Boeing's gross margin for 2024, defined as gross profit divided by (total revenue minus total "
+     "revenue)?", "zero whatever the filing reports"),
+    ("Define Boeing's unicorn margin as operating income divided by the number of unicorns delivered in 2024. "
+     "What is it?", "no row of the filing reads 'the number of unicorns delivered in 2024'"),
+    ("What is Boeing's hyper-growth efficiency score for 2024?", "not a metric finrag knows"),
+])
+def test_what_cannot_be_computed_is_said_with_no_number_as_the_answer(question, said):
+    result = ask("ba-10-k-2025-02-03", question)
+    assert not result.confident and result.value is None
+    assert "was not computed" in result.answer and said in result.answer

@@ -40,3 +40,14 @@ def test_a_kind_without_an_answer_hands_the_question_to_its_fallback(monkeypatch
                                                                  "2024?"), contexts=[], source=None, store=None,
                               registry=None, docs=[], info=None)
     assert kinds.answer(evidence) is measured and asked == ["ranking", "measure"]
+
+
+def test_an_llm_is_given_the_questions_plan_as_finrag_read_and_computed_it():
+    from finrag.tools.answering.fast_path import reader_context
+
+    facts = read_question("What is Tesla's EBITDA less capex for 2024?")
+    result = ReaderResult(answer="Tesla's EBITDA - capex ... was $1,105 million.", confident=True, kind="metric",
+                          value=1.105e9, question_formula=facts.formula, extraction="Revenue | 2024\\nTotal | 97,690")
+    context = reader_context(result)
+    assert context.startswith("The question's formula as finrag read it (composed): EBITDA - capex = ")
+    assert "finrag's result: 1.105e+09" in context and "Statement tables recovered" in context

@@ -42,6 +42,7 @@ class CatalogEntry:
     threshold: Optional[float] = None
     threshold_text: str = ""
     percent_too: bool = False
+    listed: tuple[str, ...] = ()
 
 
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<name>[a-z_][a-z0-9_]*)|(?P<sym>[-+*/(),]))")
@@ -149,7 +150,8 @@ def _load() -> dict[str, CatalogEntry]:
         expression=expressions[name], formula=spec["formula"], shown=spec.get("shown", spec["formula"]),
         unit=spec["unit"], decimals=int(spec.get("decimals", 2)), good=spec.get("good", ""),
         threshold=spec.get("threshold"), threshold_text=spec.get("threshold_text", ""),
-        percent_too=bool(spec.get("percent_too", False))) for name, spec in raw.items()}
+        percent_too=bool(spec.get("percent_too", False)), listed=tuple(spec.get("listed", ())))
+        for name, spec in raw.items()}
 
 
 CATALOG: dict[str, CatalogEntry] = _load()

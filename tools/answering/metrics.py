@@ -60,9 +60,15 @@ class Metric:
 
 def metric_of(entry: CatalogEntry) -> Metric:
     """A catalog entry as the reader's `Metric`: its inputs read off the formula, `compute` the one evaluator."""
-    return Metric(entry.name, entry.display, entry.names, entry.shown, inputs_of(entry.expression),
+    return Metric(entry.name, entry.display, entry.names, entry.shown, _listed(inputs_of(entry.expression), entry.listed),
                   computer(entry.expression, entry.unit == "percent"), entry.unit, entry.decimals, entry.good,
                   entry.threshold, entry.threshold_text, expression=entry.expression, percent_too=entry.percent_too)
+
+
+def _listed(inputs: tuple[Input, ...], order: tuple[str, ...]) -> tuple[Input, ...]:
+    """The inputs in the catalog's `listed` order ("prior(x)": x a year before); those it does not name last."""
+    rank = {(o[6:-1], -1) if o.startswith("prior(") else (o, 0): k for k, o in enumerate(order)}
+    return tuple(sorted(inputs, key=lambda i: rank.get((i.item, i.offset), len(rank))))
 
 
 def inputs_of(expr: Expr) -> tuple[Input, ...]:
@@ -126,8 +132,8 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
                  and equivalent(m.expression, formula.expression)
                  and (m.unit == "percent") == (formula.unit == "percent" and not formula.times_100)), None)
     if same is not None:  # the question defines the catalog's formula: the catalog's metric, under the question's name
-        if any(re.search(p, formula.name, re.I) for p in same.question):
-            return same
+        if formula.source == "composed" or any(re.search(p, formula.name, re.I) for p in same.question):
+            return same  # composed as the catalog composes it ("EBIT as a percent of revenue"), or named as it is
         return dataclasses.replace(same, display=f"{formula.name} (finrag's {same.display})",
                                    formula=f"{same.formula} (the question's definition)")
 

@@ -59,6 +59,7 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     tokens[phrases[0]], tokens[phrases[-1]] = ("phrase", start), ("phrase", end)
     text = " ".join({"(": "⟨", ")": "⟩", "~": "net of"}.get(v, v) if k == "op" else v for k, v in tokens)
     expr, percent, n = expression_of(text, defined)
+    percent = percent or bool(re.search(r"(?i)\b(?:%|percent(?:age)?|share) of\b", head))
     # operands the head writes that finrag has no name for (a defined name's own unknowns are the definition's)
     unknown = [v for k, v in tokens if k == "phrase" and isinstance(resolve(v, defined), Unknown)]
     if expr is None or n < 2 or len(unknown) > n - len(unknown) + 1 or any(

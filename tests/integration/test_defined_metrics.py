@@ -102,3 +102,26 @@ def test_what_cannot_be_computed_is_said_with_no_number_as_the_answer(question, 
     result = ask("ba-10-k-2025-02-03", question)
     assert not result.confident and result.value is None
     assert "was not computed" in result.answer and said in result.answer
+
+
+def test_other_revenues_are_the_one_member_named_other_never_a_place_or_the_total():
+    """Issue 47, members named in part: "other revenues" is the breakdown's one generic "other" member (Tesla's
+    "Services and other"), not a place whose name ends in "and other" (Boeing's "Latin America, Caribbean and other")."""
+    from finrag.tools.answering.member_facts import _generic_other, answer_member
+
+    assert _generic_other("Services and other") and _generic_other("Product and Service Other")
+    assert _generic_other("All other") and not _generic_other("Latin America, Caribbean and other")
+    doc = "tsla-10-k-2025-01-30"
+    result = answer_member(read_question("What were Tesla's other revenues in 2024?"), tagged(doc), doc, INFO[doc])
+    assert result is not None and "tsla:ServicesAndOtherMember" in result.answer
+    assert result.value == pytest.approx(fact_member(doc, "tsla:ServicesAndOtherMember", "2024-01-01", "2024-12-31"))
+
+
+def fact_member(doc_id: str, member: str, start: str, end: str) -> float:
+    facts = tagged(doc_id)
+    for f in facts["member_facts"]:
+        ctx = facts["member_contexts"].get(f["context"]) or {}
+        if ctx.get("member") == member and (ctx.get("start"), ctx.get("end")) == (start, end) and \
+                f["concept"] == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax":
+            return float(f["value"])
+    raise AssertionError(f"{member} not tagged in {doc_id}")

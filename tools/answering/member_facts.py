@@ -193,7 +193,33 @@ def ranked_members(asked: QuestionFacts, members: list[Member], own: frozenset[s
     keys = _partial_keys(members)
     chosen, _maybe = partial_pick(asked.words, keys, own)
     picked = [((len(keys[i] & words), _partial_name(members[i], asked.words)), i, members[i]) for i in chosen]
+    if not picked:
+        picked = _the_other(asked, members)
     return sorted(picked, key=lambda t: (not _axis_of_cue(t[2].axis, asked.member_cue), t[1]))
+
+
+_OTHER_ASKED = re.compile(r"(?i)\b(?:all )?other (?:revenues?|net sales|sales|segments?|products?(?: and services?)?|"
+                          r"services?)\b")
+
+
+def _the_other(asked: QuestionFacts, members: list[Member]) -> list[tuple[tuple[int, str], int, Member]]:
+    """"Other revenues": the breakdown's one member named "other" ("Product and Service Other", "All other"), named in
+    part; none when the breakdown has no such member or several."""
+    if not _OTHER_ASKED.search(asked.text or ""):
+        return []
+    others = [(i, m) for i, m in enumerate(members) if any(_generic_other(n) for n, _k in m.names)]
+    if len(others) != 1:
+        return []
+    i, m = others[0]
+    name = next((n for n, _k in m.names if _generic_other(n)), m.names[0][0] if m.names else m.member)
+    return [((1, name), i, m)]
+
+
+def _generic_other(name: str) -> bool:
+    """A name that says "other" and nothing but what every breakdown's names say ("Product and Service Other", "All
+    other", "Services and other"); not a place's ("Latin America, Caribbean and other")."""
+    words = set(word_forms(name))
+    return "other" in words and words - _SHARED_WORDS <= {"product", "service"}
 
 
 def qualified_away(key: frozenset[str], words: list[str], own: frozenset[str]) -> bool:

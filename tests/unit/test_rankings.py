@@ -261,3 +261,30 @@ def test_real_filings_that_no_dev_question_ranks(doc_id, question, first, figure
     r = answer_ranking_from_tables(read_question(question), [], PdfPages.from_dir(PDFS, [doc_id]), doc_id=doc_id,
                                    info=info)
     assert r is not None and r.answer.startswith(first) and figure in r.answer, r and r.answer
+
+
+def test_an_earnings_per_share_table_is_no_breakdown_of_segments(tmp_path):
+    """Issue 47: a bank's "which segment had the highest net income" named a row of the EPS table ("Diluted")."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    lines = ["ACME BANK CORP.", "CONSOLIDATED STATEMENTS OF INCOME", "(In millions, except per share data)", "",
+             ("", "2024", "2023"), ("Net interest income", "9,000", "8,000"), ("Noninterest income", "3,000", "2,500"),
+             ("Net income", "4,000", "3,600"), ("Net income per common share:", "", ""), ("Basic", "5.10", "4.50"),
+             ("Diluted", "5.00", "4.40"), ("Total", "10.10", "8.90")]
+    y = 72.0
+    for line in lines:
+        if isinstance(line, str):
+            page.insert_text((72, y), line, fontsize=10)
+        else:
+            page.insert_text((72, y), line[0], fontsize=10)
+            for x, cell in zip([330, 450], line[1:]):
+                page.insert_text((x, y), cell, fontsize=10)
+        y += 16
+    pdf = tmp_path / "ACMEBANK_2024_10K.pdf"
+    doc.save(str(pdf))
+    source = PdfPages({"ACMEBANK_2024_10K": str(pdf)})
+    q = read_question("Which segment had the highest net income for Acme Bank in FY2024?")
+    r = answer_ranking_from_tables(q, [], source, doc_id="ACMEBANK_2024_10K", info={"fiscal_year": 2024})
+    assert r is None or not r.answer.startswith(("Diluted", "Basic")), r.answer

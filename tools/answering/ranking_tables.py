@@ -129,6 +129,11 @@ def _period_words(year: int, quarter: Optional[int]) -> str:
     return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
 
 
+_PER_SHARE_ROW = re.compile(r"(?i)\bper (?:common |ordinary )?share\b|\bearnings per\b|\beps\b|^\s*(?:basic|diluted)\b")
+"""A row (or section) of an earnings-per-share table ("Diluted", "Basic earnings per share"): no segment, region or
+product of a breakdown."""
+
+
 def breakdowns_of(ranking: Ranking, lookup: Lookup, year: int, *, qualifiers: set[str], quarter: Optional[int],
                   context_pages: set[tuple[str, int]], facts: QuestionFacts,
                   statements: bool = False) -> list[_Candidate]:
@@ -157,7 +162,8 @@ def breakdowns_of(ranking: Ranking, lookup: Lookup, year: int, *, qualifiers: se
         for section, rows, total in blocks:
             rows = [r for r in rows if _money_row(r, col) and re.search(r"[A-Za-z]{2}", r.label)
                     and (not flow or len(r.label.split()) <= 10)  # a sentence is no segment's name
-                    and not _UNITS_LINE.search(r.label)]  # nor a header's 'Year Ended December 31,'
+                    and not _UNITS_LINE.search(r.label)  # nor a header's 'Year Ended December 31,'
+                    and not (flow and (_PER_SHARE_ROW.search(r.label) or _PER_SHARE_ROW.search(str(section or ""))))]
             split = _parts_of(rows, col, pcol, t.page, ranking, statements=statements)
             if split is None:
                 continue

@@ -1,7 +1,7 @@
-"""Compute the gold of the defined_blind47 question set from the filings' own inline XBRL.
+"""Compute the gold of the defined_blind47 question sets from the filings' own inline XBRL.
 
-Reads bench/data/defined_blind47.spec.jsonl, evaluates each row's formula over the non-dimensional
-ix:nonFraction facts of the named filing, and writes bench/data/defined_blind47.jsonl (the spec row
+Reads a spec (default bench/data/defined_blind47.spec.jsonl), evaluates each row's formula over the non-dimensional
+ix:nonFraction facts of the named filing, and writes the set (default bench/data/defined_blind47.jsonl: the spec row
 plus "gold" and "inputs"). Fails loudly (exit 1, one line per problem) when a concept/period is missing,
 when two equally precise facts disagree, or when a formula divides by zero.
 
@@ -19,6 +19,8 @@ When "decimals" is an int the gold is rounded to it. Rows with "alt_formula" (bo
 also get "alt_gold" computed the same way.
 
 Usage: python bench/defined_blind47_gold.py [--edgar DIR] [--spec FILE] [--out FILE]
+  the third and fourth sets: --spec bench/data/defined_blind47c.spec.jsonl --out bench/data/defined_blind47c.jsonl
+  (and 47d likewise)
 """
 
 from __future__ import annotations

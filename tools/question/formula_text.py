@@ -18,6 +18,7 @@ from typing import Optional
 from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
 from finrag.tools.question.operand import SUBJECT, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
+from finrag.tools.routing.text import MONTH_NAMES
 
 __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_operators"]
 
@@ -82,7 +83,7 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     percentage of B" -> "⟨A⟩ / ⟨B⟩" (a percentage of applies to all that comes before it), " — A — " -> "(A)"."""
     text = re.sub(r"\s[—–]\s(.+?)\s[—–]\s", r" (\1) ", text)
     text = re.sub(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b",  # "12/31/2023" is a date, never two divisions
-                  lambda m: f"{_MONTHS[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
+                  lambda m: f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
                   else m.group(0), text)
     stepped = _steps(text, defined)
     if stepped is not None:
@@ -124,8 +125,6 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     return text
 
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-           "December")
 _TO_RATIO = re.compile(r"(?i)(?<![\w'’])([\w&]+(?:[ -][\w&]+)?)-to-([\w&]+(?:[ -][\w&]+)?) ratio\b")
 _THEN = re.compile(r"(?i),?\s+(?:and\s+)?then\s+(divide|subtract|add|multiply|express)\s+(?:it\s+|that\s+|this\s+|the "
                    r"result\s+)?(by|from|to|as an? (?:percentage|percent|share|fraction) of)?\s*")

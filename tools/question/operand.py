@@ -19,14 +19,15 @@ from typing import Optional
 from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
 from finrag.tools.answering.catalog import CATALOG
 from finrag.tools.answering.line_items import LINE_ITEMS, match_score
+from finrag.tools.routing.text import MONTH_WORDS
 
 __all__ = ["SUBJECT", "clean_phrase", "resolve", "name_key", "split_and", "year_number"]
 
 _WHERE = re.compile(r"(?i)\b(?:as )?(?:reported |shown |presented |stated |found )?(?:in|on|from|per|of) (?:the )?"
                     r"(?:consolidated )?(?:statements? of cash flows?|cash[- ]flow statement|balance sheet|statements? "
                     r"of (?:financial position|operations|income|earnings)|income statement|p&l|10-?[kq])\b")
-_PERIOD = re.compile(r"(?i)\b(?:(?:at|as of|on|for|ended|ending)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|"
-                     r"dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d\b|\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
+_PERIOD = re.compile(rf"(?i)\b(?:(?:at|as of|on|for|ended|ending)\s+)?{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d\b|"
+                     r"\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
                      r"\bq[1-4]\s*(?:fy\s*)?'?\d{2,4}\b|"
                      r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
@@ -129,20 +130,16 @@ def _year_of(low: str) -> Optional[int]:
     quarter = re.search(r"\bq[1-4]\s*'(\d\d)\b|\bfy\s*'?(\d\d)\b", low)
     if quarter:
         return 2000 + int(quarter.group(1) or quarter.group(2))
-    m = re.search(r"\b(?:(?:" + _MONTH + r")\.? \d{1,2},? |fy ?|fiscal (?:year )?|year[- ]end |end of (?:fy ?|fiscal )?)"
+    m = re.search(rf"(?i)\b(?:{MONTH_WORDS}\.? \d{{1,2}},? |fy ?|fiscal (?:year )?|year[- ]end |end of (?:fy ?|fiscal )?)"
                   r"((?:19|20)\d\d)\b", low)
     return int(m.group(1)) if m else None
-
-
-_MONTH = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|" \
-         "september|october|november|december"
 
 
 SUBJECT = "@subject"
 """The key of `defined` that holds the measure a bare period operand refers to ("(current - prior) / prior" of "total
 revenues"; "(beginning + ending) / 2" of "average inventories")."""
 _PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for)\s+)?(?:the\s+)?(?:(?P<year>(?:fy|fiscal(?: year)?)?\s*'?(?:(?:19|20)\d\d|"
-                          r"'\d\d)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? (?:19|20)\d\d)|"
+                          rf"'\d\d)|{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d)|"
                           r"q[1-4]\s*(?:fy\s*)?'?(?P<qyear>\d{2}|\d{4})|(?P<now>current|ending|closing|this year'?s?|"
                           r"current (?:year|period|quarter)|end of (?:the )?(?:year|period))|(?P<then>prior|previous|"
                           r"beginning|opening|last year'?s?|prior (?:year|period|quarter)|year[- ]ago|start of (?:the )?"

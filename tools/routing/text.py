@@ -24,7 +24,7 @@ from pathlib import PurePath
 from typing import Iterable, Optional, Union
 
 __all__ = [
-    "CASED_SUFFIX_WORD", "FOREIGN_FORMS", "LEGAL_SUFFIXES", "LEGAL_TAIL", "MONTH_NAMES", "MONTH_RE", "PathLike",
+    "CASED_SUFFIX_WORD", "FOREIGN_FORMS", "LEGAL_SUFFIXES", "LEGAL_TAIL", "MONTH_NAMES", "MONTH_RE", "MONTH_WORDS", "PathLike",
     "SHORT_SUFFIX_WORDS", "SUFFIX_WORDS", "TICKER_SHAPE", "TRAILING_SUFFIX", "clean_company_name",
     "edit_distance", "iso_date", "month_num", "name_core", "squash", "strip_accents", "smart_case", "strip_legal_suffix",
     "two_digit_year", "uniq",
@@ -38,8 +38,10 @@ MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "
 _MONTHS = {m.lower(): i for i, m in enumerate(MONTH_NAMES, 1)}
 _MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
                "sept": 9, "oct": 10, "nov": 11, "dec": 12}
-MONTH_RE = (r"(January|February|March|April|May|June|July|August|September|October|November|December"
-            r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)")
+MONTH_WORDS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+               r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)")
+"""A month's name or abbreviation, as a non-capturing group (compile with (?i) for any case)."""
+MONTH_RE = f"({MONTH_WORDS})"
 
 TICKER_SHAPE = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")
 """What a ticker looks like: 1-5 capitals and an optional share class ('BRK.B')."""

@@ -37,15 +37,18 @@ def tagged(doc_id: str) -> dict:
     return facts
 
 
-def fact(doc_id: str, concept: str, *, instant: str = "", start: str = "", end: str = "") -> float:
-    """The value of `concept` in a context without dimensions at `instant` (or over `start`..`end`)."""
+def fact(doc_id: str, concept: str, *, instant: str = "", start: str = "", end: str = "", member: str = "") -> float:
+    """The value of `concept` at `instant` (or over `start`..`end`), in a context without dimensions, or with only
+    `member` when given."""
     facts = tagged(doc_id)
-    for f in facts["facts"]:
-        ctx = facts["contexts"].get(f["context"]) or {}
-        if f["concept"] == concept and (ctx.get("instant") == instant if instant else
-                                        (ctx.get("start"), ctx.get("end")) == (start, end)):
+    found, contexts = ((facts["member_facts"], facts["member_contexts"]) if member else
+                       (facts["facts"], facts["contexts"]))
+    for f in found:
+        ctx = contexts.get(f["context"]) or {}
+        if f["concept"] == concept and ctx.get("member", "") == member and (
+                ctx.get("instant") == instant if instant else (ctx.get("start"), ctx.get("end")) == (start, end)):
             return float(f["value"])
-    raise AssertionError(f"{concept} not tagged in {doc_id}")
+    raise AssertionError(f"{concept} {member} not tagged in {doc_id}")
 
 
 def ask(doc_id: str, question: str) -> ReaderResult:
@@ -114,14 +117,6 @@ def test_other_revenues_are_the_one_member_named_other_never_a_place_or_the_tota
     doc = "tsla-10-k-2025-01-30"
     result = answer_member(read_question("What were Tesla's other revenues in 2024?"), tagged(doc), doc, INFO[doc])
     assert result is not None and "tsla:ServicesAndOtherMember" in result.answer
-    assert result.value == pytest.approx(fact_member(doc, "tsla:ServicesAndOtherMember", "2024-01-01", "2024-12-31"))
+    assert result.value == pytest.approx(fact(doc, "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+                                              start="2024-01-01", end="2024-12-31", member="tsla:ServicesAndOtherMember"))
 
-
-def fact_member(doc_id: str, member: str, start: str, end: str) -> float:
-    facts = tagged(doc_id)
-    for f in facts["member_facts"]:
-        ctx = facts["member_contexts"].get(f["context"]) or {}
-        if ctx.get("member") == member and (ctx.get("start"), ctx.get("end")) == (start, end) and \
-                f["concept"] == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax":
-            return float(f["value"])
-    raise AssertionError(f"{member} not tagged in {doc_id}")

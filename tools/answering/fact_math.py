@@ -23,10 +23,10 @@ function returns None and the statement-table reader answers as before: nothing 
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.metrics import METRICS, Metric, as_asked
+from finrag.tools.answering.metrics import METRICS, Input, Metric, as_asked
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.xbrl_facts import (
@@ -41,6 +41,7 @@ from finrag.tools.answering.xbrl_facts import (
 )
 
 __all__ = ["answer_computed", "change_answer", "change_of", "found_of", "metric_answer", "metric_inputs", "number",
+           "picked_inputs",
            "years_of"]
 
 _TOTAL_DEBT_CONCEPTS = {"us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"}
@@ -69,14 +70,12 @@ MetricInputs = tuple[dict[tuple[str, int], float], list[tuple[str, int, dict, st
 """A metric's input values by (item, offset), and the facts picked: (item, offset, fact, period)."""
 
 
-def metric_inputs(metric: Metric, pick: Pick) -> Optional[MetricInputs]:
-    """Each input of `metric` as `pick` finds it (an input it lacks is left out: the formula decides whether it can
-    do without, as gross profit or revenue - COGS); None when the metric takes an input no fact can give."""
+def picked_inputs(inputs: Sequence[Input], pick: Pick) -> MetricInputs:
+    """Each input as `pick` finds it, by (item, offset), and the facts picked; an input it lacks is left out (capital
+    expenditure as its magnitude)."""
     values: dict[tuple[str, int], float] = {}
     picked: list[tuple[str, int, dict, str]] = []
-    for inp in metric.inputs:
-        if inp.item not in CONCEPTS or inp.offset not in (0, -1):
-            return None
+    for inp in inputs:
         hit = pick(inp.item, -inp.offset)
         if hit is None:
             continue
@@ -84,6 +83,15 @@ def metric_inputs(metric: Metric, pick: Pick) -> Optional[MetricInputs]:
         value = float(fact["value"])
         values[(inp.item, inp.offset)] = abs(value) if inp.item == "capex" else value
         picked.append((inp.item, inp.offset, fact, period))
+    return values, picked
+
+
+def metric_inputs(metric: Metric, pick: Pick) -> Optional[MetricInputs]:
+    """Each input of `metric` as `pick` finds it (an input it lacks is left out: the formula decides whether it can
+    do without, as gross profit or revenue - COGS); None when the metric takes an input no fact can give."""
+    if any(inp.item not in CONCEPTS or inp.offset not in (0, -1) for inp in metric.inputs):
+        return None
+    values, picked = picked_inputs(metric.inputs, pick)
     lt = next((f for item, off, f, _ in picked if item == "long_term_debt" and off == 0), None)
     if lt is not None and lt.get("concept") in _TOTAL_DEBT_CONCEPTS and ("current_debt", 0) in values:
         del values[("current_debt", 0)]  # LongTermDebt holds the current maturities already

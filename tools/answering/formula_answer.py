@@ -23,7 +23,7 @@ from typing import Callable, Optional
 from finrag.state.formula import BinOp, Call, Expr, Formula, Item, Unknown, expr_text, expr_unknowns
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.arithmetic import Undefined, evaluate
-from finrag.tools.answering.fact_math import metric_answer, number
+from finrag.tools.answering.fact_math import metric_answer, number, picked_inputs
 from finrag.tools.answering.line_items import ROW, line_item, row_item_name
 from finrag.tools.answering.metrics import METRICS, Metric, metric_for
 from finrag.tools.answering.questions import Plan
@@ -119,16 +119,12 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
             rows.update({item: bound for item, phrase in _phrases(formula).items()
                          if (bound := bind_row(tagged, row_item_name(phrase), item)) is not None})
         if all(i.item in CONCEPTS or rows.get(i.item) for i in metric.inputs):
-            values: dict[tuple[str, int], float] = {}
-            picked: list[tuple[str, int, dict, str]] = []
-            for inp in metric.inputs:
-                bound = rows.get(inp.item)
-                hit = choose_fact(bound.facts if bound else tagged, inp.item, facts, info, years_back=-inp.offset,
-                                  concepts=bound.concepts if bound else None)
-                if hit is not None:
-                    values[(inp.item, inp.offset)] = abs(float(hit[0]["value"])) if inp.item == "capex" else \
-                        float(hit[0]["value"])
-                    picked.append((inp.item, inp.offset, hit[0], hit[1]))
+            def pick(item: str, back: int) -> Optional[tuple[dict, str]]:
+                bound = rows.get(item)
+                return choose_fact(bound.facts if bound else tagged, item, facts, info, years_back=back,
+                                   concepts=bound.concepts if bound else None)
+
+            values, picked = picked_inputs(metric.inputs, pick)
             assert formula.expression is not None
             try:
                 evaluate(formula.expression, values, _named)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
 from finrag.tools.question.operand import SUBJECT, resolve, year_number
@@ -210,37 +210,26 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     def peek() -> tuple[str, str]:
         return tokens[at[0]] if at[0] < len(tokens) else ("end", "")
 
-    def expr() -> Optional[Expr]:
-        left = term()
-        while left is not None and peek() in (("op", "+"), ("op", "-")):
-            op = tokens[at[0]][1]
+    def level(operand: Callable[[], Optional[Expr]], ops: dict[str, str]) -> Optional[Expr]:
+        """Operands of one precedence level joined left to right (`ops`: token -> operator; "~" is "net of": -)."""
+        left = operand()
+        while left is not None and peek()[0] == "op" and peek()[1] in ops:
+            op = ops[tokens[at[0]][1]]
             at[0] += 1
-            right = term()
+            right = operand()
             if right is None:
                 return None
             left = BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
         return left
+
+    def expr() -> Optional[Expr]:
+        return level(term, {"+": "+", "-": "-"})
 
     def term() -> Optional[Expr]:
-        left = net()
-        while left is not None and peek() in (("op", "*"), ("op", "/")):
-            op = tokens[at[0]][1]
-            at[0] += 1
-            right = net()
-            if right is None:
-                return None
-            left = BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
-        return left
+        return level(net, {"*": "*", "/": "/"})
 
     def net() -> Optional[Expr]:
-        left = factor()
-        while left is not None and peek() == ("op", "~"):
-            at[0] += 1
-            right = factor()
-            if right is None:
-                return None
-            left = BinOp(op="-", left=left, right=right)
-        return left
+        return level(factor, {"~": "-"})
 
     def factor() -> Optional[Expr]:
         kind, value = peek()

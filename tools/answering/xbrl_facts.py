@@ -26,7 +26,7 @@ import re
 from typing import Any, Optional, cast
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.line_items import LINE_ITEMS, ROW, item_in_question
+from finrag.tools.answering.line_items import LINE_ITEMS, ROW, item_in_question, line_item
 from finrag.tools.answering.questions import period_kind
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.render import possessive
@@ -119,8 +119,8 @@ def fact_cite(doc_id: str, fact: dict) -> str:
 
 def item_display(item: str) -> str:
     """A line item's name in an answer ("diluted earnings per share", "total revenue")."""
-    if item.startswith(ROW):
-        return item[len(ROW):]
+    if item.startswith(ROW):  # a row the question names: its words ("row:x@capex" is "x")
+        return line_item(item).display
     return DISPLAY.get(item) or (LINE_ITEMS[item].display if item in LINE_ITEMS else item.replace("_", " "))
 
 

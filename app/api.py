@@ -25,6 +25,7 @@ from langchain_core.runnables import RunnableConfig
 from finrag.graphs import SYSTEMS, get_graph
 from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
+from finrag.state.systems import DEFAULT_SYSTEM
 from finrag.tools.answering.fallback_answer import fallback_of
 from finrag.tools.answering.page_labels import display_citations, display_citations_by, display_fields, printed_label
 from finrag.tools.llm.calls import failed_call, message_text
@@ -185,7 +186,7 @@ def _store_errors(store: Any) -> Iterator[None]:
         raise damaged(store.path, exc) from None
 
 
-def run_query(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
+def run_query(question: str, system: str = DEFAULT_SYSTEM, *, index: str | None = None, qid: str | None = None,
               configurable: Mapping[str, Any] | Configuration | None = None, config: RunnableConfig | None = None,
               index_dir: str | None = None, thread_id: str | None = None, threads: Any = None) -> Answer:
     """Answer one question with one system; returns the JSON contract as an `Answer` (pydantic): fields as
@@ -218,7 +219,7 @@ def run_query(question: str, system: str = "hdrr", *, index: str | None = None, 
     return to_answer(state, system=system, qid=qid or uuid.uuid4().hex[:12], question=q, total_ms=total)
 
 
-async def arun_query(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
+async def arun_query(question: str, system: str = DEFAULT_SYSTEM, *, index: str | None = None, qid: str | None = None,
                      configurable: Mapping[str, Any] | Configuration | None = None,
                      config: RunnableConfig | None = None, index_dir: str | None = None,
                      thread_id: str | None = None, threads: Any = None) -> Answer:
@@ -313,7 +314,7 @@ def _last_pieces(state: dict, tokens: AnswerTokens, *, system: str, qid: str | N
     return [rest, answer] if rest else [answer]
 
 
-def stream_answer(question: str, system: str = "hdrr", *, index: str | None = None, qid: str | None = None,
+def stream_answer(question: str, system: str = DEFAULT_SYSTEM, *, index: str | None = None, qid: str | None = None,
                   configurable: Mapping[str, Any] | Configuration | None = None,
                   config: RunnableConfig | None = None, index_dir: str | None = None,
                   thread_id: str | None = None, threads: Any = None) -> Iterator[str | Answer]:
@@ -347,7 +348,7 @@ def _stream(graph: Any, cfg: Configuration, q: str, config: RunnableConfig | Non
         yield piece
 
 
-async def astream_answer(question: str, system: str = "hdrr", *, index: str | None = None,
+async def astream_answer(question: str, system: str = DEFAULT_SYSTEM, *, index: str | None = None,
                          qid: str | None = None, configurable: Mapping[str, Any] | Configuration | None = None,
                          config: RunnableConfig | None = None, index_dir: str | None = None,
                          thread_id: str | None = None, threads: Any = None) -> AsyncIterator[str | Answer]:

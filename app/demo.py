@@ -16,14 +16,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable
 
-SYSTEM_NOTES = {
-    "cbr": "searches the chunks of all filings (BM25 + vectors, fused, reranked), then answers from the top ones",
-    "sfr": "routes the question to its filing (company, fiscal period, form) and reads that whole filing",
-    "hdrr": "routes the question to its filing first, then searches the chunks of that filing only",
-    "cbr_meta": "cbr over chunks prefixed with [Company, Fiscal Year]",
-    "cbr_llm_ctx": "cbr over chunks prefixed with a situating context (offline: company, form, period, section)",
-    "agentic": "cbr, then checks that the top chunks belong to the question's company; retries anchored on it",
-}
+from finrag.state.systems import BY_NAME
+
 DEMO_METRICS = ("revenue", "net_income", "employees", "tax_rate", "acquisition", "hq")
 """The questions the demo asks first (one per metric, in this order): numbers from the statements and the
 text, a fact only one company has, and a question without a year (routed to the company's latest filing)."""
@@ -117,7 +111,7 @@ def show(qs: list[dict], systems: list[str], ask: Callable[[dict, str], dict], o
     """Ask every question with every system; print the per-question lines and the summary; return the tallies."""
     out("what each system does:")
     for s in systems:
-        out(f"  {s:11s} {SYSTEM_NOTES.get(s, '')}")
+        out(f"  {s:11s} {BY_NAME[s].description}")
     out("")
     found: Counter[str] = Counter()
     origins: dict[str, Counter] = {s: Counter() for s in systems}
@@ -149,7 +143,7 @@ def show(qs: list[dict], systems: list[str], ask: Callable[[dict, str], dict], o
             total = sum(origins[s].values())
             cells.append(f"{origins[s][key]} ({100 * origins[s][key] / total:.0f}%)" if total else "-")
         out(f"{label:33s}" + "".join(f"{c:>12s}" for c in cells))
-    routed = [s for s in systems if s in ("hdrr", "sfr")]
+    routed = [s for s in systems if BY_NAME[s].routes]
     unrouted = [s for s in systems if s not in routed]
     if routed and unrouted:
         wrong = {s: origins[s]["same company, other year"] + origins[s]["other company"] for s in systems}

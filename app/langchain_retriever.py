@@ -27,8 +27,11 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field
 
-RETRIEVER_SYSTEMS = ("hdrr", "cbr", "cbr_meta", "cbr_llm_ctx")
-"""Systems whose context is a reranked chunk list (SFR reads whole filings; Agentic verifies and retries)."""
+from finrag.state.systems import DEFAULT_SYSTEM, names
+
+RETRIEVER_SYSTEMS = names(retriever=True)
+"""Systems whose context is a reranked chunk list (the registry's `retriever` flag: SFR reads whole filings;
+Agentic verifies and retries)."""
 
 CALL_ARGUMENTS = ("k",)
 """Keyword arguments `invoke`/`ainvoke` take (besides LangChain's own `run_id` and `verbose`)."""
@@ -49,7 +52,7 @@ class FinragRetriever(BaseRetriever):
 
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
-    system: str = "hdrr"
+    system: str = DEFAULT_SYSTEM
     """One of RETRIEVER_SYSTEMS."""
     index: Optional[str] = None
     """The index: a directory or a `milvus:` location (default $FINRAG_HOME, else ./.finrag)."""
@@ -64,7 +67,7 @@ class FinragRetriever(BaseRetriever):
         if unknown:
             raise TypeError(f"FinragRetriever got unknown argument(s): {', '.join(unknown)}; it takes "
                             f"{', '.join(sorted(type(self).model_fields))}")
-        system = data.get("system", "hdrr")
+        system = data.get("system", DEFAULT_SYSTEM)
         if system not in RETRIEVER_SYSTEMS:
             raise ValueError(f"finrag.retriever supports the systems {', '.join(RETRIEVER_SYSTEMS)}, "
                              f"not {system!r}")
@@ -150,7 +153,7 @@ class FinragRetriever(BaseRetriever):
         return out
 
 
-def retriever(system: str = "hdrr", index: str | None = None, *, k: int | None = None,
+def retriever(system: str = DEFAULT_SYSTEM, index: str | None = None, *, k: int | None = None,
               **configurable: Any) -> FinragRetriever:
     """A LangChain retriever over the finrag index at `index` (a directory or a milvus: location; default
     $FINRAG_HOME, else ./.finrag) with `system`'s retrieval, returning `k` documents (default: the adaptive

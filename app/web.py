@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from finrag.graphs import SYSTEMS
 from finrag.state.contract import ROUTING_STATUSES
+from finrag.state.systems import DEFAULT_SYSTEM, REGISTRY, SYSTEMS
 from finrag.tools.indexing.file_identity import CHANGED
 from finrag.web_pages import (
     MAX_CHUNK_ID,
@@ -66,15 +66,8 @@ if TYPE_CHECKING:
 __all__ = ["PageOn401", "answer_first", "is_playground", "mount", "page", "wants_html"]
 
 STATIC = Path(__file__).resolve().parent / "web_static"
-DEFAULT_SYSTEM = "hdrr"
-SYSTEM_NOTES = {
-    "cbr": "chunks from the whole corpus, no routing",
-    "sfr": "routes to the filing, reads whole pages",
-    "hdrr": "routes to the filing, then searches and reranks its chunks",
-    "cbr_meta": "CBR over chunks prefixed with their filing's identity",
-    "cbr_llm_ctx": "CBR over chunks with a written context line",
-    "agentic": "HDRR with a verifier that retries",
-}
+SYSTEM_NOTES = {s.name: s.description for s in REGISTRY}
+"""The page's note under each system: its registry description."""
 PAGE_PATHS = frozenset({"/", "/documents"})
 CACHE_SECONDS = 86400
 

@@ -1,6 +1,6 @@
 """`finrag eval ...`: run the paper's evaluation protocol, rebuild reports, calibrate the offline judge.
 
-    finrag eval run --systems cbr,sfr,hdrr,cbr_meta,cbr_llm_ctx,agentic --dataset FILE [--answers FILE]
+    finrag eval run --systems all --dataset FILE [--answers FILE]
                     --groups 5 [--per-group 300] --index DIR --out DIR [--judge offline|auto|openai/gpt-4.1]
                     [--judge2 openai/<model>] [--concurrency 2] [--limit N] [--configurable key=value ...]
     finrag eval report --out DIR [--index DIR]

@@ -23,6 +23,8 @@ import re
 from collections import defaultdict
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from finrag.state.systems import REGISTRY, SYSTEMS
+
 __all__ = [
     "SYSTEM_ORDER",
     "FAILURE", "CORRECT", "PERFECT",
@@ -44,9 +46,10 @@ __all__ = [
     "mean", "sample_std",
 ]
 
-SYSTEM_ORDER = ("cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic")
+SYSTEM_ORDER = SYSTEMS  # the registry's order
 FAILURE, CORRECT, PERFECT = 1, 8, 10
-INDEX_COST_SYSTEMS = {"cbr_llm_ctx": "llmctx"}  # systems whose index variant was built with LLM calls
+INDEX_COST_SYSTEMS = {s.name: s.variant for s in REGISTRY if s.variant and s.variant_llm_calls}
+"""Systems whose index variant was built with LLM calls, with that variant (the registry's `variant_llm_calls`)."""
 
 
 # --------------------------------------------------------------------------------------------------

@@ -13,15 +13,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402,F401
 
 from finrag.eval import metrics as M  # noqa: E402
+from finrag.state.systems import BY_NAME, System  # noqa: E402
 
 __all__ = ["make_plots", "plot_score_distributions", "plot_paired_differences", "plot_cost_quality"]
 
-_COLORS = {"cbr": "#7f7f7f", "sfr": "#8c564b", "hdrr": "#d62728", "cbr_meta": "#1f77b4",
-           "cbr_llm_ctx": "#2ca02c", "agentic": "#9467bd"}
-
-
 def _color(system: str) -> str:
-    return _COLORS.get(system, "#17becf")
+    """The system's colour in the registry (a system outside it: the registry's default colour)."""
+    return BY_NAME[system].color if system in BY_NAME else System.color
 
 
 def plot_score_distributions(records: Sequence[dict], path: Path, score_key: str = "score") -> Path | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from finrag.eval.guard import BASELINE, load_baseline
+from finrag.state.systems import DEFAULT_SYSTEM, REGISTRY
 
 __all__ = ["BEGIN", "END", "TARGETS", "render", "rewrite", "stale"]
 
@@ -23,8 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 BEGIN, END = "<!-- quality:begin -->", "<!-- quality:end -->"
 TARGETS = (REPO / "README.md", REPO / "docs" / "benchmarks.md")
 
-_LABELS = {"cbr": "CBR", "sfr": "SFR", "hdrr": "**HDRR**", "cbr_meta": "CBR+Meta (V-A)",
-           "cbr_llm_ctx": "CBR+LLM-Ctx (V-B)", "agentic": "Agentic"}
+_LABELS = {s.name: f"**{s.label}**" if s.name == DEFAULT_SYSTEM else s.label for s in REGISTRY}
+"""Each system's row label (the registry's label; the default system in bold)."""
 _EDGAR_LABELS = {"revenue": "total revenue", "net_income": "net income", "eps_basic": "basic EPS",
                  "eps_diluted": "diluted EPS", "operating_income": "operating income", "cfo": "operating cash flow",
                  "capex": "capital expenditures", "rnd": "R&D expense", "total_assets": "total assets",

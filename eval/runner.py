@@ -33,6 +33,7 @@ from finrag.eval.datasets import GroupSplit, dataset_fingerprint, load_dataset, 
 from finrag.eval.judges import make_judge
 from finrag.eval.report import write_report
 from finrag.eval.runfiles import answer_path, atomic_write_json, judgement_path, read_json
+from finrag.state.systems import SYSTEMS
 
 if TYPE_CHECKING:
     from finrag.state.contract import Answer
@@ -102,7 +103,7 @@ class EvalConfig:
 
     out: str
     dataset: str
-    systems: list[str] = field(default_factory=lambda: ["cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic"])
+    systems: list[str] = field(default_factory=lambda: list(SYSTEMS))
     answers: Optional[str] = None
     index_dir: Optional[str] = None
     groups: int = 5
@@ -318,8 +319,6 @@ def _judge_name(spec: Any, judge: Any) -> str:
 
 def run_eval(cfg: EvalConfig, log: Callable[[str], None] = print, command: str = "") -> dict:
     """Answer, judge and report. Returns a summary dict (counts, judge names, report paths)."""
-    from finrag.graphs import SYSTEMS
-
     unknown = [s for s in cfg.systems if s not in SYSTEMS]
     if unknown:
         raise ValueError(f"unknown system(s) {', '.join(unknown)}; choose from {', '.join(SYSTEMS)}")

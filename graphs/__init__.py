@@ -3,16 +3,19 @@
     from finrag.graphs import hdrr
     hdrr.graph.invoke({"question": "..."}, context={"index_dir": ".finrag"})
 
-`SYSTEMS` is the one list of the systems (the CLI, the server, the API and the evaluation use it;
-langgraph.json lists the same graphs, which a test checks). Each module holds only edges.
+The systems are listed once, in the registry `finrag.state.systems.REGISTRY` (name, label, description, flags);
+`SYSTEMS` is its names. Each registry entry's graph is the module `finrag.graphs.<name>` and its builder that
+module's `build` (`graph_builder(name)`); tests/unit/test_systems.py checks that the registry, the graph modules and
+langgraph.json agree. Each module holds only edges.
 """
 from __future__ import annotations
 
 import importlib
 import warnings
-from typing import Any
+from types import ModuleType
+from typing import Any, Callable
 
-SYSTEMS = ("cbr", "sfr", "hdrr", "cbr_meta", "cbr_llm_ctx", "agentic")
+from finrag.state.systems import REGISTRY, SYSTEMS, system
 
 # langgraph-api (`langgraph dev`, Studio) hands every run a `durability`; a run without a thread has no
 # checkpointer, so LangGraph warned once per run that durability has no effect there. It has nothing to persist:
@@ -21,19 +24,26 @@ warnings.filterwarnings("ignore", message="`durability` has no effect when no ch
                         category=UserWarning)
 
 
-def get_graph(system: str):
+def _module(name: str) -> ModuleType:
+    """A registered system's graph module (`graphs/<name>.py`), imported on first use: naming the systems (the
+    CLI's --help) must not compile all six graphs."""
+    return importlib.import_module(f"{__name__}.{system(name).name}")
+
+
+def graph_builder(name: str) -> Callable[..., Any]:
+    """A registered system's builder: its graph module's `build(checkpointer=None)`."""
+    return _module(name).build
+
+
+def get_graph(name: str):
     """The compiled graph of a system, by name (no checkpointer: each run stands alone)."""
-    if system not in SYSTEMS:
-        raise ValueError(f"unknown system {system!r}; choose one of: {', '.join(SYSTEMS)}")
-    return importlib.import_module(f"finrag.graphs.{system}").graph
+    return _module(name).graph
 
 
-def build_graph(system: str, checkpointer: Any):
+def build_graph(name: str, checkpointer: Any):
     """A system's graph compiled with `checkpointer` (LangGraph persistence: runs with a `thread_id` keep their
     state between invocations). Callers cache it (`finrag.threads`); `get_graph` is the plain graph."""
-    if system not in SYSTEMS:
-        raise ValueError(f"unknown system {system!r}; choose one of: {', '.join(SYSTEMS)}")
-    return importlib.import_module(f"finrag.graphs.{system}").build(checkpointer=checkpointer)
+    return graph_builder(name)(checkpointer=checkpointer)
 
 
-__all__ = ["SYSTEMS", "build_graph", "get_graph"]
+__all__ = ["REGISTRY", "SYSTEMS", "build_graph", "get_graph", "graph_builder"]

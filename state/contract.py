@@ -21,6 +21,8 @@ from typing import Any, ClassVar, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
+from finrag.state.systems import BY_NAME, SYSTEMS, names
+
 __all__ = ["ROUTING_STATUSES", "ROUTED_STATUSES", "NO_RETRIEVAL_STATUSES", "Answer", "Context", "ContextPlan",
            "ContextRule", "ContextScope", "Conversation", "ConversationStrategy", "Cost", "LLMCall", "Reader",
            "ReaderInput", "ReaderKind", "AskedKind", "Retrieval", "Routing", "RoutingStatus", "SectionRule", "Verification",
@@ -50,7 +52,7 @@ ROUTING_STATUSES: dict[RoutingStatus, str] = {
     "company_not_indexed": "the question names a company the index holds no filing of",
     "which_company": "no company in the question and fallback_scope=ask (the default): no retrieval, the answer asks which company (a mention routing could not resolve stays fallback_low_confidence)",
     # the system does not route
-    "not_routed": "the system has no routing step (cbr, cbr_meta, cbr_llm_ctx, agentic)",
+    "not_routed": f"the system has no routing step ({', '.join(names(routes=False))})",
 }
 """Every `routing.status` a run can report, with its meaning (`finrag.tools.routing` produces all but
 `not_routed`, which `to_contract` reports when no routing node ran; Agentic reports `company_not_indexed`
@@ -117,8 +119,8 @@ class Routing(_Open):
     extracted: dict[str, Any] = Field(
         description="The identity found in the question (ExtractedMetadata: companies, tickers, years, periods, forms, "
                     "dates, and the linker's not_indexed names and candidates with confidence and reason); {} for "
-                    "systems without extract_metadata (cbr, cbr_meta, cbr_llm_ctx)")
-    confidence: Optional[float] = Field(default=None, description="How sure routing is of company and period, 0-1 (SFR, HDRR); "
+                    f"systems without extract_metadata ({', '.join(names(extracts_metadata=False))})")
+    confidence: Optional[float] = Field(default=None, description=f"How sure routing is of company and period, 0-1 ({', '.join(BY_NAME[n].label for n in names(routes=True))}); "
                                                           "left out for systems that do not route")
 
 
@@ -317,7 +319,7 @@ class Answer(_Open):
                      "resolved_question", "conversation", "finish_reason")
 
     id: str = Field(description="The question's id: given by the caller (batch line `id`), else a random 12-hex id")
-    system: str = Field(description="cbr, sfr, hdrr, cbr_meta, cbr_llm_ctx or agentic")
+    system: str = Field(description=f"{', '.join(SYSTEMS[:-1])} or {SYSTEMS[-1]}")
     question: str = Field(description="The question as asked (whitespace collapsed)")
     resolved_question: Optional[str] = Field(default=None, description="Only on a thread: the standalone question "
                                              "answered, e.g. \"What was Acme Widgets' total revenue in FY2023?\" for "

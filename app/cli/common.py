@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from finrag.errors import print_error, print_warning
-from finrag.graphs import SYSTEMS
 from finrag.state.configuration import INDEX_DIR_RULE, resolve_index_dir
+from finrag.state.systems import DEFAULT_SYSTEM, SYSTEMS
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED, EXIT_INDEX, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 5, 130
 EXIT_CODES = {
@@ -107,7 +107,7 @@ def _quiet_libraries() -> None:
 
 def _query_args(s: argparse.ArgumentParser) -> None:
     """The options `ask` and `batch` share: which system answers, from which index, with which models."""
-    s.add_argument("--system", default="hdrr", choices=SYSTEMS)
+    s.add_argument("--system", default=DEFAULT_SYSTEM, choices=SYSTEMS)
     _index_arg(s)
     s.add_argument("--llm", default=None, help="offline (default without OPENAI_API_KEY) or openai/<model>")
     s.add_argument("--llm-base-url", default=None, help="OpenAI-compatible server URL (vLLM, Ollama, ...)")

@@ -10,29 +10,36 @@ Python API (app/api.py, app/loader.py): `run_query` / `arun_query` (an `Answer`)
 `astream_answer` (answer text pieces, then the `Answer`), `index` (index files), `FinragLoader` (a filing's
 pages as LangChain documents), `retriever` / `FinragRetriever` (a LangChain retriever). Typed (py.typed).
 """
-from finrag.api import (
-    QuestionError,
-    arun_query,
-    astream_answer,
-    run_query,
-    stream_answer,
-    to_contract,
-    validate_question,
-)
-from finrag.graphs import SYSTEMS, get_graph
-from finrag.state.contract import Answer
+import importlib
+from typing import TYPE_CHECKING
 
-_LAZY = {"FinragRetriever": "finrag.langchain_retriever",
-         "retriever": "finrag.langchain_retriever",
+from finrag.state.contract import Answer
+from finrag.state.systems import SYSTEMS
+
+if TYPE_CHECKING:  # what the lazy names below are, for type checkers
+    from finrag.api import (
+        QuestionError,
+        arun_query,
+        astream_answer,
+        run_query,
+        stream_answer,
+        to_contract,
+        validate_question,
+    )
+    from finrag.graphs import get_graph
+
+_LAZY = {**dict.fromkeys(("QuestionError", "arun_query", "astream_answer", "run_query", "stream_answer",
+                          "to_contract", "validate_question"), "finrag.api"),
+         "get_graph": "finrag.graphs",
+         "FinragRetriever": "finrag.langchain_retriever", "retriever": "finrag.langchain_retriever",
          "FinragLoader": "finrag.loader", "index": "finrag.loader"}
-"""Names loaded on first use only (a one-shot `finrag ask` never needs LangChain's retriever or loader)."""
+"""Names loaded on first use only: `import finrag` (every `finrag` command, `finrag --help` too) does not import
+the API's graphs, nodes and LangChain adapters until one of them is used."""
 
 
 def __getattr__(name: str):
-    """`finrag.retriever`, `finrag.FinragRetriever`, `finrag.index` and `finrag.FinragLoader`, loaded on first use."""
+    """The API's names (`finrag.run_query`, `finrag.retriever`, ...), loaded on first use (PEP 562)."""
     if name in _LAZY:
-        import importlib
-
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'finrag' has no attribute {name!r}")
 

@@ -23,13 +23,16 @@ from langchain_core.messages import AIMessageChunk
 from langchain_core.runnables import RunnableConfig
 
 from finrag.graphs import SYSTEMS, get_graph
+from finrag.nodes.common import reader_of
 from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
 from finrag.state.systems import DEFAULT_SYSTEM
+from finrag.threads import check_thread_id, damaged, store_for
 from finrag.tools.answering.fallback_answer import fallback_of
 from finrag.tools.answering.page_labels import display_citations, display_citations_by, display_fields, printed_label
 from finrag.tools.llm.calls import failed_call, message_text
 from finrag.tools.llm.tokens import count_tokens
+from finrag.tools.routing.registry import answer_caveats
 from finrag.tools.visible import shown
 
 
@@ -165,8 +168,6 @@ def _on_thread(system: str, cfg: Configuration, thread_id: Any, config: Runnable
                threads: Any = None) -> tuple[Any, Any, RunnableConfig, str]:
     """(checkpointed graph, thread store, config with the thread id, thread id) of a run on a thread: the store
     of the run's index (`finrag.threads.store_for`) unless `threads` (a `ThreadStore`) is given."""
-    from finrag.threads import check_thread_id, store_for
-
     tid = check_thread_id(thread_id)
     store = threads if threads is not None else store_for(cfg)
     run_config: RunnableConfig = store.config(tid, config)  # type: ignore[assignment]
@@ -177,8 +178,6 @@ def _on_thread(system: str, cfg: Configuration, thread_id: Any, config: Runnable
 def _store_errors(store: Any) -> Iterator[None]:
     """A thread store SQLite cannot read, mid-run, as `ThreadStoreDamaged` (one line; never reset)."""
     import sqlite3
-
-    from finrag.threads import damaged
 
     try:
         yield
@@ -264,8 +263,6 @@ class AnswerTokens:
         """The number the filing prints on zero-based `page` (what `generate` records for its contexts)."""
         if doc not in self._pages:
             try:
-                from finrag.nodes.common import reader_of
-
                 self._pages[doc] = reader_of(self._cfg).pages_of(doc) if self._cfg is not None else []
             except Exception:  # no index to read: the viewer's pages only, as `generate` does then
                 self._pages[doc] = []
@@ -283,7 +280,6 @@ class AnswerTokens:
             text = text.lstrip()
             if not text:
                 return ""
-            from finrag.tools.routing.registry import answer_caveats
 
             caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),
                                      str(state.get("routing_reason") or ""))

@@ -16,7 +16,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable
 
+from finrag.api import run_query
 from finrag.state.systems import BY_NAME
+from finrag.tools.demo.corpus import demo_questions, generate_demo_corpus
+from finrag.tools.indexing import open_index
+from finrag.tools.indexing.embedders import get_embedder
+from finrag.tools.indexing.indexer import build_variant, index_paths
+from finrag.tools.indexing.locking import writer_lock
+from finrag.tools.indexing.store import Store
 
 DEMO_METRICS = ("revenue", "net_income", "employees", "tax_rate", "acquisition", "hq")
 """The questions the demo asks first (one per metric, in this order): numbers from the statements and the
@@ -156,14 +163,6 @@ def show(qs: list[dict], systems: list[str], ask: Callable[[dict, str], dict], o
 
 
 def run_demo(home: Path, index_dir: Path, systems: list[str], n_questions: int, progress: bool) -> int:
-    from finrag.api import run_query
-    from finrag.tools.demo.corpus import demo_questions, generate_demo_corpus
-    from finrag.tools.indexing import open_index
-    from finrag.tools.indexing.embedders import get_embedder
-    from finrag.tools.indexing.indexer import build_variant, index_paths
-    from finrag.tools.indexing.locking import writer_lock
-    from finrag.tools.indexing.store import Store
-
     corpus = home / "filings"
     print("finrag demo: six 10-K-like filings of three fictional companies, fiscal 2022 and 2023, with the same")
     print("headings and boilerplate and different numbers, so a passage from one reads like the same passage")

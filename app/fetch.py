@@ -14,11 +14,20 @@ import argparse
 import sys
 from pathlib import Path
 
-__all__ = ["add_parser", "cmd_fetch"]
+from finrag.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, _progress
+from finrag.cli import main as finrag_main
+from finrag.errors import print_error
+from finrag.state.settings import ProcessSettings
+from finrag.tools.edgar.client import EdgarClient, EdgarError, check_user_agent
+from finrag.tools.edgar.fetch import run_fetch
+from finrag.tools.edgar.limiter import RateLimiter
+from finrag.tools.edgar.listing import parse_forms, parse_years
+from finrag.tools.edgar.tickers import parse_ciks
+
+__all__ = ["add_arguments", "cmd_fetch"]
 
 
-def add_parser(sub) -> argparse.ArgumentParser:
-    s = sub.add_parser("fetch", help="download 10-K/10-Q/8-K/earnings filings from SEC EDGAR (resumable)")
+def add_arguments(s: argparse.ArgumentParser) -> None:
     who = s.add_mutually_exclusive_group(required=True)
     who.add_argument("--tickers", help="comma-separated tickers, e.g. AAPL,MSFT,BRK.B")
     who.add_argument("--ciks", help="comma-separated CIKs, e.g. 320193,789019")
@@ -37,7 +46,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                                           "(the listing itself: 1 + 1 per company)")
     s.add_argument("-q", "--quiet", action="store_true")
     s.set_defaults(func=cmd_fetch)
-    return s
 
 
 def _tickers(args) -> list[str]:
@@ -56,14 +64,6 @@ def _tickers(args) -> list[str]:
 
 
 def cmd_fetch(args) -> int:
-    from finrag.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, _progress
-    from finrag.errors import print_error
-    from finrag.state.settings import ProcessSettings
-    from finrag.tools.edgar.client import EdgarClient, EdgarError, check_user_agent
-    from finrag.tools.edgar.fetch import run_fetch
-    from finrag.tools.edgar.listing import parse_forms, parse_years
-    from finrag.tools.edgar.tickers import parse_ciks
-
     try:
         user_agent = check_user_agent(args.user_agent or ProcessSettings().sec_user_agent)  # FINRAG_SEC_USER_AGENT
         forms, years = parse_forms(args.forms), parse_years(args.years)
@@ -78,7 +78,6 @@ def cmd_fetch(args) -> int:
     if out.exists() and not out.is_dir():
         print_error(f"--out {out} is a file, not a folder")
         return EXIT_USAGE
-    from finrag.tools.edgar.limiter import RateLimiter
 
     rate = RateLimiter(rate=max(1, round(args.rate)), period=max(1, round(args.rate)) / args.rate)
     try:
@@ -101,8 +100,6 @@ def cmd_fetch(args) -> int:
         return EXIT_INTERRUPTED
     code = EXIT_FAILED if rep.failed else EXIT_OK
     if args.index and not rep.interrupted and not args.dry_run:
-        from finrag.cli import main as finrag_main
-
         idx = finrag_main(["index", str(out), "--index", args.index] + (["-q"] if args.quiet else []))
         code = max(code, idx) if idx != EXIT_FAILED else EXIT_FAILED
     return code

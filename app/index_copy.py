@@ -14,9 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from finrag.tools.indexing.locking import writer_lock
+from finrag.tools.indexing.milvus.schema import parse_location
+from finrag.tools.indexing.milvus.writer import copy_index
+from finrag.tools.indexing.store import DB_NAME, IndexError_, Store
 
-def add_parser(sub) -> None:
-    s = sub.add_parser("copy", help="copy an index between backends (directory <-> milvus:...), no re-embedding")
+
+def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("src", help="source index: a directory, milvus:PATH.db or milvus://HOST:PORT[/DB]")
     s.add_argument("dst", help="destination index (the other backend)")
     s.add_argument("-q", "--quiet", action="store_true")
@@ -24,8 +28,6 @@ def add_parser(sub) -> None:
 
 
 def cmd_copy(args: argparse.Namespace) -> int:
-    from finrag.tools.indexing.milvus.writer import copy_index
-
     rep = copy_index(args.src, args.dst, progress=not args.quiet and sys.stderr.isatty())
     for doc, why in rep.skipped:
         print(f"skipped {doc}: {why}", file=sys.stderr)
@@ -38,11 +40,6 @@ def cmd_copy(args: argparse.Namespace) -> int:
 
 def index_into_milvus(args: argparse.Namespace, index_locked) -> int:
     """`finrag index` against a milvus: location: index into the staging directory, then copy into Milvus."""
-    from finrag.tools.indexing.locking import writer_lock
-    from finrag.tools.indexing.milvus.schema import parse_location
-    from finrag.tools.indexing.milvus.writer import copy_index
-    from finrag.tools.indexing.store import IndexError_
-
     if args.check:
         raise IndexError_("--check verifies embedded indexes; for Milvus, `finrag info --index "
                           f"{args.index}` reads it back")
@@ -66,8 +63,6 @@ def index_into_milvus(args: argparse.Namespace, index_locked) -> int:
 
 
 def _doc_ids(index_dir) -> set[str]:
-    from finrag.tools.indexing.store import DB_NAME, Store
-
     if not (index_dir / DB_NAME).exists():
         return set()
     store = Store(index_dir)

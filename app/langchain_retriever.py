@@ -27,6 +27,9 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field
 
+from finrag.api import run_configuration, validate_question
+from finrag.graphs import get_graph
+from finrag.state.configuration import Configuration
 from finrag.state.systems import DEFAULT_SYSTEM, names
 
 RETRIEVER_SYSTEMS = names(retriever=True)
@@ -75,16 +78,12 @@ class FinragRetriever(BaseRetriever):
         super().__init__(**data)
 
     def _configuration(self, k: Optional[int]):
-        from finrag.api import run_configuration
-
         values = dict(self.configurable)
         if k is not None:
             values.update(_NO_CUTOFF, max_chunks=k)
         return run_configuration(values, index_dir=self.index)
 
     def _prepare(self, query: str, kwargs: dict) -> tuple[Any, str, Optional[int]]:
-        from finrag.api import validate_question
-
         kwargs.pop("verbose", None)  # LangChain's own: BaseRetriever.invoke reads it and passes it on
         unknown = sorted(set(kwargs) - set(CALL_ARGUMENTS))
         if unknown:
@@ -97,8 +96,6 @@ class FinragRetriever(BaseRetriever):
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun,
                                 **kwargs: Any) -> list[Document]:
         """The system's context for `query`: its graph run up to `rerank`, nested under this retriever run."""
-        from finrag.graphs import get_graph
-
         cfg, question, k = self._prepare(query, kwargs)
         state: dict[str, Any] = {"question": question}
         stream = get_graph(self.system).stream({"question": question}, {"callbacks": run_manager.get_child()},
@@ -114,8 +111,6 @@ class FinragRetriever(BaseRetriever):
     async def _aget_relevant_documents(self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun,
                                        **kwargs: Any) -> list[Document]:
         """As `_get_relevant_documents`, on the graph's async path (`astream`), no thread around the run."""
-        from finrag.graphs import get_graph
-
         cfg, question, k = self._prepare(query, kwargs)
         state: dict[str, Any] = {"question": question}
         stream = get_graph(self.system).astream({"question": question}, {"callbacks": run_manager.get_child()},
@@ -159,8 +154,6 @@ def retriever(system: str = DEFAULT_SYSTEM, index: str | None = None, *, k: int 
     $FINRAG_HOME, else ./.finrag) with `system`'s retrieval, returning `k` documents (default: the adaptive
     cutoff's); keyword arguments set Configuration fields (an unknown one is an error here, not at the first
     query)."""
-    from finrag.state.configuration import Configuration
-
     known = set(Configuration.model_fields)
     unknown = sorted(set(configurable) - known)
     if unknown:

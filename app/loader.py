@@ -22,7 +22,18 @@ from typing import Iterator, Sequence
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
+from finrag.state.configuration import resolve_index_dir
 from finrag.state.settings import ProcessSettings
+from finrag.tools.indexing import open_index
+from finrag.tools.indexing.backend import is_milvus
+from finrag.tools.indexing.embedders import get_embedder, resolve_spec
+from finrag.tools.indexing.indexer import IndexReport, count_files, discover, index_paths
+from finrag.tools.indexing.locking import writer_lock
+from finrag.tools.indexing.milvus.schema import parse_location
+from finrag.tools.indexing.milvus.writer import copy_index
+from finrag.tools.indexing.parsing import ParseError, assign_doc_ids, parse_file
+from finrag.tools.indexing.store import Store
+from finrag.tools.routing.documents import build_document_info
 
 PathArg = str | os.PathLike | Sequence[str | os.PathLike]
 
@@ -49,10 +60,6 @@ class FinragLoader(BaseLoader):
 
     def lazy_load(self) -> Iterator[Document]:
         """The pages, filing by filing in path order, page by page."""
-        from finrag.tools.indexing.indexer import IndexReport, discover
-        from finrag.tools.indexing.parsing import ParseError, assign_doc_ids, parse_file
-        from finrag.tools.routing.documents import build_document_info
-
         report = IndexReport()
         files = discover(self.paths, report)
         if report.failed and not self.skip_failed:
@@ -79,36 +86,23 @@ def index(paths: PathArg, index: str | os.PathLike | None = None, *, embed: bool
     """Index files and folders into `index` (a directory or a `milvus:` location; default $FINRAG_HOME, else
     ./.finrag), as `finrag index PATHS --index INDEX` does: incremental by content hash, under the index's
     writer lock; returns the `IndexReport` (indexed, unchanged, failed, duplicates, chunks, ...)."""
-    from finrag.tools.indexing.backend import is_milvus
-
     where = os.fspath(index) if index is not None else ProcessSettings().home or None
     if where is not None and is_milvus(where):
-        from finrag.tools.indexing.locking import writer_lock
-        from finrag.tools.indexing.milvus.schema import parse_location
-        from finrag.tools.indexing.milvus.writer import copy_index
-
         staging = parse_location(where).cache_dir / "staging"
         with writer_lock(staging):
             report = _index_dir(paths, staging, embed=embed, progress=progress)
         copy_index(str(staging), where, progress=progress, remove_extra=False)
         return report
-    from finrag.state.configuration import resolve_index_dir
 
     target = resolve_index_dir(where)
     if target.exists() and not target.is_dir():
         raise ValueError(f"{target} is a file, not an index directory")
-    from finrag.tools.indexing.locking import writer_lock
 
     with writer_lock(target):
         return _index_dir(paths, target, embed=embed, progress=progress)
 
 
 def _index_dir(paths: PathArg, target: Path, *, embed: bool, progress: bool):
-    from finrag.tools.indexing import open_index
-    from finrag.tools.indexing.embedders import get_embedder, resolve_spec
-    from finrag.tools.indexing.indexer import count_files, index_paths
-    from finrag.tools.indexing.store import Store
-
     store = Store(target, create=True)
     try:
         recorded = store.get_meta("embedder")  # as `finrag index`: the index's own, else by the corpus's size

@@ -74,7 +74,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from finrag import server_threads, web
+from finrag import __version__, server_threads, web
 from finrag.api import QuestionError
 from finrag.graphs import SYSTEMS
 from finrag.guard import (  # noqa: F401 - the guard's names, re-exported where they always were
@@ -90,6 +90,12 @@ from finrag.guard import (  # noqa: F401 - the guard's names, re-exported where 
 from finrag.server_runnable import AnswerContract, QuestionInput, make_runnable  # noqa: F401 - re-exported
 from finrag.state.configuration import Configuration, resolve_index_dir
 from finrag.state.settings import ProcessSettings, ServeSettings
+from finrag.tools.indexing import open_index
+from finrag.tools.indexing.backend import is_milvus
+from finrag.tools.indexing.store import DB_NAME, IndexError_, probe
+from finrag.tools.llm.calls import LLMError
+from finrag.tools.llm.chat import LLMConfigError, llm_limits
+from finrag.tools.llm.deadline import fit
 
 log = logging.getLogger("finrag.server")
 
@@ -126,10 +132,6 @@ def _describe_failure(exc: BaseException, index: Any) -> Optional[tuple[int, str
 
     from pydantic import ValidationError
 
-    from finrag.tools.indexing.store import IndexError_
-    from finrag.tools.llm.calls import LLMError
-    from finrag.tools.llm.chat import LLMConfigError
-
     for e in _causes(exc):
         if (thread_failure := server_threads.describe(e)) is not None:  # 404 unknown thread, 409 busy, 503 damaged
             return thread_failure
@@ -148,8 +150,6 @@ def _describe_failure(exc: BaseException, index: Any) -> Optional[tuple[int, str
 
 def _index_name(index: Any) -> str:
     """What `/health` shows of the index: its folder's name (`milvus:NAME` for Milvus), never the absolute path."""
-    from finrag.tools.indexing.backend import is_milvus
-
     text = str(index)
     if is_milvus(text):
         return "milvus:" + text.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
@@ -189,8 +189,6 @@ def _plain_errors(errors: list) -> list:
 
 
 def _resolve_index(index_dir: Optional[str | os.PathLike]) -> Path:
-    from finrag.tools.indexing.backend import is_milvus
-
     index_dir = index_dir or ProcessSettings().home or None
     if is_milvus(index_dir):  # a Milvus index (issue 10): the location itself
         return index_dir  # type: ignore[return-value]
@@ -202,9 +200,6 @@ def _llm_budget(cfg: Configuration, timeout_s: float) -> dict:
     retries as fit inside it. A graph's sync node runs in a worker thread, and a thread blocked in an HTTP read
     cannot be cancelled: with these limits, the call behind a request that got its 504 gives up by itself right
     after, and frees its thread (the client's backoff between retries, under 1 s, comes on top)."""
-    from finrag.tools.llm.chat import llm_limits
-    from finrag.tools.llm.deadline import fit
-
     timeout, retries = llm_limits(cfg)
     if timeout_s and timeout_s > 0:
         timeout, retries = fit(timeout, retries, timeout_s)
@@ -219,8 +214,6 @@ def create_app(index_dir: Optional[str | os.PathLike] = None, api_key: Optional[
     /health must carry, or several (each caller its own conversation threads). `configurable`: `Configuration`
     values every request starts from (`finrag serve --llm`, `--llm-base-url`), above FINRAG_*."""
     from langserve import add_routes
-
-    from finrag.tools.indexing import open_index
 
     _quiet_langserve_warnings()
     index = _resolve_index(index_dir)
@@ -268,8 +261,6 @@ def _lifespan(open_store: Callable[[], Any], cfg: Configuration, index: Any, hea
     """The app's lifespan: with `warm_up`, open the index, load the embedder, the registry and the vector file's
     mapping before the first request (a failure is logged: /health reports it, requests get 503); at shutdown,
     let go of /health's threads."""
-    from finrag.tools.indexing import open_index
-
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if warm_up:
@@ -300,9 +291,6 @@ def _add_service_routes(app: FastAPI, open_store: Callable[[], Any], index: Any,
     name = _index_name(index)
 
     def count_documents() -> int:
-        from finrag.tools.indexing.backend import is_milvus
-        from finrag.tools.indexing.store import DB_NAME, probe
-
         store = open_store()
         if is_milvus(str(index)):
             return store.count_documents()
@@ -340,10 +328,6 @@ def _add_error_handlers(app: FastAPI, index: Any) -> None:
     import sqlite3
 
     from pydantic import ValidationError
-
-    from finrag.tools.indexing.store import IndexError_
-    from finrag.tools.llm.calls import LLMError
-    from finrag.tools.llm.chat import LLMConfigError
 
     async def _known_failure(request: Request, exc: Exception):
         # a bad question (LangServe's /batch validates each input outside its own error translation), no usable
@@ -386,8 +370,6 @@ def _quiet_langserve_warnings() -> None:
 
 def _version() -> str:
     try:
-        from finrag import __version__
-
         return __version__
     except Exception:  # pragma: no cover
         return "0"

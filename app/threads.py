@@ -59,6 +59,7 @@ from finrag.tools.conversation.store_file import file_id, open_read_only
 from finrag.tools.conversation.store_file import read_only as read_only_why
 from finrag.tools.conversation.thread_ids import thread_id_problem
 from finrag.tools.conversation.turns import turn_record
+from finrag.tools.indexing.store import IndexMissing
 
 STORE_NAME = "threads.sqlite"
 """The thread store's file name beside an index."""
@@ -529,8 +530,6 @@ def owned_store(cfg: Configuration, owner: str = "", *, create: bool = True) -> 
     use; None when `create` is false and there is no such store yet (nothing is written then)."""
     path = store_path(cfg, owner)
     if not getattr(cfg, "threads_dir", "") and not path.parent.is_dir():
-        from finrag.tools.indexing.store import IndexMissing
-
         raise IndexMissing(f"no finrag index at {path.parent} (run `finrag index PATH --index {path.parent}` first)")
     key = str(path.resolve()) if path.parent.exists() else str(path)
     with _STORES_LOCK:

@@ -33,6 +33,11 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 from finrag.state.forms import FORM_LABELS
 from finrag.tools.answering.page_labels import printed_label
 from finrag.tools.indexing.file_identity import CHANGED
+from finrag.tools.indexing.file_identity import file_state as state_of
+from finrag.tools.indexing.parsing import quiet_mupdf
+from finrag.tools.routing.cover import parse_cover_page
+from finrag.tools.routing.documents import clean_company_name
+from finrag.tools.routing.filenames import parse_path
 from finrag.tools.visible import shown
 
 if TYPE_CHECKING:
@@ -112,8 +117,6 @@ def file_state(path: str, content_hash: str) -> str:
     """'ok' when the file at `path` is the one that was indexed, else 'missing' or 'changed'
     (`finrag.tools.indexing.file_identity.file_state`: a file copied over it is 'changed' even with its size and
     modification time restored)."""
-    from finrag.tools.indexing.file_identity import file_state as state_of
-
     return state_of(path, content_hash)
 
 
@@ -167,8 +170,6 @@ def _asked_marks(marks: Sequence[str] | None) -> list[str]:
 # ---------------------------------------------------------------- rendering
 def _words_of(path: str, content_hash: str, page_no: int) -> tuple[float, float, list]:
     def make():
-        from finrag.tools.indexing.parsing import quiet_mupdf
-
         pymupdf = quiet_mupdf()
 
         with _FITZ, pymupdf.open(path) as pdf:
@@ -193,8 +194,6 @@ def page_png(store: OpenIndex, doc_id: str, page: Any, zoom: float = 1.5) -> tup
                         f"the PDF of {doc_id} is missing since it was indexed: no page image, only text")
 
     def make() -> bytes:
-        from finrag.tools.indexing.parsing import quiet_mupdf
-
         pymupdf = quiet_mupdf()
 
         with _FITZ, pymupdf.open(doc["path"]) as pdf:
@@ -353,10 +352,6 @@ def identity(store: OpenIndex, info, content_hash: str = "") -> dict:
 
 
 def _identity(store: OpenIndex, info) -> dict:
-    from finrag.tools.routing.cover import parse_cover_page
-    from finrag.tools.routing.documents import clean_company_name
-    from finrag.tools.routing.filenames import parse_path
-
     path = str(info.path or "")
     pages = list(store.pages_of(info.doc_id))
     p = parse_path(path) if path else {}

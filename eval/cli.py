@@ -20,18 +20,24 @@ import sys
 from collections import Counter
 from typing import Optional, Sequence
 
+from finrag.errors import print_error
+from finrag.eval import calibrate
+from finrag.eval.datasets import load_dataset, stratified_groups
+from finrag.eval.report import write_report
+from finrag.eval.runner import EvalConfig, parse_configurable, run_eval
+from finrag.graphs import SYSTEMS
+from finrag.state.configuration import INDEX_DIR_RULE
+from finrag.tools.indexing.backend import open_store
+from finrag.tools.indexing.store import IndexError_
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _err(msg: str) -> None:
-    from finrag.errors import print_error
-
     print_error(msg, prog="finrag eval")
 
 
 def _systems(value: str) -> list[str]:
-    from finrag.graphs import SYSTEMS
-
     names = [s.strip() for s in value.replace(" ", ",").split(",") if s.strip()]
     if names == ["all"]:
         return list(SYSTEMS)
@@ -67,8 +73,6 @@ def _sampling_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from finrag.state.configuration import INDEX_DIR_RULE
-
     p = argparse.ArgumentParser(prog="finrag eval", description="Evaluation harness: the paper's protocol.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -108,14 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_index(index_dir: Optional[str]) -> None:
-    from finrag.tools.indexing.backend import open_store
-
     open_store(index_dir).close()  # raises IndexMissing with a clear message (a directory or a milvus: index)
 
 
 def cmd_run(args) -> int:
-    from finrag.eval.runner import EvalConfig, parse_configurable, run_eval
-
     _check_index(args.index)
     cfg = EvalConfig(out=args.out, dataset=args.dataset, systems=args.systems, answers=args.answers,
                      index_dir=args.index, groups=args.groups, per_group=args.per_group, seed=args.seed,
@@ -132,16 +132,12 @@ def cmd_run(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from finrag.eval.report import write_report
-
     paths = write_report(args.out, index_dir=args.index, plots=not args.no_plots, reference=args.reference)
     print(f"wrote {paths['report_md']}")
     return EXIT_OK
 
 
 def cmd_groups(args) -> int:
-    from finrag.eval.datasets import load_dataset, stratified_groups
-
     qs = load_dataset(args.dataset, args.answers)
     if args.limit:
         qs = qs[: args.limit]
@@ -162,8 +158,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     if argv and argv[0] == "calibrate":
-        from finrag.eval import calibrate
-
         if not hasattr(calibrate, "main"):
             _err("finrag.eval.calibrate has no command line")
             return EXIT_USAGE
@@ -180,7 +174,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
-    from finrag.tools.indexing.store import IndexError_
 
     try:
         return {"run": cmd_run, "report": cmd_report, "groups": cmd_groups}[args.command](args)

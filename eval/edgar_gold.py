@@ -15,6 +15,10 @@ import re
 import time
 from pathlib import Path
 
+from finrag.api import run_query
+from finrag.tools.indexing.html import html_document
+from finrag.tools.routing.dei import dei_date
+
 __all__ = ["CONCEPTS", "LABELS", "ask", "generate", "states_value"]
 
 # concept key -> (how analysts name it, us-gaap concepts in the order the gold takes them, balance item?)
@@ -119,9 +123,6 @@ def _balance_phrases(form: str, fy: int, q: int, end: dt.date) -> list[tuple[str
 
 def generate(edgar: Path) -> list[dict]:
     """Questions with gold values from the filings' facts (the module docstring says how)."""
-    from finrag.tools.indexing.html import html_document
-    from finrag.tools.routing.dei import dei_date
-
     out: list[dict] = []
     for path in sorted(edgar.glob("*.htm*")):
         _pages, facts = html_document(path.read_text(encoding="utf-8", errors="replace"))
@@ -178,8 +179,6 @@ def states_value(answer: str, gold: float, per_share: bool) -> bool:
 def ask(questions: list[dict], index: Path) -> list[dict]:
     """Each question asked to HDRR offline: routed exactly to the gold filing, a context of that filing on a page
     showing the gold fact, the gold value stated (with the answer's first 400 characters and its time)."""
-    from finrag.api import run_query
-
     rows = []
     for q in questions:
         t0 = time.perf_counter()

@@ -33,7 +33,18 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from finrag.api import run_query
+from finrag.eval.datasets import load_dataset
+from finrag.eval.edgar_gold import ask, generate
+from finrag.eval.report import build_records, compute_tables
+from finrag.eval.runner import EvalConfig, run_eval
 from finrag.graphs import SYSTEMS
+from finrag.tools.answering.furniture import furniture_in
+from finrag.tools.indexing import open_index
+from finrag.tools.indexing.embedders import get_embedder
+from finrag.tools.indexing.indexer import build_variant, index_paths
+from finrag.tools.indexing.locking import writer_lock
+from finrag.tools.indexing.store import Store
 
 __all__ = ["BASELINE", "FB_METRICS", "EDGAR_METRICS", "compare", "load_baseline", "measure", "reference_work",
            "write_baseline"]
@@ -84,12 +95,6 @@ def _index(paths: list[Path], index_dir: Path, variants: tuple[str, ...], log: C
     """What `finrag index PATHS --index DIR --embedder static [--variant ...]` does (incremental: a built index is
     reused). The static embedder is the default above 25 files; the 15 EDGAR filings get it too (MiniLM would
     take ~7 minutes of CI for them)."""
-    from finrag.tools.indexing import open_index
-    from finrag.tools.indexing.embedders import get_embedder
-    from finrag.tools.indexing.indexer import build_variant, index_paths
-    from finrag.tools.indexing.locking import writer_lock
-    from finrag.tools.indexing.store import Store
-
     t0 = time.perf_counter()
     index_dir.mkdir(parents=True, exist_ok=True)
     with writer_lock(index_dir):
@@ -118,10 +123,6 @@ def _rounded(v: Any, kind: str) -> Any:
 
 def financebench(index_dir: Path, dataset: Path, out: Path, log: Callable[[str], None]) -> dict[str, dict]:
     """The six systems over the dev questions (`finrag eval run`, offline judge): per system, `FB_METRICS`."""
-    from finrag.eval.report import build_records, compute_tables
-    from finrag.eval.runner import EvalConfig, run_eval
-    from finrag.tools.answering.furniture import furniture_in
-
     cfg = EvalConfig(out=str(out), dataset=str(dataset), systems=list(SYSTEMS), index_dir=str(index_dir),
                      judge="offline", concurrency=2, progress=False, report=False, plots=False)
     t0 = time.perf_counter()
@@ -138,8 +139,6 @@ def financebench(index_dir: Path, dataset: Path, out: Path, log: Callable[[str],
 
 def edgar(index_dir: Path, edgar_dir: Path, log: Callable[[str], None]) -> dict[str, dict]:
     """HDRR over the EDGAR filings' generated questions: per class (line item) and overall, `EDGAR_METRICS`."""
-    from finrag.eval.edgar_gold import ask, generate
-
     t0 = time.perf_counter()
     rows = ask(generate(edgar_dir), index_dir)
     log(f"edgar: {len(rows)} questions ({time.perf_counter() - t0:.0f} s)")
@@ -154,9 +153,6 @@ def edgar(index_dir: Path, edgar_dir: Path, log: Callable[[str], None]) -> dict[
 def latency(index_dir: Path, dataset: Path, log: Callable[[str], None]) -> dict[str, Any]:
     """HDRR's and CBR's p50 per question (warm, one at a time) over their p50 of `reference_work`, timed between
     the questions."""
-    from finrag.api import run_query
-    from finrag.eval.datasets import load_dataset
-
     questions = [q["question"] for q in load_dataset(str(dataset))]
     for system in ("hdrr", "cbr"):  # warm: the index opened, caches filled, as a serving process is
         for question in questions[:5]:

@@ -23,6 +23,7 @@ import re
 from collections import defaultdict
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from finrag.eval.judges.agreement import cross_evaluator_agreement, spearman
 from finrag.state.systems import REGISTRY, SYSTEMS
 
 __all__ = [
@@ -439,8 +440,6 @@ def agreement_table(records: Sequence[dict], key_a: str = "score", key_b: str = 
     mean |delta|, exact / within-1 agreement, kappa of s>=8, the two means), over all records, and the
     system-level Spearman between the systems' mean scores under each judge. Empty when no record has
     both scores."""
-    from finrag.eval.judges.agreement import cross_evaluator_agreement, spearman
-
     both = [r for r in records if r.get(key_a) is not None and r.get(key_b) is not None and not r.get("error")]
     if not both:
         return {}

@@ -21,6 +21,7 @@ from typing import Any, Optional, Sequence
 
 from finrag.eval import metrics as M
 from finrag.eval.runfiles import answer_path, judgement_path, load_run_queries, read_json
+from finrag.tools.indexing.store import Store
 
 __all__ = ["build_records", "compute_tables", "write_report", "index_meta_of", "markdown_report"]
 
@@ -92,8 +93,6 @@ def index_meta_of(index_dir: str | Path | None) -> dict:
     if not index_dir or not Path(index_dir).is_dir():
         return {}
     try:
-        from finrag.tools.indexing.store import Store
-
         store = Store(index_dir)
     except Exception:
         return {}
@@ -318,6 +317,7 @@ def write_report(out_dir: str | Path, index_dir: str | Path | None = None, plots
     _write_csv(out / "per_query.csv", pq)
     (out / "per_query.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in pq), encoding="utf-8")
     if plots:
+        # lazy: matplotlib costs ~1.3 s of imports, paid only by a report that draws plots
         from finrag.eval.plots import make_plots
 
         info["plots"] = {k: str(Path(v).relative_to(out)) for k, v in make_plots(records, tables, out / "plots").items()}

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
+from finrag.tools.routing.documents import build_document_info
+
 __all__ = ["YEARS", "BenchCompany", "corpus_documents", "cover_page", "dev_questions", "load_companies", "write_pdf"]
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -127,8 +129,6 @@ def cover_page(c: BenchCompany, year: int) -> str:
 
 def corpus_documents(companies: Sequence[BenchCompany], root: str = "/corpus", years: Sequence[int] = YEARS):
     """`DocumentInfo` of every generated filing, built by the registry's own code from path + cover text."""
-    from finrag.tools.routing.documents import build_document_info
-
     return [build_document_info(f"{root}/{y}/{c.ticker}.pdf", cover_page(c, y))
             for c in companies if c.indexed for y in years]
 

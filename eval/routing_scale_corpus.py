@@ -24,6 +24,7 @@ from typing import Iterable, Optional, Sequence
 
 from finrag.eval.routing_corpus import YEARS, BenchCompany, cover_page, load_companies
 from finrag.eval.sec_registrants import SecRegistrant, load_registrants
+from finrag.tools.routing.documents import build_document_info
 from finrag.tools.routing.text import clean_company_name
 
 __all__ = ["DUAL_CLASS", "SCALE_YEAR", "ScaleCompany", "scale_companies", "scale_documents"]
@@ -144,7 +145,5 @@ def scale_companies(size: Optional[int] = None, required: Iterable[str] = ()) ->
 
 def scale_documents(companies: Sequence[ScaleCompany], root: str = "/corpus"):
     """`DocumentInfo` of every filing of the corpus, built by the registry's own code from path + cover text."""
-    from finrag.tools.routing.documents import build_document_info
-
     return [build_document_info(f"{root}/{y}/{t}.pdf", cover_page(c.bench, y))
             for c in companies for y in c.years for t in c.files]

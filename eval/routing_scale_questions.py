@@ -26,6 +26,8 @@ import re
 from pathlib import Path
 from typing import Sequence
 
+from finrag.eval.routing_scale_corpus import all_scale_companies
+
 __all__ = ["QUESTIONS_FILE", "WRITTEN_FILE", "load_scale_questions", "market_questions", "scale_questions",
            "written_questions"]
 
@@ -94,8 +96,6 @@ def load_scale_questions(path: Path = QUESTIONS_FILE) -> list[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from finrag.eval.routing_scale_corpus import all_scale_companies
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(QUESTIONS_FILE))
     args = ap.parse_args(argv)

@@ -29,6 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
+from finrag.api import run_query as _rq
 from finrag.eval.datasets import GroupSplit, dataset_fingerprint, load_dataset, stratified_groups
 from finrag.eval.judges import make_judge
 from finrag.eval.report import write_report
@@ -49,8 +50,6 @@ DEFAULT_SEED = 2024
 def run_query(question: str, system: str, **kwargs: Any) -> Answer | dict:
     """`finrag.run_query` (a module-level indirection, so tests can count or replace calls: a replacement
     may return the plain dict)."""
-    from finrag.api import run_query as _rq
-
     return _rq(question, system, **kwargs)
 
 

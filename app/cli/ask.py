@@ -1,13 +1,20 @@
 """`finrag ask QUESTION` (app/cli/ask.py): answer one question, as text (answer, routing, contexts, cost) or `--json`."""
 from __future__ import annotations
 
+import argparse
 import json
 
+from finrag.api import QuestionError, run_query
 from finrag.cli.common import EXIT_OK, EXIT_USAGE, _configurable, _err, _index_dir, _query_args, _warn
+from finrag.state.configuration import Configuration
+from finrag.tools.answering.page_labels import display_fields
+from finrag.tools.indexing.embedders import preferring_query_encoder
+from finrag.tools.indexing.open_index import prefetch
+from finrag.tools.indexing.parsing import printable
+from finrag.tools.llm.calls import failed_call
 
 
-def add_parser(sub) -> None:
-    s = sub.add_parser("ask", help="answer one question")
+def add_arguments(s: argparse.ArgumentParser) -> None:
     _query_args(s)
     s.add_argument("question", nargs="+")
     s.add_argument("--json", action="store_true", help="print the JSON contract")
@@ -16,14 +23,10 @@ def add_parser(sub) -> None:
 
 def context_pages(c: dict) -> str:
     """A context's pages as people read them (`p. 57`), from its zero-based `page_start` / `page_end`."""
-    from finrag.tools.answering.page_labels import display_fields
-
     return str(display_fields(c)["pages"])
 
 
 def _print_answer(res: dict) -> None:
-    from finrag.tools.indexing.parsing import printable
-
     r = res["routing"]
     print(res["answer"])
     print()
@@ -39,8 +42,6 @@ def _print_answer(res: dict) -> None:
 
 
 def _fallback_note(res: dict) -> str:
-    from finrag.tools.llm.calls import failed_call
-
     roles = res.get("offline_fallback") or []
     errors = sorted({c.get("error", "") for c in res["cost"]["calls"] if failed_call(c)})
     return (f"the {', '.join(roles)} LLM call(s) failed ({'; '.join(errors)[:300]}); answered with the offline "
@@ -50,22 +51,16 @@ def _fallback_note(res: dict) -> str:
 def _prefetch(args):
     """A one-shot question: open the index and load what it needs while the graph is imported."""
     try:
-        from finrag.state.configuration import Configuration
-        from finrag.tools.indexing.open_index import prefetch
-
         return prefetch(Configuration(**_configurable(args)))
     except Exception:  # the question itself reports any problem
         return None
 
 
 def run(args) -> int:
-    from finrag.api import QuestionError, run_query
-
     question = " ".join(args.question)
     _index_dir(args)
     # one question: the NumPy query encoder starts in milliseconds; ONNX Runtime's import and session
     # (~0.4 s) pay off only in a process that answers many (finrag serve, batch, eval); FINRAG_QUERY_ENCODER wins
-    from finrag.tools.indexing.embedders import preferring_query_encoder
 
     with preferring_query_encoder("numpy"):
         warm = _prefetch(args)

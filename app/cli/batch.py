@@ -6,9 +6,13 @@ writes an `--out` (`out_lock`): a second one exits with code 4, naming the file.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
+from finrag import api
+from finrag.api import QuestionError
+from finrag.batchfile import AnswersOut, OutFileError, OutLocked, answered_ids, out_lock, read_questions, same_file
 from finrag.cli.common import (
     EXIT_FAILED,
     EXIT_INDEX,
@@ -25,10 +29,10 @@ from finrag.cli.common import (
     _query_args,
     _warn,
 )
+from finrag.tools.llm.calls import LLMError
 
 
-def add_parser(sub) -> None:
-    s = sub.add_parser("batch", help="answer a JSONL file")
+def add_arguments(s: argparse.ArgumentParser) -> None:
     _query_args(s)
     s.add_argument("--in", dest="inp", required=True, help='JSONL of {"id": ..., "question": ...}')
     s.add_argument("--out", required=True)
@@ -48,8 +52,6 @@ def run(args) -> int:
     """`finrag batch`: answer a JSONL file of questions; `--out` is never emptied before a first answer exists
     (app/batchfile.py `AnswersOut`), a run that stops early says how many answers it wrote, and a second run on
     the same `--out` while one is writing it exits with code 4."""
-    from finrag.batchfile import OutFileError, OutLocked, out_lock, read_questions, same_file
-
     src, out = Path(args.inp), Path(args.out)
     if not src.is_file():
         raise UsageError(f"no such input file: {src}")
@@ -73,10 +75,6 @@ def _answer(args, src: Path, out: Path, rows: list[tuple[str, str, int]]) -> int
     answers were written, or how many were kept when the run stops early."""
     from tqdm import tqdm
 
-    from finrag.api import QuestionError, run_query
-    from finrag.batchfile import AnswersOut, OutFileError, answered_ids
-    from finrag.tools.llm.calls import LLMError
-
     done: set[str] = set()
     if out.is_file() and args.resume:
         done, dropped = answered_ids(out)
@@ -95,7 +93,7 @@ def _answer(args, src: Path, out: Path, rows: list[tuple[str, str, int]]) -> int
     try:
         for qid, q, line in tqdm(todo, desc=f"{args.system}", unit="q", disable=not _progress(args)):
             try:
-                res = run_query(q, system=args.system, index=args.index, qid=qid,
+                res = api.run_query(q, system=args.system, index=args.index, qid=qid,
                                 configurable=_configurable(args)).model_dump()
             except QuestionError as exc:
                 failed += 1

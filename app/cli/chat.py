@@ -11,21 +11,25 @@ with another system, same thread), `/thread` (the thread's id), `/help`, `/quit`
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import uuid
 from typing import Any, TextIO
 
+from finrag.api import QuestionError, run_query
 from finrag.cli.common import EXIT_FAILED, EXIT_OK, _configurable, _err, _index_dir, _query_args
 from finrag.graphs import SYSTEMS
+from finrag.threads import check_thread_id
+from finrag.tools.conversation.turns import citations_of
+from finrag.tools.indexing.parsing import printable
 
 HELP = ("commands: /new (new conversation), /system NAME (one of " + ", ".join(SYSTEMS) + "), /thread, /help, "
         "/quit")
 """The one-line help of the chat commands."""
 
 
-def add_parser(sub) -> None:
+def add_arguments(s: argparse.ArgumentParser) -> None:
     """`finrag chat`'s options: those of `ask`, and `--thread`."""
-    s = sub.add_parser("chat", help="a conversation: follow-up questions answered on a LangGraph thread")
     _query_args(s)
     s.add_argument("--thread", default=None, metavar="NAME",
                    help="the conversation's thread (continued if it exists; default: a new one)")
@@ -41,9 +45,6 @@ def new_thread_id() -> str:
 
 def answer_block(res: Any) -> str:
     """One answer as `finrag chat` prints it: the answer, its citations, its route."""
-    from finrag.tools.conversation.turns import citations_of
-    from finrag.tools.indexing.parsing import printable
-
     r = res.routing
     pages = citations_of(res.answer)  # the answer's citations as it shows them: pages as a viewer counts them
     lines = [res.answer.rstrip(),
@@ -120,8 +121,6 @@ class Chat:
 
     def ask(self, question: str) -> None:
         """Answer one turn and print its block (a bad question: one line on stderr, the session goes on)."""
-        from finrag.api import QuestionError, run_query
-
         try:
             res = run_query(question, system=self.system, index=self.args.index, configurable=self.configurable,
                             thread_id=self.thread)
@@ -152,8 +151,6 @@ class Chat:
 
 def run(args) -> int:
     """`finrag chat`: 0 when every line was answered, 1 when some were refused (a bad question or command)."""
-    from finrag.threads import check_thread_id
-
     _index_dir(args)
     if args.thread is not None:
         args.thread = check_thread_id(args.thread)

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from finrag.errors import print_error, print_warning
 from finrag.state.configuration import INDEX_DIR_RULE, resolve_index_dir
+from finrag.state.settings import ProcessSettings
 from finrag.state.systems import DEFAULT_SYSTEM, SYSTEMS
+from finrag.tools.indexing.backend import is_milvus
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LLM, EXIT_LOCKED, EXIT_INDEX, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 5, 130
 EXIT_CODES = {
@@ -54,9 +56,6 @@ def _index_arg(p: argparse.ArgumentParser) -> None:
 def _index_dir(args) -> Path | str:
     """The index directory the command uses (`--index`, else $FINRAG_HOME, else ./.finrag), checked; a Milvus
     location (`milvus:...`, issue 10) is returned as the string it was given."""
-    from finrag.state.settings import ProcessSettings
-    from finrag.tools.indexing.backend import is_milvus
-
     where = getattr(args, "index", None) or ProcessSettings().home
     if is_milvus(where):  # a Milvus index (issue 10)
         return where
@@ -86,8 +85,6 @@ def _configurable(args) -> dict:
 
 
 def _quiet_libraries() -> None:
-    from finrag.state.settings import ProcessSettings
-
     # process-level writes for third-party libraries (not settings): no model hub, no tokenizer fork warnings
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -1,14 +1,15 @@
 """`finrag demo` (app/cli/demo.py): generate filing-like PDFs, index them, answer questions (offline; app/demo.py)."""
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from finrag.cli.common import UsageError, _progress
+from finrag.demo import run_demo
 from finrag.graphs import SYSTEMS
 
 
-def add_parser(sub) -> None:
-    s = sub.add_parser("demo", help="generate filing-like PDFs, index them, answer questions (offline)")
+def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--dir", default=".finrag-demo", help="where to write the corpus and index (default .finrag-demo)")
     s.add_argument("--index", metavar="DIR", default=None,
                    help="index directory (default: DIR/index, i.e. the index folder inside --dir)")
@@ -19,8 +20,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from finrag.demo import run_demo
-
     home = Path(args.dir)
     index_dir = Path(args.index) if args.index else home / "index"
     if index_dir.exists() and not index_dir.is_dir():

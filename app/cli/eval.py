@@ -15,13 +15,16 @@ import contextlib
 import io
 import sys
 
+from finrag.eval.cli import build_parser
+from finrag.eval.cli import main as eval_main
+from finrag.eval.runner import parse_configurable
+from finrag.state.configuration import Configuration
+from finrag.state.settings import ProcessSettings
+from finrag.tools.llm.chat import QUERY_ROLES, endpoint_line, endpoint_of
+
 
 def _judge_endpoint(spec: str | None, role: str, base_url: str | None):
     """(base URL, model) of a `--judge` / `--judge2` spec, None for an offline (or no) judge."""
-    from finrag.state.configuration import Configuration
-    from finrag.state.settings import ProcessSettings
-    from finrag.tools.llm.chat import endpoint_of
-
     name = str(spec or "").strip()
     if name.lower() == "auto":
         name = "openai/gpt-4.1" if ProcessSettings().openai_api_key else "offline"
@@ -37,11 +40,6 @@ def with_endpoints(argv: list[str]) -> list[str]:
     if not argv or argv[0] != "run":
         return argv
     try:
-        from finrag.eval.cli import build_parser
-        from finrag.eval.runner import parse_configurable
-        from finrag.state.configuration import Configuration
-        from finrag.tools.llm.chat import QUERY_ROLES, endpoint_line, endpoint_of
-
         with contextlib.redirect_stderr(io.StringIO()):  # a usage error is the harness's to print
             args, _rest = build_parser().parse_known_args(argv)
         values = parse_configurable(args.configurable)
@@ -64,13 +62,10 @@ def with_endpoints(argv: list[str]) -> list[str]:
 
 def forward(argv: list[str]) -> int:
     """Run `finrag eval ARGV`: the one place the harness is called from."""
-    from finrag.eval.cli import main as eval_main
-
     return eval_main(with_endpoints(list(argv)))
 
 
-def add_parser(sub) -> None:
-    s = sub.add_parser("eval", help="evaluation harness (see `finrag eval -h`)", add_help=False)
+def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("rest", nargs=argparse.REMAINDER)
     s.set_defaults(func=run)
 

@@ -5,6 +5,7 @@ location is indexed through a local staging index and copied (app/index_copy.py)
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sqlite3
 import sys
@@ -23,15 +24,25 @@ from finrag.cli.common import (
     _index_dir,
     _progress,
 )
+from finrag.index_copy import index_into_milvus
+from finrag.state.configuration import Configuration
+from finrag.state.settings import IndexSettings
+from finrag.tools.indexing.check import check_index
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
+from finrag.tools.indexing.embedders import get_embedder, resolve_spec, select_device
+from finrag.tools.indexing.indexer import build_variant, count_files, embed_pending, index_paths, remove_documents
+from finrag.tools.indexing.locking import writer_lock
+from finrag.tools.indexing.parsing import printable
+from finrag.tools.indexing.store import Store
+from finrag.tools.llm.calls import LLMError
+from finrag.tools.llm.chat import get_chat_model
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.indexer import IndexReport
     from finrag.tools.indexing.store import Store
 
 
-def add_parser(sub) -> None:
-    s = sub.add_parser("index", help="index PDF/.txt/.htm filings (incremental)")
+def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("paths", nargs="*", help="files or folders")
     _index_arg(s)
     s.add_argument("--remove", nargs="+", metavar="DOC", help="remove documents (id or file name)")
@@ -66,11 +77,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from finrag.tools.indexing.locking import writer_lock
-
     index_dir = _index_dir(args)
     if isinstance(index_dir, str):  # milvus: index through a local staging index, then copy (app/index_copy.py)
-        from finrag.index_copy import index_into_milvus
 
         args.index = index_dir
         return index_into_milvus(args, _index_locked)
@@ -83,16 +91,12 @@ def run(args) -> int:
         _err("--embed and --no-embed contradict each other")
         return EXIT_USAGE
     if args.device:
-        from finrag.tools.indexing.embedders import select_device
-
         select_device(args.device)  # a clear error now rather than after the parse pass
     with writer_lock(index_dir):
         return _index_locked(index_dir, args)
 
 
 def _cmd_check(index_dir: Path, args) -> int:
-    from finrag.tools.indexing.check import check_index
-
     report = check_index(index_dir)
     if args.json_report:
         Path(args.json_report).write_text(json.dumps(report.as_dict(), indent=2))
@@ -109,10 +113,6 @@ def _embed_rate(rep) -> str:
 
 def _index_locked(index_dir: Path, args) -> int:
     """`finrag index` while holding the index's writer lock."""
-    from finrag.tools.indexing.embedders import get_embedder, resolve_spec
-    from finrag.tools.indexing.indexer import count_files
-    from finrag.tools.indexing.store import Store
-
     store = Store(index_dir, create=True)
     try:
         recorded = store.get_meta("embedder")  # auto: the index's embedder, else chosen by the corpus's size
@@ -148,9 +148,6 @@ def _index_locked(index_dir: Path, args) -> int:
 
 def _remove(store: Store, args) -> int:
     """`--remove DOC ...`: the documents go, nothing else is done."""
-    from finrag.tools.indexing.indexer import remove_documents
-    from finrag.tools.indexing.parsing import printable
-
     rep = remove_documents(store, args.remove)
     for d in rep.removed:
         print(f"removed {printable(d)}")
@@ -161,10 +158,6 @@ def _remove(store: Store, args) -> int:
 
 def _index_files(store: Store, args) -> IndexReport:
     """PATHS: parse, chunk and (unless --no-embed) embed them; prints what was skipped, failed and the summary."""
-    from finrag.state.settings import IndexSettings
-    from finrag.tools.indexing.indexer import index_paths
-    from finrag.tools.indexing.parsing import printable
-
     settings = IndexSettings()  # the per-file parse budget (FINRAG_MAX_FILE_CHARS, FINRAG_MAX_PARSE_SECONDS)
     rep = index_paths(args.paths, store, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
                       workers=args.workers, progress=_progress(args), alias_file=args.alias_file,
@@ -196,8 +189,6 @@ def _identity_warnings(store: Store, doc_ids: list[str]) -> list[str]:
 
 def _embed_stored(store: Store, args) -> IndexReport:
     """`--embed` / `--vector-index` without PATHS: embed the stored documents that have no vectors yet."""
-    from finrag.tools.indexing.indexer import embed_pending
-
     store.ensure_lexical()  # an index of an earlier version gets its BM25 postings here too
     rep = embed_pending(store, progress=_progress(args))
     if not rep.interrupted:
@@ -208,13 +199,8 @@ def _embed_stored(store: Store, args) -> IndexReport:
 
 def _build_variant(store: Store, variant: str, args) -> None:
     """`--variant meta|llmctx`: the chunk prefixes of V-A / V-B (llmctx asks the configured contextualizer)."""
-    from finrag.tools.indexing.indexer import build_variant
-
     llm: dict = {}
     if variant == "llmctx":  # the contextualizer's model and prompt come from the configuration
-        from finrag.state.configuration import Configuration
-        from finrag.state.settings import IndexSettings
-        from finrag.tools.llm.chat import get_chat_model
 
         cfg = Configuration(**_configurable(args))
         llm = {"contextualizer": get_chat_model("contextualizer", cfg),
@@ -224,7 +210,6 @@ def _build_variant(store: Store, variant: str, args) -> None:
     except Exception as exc:
         if not llm.get("contextualizer") or isinstance(exc, (OSError, sqlite3.Error)):
             raise
-        from finrag.tools.llm.calls import LLMError
 
         raise LLMError("contextualizer", llm["contextualizer"], exc) from exc
     print(f"variant {variant}: {done['added']} chunk prefixes added, {done['llm_calls']} LLM calls")

@@ -1,13 +1,15 @@
 """`finrag info` (app/cli/info.py): what is in an index (sizes, embedder, variants; `--documents` lists the filings)."""
 from __future__ import annotations
 
+import argparse
 import json
 
 from finrag.cli.common import EXIT_OK, _index_arg, _index_dir
+from finrag.tools.indexing.backend import open_store
+from finrag.tools.indexing.parsing import printable
 
 
-def add_parser(sub) -> None:
-    s = sub.add_parser("info", help="what is in an index")
+def add_arguments(s: argparse.ArgumentParser) -> None:
     _index_arg(s)
     s.add_argument("--documents", action="store_true", help="list the documents and their registry entries")
     s.add_argument("--json", action="store_true")
@@ -15,9 +17,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from finrag.tools.indexing.backend import open_store
-    from finrag.tools.indexing.parsing import printable
-
     store = open_store(_index_dir(args))
     stats = store.stats()
     docs = store.documents()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 
 from finrag.cli.common import _index_arg
+from finrag.serve_process import serve
 from finrag.state.settings import ServeSettings
 
 
@@ -25,8 +26,7 @@ class _WorkersAction(argparse.Action):
         setattr(namespace, self.dest, value)
 
 
-def add_parser(sub) -> None:
-    s = sub.add_parser("serve", help="serve the six graphs over HTTP (LangServe)")
+def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000, action=_PortAction, help="TCP port, 1-65535 (default 8000)")
     s.add_argument("--api-key", default=None, help="require this X-API-Key header (default: $FINRAG_API_KEY)")
@@ -45,8 +45,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from finrag.serve_process import serve
-
     # --llm / --llm-base-url: values of every request's Configuration (in every worker), above FINRAG_LLM /
     # FINRAG_LLM_BASE_URL; handed to the server as arguments, never through the environment
     configurable = {name: getattr(args, name) for name in ("llm", "llm_base_url") if getattr(args, name, None)}

@@ -25,7 +25,10 @@ from finrag.eval.judges.cues import content_tokens, detect_refusal, yes_no_polar
 from finrag.eval.judges.llm import LLMJudge, parse_judge_json
 from finrag.eval.judges.numbers import NumberMention, numbers_match, parse_numbers
 from finrag.eval.judges.offline import DEFAULT_PARAMS_PATH, JudgeFeatures, OfflineJudge, OfflineJudgeParams
+from finrag.state.configuration import Configuration
 from finrag.state.prompts import JUDGE_SYSTEM_PROMPT, JUDGE_USER_PROMPT, RUBRIC
+from finrag.state.settings import EvalSettings, ProcessSettings
+from finrag.tools.llm.chat import get_chat_model
 
 __all__ = [
     "CORRECT_THRESHOLD",
@@ -81,20 +84,9 @@ def make_judge(role: str = "judge", configurable: Any = None, *, spec: Any = Non
             return LLMJudge(spec, name=role, role=role, **llm_kwargs)
         name = str(spec).strip()
         if name.lower() == "auto":
-            from finrag.state.settings import ProcessSettings
-
             name = "openai/gpt-4.1" if ProcessSettings().openai_api_key else "offline"
         if name.lower() in ("offline", "none"):
             return OfflineJudge()
-    try:
-        from finrag.tools.llm.chat import get_chat_model  # type: ignore
-    except ModuleNotFoundError as exc:  # the LLM factory itself is absent: offline
-        if exc.name not in ("finrag.tools.llm.chat", "finrag.tools"):
-            raise
-        return OfflineJudge()
-    from finrag.state.configuration import Configuration  # type: ignore
-    from finrag.state.settings import EvalSettings
-
     if from_spec:  # a provider/model spec: it is the role's model, whatever the environment says
         cfg = Configuration(llm=name, llm_base_url=base_url or "").with_models(**{role: name})
     elif cfg is None or isinstance(cfg, Mapping):

@@ -15,7 +15,8 @@ import warnings
 from types import ModuleType
 from typing import Any, Callable
 
-from finrag.state.systems import REGISTRY, SYSTEMS, system
+from finrag.state import systems as registry
+from finrag.state.systems import REGISTRY, SYSTEMS
 
 # langgraph-api (`langgraph dev`, Studio) hands every run a `durability`; a run without a thread has no
 # checkpointer, so LangGraph warned once per run that durability has no effect there. It has nothing to persist:
@@ -24,26 +25,26 @@ warnings.filterwarnings("ignore", message="`durability` has no effect when no ch
                         category=UserWarning)
 
 
-def _module(name: str) -> ModuleType:
+def _module(system: str) -> ModuleType:
     """A registered system's graph module (`graphs/<name>.py`), imported on first use: naming the systems (the
     CLI's --help) must not compile all six graphs."""
-    return importlib.import_module(f"{__name__}.{system(name).name}")
+    return importlib.import_module(f"{__name__}.{registry.system(system).name}")
 
 
-def graph_builder(name: str) -> Callable[..., Any]:
+def graph_builder(system: str) -> Callable[..., Any]:
     """A registered system's builder: its graph module's `build(checkpointer=None)`."""
-    return _module(name).build
+    return _module(system).build
 
 
-def get_graph(name: str):
+def get_graph(system: str):
     """The compiled graph of a system, by name (no checkpointer: each run stands alone)."""
-    return _module(name).graph
+    return _module(system).graph
 
 
-def build_graph(name: str, checkpointer: Any):
+def build_graph(system: str, checkpointer: Any):
     """A system's graph compiled with `checkpointer` (LangGraph persistence: runs with a `thread_id` keep their
     state between invocations). Callers cache it (`finrag.threads`); `get_graph` is the plain graph."""
-    return graph_builder(name)(checkpointer=checkpointer)
+    return graph_builder(system)(checkpointer=checkpointer)
 
 
 __all__ = ["REGISTRY", "SYSTEMS", "build_graph", "get_graph", "graph_builder"]

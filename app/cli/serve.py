@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import argparse
 
+from finrag import serve_process
 from finrag.cli.common import _index_arg
-from finrag.serve_process import serve
 from finrag.state.settings import ServeSettings
 
 
@@ -51,5 +51,5 @@ def run(args) -> int:
     # $FINRAG_API_KEY read here, not when the parser is built: a malformed FINRAG_SERVE_* variable is then this
     # command's one-line error, not a traceback of every other command
     api_key = args.api_key if args.api_key is not None else ServeSettings().api_key or None
-    return serve(host=args.host, port=args.port, index_dir=args.index, api_key=api_key, max_batch=args.max_batch,
+    return serve_process.serve(host=args.host, port=args.port, index_dir=args.index, api_key=api_key, max_batch=args.max_batch,
                  workers=args.workers, configurable=configurable)

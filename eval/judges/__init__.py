@@ -28,7 +28,7 @@ from finrag.eval.judges.offline import DEFAULT_PARAMS_PATH, JudgeFeatures, Offli
 from finrag.state.configuration import Configuration
 from finrag.state.prompts import JUDGE_SYSTEM_PROMPT, JUDGE_USER_PROMPT, RUBRIC
 from finrag.state.settings import EvalSettings, ProcessSettings
-from finrag.tools.llm.chat import get_chat_model
+from finrag.tools.llm import chat
 
 __all__ = [
     "CORRECT_THRESHOLD",
@@ -95,7 +95,7 @@ def make_judge(role: str = "judge", configurable: Any = None, *, spec: Any = Non
         key = f"{role}_model"
         if key in EvalSettings.model_fields:  # the dict's <role>_model, else FINRAG_<ROLE>_MODEL, else llm
             cfg = cfg.with_models(**{role: EvalSettings(**{key: values.get(key)}).model_for(role, cfg.llm)})
-    model = get_chat_model(role, cfg)
+    model = chat.get_chat_model(role, cfg)
     if model is None:
         return OfflineJudge()
     return LLMJudge(model, name=name, role=role, **llm_kwargs)

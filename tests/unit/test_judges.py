@@ -3,8 +3,6 @@ statistics, and the calibration of the offline judge against the FinanceBench hu
 from __future__ import annotations
 
 import json
-import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -291,12 +289,13 @@ def test_cross_evaluator_agreement():
 
 
 def test_make_judge_uses_llm_factory(monkeypatch):
-    fake = types.ModuleType("finrag.tools.llm.chat")
-    fake.get_chat_model = lambda role, cfg: None
-    monkeypatch.setitem(sys.modules, "finrag.tools.llm.chat", fake)
+    from finrag.tools.llm import chat
+
+    monkeypatch.setattr(chat, "get_chat_model", lambda role, cfg: None)
     assert isinstance(make_judge("judge"), OfflineJudge)
     model = FakeListChatModel(responses=['{"score": 6, "justification": "x"}'])
-    fake.get_chat_model = lambda role, cfg: model if cfg.model_for(role) == "fake/judge2" else None
+    monkeypatch.setattr(chat, "get_chat_model",
+                        lambda role, cfg: model if cfg.model_for(role) == "fake/judge2" else None)
     j2 = make_judge("judge2", {"judge2_model": "fake/judge2"})
     assert isinstance(j2, LLMJudge) and j2.name == "judge2" and j2.score("q", "g", "a").score == 6
     assert isinstance(make_judge("judge", {"judge2_model": "fake/judge2"}), OfflineJudge)

@@ -23,7 +23,6 @@ from langchain_core.messages import AIMessageChunk
 from langchain_core.runnables import RunnableConfig
 
 from finrag.graphs import SYSTEMS, get_graph
-from finrag.nodes.common import reader_of
 from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
 from finrag.state.systems import DEFAULT_SYSTEM
@@ -32,7 +31,6 @@ from finrag.tools.answering.fallback_answer import fallback_of
 from finrag.tools.answering.page_labels import display_citations, display_citations_by, display_fields, printed_label
 from finrag.tools.llm.calls import failed_call, message_text
 from finrag.tools.llm.tokens import count_tokens
-from finrag.tools.routing.registry import answer_caveats
 from finrag.tools.visible import shown
 
 
@@ -263,6 +261,9 @@ class AnswerTokens:
         """The number the filing prints on zero-based `page` (what `generate` records for its contexts)."""
         if doc not in self._pages:
             try:
+                # lazy: the nodes (~2 s of imports) load with the graph, while `finrag ask` opens its index
+                from finrag.nodes.common import reader_of
+
                 self._pages[doc] = reader_of(self._cfg).pages_of(doc) if self._cfg is not None else []
             except Exception:  # no index to read: the viewer's pages only, as `generate` does then
                 self._pages[doc] = []
@@ -280,6 +281,9 @@ class AnswerTokens:
             text = text.lstrip()
             if not text:
                 return ""
+
+            # lazy: routing's registry loads with the graph (see `reader_of` above)
+            from finrag.tools.routing.registry import answer_caveats
 
             caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),
                                      str(state.get("routing_reason") or ""))

@@ -17,6 +17,16 @@ sys.path.insert(0, str(REPO / "tests"))  # test helpers: `from support.servers i
 SHARED = REPO.parent / "shared" / "data" / "financebench"
 
 
+@pytest.fixture()
+def machine_settings_cleared(monkeypatch) -> None:
+    """The machine's LLM, key and server settings (`support.servers.MACHINE_SETTINGS`) out of this test's
+    environment, so the in-process code it runs reads none of them."""
+    from support.servers import MACHINE_SETTINGS
+
+    for name in MACHINE_SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not (SHARED / "pdfs").is_dir():

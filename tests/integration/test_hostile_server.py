@@ -25,17 +25,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
+from support.servers import CLI_PYTHON, ThreadServer, clean_env, finrag_serve
 
 import finrag.server_runnable as server_runnable
 from finrag.graphs import SYSTEMS
@@ -44,10 +42,6 @@ from finrag.tools.indexing import open_index
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
               pytest.mark.filterwarnings("ignore:astream_log is deprecated")]  # LangServe's /stream_log
 
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (the code before the fix)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "FINRAG_API_KEY",
-            "FINRAG_SERVE_TIMEOUT", "FINRAG_SERVE_MAX_BATCH", "FINRAG_SERVE_MAX_BODY", "FINRAG_ON_LLM_ERROR")
 KEY = "hostile-key"
 RUN_ENDPOINTS = ("invoke", "batch", "stream", "stream_log", "stream_events")
 
@@ -223,15 +217,13 @@ def _assert_stream_error_like_invoke(url: str, question: str, status: int) -> st
     return detail
 
 
-def test_llm_failure_in_a_stream_is_502_like_invoke(demo_index, demo_qas, monkeypatch):
+def test_llm_failure_in_a_stream_is_502_like_invoke(demo_index, demo_qas, monkeypatch, machine_settings_cleared):
     from langserve import RemoteRunnable
 
     from finrag.server import create_app
 
     with OpenAIStub() as stub:
         stub.mode = "http500"
-        for name in ENV_DROP:
-            monkeypatch.delenv(name, raising=False)
         monkeypatch.setenv("FINRAG_LLM", "openai/stub-model")
         monkeypatch.setenv("FINRAG_LLM_BASE_URL", stub.base_url)
         monkeypatch.setenv("FINRAG_FAST_PATH", "off")
@@ -247,11 +239,9 @@ def test_llm_failure_in_a_stream_is_502_like_invoke(demo_index, demo_qas, monkey
 
 
 def test_misconfigured_llm_or_missing_index_in_a_stream_is_503_like_invoke(demo_index, demo_qas, tmp_path,
-                                                                            monkeypatch):
+                                                                            monkeypatch, machine_settings_cleared):
     from finrag.server import create_app
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FINRAG_LLM", "openai/gpt-4.1")  # and no OPENAI_API_KEY
     monkeypatch.setenv("FINRAG_FAST_PATH", "off")
     with ThreadServer(create_app(demo_index, warm_up=False)) as srv:
@@ -281,9 +271,8 @@ def test_health_shows_the_index_folder_name_not_its_path(demo_index, tmp_path):
 
 # ------------------------------------------------------------------------------- 5. the index changes
 def _index(paths: list[Path], index: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ENV_DROP}
     r = subprocess.run([CLI_PYTHON, "-m", "finrag.cli", "index", *map(str, paths), "--index", str(index), "-q"],
-                       capture_output=True, text=True, timeout=600, env={**env, "HF_HUB_OFFLINE": "1"})
+                       capture_output=True, text=True, timeout=600, env=clean_env())
     assert r.returncode == 0, r.stderr[-2000:]
 
 
@@ -303,25 +292,17 @@ def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_qas, tmp_p
     assert not index_paths(acme + borealis, store, progress=False, workers=1).failed
     store.close()
 
-    port = free_port()
-    log = tmp_path / "serve.log"
-    env = {k: v for k, v in os.environ.items() if k not in ENV_DROP}
-    with log.open("w") as fh:
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT,
-                                env={**env, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})
-    url = f"http://{HOST}:{port}"
+    with finrag_serve(index, tmp_path) as served:
+        url = served.url
 
-    def ask(qa: dict) -> list[str]:
-        r = httpx.post(f"{url}/hdrr/invoke", json={"input": {"question": qa["question"]}}, timeout=120)
-        assert r.status_code == 200, r.text[:300]
-        return r.json()["output"]["routing"]["routed_docs"]
+        def ask(qa: dict) -> list[str]:
+            r = httpx.post(f"{url}/hdrr/invoke", json={"input": {"question": qa["question"]}}, timeout=120)
+            assert r.status_code == 200, r.text[:300]
+            return r.json()["output"]["routing"]["routed_docs"]
 
-    def documents() -> int:
-        return httpx.get(f"{url}/health", timeout=30).json()["documents"]
+        def documents() -> int:
+            return httpx.get(f"{url}/health", timeout=30).json()["documents"]
 
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
         assert documents() == 4 and cblt["doc_id"] not in ask(cblt)
         _index([pdfs[cblt["doc_id"]]], index)  # a filing added in place by another process
         assert documents() == 5 and ask(cblt) == [cblt["doc_id"]]
@@ -336,7 +317,3 @@ def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_qas, tmp_p
         index.rename(tmp_path / "old")
         fresh.rename(index)
         assert documents() == 6 and ask(bor) == [bor["doc_id"]]
-    finally:
-        stop_process(proc)
-    text = log.read_text(errors="replace")
-    assert "Traceback" not in text, text[-3000:]

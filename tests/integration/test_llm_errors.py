@@ -18,20 +18,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, free_port
+from support.servers import CLI_PYTHON, HOST, free_port
 
 from finrag import run_query
 from finrag.tools.indexing import open_index
-
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (e.g. the code
-# before the fix, to see these tests fail there)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-
-
 
 
 def run_cli(*args: str, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:

@@ -11,9 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -26,7 +23,7 @@ from finrag.graphs import SYSTEMS
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http  # noqa: E402
+from support.servers import ThreadServer, finrag_serve  # noqa: E402
 
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
@@ -49,21 +46,8 @@ def _remote(url: str, **kwargs):
 @pytest.fixture(scope="session")
 def finrag_server(demo_index, tmp_path_factory):
     """`finrag serve --index <demo index>` on a free loopback port; yields its base URL."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("server") / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    env.pop("FINRAG_API_KEY", None)
-    with log.open("w") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "finrag.cli", "serve", "--index", str(demo_index),
-                                 "--host", HOST, "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=120, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        text = log.read_text(errors="replace")
-        assert "Traceback" not in text, text[-3000:]
+    with finrag_serve(demo_index, tmp_path_factory.mktemp("server"), ready_timeout=120) as served:
+        yield served.url
 
 
 @pytest.fixture(scope="session")

@@ -12,40 +12,21 @@ Before the fixes:
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import httpx
 import pytest
 from support.headless import Chromium, chromium_binary
-from support.servers import HOST, free_port, stop_process, wait_http
+from support.servers import finrag_serve
 
 from finrag.graphs import SYSTEMS
 
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python serves another checkout (e.g. the code before the fix)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-
 
 @pytest.fixture(scope="module")
 def server(demo_index, tmp_path_factory):
-    port = free_port()
-    log = tmp_path_factory.mktemp("serve-trust") / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    for name in ("FINRAG_API_KEY", "FINRAG_SERVE_MAX_BATCH", "FINRAG_LLM"):
-        env.pop(name, None)
-    with log.open("w") as fh:
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        assert "Traceback" not in log.read_text(errors="replace")
+    with finrag_serve(demo_index, tmp_path_factory.mktemp("serve-trust")) as served:
+        yield served.url
 
 
 # ------------------------------------------------------------------------------------------ item 7

@@ -18,25 +18,19 @@ from __future__ import annotations
 import base64
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 import pytest
 from support.headless import Chromium, chromium_binary
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
+from support.servers import ThreadServer, finrag_serve
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
               pytest.mark.skipif(chromium_binary() is None, reason=(
                   "no chromium binary: `bash .ci/install` (as root) installs Debian's chromium; "
                   "or set CHROMIUM=/path/to/chrome"))]
 
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "FINRAG_API_KEY",
-            "FINRAG_API_KEYS", "FINRAG_SERVE_TIMEOUT", "FINRAG_SERVE_MAX_BATCH", "FINRAG_SERVE_MAX_BODY",
-            "FINRAG_ON_LLM_ERROR", "FINRAG_FAST_PATH", "FINRAG_THREADS_DIR")
 FIRST = "What was Acme Widgets' revenue in FY2022?"
 FOLLOW_UP = "And in FY2023?"
 RESOLVED = "What was Acme Widgets' revenue in FY2023?"
@@ -50,23 +44,9 @@ KEY = "conversation-page-key"
 def server(demo_index, tmp_path_factory):
     """`finrag serve` on the demo index, as a user starts it (no API key); its thread stores in a folder of the
     test's own (FINRAG_THREADS_DIR), so the session's demo index stays clean."""
-    port = free_port()
     folder = tmp_path_factory.mktemp("serve-conversation")
-    log = folder / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    for name in ENV_DROP:
-        env.pop(name, None)
-    env["FINRAG_THREADS_DIR"] = str(folder / "threads")
-    with log.open("w") as fh:
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        assert "Traceback" not in log.read_text(errors="replace")
+    with finrag_serve(demo_index, folder, env={"FINRAG_THREADS_DIR": str(folder / "threads")}) as served:
+        yield served.url
 
 
 @pytest.fixture(scope="module")
@@ -306,13 +286,11 @@ def test_single_questions_stay_as_they_were(server, page):
     assert not page_errors(page), page.errors
 
 
-def test_a_conversation_with_the_api_key(demo_index, browser, monkeypatch, tmp_path):
+def test_a_conversation_with_the_api_key(demo_index, browser, monkeypatch, machine_settings_cleared, tmp_path):
     """A server with --api-key: the page sends the key on the thread routes too (POST /threads, the turns, the
     read-back after a reload), and a thread is the key's: another key's request for it is a 404."""
     from finrag.server import create_app
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FINRAG_THREADS_DIR", str(tmp_path / "threads"))
     with ThreadServer(create_app(demo_index, api_key=[KEY, "another-key"], warm_up=False)) as srv:
         tab = browser.open("about:blank")

@@ -18,22 +18,16 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 import pytest
 from support.headless import Chromium, chromium_binary
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
+from support.servers import ThreadServer, finrag_serve
 
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "FINRAG_API_KEY",
-            "FINRAG_SERVE_TIMEOUT", "FINRAG_SERVE_MAX_BATCH", "FINRAG_SERVE_MAX_BODY", "FINRAG_ON_LLM_ERROR",
-            "FINRAG_FAST_PATH")
 QUESTION = "What was Acme Widgets' total revenue in FY2022?"
 FIGURE = "1,476.2"
 UNKNOWN = "What was Globex Corp's revenue in 2022?"
@@ -63,21 +57,8 @@ needs_browser = pytest.mark.skipif(chromium_binary() is None, reason=(
 @pytest.fixture(scope="module")
 def server(demo_index, tmp_path_factory):
     """`finrag serve` on the demo index, as a user starts it (no API key)."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("serve-web") / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    for name in ENV_DROP:
-        env.pop(name, None)
-    with log.open("w") as fh:
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        assert "Traceback" not in log.read_text(errors="replace")
+    with finrag_serve(demo_index, tmp_path_factory.mktemp("serve-web")) as served:
+        yield served.url
 
 
 # ----------------------------------------------------------------------------------------------- browser
@@ -358,11 +339,9 @@ def test_filings_page_and_offline_docs_in_chromium(server, browser, tmp_path):
 
 
 @needs_browser
-def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeypatch, tmp_path):
+def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeypatch, machine_settings_cleared, tmp_path):
     from finrag.server import create_app
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     with ThreadServer(create_app(demo_index, api_key=KEY, warm_up=False)) as srv:
         refused = httpx.get(f"{srv.url}/", headers={"accept": "text/html"}, timeout=30)
         assert refused.status_code == 401 and 'id="key-input"' in refused.text  # the page, holding no data
@@ -389,11 +368,9 @@ def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeyp
 
 
 @needs_browser
-def test_llm_tokens_stream_in_and_failures_are_messages(demo_index, browser, monkeypatch, tmp_path):
+def test_llm_tokens_stream_in_and_failures_are_messages(demo_index, browser, monkeypatch, machine_settings_cleared, tmp_path):
     from finrag.server import create_app
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     with OpenAIStub() as stub:
         monkeypatch.setenv("FINRAG_LLM", "openai/stub-model")
         monkeypatch.setenv("FINRAG_LLM_BASE_URL", stub.base_url)
@@ -428,14 +405,12 @@ def test_llm_tokens_stream_in_and_failures_are_messages(demo_index, browser, mon
 
 
 @needs_browser
-def test_an_html_filing_opens_as_its_text_with_the_passage_marked(browser, monkeypatch, tmp_path):
+def test_an_html_filing_opens_as_its_text_with_the_passage_marked(browser, monkeypatch, machine_settings_cleared, tmp_path):
     from finrag.server import create_app
     from finrag.tools.indexing.embedders import get_embedder
     from finrag.tools.indexing.indexer import index_paths
     from finrag.tools.indexing.store import Store
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     (tmp_path / "filings").mkdir()
     (tmp_path / "filings" / "NORTHWIND_2023_10K.htm").write_text(HTML_FILING, encoding="utf-8")
     store = Store(tmp_path / "index", create=True)

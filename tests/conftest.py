@@ -1,4 +1,7 @@
-"""Shared fixtures: a generated demo corpus indexed once per session, and the shared data folder."""
+"""Shared fixtures: a generated demo corpus indexed once per session, the shared data folder, the loopback
+OpenAI-format stub (`stub`, one per module), the process's caches reset after a test (`fresh_index`, `fresh_stub`,
+`fresh_threads`), the machine's settings cleared (`machine_settings_cleared`) and headless Chromium (`browser`).
+Plain helpers (servers, the stub, the browser's tabs) are in tests/support/."""
 from __future__ import annotations
 
 import os
@@ -65,3 +68,66 @@ def demo_qas(demo_corpus) -> list[dict]:
     from finrag.tools.demo.corpus import demo_questions
 
     return demo_questions(demo_corpus[1])
+
+
+# ------------------------------------------------------------------------------- the process's caches
+@pytest.fixture()
+def fresh_index():
+    """After the test, the process's cached open indexes are forgotten (run_query's runs read them)."""
+    yield
+    from finrag.tools.indexing import open_index
+
+    open_index.reset()
+
+
+@pytest.fixture()
+def fresh_threads(fresh_index):
+    """After the test, the thread stores close (they reopen on next use, as after a restart), then `fresh_index`."""
+    yield
+    from finrag import threads
+
+    threads.close_stores()
+
+
+# ------------------------------------------------------------------------------ the OpenAI-format stub
+@pytest.fixture(scope="module")
+def stub_class():
+    """The stub class the module's `stub` runs; a module overrides this fixture to serve a subclass of its own."""
+    from support.openai_stub import OpenAIStub
+
+    return OpenAIStub
+
+
+@pytest.fixture(scope="module")
+def stub(stub_class):
+    """A loopback OpenAI-compatible server (tests/support/openai_stub.py), one for the test module."""
+    with stub_class() as server:
+        yield server
+
+
+@pytest.fixture()
+def fresh_stub(stub, fresh_index):
+    """The module's stub with no requests recorded and mode "ok", before and after the test; then `fresh_index`."""
+    stub.reset()
+    yield stub
+    stub.reset()
+
+
+# ----------------------------------------------------------------------------------------- the browser
+@pytest.fixture(scope="module")
+def browser_window() -> str:
+    """The window size of the module's `browser`; a module overrides this fixture for another."""
+    return "1280,800"
+
+
+@pytest.fixture(scope="module")
+def browser(browser_window):
+    """Headless Chromium over the DevTools protocol (tests/support/headless.py), one for the test module; the test is
+    skipped with the reason where no chromium binary is installed."""
+    from support.browser import NO_CHROMIUM
+    from support.headless import Chromium, chromium_binary
+
+    if chromium_binary() is None:
+        pytest.skip(NO_CHROMIUM)
+    with Chromium(window=browser_window) as b:
+        yield b

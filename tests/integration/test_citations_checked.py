@@ -39,10 +39,8 @@ class CitingStub(OpenAIStub):
 
 
 @pytest.fixture(scope="module")
-def stub():
-    server = CitingStub().start()
-    yield server
-    server.stop()
+def stub_class():
+    return CitingStub
 
 
 def test_citations_of_contexts_not_given_are_removed_and_listed(demo_index, demo_qas, stub):

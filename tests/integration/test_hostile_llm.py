@@ -35,11 +35,11 @@ from support.servers import (
 
 from finrag import run_query
 from finrag.state.configuration import Configuration
-from finrag.tools.indexing import open_index
 from finrag.tools.llm.calls import LLMError
 from finrag.tools.llm.chat import get_chat_model
 
-pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
+pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
+              pytest.mark.usefixtures("machine_settings_cleared", "fresh_index")]
 
 @pytest.fixture()
 def hung():
@@ -48,12 +48,6 @@ def hung():
     stub.mode = "hang"
     yield stub
     stub.stop()
-
-
-@pytest.fixture(autouse=True)
-def _fresh(machine_settings_cleared):
-    yield
-    open_index.reset()
 
 
 # ------------------------------------------------------------------------------------ configuration

@@ -37,10 +37,10 @@ from support.servers import CLI_PYTHON, ThreadServer, clean_env, finrag_serve
 
 import finrag.server_runnable as server_runnable
 from finrag.graphs import SYSTEMS
-from finrag.tools.indexing import open_index
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
-              pytest.mark.filterwarnings("ignore:astream_log is deprecated")]  # LangServe's /stream_log
+              pytest.mark.filterwarnings("ignore:astream_log is deprecated"),  # LangServe's /stream_log
+              pytest.mark.usefixtures("fresh_index")]
 
 KEY = "hostile-key"
 RUN_ENDPOINTS = ("invoke", "batch", "stream", "stream_log", "stream_events")
@@ -56,12 +56,6 @@ class _SlowGraph:
     def stream(self, *args, **kwargs):  # pragma: no cover - the server uses astream
         time.sleep(30)
         yield "values", {}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
 
 
 @pytest.fixture(scope="module")

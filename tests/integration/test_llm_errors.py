@@ -24,7 +24,6 @@ from support.openai_stub import OpenAIStub
 from support.servers import CLI_PYTHON, HOST, free_port
 
 from finrag import run_query
-from finrag.tools.indexing import open_index
 
 
 def run_cli(*args: str, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -33,10 +32,7 @@ def run_cli(*args: str, env: dict | None = None, timeout: int = 300) -> subproce
                           timeout=timeout, env={**base, "HF_HUB_OFFLINE": "1", **(env or {})})
 
 
-@pytest.fixture(autouse=True)
-def _fresh():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,6 @@ pytest.importorskip("milvus_lite")
 
 from finrag.cli import main  # noqa: E402
 from finrag.graphs import SYSTEMS  # noqa: E402
-from finrag.tools.indexing import open_index  # noqa: E402
 
 SERVER = Path(sys.executable).with_name("milvus-lite")
 
@@ -59,10 +58,7 @@ def milvus_server(tmp_path_factory):
             proc.kill()
 
 
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ import json
 
 import httpx
 import pytest
-from support.headless import Chromium, chromium_binary
+from support.browser import needs_browser
+from support.headless import Chromium
 from support.servers import finrag_serve
 
 from finrag.graphs import SYSTEMS
@@ -59,8 +60,7 @@ def test_input_schema_has_no_null_type_and_null_id_still_works(server, demo_qas)
 
 
 # ----------------------------------------------------------------------------------------- item 10
-@pytest.mark.skipif(chromium_binary() is None, reason="no chromium binary: `bash .ci/install` (as root) installs "
-                                                      "Debian's chromium; or set CHROMIUM=/path/to/chrome")
+@needs_browser
 def test_each_playground_answers_in_headless_chromium(server, demo_qas, tmp_path):
     q = demo_qas[0]["question"]
     failures = []

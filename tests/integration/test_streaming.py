@@ -6,27 +6,12 @@ provider's, and a count that is finrag's own estimate is marked (`tokens_estimat
 from __future__ import annotations
 
 import pytest
-from support.openai_stub import OpenAIStub
 from support.servers import finrag_serve
 
 import finrag
 from finrag.state.contract import Answer
-from finrag.tools.indexing import open_index
 
-
-@pytest.fixture(scope="module")
-def stub():
-    server = OpenAIStub().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def _fresh(stub):
-    stub.reset()
-    yield
-    stub.reset()
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_stub")
 
 
 def conf(stub) -> dict:

@@ -21,11 +21,7 @@ from finrag.tools.indexing import open_index
 Q1, Q2 = "What was Acme Widgets' total revenue in FY2022?", "And in FY2023?"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    threads.close_stores()  # a restart: the stores close and reopen on next use
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_threads")
 
 
 @pytest.fixture()

@@ -16,20 +16,17 @@ when set (docs/screenshots/conversation.png comes from
 from __future__ import annotations
 
 import base64
-import json
 import os
 from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 import pytest
-from support.headless import Chromium, chromium_binary
+from support.browser import click, close_tab, needs_browser, open_tab
 from support.servers import ThreadServer, finrag_serve
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
-              pytest.mark.skipif(chromium_binary() is None, reason=(
-                  "no chromium binary: `bash .ci/install` (as root) installs Debian's chromium; "
-                  "or set CHROMIUM=/path/to/chrome"))]
+              needs_browser]
 
 FIRST = "What was Acme Widgets' revenue in FY2022?"
 FOLLOW_UP = "And in FY2023?"
@@ -50,44 +47,23 @@ def server(demo_index, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with Chromium(window="1280,900") as b:
-        yield b
+def browser_window() -> str:
+    return "1280,900"
 
 
 @pytest.fixture()
 def page(browser, server):
     """A fresh tab on the answer page (1280x900, a laptop screen), its sessionStorage empty."""
-    tab = browser.open("about:blank")
-    tab.call("Log.clear")
-    tab.errors.clear()
-    tab.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
-    tab.navigate(f"{server}/documents")  # the tab is reused: the last test's conversation is forgotten first
+    tab = open_tab(browser, f"{server}/documents", height=900)  # the tab is reused: the last conversation goes first
     tab.wait_for("!!document.body && location.pathname === '/documents'", 60)
     tab.eval("sessionStorage.clear(); true")
     tab.navigate(f"{server}/")
     tab.wait_for("!!document.querySelector('#examples button')", 60)
     yield tab
-    browser.pages.remove(tab)
-    tab.close()
+    close_tab(browser, tab)
 
 
 # ----------------------------------------------------------------------------------------------- helpers
-def click(page, selector: str, index: int = 0) -> None:
-    """A real mouse click on the `index`-th element matching `selector` (scrolled into view first)."""
-    box = page.eval(f"""(() => {{
-        const el = document.querySelectorAll({json.dumps(selector)})[{index}];
-        if (!el) return null;
-        el.scrollIntoView({{block: "center"}});
-        const r = el.getBoundingClientRect();
-        return [r.x + r.width / 2, r.y + r.height / 2];
-    }})()""")
-    if not box:
-        raise LookupError(f"nothing matches {selector!r} (index {index})")
-    for kind in ("mousePressed", "mouseReleased"):
-        page.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
-
-
 def converse(page) -> None:
     """Tick "Conversation" (a real click) and wait until the view shows."""
     if not page.eval("document.querySelector('#conversation-mode').checked"):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from support.headless import Chromium, chromium_binary
+from support.browser import click, close_tab, needs_browser, open_tab
 from support.openai_stub import OpenAIStub
 from support.servers import ThreadServer, finrag_serve
 
@@ -49,8 +49,6 @@ $765.7 million in fiscal 2022, driven by specialty foods and higher volumes in o
 <tr><td>Total revenue</td><td>812.4</td><td>765.7</td></tr><tr><td>Net income</td><td>58.2</td><td>49.9</td></tr></table>
 </body></html>
 """
-needs_browser = pytest.mark.skipif(chromium_binary() is None, reason=(
-    "no chromium binary: `bash .ci/install` (as root) installs Debian's chromium; or set CHROMIUM=/path/to/chrome"))
 
 
 # ----------------------------------------------------------------------------------------------- servers
@@ -62,44 +60,6 @@ def server(demo_index, tmp_path_factory):
 
 
 # ----------------------------------------------------------------------------------------------- browser
-@pytest.fixture(scope="module")
-def browser():
-    if chromium_binary() is None:
-        pytest.skip("no chromium binary: `bash .ci/install` (as root) installs Debian's chromium")
-    with Chromium(window="1280,800") as b:
-        yield b
-
-
-def open_page(browser, url: str):
-    """A tab with a 1280x800 viewport (a laptop screen) showing `url`."""
-    page = browser.open("about:blank")
-    page.call("Log.clear")  # the tab is reused: what an earlier test's page logged is not this test's
-    page.errors.clear()
-    page.call("Emulation.setDeviceMetricsOverride", width=1280, height=800, deviceScaleFactor=1, mobile=False)
-    page.navigate(url)
-    return page
-
-
-def close_page(browser, page) -> None:
-    browser.pages.remove(page)
-    page.close()
-
-
-def click(page, selector: str, index: int = 0) -> None:
-    """A real mouse click on the `index`-th element matching `selector` (scrolled into view first)."""
-    box = page.eval(f"""(() => {{
-        const el = document.querySelectorAll({json.dumps(selector)})[{index}];
-        if (!el) return null;
-        el.scrollIntoView({{block: "center"}});
-        const r = el.getBoundingClientRect();
-        return [r.x + r.width / 2, r.y + r.height / 2];
-    }})()""")
-    if not box:
-        raise LookupError(f"nothing matches {selector!r} (index {index})")
-    for kind in ("mousePressed", "mouseReleased"):
-        page.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
-
-
 def choose(page, selector: str, value: str) -> None:
     page.eval(f"""(() => {{ const s = document.querySelector({json.dumps(selector)}); s.value = {json.dumps(value)};
         s.dispatchEvent(new Event("change", {{bubbles: true}})); return true; }})()""")
@@ -263,7 +223,7 @@ def test_playground_output_has_the_answer_first(server):
 # ------------------------------------------------------------------------------------------------ browser
 @needs_browser
 def test_ask_open_the_cited_page_and_compare_systems(server, browser, tmp_path):
-    page = open_page(browser, f"{server}/")
+    page = open_tab(browser, f"{server}/")
     try:
         page.wait_for("!!document.querySelector('#examples button')", 60)
         assert page.eval("document.querySelector('#system-a').value") == "hdrr"
@@ -307,12 +267,12 @@ def test_ask_open_the_cited_page_and_compare_systems(server, browser, tmp_path):
         page.pump(0.3)
         assert all("status of 422" in e for e in page.errors), page.errors  # the browser logs the refused request
     finally:
-        close_page(browser, page)
+        close_tab(browser, page)
 
 
 @needs_browser
 def test_filings_page_and_offline_docs_in_chromium(server, browser, tmp_path):
-    page = open_page(browser, f"{server}/documents")
+    page = open_tab(browser, f"{server}/documents")
     try:
         page.wait_for("document.querySelectorAll('#documents-table tbody tr').length === 6", 60)
         text = page.text()
@@ -335,7 +295,7 @@ def test_filings_page_and_offline_docs_in_chromium(server, browser, tmp_path):
         assert loaded and all(u.startswith(server) for u in loaded), loaded  # nothing from outside
         assert not page.errors, page.errors
     finally:
-        close_page(browser, page)
+        close_tab(browser, page)
 
 
 @needs_browser
@@ -350,7 +310,7 @@ def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeyp
                      "/documents/ACMEWIDGETS_2022_10K/file"):
             assert httpx.get(f"{srv.url}{path}", timeout=30).status_code == 401, path
             assert httpx.get(f"{srv.url}{path}", headers={"X-API-Key": KEY}, timeout=30).status_code == 200, path
-        page = open_page(browser, f"{srv.url}/")
+        page = open_tab(browser, f"{srv.url}/")
         try:
             page.wait_for("!!document.querySelector('#key-panel') && !document.querySelector('#key-panel').hidden", 30)
             assert "needs an API key" in page.text()
@@ -364,7 +324,7 @@ def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeyp
             page.pump(0.3)
             assert not [e for e in page.errors if "401" not in e], page.errors  # the first visit's 401 is expected
         finally:
-            close_page(browser, page)
+            close_tab(browser, page)
 
 
 @needs_browser
@@ -377,7 +337,7 @@ def test_llm_tokens_stream_in_and_failures_are_messages(demo_index, browser, mon
         monkeypatch.setenv("OPENAI_API_KEY", "stub")
         monkeypatch.setenv("FINRAG_FAST_PATH", "off")  # the generator LLM answers (not the statement reader)
         with ThreadServer(create_app(demo_index, warm_up=False, timeout_s=8)) as srv:
-            page = open_page(browser, f"{srv.url}/")
+            page = open_tab(browser, f"{srv.url}/")
             try:
                 page.wait_for("!!document.querySelector('#examples button')", 60)
                 [ok] = ask(page, QUESTION)
@@ -392,16 +352,16 @@ def test_llm_tokens_stream_in_and_failures_are_messages(demo_index, browser, mon
                 shot(page, tmp_path, "llm-error.png")
             finally:
                 stub.mode = "ok"
-                close_page(browser, page)
+                close_tab(browser, page)
     with ThreadServer(create_app(tmp_path / "no-index-here", warm_up=False)) as srv:
-        page = open_page(browser, f"{srv.url}/")
+        page = open_tab(browser, f"{srv.url}/")
         try:
             page.wait_for("!!document.querySelector('#banner') && !document.querySelector('#banner').hidden", 30)
             assert "not ready (503)" in page.text() and "no finrag index" in page.text()
             [down] = ask(page, QUESTION)
             assert down["state"] == "error" and "busy or not ready (503)" in down["error"], down
         finally:
-            close_page(browser, page)
+            close_tab(browser, page)
 
 
 @needs_browser
@@ -421,7 +381,7 @@ def test_an_html_filing_opens_as_its_text_with_the_passage_marked(browser, monke
         served = httpx.get(f"{srv.url}/documents/NORTHWIND_2023_10K/file", timeout=30)
         assert served.headers["content-type"].startswith("text/html") and served.headers["content-security-policy"] == "sandbox"
         assert httpx.get(f"{srv.url}/documents/NORTHWIND_2023_10K/pages/1/image", timeout=30).status_code == 404
-        page = open_page(browser, f"{srv.url}/")
+        page = open_tab(browser, f"{srv.url}/")
         try:
             page.wait_for("!!document.querySelector('#examples button')", 60)
             [hdrr] = ask(page, "What was Northwind Traders' total revenue in fiscal 2023?")
@@ -437,4 +397,4 @@ def test_an_html_filing_opens_as_its_text_with_the_passage_marked(browser, monke
             page.pump(0.3)
             assert not page.errors, page.errors
         finally:
-            close_page(browser, page)
+            close_tab(browser, page)

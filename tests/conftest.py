@@ -89,6 +89,16 @@ def fresh_threads(fresh_index):
     threads.close_stores()
 
 
+@pytest.fixture()
+def thread_store(tmp_path):
+    """A real SQLite thread store in tmp_path (not the index's own: the session index stays clean)."""
+    from finrag.threads import ThreadStore
+
+    store = ThreadStore.sqlite(tmp_path / "threads.sqlite")
+    yield store
+    store.close()
+
+
 # ------------------------------------------------------------------------------ the OpenAI-format stub
 @pytest.fixture(scope="module")
 def stub_class():

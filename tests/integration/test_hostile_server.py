@@ -22,7 +22,6 @@ log, `finrag serve` as a subprocess where another process changes the index unde
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import shutil
@@ -33,7 +32,7 @@ from pathlib import Path
 import httpx
 import pytest
 from support.openai_stub import OpenAIStub
-from support.servers import CLI_PYTHON, ThreadServer, clean_env, finrag_serve
+from support.servers import CLI_PYTHON, SlowGraph, ThreadServer, clean_env, finrag_serve
 
 import finrag.server_runnable as server_runnable
 from finrag.graphs import SYSTEMS
@@ -44,18 +43,6 @@ pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' at
 
 KEY = "hostile-key"
 RUN_ENDPOINTS = ("invoke", "batch", "stream", "stream_log", "stream_events")
-
-
-class _SlowGraph:
-    """Stands in for a compiled graph that hangs (so a route's timeout shows in under a second)."""
-
-    async def astream(self, *args, **kwargs):
-        await asyncio.sleep(30)
-        yield "values", {}
-
-    def stream(self, *args, **kwargs):  # pragma: no cover - the server uses astream
-        time.sleep(30)
-        yield "values", {}
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +84,7 @@ def test_config_hash_routes_do_not_bypass_the_guards(demo_index, demo_qas, monke
         r = httpx.post(f"{srv.url}/hdrr/c/{EMPTY_CONFIG_HASH}/invoke", headers={"content-type": "application/json"},
                        content=b'{"input": {"question": "Acme\xff revenue?"}}', timeout=60)
         assert r.status_code in (404, 422), (r.status_code, r.text[:300])
-    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: SlowGraph())
     with ThreadServer(server.create_app(demo_index, timeout_s=0.5, warm_up=False)) as srv:
         t0 = time.monotonic()
         r = httpx.post(f"{srv.url}/hdrr/c/{EMPTY_CONFIG_HASH}/invoke", json={"input": q}, timeout=10)
@@ -109,7 +96,7 @@ def test_every_route_of_the_app_is_guarded(demo_index, demo_qas, monkeypatch):
     a body that is not UTF-8 and a batch over the cap, and times out."""
     import finrag.server as server
 
-    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: SlowGraph())
     app = server.create_app(demo_index, api_key=KEY, max_body_bytes=4_000, timeout_s=0.5, warm_up=False, max_batch=4)
     routes = [(m, concrete(r.path)) for r in app.routes for m in sorted(getattr(r, "methods", None) or ())
               if m != "HEAD"]

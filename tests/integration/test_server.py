@@ -23,7 +23,7 @@ from finrag.graphs import SYSTEMS
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-from support.servers import ThreadServer, finrag_serve  # noqa: E402
+from support.servers import SlowGraph, ThreadServer, finrag_serve  # noqa: E402
 
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
@@ -297,18 +297,6 @@ def test_unexpected_error_is_one_line_500(keyed_server, demo_qas, monkeypatch, c
     assert chunks and chunks[0]["system"] == "hdrr"
 
 
-class _SlowGraph:
-    """Stands in for a compiled graph that hangs (to test the timeout deterministically)."""
-
-    async def astream(self, *args, **kwargs):
-        await asyncio.sleep(30)
-        yield "values", {}
-
-    def stream(self, *args, **kwargs):  # pragma: no cover - the server uses astream
-        time.sleep(30)
-        yield "values", {}
-
-
 def test_timeout_504(demo_index, demo_qas, monkeypatch):
     import finrag.server as server
 
@@ -321,7 +309,7 @@ def test_timeout_504(demo_index, demo_qas, monkeypatch):
         assert httpx.get(f"{srv.url}/health", timeout=30).status_code == 200  # health is not timed
 
     # a hanging graph: invoke gets a 504 response; a stream that has started ends with a 504 error event
-    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: SlowGraph())
     with ThreadServer(server.create_app(demo_index, timeout_s=0.5, warm_up=False)) as srv:
         t0 = time.monotonic()
         r = httpx.post(f"{srv.url}/hdrr/invoke", json={"input": q}, timeout=30)

@@ -3,6 +3,7 @@ until ready, stopping, `finrag serve` as a user starts it, uvicorn in a thread, 
 /health polls of the hung-LLM cases."""
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -129,6 +130,18 @@ class ThreadServer:
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
         self.thread.join(20)
+
+
+class SlowGraph:
+    """Stands in for a compiled graph that hangs (so a route's timeout shows in under a second, deterministically)."""
+
+    async def astream(self, *args, **kwargs):
+        await asyncio.sleep(30)
+        yield "values", {}
+
+    def stream(self, *args, **kwargs):  # pragma: no cover - the server uses astream
+        time.sleep(30)
+        yield "values", {}
 
 
 def thread_count(pid: int) -> int:

@@ -85,7 +85,7 @@ def test_an_llm_generator_gets_the_tagged_facts_as_a_structured_block(ixbrl_inde
     try:
         res = run_query("What was Acme Widgets' total revenue in Q3 of fiscal 2025?", system="hdrr",
                         index_dir=str(ixbrl_index),
-                        configurable={"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"})
+                        configurable=stub.configurable(fast_path="off"))
         prompt = "\n".join(str(m.get("content")) for m in stub.chat_requests()[-1]["body"]["messages"])
     finally:
         stub.stop()

@@ -74,7 +74,7 @@ def test_llm_timeout_reaches_the_openai_embeddings_client(monkeypatch):
 
 # ------------------------------------------------------------------------------------------- Python
 def test_a_hung_llm_is_a_timeout_error_after_the_retry_budget(demo_index, demo_qas, hung):
-    conf = {"llm": "openai/stub-model", "llm_base_url": hung.base_url, "llm_timeout_s": 0.5, "llm_max_retries": 2}
+    conf = hung.configurable(llm_timeout_s=0.5, llm_max_retries=2)
     t0 = time.monotonic()
     with pytest.raises(LLMError) as info:
         run_query(demo_qas[0]["question"], "hdrr", index_dir=str(demo_index), configurable=conf)

@@ -91,7 +91,7 @@ def test_offline_fallback_only_when_asked_and_then_marked(demo_index, demo_qas, 
 def test_python_api_raises_llm_error_and_falls_back_when_configured(demo_index, demo_qas):
     with OpenAIStub() as stub:
         stub.mode = "http500"
-        conf = {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"}
+        conf = stub.configurable(fast_path="off")
         from finrag.tools.llm.calls import LLMError
 
         with pytest.raises(LLMError) as info:

@@ -24,7 +24,7 @@ def _fresh(fresh_stub):
 
 
 def conf(stub, **extra) -> dict:
-    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off", **extra}
+    return stub.configurable(**{"fast_path": "off", **extra})  # a test may turn the fast path back on
 
 
 def ask(demo_index, stub, question, system="hdrr", **extra) -> dict:

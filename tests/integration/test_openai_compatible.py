@@ -32,7 +32,7 @@ pytestmark = pytest.mark.usefixtures("fresh_stub")
 def llm_conf(stub, **extra) -> dict:
     # these tests are about the generator's LLM path: HDRR's fast path (a confident statement reader answers
     # without the generator call) is off here and tested in test_reader_fast_path.py
-    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off", **extra}
+    return stub.configurable(**{"fast_path": "off", **extra})  # a test may turn the fast path back on
 
 
 def ask(demo_index, stub, question, system="hdrr", **extra) -> dict:

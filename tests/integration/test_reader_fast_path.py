@@ -44,7 +44,7 @@ pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def llm(stub, **extra) -> dict:
-    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, **extra}
+    return stub.configurable(**extra)
 
 
 @pytest.mark.parametrize("question, expected", QUESTIONS)

@@ -44,7 +44,7 @@ pytestmark = pytest.mark.usefixtures("fresh_stub")
 
 def ask(demo_index, stub, question: str, reply: dict, system: str = "hdrr") -> dict:
     stub.router_reply = reply
-    conf = {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"}
+    conf = stub.configurable(fast_path="off")
     res = run_query(question, system=system, index_dir=str(demo_index), configurable=conf)
     assert [c["role"] for c in res["cost"]["calls"]][:1] == ["router"] and "error" not in res["cost"]["calls"][0]
     return res

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.usefixtures("fresh_stub")
 
 def conf(stub) -> dict:
     # the generator's LLM call is what streams: HDRR's statement-reader fast path (which skips it) is off
-    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"}
+    return stub.configurable(fast_path="off")
 
 
 def _question(demo_qas) -> str:

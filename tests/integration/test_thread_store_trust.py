@@ -178,7 +178,7 @@ def test_a_failed_turn_leaves_the_thread_as_it_was(demo_index, thread_store, mon
 
     monkeypatch.setenv("OPENAI_API_KEY", "x")
     with OpenAIStub() as stub:
-        conf = {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "llm_max_retries": 0}
+        conf = stub.configurable(llm_max_retries=0)
         _turn(demo_index, thread_store, Q1, configurable=conf)
         before = thread_store.read("t1")
         stub.mode = "http500"  # the router LLM fails: a 502 from the server

@@ -70,6 +70,18 @@ def demo_qas(demo_corpus) -> list[dict]:
     return demo_questions(demo_corpus[1])
 
 
+@pytest.fixture(scope="session")
+def demo_server(demo_index, tmp_path_factory) -> str:
+    """The base URL of `finrag serve` on the demo index as a user starts it (no API key, no LLM, none of the
+    machine's settings), one for the session; its thread stores in a folder of its own (FINRAG_THREADS_DIR), so the
+    demo index stays clean. Its log must hold no traceback when it stops."""
+    from support.servers import finrag_serve
+
+    folder = tmp_path_factory.mktemp("demo-server")
+    with finrag_serve(demo_index, folder, env={"FINRAG_THREADS_DIR": str(folder / "threads")}) as served:
+        yield served.url
+
+
 # ------------------------------------------------------------------------------- the process's caches
 @pytest.fixture()
 def fresh_index():

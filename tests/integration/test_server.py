@@ -23,7 +23,7 @@ from finrag.graphs import SYSTEMS
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-from support.servers import SlowGraph, ThreadServer, finrag_serve  # noqa: E402
+from support.servers import SlowGraph, ThreadServer  # noqa: E402
 
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
@@ -44,15 +44,8 @@ def _remote(url: str, **kwargs):
 
 
 @pytest.fixture(scope="session")
-def finrag_server(demo_index, tmp_path_factory):
-    """`finrag serve --index <demo index>` on a free loopback port; yields its base URL."""
-    with finrag_serve(demo_index, tmp_path_factory.mktemp("server"), ready_timeout=120) as served:
-        yield served.url
-
-
-@pytest.fixture(scope="session")
-def http(finrag_server):
-    with httpx.Client(base_url=finrag_server, timeout=60) as client:
+def http(demo_server):
+    with httpx.Client(base_url=demo_server, timeout=60) as client:
         yield client
 
 
@@ -85,8 +78,8 @@ def test_health(http, demo_index):
     assert body["systems"] == list(SYSTEMS)
 
 
-def test_hdrr_invoke_remote_runnable(finrag_server, demo_qas):
-    hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
+def test_hdrr_invoke_remote_runnable(demo_server, demo_qas):
+    hdrr = _remote(f"{demo_server}/hdrr/", timeout=60)
     for qa in single_company_qas(demo_qas):
         out = hdrr.invoke({"question": qa["question"], "id": qa["id"]})
         assert_contract(out, "hdrr")
@@ -112,9 +105,9 @@ def test_invoke_every_system_httpx(http, demo_qas, system):
         assert {c["doc_id"] for c in out["contexts"]} == {qa["doc_id"]}
 
 
-def test_hdrr_batch(finrag_server, http, demo_qas):
+def test_hdrr_batch(demo_server, http, demo_qas):
     qas = single_company_qas(demo_qas)
-    outs = _remote(f"{finrag_server}/hdrr/", timeout=60).batch([{"question": q["question"]} for q in qas])
+    outs = _remote(f"{demo_server}/hdrr/", timeout=60).batch([{"question": q["question"]} for q in qas])
     assert len(outs) == len(qas)
     for qa, out in zip(qas, outs):
         assert_contract(out, "hdrr")
@@ -126,9 +119,9 @@ def test_hdrr_batch(finrag_server, http, demo_qas):
     assert [o["routing"]["routed_docs"] for o in r.json()["output"]] == [[q["doc_id"]] for q in qas[:2]]
 
 
-def test_hdrr_stream_adds_up_to_invoke(finrag_server, demo_qas):
+def test_hdrr_stream_adds_up_to_invoke(demo_server, demo_qas):
     qa = demo_qas[0]
-    hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
+    hdrr = _remote(f"{demo_server}/hdrr/", timeout=60)
     chunks = list(hdrr.stream({"question": qa["question"], "id": "s1"}))
     assert len(chunks) >= 3, chunks
     assert set(chunks[0]) == {"id", "system", "question"}
@@ -154,9 +147,9 @@ def test_hdrr_stream_raw_sse(http, demo_qas):
     assert events.count("data") >= 3
 
 
-def test_hdrr_stream_events_show_nodes(finrag_server, demo_qas):
+def test_hdrr_stream_events_show_nodes(demo_server, demo_qas):
     async def collect():
-        hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
+        hdrr = _remote(f"{demo_server}/hdrr/", timeout=60)
         return [e async for e in hdrr.astream_events({"question": demo_qas[0]["question"]}, version="v2")]
 
     events = asyncio.run(collect())

@@ -23,7 +23,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 from support.browser import click, close_tab, needs_browser, open_tab
-from support.servers import ThreadServer, finrag_serve
+from support.servers import ThreadServer
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
               needs_browser]
@@ -38,26 +38,17 @@ KEY = "conversation-page-key"
 
 # ----------------------------------------------------------------------------------------------- servers
 @pytest.fixture(scope="module")
-def server(demo_index, tmp_path_factory):
-    """`finrag serve` on the demo index, as a user starts it (no API key); its thread stores in a folder of the
-    test's own (FINRAG_THREADS_DIR), so the session's demo index stays clean."""
-    folder = tmp_path_factory.mktemp("serve-conversation")
-    with finrag_serve(demo_index, folder, env={"FINRAG_THREADS_DIR": str(folder / "threads")}) as served:
-        yield served.url
-
-
-@pytest.fixture(scope="module")
 def browser_window() -> str:
     return "1280,900"
 
 
 @pytest.fixture()
-def page(browser, server):
+def page(browser, demo_server):
     """A fresh tab on the answer page (1280x900, a laptop screen), its sessionStorage empty."""
-    tab = open_tab(browser, f"{server}/documents", height=900)  # the tab is reused: the last conversation goes first
+    tab = open_tab(browser, f"{demo_server}/documents", height=900)  # the tab is reused: the last conversation goes first
     tab.wait_for("!!document.body && location.pathname === '/documents'", 60)
     tab.eval("sessionStorage.clear(); true")
-    tab.navigate(f"{server}/")
+    tab.navigate(f"{demo_server}/")
     tab.wait_for("!!document.querySelector('#examples button')", 60)
     yield tab
     close_tab(browser, tab)
@@ -130,7 +121,7 @@ def page_errors(page) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------- tests
-def test_two_turn_conversation_then_reload_restores_it(server, page, tmp_path):
+def test_two_turn_conversation_then_reload_restores_it(demo_server, page, tmp_path):
     converse(page)
     assert page.eval("document.querySelector('#compare').disabled")  # one system answers each turn
     assert not page.eval("document.querySelector('#conversation-hint').hidden")
@@ -157,7 +148,7 @@ def test_two_turn_conversation_then_reload_restores_it(server, page, tmp_path):
     shot(page, tmp_path, "conversation.png")
 
     # the server holds the same two turns
-    held = httpx.get(f"{server}/threads/{thread}", timeout=30)
+    held = httpx.get(f"{demo_server}/threads/{thread}", timeout=30)
     assert held.status_code == 200, held.text[:300]
     body = held.json()
     held_turns = body["turns"] if isinstance(body, dict) else body
@@ -165,7 +156,7 @@ def test_two_turn_conversation_then_reload_restores_it(server, page, tmp_path):
     assert held_turns[1]["resolved_question"] == RESOLVED
 
     # a reload reads the thread back: both turns, their resolved question, answer, routing and citations
-    page.navigate(f"{server}/")
+    page.navigate(f"{demo_server}/")
     page.wait_for(f"{TURNS}.length === 2 && document.querySelector('#conversation-view')?.dataset.state === 'ready'", 60)
     assert page.eval("document.querySelector('#conversation-mode').checked")
     one, two = turns(page)
@@ -188,7 +179,7 @@ def test_two_turn_conversation_then_reload_restores_it(server, page, tmp_path):
     assert not page_errors(page), page.errors
 
 
-def test_new_conversation_clears_the_turns_and_starts_a_new_thread(server, page):
+def test_new_conversation_clears_the_turns_and_starts_a_new_thread(demo_server, page):
     converse(page)
     ask_turn(page, FIRST)
     old = thread_of(page)
@@ -208,18 +199,18 @@ def test_new_conversation_clears_the_turns_and_starts_a_new_thread(server, page)
     assert "ACMEWIDGETS" not in " ".join(alone["routed"]) and FY2023 not in alone["answer"], alone["text"][:600]
     assert "which_company" in alone["text"], alone["text"][:600]
     # the old thread is still the server's (New conversation only leaves it)
-    assert httpx.get(f"{server}/threads/{old}", timeout=30).status_code == 200
-    page.navigate(f"{server}/")  # a reload shows the new thread's one turn
+    assert httpx.get(f"{demo_server}/threads/{old}", timeout=30).status_code == 200
+    page.navigate(f"{demo_server}/")  # a reload shows the new thread's one turn
     page.wait_for(f"{TURNS}.length === 1 && document.querySelector('#conversation-view')?.dataset.state === 'ready'", 60)
     assert turns(page)[0]["question"] == FOLLOW_UP
     assert not page_errors(page), page.errors
 
 
-def test_a_stale_thread_starts_a_new_one_with_a_note(server, page):
+def test_a_stale_thread_starts_a_new_one_with_a_note(demo_server, page):
     # a tab whose thread the server does not have (another server, or the thread removed): the reload says so
     page.eval("sessionStorage.setItem('finrag.conversation', 'on'); sessionStorage.setItem('finrag.thread', "
               "'gone-thread-1'); true")
-    page.navigate(f"{server}/")
+    page.navigate(f"{demo_server}/")
     page.wait_for("document.querySelector('#conversation-note')?.hidden === false", 30)
     note = page.eval("document.querySelector('#conversation-note').innerText")
     assert "gone-thread-1" in note and "no longer on the server" in note and "next question" in note, note
@@ -230,7 +221,7 @@ def test_a_stale_thread_starts_a_new_one_with_a_note(server, page):
 
     # the thread removed on the server while the page shows it: the next turn starts a new thread and says so
     old = thread_of(page)
-    assert httpx.delete(f"{server}/threads/{old}", timeout=30).status_code in (200, 204)
+    assert httpx.delete(f"{demo_server}/threads/{old}", timeout=30).status_code in (200, 204)
     [again] = ask_turn(page, FOLLOW_UP)
     note = page.eval("document.querySelector('#conversation-note').innerText")
     assert old in note and "no longer on the server" in note and "new one started" in note, note
@@ -240,7 +231,7 @@ def test_a_stale_thread_starts_a_new_one_with_a_note(server, page):
     assert not page_errors(page), page.errors
 
 
-def test_single_questions_stay_as_they_were(server, page):
+def test_single_questions_stay_as_they_were(demo_server, page):
     converse(page)
     ask_turn(page, FIRST)
     click(page, "#conversation-mode")  # unticked: the single-question page, side by side available again
@@ -254,7 +245,7 @@ def test_single_questions_stay_as_they_were(server, page):
     assert page.eval("document.querySelectorAll('#results .resolved, #results .turn').length") == 0
     # a ?q= link is a single question even in a tab that keeps a conversation
     page.eval("sessionStorage.setItem('finrag.conversation', 'on'); true")
-    page.navigate(f"{server}/?q={quote(FOLLOW_UP)}")
+    page.navigate(f"{demo_server}/?q={quote(FOLLOW_UP)}")
     page.wait_for("document.querySelectorAll('#results .result').length === 1 && "
                   "['done', 'error'].includes(document.querySelector('#results .result')?.dataset.state)", 90)
     assert page.eval("document.querySelector('#conversation-view').hidden")

@@ -24,7 +24,7 @@ import httpx
 import pytest
 from support.browser import click, close_tab, needs_browser, open_tab
 from support.openai_stub import OpenAIStub
-from support.servers import ThreadServer, finrag_serve
+from support.servers import ThreadServer
 
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
@@ -52,13 +52,6 @@ $765.7 million in fiscal 2022, driven by specialty foods and higher volumes in o
 
 
 # ----------------------------------------------------------------------------------------------- servers
-@pytest.fixture(scope="module")
-def server(demo_index, tmp_path_factory):
-    """`finrag serve` on the demo index, as a user starts it (no API key)."""
-    with finrag_serve(demo_index, tmp_path_factory.mktemp("serve-web")) as served:
-        yield served.url
-
-
 # ----------------------------------------------------------------------------------------------- browser
 def choose(page, selector: str, value: str) -> None:
     page.eval(f"""(() => {{ const s = document.querySelector({json.dumps(selector)}); s.value = {json.dumps(value)};
@@ -114,8 +107,8 @@ def open_chip(page, selector: str = ".answer .chip", index: int = 0) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------- HTTP only
-def test_root_is_the_page_for_browsers_and_json_for_api_clients(server):
-    page = httpx.get(f"{server}/", headers={"accept": "text/html,application/xhtml+xml"}, timeout=30)
+def test_root_is_the_page_for_browsers_and_json_for_api_clients(demo_server):
+    page = httpx.get(f"{demo_server}/", headers={"accept": "text/html,application/xhtml+xml"}, timeout=30)
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html"), page.text[:200]
     assert 'id="question"' in page.text and 'id="system-a"' in page.text
     csp = page.headers["content-security-policy"]
@@ -123,14 +116,14 @@ def test_root_is_the_page_for_browsers_and_json_for_api_clients(server):
     # nothing from outside: no absolute URL in any src/href, and no CDN in the page
     assert not re.findall(r'(?:src|href)="(?:https?:)?//', page.text), "the page links outside the server"
     assert "cdn" not in page.text.lower()
-    api = httpx.get(f"{server}/", timeout=30)
+    api = httpx.get(f"{demo_server}/", timeout=30)
     assert api.headers["content-type"].startswith("application/json") and "systems" in api.json()
-    docs = httpx.get(f"{server}/documents", timeout=30)
+    docs = httpx.get(f"{demo_server}/documents", timeout=30)
     assert docs.headers["content-type"].startswith("application/json") and docs.json()["count"] == 6
 
 
-def test_filings_list_identity_and_where_each_field_came_from(server):
-    docs = {d["doc_id"]: d for d in httpx.get(f"{server}/documents", timeout=30).json()["documents"]}
+def test_filings_list_identity_and_where_each_field_came_from(demo_server):
+    docs = {d["doc_id"]: d for d in httpx.get(f"{demo_server}/documents", timeout=30).json()["documents"]}
     acme = docs["ACMEWIDGETS_2022_10K"]["fields"]
     assert acme["company"] == {"value": "Acme Widgets", "source": "cover page (registrant name)"}
     assert acme["tickers"] == {"value": ["ACME"], "source": "cover page"}
@@ -141,8 +134,8 @@ def test_filings_list_identity_and_where_each_field_came_from(server):
     assert all(d["n_pages"] == 10 and d["kind"] == "pdf" for d in docs.values())
 
 
-def test_page_routes_serve_only_indexed_filings_and_pages(server):
-    base = f"{server}/documents"
+def test_page_routes_serve_only_indexed_filings_and_pages(demo_server):
+    base = f"{demo_server}/documents"
     refused = {
         f"{base}/NOPE_2022_10K/pages/0": 404,
         f"{base}/ACMEWIDGETS_2022_10K/pages/10": 404,           # 10 pages: 0-9
@@ -164,13 +157,13 @@ def test_page_routes_serve_only_indexed_filings_and_pages(server):
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF") and pdf.headers["content-type"] == "application/pdf"
 
 
-def test_cited_page_highlights_the_chunk_and_the_figure(server):
-    answer = httpx.post(f"{server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
+def test_cited_page_highlights_the_chunk_and_the_figure(demo_server):
+    answer = httpx.post(f"{demo_server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
     cited = re.search(r"\[(ACMEWIDGETS_2022_10K), p\. (\d+)(?: \(printed [^)]+\))?\]", answer["answer"])
     assert cited, answer["answer"]
     page = int(cited.group(2)) - 1  # the answer cites the viewer's page; /pages/N counts from 0
     chunk = next(c for c in answer["contexts"] if c["page_start"] <= page <= c["page_end"] and FIGURE in c["text"])
-    view = httpx.get(f"{server}/documents/ACMEWIDGETS_2022_10K/pages/{page}",
+    view = httpx.get(f"{demo_server}/documents/ACMEWIDGETS_2022_10K/pages/{page}",
                      params={"chunk": chunk["chunk_id"], "mark": [FIGURE, "Total revenue"]}, timeout=30).json()
     assert view["view"] == "image" and view["passage"]["found"], view["note"]
     kinds = [b["kind"] for b in view["boxes"]]
@@ -182,11 +175,11 @@ def test_cited_page_highlights_the_chunk_and_the_figure(server):
     assert passage and passage in chunk["text"], passage[:200]
 
 
-def test_page_images_are_png_and_cached(server):
+def test_page_images_are_png_and_cached(demo_server):
     """The image is a PNG the browser may keep (private, with an ETag) and a revalidation is a bodyless 304.
     How fast the second fetch is lives in bench/web_page.py (page_view_cached), not in a timed test; that the
     server renders a page once is tests/integration/test_page_cache.py."""
-    url = f"{server}/documents/BOREALISENERGY_2023_10K/pages/3/image"
+    url = f"{demo_server}/documents/BOREALISENERGY_2023_10K/pages/3/image"
     first = httpx.get(url, params={"zoom": 2}, timeout=60)
     assert first.status_code == 200 and first.content.startswith(b"\x89PNG") and first.headers["content-type"] == "image/png"
     assert "private" in first.headers["cache-control"] and first.headers["etag"]
@@ -196,18 +189,18 @@ def test_page_images_are_png_and_cached(server):
     assert not_modified.status_code == 304 and not not_modified.content
 
 
-def test_docs_pages_use_shipped_assets(server):
+def test_docs_pages_use_shipped_assets(demo_server):
     for path in ("/docs", "/redoc"):
-        html = httpx.get(f"{server}{path}", timeout=30).text
+        html = httpx.get(f"{demo_server}{path}", timeout=30).text
         srcs = re.findall(r'(?:src|href)="([^"]+)"', html)
         assert srcs and all(s.startswith("/docs-assets/") for s in srcs), (path, srcs)
         for src in srcs:
-            r = httpx.get(f"{server}{src}", timeout=30)
+            r = httpx.get(f"{demo_server}{src}", timeout=30)
             assert r.status_code == 200 and len(r.content) > 1000, src
 
 
-def test_playground_output_has_the_answer_first(server):
-    r = httpx.post(f"{server}/hdrr/stream_log", json={"input": {"question": QUESTION}}, timeout=120)
+def test_playground_output_has_the_answer_first(demo_server):
+    r = httpx.post(f"{demo_server}/hdrr/stream_log", json={"input": {"question": QUESTION}}, timeout=120)
     assert r.status_code == 200, r.text[:300]
     outputs = []
     for block in r.text.replace("\r\n", "\n").split("\n\n"):
@@ -216,14 +209,14 @@ def test_playground_output_has_the_answer_first(server):
             outputs += [op["value"] for op in json.loads(data).get("ops", []) if op.get("path") == "/streamed_output/-"]
     assert len(outputs) == 1, outputs  # one piece: the playground prints it as one JSON object
     assert list(outputs[0])[0] == "answer" and FIGURE in outputs[0]["answer"]
-    invoked = httpx.post(f"{server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
+    invoked = httpx.post(f"{demo_server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
     assert set(outputs[0]) == set(invoked)
 
 
 # ------------------------------------------------------------------------------------------------ browser
 @needs_browser
-def test_ask_open_the_cited_page_and_compare_systems(server, browser, tmp_path):
-    page = open_tab(browser, f"{server}/")
+def test_ask_open_the_cited_page_and_compare_systems(demo_server, browser, tmp_path):
+    page = open_tab(browser, f"{demo_server}/")
     try:
         page.wait_for("!!document.querySelector('#examples button')", 60)
         assert page.eval("document.querySelector('#system-a').value") == "hdrr"
@@ -271,8 +264,8 @@ def test_ask_open_the_cited_page_and_compare_systems(server, browser, tmp_path):
 
 
 @needs_browser
-def test_filings_page_and_offline_docs_in_chromium(server, browser, tmp_path):
-    page = open_tab(browser, f"{server}/documents")
+def test_filings_page_and_offline_docs_in_chromium(demo_server, browser, tmp_path):
+    page = open_tab(browser, f"{demo_server}/documents")
     try:
         page.wait_for("document.querySelectorAll('#documents-table tbody tr').length === 6", 60)
         text = page.text()
@@ -282,17 +275,17 @@ def test_filings_page_and_offline_docs_in_chromium(server, browser, tmp_path):
         click(page, "#documents-table tbody tr .chip")
         page.wait_for("document.querySelector('#page-frame').dataset.state === 'ready'", 60)
         assert page.eval("document.querySelector('#viewer-page').innerText").startswith("p. 1 of")
-        page.navigate(f"{server}/docs")
+        page.navigate(f"{demo_server}/docs")
         page.wait_for("!!document.querySelector('.swagger-ui .info .title')", 60)
         page.wait_for("!!document.body && document.body.innerText.includes('/documents/{doc_id}/pages/{page_no}/image')", 30)
         shot(page, tmp_path, "docs.png")
         loaded = page.eval("performance.getEntriesByType('resource').map(e => e.name)")
-        page.navigate(f"{server}/redoc")
+        page.navigate(f"{demo_server}/redoc")
         page.wait_for("!!document.body && document.body.innerText.includes('One page of a filing, with the cited passage')", 60)
         page.wait_for("!!document.querySelector('img[alt=\"redocly logo\"]')", 30)
         page.pump(0.5)
         loaded += page.eval("performance.getEntriesByType('resource').map(e => e.name)")
-        assert loaded and all(u.startswith(server) for u in loaded), loaded  # nothing from outside
+        assert loaded and all(u.startswith(demo_server) for u in loaded), loaded  # nothing from outside
         assert not page.errors, page.errors
     finally:
         close_tab(browser, page)

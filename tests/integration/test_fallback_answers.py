@@ -24,6 +24,7 @@ FILES = [SHARED / "edgar" / f for f in ("aapl-10-k-2024-11-01.html", "Oracle.10-
 pytestmark = [pytest.mark.skipif(not all(f.is_file() for f in FILES), reason=f"shared filings not found in {SHARED}"),
               pytest.mark.usefixtures("fresh_index")]
 
+
 CORPUS = {"fallback_scope": "corpus"}
 
 

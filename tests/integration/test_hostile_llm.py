@@ -41,6 +41,7 @@ from finrag.tools.llm.chat import get_chat_model
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
               pytest.mark.usefixtures("machine_settings_cleared", "fresh_index")]
 
+
 @pytest.fixture()
 def hung():
     """A loopback OpenAI-compatible server that accepts every chat request and never answers it."""

@@ -33,6 +33,7 @@ from finrag.cli import main as finrag_main
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
               pytest.mark.usefixtures("fresh_index")]
 
+
 DOC = "ACMEWIDGETS_2022_10K"
 
 

@@ -41,6 +41,7 @@ pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' at
               pytest.mark.filterwarnings("ignore:astream_log is deprecated"),  # LangServe's /stream_log
               pytest.mark.usefixtures("fresh_index")]
 
+
 KEY = "hostile-key"
 RUN_ENDPOINTS = ("invoke", "batch", "stream", "stream_log", "stream_events")
 

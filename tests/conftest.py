@@ -1,7 +1,8 @@
-"""Shared fixtures: a generated demo corpus indexed once per session, the shared data folder, the loopback
-OpenAI-format stub (`stub`, one per module), the process's caches reset after a test (`fresh_index`, `fresh_stub`,
-`fresh_threads`), the machine's settings cleared (`machine_settings_cleared`) and headless Chromium (`browser`).
-Plain helpers (servers, the stub, the browser's tabs) are in tests/support/."""
+"""Shared fixtures: a generated demo corpus indexed once per session and `finrag serve` on it (`demo_server`), the
+shared data folder, the loopback OpenAI-format stub (`stub`, one per module), a thread store in tmp_path
+(`thread_store`), the process's caches reset after a test (`fresh_index`, `fresh_stub`, `fresh_threads`), the
+machine's settings cleared (`machine_settings_cleared`) and headless Chromium (`browser`). Plain helpers (starting
+servers, the stub, the browser's tabs, the layout, Widgetco's facts) are in tests/support/."""
 from __future__ import annotations
 
 import os

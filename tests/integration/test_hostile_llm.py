@@ -45,10 +45,9 @@ pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' at
 @pytest.fixture()
 def hung():
     """A loopback OpenAI-compatible server that accepts every chat request and never answers it."""
-    stub = OpenAIStub().start()
-    stub.mode = "hang"
-    yield stub
-    stub.stop()
+    with OpenAIStub() as stub:
+        stub.mode = "hang"
+        yield stub
 
 
 # ------------------------------------------------------------------------------------ configuration

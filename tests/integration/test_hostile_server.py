@@ -258,7 +258,7 @@ def _index(paths: list[Path], index: Path) -> None:
     assert r.returncode == 0, r.stderr[-2000:]
 
 
-def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_qas, tmp_path):
+def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_index, demo_qas, tmp_path):
     from finrag.tools.indexing.embedders import get_embedder
     from finrag.tools.indexing.indexer import index_paths
     from finrag.tools.indexing.store import Store
@@ -294,8 +294,8 @@ def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_qas, tmp_p
         assert documents() == 3, "the server still reads the deleted index"
         assert bor["doc_id"] not in ask(bor) and ask(cblt) == [cblt["doc_id"]]
 
-        fresh = tmp_path / "fresh"  # a complete index built elsewhere and moved into place
-        _index(list(pdfs.values()), fresh)
+        fresh = tmp_path / "fresh"  # a complete index built elsewhere (the session's, all six filings) moved into place
+        shutil.copytree(demo_index, fresh)
         index.rename(tmp_path / "old")
         fresh.rename(index)
         assert documents() == 6 and ask(bor) == [bor["doc_id"]]

@@ -14,14 +14,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (e.g. the code
-# before the fix, to see these tests fail there)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
+from support.servers import CLI_PYTHON
 
 
 def finrag(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:

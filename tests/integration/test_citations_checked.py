@@ -39,10 +39,8 @@ class CitingStub(OpenAIStub):
 
 
 @pytest.fixture(scope="module")
-def stub():
-    server = CitingStub().start()
-    yield server
-    server.stop()
+def stub_class():
+    return CitingStub
 
 
 def test_citations_of_contexts_not_given_are_removed_and_listed(demo_index, demo_qas, stub):
@@ -50,7 +48,7 @@ def test_citations_of_contexts_not_given_are_removed_and_listed(demo_index, demo
     contexts) are removed from the answer and listed in `rejected_citations`; the context's own citation stays."""
     q = next(q for q in demo_qas if q["doc_id"].startswith("ACMEWIDGETS_") and "revenue" in q["question"].lower())
     stub.other_doc = next(d["doc_id"] for d in demo_qas if d["doc_id"].startswith("BOREALISENERGY_"))
-    conf = {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"}
+    conf = stub.configurable(fast_path="off")
     try:
         res = run_query(q["question"], system="hdrr", index_dir=str(demo_index), configurable=conf)
     finally:

@@ -13,13 +13,8 @@ import pytest
 from support.bad_files import make_bad_files
 
 from finrag.cli import main
-from finrag.tools.indexing import open_index
 
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def run_cli(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:

@@ -12,16 +12,13 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from support.servers import CLI_PYTHON
 
 REPO = Path(__file__).resolve().parents[2]
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (e.g. the code
-# before the fix, to see these tests fail there)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
 
 _REBUILDER = r"""
 import sys, time

@@ -8,13 +8,8 @@ import pytest
 
 from finrag import SYSTEMS, run_query
 from finrag.state.contract import ROUTED_STATUSES, ROUTING_STATUSES, Answer
-from finrag.tools.indexing import open_index
 
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def check(res: Answer | dict) -> Answer:

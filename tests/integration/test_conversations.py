@@ -7,38 +7,23 @@ import sqlite3
 import pytest
 
 from finrag import run_query
-from finrag.tools.indexing import open_index
 
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
-
-
-@pytest.fixture()
-def store(tmp_path):
-    """A real SQLite thread store in tmp_path (not the index's own: the session index stays clean)."""
-    from finrag.threads import ThreadStore
-
-    s = ThreadStore.sqlite(tmp_path / "threads.sqlite")
-    yield s
-    s.close()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def turn(demo_index, store, question, thread="t1", system="hdrr"):
     return run_query(question, system, index=str(demo_index), thread_id=thread, threads=store)
 
 
-def test_two_turns_inherit_company_and_measure(demo_index, store):
+def test_two_turns_inherit_company_and_measure(demo_index, thread_store):
     """Issue 36 case 1: "And in FY2023?" after a revenue question is answered as Acme's FY2023 revenue, routed to
     that filing, with resolved_question, conversation.inherited and the "Answering:" line."""
-    first = turn(demo_index, store, "What was Acme Widgets' total revenue in FY2022?")
+    first = turn(demo_index, thread_store, "What was Acme Widgets' total revenue in FY2022?")
     assert first.routing.routed_docs == ["ACMEWIDGETS_2022_10K"]
     assert first.resolved_question == first.question  # named everything itself: unchanged
     assert first.conversation.turn == 1 and first.conversation.inherited == {}
     assert not first.answer.startswith("Answering:")
-    second = turn(demo_index, store, "And in FY2023?")
+    second = turn(demo_index, thread_store, "And in FY2023?")
     assert second.question == "And in FY2023?"
     assert second.resolved_question == "What was Acme Widgets' total revenue in FY2023?"
     assert second.routing.routed_docs == ["ACMEWIDGETS_2023_10K"] and second.routing.status == "exact_path"
@@ -47,7 +32,7 @@ def test_two_turns_inherit_company_and_measure(demo_index, store):
     assert "1,534.9" in second.answer
 
 
-def test_five_turns_company_period_pronoun(demo_index, store):
+def test_five_turns_company_period_pronoun(demo_index, thread_store):
     """Issue 36 case 2: a five-turn thread (company change, period change, pronoun, new measure) routes every
     follow-up to the right filing; `finrag.threads` reads the five turns back."""
     convo = [("What was Acme Widgets' total revenue in FY2022?", "ACMEWIDGETS_2022_10K"),
@@ -56,8 +41,8 @@ def test_five_turns_company_period_pronoun(demo_index, store):
              ("What was its net income?", "COBALTSOFTWARE_2023_10K"),
              ("Same for Borealis", "BOREALISENERGY_2023_10K")]
     for q, doc in convo:
-        assert turn(demo_index, store, q).routing.routed_docs == [doc], q
-    turns = store.read("t1")
+        assert turn(demo_index, thread_store, q).routing.routed_docs == [doc], q
+    turns = thread_store.read("t1")
     assert [t["turn"] for t in turns] == [1, 2, 3, 4, 5]
     assert [t["question"] for t in turns] == [q for q, _ in convo]
     assert turns[3]["resolved_question"] == "What was Cobalt Software's net income in FY2023?"
@@ -66,58 +51,58 @@ def test_five_turns_company_period_pronoun(demo_index, store):
     assert turns[0]["citations"] and turns[0]["citations"][0]["doc_id"] == "ACMEWIDGETS_2022_10K"
 
 
-def test_per_turn_keys_do_not_leak(demo_index, store):
+def test_per_turn_keys_do_not_leak(demo_index, thread_store):
     """Issue 36 case 3: a checkpointed thread keeps all state, so each turn restarts the per-turn keys: the
     reducer keys (timings_ms summed, llm_calls appended) hold this turn only, and a CBR turn after an HDRR turn
     has no route of its own (not the HDRR turn's)."""
-    turn(demo_index, store, "What was Acme Widgets' total revenue in FY2022?")
-    second = turn(demo_index, store, "And in FY2023?")
+    turn(demo_index, thread_store, "What was Acme Widgets' total revenue in FY2022?")
+    second = turn(demo_index, thread_store, "And in FY2023?")
     nodes = {k: v for k, v in second.timings_ms.items() if k != "total"}
     assert sum(nodes.values()) <= second.timings_ms["total"] + 1.0  # not turn 1's times added in
-    values = store.graph("hdrr").get_state({"configurable": {"thread_id": "t1"}}).values
+    values = thread_store.graph("hdrr").get_state({"configurable": {"thread_id": "t1"}}).values
     assert values["llm_calls"] == [] and len(values["turns"]) == 1
-    cbr = turn(demo_index, store, "What about Cobalt?", system="cbr")
+    cbr = turn(demo_index, thread_store, "What about Cobalt?", system="cbr")
     assert cbr.routing.status == "not_routed" and cbr.routing.routed_docs == []
     assert cbr.resolved_question == "What was Cobalt Software's total revenue in FY2023?"
 
 
-def test_threads_are_isolated(demo_index, store):
+def test_threads_are_isolated(demo_index, thread_store):
     """Issue 36 case 4: two threads on one store do not see each other's turns."""
-    turn(demo_index, store, "What was Acme Widgets' total revenue in FY2022?", thread="a")
-    turn(demo_index, store, "What was CBLT's net income for fiscal year 2022?", thread="b")
-    a2 = turn(demo_index, store, "And in FY2023?", thread="a")
-    b2 = turn(demo_index, store, "And in FY2023?", thread="b")
+    turn(demo_index, thread_store, "What was Acme Widgets' total revenue in FY2022?", thread="a")
+    turn(demo_index, thread_store, "What was CBLT's net income for fiscal year 2022?", thread="b")
+    a2 = turn(demo_index, thread_store, "And in FY2023?", thread="a")
+    b2 = turn(demo_index, thread_store, "And in FY2023?", thread="b")
     assert a2.routing.routed_docs == ["ACMEWIDGETS_2023_10K"]
     assert b2.routing.routed_docs == ["COBALTSOFTWARE_2023_10K"]
-    assert [t.thread_id for t in store.list_threads()] == ["a", "b"]
-    assert [len(store.read(t)) for t in ("a", "b")] == [2, 2]
+    assert [t.thread_id for t in thread_store.list_threads()] == ["a", "b"]
+    assert [len(thread_store.read(t)) for t in ("a", "b")] == [2, 2]
 
 
-def test_unknown_thread_and_deletion(demo_index, store):
+def test_unknown_thread_and_deletion(demo_index, thread_store):
     """Issue 36 case 5: reading or deleting an unknown thread is ThreadNotFound with one line; a deleted thread
     is gone and the next question on its id starts afresh (turn 1, nothing inherited)."""
     from finrag.threads import ThreadNotFound
 
     with pytest.raises(ThreadNotFound) as err:
-        store.read("nope")
+        thread_store.read("nope")
     assert "nope" in str(err.value) and "\n" not in str(err.value)
     with pytest.raises(ThreadNotFound):
-        store.delete("nope")
-    turn(demo_index, store, "What was Acme Widgets' total revenue in FY2022?")
-    store.delete("t1")
+        thread_store.delete("nope")
+    turn(demo_index, thread_store, "What was Acme Widgets' total revenue in FY2022?")
+    thread_store.delete("t1")
     with pytest.raises(ThreadNotFound):
-        store.read("t1")
-    again = turn(demo_index, store, "And in FY2023?")
+        thread_store.read("t1")
+    again = turn(demo_index, thread_store, "And in FY2023?")
     assert again.conversation.turn == 1 and again.conversation.inherited == {}
     assert again.resolved_question == "And in FY2023?"
 
 
-def test_no_thread_unchanged(demo_index, store):
+def test_no_thread_unchanged(demo_index, thread_store):
     """Issue 36 case 6: without a thread nothing is resolved or stored: the answer, routing and contexts are
     those of the same question as a thread's first turn, with no resolved_question or conversation, the
     follow-up alone routes nowhere (no company), and no thread store is created beside the index."""
     q = "What was Acme Widgets' total revenue in FY2022?"
-    plain, first = run_query(q, "hdrr", index=str(demo_index)), turn(demo_index, store, q)
+    plain, first = run_query(q, "hdrr", index=str(demo_index)), turn(demo_index, thread_store, q)
     assert "resolved_question" not in plain and "conversation" not in plain
     assert (plain.answer, plain.routing.routed_docs, [c.chunk_id for c in plain.contexts]) == \
         (first.answer, first.routing.routed_docs, [c.chunk_id for c in first.contexts])
@@ -231,7 +216,7 @@ def test_chat_in_a_terminal(demo_index, tmp_path):
         os.close(master)
 
 
-def test_concurrent_turns_are_serialised_and_streamed(demo_index, store):
+def test_concurrent_turns_are_serialised_and_streamed(demo_index, thread_store):
     """Issue 36 case 13: turns sent at once on one thread run one after the other (turns 1..4, never two with
     the same number), and stream_answer / astream_answer continue the thread, their pieces adding up to the
     answer."""
@@ -242,17 +227,17 @@ def test_concurrent_turns_are_serialised_and_streamed(demo_index, store):
 
     q = "What was Acme Widgets' total revenue in FY2022?"
     with ThreadPoolExecutor(4) as pool:
-        answers = list(pool.map(lambda _: turn(demo_index, store, q, thread="busy"), range(4)))
+        answers = list(pool.map(lambda _: turn(demo_index, thread_store, q, thread="busy"), range(4)))
     assert sorted(a.conversation.turn for a in answers) == [1, 2, 3, 4]
-    assert [t["turn"] for t in store.read("busy")] == [1, 2, 3, 4]
-    pieces = list(stream_answer("And in FY2023?", "hdrr", index=str(demo_index), thread_id="busy", threads=store))
+    assert [t["turn"] for t in thread_store.read("busy")] == [1, 2, 3, 4]
+    pieces = list(stream_answer("And in FY2023?", "hdrr", index=str(demo_index), thread_id="busy", threads=thread_store))
     final = pieces[-1]
     assert "".join(pieces[:-1]) == final.answer and final.conversation.turn == 5
     assert final.routing.routed_docs == ["ACMEWIDGETS_2023_10K"]
 
     async def collect():
         return [p async for p in astream_answer("What about Cobalt?", "hdrr", index=str(demo_index),
-                                                thread_id="busy", threads=store)]
+                                                thread_id="busy", threads=thread_store)]
 
     apieces = asyncio.run(collect())
     assert "".join(apieces[:-1]) == apieces[-1].answer

@@ -71,25 +71,16 @@ def test_changed_filing_never_answers_from_stale_facts(tmp_path):
     store.close()
 
 
-def test_an_llm_generator_gets_the_tagged_facts_as_a_structured_block(ixbrl_index):
+def test_an_llm_generator_gets_the_tagged_facts_as_a_structured_block(ixbrl_index, stub, fresh_index):
     """With an LLM and the fast path off, the generator's prompt holds the facts: concept, period, value with
     unit and scale, and the page each is displayed on, the chosen fact first."""
     import re
 
-    from support.openai_stub import OpenAIStub
-
     from finrag.api import run_query
-    from finrag.tools.indexing import open_index
 
-    stub = OpenAIStub().start()
-    try:
-        res = run_query("What was Acme Widgets' total revenue in Q3 of fiscal 2025?", system="hdrr",
-                        index_dir=str(ixbrl_index),
-                        configurable={"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"})
-        prompt = "\n".join(str(m.get("content")) for m in stub.chat_requests()[-1]["body"]["messages"])
-    finally:
-        stub.stop()
-        open_index.reset()
+    res = run_query("What was Acme Widgets' total revenue in Q3 of fiscal 2025?", system="hdrr",
+                    index_dir=str(ixbrl_index), configurable=stub.configurable(fast_path="off"))
+    prompt = "\n".join(str(m.get("content")) for m in stub.chat_requests()[-1]["body"]["messages"])
     assert res["reader"]["fast_path"] is False and res["answer"].startswith("Stub answer:")
     head = "Tagged inline-XBRL facts of acmw-10-q-2025-08-01"
     assert head in prompt

@@ -16,13 +16,14 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from finrag import run_query
-from finrag.tools.indexing import open_index
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 FILES = [SHARED / "edgar" / f for f in ("aapl-10-k-2024-11-01.html", "Oracle.10-Q.html")] \
     + [SHARED / "financebench" / "pdfs" / f for f in ("WALMART_2020_10K.pdf", "COSTCO_2021_10K.pdf")]
 
-pytestmark = pytest.mark.skipif(not all(f.is_file() for f in FILES), reason=f"shared filings not found in {SHARED}")
+pytestmark = [pytest.mark.skipif(not all(f.is_file() for f in FILES), reason=f"shared filings not found in {SHARED}"),
+              pytest.mark.usefixtures("fresh_index")]
+
 
 CORPUS = {"fallback_scope": "corpus"}
 
@@ -40,12 +41,6 @@ def small_index(tmp_path_factory) -> Path:
     assert not report.failed, report.failed
     store.close()
     return index_dir
-
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
 
 
 def ask(index, question, **conf):

@@ -19,10 +19,7 @@ from finrag.tools.indexing.store import IndexMissing
 CONTRACT_KEYS = {"id", "system", "question", "answer", "routing", "contexts", "cost", "timings_ms"}
 
 
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()  # run_query's runs read the process's cached index
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def ask(demo_index, question, system="hdrr", **conf):

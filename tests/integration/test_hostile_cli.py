@@ -25,16 +25,12 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from support.servers import HOST, free_port
+from support.servers import CLI_PYTHON, HOST, free_port
 
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (e.g. the code
-# before the fix, to see these tests fail there)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
 CLI = [CLI_PYTHON, "-m", "finrag.cli"]
 OLD_ANSWERS = b"".join(json.dumps({"id": f"old{i}", "answer": "x" * 500}).encode() + b"\n" for i in range(100))
 

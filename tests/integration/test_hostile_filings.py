@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from support.bad_files import HOSTILE_FILES, ixbrl_filing, make_bad_files, make_hostile_files
+from support.servers import CLI_PYTHON
 
 from finrag.state.settings import IndexSettings
 from finrag.tools.indexing.parsing import ParseError, parse_file
 from finrag.tools.indexing.xbrl import fact_value
-
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
 
 
 def finrag(*args: str, timeout: int = 120, **kwargs) -> subprocess.CompletedProcess:

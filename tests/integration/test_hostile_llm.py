@@ -17,52 +17,37 @@ connection until the client closes it (`stub.hanging` counts the held ones, so a
 """
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, free_port, invoke_all, poll_health_until, stop_process, thread_count, wait_http
+from support.servers import (
+    CLI_PYTHON,
+    clean_env,
+    finrag_serve,
+    invoke_all,
+    poll_health_until,
+    thread_count,
+)
 
 from finrag import run_query
 from finrag.state.configuration import Configuration
-from finrag.tools.indexing import open_index
 from finrag.tools.llm.calls import LLMError
 from finrag.tools.llm.chat import get_chat_model
 
-pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
-
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (the code before the fix)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "FINRAG_LLM_TIMEOUT_S",
-            "FINRAG_LLM_MAX_RETRIES", "FINRAG_SERVE_TIMEOUT", "FINRAG_API_KEY", "FINRAG_ON_LLM_ERROR")
-
-
-def clean_env(**extra: str) -> dict:
-    """The test's environment without LLM or server settings of the machine, plus `extra`."""
-    base = {k: v for k, v in os.environ.items() if k not in ENV_DROP}
-    return {**base, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", **extra}
+pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
+              pytest.mark.usefixtures("machine_settings_cleared", "fresh_index")]
 
 
 @pytest.fixture()
 def hung():
     """A loopback OpenAI-compatible server that accepts every chat request and never answers it."""
-    stub = OpenAIStub().start()
-    stub.mode = "hang"
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture(autouse=True)
-def _fresh(monkeypatch):
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
-    yield
-    open_index.reset()
+    with OpenAIStub() as stub:
+        stub.mode = "hang"
+        yield stub
 
 
 # ------------------------------------------------------------------------------------ configuration
@@ -89,7 +74,7 @@ def test_llm_timeout_reaches_the_openai_embeddings_client(monkeypatch):
 
 # ------------------------------------------------------------------------------------------- Python
 def test_a_hung_llm_is_a_timeout_error_after_the_retry_budget(demo_index, demo_qas, hung):
-    conf = {"llm": "openai/stub-model", "llm_base_url": hung.base_url, "llm_timeout_s": 0.5, "llm_max_retries": 2}
+    conf = hung.configurable(llm_timeout_s=0.5, llm_max_retries=2)
     t0 = time.monotonic()
     with pytest.raises(LLMError) as info:
         run_query(demo_qas[0]["question"], "hdrr", index_dir=str(demo_index), configurable=conf)
@@ -140,19 +125,14 @@ N_STUCK = 8
 
 
 def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_index, demo_qas, tmp_path):
-    stub = OpenAIStub().start()
-    port = free_port()
-    url = f"http://{HOST}:{port}"
-    log = tmp_path / "serve.log"
-    env = clean_env(FINRAG_LLM="openai/stub-model", FINRAG_LLM_BASE_URL=stub.base_url,
-                    FINRAG_SERVE_TIMEOUT=str(SERVE_TIMEOUT))  # llm_timeout_s stays 60: the server must lower it
-    with log.open("w") as fh:
-        # one process: the test counts the threads of the process that answers (with workers, proc is their supervisor)
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port), "--workers", "1"], stdout=fh, stderr=subprocess.STDOUT, env=env)
+    def llm(stub: OpenAIStub) -> dict[str, str]:  # llm_timeout_s stays 60: the server must lower it
+        return {"FINRAG_LLM": "openai/stub-model", "FINRAG_LLM_BASE_URL": stub.base_url,
+                "FINRAG_SERVE_TIMEOUT": str(SERVE_TIMEOUT)}
+
     questions = [q["question"] for q in demo_qas][:4]
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
+    # one process: the test counts the threads of the process that answers (with workers, proc is their supervisor)
+    with OpenAIStub() as stub, finrag_serve(demo_index, tmp_path, "--workers", "1", env=llm(stub)) as served:
+        url, proc = served.url, served.proc
         invoke_all(url, questions[:1])  # first request of the process: the reader's caches filled, untimed
         warm = invoke_all(url, questions)  # a working LLM: every request answers (and the worker pool is up)
         assert [s for s, _ in warm] == [200] * len(questions), warm
@@ -187,11 +167,6 @@ def test_server_health_answers_and_workers_are_freed_while_the_llm_hangs(demo_in
         after = invoke_all(url, questions)
         assert [s for s, _ in after] == [200] * len(questions), after
         assert max(s for _, s in after) < SERVE_TIMEOUT, after
-    finally:
-        stop_process(proc)
-        stub.stop()
-    text = log.read_text(errors="replace")
-    assert "Traceback" not in text, text[-3000:]
 
 
 def test_server_gives_its_llm_calls_a_budget_inside_its_request_timeout(demo_index, monkeypatch):

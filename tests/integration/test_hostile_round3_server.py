@@ -29,17 +29,12 @@ import pytest
 from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
 
 from finrag.cli import main as finrag_main
-from finrag.tools.indexing import open_index
 
-pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")]
+pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
+              pytest.mark.usefixtures("fresh_index")]
+
 
 DOC = "ACMEWIDGETS_2022_10K"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
 
 
 @pytest.fixture(scope="module")

@@ -22,52 +22,28 @@ log, `finrag serve` as a subprocess where another process changes the index unde
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
+from support.servers import CLI_PYTHON, SlowGraph, ThreadServer, clean_env, finrag_serve
 
 import finrag.server_runnable as server_runnable
 from finrag.graphs import SYSTEMS
-from finrag.tools.indexing import open_index
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
-              pytest.mark.filterwarnings("ignore:astream_log is deprecated")]  # LangServe's /stream_log
+              pytest.mark.filterwarnings("ignore:astream_log is deprecated"),  # LangServe's /stream_log
+              pytest.mark.usefixtures("fresh_index")]
 
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (the code before the fix)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "FINRAG_API_KEY",
-            "FINRAG_SERVE_TIMEOUT", "FINRAG_SERVE_MAX_BATCH", "FINRAG_SERVE_MAX_BODY", "FINRAG_ON_LLM_ERROR")
+
 KEY = "hostile-key"
 RUN_ENDPOINTS = ("invoke", "batch", "stream", "stream_log", "stream_events")
-
-
-class _SlowGraph:
-    """Stands in for a compiled graph that hangs (so a route's timeout shows in under a second)."""
-
-    async def astream(self, *args, **kwargs):
-        await asyncio.sleep(30)
-        yield "values", {}
-
-    def stream(self, *args, **kwargs):  # pragma: no cover - the server uses astream
-        time.sleep(30)
-        yield "values", {}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +85,7 @@ def test_config_hash_routes_do_not_bypass_the_guards(demo_index, demo_qas, monke
         r = httpx.post(f"{srv.url}/hdrr/c/{EMPTY_CONFIG_HASH}/invoke", headers={"content-type": "application/json"},
                        content=b'{"input": {"question": "Acme\xff revenue?"}}', timeout=60)
         assert r.status_code in (404, 422), (r.status_code, r.text[:300])
-    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: SlowGraph())
     with ThreadServer(server.create_app(demo_index, timeout_s=0.5, warm_up=False)) as srv:
         t0 = time.monotonic()
         r = httpx.post(f"{srv.url}/hdrr/c/{EMPTY_CONFIG_HASH}/invoke", json={"input": q}, timeout=10)
@@ -121,7 +97,7 @@ def test_every_route_of_the_app_is_guarded(demo_index, demo_qas, monkeypatch):
     a body that is not UTF-8 and a batch over the cap, and times out."""
     import finrag.server as server
 
-    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: SlowGraph())
     app = server.create_app(demo_index, api_key=KEY, max_body_bytes=4_000, timeout_s=0.5, warm_up=False, max_batch=4)
     routes = [(m, concrete(r.path)) for r in app.routes for m in sorted(getattr(r, "methods", None) or ())
               if m != "HEAD"]
@@ -223,15 +199,13 @@ def _assert_stream_error_like_invoke(url: str, question: str, status: int) -> st
     return detail
 
 
-def test_llm_failure_in_a_stream_is_502_like_invoke(demo_index, demo_qas, monkeypatch):
+def test_llm_failure_in_a_stream_is_502_like_invoke(demo_index, demo_qas, monkeypatch, machine_settings_cleared):
     from langserve import RemoteRunnable
 
     from finrag.server import create_app
 
     with OpenAIStub() as stub:
         stub.mode = "http500"
-        for name in ENV_DROP:
-            monkeypatch.delenv(name, raising=False)
         monkeypatch.setenv("FINRAG_LLM", "openai/stub-model")
         monkeypatch.setenv("FINRAG_LLM_BASE_URL", stub.base_url)
         monkeypatch.setenv("FINRAG_FAST_PATH", "off")
@@ -247,11 +221,9 @@ def test_llm_failure_in_a_stream_is_502_like_invoke(demo_index, demo_qas, monkey
 
 
 def test_misconfigured_llm_or_missing_index_in_a_stream_is_503_like_invoke(demo_index, demo_qas, tmp_path,
-                                                                            monkeypatch):
+                                                                            monkeypatch, machine_settings_cleared):
     from finrag.server import create_app
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FINRAG_LLM", "openai/gpt-4.1")  # and no OPENAI_API_KEY
     monkeypatch.setenv("FINRAG_FAST_PATH", "off")
     with ThreadServer(create_app(demo_index, warm_up=False)) as srv:
@@ -281,13 +253,12 @@ def test_health_shows_the_index_folder_name_not_its_path(demo_index, tmp_path):
 
 # ------------------------------------------------------------------------------- 5. the index changes
 def _index(paths: list[Path], index: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ENV_DROP}
     r = subprocess.run([CLI_PYTHON, "-m", "finrag.cli", "index", *map(str, paths), "--index", str(index), "-q"],
-                       capture_output=True, text=True, timeout=600, env={**env, "HF_HUB_OFFLINE": "1"})
+                       capture_output=True, text=True, timeout=600, env=clean_env())
     assert r.returncode == 0, r.stderr[-2000:]
 
 
-def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_qas, tmp_path):
+def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_index, demo_qas, tmp_path):
     from finrag.tools.indexing.embedders import get_embedder
     from finrag.tools.indexing.indexer import index_paths
     from finrag.tools.indexing.store import Store
@@ -303,25 +274,17 @@ def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_qas, tmp_p
     assert not index_paths(acme + borealis, store, progress=False, workers=1).failed
     store.close()
 
-    port = free_port()
-    log = tmp_path / "serve.log"
-    env = {k: v for k, v in os.environ.items() if k not in ENV_DROP}
-    with log.open("w") as fh:
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT,
-                                env={**env, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"})
-    url = f"http://{HOST}:{port}"
+    with finrag_serve(index, tmp_path) as served:
+        url = served.url
 
-    def ask(qa: dict) -> list[str]:
-        r = httpx.post(f"{url}/hdrr/invoke", json={"input": {"question": qa["question"]}}, timeout=120)
-        assert r.status_code == 200, r.text[:300]
-        return r.json()["output"]["routing"]["routed_docs"]
+        def ask(qa: dict) -> list[str]:
+            r = httpx.post(f"{url}/hdrr/invoke", json={"input": {"question": qa["question"]}}, timeout=120)
+            assert r.status_code == 200, r.text[:300]
+            return r.json()["output"]["routing"]["routed_docs"]
 
-    def documents() -> int:
-        return httpx.get(f"{url}/health", timeout=30).json()["documents"]
+        def documents() -> int:
+            return httpx.get(f"{url}/health", timeout=30).json()["documents"]
 
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
         assert documents() == 4 and cblt["doc_id"] not in ask(cblt)
         _index([pdfs[cblt["doc_id"]]], index)  # a filing added in place by another process
         assert documents() == 5 and ask(cblt) == [cblt["doc_id"]]
@@ -331,12 +294,8 @@ def test_server_sees_the_index_change_while_it_runs(demo_corpus, demo_qas, tmp_p
         assert documents() == 3, "the server still reads the deleted index"
         assert bor["doc_id"] not in ask(bor) and ask(cblt) == [cblt["doc_id"]]
 
-        fresh = tmp_path / "fresh"  # a complete index built elsewhere and moved into place
-        _index(list(pdfs.values()), fresh)
+        fresh = tmp_path / "fresh"  # a complete index built elsewhere (the session's, all six filings) moved into place
+        shutil.copytree(demo_index, fresh)
         index.rename(tmp_path / "old")
         fresh.rename(index)
         assert documents() == 6 and ask(bor) == [bor["doc_id"]]
-    finally:
-        stop_process(proc)
-    text = log.read_text(errors="replace")
-    assert "Traceback" not in text, text[-3000:]

@@ -18,14 +18,9 @@ import pytest
 from support.ixbrl import tenq_markup
 
 from finrag.cli import main
-from finrag.tools.indexing import open_index
 from finrag.tools.routing.registry import Registry
 
-
-@pytest.fixture(autouse=True)
-def _fresh():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def _microsoft_named_aapl(folder: Path) -> Path:

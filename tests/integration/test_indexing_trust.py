@@ -16,16 +16,11 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 from support.procs import alive, children
-
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (e.g. the code
-# before the fix, to see these tests fail there)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-
+from support.servers import CLI_PYTHON
 
 PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 24, 1, 2
 

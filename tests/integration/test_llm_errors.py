@@ -18,20 +18,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, free_port
+from support.servers import CLI_PYTHON, HOST, free_port
 
 from finrag import run_query
-from finrag.tools.indexing import open_index
-
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python runs the commands of another checkout (e.g. the code
-# before the fix, to see these tests fail there)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-
-
 
 
 def run_cli(*args: str, env: dict | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -40,10 +32,7 @@ def run_cli(*args: str, env: dict | None = None, timeout: int = 300) -> subproce
                           timeout=timeout, env={**base, "HF_HUB_OFFLINE": "1", **(env or {})})
 
 
-@pytest.fixture(autouse=True)
-def _fresh():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +91,7 @@ def test_offline_fallback_only_when_asked_and_then_marked(demo_index, demo_qas, 
 def test_python_api_raises_llm_error_and_falls_back_when_configured(demo_index, demo_qas):
     with OpenAIStub() as stub:
         stub.mode = "http500"
-        conf = {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"}
+        conf = stub.configurable(fast_path="off")
         from finrag.tools.llm.calls import LLMError
 
         with pytest.raises(LLMError) as info:

@@ -6,35 +6,25 @@ Each test names the issue case it covers; all run on the demo index with tests/s
 from __future__ import annotations
 
 import pytest
-from support.openai_stub import OpenAIStub
 
 from finrag import run_query
 from finrag.graphs import SYSTEMS
-from finrag.tools.indexing import open_index
 from finrag.tools.llm import structured, system_role
 
 
-@pytest.fixture(scope="module")
-def stub():
-    server = OpenAIStub().start()
-    yield server
-    server.stop()
-
-
 @pytest.fixture(autouse=True)
-def _fresh(stub):
-    stub.reset()
+def _fresh(fresh_stub):
+    """The stub reset and the open indexes forgotten (`fresh_stub`), and what was learnt of the server's structured
+    output and system role too."""
     structured.forget()
     system_role.forget()
     yield
-    stub.reset()
     structured.forget()
     system_role.forget()
-    open_index.reset()
 
 
 def conf(stub, **extra) -> dict:
-    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off", **extra}
+    return stub.configurable(**{"fast_path": "off", **extra})  # a test may turn the fast path back on
 
 
 def ask(demo_index, stub, question, system="hdrr", **extra) -> dict:

@@ -14,11 +14,7 @@ pytest.importorskip("milvus_lite")
 from finrag.cli import main  # noqa: E402
 from finrag.tools.indexing import open_index  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 @pytest.fixture(scope="module")

@@ -16,17 +16,12 @@ import pytest
 pytest.importorskip("pymilvus")
 pytest.importorskip("milvus_lite")
 
+from support.servers import free_port, stop_process  # noqa: E402
+
 from finrag.cli import main  # noqa: E402
 from finrag.graphs import SYSTEMS  # noqa: E402
-from finrag.tools.indexing import open_index  # noqa: E402
 
 SERVER = Path(sys.executable).with_name("milvus-lite")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +29,7 @@ def milvus_server(tmp_path_factory):
     """`milvus-lite server` on a free loopback port: yields 'HOST:PORT'."""
     if not SERVER.exists():
         pytest.skip(f"no Milvus server binary here ({SERVER} is missing: milvus-lite is not installed with it)")
-    port = _free_port()
+    port = free_port()
     data = tmp_path_factory.mktemp("milvus-server")
     proc = subprocess.Popen([str(SERVER), "server", "--data-dir", str(data / "data"), "--host", "127.0.0.1",
                              "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -52,17 +47,10 @@ def milvus_server(tmp_path_factory):
             pytest.fail("milvus-lite server did not listen within 60 s")
         yield f"127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 @pytest.fixture(scope="module")

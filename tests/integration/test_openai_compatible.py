@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from support.openai_stub import OpenAIStub  # noqa: E402
 
 from finrag import run_query
 from finrag.tools.indexing import open_index
@@ -27,25 +26,13 @@ EXPECTED_ROLES = {"hdrr": ["router", "generator"], "sfr": ["router", "generator"
                   "agentic": ["router", "verifier"] + ["rewriter", "verifier"] * 2 + ["generator"]}
 
 
-@pytest.fixture(scope="module")
-def stub():
-    server = OpenAIStub().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def _fresh(stub):
-    stub.reset()
-    yield
-    stub.reset()
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_stub")
 
 
 def llm_conf(stub, **extra) -> dict:
     # these tests are about the generator's LLM path: HDRR's fast path (a confident statement reader answers
     # without the generator call) is off here and tested in test_reader_fast_path.py
-    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off", **extra}
+    return stub.configurable(**{"fast_path": "off", **extra})  # a test may turn the fast path back on
 
 
 def ask(demo_index, stub, question, system="hdrr", **extra) -> dict:

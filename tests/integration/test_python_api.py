@@ -16,10 +16,7 @@ from finrag.tools.indexing import open_index
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def test_index_from_python_then_answer(demo_corpus, demo_qas, tmp_path):

@@ -8,13 +8,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from support.openai_stub import OpenAIStub  # noqa: E402
 
 from finrag import run_query
 from finrag.state.contract import Answer
 from finrag.tools.demo.companies import DEMO_COMPANIES
 from finrag.tools.demo.financials import demo_financials
-from finrag.tools.indexing import open_index
 
 ACME, BOREALIS, COBALT = DEMO_COMPANIES[:3]
 
@@ -42,21 +40,11 @@ QUESTIONS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def stub():
-    server = OpenAIStub().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def _fresh():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def llm(stub, **extra) -> dict:
-    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, **extra}
+    return stub.configurable(**extra)
 
 
 @pytest.mark.parametrize("question, expected", QUESTIONS)

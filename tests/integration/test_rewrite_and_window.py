@@ -13,16 +13,14 @@ from langchain_core.messages import AIMessage
 from support.openai_stub import OpenAIStub, _Handler
 
 from finrag import run_query
-from finrag.tools.indexing import open_index
 
 QUESTION = "What was Acme Widgets' total revenue in FY2022?"
 GARBAGE_REWRITE = '{"query": "zzz qqq", "keywords": ["zzz", "qqq"]}'
 
 
 @pytest.fixture(autouse=True)
-def _fresh_runtime():
+def _fresh_runtime(fresh_index):
     yield
-    open_index.reset()  # run_query's runs read the process's cached index
     try:
         from finrag.tools.retrieval.model_window import reset_cache
     except ImportError:  # the code before issue 38 has no window probe

@@ -7,13 +7,8 @@ import sqlite3
 import pytest
 
 from finrag import run_query
-from finrag.tools.indexing import open_index
 
-
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_index")
 
 
 def test_the_index_stores_a_section_label_for_every_chunk(demo_index):

@@ -14,7 +14,6 @@ import pytest
 from support.openai_stub import OpenAIStub
 
 from finrag import run_query
-from finrag.tools.indexing import open_index
 
 ROUTER_SCHEMAS = {"RouteAndRewrite", "RouterOutput"}
 
@@ -36,23 +35,16 @@ class FixedRouterStub(OpenAIStub):
 
 
 @pytest.fixture(scope="module")
-def stub():
-    server = FixedRouterStub().start()
-    yield server
-    server.stop()
+def stub_class():
+    return FixedRouterStub
 
 
-@pytest.fixture(autouse=True)
-def _fresh(stub):
-    stub.reset()
-    yield
-    stub.reset()
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_stub")
 
 
 def ask(demo_index, stub, question: str, reply: dict, system: str = "hdrr") -> dict:
     stub.router_reply = reply
-    conf = {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"}
+    conf = stub.configurable(fast_path="off")
     res = run_query(question, system=system, index_dir=str(demo_index), configurable=conf)
     assert [c["role"] for c in res["cost"]["calls"]][:1] == ["router"] and "error" not in res["cost"]["calls"][0]
     return res

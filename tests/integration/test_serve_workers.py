@@ -8,12 +8,10 @@ import os
 import re
 import signal
 import socket
-import subprocess
-import sys
 import time
 
 import httpx
-from support.servers import HOST, free_port, stop_process, wait_http
+from support.servers import HOST, finrag_serve
 
 
 def _refused(port: int) -> bool:
@@ -29,17 +27,9 @@ async def _ask(url: str, questions: list[str]) -> list[httpx.Response]:
 
 
 def test_two_workers_answer_and_stop_with_their_supervisor(demo_index, demo_qas, tmp_path):
-    port = free_port()
-    log = tmp_path / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    env.pop("FINRAG_API_KEY", None)
-    with log.open("w") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host",
-                                 HOST, "--port", str(port), "--workers", "2"], stdout=fh, stderr=subprocess.STDOUT,
-                                env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
+    # the log is checked below, while the server runs and after its supervisor is killed
+    with finrag_serve(demo_index, tmp_path, "--workers", "2", no_traceback=False) as served:
+        url, port, proc, log = served.url, served.port, served.proc, served.log
         deadline = time.monotonic() + 120
         while log.read_text(errors="replace").count("Application startup complete") < 2:
             assert time.monotonic() < deadline and proc.poll() is None, log.read_text(errors="replace")[-3000:]
@@ -62,6 +52,3 @@ def test_two_workers_answer_and_stop_with_their_supervisor(demo_index, demo_qas,
             time.sleep(0.5)
         assert "supervising process" in log.read_text(errors="replace")
         assert "Traceback" not in log.read_text(errors="replace"), log.read_text(errors="replace")[-3000:]
-    finally:
-        if proc.poll() is None:
-            stop_process(proc)

@@ -11,9 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -26,7 +23,7 @@ from finrag.graphs import SYSTEMS
 # LangServe 0.3 reads `model_fields` on instances, deprecated since pydantic 2.11 (harmless)
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http  # noqa: E402
+from support.servers import SlowGraph, ThreadServer  # noqa: E402
 
 HDRR_NODES = {"extract_metadata", "resolve_docs", "rewrite", "fts_search", "vector_search", "rrf", "rerank",
               "generate"}
@@ -47,28 +44,8 @@ def _remote(url: str, **kwargs):
 
 
 @pytest.fixture(scope="session")
-def finrag_server(demo_index, tmp_path_factory):
-    """`finrag serve --index <demo index>` on a free loopback port; yields its base URL."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("server") / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    env.pop("FINRAG_API_KEY", None)
-    with log.open("w") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "finrag.cli", "serve", "--index", str(demo_index),
-                                 "--host", HOST, "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=120, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        text = log.read_text(errors="replace")
-        assert "Traceback" not in text, text[-3000:]
-
-
-@pytest.fixture(scope="session")
-def http(finrag_server):
-    with httpx.Client(base_url=finrag_server, timeout=60) as client:
+def http(demo_server):
+    with httpx.Client(base_url=demo_server, timeout=60) as client:
         yield client
 
 
@@ -101,8 +78,8 @@ def test_health(http, demo_index):
     assert body["systems"] == list(SYSTEMS)
 
 
-def test_hdrr_invoke_remote_runnable(finrag_server, demo_qas):
-    hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
+def test_hdrr_invoke_remote_runnable(demo_server, demo_qas):
+    hdrr = _remote(f"{demo_server}/hdrr/", timeout=60)
     for qa in single_company_qas(demo_qas):
         out = hdrr.invoke({"question": qa["question"], "id": qa["id"]})
         assert_contract(out, "hdrr")
@@ -128,9 +105,9 @@ def test_invoke_every_system_httpx(http, demo_qas, system):
         assert {c["doc_id"] for c in out["contexts"]} == {qa["doc_id"]}
 
 
-def test_hdrr_batch(finrag_server, http, demo_qas):
+def test_hdrr_batch(demo_server, http, demo_qas):
     qas = single_company_qas(demo_qas)
-    outs = _remote(f"{finrag_server}/hdrr/", timeout=60).batch([{"question": q["question"]} for q in qas])
+    outs = _remote(f"{demo_server}/hdrr/", timeout=60).batch([{"question": q["question"]} for q in qas])
     assert len(outs) == len(qas)
     for qa, out in zip(qas, outs):
         assert_contract(out, "hdrr")
@@ -142,9 +119,9 @@ def test_hdrr_batch(finrag_server, http, demo_qas):
     assert [o["routing"]["routed_docs"] for o in r.json()["output"]] == [[q["doc_id"]] for q in qas[:2]]
 
 
-def test_hdrr_stream_adds_up_to_invoke(finrag_server, demo_qas):
+def test_hdrr_stream_adds_up_to_invoke(demo_server, demo_qas):
     qa = demo_qas[0]
-    hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
+    hdrr = _remote(f"{demo_server}/hdrr/", timeout=60)
     chunks = list(hdrr.stream({"question": qa["question"], "id": "s1"}))
     assert len(chunks) >= 3, chunks
     assert set(chunks[0]) == {"id", "system", "question"}
@@ -170,9 +147,9 @@ def test_hdrr_stream_raw_sse(http, demo_qas):
     assert events.count("data") >= 3
 
 
-def test_hdrr_stream_events_show_nodes(finrag_server, demo_qas):
+def test_hdrr_stream_events_show_nodes(demo_server, demo_qas):
     async def collect():
-        hdrr = _remote(f"{finrag_server}/hdrr/", timeout=60)
+        hdrr = _remote(f"{demo_server}/hdrr/", timeout=60)
         return [e async for e in hdrr.astream_events({"question": demo_qas[0]["question"]}, version="v2")]
 
     events = asyncio.run(collect())
@@ -313,18 +290,6 @@ def test_unexpected_error_is_one_line_500(keyed_server, demo_qas, monkeypatch, c
     assert chunks and chunks[0]["system"] == "hdrr"
 
 
-class _SlowGraph:
-    """Stands in for a compiled graph that hangs (to test the timeout deterministically)."""
-
-    async def astream(self, *args, **kwargs):
-        await asyncio.sleep(30)
-        yield "values", {}
-
-    def stream(self, *args, **kwargs):  # pragma: no cover - the server uses astream
-        time.sleep(30)
-        yield "values", {}
-
-
 def test_timeout_504(demo_index, demo_qas, monkeypatch):
     import finrag.server as server
 
@@ -337,7 +302,7 @@ def test_timeout_504(demo_index, demo_qas, monkeypatch):
         assert httpx.get(f"{srv.url}/health", timeout=30).status_code == 200  # health is not timed
 
     # a hanging graph: invoke gets a 504 response; a stream that has started ends with a 504 error event
-    monkeypatch.setattr(server_runnable, "get_graph", lambda system: _SlowGraph())
+    monkeypatch.setattr(server_runnable, "get_graph", lambda system: SlowGraph())
     with ThreadServer(server.create_app(demo_index, timeout_s=0.5, warm_up=False)) as srv:
         t0 = time.monotonic()
         r = httpx.post(f"{srv.url}/hdrr/invoke", json={"input": q}, timeout=30)

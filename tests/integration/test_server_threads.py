@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
+from support.servers import ThreadServer, finrag_serve
 
 from finrag.state.configuration import Configuration
 from finrag.threads import ThreadStore, owner_of, store_path
@@ -319,20 +319,14 @@ def test_two_workers_share_one_thread_store(demo_index, tmp_path):
     """`finrag serve --workers 2`: turns of one thread sent one after another land on both workers, and each is
     resolved from the turn before it, whichever worker answered that one; turns sent at once are serialised across
     the workers (the store's file lock): each its own number, none lost."""
-    port, log = free_port(), tmp_path / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
-           "FINRAG_THREADS_DIR": str(tmp_path / "threads")}
-    env.pop("FINRAG_API_KEY", None)
     path = store_path(Configuration(index_dir=str(demo_index), threads_dir=str(tmp_path / "threads")))
     made = ThreadStore.sqlite(path)  # made here: only turns reach the workers before the check below
     made.create("shared")
     made.close()
-    with log.open("w") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port), "--workers", "2"], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
+    # the log is checked below, once every turn is in
+    with finrag_serve(demo_index, tmp_path, "--workers", "2", env={"FINRAG_THREADS_DIR": str(tmp_path / "threads")},
+                      no_traceback=False) as served:
+        url, proc, log = served.url, served.proc, served.log
         deadline = time.monotonic() + 120
         while log.read_text(errors="replace").count("Application startup complete") < 2:
             assert time.monotonic() < deadline and proc.poll() is None, log.read_text(errors="replace")[-3000:]
@@ -358,5 +352,3 @@ def test_two_workers_share_one_thread_store(demo_index, tmp_path):
             _turns_in_order(answers, http.get("/threads/burst").json()["turns"])
         text = log.read_text(errors="replace")
         assert "Traceback" not in text, text[-3000:]
-    finally:
-        stop_process(proc)

@@ -12,83 +12,57 @@ Before the fixes:
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import httpx
 import pytest
-from support.headless import Chromium, chromium_binary
-from support.servers import HOST, free_port, stop_process, wait_http
+from support.browser import needs_browser
+from support.headless import Chromium
 
 from finrag.graphs import SYSTEMS
 
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-# FINRAG_TEST_PYTHON=/path/to/another/venv/bin/python serves another checkout (e.g. the code before the fix)
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-
-
-@pytest.fixture(scope="module")
-def server(demo_index, tmp_path_factory):
-    port = free_port()
-    log = tmp_path_factory.mktemp("serve-trust") / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    for name in ("FINRAG_API_KEY", "FINRAG_SERVE_MAX_BATCH", "FINRAG_LLM"):
-        env.pop(name, None)
-    with log.open("w") as fh:
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        assert "Traceback" not in log.read_text(errors="replace")
-
 
 # ------------------------------------------------------------------------------------------ item 7
-def test_invalid_utf8_body_is_422_not_500(server):
+def test_invalid_utf8_body_is_422_not_500(demo_server):
     body = b'{"input": {"question": "What was Acme\xff revenue in FY2022?"}}'
     for endpoint in ("invoke", "batch", "stream"):
-        r = httpx.post(f"{server}/hdrr/{endpoint}", content=body, headers={"content-type": "application/json"},
+        r = httpx.post(f"{demo_server}/hdrr/{endpoint}", content=body, headers={"content-type": "application/json"},
                        timeout=60)
         assert r.status_code == 422, (endpoint, r.status_code, r.text[:300])
         assert "not valid UTF-8" in r.json()["detail"] and "0xff" in r.json()["detail"]
 
 
-def test_batch_size_is_capped_and_the_error_says_so(server, demo_qas):
+def test_batch_size_is_capped_and_the_error_says_so(demo_server, demo_qas):
     many = {"inputs": [{"question": f"What was Acme Widgets' revenue in FY2022? ({i})"} for i in range(33)]}
-    r = httpx.post(f"{server}/cbr/batch", json=many, timeout=60)
+    r = httpx.post(f"{demo_server}/cbr/batch", json=many, timeout=60)
     assert r.status_code == 413, (r.status_code, r.text[:300])
     assert r.json()["detail"].startswith("batch of 33 inputs is larger than the limit of 32 inputs per request")
     two = {"inputs": [{"question": q["question"]} for q in demo_qas[:2]]}
-    r = httpx.post(f"{server}/cbr/batch", json=two, timeout=300)
+    r = httpx.post(f"{demo_server}/cbr/batch", json=two, timeout=300)
     assert r.status_code == 200 and len(r.json()["output"]) == 2, r.text[:300]
 
 
-def test_input_schema_has_no_null_type_and_null_id_still_works(server, demo_qas):
+def test_input_schema_has_no_null_type_and_null_id_still_works(demo_server, demo_qas):
     for system in SYSTEMS:
-        schema = httpx.get(f"{server}/{system}/input_schema", timeout=30).json()
+        schema = httpx.get(f"{demo_server}/{system}/input_schema", timeout=30).json()
         assert '"null"' not in json.dumps(schema), schema
-    r = httpx.post(f"{server}/hdrr/invoke", json={"input": {"question": demo_qas[0]["question"], "id": None}},
+    r = httpx.post(f"{demo_server}/hdrr/invoke", json={"input": {"question": demo_qas[0]["question"], "id": None}},
                    timeout=300)
     assert r.status_code == 200 and r.json()["output"]["id"], r.text[:300]
 
 
 # ----------------------------------------------------------------------------------------- item 10
-@pytest.mark.skipif(chromium_binary() is None, reason="no chromium binary: `bash .ci/install` (as root) installs "
-                                                      "Debian's chromium; or set CHROMIUM=/path/to/chrome")
-def test_each_playground_answers_in_headless_chromium(server, demo_qas, tmp_path):
+@needs_browser
+def test_each_playground_answers_in_headless_chromium(demo_server, demo_qas, tmp_path):
     q = demo_qas[0]["question"]
     failures = []
     with Chromium() as browser:
         for system in SYSTEMS:
-            expected = httpx.post(f"{server}/{system}/invoke", json={"input": {"question": q}}, timeout=300)
+            expected = httpx.post(f"{demo_server}/{system}/invoke", json={"input": {"question": q}}, timeout=300)
             answer = expected.json()["output"]["answer"]
             needle = answer[:40]
-            page = browser.open(f"{server}/{system}/playground/")
+            page = browser.open(f"{demo_server}/{system}/playground/")
             try:
                 page.wait_for("document.querySelector('textarea') !== null", timeout=60)
                 page.type_into('textarea[id="#/properties/question-input"]', q)

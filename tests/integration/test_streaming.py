@@ -5,37 +5,18 @@ provider's, and a count that is finrag's own estimate is marked (`tokens_estimat
 `arun_query` and `config=` (callbacks and tags reach the graph's node runs)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
-from support.openai_stub import OpenAIStub
-from support.servers import HOST, free_port, stop_process, wait_http
+from support.servers import finrag_serve
 
 import finrag
 from finrag.state.contract import Answer
-from finrag.tools.indexing import open_index
 
-
-@pytest.fixture(scope="module")
-def stub():
-    server = OpenAIStub().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(autouse=True)
-def _fresh(stub):
-    stub.reset()
-    yield
-    stub.reset()
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_stub")
 
 
 def conf(stub) -> dict:
     # the generator's LLM call is what streams: HDRR's statement-reader fast path (which skips it) is off
-    return {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "fast_path": "off"}
+    return stub.configurable(fast_path="off")
 
 
 def _question(demo_qas) -> str:
@@ -125,23 +106,9 @@ def test_estimated_token_counts_are_marked():
 @pytest.fixture(scope="module")
 def llm_server(demo_index, stub, tmp_path_factory):
     """`finrag serve --llm openai/stub-model --llm-base-url <stub>` on a free loopback port."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("stream-server") / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "FINRAG_FAST_PATH": "off"}
-    for key in ("FINRAG_API_KEY", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "OPENAI_API_KEY"):
-        env.pop(key, None)
-    with log.open("w") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "finrag.cli", "serve", "--index", str(demo_index),
-                                 "--host", HOST, "--port", str(port), "--llm", "openai/stub-model",
-                                 "--llm-base-url", stub.base_url], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=120, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        text = log.read_text(errors="replace")
-        assert "Traceback" not in text, text[-3000:]
+    with finrag_serve(demo_index, tmp_path_factory.mktemp("stream-server"), "--llm", "openai/stub-model",
+                      "--llm-base-url", stub.base_url, env={"FINRAG_FAST_PATH": "off"}, ready_timeout=120) as served:
+        yield served.url
 
 
 def test_server_stream_sends_tokens_then_the_contract(llm_server, demo_qas, stub):

@@ -9,17 +9,10 @@ import httpx
 import pytest
 from support.servers import ThreadServer
 
-from finrag import threads
-from finrag.tools.indexing import open_index
-
 QUESTION = "What was Acme Widgets' total revenue in FY2022?"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    threads.close_stores()  # a restart: the stores close and reopen on next use
-    open_index.reset()
+pytestmark = pytest.mark.usefixtures("fresh_threads")
 
 
 def _turn(http, tid, headers):

@@ -21,18 +21,7 @@ from finrag.tools.indexing import open_index
 Q1, Q2 = "What was Acme Widgets' total revenue in FY2022?", "And in FY2023?"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_runtime():
-    yield
-    threads.close_stores()  # a restart: the stores close and reopen on next use
-    open_index.reset()
-
-
-@pytest.fixture()
-def store(tmp_path):
-    s = ThreadStore.sqlite(tmp_path / "threads.sqlite")
-    yield s
-    s.close()
+pytestmark = pytest.mark.usefixtures("fresh_threads")
 
 
 def _turn(demo_index, store, question, thread="t1", **kw):
@@ -72,7 +61,7 @@ def test_a_tampered_checkpoint_is_refused_never_run(demo_index, tmp_path):
     assert not marker.exists(), "the planted os.system call ran"
 
 
-def test_a_follow_up_logs_no_unregistered_type_warning(demo_index, store, caplog):
+def test_a_follow_up_logs_no_unregistered_type_warning(demo_index, thread_store, caplog):
     """`finrag chat` printed "Deserializing unregistered type finrag.state.question.QuestionFacts" on every
     follow-up: LangGraph's default serializer loads any type, with that warning."""
     from langgraph.checkpoint.serde import jsonplus
@@ -83,9 +72,9 @@ def test_a_follow_up_logs_no_unregistered_type_warning(demo_index, store, caplog
     remove = register_serde_event_listener(events.append)
     try:
         with caplog.at_level(logging.WARNING):
-            _turn(demo_index, store, Q1)
-            res = _turn(demo_index, store, Q2)
-            store.list_threads()
+            _turn(demo_index, thread_store, Q1)
+            res = _turn(demo_index, thread_store, Q2)
+            thread_store.list_threads()
     finally:
         remove()
     assert res.routing.routed_docs == ["ACMEWIDGETS_2023_10K"]  # the follow-up read its facts back
@@ -132,13 +121,13 @@ def test_a_store_deleted_while_serving_is_reopened_not_written_unlinked(demo_ind
     assert [t.thread_id for t in threads.list_threads(str(index))] == ["b"]
 
 
-def test_a_turn_on_a_replaced_store_is_refused(demo_index, tmp_path, store):
-    _turn(demo_index, store, Q1)
+def test_a_turn_on_a_replaced_store_is_refused(demo_index, tmp_path, thread_store):
+    _turn(demo_index, thread_store, Q1)
     other = tmp_path / "other.sqlite"
     ThreadStore.sqlite(other).close()
     os.replace(other, tmp_path / "threads.sqlite")
     with pytest.raises(threads.ThreadStoreGone) as err:
-        _turn(demo_index, store, Q2)
+        _turn(demo_index, thread_store, Q2)
     assert "replaced" in str(err.value) and "\n" not in str(err.value)
 
 
@@ -182,38 +171,38 @@ def test_a_read_only_store_says_read_only_and_reads(demo_index, tmp_path):
 
 
 # ------------------------------------------------------------------ case 8: a failed turn
-def test_a_failed_turn_leaves_the_thread_as_it_was(demo_index, store, monkeypatch):
+def test_a_failed_turn_leaves_the_thread_as_it_was(demo_index, thread_store, monkeypatch):
     from support.openai_stub import OpenAIStub
 
     from finrag.tools.llm.calls import LLMError
 
     monkeypatch.setenv("OPENAI_API_KEY", "x")
     with OpenAIStub() as stub:
-        conf = {"llm": "openai/stub-model", "llm_base_url": stub.base_url, "llm_max_retries": 0}
-        _turn(demo_index, store, Q1, configurable=conf)
-        before = store.read("t1")
+        conf = stub.configurable(llm_max_retries=0)
+        _turn(demo_index, thread_store, Q1, configurable=conf)
+        before = thread_store.read("t1")
         stub.mode = "http500"  # the router LLM fails: a 502 from the server
         with pytest.raises(LLMError):
-            _turn(demo_index, store, "What was Borealis Energy's net income in FY2023?", configurable=conf)
-        assert store.read("t1") == before
+            _turn(demo_index, thread_store, "What was Borealis Energy's net income in FY2023?", configurable=conf)
+        assert thread_store.read("t1") == before
         stub.mode = "ok"
-        res = _turn(demo_index, store, Q2, configurable=conf)
+        res = _turn(demo_index, thread_store, Q2, configurable=conf)
     assert res.conversation.turn == 2  # the failed turn took no number (the stub's resolution is its own)
-    assert [t["question"] for t in store.read("t1")] == [Q1, Q2]
+    assert [t["question"] for t in thread_store.read("t1")] == [Q1, Q2]
 
 
 # ------------------------------------------------------------------ case 11: thread ids
 @pytest.mark.parametrize("tid", ["a\x7fb", "a\u2028b", "a\u0085b", "a\u202eb", "a\u200bb", "a\x1bb", "\ufeffa",
                                  " lead", "lead ", "a\u2029b"])
-def test_thread_ids_with_invisible_characters_or_surrounding_spaces_are_refused(store, tid):
+def test_thread_ids_with_invisible_characters_or_surrounding_spaces_are_refused(thread_store, tid):
     with pytest.raises(ThreadError) as err:
-        store.create(tid)
+        thread_store.create(tid)
     assert "\n" not in str(err.value)
-    assert store.thread_ids() == []
+    assert thread_store.thread_ids() == []
 
 
-def test_a_visible_thread_id_is_kept_as_typed(store):
-    assert store.create("lead-é 中文 a b") == "lead-é 中文 a b"
+def test_a_visible_thread_id_is_kept_as_typed(thread_store):
+    assert thread_store.create("lead-é 中文 a b") == "lead-é 中文 a b"
 
 
 def test_a_registrant_name_is_shown_escaped():

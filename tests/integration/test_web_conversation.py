@@ -16,27 +16,18 @@ when set (docs/screenshots/conversation.png comes from
 from __future__ import annotations
 
 import base64
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 import pytest
-from support.headless import Chromium, chromium_binary
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
+from support.browser import click, close_tab, needs_browser, open_tab
+from support.servers import ThreadServer
 
 pytestmark = [pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance"),
-              pytest.mark.skipif(chromium_binary() is None, reason=(
-                  "no chromium binary: `bash .ci/install` (as root) installs Debian's chromium; "
-                  "or set CHROMIUM=/path/to/chrome"))]
+              needs_browser]
 
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "FINRAG_API_KEY",
-            "FINRAG_API_KEYS", "FINRAG_SERVE_TIMEOUT", "FINRAG_SERVE_MAX_BATCH", "FINRAG_SERVE_MAX_BODY",
-            "FINRAG_ON_LLM_ERROR", "FINRAG_FAST_PATH", "FINRAG_THREADS_DIR")
 FIRST = "What was Acme Widgets' revenue in FY2022?"
 FOLLOW_UP = "And in FY2023?"
 RESOLVED = "What was Acme Widgets' revenue in FY2023?"
@@ -47,67 +38,23 @@ KEY = "conversation-page-key"
 
 # ----------------------------------------------------------------------------------------------- servers
 @pytest.fixture(scope="module")
-def server(demo_index, tmp_path_factory):
-    """`finrag serve` on the demo index, as a user starts it (no API key); its thread stores in a folder of the
-    test's own (FINRAG_THREADS_DIR), so the session's demo index stays clean."""
-    port = free_port()
-    folder = tmp_path_factory.mktemp("serve-conversation")
-    log = folder / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    for name in ENV_DROP:
-        env.pop(name, None)
-    env["FINRAG_THREADS_DIR"] = str(folder / "threads")
-    with log.open("w") as fh:
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        assert "Traceback" not in log.read_text(errors="replace")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with Chromium(window="1280,900") as b:
-        yield b
+def browser_window() -> str:
+    return "1280,900"
 
 
 @pytest.fixture()
-def page(browser, server):
+def page(browser, demo_server):
     """A fresh tab on the answer page (1280x900, a laptop screen), its sessionStorage empty."""
-    tab = browser.open("about:blank")
-    tab.call("Log.clear")
-    tab.errors.clear()
-    tab.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
-    tab.navigate(f"{server}/documents")  # the tab is reused: the last test's conversation is forgotten first
+    tab = open_tab(browser, f"{demo_server}/documents", height=900)  # the tab is reused: the last conversation goes first
     tab.wait_for("!!document.body && location.pathname === '/documents'", 60)
     tab.eval("sessionStorage.clear(); true")
-    tab.navigate(f"{server}/")
+    tab.navigate(f"{demo_server}/")
     tab.wait_for("!!document.querySelector('#examples button')", 60)
     yield tab
-    browser.pages.remove(tab)
-    tab.close()
+    close_tab(browser, tab)
 
 
 # ----------------------------------------------------------------------------------------------- helpers
-def click(page, selector: str, index: int = 0) -> None:
-    """A real mouse click on the `index`-th element matching `selector` (scrolled into view first)."""
-    box = page.eval(f"""(() => {{
-        const el = document.querySelectorAll({json.dumps(selector)})[{index}];
-        if (!el) return null;
-        el.scrollIntoView({{block: "center"}});
-        const r = el.getBoundingClientRect();
-        return [r.x + r.width / 2, r.y + r.height / 2];
-    }})()""")
-    if not box:
-        raise LookupError(f"nothing matches {selector!r} (index {index})")
-    for kind in ("mousePressed", "mouseReleased"):
-        page.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
-
-
 def converse(page) -> None:
     """Tick "Conversation" (a real click) and wait until the view shows."""
     if not page.eval("document.querySelector('#conversation-mode').checked"):
@@ -174,7 +121,7 @@ def page_errors(page) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------- tests
-def test_two_turn_conversation_then_reload_restores_it(server, page, tmp_path):
+def test_two_turn_conversation_then_reload_restores_it(demo_server, page, tmp_path):
     converse(page)
     assert page.eval("document.querySelector('#compare').disabled")  # one system answers each turn
     assert not page.eval("document.querySelector('#conversation-hint').hidden")
@@ -201,7 +148,7 @@ def test_two_turn_conversation_then_reload_restores_it(server, page, tmp_path):
     shot(page, tmp_path, "conversation.png")
 
     # the server holds the same two turns
-    held = httpx.get(f"{server}/threads/{thread}", timeout=30)
+    held = httpx.get(f"{demo_server}/threads/{thread}", timeout=30)
     assert held.status_code == 200, held.text[:300]
     body = held.json()
     held_turns = body["turns"] if isinstance(body, dict) else body
@@ -209,7 +156,7 @@ def test_two_turn_conversation_then_reload_restores_it(server, page, tmp_path):
     assert held_turns[1]["resolved_question"] == RESOLVED
 
     # a reload reads the thread back: both turns, their resolved question, answer, routing and citations
-    page.navigate(f"{server}/")
+    page.navigate(f"{demo_server}/")
     page.wait_for(f"{TURNS}.length === 2 && document.querySelector('#conversation-view')?.dataset.state === 'ready'", 60)
     assert page.eval("document.querySelector('#conversation-mode').checked")
     one, two = turns(page)
@@ -232,7 +179,7 @@ def test_two_turn_conversation_then_reload_restores_it(server, page, tmp_path):
     assert not page_errors(page), page.errors
 
 
-def test_new_conversation_clears_the_turns_and_starts_a_new_thread(server, page):
+def test_new_conversation_clears_the_turns_and_starts_a_new_thread(demo_server, page):
     converse(page)
     ask_turn(page, FIRST)
     old = thread_of(page)
@@ -252,18 +199,18 @@ def test_new_conversation_clears_the_turns_and_starts_a_new_thread(server, page)
     assert "ACMEWIDGETS" not in " ".join(alone["routed"]) and FY2023 not in alone["answer"], alone["text"][:600]
     assert "which_company" in alone["text"], alone["text"][:600]
     # the old thread is still the server's (New conversation only leaves it)
-    assert httpx.get(f"{server}/threads/{old}", timeout=30).status_code == 200
-    page.navigate(f"{server}/")  # a reload shows the new thread's one turn
+    assert httpx.get(f"{demo_server}/threads/{old}", timeout=30).status_code == 200
+    page.navigate(f"{demo_server}/")  # a reload shows the new thread's one turn
     page.wait_for(f"{TURNS}.length === 1 && document.querySelector('#conversation-view')?.dataset.state === 'ready'", 60)
     assert turns(page)[0]["question"] == FOLLOW_UP
     assert not page_errors(page), page.errors
 
 
-def test_a_stale_thread_starts_a_new_one_with_a_note(server, page):
+def test_a_stale_thread_starts_a_new_one_with_a_note(demo_server, page):
     # a tab whose thread the server does not have (another server, or the thread removed): the reload says so
     page.eval("sessionStorage.setItem('finrag.conversation', 'on'); sessionStorage.setItem('finrag.thread', "
               "'gone-thread-1'); true")
-    page.navigate(f"{server}/")
+    page.navigate(f"{demo_server}/")
     page.wait_for("document.querySelector('#conversation-note')?.hidden === false", 30)
     note = page.eval("document.querySelector('#conversation-note').innerText")
     assert "gone-thread-1" in note and "no longer on the server" in note and "next question" in note, note
@@ -274,7 +221,7 @@ def test_a_stale_thread_starts_a_new_one_with_a_note(server, page):
 
     # the thread removed on the server while the page shows it: the next turn starts a new thread and says so
     old = thread_of(page)
-    assert httpx.delete(f"{server}/threads/{old}", timeout=30).status_code in (200, 204)
+    assert httpx.delete(f"{demo_server}/threads/{old}", timeout=30).status_code in (200, 204)
     [again] = ask_turn(page, FOLLOW_UP)
     note = page.eval("document.querySelector('#conversation-note').innerText")
     assert old in note and "no longer on the server" in note and "new one started" in note, note
@@ -284,7 +231,7 @@ def test_a_stale_thread_starts_a_new_one_with_a_note(server, page):
     assert not page_errors(page), page.errors
 
 
-def test_single_questions_stay_as_they_were(server, page):
+def test_single_questions_stay_as_they_were(demo_server, page):
     converse(page)
     ask_turn(page, FIRST)
     click(page, "#conversation-mode")  # unticked: the single-question page, side by side available again
@@ -298,7 +245,7 @@ def test_single_questions_stay_as_they_were(server, page):
     assert page.eval("document.querySelectorAll('#results .resolved, #results .turn').length") == 0
     # a ?q= link is a single question even in a tab that keeps a conversation
     page.eval("sessionStorage.setItem('finrag.conversation', 'on'); true")
-    page.navigate(f"{server}/?q={quote(FOLLOW_UP)}")
+    page.navigate(f"{demo_server}/?q={quote(FOLLOW_UP)}")
     page.wait_for("document.querySelectorAll('#results .result').length === 1 && "
                   "['done', 'error'].includes(document.querySelector('#results .result')?.dataset.state)", 90)
     assert page.eval("document.querySelector('#conversation-view').hidden")
@@ -306,13 +253,11 @@ def test_single_questions_stay_as_they_were(server, page):
     assert not page_errors(page), page.errors
 
 
-def test_a_conversation_with_the_api_key(demo_index, browser, monkeypatch, tmp_path):
+def test_a_conversation_with_the_api_key(demo_index, browser, monkeypatch, machine_settings_cleared, tmp_path):
     """A server with --api-key: the page sends the key on the thread routes too (POST /threads, the turns, the
     read-back after a reload), and a thread is the key's: another key's request for it is a 404."""
     from finrag.server import create_app
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FINRAG_THREADS_DIR", str(tmp_path / "threads"))
     with ThreadServer(create_app(demo_index, api_key=[KEY, "another-key"], warm_up=False)) as srv:
         tab = browser.open("about:blank")

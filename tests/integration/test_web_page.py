@@ -18,22 +18,16 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 import pytest
-from support.headless import Chromium, chromium_binary
+from support.browser import click, close_tab, needs_browser, open_tab
 from support.openai_stub import OpenAIStub
-from support.servers import HOST, ThreadServer, free_port, stop_process, wait_http
+from support.servers import ThreadServer
 
 pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_fields' attribute on the instance")
 
-CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable
-ENV_DROP = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINRAG_LLM", "FINRAG_LLM_BASE_URL", "FINRAG_API_KEY",
-            "FINRAG_SERVE_TIMEOUT", "FINRAG_SERVE_MAX_BATCH", "FINRAG_SERVE_MAX_BODY", "FINRAG_ON_LLM_ERROR",
-            "FINRAG_FAST_PATH")
 QUESTION = "What was Acme Widgets' total revenue in FY2022?"
 FIGURE = "1,476.2"
 UNKNOWN = "What was Globex Corp's revenue in 2022?"
@@ -55,70 +49,10 @@ $765.7 million in fiscal 2022, driven by specialty foods and higher volumes in o
 <tr><td>Total revenue</td><td>812.4</td><td>765.7</td></tr><tr><td>Net income</td><td>58.2</td><td>49.9</td></tr></table>
 </body></html>
 """
-needs_browser = pytest.mark.skipif(chromium_binary() is None, reason=(
-    "no chromium binary: `bash .ci/install` (as root) installs Debian's chromium; or set CHROMIUM=/path/to/chrome"))
 
 
 # ----------------------------------------------------------------------------------------------- servers
-@pytest.fixture(scope="module")
-def server(demo_index, tmp_path_factory):
-    """`finrag serve` on the demo index, as a user starts it (no API key)."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("serve-web") / "serve.log"
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    for name in ENV_DROP:
-        env.pop(name, None)
-    with log.open("w") as fh:
-        proc = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "serve", "--index", str(demo_index), "--host", HOST,
-                                 "--port", str(port)], stdout=fh, stderr=subprocess.STDOUT, env=env)
-    url = f"http://{HOST}:{port}"
-    try:
-        wait_http(f"{url}/health", timeout=180, proc=proc, log=log)
-        yield url
-    finally:
-        stop_process(proc)
-        assert "Traceback" not in log.read_text(errors="replace")
-
-
 # ----------------------------------------------------------------------------------------------- browser
-@pytest.fixture(scope="module")
-def browser():
-    if chromium_binary() is None:
-        pytest.skip("no chromium binary: `bash .ci/install` (as root) installs Debian's chromium")
-    with Chromium(window="1280,800") as b:
-        yield b
-
-
-def open_page(browser, url: str):
-    """A tab with a 1280x800 viewport (a laptop screen) showing `url`."""
-    page = browser.open("about:blank")
-    page.call("Log.clear")  # the tab is reused: what an earlier test's page logged is not this test's
-    page.errors.clear()
-    page.call("Emulation.setDeviceMetricsOverride", width=1280, height=800, deviceScaleFactor=1, mobile=False)
-    page.navigate(url)
-    return page
-
-
-def close_page(browser, page) -> None:
-    browser.pages.remove(page)
-    page.close()
-
-
-def click(page, selector: str, index: int = 0) -> None:
-    """A real mouse click on the `index`-th element matching `selector` (scrolled into view first)."""
-    box = page.eval(f"""(() => {{
-        const el = document.querySelectorAll({json.dumps(selector)})[{index}];
-        if (!el) return null;
-        el.scrollIntoView({{block: "center"}});
-        const r = el.getBoundingClientRect();
-        return [r.x + r.width / 2, r.y + r.height / 2];
-    }})()""")
-    if not box:
-        raise LookupError(f"nothing matches {selector!r} (index {index})")
-    for kind in ("mousePressed", "mouseReleased"):
-        page.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
-
-
 def choose(page, selector: str, value: str) -> None:
     page.eval(f"""(() => {{ const s = document.querySelector({json.dumps(selector)}); s.value = {json.dumps(value)};
         s.dispatchEvent(new Event("change", {{bubbles: true}})); return true; }})()""")
@@ -173,8 +107,8 @@ def open_chip(page, selector: str = ".answer .chip", index: int = 0) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------- HTTP only
-def test_root_is_the_page_for_browsers_and_json_for_api_clients(server):
-    page = httpx.get(f"{server}/", headers={"accept": "text/html,application/xhtml+xml"}, timeout=30)
+def test_root_is_the_page_for_browsers_and_json_for_api_clients(demo_server):
+    page = httpx.get(f"{demo_server}/", headers={"accept": "text/html,application/xhtml+xml"}, timeout=30)
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html"), page.text[:200]
     assert 'id="question"' in page.text and 'id="system-a"' in page.text
     csp = page.headers["content-security-policy"]
@@ -182,14 +116,14 @@ def test_root_is_the_page_for_browsers_and_json_for_api_clients(server):
     # nothing from outside: no absolute URL in any src/href, and no CDN in the page
     assert not re.findall(r'(?:src|href)="(?:https?:)?//', page.text), "the page links outside the server"
     assert "cdn" not in page.text.lower()
-    api = httpx.get(f"{server}/", timeout=30)
+    api = httpx.get(f"{demo_server}/", timeout=30)
     assert api.headers["content-type"].startswith("application/json") and "systems" in api.json()
-    docs = httpx.get(f"{server}/documents", timeout=30)
+    docs = httpx.get(f"{demo_server}/documents", timeout=30)
     assert docs.headers["content-type"].startswith("application/json") and docs.json()["count"] == 6
 
 
-def test_filings_list_identity_and_where_each_field_came_from(server):
-    docs = {d["doc_id"]: d for d in httpx.get(f"{server}/documents", timeout=30).json()["documents"]}
+def test_filings_list_identity_and_where_each_field_came_from(demo_server):
+    docs = {d["doc_id"]: d for d in httpx.get(f"{demo_server}/documents", timeout=30).json()["documents"]}
     acme = docs["ACMEWIDGETS_2022_10K"]["fields"]
     assert acme["company"] == {"value": "Acme Widgets", "source": "cover page (registrant name)"}
     assert acme["tickers"] == {"value": ["ACME"], "source": "cover page"}
@@ -200,8 +134,8 @@ def test_filings_list_identity_and_where_each_field_came_from(server):
     assert all(d["n_pages"] == 10 and d["kind"] == "pdf" for d in docs.values())
 
 
-def test_page_routes_serve_only_indexed_filings_and_pages(server):
-    base = f"{server}/documents"
+def test_page_routes_serve_only_indexed_filings_and_pages(demo_server):
+    base = f"{demo_server}/documents"
     refused = {
         f"{base}/NOPE_2022_10K/pages/0": 404,
         f"{base}/ACMEWIDGETS_2022_10K/pages/10": 404,           # 10 pages: 0-9
@@ -223,13 +157,13 @@ def test_page_routes_serve_only_indexed_filings_and_pages(server):
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF") and pdf.headers["content-type"] == "application/pdf"
 
 
-def test_cited_page_highlights_the_chunk_and_the_figure(server):
-    answer = httpx.post(f"{server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
+def test_cited_page_highlights_the_chunk_and_the_figure(demo_server):
+    answer = httpx.post(f"{demo_server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
     cited = re.search(r"\[(ACMEWIDGETS_2022_10K), p\. (\d+)(?: \(printed [^)]+\))?\]", answer["answer"])
     assert cited, answer["answer"]
     page = int(cited.group(2)) - 1  # the answer cites the viewer's page; /pages/N counts from 0
     chunk = next(c for c in answer["contexts"] if c["page_start"] <= page <= c["page_end"] and FIGURE in c["text"])
-    view = httpx.get(f"{server}/documents/ACMEWIDGETS_2022_10K/pages/{page}",
+    view = httpx.get(f"{demo_server}/documents/ACMEWIDGETS_2022_10K/pages/{page}",
                      params={"chunk": chunk["chunk_id"], "mark": [FIGURE, "Total revenue"]}, timeout=30).json()
     assert view["view"] == "image" and view["passage"]["found"], view["note"]
     kinds = [b["kind"] for b in view["boxes"]]
@@ -241,11 +175,11 @@ def test_cited_page_highlights_the_chunk_and_the_figure(server):
     assert passage and passage in chunk["text"], passage[:200]
 
 
-def test_page_images_are_png_and_cached(server):
+def test_page_images_are_png_and_cached(demo_server):
     """The image is a PNG the browser may keep (private, with an ETag) and a revalidation is a bodyless 304.
     How fast the second fetch is lives in bench/web_page.py (page_view_cached), not in a timed test; that the
     server renders a page once is tests/integration/test_page_cache.py."""
-    url = f"{server}/documents/BOREALISENERGY_2023_10K/pages/3/image"
+    url = f"{demo_server}/documents/BOREALISENERGY_2023_10K/pages/3/image"
     first = httpx.get(url, params={"zoom": 2}, timeout=60)
     assert first.status_code == 200 and first.content.startswith(b"\x89PNG") and first.headers["content-type"] == "image/png"
     assert "private" in first.headers["cache-control"] and first.headers["etag"]
@@ -255,18 +189,18 @@ def test_page_images_are_png_and_cached(server):
     assert not_modified.status_code == 304 and not not_modified.content
 
 
-def test_docs_pages_use_shipped_assets(server):
+def test_docs_pages_use_shipped_assets(demo_server):
     for path in ("/docs", "/redoc"):
-        html = httpx.get(f"{server}{path}", timeout=30).text
+        html = httpx.get(f"{demo_server}{path}", timeout=30).text
         srcs = re.findall(r'(?:src|href)="([^"]+)"', html)
         assert srcs and all(s.startswith("/docs-assets/") for s in srcs), (path, srcs)
         for src in srcs:
-            r = httpx.get(f"{server}{src}", timeout=30)
+            r = httpx.get(f"{demo_server}{src}", timeout=30)
             assert r.status_code == 200 and len(r.content) > 1000, src
 
 
-def test_playground_output_has_the_answer_first(server):
-    r = httpx.post(f"{server}/hdrr/stream_log", json={"input": {"question": QUESTION}}, timeout=120)
+def test_playground_output_has_the_answer_first(demo_server):
+    r = httpx.post(f"{demo_server}/hdrr/stream_log", json={"input": {"question": QUESTION}}, timeout=120)
     assert r.status_code == 200, r.text[:300]
     outputs = []
     for block in r.text.replace("\r\n", "\n").split("\n\n"):
@@ -275,14 +209,14 @@ def test_playground_output_has_the_answer_first(server):
             outputs += [op["value"] for op in json.loads(data).get("ops", []) if op.get("path") == "/streamed_output/-"]
     assert len(outputs) == 1, outputs  # one piece: the playground prints it as one JSON object
     assert list(outputs[0])[0] == "answer" and FIGURE in outputs[0]["answer"]
-    invoked = httpx.post(f"{server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
+    invoked = httpx.post(f"{demo_server}/hdrr/invoke", json={"input": {"question": QUESTION}}, timeout=120).json()["output"]
     assert set(outputs[0]) == set(invoked)
 
 
 # ------------------------------------------------------------------------------------------------ browser
 @needs_browser
-def test_ask_open_the_cited_page_and_compare_systems(server, browser, tmp_path):
-    page = open_page(browser, f"{server}/")
+def test_ask_open_the_cited_page_and_compare_systems(demo_server, browser, tmp_path):
+    page = open_tab(browser, f"{demo_server}/")
     try:
         page.wait_for("!!document.querySelector('#examples button')", 60)
         assert page.eval("document.querySelector('#system-a').value") == "hdrr"
@@ -326,12 +260,12 @@ def test_ask_open_the_cited_page_and_compare_systems(server, browser, tmp_path):
         page.pump(0.3)
         assert all("status of 422" in e for e in page.errors), page.errors  # the browser logs the refused request
     finally:
-        close_page(browser, page)
+        close_tab(browser, page)
 
 
 @needs_browser
-def test_filings_page_and_offline_docs_in_chromium(server, browser, tmp_path):
-    page = open_page(browser, f"{server}/documents")
+def test_filings_page_and_offline_docs_in_chromium(demo_server, browser, tmp_path):
+    page = open_tab(browser, f"{demo_server}/documents")
     try:
         page.wait_for("document.querySelectorAll('#documents-table tbody tr').length === 6", 60)
         text = page.text()
@@ -341,28 +275,26 @@ def test_filings_page_and_offline_docs_in_chromium(server, browser, tmp_path):
         click(page, "#documents-table tbody tr .chip")
         page.wait_for("document.querySelector('#page-frame').dataset.state === 'ready'", 60)
         assert page.eval("document.querySelector('#viewer-page').innerText").startswith("p. 1 of")
-        page.navigate(f"{server}/docs")
+        page.navigate(f"{demo_server}/docs")
         page.wait_for("!!document.querySelector('.swagger-ui .info .title')", 60)
         page.wait_for("!!document.body && document.body.innerText.includes('/documents/{doc_id}/pages/{page_no}/image')", 30)
         shot(page, tmp_path, "docs.png")
         loaded = page.eval("performance.getEntriesByType('resource').map(e => e.name)")
-        page.navigate(f"{server}/redoc")
+        page.navigate(f"{demo_server}/redoc")
         page.wait_for("!!document.body && document.body.innerText.includes('One page of a filing, with the cited passage')", 60)
         page.wait_for("!!document.querySelector('img[alt=\"redocly logo\"]')", 30)
         page.pump(0.5)
         loaded += page.eval("performance.getEntriesByType('resource').map(e => e.name)")
-        assert loaded and all(u.startswith(server) for u in loaded), loaded  # nothing from outside
+        assert loaded and all(u.startswith(demo_server) for u in loaded), loaded  # nothing from outside
         assert not page.errors, page.errors
     finally:
-        close_page(browser, page)
+        close_tab(browser, page)
 
 
 @needs_browser
-def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeypatch, tmp_path):
+def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeypatch, machine_settings_cleared, tmp_path):
     from finrag.server import create_app
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     with ThreadServer(create_app(demo_index, api_key=KEY, warm_up=False)) as srv:
         refused = httpx.get(f"{srv.url}/", headers={"accept": "text/html"}, timeout=30)
         assert refused.status_code == 401 and 'id="key-input"' in refused.text  # the page, holding no data
@@ -371,7 +303,7 @@ def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeyp
                      "/documents/ACMEWIDGETS_2022_10K/file"):
             assert httpx.get(f"{srv.url}{path}", timeout=30).status_code == 401, path
             assert httpx.get(f"{srv.url}{path}", headers={"X-API-Key": KEY}, timeout=30).status_code == 200, path
-        page = open_page(browser, f"{srv.url}/")
+        page = open_tab(browser, f"{srv.url}/")
         try:
             page.wait_for("!!document.querySelector('#key-panel') && !document.querySelector('#key-panel').hidden", 30)
             assert "needs an API key" in page.text()
@@ -385,22 +317,20 @@ def test_the_page_asks_for_the_api_key_and_sends_it(demo_index, browser, monkeyp
             page.pump(0.3)
             assert not [e for e in page.errors if "401" not in e], page.errors  # the first visit's 401 is expected
         finally:
-            close_page(browser, page)
+            close_tab(browser, page)
 
 
 @needs_browser
-def test_llm_tokens_stream_in_and_failures_are_messages(demo_index, browser, monkeypatch, tmp_path):
+def test_llm_tokens_stream_in_and_failures_are_messages(demo_index, browser, monkeypatch, machine_settings_cleared, tmp_path):
     from finrag.server import create_app
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     with OpenAIStub() as stub:
         monkeypatch.setenv("FINRAG_LLM", "openai/stub-model")
         monkeypatch.setenv("FINRAG_LLM_BASE_URL", stub.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "stub")
         monkeypatch.setenv("FINRAG_FAST_PATH", "off")  # the generator LLM answers (not the statement reader)
         with ThreadServer(create_app(demo_index, warm_up=False, timeout_s=8)) as srv:
-            page = open_page(browser, f"{srv.url}/")
+            page = open_tab(browser, f"{srv.url}/")
             try:
                 page.wait_for("!!document.querySelector('#examples button')", 60)
                 [ok] = ask(page, QUESTION)
@@ -415,27 +345,25 @@ def test_llm_tokens_stream_in_and_failures_are_messages(demo_index, browser, mon
                 shot(page, tmp_path, "llm-error.png")
             finally:
                 stub.mode = "ok"
-                close_page(browser, page)
+                close_tab(browser, page)
     with ThreadServer(create_app(tmp_path / "no-index-here", warm_up=False)) as srv:
-        page = open_page(browser, f"{srv.url}/")
+        page = open_tab(browser, f"{srv.url}/")
         try:
             page.wait_for("!!document.querySelector('#banner') && !document.querySelector('#banner').hidden", 30)
             assert "not ready (503)" in page.text() and "no finrag index" in page.text()
             [down] = ask(page, QUESTION)
             assert down["state"] == "error" and "busy or not ready (503)" in down["error"], down
         finally:
-            close_page(browser, page)
+            close_tab(browser, page)
 
 
 @needs_browser
-def test_an_html_filing_opens_as_its_text_with_the_passage_marked(browser, monkeypatch, tmp_path):
+def test_an_html_filing_opens_as_its_text_with_the_passage_marked(browser, monkeypatch, machine_settings_cleared, tmp_path):
     from finrag.server import create_app
     from finrag.tools.indexing.embedders import get_embedder
     from finrag.tools.indexing.indexer import index_paths
     from finrag.tools.indexing.store import Store
 
-    for name in ENV_DROP:
-        monkeypatch.delenv(name, raising=False)
     (tmp_path / "filings").mkdir()
     (tmp_path / "filings" / "NORTHWIND_2023_10K.htm").write_text(HTML_FILING, encoding="utf-8")
     store = Store(tmp_path / "index", create=True)
@@ -446,7 +374,7 @@ def test_an_html_filing_opens_as_its_text_with_the_passage_marked(browser, monke
         served = httpx.get(f"{srv.url}/documents/NORTHWIND_2023_10K/file", timeout=30)
         assert served.headers["content-type"].startswith("text/html") and served.headers["content-security-policy"] == "sandbox"
         assert httpx.get(f"{srv.url}/documents/NORTHWIND_2023_10K/pages/1/image", timeout=30).status_code == 404
-        page = open_page(browser, f"{srv.url}/")
+        page = open_tab(browser, f"{srv.url}/")
         try:
             page.wait_for("!!document.querySelector('#examples button')", 60)
             [hdrr] = ask(page, "What was Northwind Traders' total revenue in fiscal 2023?")
@@ -462,4 +390,4 @@ def test_an_html_filing_opens_as_its_text_with_the_passage_marked(browser, monke
             page.pump(0.3)
             assert not page.errors, page.errors
         finally:
-            close_page(browser, page)
+            close_tab(browser, page)

@@ -1,4 +1,5 @@
-"""Small hand-made inline-XBRL filings: `tenq_markup()` (the issue-20 tests) and `widgetco_tenk()` (issue 33).
+"""Small hand-made inline-XBRL filings: `tenq_markup()` (the issue-20 tests) and `widgetco_tenk()` (issue 33), and
+`widgetco_facts()`, the facts finrag's HTML reader collects from the latter.
 
 Acme Widgets, Inc. (ACMW), FY2025 Q3 (fiscal year ends late September, period end June 28, 2025): a hidden
 `ix:header` with dei facts and contexts for the quarter, the year to date, the prior year's quarter and year to
@@ -124,3 +125,12 @@ def widgetco_tenk() -> str:
     page = '<div style="page-break-before:always">{}</div>'
     return ("<html><body>" + header + cover + page.format(f"<table>{body}</table>")
             + page.format(f"<table>{geo}{balance}</table>") + page.format(audit) + "</body></html>")
+
+
+def widgetco_facts() -> dict:
+    """The inline-XBRL facts finrag's HTML reader collects from `widgetco_tenk()`, parsed anew on each call."""
+    from finrag.tools.indexing.html import html_document
+
+    data = html_document(widgetco_tenk())[1]
+    assert data is not None
+    return data

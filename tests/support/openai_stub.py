@@ -325,6 +325,10 @@ class OpenAIStub:
             self._server.server_close()
             self._server = None
 
+    def configurable(self, **extra) -> dict:
+        """A run's `configurable` whose LLM calls come here (model "stub-model", at `base_url`), plus `extra`."""
+        return {"llm": "openai/stub-model", "llm_base_url": self.base_url, **extra}
+
     def __enter__(self) -> "OpenAIStub":
         return self.start()
 

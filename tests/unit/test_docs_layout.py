@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import ast
 import re
-import tomllib
 from functools import cache
 from pathlib import Path
+
+from support.layout import folder_of, package_dir
 
 REPO = Path(__file__).resolve().parents[2]
 LAYOUT = REPO / "docs" / "layout.md"
@@ -100,26 +101,12 @@ def test_layout_names_only_what_exists():
 
 
 def test_layout_prefixes_match_package_dir():
-    mapping = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
+    mapping = package_dir()
     _, _, prefixes = layout_names()
     assert len(prefixes) > 15
     wrong = [f"`{p}` is in the row of `{f}/`, but it is `{folder_of(p, mapping)}/`"
              for p, f in prefixes if folder_of(p, mapping) != f]
     assert not wrong, "docs/layout.md:\n" + "\n".join(wrong)
-
-
-def folder_of(package: str, mapping: dict[str, str]) -> str:
-    parts = package.split(".")
-    for n in range(len(parts), 0, -1):
-        prefix = ".".join(parts[:n])
-        if prefix in mapping:
-            return "/".join([mapping[prefix], *parts[n:]])
-    raise AssertionError(f"{package} is not under any package-dir entry")
-
-
-@cache
-def package_dir() -> dict[str, str]:
-    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-dir"]
 
 
 def module_file(dotted: str) -> Path | None:

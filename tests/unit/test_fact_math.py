@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.ixbrl import widgetco_tenk
+from support.ixbrl import widgetco_facts
 
 from finrag.tools.answering.fact_math import answer_computed
 from finrag.tools.indexing.html import html_document
@@ -21,9 +21,7 @@ INFO = {"company": "Widgetco", "fiscal_year": 2024, "form": "10K", "period_end":
 
 @pytest.fixture(scope="module")
 def facts() -> dict:
-    data = html_document(widgetco_tenk())[1]
-    assert data is not None
-    return data
+    return widgetco_facts()
 
 
 def test_a_change_states_both_inputs_cited_and_the_arithmetic(facts):

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from support.protocols import assert_member_like
 from support.readers import MemoryReader
 
 from finrag.state.configuration import Configuration
@@ -51,12 +52,7 @@ def test_both_backends_have_every_backend_member_with_the_same_parameters(backen
         mine = next(vars(k)[name] for k in IndexBackend.__mro__ if name in vars(k))
         theirs = getattr(backend, name, None)
         assert theirs is not None, (backend.__name__, name)
-        if isinstance(mine, property):
-            assert isinstance(theirs, property), (backend.__name__, name)
-            continue
-        want = [(p.name, p.kind, p.default) for p in inspect.signature(mine).parameters.values()]
-        got = [(p.name, p.kind, p.default) for p in inspect.signature(theirs).parameters.values()]
-        assert got == want, (backend.__name__, name)
+        assert_member_like(mine, theirs, (backend.__name__, name))
 
 
 # the public names of `Store` before it was split by concern (issue 32): other modules call them

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 
 import pytest
+from support.protocols import assert_member_like
 from support.readers import MemoryReader
 
 from finrag.nodes.common import reader_of, registry_of
@@ -37,13 +38,7 @@ def test_the_protocol_lists_what_the_nodes_read():
 def test_both_backends_have_every_member_with_the_same_parameters(backend):
     for name in members(IndexReader) - ATTRIBUTES:
         assert hasattr(backend, name), (backend.__name__, name)
-        mine, theirs = getattr(IndexReader, name), getattr(backend, name)
-        if isinstance(mine, property):
-            assert isinstance(theirs, property), (backend.__name__, name)
-            continue
-        want = [(p.name, p.kind, p.default) for p in inspect.signature(mine).parameters.values()]
-        got = [(p.name, p.kind, p.default) for p in inspect.signature(theirs).parameters.values()]
-        assert got == want, (backend.__name__, name)
+        assert_member_like(getattr(IndexReader, name), getattr(backend, name), (backend.__name__, name))
     init = inspect.getsource(backend.__init__)
     assert all(f"self.{a} =" in init for a in ATTRIBUTES), backend.__name__
 

@@ -19,6 +19,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from support.layout import folder_of, package_dir
 
 REPO = Path(__file__).resolve().parents[2]
 TYPINGS = REPO / "typings" / "finrag"
@@ -31,20 +32,6 @@ def pyproject() -> dict:
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 
-def package_dir(pyproject: dict) -> dict[str, str]:
-    return pyproject["tool"]["setuptools"]["package-dir"]
-
-
-def folder_of(package: str, mapping: dict[str, str]) -> str:
-    """The repository folder of a package, by setuptools' rule: the longest mapped prefix."""
-    parts = package.split(".")
-    for n in range(len(parts), 0, -1):
-        prefix = ".".join(parts[:n])
-        if prefix in mapping:
-            return "/".join([mapping[prefix], *parts[n:]])
-    raise AssertionError(f"{package} is not under any package-dir entry")
-
-
 def relative_link(path: Path) -> str:
     assert path.is_symlink(), f"{path.relative_to(REPO)} should be a symlink"
     target = os.readlink(path)
@@ -52,8 +39,8 @@ def relative_link(path: Path) -> str:
     return target
 
 
-def test_typings_mirror_package_dir(pyproject):
-    mapping = package_dir(pyproject)
+def test_typings_mirror_package_dir():
+    mapping = package_dir()
     assert mapping.get("finrag") == "app"
     assert TYPINGS.is_dir() and not TYPINGS.is_symlink()
     expected: dict[str, Path] = {p.name: p for p in sorted((REPO / "app").glob("*.py"))}
@@ -81,7 +68,7 @@ def test_analysers_use_typings(pyproject):
 
 
 def test_packages_have_docstrings_naming_their_folder(pyproject):
-    mapping = package_dir(pyproject)
+    mapping = package_dir()
     problems = []
     for package in pyproject["tool"]["setuptools"]["packages"]:
         folder = folder_of(package, mapping)
@@ -98,7 +85,7 @@ def test_packages_have_docstrings_naming_their_folder(pyproject):
 
 
 def test_every_package_folder_is_listed(pyproject):
-    mapping = package_dir(pyproject)
+    mapping = package_dir()
     listed = {folder_of(p, mapping) for p in pyproject["tool"]["setuptools"]["packages"]}
     on_disk = set()
     for top in PACKAGE_FOLDERS:
@@ -187,7 +174,7 @@ def test_import_layers_cover_the_package(pyproject):
     assert top is not None and top.get("exhaustive") is True, "no exhaustive layers contract over finrag"
     layers = [[m.strip() for m in re.split(r"[|:]", layer)] for layer in top["layers"]]
     position = {m: i for i, layer in enumerate(layers) for m in layer}
-    mapped = [p.removeprefix("finrag.") for p in package_dir(pyproject) if p != "finrag"]
+    mapped = [p.removeprefix("finrag.") for p in package_dir() if p != "finrag"]
     assert set(mapped) <= set(position), f"folders that are no layer: {sorted(set(mapped) - set(position))}"
     order = ["graphs", "nodes", "tools", "state"]
     assert [position[m] for m in order] == sorted(position[m] for m in order), \

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.ixbrl import WIDGETCO_INFO, tenq_markup, widgetco_tenk
+from support.ixbrl import WIDGETCO_INFO, tenq_markup, widgetco_facts
 
 from finrag.tools.answering.member_facts import answer_member, member_name
 from finrag.tools.indexing.html import html_document
@@ -22,9 +22,7 @@ INFO = WIDGETCO_INFO
 
 @pytest.fixture(scope="module")
 def facts() -> dict:
-    data = html_document(widgetco_tenk())[1]
-    assert data is not None
-    return data
+    return widgetco_facts()
 
 
 def test_the_collector_keeps_one_member_contexts_their_facts_and_row_labels(facts):

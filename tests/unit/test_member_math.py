@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.ixbrl import WIDGETCO_INFO, widgetco_tenk
+from support.ixbrl import WIDGETCO_INFO, widgetco_facts
 
 from finrag.tools.answering.member_facts import answer_member
 from finrag.tools.indexing.html import html_document
@@ -21,9 +21,7 @@ INFO = WIDGETCO_INFO
 
 @pytest.fixture(scope="module")
 def widgetco() -> dict:
-    data = html_document(widgetco_tenk())[1]
-    assert data is not None
-    return data
+    return widgetco_facts()
 
 
 def _ask(question: str, facts: dict, doc_id: str, info: dict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.ixbrl import widgetco_tenk
+from support.ixbrl import widgetco_facts
 
 from finrag.state.question import Ranking
 from finrag.tools.answering.member_ranking import answer_member_ranking
@@ -137,7 +137,7 @@ INFO = {"company": "Widgetco", "registrant": "Widgetco, Inc.", "tickers": ["WID"
 
 
 def test_widgetco_members_ranked_from_their_facts():
-    facts = html_document(widgetco_tenk())[1]
+    facts = widgetco_facts()
     r = answer_member_ranking(read_question("Which product line had the highest revenue for Widgetco in FY2024?"),
                               facts, "wid-10-k", INFO)
     assert r is not None and r.confident and r.asked == "ranking", r and r.answer

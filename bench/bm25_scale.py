@@ -1,7 +1,7 @@
 """Corpus-wide BM25 alone as the corpus grows: the pruned search against the exhaustive scorer.
 
     python bench/bm25_scale.py --source .finrag-fb --work runs/bm25-scale --sizes 1 10 100 \
-        --out docs/bench_bm25_scale.json
+        --out docs/results/bench_bm25_scale.json
 
 For each size m it builds (once; `--rebuild` to redo) a copy of `--source` with m copies of every filing as
 `bench/scale.py` does (`scale.build`), but without vectors (so it runs on a source that is still embedding),

@@ -1,9 +1,9 @@
 """Conversation benchmark (issue 36): follow-up questions on LangGraph threads over the demo corpus.
 
     python bench/conversations.py                                   # demo corpus, hdrr, offline
-    python bench/conversations.py --index DIR --out docs/bench_conversations.json
+    python bench/conversations.py --index DIR --out docs/results/bench_conversations.json
     python bench/conversations.py --index FB_INDEX --data bench/data/conversations_financebench.jsonl \
-        --out docs/bench_conversations.json --section financebench_dev   # FB_INDEX: finrag index --no-embed
+        --out docs/results/bench_conversations.json --section financebench_dev   # FB_INDEX: finrag index --no-embed
 
 The conversations (bench/data/conversations_demo.jsonl, written for this benchmark: period changes, company
 changes, measure changes, pronouns, relative periods, topic resets, a company the index lacks) and over the
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--index", default=None, help="an index of the demo corpus (default: built in a temp dir)")
     ap.add_argument("--system", default="hdrr")
     ap.add_argument("--data", default=str(DATA))
-    ap.add_argument("--out", default=None, help="write the JSON here (e.g. docs/bench_conversations.json)")
+    ap.add_argument("--out", default=None, help="write the JSON here (e.g. docs/results/bench_conversations.json)")
     ap.add_argument("--section", default=None, help="write the results under this key of --out, keeping the file's "
                                                     "other keys (e.g. financebench_dev)")
     ap.add_argument("--show-misses", action="store_true")

@@ -3,7 +3,7 @@
     python bench/embedders.py --pdfs ../shared/data/financebench/pdfs \
         --dataset ../shared/data/financebench/questions_dev.jsonl --work runs/bench-embedders \
         [--embedders static] [--minilm-index DIR] [--phases distill,index,eval,scoped,encoders] \
-        [--scoped-filings 58] [--sample 400] [--out docs/bench_embedders.json]
+        [--scoped-filings 58] [--sample 400] [--out docs/results/bench_embedders.json]
 
 Self-contained (every phase starts from the PDFs; run it on a quiet machine, the load averages are recorded):
 `--phases` picks the phases (default: index,eval,scoped,encoders):

@@ -1,7 +1,7 @@
 """Fault injection: kill -9 `finrag index` and `finrag batch` at random and chosen moments, race readers and
 writers, fill the disk, damage the database; after every fault, check that nothing is inconsistent or lost.
 
-    python bench/fault_injection.py --out docs/bench_faults.json            # ~24 index kills + the rest
+    python bench/fault_injection.py --out docs/results/bench_faults.json            # ~24 index kills + the rest
     python bench/fault_injection.py --quick                                  # 3 index kills, 2 batch kills
 
 Everything runs on the generated demo corpus (six filings) in a scratch folder, through the real commands
@@ -568,7 +568,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="3 index kills, 2 batch kills, one of everything else")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--work", default=None, help="scratch folder (default: a new temporary folder, removed after)")
-    ap.add_argument("--out", default=None, help="write the results as JSON here (e.g. docs/bench_faults.json)")
+    ap.add_argument("--out", default=None, help="write the results as JSON here (e.g. docs/results/bench_faults.json)")
     ap.add_argument("--only", default=None, choices=["hung_llm", "live_server", "round4"],
                     help="run only this scenario (after the clean index)")
     args = ap.parse_args(argv)

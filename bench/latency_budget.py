@@ -10,14 +10,14 @@ more than `--budget` (20%) against the baseline. Two ways to get the baseline:
   a temporary folder (removed afterwards); a folder is used as it is. The baseline runs with this Python and
   `PYTHONPATH=<checkout>/typings` (`typings/finrag` maps the package onto the checkout's folders), the
   current tree the same way with its own `typings`.
-* `--baseline docs/bench_latency_baseline.json`: a stored baseline (written by `--write-baseline` from an
+* `--baseline docs/results/bench_latency_baseline.json`: a stored baseline (written by `--write-baseline` from an
   `--against` run: the current tree's median p50 of that run is the budget's baseline). Only this tree is
   measured; the comparison is only fair on the machine that stored it (its `machine` record is compared and a
   different one is said on stderr).
 
     python bench/latency_budget.py --index <index> --against 09f36bf [--repeats 3] [--rounds 2] \
-        [--write-baseline docs/bench_latency_baseline.json]
-    python bench/latency_budget.py --index <index> --baseline docs/bench_latency_baseline.json
+        [--write-baseline docs/results/bench_latency_baseline.json]
+    python bench/latency_budget.py --index <index> --baseline docs/results/bench_latency_baseline.json
 
 Each side gets its own copy of the index in a temporary folder (`--no-copy` to use `--index` itself): the
 code stamp of the routing registry differs between checkouts, so each would rewrite `registry.pickle` in the

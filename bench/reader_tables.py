@@ -1,7 +1,7 @@
 """Which table recovery reads statement cells best: finrag's word-geometry reader, its plain-text fallback,
 PyMuPDF's `page.find_tables()` and `pymupdf4llm`'s Markdown tables.
 
-    python bench/reader_tables.py --pdfs ../shared/data/financebench/pdfs --out docs/bench_reader_tables.json
+    python bench/reader_tables.py --pdfs ../shared/data/financebench/pdfs --out docs/results/bench_reader_tables.json
 
 Each labelled cell is (filing, zero-based page, row label as printed, column year, value as printed). The
 values come from FinanceBench dev answers where the answer is a single statement cell (marked `gold`) and,
@@ -134,7 +134,7 @@ METHODS = {"words": rows_words, "text": rows_text,  # finrag: word geometry (def
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pdfs", default="../shared/data/financebench/pdfs")
-    ap.add_argument("--out", default="docs/bench_reader_tables.json")
+    ap.add_argument("--out", default="docs/results/bench_reader_tables.json")
     ap.add_argument("--methods", default=",".join(METHODS))
     args = ap.parse_args(argv)
     import pymupdf

@@ -1,7 +1,7 @@
 """Retrieval cost as the corpus grows: 1x, 10x, 100x copies of a real index.
 
     python bench/scale.py --source .finrag-fb --work /tmp/finrag-scale --sizes 1 10 100 --warm-pass \
-        --questions ../shared/data/financebench/questions_dev.jsonl --out docs/bench_scale.json
+        --questions ../shared/data/financebench/questions_dev.jsonl --out docs/results/bench_scale.json
 
 For each size m it builds (once; `--rebuild` to redo) an index with m copies of every filing of
 `--source`: copy j > 0 of a filing gets a new document id and a synthetic company (so routing still

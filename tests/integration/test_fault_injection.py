@@ -3,7 +3,7 @@
 `python bench/fault_injection.py --quick` kills `finrag index` 3 times (random moment, during variant building,
 at a vector-file save) and `finrag batch` twice, runs a reader loop during a write, two writers, a full disk
 and three damaged databases, and exits non-zero if any fault left an inconsistency, a stray process or a lost
-answer. The full run (>= 20 index kills) is `python bench/fault_injection.py --out docs/bench_faults.json`.
+answer. The full run (>= 20 index kills) is `python bench/fault_injection.py --out docs/results/bench_faults.json`.
 """
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Every relative link in README.md and docs/*.md points at a file that exists, and every `#anchor` at a heading.
+"""Every relative link in README.md, docs/*.md and docs/results/*.md points at a file that exists, and every
+`#anchor` at a heading; every `docs/...` path the documents name exists; docs/README.md indexes every document; and
+docs/ holds only documents at its top level (results live under docs/results/, screenshots under docs/screenshots/).
 
 Anchors follow GitHub's rule: the heading's text lower-cased, punctuation other than `-` and `_` dropped, spaces
 turned into `-`, a repeated heading suffixed `-1`, `-2`, ... Links and headings inside code blocks and code spans
@@ -13,7 +15,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-FILES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+DOCS = REPO / "docs"
+# docs/results/*.md are written by hand; the eval runs' report.md files below them are records, kept as written
+FILES = [REPO / "README.md", *sorted(DOCS.glob("*.md")), *sorted((DOCS / "results").glob("*.md"))]
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
 
@@ -86,3 +90,49 @@ def test_every_relative_link_resolves(path: Path):
         elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
             broken.append(f"{where} no heading with the anchor #{anchor} in {dest.relative_to(REPO)}")
     assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+# a path in prose or a code span: docs/... up to a character that cannot be in one (a glob's `*` or `{` ends it)
+DOC_PATH = re.compile(r"(?<![\w/.-])(docs/[\w./-]*[\w/])")
+WRITTEN = re.compile(r"(--out|--json-out|--json|--write-baseline|>)\s*$")  # a path a command writes, not one it reads
+
+
+def named_paths(path: Path) -> list[tuple[int, str]]:
+    """(line, `docs/...` path) named in a document, except paths a command is told to write."""
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for m in DOC_PATH.finditer(line):
+            if WRITTEN.search(line[:m.start()]):
+                continue
+            rest = line[m.end():m.end() + 1]
+            out.append((n, m.group(1) + ("*" if rest in ("*", "{") else "")))
+    return out
+
+
+def test_named_paths_skip_what_a_command_writes():
+    assert DOC_PATH.findall("see `docs/results/a.json` and ../docs/x") == ["docs/results/a.json"]
+    assert WRITTEN.search("python bench/x.py --out ")
+    assert not WRITTEN.search("python bench/x.py --baseline ")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_docs_path_named_exists(path: Path):
+    missing = []
+    for n, named in named_paths(path):
+        found = any(REPO.glob(named)) if named.endswith("*") else (REPO / named.rstrip("/")).exists()
+        if not found:
+            missing.append(f"{path.relative_to(REPO)}:{n}: {named}")
+    assert not missing, "paths that do not exist (moved? say where they are now):\n" + "\n".join(missing)
+
+
+def test_the_index_lists_every_document():
+    index = DOCS / "README.md"
+    linked = {(index.parent / target.partition("#")[0]).resolve() for _, target in links(index)}
+    unlisted = [p.name for p in sorted(DOCS.glob("*.md")) if p != index and p.resolve() not in linked]
+    assert not unlisted, f"docs/README.md does not list: {unlisted} (one line each, in its group)"
+
+
+def test_docs_top_level_holds_only_documents():
+    loose = sorted(p.name for p in DOCS.iterdir()
+                   if not (p.is_file() and p.suffix == ".md") and p.name not in ("results", "screenshots"))
+    assert not loose, f"result files belong under docs/results/: {loose}"

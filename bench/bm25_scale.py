@@ -29,8 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import scale  # noqa: E402  (bench/scale.py: the same copies, without vectors)
+from bench import scale  # bench/scale.py: the same copies, without vectors
 
 
 def queries(path: Path, n: int) -> list[list[str]]:
@@ -108,7 +107,7 @@ def main() -> int:
             scale.build(args.source, dst, m, fts5_up_to=1, text_up_to=1, vectors=False,
                         log=lambda s: print(s, file=sys.stderr))
         scale.write_runs(dst, log=lambda s: print(s, file=sys.stderr))
-        res = scale.measure_in_subprocess(m, [__file__, "--measure", str(dst), "--questions", str(args.questions),
+        res = scale.measure_in_subprocess(m, ["-m", "bench.bm25_scale", "--measure", str(dst), "--questions", str(args.questions),
                                               "--n", str(args.n), "--k", str(args.k)])
         if res is None:
             return 1

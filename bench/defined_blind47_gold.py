@@ -34,8 +34,7 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from defined_blind47_xbrl import Filing, read  # noqa: E402
+from bench.defined_blind47_xbrl import Filing, read
 
 ROOT = Path(__file__).resolve().parent
 SPEC = ROOT / "data" / "defined_blind47.spec.jsonl"

@@ -42,19 +42,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from finrag.eval.edgar_gold import (  # noqa: F401  (the gold and its phrasing, shared with bench/analyst_*.py)
-    _MONTHS,
-    _TEMPLATES,
-    CONCEPTS,
-    LABELS,
-    _date,
-    _gold,
-    _periods,
-    _words,
-    ask,
-    generate,
-    states_value,
-)
+from finrag.eval.edgar_gold import ask, generate
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -63,11 +63,11 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench.live_server_faults import live_server
+from bench.round4_faults import round4
+from tests.support.procs import alive, children
+
 PY = sys.executable
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from live_server_faults import live_server  # noqa: E402
-from round4_faults import round4  # noqa: E402
-from support.procs import alive, children  # noqa: E402
 
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 for _name in ("OPENAI_API_KEY", "FINRAG_LLM", "FINRAG_HOME"):
@@ -441,9 +441,9 @@ class Bench:
     # ------------------------------------------------------------------ hung LLM
     def hung_llm(self, n_requests: int = 8, serve_timeout: float = 5.0) -> dict:
         """`finrag serve` with an LLM that accepts connections and never answers (see the module docstring)."""
-        from support.openai_stub import OpenAIStub
-        from support.servers import HOST, free_port, poll_health_until, stop_process, thread_count, wait_http
-        from support.servers import invoke_all as invoke_many
+        from tests.support.openai_stub import OpenAIStub
+        from tests.support.servers import HOST, free_port, poll_health_until, stop_process, thread_count, wait_http
+        from tests.support.servers import invoke_all as invoke_many
 
         def invoke_all(url: str, questions: list[str]) -> list[tuple[int, float]]:  # (status, seconds), 120 s each
             return [(status, round(seconds, 2)) for status, seconds in invoke_many(url, questions, timeout=120)]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -25,8 +24,7 @@ from typing import Callable
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E402
+from tests.support.servers import HOST, free_port, stop_process, wait_http
 
 
 def _ask(url: str, question: str) -> tuple[int, str, list[str]]:

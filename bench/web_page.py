@@ -37,11 +37,9 @@ from pathlib import Path
 
 import httpx
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "bench"))
+from bench.load_test import HOST, build_demo_index, free_port, percentile
 
-from load_test import HOST, build_demo_index, free_port, percentile  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 CONVERSATION = ["What was Acme Widgets' revenue in FY2022?", "And in FY2023?", "What was its net income?",
                 "What about Cobalt?", "How about 2022?"]
@@ -102,7 +100,7 @@ def view_page(client: httpx.Client, doc: str, page: int, chunk: int | None) -> f
 
 
 def in_browser(url: str, questions: list[str]) -> dict:
-    from support.headless import Chromium, chromium_binary
+    from tests.support.headless import Chromium, chromium_binary
 
     if chromium_binary() is None:
         return {"skipped": "no chromium on PATH"}
@@ -167,7 +165,7 @@ def conversation_in_page(page, url: str) -> dict:
 @contextmanager
 def serve(index: str, log: Path):
     """`finrag serve` on a free loopback port, ready (its /health answers); yields its URL."""
-    from support.servers import stop_process, wait_http
+    from tests.support.servers import stop_process, wait_http
 
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     for name in ("FINRAG_API_KEY", "FINRAG_LLM", "OPENAI_API_KEY"):

@@ -2,9 +2,9 @@
 `bench/analyst_questions.py`, in phrasings its templates never produce, to see whether its numbers hold for
 questions nobody tuned to. Gold is computed from each filing's inline XBRL at run time (`gold_of`), never typed in.
 
-    python bench/analyst_fresh.py --index runs/edgar-real-idx --out runs/analyst_fresh.json
-    python bench/analyst_fresh.py --reader-only --out runs/analyst_fresh_noix.json   # inline XBRL stripped
-    python bench/analyst_fresh.py --set analyst_blind5 --out runs/analyst_blind5.json  # a blind set (see SETS)
+    python -m bench.analyst_fresh --index runs/edgar-real-idx --out runs/analyst_fresh.json
+    python -m bench.analyst_fresh --reader-only --out runs/analyst_fresh_noix.json   # inline XBRL stripped
+    python -m bench.analyst_fresh --set analyst_blind5 --out runs/analyst_blind5.json  # a blind set (see SETS)
 
 Each row of a set (`--set`, `bench/data/<set>.jsonl`: `cls`, `filing`, `question`, `spec`) is a question with its
 gold spec. Specs (JSON lists, read as tuples):

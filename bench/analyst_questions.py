@@ -1,11 +1,11 @@
 """Analyst questions beyond one line item (issue 33): segments, changes, margins, cover facts, on real EDGAR filings.
 
-    python bench/analyst_questions.py                               # ../shared/data/edgar, scratch index in runs/
-    python bench/analyst_questions.py --index runs/edgar-real-idx --out runs/analyst.json
-    python bench/analyst_questions.py --write-questions q.jsonl      # the generated questions only
-    python bench/analyst_questions.py --questions q.jsonl --index IDX   # ask given questions (e.g. older code)
-    python bench/analyst_questions.py --fb-run runs/fb-dev             # + FinanceBench dev split by class
-    python bench/analyst_questions.py --reader-only --out runs/aq-noix.json   # inline XBRL stripped: tables only
+    python -m bench.analyst_questions                               # ../shared/data/edgar, scratch index in runs/
+    python -m bench.analyst_questions --index runs/edgar-real-idx --out runs/analyst.json
+    python -m bench.analyst_questions --write-questions q.jsonl      # the generated questions only
+    python -m bench.analyst_questions --questions q.jsonl --index IDX   # ask given questions (e.g. older code)
+    python -m bench.analyst_questions --fb-run runs/fb-dev             # + FinanceBench dev split by class
+    python -m bench.analyst_questions --reader-only --out runs/aq-noix.json   # inline XBRL stripped: tables only
 
 The filings are indexed as they are (`finrag index`, the same scratch index as `bench/edgar_real.py`). Questions
 come from each filing's own inline XBRL, read with the system's HTML reader (`_FilingText`, so the pages are the

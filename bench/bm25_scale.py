@@ -1,6 +1,6 @@
 """Corpus-wide BM25 alone as the corpus grows: the pruned search against the exhaustive scorer.
 
-    python bench/bm25_scale.py --source .finrag-fb --work runs/bm25-scale --sizes 1 10 100 \
+    python -m bench.bm25_scale --source .finrag-fb --work runs/bm25-scale --sizes 1 10 100 \
         --out docs/bench_bm25_scale.json
 
 For each size m it builds (once; `--rebuild` to redo) a copy of `--source` with m copies of every filing as
@@ -38,7 +38,7 @@ def queries(path: Path, n: int) -> list[list[str]]:
     from finrag.tools.retrieval.query_rewrite import offline_rewrite
 
     out = []
-    for q in scale._load_questions(path, n):
+    for q in scale.load_questions(path, n):
         r = offline_rewrite(q)
         out.append(fts_phrases(" ".join(r.keywords) or r.query or q))
     return out

@@ -1,8 +1,8 @@
 """Fault injection: kill -9 `finrag index` and `finrag batch` at random and chosen moments, race readers and
 writers, fill the disk, damage the database; after every fault, check that nothing is inconsistent or lost.
 
-    python bench/fault_injection.py --out docs/bench_faults.json            # ~24 index kills + the rest
-    python bench/fault_injection.py --quick                                  # 3 index kills, 2 batch kills
+    python -m bench.fault_injection --out docs/bench_faults.json            # ~24 index kills + the rest
+    python -m bench.fault_injection --quick                                  # 3 index kills, 2 batch kills
 
 Everything runs on the generated demo corpus (six filings) in a scratch folder, through the real commands
 (`finrag index`, `finrag index --check`, `finrag ask`, `finrag batch`) as subprocesses, so a kill is a real
@@ -623,7 +623,7 @@ def main(argv=None) -> int:
     if bench.results.get("round4"):
         summary["round4"] = bench.results["round4"]["summary"]
     summary["wall_seconds"] = round(time.monotonic() - t0, 1)
-    summary["command"] = "python bench/fault_injection.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    summary["command"] = "python -m bench.fault_injection " + " ".join(argv if argv is not None else sys.argv[1:])
     print(json.dumps(summary, indent=2))
     if args.out:
         Path(args.out).write_text(json.dumps({"summary": summary, **bench.results}, indent=2) + "\n")

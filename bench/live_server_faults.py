@@ -11,7 +11,7 @@ revenue question is asked `asks` times (spread over both workers) and checked:
   stale route);
 * every request must be answered 200 (else an answer lost).
 
-    python bench/fault_injection.py --only live_server        # just this scenario (after the clean index)
+    python -m bench.fault_injection --only live_server        # just this scenario (after the clean index)
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The serving load test of this code against an older checkout, on one machine and one index, alternated.
 
-    python bench/load_serving.py --old /path/to/old/checkout --index .finrag-fb --out runs/load-serving \
+    python -m bench.load_serving --old /path/to/old/checkout --index .finrag-fb --out runs/load-serving \
         [--old-index <a copy of the index for the old code>] [--rounds 2] [--json-out docs/bench_load_serving.json]
 
 Each round runs `bench/load_test.py` (HDRR, 200 requests, 8 concurrent, 64 unmeasured warm-up requests, the

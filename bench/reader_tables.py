@@ -1,7 +1,7 @@
 """Which table recovery reads statement cells best: finrag's word-geometry reader, its plain-text fallback,
 PyMuPDF's `page.find_tables()` and `pymupdf4llm`'s Markdown tables.
 
-    python bench/reader_tables.py --pdfs ../shared/data/financebench/pdfs --out docs/bench_reader_tables.json
+    python -m bench.reader_tables --pdfs ../shared/data/financebench/pdfs --out docs/bench_reader_tables.json
 
 Each labelled cell is (filing, zero-based page, row label as printed, column year, value as printed). The
 values come from FinanceBench dev answers where the answer is a single statement cell (marked `gold`) and,

@@ -1,7 +1,7 @@
 """HDRR's generator fast path with an LLM: how many questions the statement reader answers without the
 generator call, and how many LLM calls that saves.
 
-    python bench/stub_fast_path.py --index .finrag-fb \
+    python -m bench.stub_fast_path --index .finrag-fb \
         --dataset ../shared/data/financebench/questions_dev.jsonl --out runs/fb-dev-stub
 
 Starts the loopback OpenAI-compatible stub of the tests (tests/support/openai_stub.py: deterministic replies,

@@ -1,7 +1,7 @@
 """How fast the answer page answers, and how fast it shows a cited page, on `finrag serve` (127.0.0.1 only).
 
-    python bench/web_page.py                              # the demo index (.finrag-demo/index, else built in a temp dir)
-    python bench/web_page.py --index .finrag --rounds 3 --json-out docs/bench_web.json
+    python -m bench.web_page                              # the demo index (.finrag-demo/index, else built in a temp dir)
+    python -m bench.web_page --index .finrag --rounds 3 --json-out docs/bench_web.json
 
 It starts `python -m finrag.cli serve` on a free loopback port and waits for /health, then measures what the
 page does (app/web_static/app.js), over HTTP:

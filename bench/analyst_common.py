@@ -2,8 +2,9 @@
 hand-written sets of `bench/analyst_fresh.py`): read a filing's inline XBRL with its dimensional contexts and row
 labels, name its members, its metadata, and build one question row.
 
-The gold of a fact and a period and the month names come from `finrag.eval.edgar_gold` (through `edgar_real`'s
-names where public); its underscore names are finrag's, imported here once and given public names for bench/.
+The gold of a fact and a period, the line-item phrasings and the month names come from `finrag.eval.edgar_gold`
+(as `bench/edgar_real.py`'s do): its underscore names are private to finrag, imported here once and given public
+names for the other bench modules (making them public in finrag is eval/'s change, not bench/'s).
 """
 from __future__ import annotations
 

@@ -59,6 +59,7 @@ def run_one(name: str, old: Path, indexes: dict[str, str], out: Path, requests: 
         if key not in env_extra:
             env.pop(key, None)
     path = out / f"{name}_{int(time.time())}.json"
+    # by path, in either checkout (this tree's load test, that checkout's server): load_test imports no bench module
     cmd = [python, str(HERE / "load_test.py"), "--index", index, "--system", "hdrr", "--requests", str(requests),
            "--concurrency", "8", "--warmup", "64", "--questions", str(REPO / "eval/data/load_questions.jsonl"),
            "--json-out", str(path), *serve_args]

@@ -10,11 +10,14 @@
 from __future__ import annotations
 
 import datetime as dt
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import edgar_real as er  # noqa: E402  (the gold of a fact and a date, month names)
+from bench.analyst_common import (
+    date_words,
+    fact_gold,
+    make_question,
+    owner,
+    parse_date,
+)
 
 __all__ = ["dated_change_questions"]
 
@@ -28,7 +31,7 @@ def _year_end_before(xbrl: dict, concepts: tuple, end: dt.date) -> dt.date | Non
     dates = []
     for f in xbrl["facts"]:
         c = xbrl["contexts"].get(f["context"]) or {}
-        d = er._date(c.get("instant", ""))
+        d = parse_date(c.get("instant", ""))
         if f["concept"] in {f"us-gaap:{x}" for x in concepts} and d and 60 <= (end - d).days <= 370:
             dates.append(d)
     return max(dates) if dates else None
@@ -36,8 +39,6 @@ def _year_end_before(xbrl: dict, concepts: tuple, end: dt.date) -> dt.date | Non
 
 def dated_change_questions(meta: dict, filing: dict, limit: int = 1) -> list[dict]:
     """The dated changes of one 10-Q (see the module docstring)."""
-    from analyst_questions import _owner, _q
-
     if meta["form"] != "10Q":
         return []
     xbrl, end = filing["xbrl"], meta["end"]
@@ -47,14 +48,14 @@ def dated_change_questions(meta: dict, filing: dict, limit: int = 1) -> list[dic
         start = _year_end_before(xbrl, concepts, end)
         if start is None:
             continue
-        new = er._gold(xbrl, concepts, end, True, 0)
-        old = er._gold(xbrl, concepts, start, True, 0)
+        new = fact_gold(xbrl, concepts, end, True, 0)
+        old = fact_gold(xbrl, concepts, start, True, 0)
         if not new or not old or not old["value"]:
             continue
         pct = (new["value"] - old["value"]) / abs(old["value"]) * 100
         name = meta["names"][(meta["n"] + k) % 2]
-        text = f"How did {_owner(name)} {label} change from {er._words(start)} to {er._words(end)}?"
-        out.append(_q(meta, "change", f"dated_{concepts[0]}", text,
+        text = f"How did {owner(name)} {label} change from {date_words(start)} to {date_words(end)}?"
+        out.append(make_question(meta, "change", f"dated_{concepts[0]}", text,
                       {"gold_value": pct, "gold_pct": pct, "gold_abs": new["value"] - old["value"], "gold_kind": "either",
                        "gold_pages": sorted(set(new["pages"]) | set(old["pages"])),
                        "inputs": [new["value"], old["value"]], "measure": label, "period": "dated"}, len(out)))

@@ -2,13 +2,15 @@
 `bench/analyst_questions.py`, in phrasings its templates never produce, to see whether its numbers hold for
 questions nobody tuned to. Gold is computed from each filing's inline XBRL at run time (`gold_of`), never typed in.
 
-    python bench/analyst_fresh.py --index runs/edgar-real-idx --out runs/analyst_fresh.json
-    python bench/analyst_fresh.py --reader-only --out runs/analyst_fresh_noix.json   # inline XBRL stripped
+    python -m bench.analyst_fresh --index runs/edgar-real-idx --out runs/analyst_fresh.json
+    python -m bench.analyst_fresh --reader-only --out runs/analyst_fresh_noix.json   # inline XBRL stripped
+    python -m bench.analyst_fresh --set analyst_blind5 --out runs/analyst_blind5.json  # a blind set (see SETS)
 
-Each entry of `QUESTIONS` is (class, filing, question, gold spec). Specs:
+Each row of a set (`--set`, `bench/data/<set>.jsonl`: `cls`, `filing`, `question`, `spec`) is a question with its
+gold spec. Specs (JSON lists, read as tuples):
 * ``("member", label)``: revenue of the one-member fact displayed beside `label` (or whose member QName holds it),
   for the filing's own period (fiscal year of a 10-K, quarter of a 10-Q);
-* ``("change", key)``: this period's percent change of a line item (`edgar_real.CONCEPTS[key]`) against a year before;
+* ``("change", key)``: this period's percent change of a line item (`analyst_common.CONCEPTS[key]`) against a year before;
 * ``("margin", numerator concepts)``: numerator over revenue in percent;
 * ``("auditor",)``: `dei:AuditorName`;
 * ``("delta", key)``: this period's change of a line item against a year before, as an amount (gold kind "money";
@@ -29,53 +31,49 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import analyst_questions as aq  # noqa: E402
-import edgar_real as er  # noqa: E402
+from bench import analyst_questions as aq
+from bench.analyst_common import (
+    CONCEPTS,
+    MEASURE_LABEL,
+    REVENUE,
+    clean_label,
+    fact_gold,
+    filing_meta,
+    member_name,
+    periodic,
+    read_filing,
+    revenue_members,
+)
+from bench.analyst_ranking import sum_of_others
 
 REPO = Path(__file__).resolve().parents[1]
 PRODUCT, SEGMENT, REGION = "srt:ProductOrServiceAxis", "us-gaap:StatementBusinessSegmentsAxis", \
     "srt:StatementGeographicalAxis"
 
-QUESTIONS: list[tuple[str, str, str, tuple]] = [
-    ("segment", "aapl-10-k-2024-11-01", "How much did Apple bring in from Mac sales during fiscal 2024?", ("member", "Mac")),
-    ("segment", "aapl-10-k-2024-11-01", "Apple's Greater China net sales, FY2024?", ("member", "Greater China")),
-    ("segment", "tsla-10-k-2025-01-30", "How much did Tesla earn from automotive leasing in 2024?",
-     ("member", "Automotive leasing")),
-    ("segment", "meta-10-k-2025-01-30", "Reality Labs revenue at Meta for 2024?", ("member", "Reality Labs")),
-    ("segment", "ko-10-k-2025-02-20", "What were Coca-Cola's North America revenues in fiscal 2024?",
-     ("member", "North America")),
-    ("change", "aapl-10-k-2024-11-01", "What was Apple's year-over-year revenue growth in fiscal 2024?",
-     ("change", "revenue")),
-    ("change", "ko-10-k-2025-02-20", "How did Coca-Cola's net income change in percentage terms from 2023 to 2024?",
-     ("change", "net_income")),
-    ("change", "meta-10-k-2025-01-30", "Meta's operating income growth rate for 2024 versus 2023?",
-     ("change", "operating_income")),
-    ("change", "tsla-10-q-2025-07-24", "What was the percentage change in Tesla's total revenues for Q2 2025 compared "
-                                       "to Q2 2024?", ("change", "revenue")),
-    ("margin", "meta-10-k-2025-01-30", "What operating margin did Meta report for 2024?",
-     ("margin", ("OperatingIncomeLoss",))),
-    ("margin", "amzn-10-k-2025-02-07", "Amazon's net profit margin in 2024?", ("margin", ("NetIncomeLoss",))),
-    ("margin", "ko-10-q-2025-07-24", "What was Coca-Cola's operating margin in the second quarter of 2025?",
-     ("margin", ("OperatingIncomeLoss",))),
-    ("margin", "aapl-10-q-2025-08-01", "What was Apple's net margin for its fiscal Q3 2025?",
-     ("margin", ("NetIncomeLoss",))),
-    ("cover", "tsla-10-k-2025-01-30", "Which audit firm audited Tesla's 2024 financial statements?", ("auditor",)),
-    ("cover", "meta-10-k-2025-01-30", "Name Meta's independent auditor for fiscal 2024.", ("auditor",)),
-    ("cover", "ibm-10-k-2025-02-25", "Who is IBM's external auditor for 2024?", ("auditor",)),
-    ("ranking", "aapl-10-k-2024-11-01", "Which Apple product category brought in the most revenue in fiscal 2024?",
-     ("rank", PRODUCT, "highest")),
-    ("ranking", "meta-10-k-2025-01-30", "Which of Meta's geographic regions generated the least revenue in 2024?",
-     ("rank", REGION, "lowest")),
-    ("ranking", "amzn-10-k-2025-02-07", "Which Amazon segment had the highest sales in 2024?",
-     ("rank", SEGMENT, "highest")),
-    ("ranking", "ko-10-k-2025-02-20", "Which of Coca-Cola's operating segments had the smallest revenue in 2024?",
-     ("rank", SEGMENT, "lowest")),
-]
+DATA = REPO / "bench" / "data"
+SETS = {  # set name (bench/data/<name>.jsonl) -> (question id prefix, title)
+    "analyst_fresh": ("fresh", "hand-written questions"),
+    "analyst_blind": ("blind", "blind hand-written questions"),
+    "analyst_blind2": ("blind2", "second blind set"),
+    "analyst_blind3": ("blind3", "third blind set"),
+    "analyst_blind4": ("blind4", "fourth blind set"),
+    "analyst_blind5": ("blind5", "fifth blind set"),
+}
+"""The hand-written sets; how each was written (blind, by whom, from what) is in bench/data/README.md."""
+
+
+def _tuples(value):
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def load_set(name: str) -> list[tuple[str, str, str, tuple]]:
+    """The (class, filing, question, gold spec) rows of `bench/data/<name>.jsonl`, specs as tuples."""
+    rows = [json.loads(line) for line in (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(r["cls"], r["filing"], r["question"], _tuples(r["spec"])) for r in rows]
 
 
 def _members(filing: dict, axis: str) -> dict[str, list[dict]]:
-    by_axis, facts = aq.revenue_members(filing)
+    by_axis, facts = revenue_members(filing)
     return {member: facts[(ax, member)] for ax, member in by_axis.get(axis, [])}
 
 
@@ -87,35 +85,35 @@ def gold_of(spec: tuple, meta: dict, filing: dict) -> dict | None:
     if kind in ("member", "share"):
         for axis in (PRODUCT, SEGMENT, REGION):
             for member, facts in _members(filing, axis).items():
-                labels = {aq.clean_label(f.get("row", "")) for f in facts} | {aq.member_name(member)}
+                labels = {clean_label(f.get("row", "")) for f in facts} | {member_name(member)}
                 if spec[1] in labels:
-                    g = er._gold(aq._periodic(filing, facts), aq.REVENUE, end, False, months)
+                    g = fact_gold(periodic(filing, facts), REVENUE, end, False, months)
                     if g and kind == "member":
                         return {"gold_value": g["value"], "gold_kind": "money", "gold_pages": g["pages"]}
-                    rev = er._gold(xbrl, aq.REVENUE, end, False, months)
+                    rev = fact_gold(xbrl, REVENUE, end, False, months)
                     if g and rev and rev["value"]:
                         return {"gold_value": g["value"] / rev["value"] * 100, "gold_kind": "pct",
                                 "gold_pages": sorted(set(g["pages"]) | set(rev["pages"])),
                                 "inputs": [g["value"], rev["value"]]}
         return None
     if kind == "change":
-        cur = er._gold(xbrl, er.CONCEPTS[spec[1]][1], end, False, months, 0)
-        prior = er._gold(xbrl, er.CONCEPTS[spec[1]][1], end, False, months, 1)
+        cur = fact_gold(xbrl, CONCEPTS[spec[1]][1], end, False, months, 0)
+        prior = fact_gold(xbrl, CONCEPTS[spec[1]][1], end, False, months, 1)
         if not cur or not prior or not prior["value"]:
             return None
         pct = (cur["value"] - prior["value"]) / abs(prior["value"]) * 100
         return {"gold_value": pct, "gold_pct": pct, "gold_abs": cur["value"] - prior["value"], "gold_kind": "pct",
                 "gold_pages": sorted(set(cur["pages"]) | set(prior["pages"])), "inputs": [cur["value"], prior["value"]]}
     if kind == "delta":
-        cur = er._gold(xbrl, er.CONCEPTS[spec[1]][1], end, False, months, 0)
-        prior = er._gold(xbrl, er.CONCEPTS[spec[1]][1], end, False, months, 1)
+        cur = fact_gold(xbrl, CONCEPTS[spec[1]][1], end, False, months, 0)
+        prior = fact_gold(xbrl, CONCEPTS[spec[1]][1], end, False, months, 1)
         if not cur or not prior:
             return None
         return {"gold_value": cur["value"] - prior["value"], "gold_kind": "money", "per_share": spec[1].startswith("eps"),
                 "gold_pages": sorted(set(cur["pages"]) | set(prior["pages"])), "inputs": [cur["value"], prior["value"]]}
     if kind == "margin":
-        num = er._gold(xbrl, spec[1], end, False, months)
-        rev = er._gold(xbrl, aq.REVENUE, end, False, months)
+        num = fact_gold(xbrl, spec[1], end, False, months)
+        rev = fact_gold(xbrl, REVENUE, end, False, months)
         if not num or not rev or not rev["value"]:
             return None
         return {"gold_value": num["value"] / rev["value"] * 100, "gold_kind": "pct",
@@ -141,22 +139,20 @@ def gold_of(spec: tuple, meta: dict, filing: dict) -> dict | None:
         return {"gold_value": value, "gold_kind": "cik" if kind == "cik" else "date",
                 "gold_pages": [page] if page >= 0 else []} if value else None
     if kind == "rank":
-        from analyst_ranking import _sum_of_others
-
         rows = []
         members = _members(filing, spec[1])
         for member, facts in members.items():
-            g = er._gold(aq._periodic(filing, facts), aq.REVENUE, end, False, months)
+            g = fact_gold(periodic(filing, facts), REVENUE, end, False, months)
             if g and g["value"] > 0:
                 # a row label that other members share ("Net sales" of each segment's table) names the measure
-                others = {aq.clean_label(o.get("row", "")) for m2, fs in members.items() if m2 != member for o in fs}
-                labels = [aq.clean_label(f.get("row", "")) for f in facts if f.get("row")]
-                names = [n for n in [*labels, aq.member_name(member)]
-                         if n and n not in others and not aq._MEASURE_LABEL.match(n)]
+                others = {clean_label(o.get("row", "")) for m2, fs in members.items() if m2 != member for o in fs}
+                labels = [clean_label(f.get("row", "")) for f in facts if f.get("row")]
+                names = [n for n in [*labels, member_name(member)]
+                         if n and n not in others and not MEASURE_LABEL.match(n)]
                 if names:
                     rows.append({"names": list(dict.fromkeys(names)), "value": g["value"], "pages": g["pages"]})
 
-        rows = [r for r in rows if not _sum_of_others(r["value"], [o["value"] for o in rows if o is not r])]
+        rows = [r for r in rows if not sum_of_others(r["value"], [o["value"] for o in rows if o is not r])]
         if len(rows) < 2:
             return None
         rows.sort(key=lambda r: r["value"], reverse=spec[2] == "highest")
@@ -165,20 +161,20 @@ def gold_of(spec: tuple, meta: dict, filing: dict) -> dict | None:
     raise ValueError(f"unknown gold spec {spec!r}")
 
 
-def questions(edgar: Path, asked: list[tuple[str, str, str, tuple]] | None = None,
+def questions(edgar: Path, asked: list[tuple[str, str, str, tuple]],
               prefix: str = "fresh") -> tuple[list[dict], dict[str, list[dict]]]:
-    """The questions of `asked` (default `QUESTIONS`) with their gold, and each filing's facts for the judge."""
+    """The questions of `asked` (`load_set`'s rows) with their gold, and each filing's facts for the judge."""
     filings: dict[str, tuple[dict, dict]] = {}
     facts: dict[str, list[dict]] = {}
     for path in sorted(edgar.glob("*.htm*")):
-        filing = aq.read_filing(path.read_text(encoding="utf-8", errors="replace"))
-        meta = aq._filing_meta(path, filing)
+        filing = read_filing(path.read_text(encoding="utf-8", errors="replace"))
+        meta = filing_meta(path, filing)
         if meta is not None:
             filings[meta["doc_id"]] = (meta, filing)
             facts[meta["doc_id"]] = [{"concept": f["concept"], "value": f["value"], "unit": f["unit"],
                                       "members": f["members"]} for f in filing["all"]]
     out = []
-    for k, (cls, doc, text, spec) in enumerate(QUESTIONS if asked is None else asked):
+    for k, (cls, doc, text, spec) in enumerate(asked):
         if doc not in filings:
             continue
         meta, filing = filings[doc]
@@ -191,9 +187,10 @@ def questions(edgar: Path, asked: list[tuple[str, str, str, tuple]] | None = Non
     return out, facts
 
 
-def main(argv=None, asked: list[tuple[str, str, str, tuple]] | None = None, prefix: str = "fresh",
-         title: str = "hand-written questions", doc: str | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(doc or __doc__ or "").splitlines()[0])
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--set", default="analyst_fresh", choices=sorted(SETS),
+                    help="the question set, bench/data/<SET>.jsonl (default: analyst_fresh)")
     ap.add_argument("--edgar", default=str(REPO.parent / "shared" / "data" / "edgar"))
     ap.add_argument("--index", help="the index to ask (default: edgar_real's, or its stripped copy's)")
     ap.add_argument("--reader-only", action="store_true", help="ask the index of the filings without inline XBRL")
@@ -201,10 +198,11 @@ def main(argv=None, asked: list[tuple[str, str, str, tuple]] | None = None, pref
     args = ap.parse_args(argv)
     index = Path(args.index or REPO / "runs" / ("edgar-real-noix-idx" if args.reader_only else "edgar-real-idx"))
     if not index.exists():
-        print(f"no index at {index}: run bench/analyst_questions.py{' --reader-only' if args.reader_only else ''} "
+        print(f"no index at {index}: run python -m bench.analyst_questions{' --reader-only' if args.reader_only else ''} "
               "first (it builds it)", file=sys.stderr)
         return 2
-    qs, facts = questions(Path(args.edgar), asked, prefix)
+    prefix, title = SETS[args.set]
+    qs, facts = questions(Path(args.edgar), load_set(args.set), prefix)
     rows = aq.ask(qs, facts, index)
     print(f"{len(rows)} {title}; HDRR offline{' (inline XBRL stripped)' if args.reader_only else ''}")
     print("\n".join(aq.table(rows)))

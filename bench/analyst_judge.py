@@ -10,17 +10,16 @@
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import edgar_real as er  # noqa: E402  (bench/edgar_real.py: its value judge and month names)
+from bench.analyst_common import MONTHS
+from bench.analyst_ranking import other_member, states_member
+from finrag.eval.edgar_gold import states_value
 
 __all__ = ["headline", "judge", "numbers", "other_measure", "states_gold"]
 
 _CITE = re.compile(r"\[[^\]]*\]|\b[a-z][a-z0-9-]*:[A-Z][A-Za-z0-9]+\b|\bp\.\s*\d+|\b\d{4}-\d\d-\d\d\b"
-                   r"|\b(?:" + "|".join(er._MONTHS) + r")\s+\d{1,2},?\s+\d{4}\b|\b(?:FY|Q[1-4]\s*)\d{2,4}\b", re.I)
+                   r"|\b(?:" + "|".join(MONTHS) + r")\s+\d{1,2},?\s+\d{4}\b|\b(?:FY|Q[1-4]\s*)\d{2,4}\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])(\(|-|\u2212)?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\)?"
                      r"(?:\s*(%|percent|pp\b|x\b)|(?:\s+in)?\s+(billions?|millions?|thousands?|bn\b))?", re.I)
 _MISSING = re.compile(r"(?i)\b(?:not found|could not (?:find|compute)|cannot (?:find|compute)|no (?:tagged )?facts? "
@@ -57,10 +56,8 @@ def states_gold(q: dict, answer: str) -> bool:
     """Does the answer state the question's gold (the module docstring says to what precision)?"""
     kind, gold = q["gold_kind"], q["gold_value"]
     if kind == "series":  # every year's value
-        return all(er.states_value(_CITE.sub(" ", answer or ""), v, False) for v in q["gold_values"])
+        return all(states_value(_CITE.sub(" ", answer or ""), v, False) for v in q["gold_values"])
     if kind == "rank":  # the headline names the member that ranks first
-        from analyst_ranking import states_member
-
         return states_member(q, headline(answer))
     nums = numbers(answer)
     if kind == "name":
@@ -83,7 +80,7 @@ def states_gold(q: dict, answer: str) -> bool:
     if kind == "ratio":
         return any(abs(abs(v) - abs(gold)) <= 0.01 + 1e-9 for v, k in nums if k == "amount") \
             or any(abs(v - abs(gold) * 100) <= 1.0 for v in pct)
-    return er.states_value(_CITE.sub(" ", answer or ""), gold, bool(q.get("per_share")))
+    return states_value(_CITE.sub(" ", answer or ""), gold, bool(q.get("per_share")))
 
 
 _EXTRACTIVE = re.compile(r"(?i)^\s*(?:from the filings:|extractive answer|i could not find)")
@@ -140,12 +137,10 @@ def judge(q: dict, res: Any, facts: list[dict]) -> dict:
     answer = res.get("answer") or ""
     value = states_gold(q, answer)
     if q["gold_kind"] == "series":  # one year's value given as the series, without saying the others are missing
-        stated = [v for v in q["gold_values"] if er.states_value(_CITE.sub(" ", answer), v, False)]
+        stated = [v for v in q["gold_values"] if states_value(_CITE.sub(" ", answer), v, False)]
         other = None if value or _MISSING.search(answer) or not stated else {"concept": "one year only",
                                                                              "value": stated[0], "members": []}
     elif q["gold_kind"] == "rank":  # another member named as the one that ranks first
-        from analyst_ranking import other_member
-
         other = None if value else other_member(q, headline(answer))
     else:
         other = None if value or _MISSING.search(answer) else other_measure(q, answer, facts)

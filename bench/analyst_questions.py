@@ -1,11 +1,11 @@
 """Analyst questions beyond one line item (issue 33): segments, changes, margins, cover facts, on real EDGAR filings.
 
-    python bench/analyst_questions.py                               # ../shared/data/edgar, scratch index in runs/
-    python bench/analyst_questions.py --index runs/edgar-real-idx --out runs/analyst.json
-    python bench/analyst_questions.py --write-questions q.jsonl      # the generated questions only
-    python bench/analyst_questions.py --questions q.jsonl --index IDX   # ask given questions (e.g. older code)
-    python bench/analyst_questions.py --fb-run runs/fb-dev             # + FinanceBench dev split by class
-    python bench/analyst_questions.py --reader-only --out runs/aq-noix.json   # inline XBRL stripped: tables only
+    python -m bench.analyst_questions                               # ../shared/data/edgar, scratch index in runs/
+    python -m bench.analyst_questions --index runs/edgar-real-idx --out runs/analyst.json
+    python -m bench.analyst_questions --write-questions q.jsonl      # the generated questions only
+    python -m bench.analyst_questions --questions q.jsonl --index IDX   # ask given questions (e.g. older code)
+    python -m bench.analyst_questions --fb-run runs/fb-dev             # + FinanceBench dev split by class
+    python -m bench.analyst_questions --reader-only --out runs/aq-noix.json   # inline XBRL stripped: tables only
 
 The filings are indexed as they are (`finrag index`, the same scratch index as `bench/edgar_real.py`). Questions
 come from each filing's own inline XBRL, read with the system's HTML reader (`_FilingText`, so the pages are the
@@ -59,175 +59,43 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import edgar_real as er  # noqa: E402  (bench/edgar_real.py: its gold, phrasing and value judge)
-from analyst_dated import dated_change_questions  # noqa: E402  (changes between two named dates)
-from analyst_fb import fb_class, financebench  # noqa: E402,F401  (FinanceBench dev questions by class)
-from analyst_judge import headline, judge, numbers, other_measure, states_gold  # noqa: E402,F401  (the judge)
-from analyst_ranking import ranking_questions  # noqa: E402  (the ranking class)
-
-from finrag.tools.indexing.html import _FilingText  # noqa: E402
-from finrag.tools.indexing.xbrl import XbrlCollector  # noqa: E402
+from bench import edgar_real as er  # its copies of the filings without inline XBRL
+from bench.analyst_common import (
+    AXES,
+    CONCEPTS,
+    LABELS,
+    MEASURE_LABEL,
+    MONTHS,
+    REVENUE,
+    TEMPLATES,
+    clean_label,
+    date_words,
+    fact_gold,
+    filing_meta,
+    make_question,
+    member_name,
+    owner,
+    parse_date,
+    period_phrases,
+    periodic,
+    read_filing,
+    revenue_members,
+)
+from bench.analyst_dated import dated_change_questions  # changes between two named dates
+from bench.analyst_fb import fb_class, financebench  # noqa: F401  (FinanceBench dev questions by class)
+from bench.analyst_judge import headline, judge, numbers, other_measure, states_gold  # noqa: F401  (the judge)
+from bench.analyst_ranking import ranking_questions  # the ranking class
 
 REPO = Path(__file__).resolve().parents[1]
-AXES = {"srt:ProductOrServiceAxis": "product", "us-gaap:StatementBusinessSegmentsAxis": "segment",
-        "srt:StatementGeographicalAxis": "region"}
-REVENUE = er.CONCEPTS["revenue"][1] + ("RevenueFromContractWithCustomerIncludingAssessedTax",)
 CLASSES = ("segment", "change", "margin", "cover", "line_item", "series", "ranking")
-_COUNTRIES = {"US": "United States", "CN": "China", "DE": "Germany", "GB": "United Kingdom", "JP": "Japan",
-              "CA": "Canada", "FR": "France", "IN": "India"}
-_MEASURE_LABEL = re.compile(r"(?i)^(?:net |total )?(?:sales|revenues?)$")
-"""A row label that is the consolidated measure's own name ("Sales" beside IBM's product member): not a name for
-the member (the question would read as the total's); the member's QName is used instead."""
-_SKIP_MEMBERS = re.compile(r"(?i)(Eliminat|Corporate|Intersegment|Reconcil|Consolidat|AllOther)")
-
-
-class FactCollector(XbrlCollector):
-    """The system's collector, also keeping each context's explicit members (`members`: id -> [(axis, member)]),
-    the period of every context, the text of the first label cell of the table row a fact is displayed in
-    (`row`), and the page of every dei fact (`dei_pages`)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.members: dict[str, list[tuple[str, str]]] = {}
-        self.periods: dict[str, dict] = {}
-        self.dei_pages: dict[str, int] = {}
-        self._member: list[str] | None = None
-        self._row: list[list[str]] | None = None
-        self._cell: list[str] | None = None
-
-    def start(self, tag: str, attrs: list, page: int, hidden: bool) -> None:
-        if tag == "tr":
-            self._row, self._cell = [], None
-        elif tag in ("td", "th"):
-            if self._row is None:
-                self._row = []
-            self._cell = []
-            self._row.append(self._cell)
-        elif tag == "xbrldi:explicitmember" and self._ctx is not None:
-            self._member = [next((v or "" for k, v in attrs if k and k.lower() == "dimension"), ""), ""]
-        super().start(tag, attrs, page, hidden)
-
-    def data(self, text: str) -> None:
-        if self._member is not None:
-            self._member[1] += text.strip()
-        if self._cell is not None:
-            self._cell.append(text)
-        super().data(text)
-
-    def end(self, tag: str) -> None:
-        if tag == "xbrldi:explicitmember" and self._member is not None and self._ctx is not None:
-            self._ctx.setdefault("_members", []).append(tuple(self._member))
-            self._member = None
-        elif tag == "xbrli:context" and self._ctx is not None:
-            c = self._ctx
-            self.members[c["id"]] = list(c.get("_members", []))
-            self.periods[c["id"]] = {k: c[f] for k, f in (("start", "startdate"), ("end", "enddate"),
-                                                          ("instant", "instant")) if c.get(f)}
-        elif tag == "tr":
-            self._row = self._cell = None
-        elif tag in ("td", "th"):
-            self._cell = None
-        super().end(tag)
-
-    def _finish(self, tag: str, a: dict, parts: list[str]) -> None:
-        n = len(self.facts)
-        name = a.get("name", "")
-        if name.startswith("dei:") and name[4:] not in self.dei_pages:
-            self.dei_pages[name[4:]] = a.get("_page", -1)
-        super()._finish(tag, a, parts)
-        if len(self.facts) > n and self._row:
-            for cell in self._row[:-1] or self._row:
-                text = re.sub(r"\s+", " ", "".join(cell).replace("\xa0", " ")).strip()
-                if text and not re.fullmatch(r"[$()\d,.\s%\u2014\u2013-]*", text):
-                    self.facts[-1]["row"] = text
-                    break
-
-
-def read_filing(markup: str) -> dict:
-    """The facts of one filing: `xbrl` (the system's shape: dimensionless contexts and facts, dei), `all` (every
-    numeric fact, with its context's `members` and period), `dei_pages` and the number of pages."""
-    collector = FactCollector()
-    parser = _FilingText(collector)
-    parser.feed(markup)
-    parser.close()
-    data = collector.data_dict() or {"contexts": {}, "facts": [], "dei": {}}
-    facts = [{**f, "members": collector.members.get(f["context"], []), **collector.periods.get(f["context"], {})}
-             for f in collector.facts]
-    return {"xbrl": data, "all": facts, "dei_pages": collector.dei_pages, "pages": len(parser.pages())}
-
-
-def member_name(member: str) -> str:
-    """How a member QName reads ("aapl:GreaterChinaSegmentMember" -> "Greater China"; "country:DE" -> "Germany")."""
-    prefix, _, local = member.partition(":")
-    if prefix == "country":
-        return _COUNTRIES.get(local, "")
-    local = re.sub(r"(Segment)?Member$", "", local)
-    words = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", local).split()
-    return " ".join(w.lower() if w in ("And", "Of", "The") else w for w in words)
-
-
-def clean_label(row: str) -> str:
-    """A displayed row label as analysts say it: footnote marks, trademarks and a leading "Total" dropped."""
-    text = re.sub(r"\s*\(\d\)|[\u00ae\u2122*]", "", row or "")
-    return re.sub(r"(?i)^total\s+", "", text).strip(" :,")
-
-
-def _periodic(filing: dict, facts: list[dict]) -> dict:
-    """A facts dict of `er._gold`'s shape holding only `facts` (their contexts' periods as contexts)."""
-    return {"contexts": {f["context"]: {k: f[k] for k in ("start", "end", "instant") if k in f} for f in facts},
-            "facts": facts}
-
-
-def _filing_meta(path: Path, filing: dict) -> dict | None:
-    from finrag.tools.routing.dei import dei_date
-
-    dei = filing["xbrl"]["dei"]
-    if not dei.get("DocumentType") or not dei.get("DocumentPeriodEndDate"):
-        return None
-    form = dei["DocumentType"].replace("-", "")
-    fy, fp = int(dei["DocumentFiscalYearFocus"]), dei.get("DocumentFiscalPeriodFocus", "FY")
-    end = er._date(dei_date(dei["DocumentPeriodEndDate"]) or "")
-    if end is None:
-        return None
-    legal = dei["EntityRegistrantName"]
-    short = re.sub(r"(?i),?\s+(?:inc\.?|corporation|company|co\.?|platforms, inc\.)$", "", legal).strip()
-    names = [re.sub(r"(?i)^the\s+", "", short), (dei.get("TradingSymbol") or [short])[0], legal]
-    names = [n.title().replace(".Com", ".com") if n.isupper() and len(n) > 5 else n for n in names]
-    return {"doc_id": path.stem, "form": form, "fy": fy, "q": int(fp[1]) if fp.startswith("Q") else 4, "end": end,
-            "names": names}
-
-
-def _owner(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def _q(meta: dict, cls: str, sub: str, text: str, gold: dict, k: int) -> dict:
-    return {"id": f"{meta['doc_id']}:{cls}:{sub}:{k}", "question": text[0].upper() + text[1:], "cls": cls,
-            "sub": sub, "doc_id": meta["doc_id"], "form": meta["form"], **gold}
-
-
-def revenue_members(filing: dict) -> tuple[dict[str, list[tuple[str, str]]], dict[tuple[str, str], list[dict]]]:
-    """The revenue facts of one-member contexts of the breakdown axes (reconciling members left out): the members
-    of each axis in the filing's order, and each (axis, member)'s facts."""
-    by_axis: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    facts: dict[tuple[str, str], list[dict]] = defaultdict(list)
-    for f in filing["all"]:
-        if len(f["members"]) == 1 and f["members"][0][0] in AXES and f["concept"][8:] in REVENUE \
-                and f["concept"].startswith("us-gaap:") and not _SKIP_MEMBERS.search(f["members"][0][1]):
-            key = f["members"][0]
-            if key not in facts:
-                by_axis[key[0]].append(key)
-            facts[key].append(f)
-    return by_axis, facts
 
 
 def segment_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
     """Revenue of one member (see the module docstring), current period first, one per member, at most `limit`,
     taken in turn from each axis."""
     xbrl = filing["xbrl"]
-    periods = er._periods(meta["form"], meta["fy"], meta["q"], meta["end"])
-    total = {p[1]: er._gold(xbrl, REVENUE, meta["end"], False, p[2], p[3]) for p in periods}
+    periods = period_phrases(meta["form"], meta["fy"], meta["q"], meta["end"])
+    total = {p[1]: fact_gold(xbrl, REVENUE, meta["end"], False, p[2], p[3]) for p in periods}
     by_axis, facts = revenue_members(filing)
     out: list[dict] = []
     order = [k for group in zip(*[by_axis[a] + [("", "")] * 20 for a in AXES]) for k in group if k[0]]
@@ -236,12 +104,12 @@ def segment_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
             break
         rows = [clean_label(f.get("row", "")) for f in facts[key] if f.get("row")]
         others = {clean_label(g.get("row", "")) for k2 in by_axis[key[0]] if k2 != key for g in facts[k2]}
-        label = next((r for r in rows if r and r not in others and not _MEASURE_LABEL.match(r)), "") \
+        label = next((r for r in rows if r and r not in others and not MEASURE_LABEL.match(r)), "") \
             or member_name(key[1])
         if not label or "." in label:
             continue
         phrase, kind, months, back = periods[len(out) % len(periods)]
-        gold = er._gold(_periodic(filing, facts[key]), REVENUE, meta["end"], False, months, back)
+        gold = fact_gold(periodic(filing, facts[key]), REVENUE, meta["end"], False, months, back)
         t = total.get(kind)
         if gold is None or gold["value"] <= 0 or (t and abs(t["value"] - gold["value"]) < 1):
             continue
@@ -251,11 +119,11 @@ def segment_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
             text = (f"How much revenue did {name} generate from {label} {phrase}?", f"{name} revenue from {label} "
                     f"{phrase}")[i % 2]
         elif axis == "segment":
-            text = f"What was the revenue of {_owner(name)} {label} segment {phrase}?"
+            text = f"What was the revenue of {owner(name)} {label} segment {phrase}?"
         else:
             noun = "" if re.search(r"(?i)(revenues?|sales)$", label) else " revenue"
-            text = (f"What was {_owner(name)} {label}{noun} {phrase}?", f"{name} {label}{noun} {phrase}")[i % 2]
-        out.append(_q(meta, "segment", axis, text, {"gold_value": gold["value"], "gold_pages": gold["pages"],
+            text = (f"What was {owner(name)} {label}{noun} {phrase}?", f"{name} {label}{noun} {phrase}")[i % 2]
+        out.append(make_question(meta, "segment", axis, text, {"gold_value": gold["value"], "gold_pages": gold["pages"],
                                                     "gold_kind": "money", "member": key[1], "label": label,
                                                     "period": kind}, len(out)))
     return out
@@ -283,24 +151,24 @@ def change_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
         months, between, within, kind = spans[i % len(spans)]
         if key == "cfo" and months == 3:
             continue
-        concepts = er.CONCEPTS[key][1]
-        cur = er._gold(xbrl, concepts, meta["end"], False, months, 0)
-        prior = er._gold(xbrl, concepts, meta["end"], False, months, 1)
+        concepts = CONCEPTS[key][1]
+        cur = fact_gold(xbrl, concepts, meta["end"], False, months, 0)
+        prior = fact_gold(xbrl, concepts, meta["end"], False, months, 1)
         sub = ("pct", "abs", "either")[(len(out) + meta["n"]) % 3]
         if not cur or not prior or not prior["value"] or (sub != "abs" and cur["value"] * prior["value"] <= 0):
             continue  # (a percent change across a sign flip means nothing)
-        label = er.LABELS[key][i % len(er.LABELS[key])]
+        label = LABELS[key][i % len(LABELS[key])]
         name = meta["names"][i % 3]
         pct = (cur["value"] - prior["value"]) / abs(prior["value"]) * 100
-        text = {"pct": f"By what percentage did {_owner(name)} {label} change {between}?",
-                "abs": f"By how much did {_owner(name)} {label} change {between}?",
-                "either": f"How much did {_owner(name)} {label} grow {within}?"}[sub]
+        text = {"pct": f"By what percentage did {owner(name)} {label} change {between}?",
+                "abs": f"By how much did {owner(name)} {label} change {between}?",
+                "either": f"How much did {owner(name)} {label} grow {within}?"}[sub]
         gold = {"gold_value": cur["value"] - prior["value"] if sub == "abs" else pct, "gold_pct": pct,
                 "gold_abs": cur["value"] - prior["value"], "gold_kind": {"pct": "pct", "abs": "money",
                                                                         "either": "either"}[sub],
                 "per_share": key.startswith("eps"), "gold_pages": sorted(set(cur["pages"]) | set(prior["pages"])),
                 "inputs": [cur["value"], prior["value"]], "measure": key, "period": kind}
-        out.append(_q(meta, "change", f"{key}_{sub}", text, gold, len(out)))
+        out.append(make_question(meta, "change", f"{key}_{sub}", text, gold, len(out)))
     return out
 
 
@@ -309,7 +177,7 @@ _DEBT = (("LongTermDebt",), ("LongTermDebtNoncurrent", "LongTermDebtCurrent"))
 
 def _debt(xbrl: dict, end: dt.date) -> dict | None:
     for parts in _DEBT:
-        got = [er._gold(xbrl, (c,), end, True, 0) for c in parts]
+        got = [fact_gold(xbrl, (c,), end, True, 0) for c in parts]
         if all(got):
             pages = sorted({p for g in got if g for p in g["pages"]})
             return {"value": sum(g["value"] for g in got if g), "pages": pages}
@@ -328,24 +196,24 @@ def margin_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
     xbrl, end, fy, q = filing["xbrl"], meta["end"], meta["fy"], meta["q"]
     months = 12 if meta["form"] == "10K" else 3
     phrase = (f"for FY{fy}", f"in fiscal {fy}") if months == 12 else (f"in Q{q} of fiscal {fy}",
-                                                                      f"for the quarter ended {er._words(end)}")
-    rev = er._gold(xbrl, REVENUE, end, False, months)
+                                                                      f"for the quarter ended {date_words(end)}")
+    rev = fact_gold(xbrl, REVENUE, end, False, months)
     cfo_m = 12 if months == 12 else 3 * q
-    gross = er._gold(xbrl, ("GrossProfit",), end, False, months)
-    cost = er._gold(xbrl, ("CostOfRevenue", "CostOfGoodsAndServicesSold"), end, False, months)
+    gross = fact_gold(xbrl, ("GrossProfit",), end, False, months)
+    cost = fact_gold(xbrl, ("CostOfRevenue", "CostOfGoodsAndServicesSold"), end, False, months)
     if gross is None and cost is not None and rev is not None:
         gross = {"value": rev["value"] - cost["value"], "pages": cost["pages"]}
     items: list[tuple[str, str, dict | None, dict | None, str]] = [
         ("gross_margin", "gross margin", gross, rev, "pct"),
-        ("operating_margin", "operating margin", er._gold(xbrl, ("OperatingIncomeLoss",), end, False, months), rev,
+        ("operating_margin", "operating margin", fact_gold(xbrl, ("OperatingIncomeLoss",), end, False, months), rev,
          "pct"),
-        ("net_margin", "net profit margin", er._gold(xbrl, ("NetIncomeLoss",), end, False, months), rev, "pct"),
-        ("current_ratio", "current ratio", er._gold(xbrl, ("AssetsCurrent",), end, True, 0),
-         er._gold(xbrl, ("LiabilitiesCurrent",), end, True, 0), "ratio"),
+        ("net_margin", "net profit margin", fact_gold(xbrl, ("NetIncomeLoss",), end, False, months), rev, "pct"),
+        ("current_ratio", "current ratio", fact_gold(xbrl, ("AssetsCurrent",), end, True, 0),
+         fact_gold(xbrl, ("LiabilitiesCurrent",), end, True, 0), "ratio"),
         ("debt_to_equity", "debt-to-equity ratio", _debt(xbrl, end),
-         er._gold(xbrl, ("StockholdersEquity",), end, True, 0), "ratio"),
-        ("fcf", "free cash flow", er._gold(xbrl, er.CONCEPTS["cfo"][1], end, False, cfo_m),
-         er._gold(xbrl, er.CONCEPTS["capex"][1], end, False, cfo_m), "money")]
+         fact_gold(xbrl, ("StockholdersEquity",), end, True, 0), "ratio"),
+        ("fcf", "free cash flow", fact_gold(xbrl, CONCEPTS["cfo"][1], end, False, cfo_m),
+         fact_gold(xbrl, CONCEPTS["capex"][1], end, False, cfo_m), "money")]
     out: list[dict] = []
     for i, (key, label, a, b, kind) in _turn(items, meta["n"]):
         if len(out) >= limit:
@@ -356,14 +224,14 @@ def margin_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
         if kind == "money":
             value = a["value"] - abs(b["value"])
             when = (f"for fiscal {fy}" if months == 12 else f"for the {('three', 'six', 'nine')[q - 1]} months "
-                    f"ended {er._words(end)}")
+                    f"ended {date_words(end)}")
             define = " (operating cash flow minus capex)" if meta["n"] % 2 else ""  # as FinanceBench defines it
-            text = f"What was {_owner(name)} free cash flow{define} {when}?"
+            text = f"What was {owner(name)} free cash flow{define} {when}?"
         else:
             value = a["value"] / b["value"] * (100 if kind == "pct" else 1)
-            when = f"as of {er._words(end)}" if kind == "ratio" else phrase[i % 2]
-            text = (f"What was {_owner(name)} {label} {when}?", f"{name} {label} {when}")[i % 2]
-        out.append(_q(meta, "margin", key, text, {"gold_value": value, "gold_kind": kind, "measure": key,
+            when = f"as of {date_words(end)}" if kind == "ratio" else phrase[i % 2]
+            text = (f"What was {owner(name)} {label} {when}?", f"{name} {label} {when}")[i % 2]
+        out.append(make_question(meta, "margin", key, text, {"gold_value": value, "gold_kind": kind, "measure": key,
                                                    "inputs": [a["value"], b["value"]],
                                                    "gold_pages": sorted(set(a["pages"]) | set(b["pages"]))}, len(out)))
     return out
@@ -373,8 +241,8 @@ def fiscal_year_end(text: str) -> str:
     """`dei:CurrentFiscalYearEndDate` ("--09-28", or as displayed: "September 28") as "September 28"; "" if neither."""
     m = re.fullmatch(r"--(\d\d)-(\d\d)", text.strip())
     if m and 1 <= int(m.group(1)) <= 12:
-        return f"{er._MONTHS[int(m.group(1)) - 1]} {int(m.group(2))}"
-    m = re.fullmatch(r"(?i)(" + "|".join(er._MONTHS) + r")\s+(\d{1,2})", text.strip())
+        return f"{MONTHS[int(m.group(1)) - 1]} {int(m.group(2))}"
+    m = re.fullmatch(r"(?i)(" + "|".join(MONTHS) + r")\s+(\d{1,2})", text.strip())
     return f"{m.group(1).title()} {int(m.group(2))}" if m else ""
 
 
@@ -387,32 +255,32 @@ def cover_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
     name, short = meta["names"][0], meta["names"][1]
     out: list[dict] = []
     if dei.get("AuditorName"):
-        out.append(_q(meta, "cover", "auditor", f"Who audited {_owner(name)} fiscal {meta['fy']} financial statements?",
+        out.append(make_question(meta, "cover", "auditor", f"Who audited {owner(name)} fiscal {meta['fy']} financial statements?",
                       {"gold_value": dei["AuditorName"], "gold_kind": "name", "gold_pages": page["AuditorName"]}, 0))
     shares = [f for f in filing["all"] if f["concept"] == "dei:EntityCommonStockSharesOutstanding" and f.get("instant")]
     if shares:
         f = shares[0]
         cls = f" {member_name(f['members'][0][1]).replace('Common ', '')}" if f["members"] else ""
-        when = er._date(f["instant"])
-        text = (f"How many shares of {short}{cls} common stock were outstanding as of {er._words(when)}?"
+        when = parse_date(f["instant"])
+        text = (f"How many shares of {short}{cls} common stock were outstanding as of {date_words(when)}?"
                 if when else f"How many shares of {short}{cls} common stock were outstanding?")
-        out.append(_q(meta, "cover", "shares_outstanding", text,
+        out.append(make_question(meta, "cover", "shares_outstanding", text,
                       {"gold_value": f["value"], "gold_kind": "shares", "as_of": f["instant"],
                        "gold_pages": [f["page"]] if f["page"] >= 0 else []}, 1))
     floats = [f for f in filing["all"] if f["concept"] == "dei:EntityPublicFloat"]
     if floats:
         f = floats[0]
-        out.append(_q(meta, "cover", "public_float", f"What was {_owner(name)} public float reported in its "
+        out.append(make_question(meta, "cover", "public_float", f"What was {owner(name)} public float reported in its "
                       f"FY{meta['fy']} 10-K?", {"gold_value": f["value"], "gold_kind": "money",
                                                  "gold_pages": [f["page"]] if f["page"] >= 0 else []}, 2))
     if dei.get("EntityCentralIndexKey"):
-        out.append(_q(meta, "cover", "cik", f"What is {_owner(short)} CIK number?",
+        out.append(make_question(meta, "cover", "cik", f"What is {owner(short)} CIK number?",
                       {"gold_value": dei["EntityCentralIndexKey"], "gold_kind": "cik",
                        "gold_pages": page["EntityCentralIndexKey"]}, 3))
     fye = fiscal_year_end(dei.get("CurrentFiscalYearEndDate", ""))
     if fye:
-        text = f"On what date does {_owner(name)} fiscal year {meta['fy']} end?"
-        out.append(_q(meta, "cover", "fiscal_year_end", text,
+        text = f"On what date does {owner(name)} fiscal year {meta['fy']} end?"
+        out.append(make_question(meta, "cover", "fiscal_year_end", text,
                       {"gold_value": fye, "gold_kind": "date",
                        "gold_pages": page.get("CurrentFiscalYearEndDate", [])}, 4))
     first = [q for q in out if q["sub"] in ("auditor", "shares_outstanding")]
@@ -426,15 +294,15 @@ def line_item_questions(meta: dict, filing: dict, limit: int = 2) -> list[dict]:
     for key in ("revenue", "net_income", "operating_income", "cfo", "eps_diluted"):
         if len(out) >= limit:
             break
-        _label, concepts, balance = er.CONCEPTS[key]
-        phrase, kind, months, back = er._periods(meta["form"], meta["fy"], meta["q"], meta["end"])[len(out)]
-        gold = er._gold(filing["xbrl"], concepts, meta["end"], balance, months, back)
+        _label, concepts, balance = CONCEPTS[key]
+        phrase, kind, months, back = period_phrases(meta["form"], meta["fy"], meta["q"], meta["end"])[len(out)]
+        gold = fact_gold(filing["xbrl"], concepts, meta["end"], balance, months, back)
         if gold is None:
             continue
         name = meta["names"][len(out) % 3]
-        text = er._TEMPLATES[len(out) % len(er._TEMPLATES)].format(owner=_owner(name), name=name,
-                                                                   label=er.LABELS[key][0], phrase=phrase)
-        out.append(_q(meta, "line_item", key, text, {"gold_value": gold["value"], "gold_pages": gold["pages"],
+        text = TEMPLATES[len(out) % len(TEMPLATES)].format(owner=owner(name), name=name,
+                                                                   label=LABELS[key][0], phrase=phrase)
+        out.append(make_question(meta, "line_item", key, text, {"gold_value": gold["value"], "gold_pages": gold["pages"],
                                                      "gold_kind": "money", "per_share": key.startswith("eps"),
                                                      "period": kind}, len(out)))
     return out
@@ -453,16 +321,16 @@ def series_questions(meta: dict, filing: dict, limit: int = 2) -> list[dict]:
     for i, key in enumerate(_SERIES):
         if len(out) >= limit:
             break
-        _label, concepts, balance = er.CONCEPTS[key]
-        golds = [er._gold(filing["xbrl"], concepts, meta["end"], balance, 12, back) for back in (2, 1, 0)]
+        _label, concepts, balance = CONCEPTS[key]
+        golds = [fact_gold(filing["xbrl"], concepts, meta["end"], balance, 12, back) for back in (2, 1, 0)]
         if any(g is None for g in golds):
             continue
         k = meta["n"] + i
-        name, label = meta["names"][k % 2], er.LABELS[key][k % len(er.LABELS[key])]
-        text = (f"What was {_owner(name)} {label} for each of the last three fiscal years?",
-                f"Show {_owner(name)} {label} for fiscal {fy - 2}, {fy - 1} and {fy}.",
+        name, label = meta["names"][k % 2], LABELS[key][k % len(LABELS[key])]
+        text = (f"What was {owner(name)} {label} for each of the last three fiscal years?",
+                f"Show {owner(name)} {label} for fiscal {fy - 2}, {fy - 1} and {fy}.",
                 f"{name} {label} FY{fy - 2} through FY{fy}, year by year")[k % 3]
-        out.append(_q(meta, "series", key, text, {
+        out.append(make_question(meta, "series", key, text, {
             "gold_value": golds[-1]["value"], "gold_values": [g["value"] for g in golds],
             "gold_pages": sorted({p for g in golds for p in g["pages"]}), "gold_kind": "series",
             "period": "annual"}, len(out)))
@@ -476,7 +344,7 @@ def generate(edgar: Path) -> tuple[list[dict], dict[str, list[dict]]]:
     company: dict[str, tuple[str, int, str, list[int]]] = {}
     for n, path in enumerate(sorted(edgar.glob("*.htm*"))):
         filing = read_filing(path.read_text(encoding="utf-8", errors="replace"))
-        meta = _filing_meta(path, filing)
+        meta = filing_meta(path, filing)
         if meta is None:
             continue
         meta["n"] = n

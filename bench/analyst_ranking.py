@@ -14,13 +14,21 @@
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import edgar_real as er  # noqa: E402  (the gold of a fact and a period)
+from bench.analyst_common import (
+    AXES,
+    MEASURE_LABEL,
+    REVENUE,
+    clean_label,
+    fact_gold,
+    make_question,
+    member_name,
+    owner,
+    periodic,
+    revenue_members,
+)
 
-__all__ = ["ranking_questions", "states_member", "other_member"]
+__all__ = ["ranking_questions", "states_member", "other_member", "sum_of_others"]
 
 _NOUNS = {"region": ("region", "geographic region"), "segment": ("segment", "reportable segment"),
           "product": ("product line", "product category")}
@@ -38,44 +46,32 @@ def _names_in(text: str, names: list[str]) -> bool:
 
 def ranking_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
     """Questions of the ranking class for one filing (see the module docstring)."""
-    from analyst_questions import (
-        _MEASURE_LABEL,
-        AXES,
-        REVENUE,
-        _owner,
-        _periodic,
-        _q,
-        clean_label,
-        member_name,
-        revenue_members,
-    )
-
     months = 12 if meta["form"] == "10K" else 3
     fy, q = meta["fy"], meta["q"]
     phrases = (f"in fiscal {fy}", f"for FY{fy}") if months == 12 else (f"in Q{q} of fiscal {fy}",
                                                                        f"for Q{q} FY{fy}")
     by_axis, facts = revenue_members(filing)
     out: list[dict] = []
-    total = er._gold(filing["xbrl"], REVENUE, meta["end"], False, months, 0)
+    total = fact_gold(filing["xbrl"], REVENUE, meta["end"], False, months, 0)
     for a, (axis, keys) in enumerate(sorted(by_axis.items())):
         if len(out) >= limit:
             break
         rows: list[dict] = []
         for key in keys:
-            cur = er._gold(_periodic(filing, facts[key]), REVENUE, meta["end"], False, months, 0)
-            prior = er._gold(_periodic(filing, facts[key]), REVENUE, meta["end"], False, months, 1)
+            cur = fact_gold(periodic(filing, facts[key]), REVENUE, meta["end"], False, months, 0)
+            prior = fact_gold(periodic(filing, facts[key]), REVENUE, meta["end"], False, months, 1)
             if cur is None or cur["value"] <= 0 or (total and abs(total["value"] - cur["value"]) < 1):
                 continue
             labels = [clean_label(f.get("row", "")) for f in facts[key] if f.get("row")]
             others = {clean_label(g.get("row", "")) for k2 in keys if k2 != key for g in facts[k2]}
-            label = next((r for r in labels if r and r not in others and not _MEASURE_LABEL.match(r)), "") \
+            label = next((r for r in labels if r and r not in others and not MEASURE_LABEL.match(r)), "") \
                 or member_name(key[1])
             if not label or "." in label:
                 continue
             names = list(dict.fromkeys(n for n in [label, member_name(key[1]), *labels] if n and n not in others))
             rows.append({"label": label, "names": names, "member": key[1], "value": cur["value"],
                          "pages": cur["pages"], "prior": prior["value"] if prior and prior["value"] > 0 else None})
-        rows = [r for i, r in enumerate(rows) if not _sum_of_others(r["value"], [o["value"] for o in rows if o is not r])]
+        rows = [r for i, r in enumerate(rows) if not sum_of_others(r["value"], [o["value"] for o in rows if o is not r])]
         if len(rows) < 3:
             continue
         kind = AXES[axis]
@@ -94,18 +90,18 @@ def ranking_questions(meta: dict, filing: dict, limit: int = 3) -> list[dict]:
         noun = _NOUNS[kind][(meta["n"] + a) % 2]
         name, phrase = meta["names"][(meta["n"] + a) % 2], phrases[a % 2]
         text = {"highest": f"Which {noun} had the highest revenue for {name} {phrase}?",
-                "lowest": f"Which of {_owner(name)} {noun}s had the lowest revenue {phrase}?",
+                "lowest": f"Which of {owner(name)} {noun}s had the lowest revenue {phrase}?",
                 "growth": f"Which {noun} grew revenue the fastest for {name} {phrase}?",
-                "share": f"Which {noun} contributed the largest share of {_owner(name)} revenue {phrase}?"}[ask]
+                "share": f"Which {noun} contributed the largest share of {owner(name)} revenue {phrase}?"}[ask]
         gold = {"gold_value": ranked[0]["label"], "gold_names": ranked[0]["names"], "gold_kind": "rank",
                 "gold_pages": ranked[0]["pages"], "member": ranked[0]["member"],
                 "other_names": [n for r in ranked[1:] for n in r["names"]],
                 "period": "annual" if months == 12 else "quarter"}
-        out.append(_q(meta, "ranking", f"{kind}_{ask}", text, gold, len(out)))
+        out.append(make_question(meta, "ranking", f"{kind}_{ask}", text, gold, len(out)))
     return out
 
 
-def _sum_of_others(value: float, others: list[float]) -> bool:
+def sum_of_others(value: float, others: list[float]) -> bool:
     """An aggregate member ("Products" beside iPhone and Mac): `value` is the sum of two or more of `others`."""
     from itertools import combinations
 

@@ -1,7 +1,7 @@
 """Baselines for the retrieval table: plain BM25 (SQLite FTS5) top-k over the shared store and scoped to the
 gold filing, with the raw question as the query. Prints evidence-page recall at k.
 
-    python bench/bm25_baselines.py --index .finrag-fb [--k 10]
+    python -m bench.bm25_baselines --index .finrag-fb [--k 10]
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Corpus-wide BM25 alone as the corpus grows: the pruned search against the exhaustive scorer.
 
-    python bench/bm25_scale.py --source .finrag-fb --work runs/bm25-scale --sizes 1 10 100 \
+    python -m bench.bm25_scale --source .finrag-fb --work runs/bm25-scale --sizes 1 10 100 \
         --out docs/results/bench_bm25_scale.json
 
 For each size m it builds (once; `--rebuild` to redo) a copy of `--source` with m copies of every filing as
@@ -29,8 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import scale  # noqa: E402  (bench/scale.py: the same copies, without vectors)
+from bench import scale  # bench/scale.py: the same copies, without vectors
 
 
 def queries(path: Path, n: int) -> list[list[str]]:
@@ -39,7 +38,7 @@ def queries(path: Path, n: int) -> list[list[str]]:
     from finrag.tools.retrieval.query_rewrite import offline_rewrite
 
     out = []
-    for q in scale._load_questions(path, n):
+    for q in scale.load_questions(path, n):
         r = offline_rewrite(q)
         out.append(fts_phrases(" ".join(r.keywords) or r.query or q))
     return out
@@ -108,7 +107,7 @@ def main() -> int:
             scale.build(args.source, dst, m, fts5_up_to=1, text_up_to=1, vectors=False,
                         log=lambda s: print(s, file=sys.stderr))
         scale.write_runs(dst, log=lambda s: print(s, file=sys.stderr))
-        res = scale.measure_in_subprocess(m, [__file__, "--measure", str(dst), "--questions", str(args.questions),
+        res = scale.measure_in_subprocess(m, ["-m", "bench.bm25_scale", "--measure", str(dst), "--questions", str(args.questions),
                                               "--n", str(args.n), "--k", str(args.k)])
         if res is None:
             return 1

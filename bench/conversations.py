@@ -1,8 +1,8 @@
 """Conversation benchmark (issue 36): follow-up questions on LangGraph threads over the demo corpus.
 
-    python bench/conversations.py                                   # demo corpus, hdrr, offline
-    python bench/conversations.py --index DIR --out docs/results/bench_conversations.json
-    python bench/conversations.py --index FB_INDEX --data bench/data/conversations_financebench.jsonl \
+    python -m bench.conversations                                   # demo corpus, hdrr, offline
+    python -m bench.conversations --index DIR --out docs/results/bench_conversations.json
+    python -m bench.conversations --index FB_INDEX --data bench/data/conversations_financebench.jsonl \
         --out docs/results/bench_conversations.json --section financebench_dev   # FB_INDEX: finrag index --no-embed
 
 The conversations (bench/data/conversations_demo.jsonl, written for this benchmark: period changes, company

@@ -1,9 +1,9 @@
 """Issue 47's blind sets: metrics the question defines, composes or names, and metrics it cannot have, run through
 HDRR offline and judged on the answer's first sentence.
 
-    python bench/defined_blind.py --index runs/guard/edgar-index --questions bench/data/defined_blind47.jsonl \
+    python -m bench.defined_blind --index runs/guard/edgar-index --questions bench/data/defined_blind47.jsonl \
         --out runs/defined_blind47.json
-    python bench/defined_blind.py --index .finrag-fb --questions bench/data/defined_blind47_fb.jsonl --out runs/x.json
+    python -m bench.defined_blind --index .finrag-fb --questions bench/data/defined_blind47_fb.jsonl --out runs/x.json
 
 The sets were written blind (helpers who read no finrag code): `defined_blind47.jsonl` over the 15 EDGAR filings,
 gold computed from their inline XBRL by `bench/defined_blind47_gold.py`; `defined_blind47_fb.jsonl` over the

@@ -18,7 +18,7 @@ Units: ratio/usd/days as computed; percent = x*100; usd_millions = x/1e6; usd_bi
 When "decimals" is an int the gold is rounded to it. Rows with "alt_formula" (borderline refusals)
 also get "alt_gold" computed the same way.
 
-Usage: python bench/defined_blind47_gold.py [--edgar DIR] [--spec FILE] [--out FILE]
+Usage: python -m bench.defined_blind47_gold [--edgar DIR] [--spec FILE] [--out FILE]
   the third and fourth sets: --spec bench/data/defined_blind47c.spec.jsonl --out bench/data/defined_blind47c.jsonl
   (and 47d likewise)
 """
@@ -34,8 +34,7 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from defined_blind47_xbrl import Filing, read  # noqa: E402
+from bench.defined_blind47_xbrl import Filing, read
 
 ROOT = Path(__file__).resolve().parent
 SPEC = ROOT / "data" / "defined_blind47.spec.jsonl"

@@ -3,9 +3,9 @@
 Used to show that a refactoring changed no behaviour: run the same questions through the old and the
 new code, then
 
-    python bench/diff_batches.py before/hdrr.jsonl after/hdrr.jsonl [--answers]
-    python bench/diff_batches.py runs/before runs/after            # every <system>.jsonl in both folders
-    python bench/diff_batches.py before/hdrr.jsonl after/hdrr.jsonl --contract   # the whole contract but times
+    python -m bench.diff_batches before/hdrr.jsonl after/hdrr.jsonl [--answers]
+    python -m bench.diff_batches runs/before runs/after            # every <system>.jsonl in both folders
+    python -m bench.diff_batches before/hdrr.jsonl after/hdrr.jsonl --contract   # the whole contract but times
 
 Compared per question id: routing status, routed documents, extracted metadata, and the ordered
 contexts (chunk id, document, pages, score to 4 decimals); with --answers, the answer text too; with

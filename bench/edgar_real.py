@@ -1,10 +1,10 @@
 """Real EDGAR filings end to end (issue 20): routing, evidence and exact values on inline-XBRL HTML as downloaded.
 
-    python bench/edgar_real.py                                   # ../shared/data/edgar, scratch index in runs/
-    python bench/edgar_real.py --edgar DIR --index runs/edgar-idx --out docs/results/edgar_real.json
-    python bench/edgar_real.py --write-questions q.jsonl         # the generated questions only
-    python bench/edgar_real.py --questions q.jsonl --index IDX   # ask given questions (e.g. with older code)
-    python bench/edgar_real.py --reader-only --no-rows --out docs/results/edgar_real_reader_only.json  # no iXBRL
+    python -m bench.edgar_real                                   # ../shared/data/edgar, scratch index in runs/
+    python -m bench.edgar_real --edgar DIR --index runs/edgar-idx --out docs/results/edgar_real.json
+    python -m bench.edgar_real --write-questions q.jsonl         # the generated questions only
+    python -m bench.edgar_real --questions q.jsonl --index IDX   # ask given questions (e.g. with older code)
+    python -m bench.edgar_real --reader-only --no-rows --out docs/results/edgar_real_reader_only.json  # no iXBRL
 
 The filings are indexed as they are, without renaming, into a scratch index (`finrag index`, MiniLM). Questions
 are generated from each filing's own inline-XBRL facts, in analysts' phrasing: the company by short name, ticker
@@ -42,19 +42,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from finrag.eval.edgar_gold import (  # noqa: F401  (the gold and its phrasing, shared with bench/analyst_*.py)
-    _MONTHS,
-    _TEMPLATES,
-    CONCEPTS,
-    LABELS,
-    _date,
-    _gold,
-    _periods,
-    _words,
-    ask,
-    generate,
-    states_value,
-)
+from finrag.eval.edgar_gold import ask, generate
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
 """Time to answerable, a question answered during the embed pass, and the pass's speed against the raw encoder.
 
-    python bench/embed_pass.py --pdfs ../shared/data/financebench/pdfs --index /tmp/fb-fresh \
+    python -m bench.embed_pass --pdfs ../shared/data/financebench/pdfs --index /tmp/fb-fresh \
         [--watch 240] [--embed-docs 6] [--out f.json]
 
 1. `finrag index <pdfs>` (text first, then the embed pass) into a fresh directory, in a subprocess. When it

@@ -1,6 +1,6 @@
 """Embedders side by side: distillation, encoder speed, full-index wall time, and evidence on FinanceBench dev.
 
-    python bench/embedders.py --pdfs ../shared/data/financebench/pdfs \
+    python -m bench.embedders --pdfs ../shared/data/financebench/pdfs \
         --dataset ../shared/data/financebench/questions_dev.jsonl --work runs/bench-embedders \
         [--embedders static] [--minilm-index DIR] [--phases distill,index,eval,scoped,encoders] \
         [--scoped-filings 58] [--sample 400] [--out docs/results/bench_embedders.json]

@@ -1,7 +1,7 @@
 """Questions whose company the index cannot resolve (issue 48): does any answer state another company's figure
 as the answer?
 
-    python bench/fallback_blind.py --index runs/guard/edgar-index --out docs/results/fallback_blind48.json
+    python -m bench.fallback_blind --index runs/guard/edgar-index --out docs/results/fallback_blind48.json
 
 The 20 questions (bench/data/fallback_blind48.jsonl) were written by a helper that read no finrag code: figures
 (gross margin, revenue, current ratio, free cash flow) of companies that none of the 15 EDGAR filings in

@@ -1,8 +1,8 @@
 """Fault injection: kill -9 `finrag index` and `finrag batch` at random and chosen moments, race readers and
 writers, fill the disk, damage the database; after every fault, check that nothing is inconsistent or lost.
 
-    python bench/fault_injection.py --out docs/results/bench_faults.json            # ~24 index kills + the rest
-    python bench/fault_injection.py --quick                                  # 3 index kills, 2 batch kills
+    python -m bench.fault_injection --out docs/results/bench_faults.json            # ~24 index kills + the rest
+    python -m bench.fault_injection --quick                                  # 3 index kills, 2 batch kills
 
 Everything runs on the generated demo corpus (six filings) in a scratch folder, through the real commands
 (`finrag index`, `finrag index --check`, `finrag ask`, `finrag batch`) as subprocesses, so a kill is a real
@@ -63,11 +63,11 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench.live_server_faults import live_server
+from bench.round4_faults import round4
+from tests.support.procs import alive, children
+
 PY = sys.executable
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from live_server_faults import live_server  # noqa: E402
-from round4_faults import round4  # noqa: E402
-from support.procs import alive, children  # noqa: E402
 
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 for _name in ("OPENAI_API_KEY", "FINRAG_LLM", "FINRAG_HOME"):
@@ -441,9 +441,9 @@ class Bench:
     # ------------------------------------------------------------------ hung LLM
     def hung_llm(self, n_requests: int = 8, serve_timeout: float = 5.0) -> dict:
         """`finrag serve` with an LLM that accepts connections and never answers (see the module docstring)."""
-        from support.openai_stub import OpenAIStub
-        from support.servers import HOST, free_port, poll_health_until, stop_process, thread_count, wait_http
-        from support.servers import invoke_all as invoke_many
+        from tests.support.openai_stub import OpenAIStub
+        from tests.support.servers import HOST, free_port, poll_health_until, stop_process, thread_count, wait_http
+        from tests.support.servers import invoke_all as invoke_many
 
         def invoke_all(url: str, questions: list[str]) -> list[tuple[int, float]]:  # (status, seconds), 120 s each
             return [(status, round(seconds, 2)) for status, seconds in invoke_many(url, questions, timeout=120)]
@@ -623,7 +623,7 @@ def main(argv=None) -> int:
     if bench.results.get("round4"):
         summary["round4"] = bench.results["round4"]["summary"]
     summary["wall_seconds"] = round(time.monotonic() - t0, 1)
-    summary["command"] = "python bench/fault_injection.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    summary["command"] = "python -m bench.fault_injection " + " ".join(argv if argv is not None else sys.argv[1:])
     print(json.dumps(summary, indent=2))
     if args.out:
         Path(args.out).write_text(json.dumps({"summary": summary, **bench.results}, indent=2) + "\n")

@@ -1,7 +1,7 @@
 """Benchmark: index a folder of filings with the offline embedder, time each stage, then re-run it.
 
-    python bench/index_bench.py --pdfs ../shared/data/financebench/pdfs --index runs/idx/full --out runs/idx/full.json
-    python bench/index_bench.py --subset 20 --index runs/idx/sub20 --skip-parse-pass --variants ""
+    python -m bench.index_bench --pdfs ../shared/data/financebench/pdfs --index runs/idx/full --out runs/idx/full.json
+    python -m bench.index_bench --subset 20 --index runs/idx/sub20 --skip-parse-pass --variants ""
 
 Reports: the parse pass alone (pages/s, on the pool), the full index run (wall, this process's and the pool's
 CPU, the load average before and after: the machine may be shared), each stage's wall and CPU time
@@ -9,7 +9,7 @@ CPU, the load average before and after: the machine may be shared), each stage's
 write_vectors in the writer, then the serial tail: lexical_flush, registry, embed_pass, vector_files) and the
 critical path, peak RSS, index size, and the re-run time (no work).
 
-Run with another checkout's Python (`/work/before/.venv/bin/python bench/index_bench.py ...`), whose indexer
+Run with another checkout's Python (`/work/before/.venv/bin/python -m bench.index_bench ...`), whose indexer
 records no stages, the same stages are timed from outside (`_old_stages`: its text pass, embed pass, BM25
 flush, registry and vector files), so old and new are reported the same way.
 """

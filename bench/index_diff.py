@@ -2,7 +2,7 @@
 texts), segment vectors (within `--tol`), chunk vectors in the vector file, section labels, XBRL facts and BM25
 postings. Exit 0 when identical, 1 with the differences otherwise.
 
-    python bench/index_diff.py runs/idx37/old20 runs/idx37/new20
+    python -m bench.index_diff runs/idx37/old20 runs/idx37/new20
 
 Columns that record when or in which run a row was written (`documents.indexed_at`, `meta`, run numbers and
 the vector file's id) are not compared.

@@ -15,9 +15,9 @@ more than `--budget` (20%) against the baseline. Two ways to get the baseline:
   measured; the comparison is only fair on the machine that stored it (its `machine` record is compared and a
   different one is said on stderr).
 
-    python bench/latency_budget.py --index <index> --against 09f36bf [--repeats 3] [--rounds 2] \
+    python -m bench.latency_budget --index <index> --against 09f36bf [--repeats 3] [--rounds 2] \
         [--write-baseline docs/results/bench_latency_baseline.json]
-    python bench/latency_budget.py --index <index> --baseline docs/results/bench_latency_baseline.json
+    python -m bench.latency_budget --index <index> --baseline docs/results/bench_latency_baseline.json
 
 Each side gets its own copy of the index in a temporary folder (`--no-copy` to use `--index` itself): the
 code stamp of the routing registry differs between checkouts, so each would rewrite `registry.pickle` in the
@@ -38,7 +38,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-REQUEST_CPU = REPO / "bench" / "request_cpu.py"
+REQUEST_CPU = REPO / "bench" / "request_cpu.py"  # run by path in the checkout measured (so it imports no bench module)
 
 
 def machine() -> dict:

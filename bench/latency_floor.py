@@ -1,6 +1,6 @@
 """What an HDRR question costs before any retrieval: LangGraph's own overhead and the query embedding.
 
-    python bench/latency_floor.py [--n 200] [--questions ../shared/data/financebench/questions_dev.jsonl]
+    python -m bench.latency_floor [--n 200] [--questions ../shared/data/financebench/questions_dev.jsonl]
 
 Prints (JSON) the p50 of: invoking a compiled LangGraph graph of HDRR's shape (eight nodes, the two
 searches in parallel) whose nodes do nothing; embedding one question with each query encoder (ONNX

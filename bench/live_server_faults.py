@@ -11,13 +11,12 @@ revenue question is asked `asks` times (spread over both workers) and checked:
   stale route);
 * every request must be answered 200 (else an answer lost).
 
-    python bench/fault_injection.py --only live_server        # just this scenario (after the clean index)
+    python -m bench.fault_injection --only live_server        # just this scenario (after the clean index)
 """
 from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -25,8 +24,7 @@ from typing import Callable
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support.servers import HOST, free_port, stop_process, wait_http  # noqa: E402
+from tests.support.servers import HOST, free_port, stop_process, wait_http
 
 
 def _ask(url: str, question: str) -> tuple[int, str, list[str]]:

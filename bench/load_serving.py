@@ -1,6 +1,6 @@
 """The serving load test of this code against an older checkout, on one machine and one index, alternated.
 
-    python bench/load_serving.py --old /path/to/old/checkout --index .finrag-fb --out runs/load-serving \
+    python -m bench.load_serving --old /path/to/old/checkout --index .finrag-fb --out runs/load-serving \
         [--old-index <a copy of the index for the old code>] [--rounds 2] [--json-out docs/results/bench_load_serving.json]
 
 Each round runs `bench/load_test.py` (HDRR, 200 requests, 8 concurrent, 64 unmeasured warm-up requests, the
@@ -59,6 +59,7 @@ def run_one(name: str, old: Path, indexes: dict[str, str], out: Path, requests: 
         if key not in env_extra:
             env.pop(key, None)
     path = out / f"{name}_{int(time.time())}.json"
+    # by path, in either checkout (this tree's load test, that checkout's server): load_test imports no bench module
     cmd = [python, str(HERE / "load_test.py"), "--index", index, "--system", "hdrr", "--requests", str(requests),
            "--concurrency", "8", "--warmup", "64", "--questions", str(REPO / "eval/data/load_questions.jsonl"),
            "--json-out", str(path), *serve_args]

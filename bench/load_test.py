@@ -1,7 +1,7 @@
 """A bounded load test of `finrag serve`: N requests, C at a time, on 127.0.0.1 only.
 
-    python bench/load_test.py                       # builds the demo index in a temp dir, 200 req, 8 concurrent
-    python bench/load_test.py --index .finrag --system all --requests 200 --concurrency 8
+    python -m bench.load_test                       # builds the demo index in a temp dir, 200 req, 8 concurrent
+    python -m bench.load_test --index .finrag --system all --requests 200 --concurrency 8
 
 It starts `python -m finrag.cli serve` on a free loopback port (against --index, or a freshly built demo
 index), waits for /health, sends a few warm-up requests (not counted), then fires the measured requests

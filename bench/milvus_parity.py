@@ -7,7 +7,7 @@ Reads two `finrag eval run` directories made with the same systems and dataset, 
         --index .finrag-fb --out runs/parity-embedded --concurrency 1 --no-plots
     finrag eval run --systems hdrr,cbr --dataset ../shared/data/financebench/questions_dev.jsonl \\
         --index milvus:/tmp/finrag-fb.db --out runs/parity-milvus --concurrency 1 --no-plots
-    python bench/milvus_parity.py runs/parity-embedded runs/parity-milvus [--json out.json]
+    python -m bench.milvus_parity runs/parity-embedded runs/parity-milvus [--json out.json]
 
 Prints, per system: questions, routing identical (HDRR: same routed filings for every question),
 evidence-page hit rate on each backend and the difference in points (the issue asks <= 2 for HDRR,

@@ -1,6 +1,6 @@
 """Open files and memory of a long `finrag batch` under a low open-file limit (issue 49 case 1).
 
-    python bench/open_files.py --index .finrag-demo/index --n 2000 --limit 256 --out docs/results/bench_open_files.json
+    python -m bench.open_files --index .finrag-demo/index --n 2000 --limit 256 --out docs/results/bench_open_files.json
 
 Writes N questions (the demo questions, cycled, distinct ids), runs `finrag batch` on them as a subprocess with
 RLIMIT_NOFILE set to `--limit` (what `ulimit -n 256` sets), and samples the process's open files (/proc/PID/fd)

@@ -1,6 +1,6 @@
 """Prose questions written blind (issue 50): does the answer's first sentence state the gold fact?
 
-    python bench/prose_blind.py --fb-index .finrag-fb --edgar-index runs/guard/edgar-index --out docs/results/prose_blind50.json
+    python -m bench.prose_blind --fb-index .finrag-fb --edgar-index runs/guard/edgar-index --out docs/results/prose_blind50.json
 
 The questions (bench/data/prose_blind50.jsonl, 65: counts, dates, names, yes/no, drivers, lists, and 5 whose
 filing does not hold the answer) were written by a helper that read no finrag code, from the FinanceBench PDFs and

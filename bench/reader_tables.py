@@ -1,7 +1,7 @@
 """Which table recovery reads statement cells best: finrag's word-geometry reader, its plain-text fallback,
 PyMuPDF's `page.find_tables()` and `pymupdf4llm`'s Markdown tables.
 
-    python bench/reader_tables.py --pdfs ../shared/data/financebench/pdfs --out docs/results/bench_reader_tables.json
+    python -m bench.reader_tables --pdfs ../shared/data/financebench/pdfs --out docs/results/bench_reader_tables.json
 
 Each labelled cell is (filing, zero-based page, row label as printed, column year, value as printed). The
 values come from FinanceBench dev answers where the answer is a single statement cell (marked `gold`) and,
@@ -18,39 +18,11 @@ import sys
 import time
 from pathlib import Path
 
-CELLS = [
-    # filing, page, label, year, value, source
-    ("3M_2018_10K", 59, "Purchases of property, plant and equipment (PP&E)", 2018, -1577, "gold"),
-    ("3M_2018_10K", 59, "Depreciation and amortization", 2017, 1544, "eye"),
-    ("3M_2018_10K", 59, "Dividends paid to shareholders", 2016, -2678, "eye"),
-    ("AMD_2015_10K", 55, "Net revenue", 2015, 3991, "eye"),
-    ("AMD_2015_10K", 55, "Cost of sales", 2014, 3667, "eye"),
-    ("AMD_2015_10K", 55, "Operating income (loss)", 2013, 103, "eye"),
-    ("GENERALMILLS_2019_10K", 52, "Net sales", 2019, 16865.2, "eye"),
-    ("GENERALMILLS_2019_10K", 52, "Cost of sales", 2018, 10304.8, "eye"),
-    ("GENERALMILLS_2019_10K", 52, "Operating profit", 2017, 2492.1, "eye"),
-    ("WALMART_2018_10K", 56, "Total revenues", 2018, 500343, "eye"),
-    ("WALMART_2018_10K", 56, "Cost of sales", 2017, 361256, "eye"),
-    ("WALMART_2018_10K", 56, "Operating income", 2016, 24105, "eye"),
-    ("BESTBUY_2019_10K", 51, "Merchandise inventories", 2019, 5409, "gold"),
-    ("BESTBUY_2019_10K", 51, "Total current liabilities", 2018, 7817, "eye"),
-    ("NETFLIX_2017_10K", 44, "Total current liabilities", 2017, 5466312, "gold"),
-    ("NETFLIX_2017_10K", 44, "Accounts payable", 2016, 312842, "eye"),
-    ("PFIZER_2021_10K", 58, "Property, plant and equipment", 2021, 14882, "eye"),
-    ("PFIZER_2021_10K", 58, "Total assets", 2020, 154229, "eye"),
-    ("NIKE_2019_10K", 53, "Total current assets", 2019, 16525, "gold"),
-    ("MGMRESORTS_2018_10K", 56, "Accounts payable", 2018, 302578, "gold"),
-    ("MICROSOFT_2016_10K", 51, "Total cost of revenue", 2016, 32780, "gold"),
-    ("PEPSICO_2021_10K", 62, "Capital spending", 2021, -4625, "gold"),
-    ("BLOCK_2020_10K", 89, "Net cash provided by operating activities", 2020, 381603, "gold"),
-    ("AMAZON_2019_10K", 37, "Net income", 2019, 11588, "gold"),
-    # harder layouts: percent columns between the periods, blank cells, headers split over lines
-    ("ULTABEAUTY_2023Q4_EARNINGS", 5, "Net sales", 2023, 3226773, "eye"),
-    ("ULTABEAUTY_2023Q4_EARNINGS", 5, "Cost of sales", 2022, 1702059, "eye"),
-    ("CORNING_2022_10K", 57, "Transaction-related gain, net (Note 3)", 2020, 498, "eye"),
-    ("CORNING_2022_10K", 57, "Provision for income taxes (Note 7)", 2021, -491, "eye"),
-    ("JOHNSON_JOHNSON_2023Q2_EARNINGS", 9, "Sales to customers", 2023, 25530, "eye"),
-]
+DATA = Path(__file__).resolve().parent / "data" / "reader_tables_cells.jsonl"
+"""The labelled cells (the last 5 of the 29: harder layouts, percent columns between the periods, blank cells,
+headers split over lines), one JSON object a line: filing, page, label, year, value, source ("gold" or "eye")."""
+CELLS = [(c["filing"], c["page"], c["label"], c["year"], c["value"], c["source"])
+         for c in (json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip())]
 
 
 def norm(label: str) -> str:

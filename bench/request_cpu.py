@@ -1,7 +1,7 @@
 """CPU and wall time of one HDRR request, per node and per question kind: what a server's throughput and a
 user's wait are bound by.
 
-    python bench/request_cpu.py --index <index> [--questions eval/data/load_questions.jsonl | --dev] \
+    python -m bench.request_cpu --index <index> [--questions eval/data/load_questions.jsonl | --dev] \
         [--rounds 3] [--configurable routed_context=paper] [--profile runs/request.prof] [--json-out FILE]
 
 Answers every question once untimed (the index's pages in the OS cache, the process warm), then `--rounds`

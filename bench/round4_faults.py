@@ -1,7 +1,7 @@
 """Issue 49's faults for bench/fault_injection.py (`--only round4`): a long run under a low open-file limit, a
 filing swapped on disk after indexing, and the thread store deleted while turns go on.
 
-    python bench/fault_injection.py --only round4 --out docs/results/bench_faults_round4.json
+    python -m bench.fault_injection --only round4 --out docs/results/bench_faults_round4.json
 
 * leak: `QUESTIONS` questions through `finrag.run_query` (HDRR, the demo questions cycled) in a process whose
   RLIMIT_NOFILE is 256, then as many turns of conversations: every question must be answered, from the asked

@@ -1,7 +1,7 @@
 """Routing benchmark (issue 9): the offline linker + resolver on the generated open-world development set.
 
-    python bench/routing_bench.py                           # 410 companies x FY2021-2024, eval/data/routing_dev.jsonl
-    python bench/routing_bench.py --show-misses --out docs/results/bench_routing.json
+    python -m bench.routing_bench                           # 410 companies x FY2021-2024, eval/data/routing_dev.jsonl
+    python -m bench.routing_bench --show-misses --out docs/results/bench_routing.json
 
 The corpus is the paper's layout `{year}/{TICKER}.pdf` with realistic cover pages
 (`finrag.eval.routing_corpus`); the registry is built from those paths and cover texts by the same code

@@ -1,7 +1,7 @@
 """Routing at EDGAR scale (issue 35): the offline linker + resolver as the registry grows to every SEC registrant.
 
-    python bench/routing_scale.py                                   # 500, 2,000 and all (~8,000) registrants
-    python bench/routing_scale.py --sizes 500 all --show-misses --out docs/results/bench_routing_scale.json
+    python -m bench.routing_scale                                   # 500, 2,000 and all (~8,000) registrants
+    python -m bench.routing_scale --sizes 500 all --show-misses --out docs/results/bench_routing_scale.json
 
 The corpus (`finrag.eval.routing_scale_corpus`) is the development corpus of bench/routing_bench.py (410 companies x
 FY2021-2024) plus one FY2024 10-K cover of every other registrant of the SEC's list of registrants with tickers

@@ -1,6 +1,6 @@
 """Retrieval cost as the corpus grows: 1x, 10x, 100x copies of a real index.
 
-    python bench/scale.py --source .finrag-fb --work /tmp/finrag-scale --sizes 1 10 100 --warm-pass \
+    python -m bench.scale --source .finrag-fb --work /tmp/finrag-scale --sizes 1 10 100 --warm-pass \
         --questions ../shared/data/financebench/questions_dev.jsonl --out docs/results/bench_scale.json
 
 For each size m it builds (once; `--rebuild` to redo) an index with m copies of every filing of
@@ -230,7 +230,7 @@ def _exact_many(vf, qs: np.ndarray, k: int) -> list[np.ndarray]:
     return best_i
 
 
-def _load_questions(path: Path, n: int) -> list[str]:
+def load_questions(path: Path, n: int) -> list[str]:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [r["question"] for r in rows][:n]
 
@@ -317,7 +317,7 @@ def main() -> int:
     ap.add_argument("--measure", type=Path, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    questions = _load_questions(args.questions, args.n)
+    questions = load_questions(args.questions, args.n)
     if args.measure:
         print(json.dumps(measure(args.measure, questions, args.systems, args.warm_pass)))
         return 0

@@ -1,6 +1,6 @@
 """Section detection against hand-labelled filings: precision and recall per section key.
 
-    python bench/sections.py [--data ../shared/data] [--out docs/results/bench_sections.json]
+    python -m bench.sections [--data ../shared/data] [--out docs/results/bench_sections.json]
 
 The labels (`eval/data/section_labels.json`) are the zero-based pages where each item heading (and, for two
 filings, each numbered note) starts, read by hand from the page texts of four real filings: two FinanceBench

@@ -1,7 +1,7 @@
 """HDRR's generator fast path with an LLM: how many questions the statement reader answers without the
 generator call, and how many LLM calls that saves.
 
-    python bench/stub_fast_path.py --index .finrag-fb \
+    python -m bench.stub_fast_path --index .finrag-fb \
         --dataset ../shared/data/financebench/questions_dev.jsonl --out runs/fb-dev-stub
 
 Starts the loopback OpenAI-compatible stub of the tests (tests/support/openai_stub.py: deterministic replies,
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -29,10 +28,8 @@ def main(argv=None) -> int:
     ap.add_argument("--groups", type=int, default=5)
     args = ap.parse_args(argv)
 
-    sys.path.insert(0, str(REPO / "tests"))
-    from support.openai_stub import OpenAIStub
-
     from finrag.cli import main as finrag_main
+    from tests.support.openai_stub import OpenAIStub
 
     with OpenAIStub() as stub:
         code = finrag_main(["eval", "run", "--systems", "hdrr", "--dataset", args.dataset, "--groups", str(args.groups),

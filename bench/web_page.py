@@ -1,7 +1,7 @@
 """How fast the answer page answers, and how fast it shows a cited page, on `finrag serve` (127.0.0.1 only).
 
-    python bench/web_page.py                              # the demo index (.finrag-demo/index, else built in a temp dir)
-    python bench/web_page.py --index .finrag --rounds 3 --json-out docs/results/bench_web.json
+    python -m bench.web_page                              # the demo index (.finrag-demo/index, else built in a temp dir)
+    python -m bench.web_page --index .finrag --rounds 3 --json-out docs/results/bench_web.json
 
 It starts `python -m finrag.cli serve` on a free loopback port and waits for /health, then measures what the
 page does (app/web_static/app.js), over HTTP:
@@ -37,11 +37,9 @@ from pathlib import Path
 
 import httpx
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "bench"))
+from bench.load_test import HOST, build_demo_index, free_port, percentile
 
-from load_test import HOST, build_demo_index, free_port, percentile  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 CONVERSATION = ["What was Acme Widgets' revenue in FY2022?", "And in FY2023?", "What was its net income?",
                 "What about Cobalt?", "How about 2022?"]
@@ -102,7 +100,7 @@ def view_page(client: httpx.Client, doc: str, page: int, chunk: int | None) -> f
 
 
 def in_browser(url: str, questions: list[str]) -> dict:
-    from support.headless import Chromium, chromium_binary
+    from tests.support.headless import Chromium, chromium_binary
 
     if chromium_binary() is None:
         return {"skipped": "no chromium on PATH"}
@@ -167,7 +165,7 @@ def conversation_in_page(page, url: str) -> dict:
 @contextmanager
 def serve(index: str, log: Path):
     """`finrag serve` on a free loopback port, ready (its /health answers); yields its URL."""
-    from support.servers import stop_process, wait_http
+    from tests.support.servers import stop_process, wait_http
 
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     for name in ("FINRAG_API_KEY", "FINRAG_LLM", "OPENAI_API_KEY"):

@@ -7,19 +7,17 @@ bench/edgar_real.py: what a tool that drops the `ix:` tags saves); the gold valu
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
+from bench.edgar_real import strip_ixbrl
 from finrag.tools.answering.reader import read
 from finrag.tools.answering.sources import StorePages
 from finrag.tools.indexing.html import html_document
 
 REPO = Path(__file__).resolve().parents[2]
 EDGAR = REPO.parent / "shared" / "data" / "edgar"
-sys.path.insert(0, str(REPO / "bench"))
-from edgar_real import strip_ixbrl  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not EDGAR.is_dir(), reason=f"shared EDGAR filings not found at {EDGAR}")
 

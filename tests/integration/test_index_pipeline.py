@@ -6,19 +6,16 @@ second run completes it, and every stage's time is in the report."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from bench.index_diff import compare
 from finrag.tools.indexing import pipeline
 from finrag.tools.indexing import static_embedder as se
 from finrag.tools.indexing.embedders import get_embedder
 from finrag.tools.indexing.indexer import index_paths
 from finrag.tools.indexing.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from index_diff import compare  # noqa: E402
 
 
 def _index(folder: Path, files, **kw):

@@ -31,7 +31,7 @@ def _run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
 
 def test_request_cpu_reports_per_node_scope_and_kind(demo_index, questions, tmp_path):
     out = tmp_path / "cpu.json"
-    r = _run("bench/request_cpu.py", "--index", str(demo_index), "--questions", str(questions), "--rounds", "2",
+    r = _run("-m", "bench.request_cpu", "--index", str(demo_index), "--questions", str(questions), "--rounds", "2",
              "--max-concurrency", "1", "--json-out", str(out))
     assert r.returncode == 0, r.stderr[-2000:]
     got = json.loads(out.read_text())
@@ -43,18 +43,14 @@ def test_request_cpu_reports_per_node_scope_and_kind(demo_index, questions, tmp_
     assert {"rerank", "generate", "fts_search"} <= set(got["nodes"])
     assert sum(v["requests"] for v in got["by_scope"].values()) == 8
     assert all("/" in kind for kind in got["by_kind"])
-    cold = _run("bench/request_cpu.py", "--index", str(demo_index), "--questions", str(questions), "--cold",
+    cold = _run("-m", "bench.request_cpu", "--index", str(demo_index), "--questions", str(questions), "--cold",
                 "--rounds", "1")
     assert cold.returncode == 0, cold.stderr[-2000:]
     assert json.loads(cold.stdout.strip().splitlines()[-1])["warm"] is False
 
 
 def _stored(tmp_path: Path, p50: float) -> Path:
-    from importlib import util
-
-    spec = util.spec_from_file_location("latency_budget", REPO / "bench" / "latency_budget.py")
-    module = util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    from bench import latency_budget as module
     path = tmp_path / f"baseline-{p50}.json"
     path.write_text(json.dumps({"machine": module.machine(), "current": {"retrieval_p50_ms": p50}}))
     return path
@@ -76,7 +72,7 @@ def test_the_budget_follows_a_stored_baseline(demo_index, questions, tmp_path):
 
 def test_the_budget_measures_a_baseline_checkout_in_the_same_run(demo_index, questions, tmp_path):
     stored = tmp_path / "measured.json"
-    r = _run("bench/latency_budget.py", "--index", str(demo_index), "--questions", str(questions), "--repeats", "1",
+    r = _run("-m", "bench.latency_budget", "--index", str(demo_index), "--questions", str(questions), "--repeats", "1",
              "--rounds", "1", "--against", str(REPO), "--budget", "10", "--write-baseline", str(stored))
     assert r.returncode == 0, r.stderr[-2000:]
     got = json.loads(stored.read_text())
@@ -84,7 +80,7 @@ def test_the_budget_measures_a_baseline_checkout_in_the_same_run(demo_index, que
     assert len(got["baseline"]["runs_retrieval_p50_ms"]) == len(got["current"]["runs_retrieval_p50_ms"]) == 1
     assert got["ratio"] == pytest.approx(got["current"]["retrieval_p50_ms"] / got["baseline"]["retrieval_p50_ms"],
                                          abs=1e-3)
-    again = _run("bench/latency_budget.py", "--index", str(demo_index), "--questions", str(questions), "--repeats", "1",
+    again = _run("-m", "bench.latency_budget", "--index", str(demo_index), "--questions", str(questions), "--repeats", "1",
                  "--rounds", "1", "--baseline", str(stored), "--budget", "10")
     assert again.returncode == 0, again.stderr[-2000:]
 
@@ -100,8 +96,8 @@ def test_diff_batches_contract_compares_every_field_but_times(tmp_path):
     (tmp_path / "a.jsonl").write_text(json.dumps(base) + "\n")
     (tmp_path / "b.jsonl").write_text(json.dumps(slower) + "\n")
     (tmp_path / "c.jsonl").write_text(json.dumps(other) + "\n")
-    same = _run("bench/diff_batches.py", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--contract")
+    same = _run("-m", "bench.diff_batches", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--contract")
     assert same.returncode == 0 and "1/1 questions identical" in same.stdout
-    assert _run("bench/diff_batches.py", str(tmp_path / "a.jsonl"), str(tmp_path / "c.jsonl"), "--answers").returncode == 0
-    differs = _run("bench/diff_batches.py", str(tmp_path / "a.jsonl"), str(tmp_path / "c.jsonl"), "--contract")
+    assert _run("-m", "bench.diff_batches", str(tmp_path / "a.jsonl"), str(tmp_path / "c.jsonl"), "--answers").returncode == 0
+    differs = _run("-m", "bench.diff_batches", str(tmp_path / "a.jsonl"), str(tmp_path / "c.jsonl"), "--contract")
     assert differs.returncode == 1 and "contract.cost" in differs.stdout

@@ -400,11 +400,7 @@ def test_registry_is_stored_and_reused(demo_index, tmp_path, monkeypatch):
 def test_scale_bench_copies_score_like_their_originals(demo_index, tmp_path):
     """bench/scale.py's grown corpus: a copy of a filing has the original's BM25 postings (same scores when each
     is searched alone) and a vector close to the original's, and corpus-wide BM25 finds original and copies."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("scale_bench", REPO / "bench" / "scale.py")
-    scale = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(scale)
+    from bench import scale
     scale.build(Path(demo_index), tmp_path / "x3", 3, fts5_up_to=1, text_up_to=1, log=lambda s: None)
     src, big = _open(demo_index), _open(tmp_path / "x3")
     doc = src.documents()[0].doc_id

@@ -5,8 +5,6 @@ A small hand-written iXBRL 10-K (`tests.support.ixbrl.widgetco_tenk`) holds the 
 ``../shared/data/edgar`` is read where present (skipped otherwise)."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,12 +16,9 @@ EDGAR = REPO.parent / "shared" / "data" / "edgar"
 
 @pytest.fixture(scope="module")
 def aq():
-    spec = importlib.util.spec_from_file_location("bench_analyst_questions", REPO / "bench" / "analyst_questions.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    from bench import analyst_questions
+
+    return analyst_questions
 
 
 @pytest.fixture(scope="module")

@@ -78,14 +78,10 @@ def test_condenser_output_is_checked(demo_index):
 def test_benchmark_conversations_resolve(registry):
     """Issue 36 case 14: the conversation benchmark's data (bench/data/conversations_demo.jsonl, >= 60 turns)
     resolves offline to standalone questions naming each turn's gold company, year and measure."""
-    import importlib.util
     import json
-    from pathlib import Path
 
-    repo = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("bench_conversations", repo / "bench" / "conversations.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    from bench import conversations as bench
+
     conversations = [json.loads(line) for line in bench.DATA.read_text().splitlines() if line.strip()]
     assert sum(len(c["turns"]) for c in conversations) >= 60
     misses = []

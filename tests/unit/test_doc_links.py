@@ -111,8 +111,8 @@ def named_paths(path: Path) -> list[tuple[int, str]]:
 
 def test_named_paths_skip_what_a_command_writes():
     assert DOC_PATH.findall("see `docs/results/a.json` and ../docs/x") == ["docs/results/a.json"]
-    assert WRITTEN.search("python bench/x.py --out ")
-    assert not WRITTEN.search("python bench/x.py --baseline ")
+    assert WRITTEN.search("python -m bench.x --out ")
+    assert not WRITTEN.search("python -m bench.x --baseline ")
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))

@@ -2,7 +2,6 @@
 Item 15 or inside MD&A, chunk labels; and precision/recall on the hand-labelled real filings."""
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -76,9 +75,7 @@ def test_chunks_are_labelled_with_the_item_and_note_they_start_in():
 
 
 def test_precision_and_recall_on_the_hand_labelled_real_filings(shared_data):
-    spec = importlib.util.spec_from_file_location("bench_sections", ROOT / "bench" / "sections.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    from bench import sections as bench
     for f in __import__("json").loads(bench.LABELS.read_text())["filings"]:
         if not (shared_data.parent / f["source"]).exists():
             pytest.skip(f"{f['source']} is not in ../shared/data")

@@ -282,7 +282,7 @@ class AnswerTokens:
             text = text.lstrip()
             if not text:
                 return ""
-            from finrag.tools.routing.registry import answer_caveats
+            from finrag.tools.answering.route_notes import answer_caveats
 
             caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),
                                      str(state.get("routing_reason") or ""))

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from finrag.state.forms import FORM_LABELS
 from finrag.tools.answering.page_labels import printed_label
-from finrag.tools.indexing.file_identity import CHANGED
+from finrag.tools.documents.file_identity import CHANGED
 from finrag.tools.visible import shown
 
 if TYPE_CHECKING:
@@ -110,9 +110,9 @@ def filing(store: OpenIndex, doc_id: str) -> dict:
 
 def file_state(path: str, content_hash: str) -> str:
     """'ok' when the file at `path` is the one that was indexed, else 'missing' or 'changed'
-    (`finrag.tools.indexing.file_identity.file_state`: a file copied over it is 'changed' even with its size and
+    (`finrag.tools.documents.file_identity.file_state`: a file copied over it is 'changed' even with its size and
     modification time restored)."""
-    from finrag.tools.indexing.file_identity import file_state as state_of
+    from finrag.tools.documents.file_identity import file_state as state_of
 
     return state_of(path, content_hash)
 
@@ -167,7 +167,7 @@ def _asked_marks(marks: Sequence[str] | None) -> list[str]:
 # ---------------------------------------------------------------- rendering
 def _words_of(path: str, content_hash: str, page_no: int) -> tuple[float, float, list]:
     def make():
-        from finrag.tools.indexing.parsing import quiet_mupdf
+        from finrag.tools.documents.parsing import quiet_mupdf
 
         pymupdf = quiet_mupdf()
 
@@ -193,7 +193,7 @@ def page_png(store: OpenIndex, doc_id: str, page: Any, zoom: float = 1.5) -> tup
                         f"the PDF of {doc_id} is missing since it was indexed: no page image, only text")
 
     def make() -> bytes:
-        from finrag.tools.indexing.parsing import quiet_mupdf
+        from finrag.tools.documents.parsing import quiet_mupdf
 
         pymupdf = quiet_mupdf()
 

@@ -66,8 +66,8 @@ from analyst_fb import fb_class, financebench  # noqa: E402,F401  (FinanceBench 
 from analyst_judge import headline, judge, numbers, other_measure, states_gold  # noqa: E402,F401  (the judge)
 from analyst_ranking import ranking_questions  # noqa: E402  (the ranking class)
 
-from finrag.tools.indexing.html import _FilingText  # noqa: E402
-from finrag.tools.indexing.xbrl import XbrlCollector  # noqa: E402
+from finrag.tools.documents.html import _FilingText  # noqa: E402
+from finrag.tools.documents.xbrl import XbrlCollector  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 AXES = {"srt:ProductOrServiceAxis": "product", "us-gaap:StatementBusinessSegmentsAxis": "segment",
@@ -180,7 +180,7 @@ def _periodic(filing: dict, facts: list[dict]) -> dict:
 
 
 def _filing_meta(path: Path, filing: dict) -> dict | None:
-    from finrag.tools.routing.dei import dei_date
+    from finrag.tools.vocabulary.dates import dei_date
 
     dei = filing["xbrl"]["dei"]
     if not dei.get("DocumentType") or not dei.get("DocumentPeriodEndDate"):

@@ -23,9 +23,9 @@ def main() -> int:
     ap.add_argument("--int8", action="store_true")
     args = ap.parse_args()
 
+    from finrag.tools.documents.parsing import parse_file
     from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE, join_pages, segments
     from finrag.tools.indexing.embedders import MiniLMEmbedder
-    from finrag.tools.indexing.parsing import parse_file
 
     text, _ = join_pages(parse_file(args.pdf).pages)
     segs = segments(text, CHUNK_SIZE - CHUNK_OVERLAP)[: args.n]

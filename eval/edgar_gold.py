@@ -15,6 +15,8 @@ import re
 import time
 from pathlib import Path
 
+from finrag.tools.vocabulary.dates import MONTH_NAMES
+
 __all__ = ["CONCEPTS", "LABELS", "ask", "generate", "states_value"]
 
 # concept key -> (how analysts name it, us-gaap concepts in the order the gold takes them, balance item?)
@@ -42,8 +44,6 @@ CONCEPTS = {
     "rnd": ("R&D expense", ("ResearchAndDevelopmentExpense",), False),
     "total_assets": ("total assets", ("Assets",), True),
 }
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
 
 
 def _date(s: str) -> dt.date | None:
@@ -54,7 +54,7 @@ def _date(s: str) -> dt.date | None:
 
 
 def _words(d: dt.date) -> str:
-    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
+    return f"{MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
 
 
 def _gold(facts: dict, concepts: tuple, end: dt.date, balance: bool, months: int, years_back: int = 0) -> dict | None:
@@ -119,8 +119,8 @@ def _balance_phrases(form: str, fy: int, q: int, end: dt.date) -> list[tuple[str
 
 def generate(edgar: Path) -> list[dict]:
     """Questions with gold values from the filings' facts (the module docstring says how)."""
-    from finrag.tools.indexing.html import html_document
-    from finrag.tools.routing.dei import dei_date
+    from finrag.tools.documents.html import html_document
+    from finrag.tools.vocabulary.dates import dei_date
 
     out: list[dict] = []
     for path in sorted(edgar.glob("*.htm*")):

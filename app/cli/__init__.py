@@ -36,7 +36,7 @@ from finrag.cli.common import (
     _warn,
 )
 from finrag.state.configuration import resolve_index_dir
-from finrag.tools.indexing.file_checks import DISK_FULL_ERRNOS
+from finrag.tools.documents.file_checks import DISK_FULL_ERRNOS
 
 # what other modules import from `finrag.cli` (app/fetch.py: the exit codes, `_err`, `_progress`)
 __all__ = ["EXIT_CODES", "EXIT_FAILED", "EXIT_INDEX", "EXIT_INTERRUPTED", "EXIT_LLM", "EXIT_LOCKED", "EXIT_OK",

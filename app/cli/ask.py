@@ -22,7 +22,7 @@ def context_pages(c: dict) -> str:
 
 
 def _print_answer(res: dict) -> None:
-    from finrag.tools.indexing.parsing import printable
+    from finrag.tools.documents.doc_ids import printable
 
     r = res["routing"]
     print(res["answer"])

@@ -42,7 +42,7 @@ def new_thread_id() -> str:
 def answer_block(res: Any) -> str:
     """One answer as `finrag chat` prints it: the answer, its citations, its route."""
     from finrag.tools.conversation.turns import citations_of
-    from finrag.tools.indexing.parsing import printable
+    from finrag.tools.documents.doc_ids import printable
 
     r = res.routing
     pages = citations_of(res.answer)  # the answer's citations as it shows them: pages as a viewer counts them

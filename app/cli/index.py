@@ -148,8 +148,8 @@ def _index_locked(index_dir: Path, args) -> int:
 
 def _remove(store: Store, args) -> int:
     """`--remove DOC ...`: the documents go, nothing else is done."""
+    from finrag.tools.documents.doc_ids import printable
     from finrag.tools.indexing.indexer import remove_documents
-    from finrag.tools.indexing.parsing import printable
 
     rep = remove_documents(store, args.remove)
     for d in rep.removed:
@@ -162,8 +162,8 @@ def _remove(store: Store, args) -> int:
 def _index_files(store: Store, args) -> IndexReport:
     """PATHS: parse, chunk and (unless --no-embed) embed them; prints what was skipped, failed and the summary."""
     from finrag.state.settings import IndexSettings
+    from finrag.tools.documents.doc_ids import printable
     from finrag.tools.indexing.indexer import index_paths
-    from finrag.tools.indexing.parsing import printable
 
     settings = IndexSettings()  # the per-file parse budget (FINRAG_MAX_FILE_CHARS, FINRAG_MAX_PARSE_SECONDS)
     rep = index_paths(args.paths, store, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,

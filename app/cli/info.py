@@ -15,8 +15,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from finrag.tools.documents.doc_ids import printable
     from finrag.tools.indexing.backend import open_store
-    from finrag.tools.indexing.parsing import printable
 
     store = open_store(_index_dir(args))
     stats = store.stats()

@@ -15,7 +15,7 @@ import pytest
 from finrag.tools.answering.formula_answer import answer_formula
 from finrag.tools.answering.kinds import ask_kind
 from finrag.tools.answering.reader import ReaderResult
-from finrag.tools.indexing.html import html_document
+from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 
 REPO = Path(__file__).resolve().parents[2]

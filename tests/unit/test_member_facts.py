@@ -12,7 +12,7 @@ import pytest
 from support.ixbrl import WIDGETCO_INFO, tenq_markup, widgetco_tenk
 
 from finrag.tools.answering.member_facts import answer_member, member_name
-from finrag.tools.indexing.html import html_document
+from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import pytest
 from support.ixbrl import WIDGETCO_INFO, widgetco_tenk
 
 from finrag.tools.answering.member_facts import answer_member
-from finrag.tools.indexing.html import html_document
+from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 
 EDGAR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "edgar"

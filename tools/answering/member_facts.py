@@ -5,7 +5,7 @@
 A filing tags a breakdown of a line item as facts in contexts with one explicit member of an axis
 (`srt:ProductOrServiceAxis`, `us-gaap:StatementBusinessSegmentsAxis`, `srt:StatementGeographicalAxis`, or a
 filer's own segment/product/region axis) and prints each beside a row label ("iPhone", "Automotive sales",
-"Germany"). `finrag.tools.indexing.xbrl` keeps them (`member_facts`, with `row`); this module:
+"Germany"). `finrag.tools.documents.xbrl` keeps them (`member_facts`, with `row`); this module:
 
 * takes the line item the question names (`xbrl_facts.asked_item`) and the members tagged with its concepts;
 * names each member by its displayed row labels and by its QName ("aapl:GreaterChinaSegmentMember" -> "Greater

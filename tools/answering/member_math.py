@@ -24,7 +24,6 @@ from typing import Optional
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import change_of, found_of, metric_answer, metric_inputs, number, years_of
 from finrag.tools.answering.member_facts import Member, available, members_of
-from finrag.tools.answering.metrics import METRICS
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.xbrl_facts import (
@@ -36,6 +35,7 @@ from finrag.tools.answering.xbrl_facts import (
     owner,
     part_display,
 )
+from finrag.tools.vocabulary.metrics import METRICS
 
 __all__ = ["answer_member_math"]
 

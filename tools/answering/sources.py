@@ -69,7 +69,7 @@ class PdfPages:
 
     def _all(self, doc_id: str) -> list[str]:
         if doc_id not in self._texts:
-            from finrag.tools.indexing.parsing import quiet_mupdf
+            from finrag.tools.documents.parsing import quiet_mupdf
 
             pymupdf = quiet_mupdf()
 

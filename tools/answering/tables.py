@@ -35,7 +35,7 @@ from finrag.tools.answering.page_heads import (  # noqa: F401 - re-exported: the
 )
 from finrag.tools.answering.table_file import PageTableFile, page_key
 from finrag.tools.cache import LruCache
-from finrag.tools.indexing.file_identity import CHANGED, file_state
+from finrag.tools.documents.file_identity import CHANGED, file_state
 from finrag.tools.numbers import SCALES, parse_number
 from finrag.tools.numbers import is_dash as _is_dash
 
@@ -456,7 +456,7 @@ _PDF_OPEN = 8
 def _open_pdf(path: str):
     """An open PyMuPDF document, kept open for the next pages (opening a 500-page filing takes ~60 ms);
     the caller holds `_PDF_LOCK` (PyMuPDF documents are not thread-safe)."""
-    from finrag.tools.indexing.parsing import quiet_mupdf
+    from finrag.tools.documents.parsing import quiet_mupdf
 
     pymupdf = quiet_mupdf()
 

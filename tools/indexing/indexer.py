@@ -26,14 +26,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from finrag.state.prompts import CONTEXT_PROMPT
+from finrag.tools.documents.doc_ids import doc_id_for
+from finrag.tools.documents.parsing import MAX_FILE_CHARS, MAX_PARSE_SECONDS, SUPPORTED_SUFFIXES, assign_doc_ids
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
-from finrag.tools.indexing.parsing import (
-    MAX_FILE_CHARS,
-    MAX_PARSE_SECONDS,
-    SUPPORTED_SUFFIXES,
-    assign_doc_ids,
-    doc_id_for,
-)
 from finrag.tools.indexing.pipeline import Prepared, StageClock, embeds_in_workers, prepared_stream
 from finrag.tools.indexing.store import Store
 

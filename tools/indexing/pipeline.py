@@ -24,9 +24,9 @@ from typing import Any, Callable, Generator, Iterator
 
 import numpy as np
 
+from finrag.tools.documents.parsing import MAX_FILE_CHARS, MAX_PARSE_SECONDS, ParsedDocument, ParseError, parse_file
 from finrag.tools.indexing.chunking import Chunk, chunk_pages, chunk_segment_span, join_pages, segments
 from finrag.tools.indexing.lexical import Precomputed, precompute
-from finrag.tools.indexing.parsing import MAX_FILE_CHARS, MAX_PARSE_SECONDS, ParsedDocument, ParseError, parse_file
 
 Limits = tuple[int, float]
 """A file's parse budget: (characters of text, seconds)."""

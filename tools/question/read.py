@@ -21,8 +21,8 @@ from finrag.tools.question.shorthand import expand_shorthand
 __all__ = ["read_question"]
 
 def _scope(text: str) -> QuestionScope:
-    from finrag.tools.retrieval.section_intent import question_scope
-    from finrag.tools.retrieval.statements import statement_intent
+    from finrag.tools.question.section_intent import question_scope
+    from finrag.tools.vocabulary.statements import statement_intent
 
     return question_scope(text, bool(statement_intent(text)))
 

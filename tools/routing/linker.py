@@ -30,8 +30,10 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from finrag.tools.routing.names import derived_names
-from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE, strip_accents, strip_legal_suffix, uniq
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
+from finrag.tools.sequences import uniq
+from finrag.tools.vocabulary.dates import MONTH_RE
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 

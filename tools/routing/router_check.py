@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from finrag.state.schema import ExtractedMetadata
 from finrag.tools.routing.linker import ACCEPT
-from finrag.tools.routing.text import uniq
+from finrag.tools.sequences import uniq
 
 if TYPE_CHECKING:
     from finrag.tools.routing.registry import Registry

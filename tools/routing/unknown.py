@@ -7,8 +7,9 @@ import re
 from typing import Optional
 
 from finrag.tools.routing.linker import _EXCHANGE_BEFORE, _TICKER_WORD_BEFORE, Candidate, _sentence_initial
-from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE
+from finrag.tools.routing.text import CASED_SUFFIX_WORD
 from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
+from finrag.tools.vocabulary.dates import MONTH_RE
 
 __all__ = ["unknown_names", "unknown_ticker"]
 

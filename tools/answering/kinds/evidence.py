@@ -9,9 +9,9 @@ from typing import Optional
 from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import Related
-from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.reader import ReaderResult, read
 from finrag.tools.answering.sources import StorePages
+from finrag.tools.vocabulary.metrics import Metric
 
 __all__ = ["Evidence", "related_filings"]
 

@@ -27,7 +27,8 @@ from finrag.state.configuration import MAX_QUESTION_CHARS, Configuration
 from finrag.state.contract import Answer, Context, Cost, Routing
 from finrag.tools.answering.fallback_answer import fallback_of
 from finrag.tools.answering.page_labels import display_citations, display_citations_by, display_fields, printed_label
-from finrag.tools.llm.calls import failed_call, message_text
+from finrag.tools.llm.calls import failed_call
+from finrag.tools.llm.replies import message_text
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.visible import shown
 

@@ -49,7 +49,8 @@ class FinragLoader(BaseLoader):
 
     def lazy_load(self) -> Iterator[Document]:
         """The pages, filing by filing in path order, page by page."""
-        from finrag.tools.documents.parsing import ParseError, assign_doc_ids, parse_file
+        from finrag.tools.documents.file_checks import ParseError
+        from finrag.tools.documents.parsing import assign_doc_ids, parse_file
         from finrag.tools.indexing.indexer import IndexReport, discover
         from finrag.tools.routing.documents import build_document_info
 

@@ -381,6 +381,6 @@ def default_configuration(given: Optional[Configuration] = None) -> Configuratio
     embeddings client's `llm_limits`)."""
     if given is not None:
         return given
-    from finrag.state.configuration import Configuration  # configuration.py imports this module
+    from finrag.state.configuration import Configuration  # lazy: configuration.py imports this module
 
     return Configuration()

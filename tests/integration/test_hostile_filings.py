@@ -19,7 +19,8 @@ import pytest
 from support.bad_files import HOSTILE_FILES, ixbrl_filing, make_bad_files, make_hostile_files
 
 from finrag.state.settings import IndexSettings
-from finrag.tools.documents.parsing import ParseError, parse_file
+from finrag.tools.documents.file_checks import ParseError
+from finrag.tools.documents.parsing import parse_file
 from finrag.tools.documents.xbrl import fact_value
 
 CLI_PYTHON = os.environ.get("FINRAG_TEST_PYTHON") or sys.executable

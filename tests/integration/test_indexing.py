@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from support.bad_files import make_bad_files
 
-from finrag.tools.documents.parsing import ParseError, parse_file
+from finrag.tools.documents.file_checks import ParseError
+from finrag.tools.documents.parsing import parse_file
 from finrag.tools.indexing.chunking import chunk_pages, chunk_segment_span, join_pages, segments
 from finrag.tools.indexing.embedders import get_embedder
 from finrag.tools.indexing.indexer import index_paths, remove_documents

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support.ixbrl import WIDGETCO_INFO, widgetco_tenk
 
-from finrag.tools.answering.member_facts import answer_member
+from finrag.tools.answering.member_answer import answer_member
 from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 

@@ -410,7 +410,7 @@ def test_a_statement_named_in_a_sentence_is_no_title():
 
 def test_a_table_of_quarters_holds_no_annual_value():
     from finrag.tools.answering.reader import Lookup
-    from finrag.tools.answering.tables import Column, Row, Table
+    from finrag.tools.answering.table_types import Column, Row, Table
 
     quarters = Table(doc_id="D", page=1, columns=[Column(2020, "Dec. 31, 2020"), Column(2020, "Sep. 30, 2020"),
                                                   Column(2020, "Jun. 30, 2020"), Column(2020, "Mar. 31, 2020")],

@@ -2,7 +2,7 @@
 
     result = answer_member_math(asked, "revenue", facts, members, ranked, doc_id, info)
 
-`member_facts.answer_member` finds the member the question names (`ranked_members`) and hands over here when the
+`member_answer.answer_member` finds the member the question names (`ranked_members`) and hands over here when the
 question asks more than the member's value:
 
 * **a change** ("How much did AWS revenue grow in 2024?"): the member's fact for the asked period and the same

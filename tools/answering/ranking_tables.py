@@ -29,7 +29,8 @@ from finrag.tools.answering.member_facts import company_words
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.rankings import Breakdown, Part, is_reconciling, operands, render_ranking
 from finrag.tools.answering.reader import PRIMARY, Lookup, PageSource, ReaderResult, without_names, year_end_of
-from finrag.tools.answering.tables import Row, Table, page_titles
+from finrag.tools.answering.table_types import Row, Table
+from finrag.tools.answering.tables import page_titles
 from finrag.tools.question.measure import word_forms
 from finrag.tools.vocabulary.dates import MONTH_NAMES
 

@@ -28,7 +28,8 @@ from finrag.state.formula import Formula
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.render import render_answer, render_not_applicable, render_not_found, render_series
-from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, page_titles
+from finrag.tools.answering.table_types import Table
+from finrag.tools.answering.tables import SCALES, page_statement, page_tables, page_titles
 from finrag.tools.fiscal import fiscal_year_of
 from finrag.tools.fiscal import safe_date as _safe_date
 from finrag.tools.question import read_question

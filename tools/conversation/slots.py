@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from finrag.tools.routing.linker import ACCEPT
+from finrag.tools.routing.mentions import ACCEPT
 from finrag.tools.vocabulary.line_items import item_in_question
 
 RELATIVE_PERIODS: list[tuple[re.Pattern[str], int]] = [

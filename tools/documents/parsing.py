@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, cast
 
 from finrag.tools.documents.doc_ids import doc_id_for, printable
+from finrag.tools.documents.file_checks import ParseError, binary_reason, os_reason, pdf_damage
+from finrag.tools.documents.html import html_document
 
 if TYPE_CHECKING:
     import pymupdf
@@ -34,10 +36,6 @@ MAX_FILE_CHARS = 50_000_000
 """The default budget of extracted text per file (`IndexSettings.max_file_chars`, FINRAG_MAX_FILE_CHARS)."""
 MAX_PARSE_SECONDS = 300.0
 """The default budget of parse time per file (`IndexSettings.max_parse_seconds`, FINRAG_MAX_PARSE_SECONDS)."""
-
-
-class ParseError(Exception):
-    """A file that cannot be indexed, with a human-readable reason."""
 
 
 @dataclass
@@ -113,7 +111,6 @@ def parse_file(path: str | Path, max_chars: int = MAX_FILE_CHARS,
     xbrl = None
     primary = _sgml_primary(p) if suffix == ".txt" else None
     if suffix in (".htm", ".html") or primary is not None:
-        from finrag.tools.documents.html import html_document
 
         markup = primary if primary is not None else p.read_text(encoding="utf-8", errors="replace")
         pages, xbrl = html_document(markup, check=budget.check)
@@ -135,7 +132,6 @@ def _has_text(page: str) -> bool:
 
 def _check_text_file(path: Path) -> None:
     """Raise ParseError for a .txt/.htm/.html file that is binary data (NUL bytes, random bytes, UTF-16)."""
-    from finrag.tools.documents.file_checks import binary_reason, os_reason
 
     try:
         why = binary_reason(path)
@@ -179,7 +175,6 @@ def quiet_mupdf() -> Any:
 
 def _not_a_pdf(path: Path, head: bytes) -> str:
     """What a file named .pdf without a %PDF header looks like, in a few words."""
-    from finrag.tools.documents.file_checks import binary_reason
 
     if b"<html" in head.lower() or b"<!doctype" in head.lower():
         return "HTML"
@@ -220,7 +215,6 @@ def _pdf_pages(path: Path, max_pages: int | None = None, budget: ParseBudget | N
             if budget is not None:
                 budget.check(chars)
         if budget is not None:
-            from finrag.tools.documents.file_checks import pdf_damage
 
             damage = pdf_damage(path, fitz.TOOLS.mupdf_warnings(), bool(doc.is_repaired))
             if damage:
@@ -318,7 +312,6 @@ def html_to_text(markup: str) -> str:
 def _html_pages(markup: str, budget: ParseBudget | None = None) -> list[str]:
     """EDGAR HTML: pages from page-break styles, inline-XBRL header dropped, tables row by row
     (`finrag.tools.documents.html`), within `budget` when given."""
-    from finrag.tools.documents.html import html_document
 
     return html_document(markup, check=budget.check if budget is not None else None)[0]
 

@@ -16,6 +16,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Optional
 
 from finrag.state.index_reader import IndexLabels, IndexReader
+from finrag.tools.documents.xbrl import FACTS_SCHEMA
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.store import Store
@@ -54,7 +55,6 @@ def read_facts(conn: sqlite3.Connection, doc_id: str) -> Optional[dict]:
 def stale_facts(conn: sqlite3.Connection) -> set[str]:
     """The documents whose stored facts have another shape than the collector's (`xbrl.FACTS_SCHEMA`: written by
     an older finrag, e.g. without member facts): `finrag index` parses them again."""
-    from finrag.tools.documents.xbrl import FACTS_SCHEMA
 
     try:
         rows = conn.execute("SELECT doc_id FROM xbrl_facts WHERE json_extract(data_json, '$.schema') IS NOT ?",

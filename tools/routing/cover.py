@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from finrag.tools.documents.parsing import read_pages
 from finrag.tools.routing.text import SUFFIX_WORDS, TICKER_SHAPE, PathLike
 from finrag.tools.sequences import uniq
 from finrag.tools.vocabulary.dates import MONTH_RE, iso_date, month_num
@@ -228,7 +229,6 @@ def read_cover_text(path: PathLike, pages: int = 3) -> str:
     """Text of a filing's first `pages` pages, read by the indexer's parser; '' on any error.
 
     The indexer derives cover pages the same way from the pages it stores ("\n".join(pages[:3]))."""
-    from finrag.tools.documents.parsing import read_pages
 
     try:
         return "\n".join(read_pages(Path(path), max_pages=pages))

@@ -17,6 +17,7 @@ from finrag.state.forms import SEC_FORM_KEYS
 from finrag.state.schema import DocumentInfo
 from finrag.tools.routing.aliases import AliasBook, builtin_aliases
 from finrag.tools.routing.cover import parse_cover_page
+from finrag.tools.routing.dei import dei_identity
 from finrag.tools.routing.filenames import canonical_company_key, parse_path
 from finrag.tools.routing.text import PathLike, clean_company_name, edit_distance, squash
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
@@ -98,7 +99,6 @@ def build_document_info(path: PathLike, cover_text: str = "", book: Optional[Ali
     the inline-XBRL `dei` facts (`finrag.tools.documents.xbrl`), the cover page, the file name. A file name's
     date (`abbv-10-k-2025-02-14.html`) is a filing date, so there the cover's fiscal year comes first.
     `sources` says which of them gave each field."""
-    from finrag.tools.routing.dei import dei_identity
 
     book = book or builtin_aliases()
     p = parse_path(path)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, Mapping
 
-from finrag.tools.routing.linker import ACCEPT
+from finrag.tools.routing.mentions import ACCEPT
 from finrag.tools.routing.text import strip_legal_suffix
 from finrag.tools.sequences import uniq
 

@@ -36,11 +36,13 @@ from finrag.state.configuration import DEFAULT_YEAR, MAX_QUESTION_CHARS
 from finrag.state.contract import NO_RETRIEVAL_STATUSES, ROUTING_STATUSES
 from finrag.state.question import QuestionFacts
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
+from finrag.tools.documents.parsing import parse_file
 from finrag.tools.question import read_question
 from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import read_cover_text
 from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants, readable_key
-from finrag.tools.routing.linker import ACCEPT, Candidate, Company, Linker, alias_tokens
+from finrag.tools.routing.linker import Linker, alias_tokens
+from finrag.tools.routing.mentions import ACCEPT, Candidate, Company
 from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, ytd_quarter
 from finrag.tools.routing.router_check import check_router_choice
 from finrag.tools.routing.text import TICKER_SHAPE, PathLike, edit_distance, name_core, squash
@@ -548,7 +550,6 @@ def _info_from_file(path: PathLike) -> DocumentInfo:
     """A file's DocumentInfo as the indexer derives it: cover pages, plus dei facts for EDGAR HTML/SGML."""
     if str(path).lower().endswith((".htm", ".html", ".txt")):
         try:
-            from finrag.tools.documents.parsing import parse_file
 
             doc = parse_file(Path(path))
             return build_document_info(path, "\n".join(doc.pages[:3]), dei=(doc.xbrl or {}).get("dei"))

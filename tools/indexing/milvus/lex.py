@@ -41,6 +41,7 @@ import numpy as np
 
 from finrag.state.settings import MilvusSettings
 from finrag.tools.indexing import lexical
+from finrag.tools.indexing.store_schema import DB_NAME
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.store import Store
@@ -91,7 +92,6 @@ def term_id(variant: str, term: str) -> str:
 def source_stats(store: Store, variant: str) -> tuple[int, int, dict[str, int]] | None:
     """(N, tokens, term -> df) of a variant's FTS5 table in an embedded index (what its BM25 uses), read
     through a read-only connection (fts5vocab in the temp schema); None when the variant has no rows."""
-    from finrag.tools.indexing.store import DB_NAME
 
     table = "chunks_fts" if variant == "base" else f"chunks_fts_{variant}"
     c = sqlite3.connect(f"file:{store.index_dir / DB_NAME}?mode=ro", uri=True)

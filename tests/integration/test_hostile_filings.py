@@ -69,7 +69,7 @@ def test_number_text_decimals_and_scale_are_bounded(tmp_path):
 def test_a_fact_the_collector_cannot_read_never_cuts_the_text(tmp_path, monkeypatch):
     """Issue 34 case 2: whatever a fact makes the inline-XBRL collector raise, the filing's text is read to its
     end (its facts are dropped); before, the reader kept only the pages before the fact, silently."""
-    from finrag.tools.indexing import xbrl
+    from finrag.tools.documents import xbrl
 
     def broken(self, tag, a, parts):
         raise OverflowError("a fact no float can hold")

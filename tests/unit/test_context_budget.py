@@ -1,4 +1,4 @@
-"""The routed filing's context plan (tools/retrieval/section_intent.py, context_budget.py) and the
+"""The routed filing's context plan (tools/question/section_intent.py, context_budget.py) and the
 per-question-type retrieval table of `finrag eval`."""
 from __future__ import annotations
 

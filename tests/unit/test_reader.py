@@ -373,7 +373,7 @@ def test_the_evaluation_counts_fast_path_answers_saved_calls_and_question_types(
 
 
 def test_html_statement_rows_with_cell_separators_are_read():
-    """EDGAR HTML pages carry one table row per line with ` | ` between cells (tools/indexing/html.py)."""
+    """EDGAR HTML pages carry one table row per line with ` | ` between cells (tools/documents/html.py)."""
     from finrag.tools.documents.html import html_pages
 
     fixture = (Path(__file__).resolve().parents[1] / "support" / "edgar" / "Archives" / "edgar" / "data" / "1111111"

@@ -262,7 +262,7 @@ def _year_cell(ln: str) -> bool:
 def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Table]:
     """Tables of one page from its plain text (one cell per line): the fallback without a PDF.
 
-    Rows written one per line with ` | ` between cells (EDGAR HTML, `tools/indexing/html.py`) are split
+    Rows written one per line with ` | ` between cells (EDGAR HTML, `tools/documents/html.py`) are split
     into their cells first."""
     raw_rows = text.splitlines()
     cells = [(r, cell.strip()) for r, ln in enumerate(raw_rows) for cell in ln.split(" | ")]

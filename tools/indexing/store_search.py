@@ -25,7 +25,7 @@ import numpy as np
 
 from finrag.state.configuration import FTS_K, VECTOR_K
 from finrag.state.schema import RetrievedChunk
-from finrag.tools.indexing import lexical
+from finrag.tools.indexing import lexical, lexical_search
 from finrag.tools.indexing import vectors as V
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE, join_pages, segments
 from finrag.tools.indexing.embedders import normalize
@@ -135,11 +135,11 @@ class SearchMixin:
                 if getattr(self, "_lex_full", (None,))[0] != stamp:  # every document has current postings?
                     self._lex_full = (stamp, lexical.count_covered(conn) >= self.count_documents())
                 if self._lex_full[1]:
-                    hits = lexical.search(conn, phrases, int(k), cache_key=(self._cache_id(), stamp))
+                    hits = lexical_search.search(conn, phrases, int(k), cache_key=(self._cache_id(), stamp))
             else:
                 los = lexical.covered(conn, doc_ids)
                 if len(los) == len(set(doc_ids)):
-                    hits = lexical.search(conn, phrases, int(k), sorted(los.values()))
+                    hits = lexical_search.search(conn, phrases, int(k), sorted(los.values()))
         if hits is None:
             hits = self._fts5_search(conn, phrases, int(k), doc_ids, variant)
         chunks = self.get_chunks([cid for cid, _ in hits])

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal, Mapping
 if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an offline run never needs it
     from langchain_core.language_models import BaseChatModel
 
-from finrag.state.configuration import LLM_MAX_TOKENS, Configuration
-from finrag.state.settings import ProcessSettings, default_configuration, process_settings
+from finrag.state.configuration import LLM_MAX_TOKENS, Configuration, default_configuration
+from finrag.state.settings import ProcessSettings, process_settings
 from finrag.tools.llm.deadline import fit_limits
 from finrag.tools.llm.replies import model_name
 from finrag.tools.llm.structured import SETTING_KEY, setting_of

@@ -5,7 +5,7 @@ w(t, d) = tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)). So each chunk ro
 vector {key(t): w(t, d)} over its FTS5 terms (`lexical.Terms`: porter unicode61, exactly what the
 embedded index's FTS5 tables and postings see), and a query sends {key(t): idf(t)} with idf from
 finrag's document-frequency table, searched with metric IP over a SPARSE_INVERTED_INDEX. The result is
-the embedded backend's BM25 (`lexical.search`: k1 = 1.2, b = 0.75, IDF log((N - n + 0.5) / (n + 0.5))
+the embedded backend's BM25 (`lexical_search.search`: k1 = 1.2, b = 0.75, IDF log((N - n + 0.5) / (n + 0.5))
 floored at 1e-6), up to float32 rounding of the stored weights:
 
 * the statistics live in Milvus: `<p>_lex_terms` (id `variant:term` -> df) and, in `<p>_meta`,
@@ -123,7 +123,7 @@ def drift_limit(settings: MilvusSettings) -> float:
 
 # ------------------------------------------------------------------------------- query side
 def query_plan(phrases: Sequence[str], n_rows: int, df_of) -> list[tuple[tuple[str, ...], float, str]]:
-    """(terms of a phrase, idf, its rarest term) for the phrases with a positive weight, as `lexical.search`
+    """(terms of a phrase, idf, its rarest term) for the phrases with a positive weight, as `lexical_search.search`
     weighs them (a phrase's df: the smallest of its terms')."""
     phrase_terms = [t for t in (lexical.TERMS.phrase(p) for p in phrases) if t]
     if not phrase_terms or not n_rows:

@@ -362,7 +362,7 @@ class MilvusStore:
         plan = L.query_plan(phrases, n_rows, lambda terms: self.lex_df(variant, terms))
         if not plan:
             return []
-        if doc_ids is None and variant == "base":  # as lexical.search: terms at the IDF floor only if needed
+        if doc_ids is None and variant == "base":  # as lexical_search.search: terms at the IDF floor only if needed
             strong = [x for x in plan if x[1] > L.lexical.IDF_FLOOR]
             if strong and len(strong) < len(plan):
                 got = self._bm25_top(strong, k, doc_ids, variant)

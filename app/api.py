@@ -29,7 +29,8 @@ from finrag.state.systems import DEFAULT_SYSTEM
 from finrag.threads import check_thread_id, damaged, store_for
 from finrag.tools.answering.fallback_answer import fallback_of
 from finrag.tools.answering.page_labels import display_citations, display_citations_by, display_fields, printed_label
-from finrag.tools.llm.calls import failed_call, message_text
+from finrag.tools.llm.calls import failed_call
+from finrag.tools.llm.replies import message_text
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.visible import shown
 
@@ -283,7 +284,7 @@ class AnswerTokens:
                 return ""
 
             # lazy: routing's registry loads with the graph (see `reader_of` above)
-            from finrag.tools.routing.registry import answer_caveats
+            from finrag.tools.answering.route_notes import answer_caveats
 
             caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),
                                      str(state.get("routing_reason") or ""))

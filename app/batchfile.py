@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Iterator, Optional, TextIO, cast
 
 from finrag.api import LONE_SURROGATE
-from finrag.tools.indexing.file_checks import DISK_FULL_ERRNOS, os_reason
+from finrag.tools.documents.file_checks import DISK_FULL_ERRNOS, os_reason
 
 
 class BatchFileError(ValueError):

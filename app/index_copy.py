@@ -17,7 +17,8 @@ import sys
 from finrag.tools.indexing.locking import writer_lock
 from finrag.tools.indexing.milvus.schema import parse_location
 from finrag.tools.indexing.milvus.writer import copy_index
-from finrag.tools.indexing.store import DB_NAME, IndexError_, Store
+from finrag.tools.indexing.store import Store
+from finrag.tools.indexing.store_schema import DB_NAME, IndexError_
 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:

@@ -24,6 +24,8 @@ from langchain_core.documents import Document
 
 from finrag.state.configuration import resolve_index_dir
 from finrag.state.settings import ProcessSettings
+from finrag.tools.documents.file_checks import ParseError
+from finrag.tools.documents.parsing import assign_doc_ids, parse_file
 from finrag.tools.indexing import open_index
 from finrag.tools.indexing.backend import is_milvus
 from finrag.tools.indexing.embedders import get_embedder, resolve_spec
@@ -31,7 +33,6 @@ from finrag.tools.indexing.indexer import IndexReport, count_files, discover, in
 from finrag.tools.indexing.locking import writer_lock
 from finrag.tools.indexing.milvus.schema import parse_location
 from finrag.tools.indexing.milvus.writer import copy_index
-from finrag.tools.indexing.parsing import ParseError, assign_doc_ids, parse_file
 from finrag.tools.indexing.store import Store
 from finrag.tools.routing.documents import build_document_info
 

@@ -92,7 +92,8 @@ from finrag.state.configuration import Configuration, resolve_index_dir
 from finrag.state.settings import ProcessSettings, ServeSettings
 from finrag.tools.indexing import open_index
 from finrag.tools.indexing.backend import is_milvus
-from finrag.tools.indexing.store import DB_NAME, IndexError_, probe
+from finrag.tools.indexing.store import probe
+from finrag.tools.indexing.store_schema import DB_NAME, IndexError_
 from finrag.tools.llm.calls import LLMError
 from finrag.tools.llm.chat import LLMConfigError, llm_limits
 from finrag.tools.llm.deadline import fit

@@ -59,7 +59,7 @@ from finrag.tools.conversation.store_file import file_id, open_read_only
 from finrag.tools.conversation.store_file import read_only as read_only_why
 from finrag.tools.conversation.thread_ids import thread_id_problem
 from finrag.tools.conversation.turns import turn_record
-from finrag.tools.indexing.store import IndexMissing
+from finrag.tools.indexing.store_schema import IndexMissing
 
 STORE_NAME = "threads.sqlite"
 """The thread store's file name beside an index."""

@@ -46,7 +46,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from finrag.state.contract import ROUTING_STATUSES
 from finrag.state.systems import DEFAULT_SYSTEM, REGISTRY, SYSTEMS
-from finrag.tools.indexing.file_identity import CHANGED
+from finrag.tools.documents.file_identity import CHANGED
 from finrag.web_pages import (
     MAX_CHUNK_ID,
     MAX_MARK_QUERY_CHARS,

@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from finrag.state.forms import FORM_LABELS
 from finrag.tools.answering.page_labels import printed_label
-from finrag.tools.indexing.file_identity import CHANGED
-from finrag.tools.indexing.file_identity import file_state as state_of
-from finrag.tools.indexing.parsing import quiet_mupdf
+from finrag.tools.documents.file_identity import CHANGED
+from finrag.tools.documents.file_identity import file_state as state_of
+from finrag.tools.documents.parsing import quiet_mupdf
 from finrag.tools.routing.cover import parse_cover_page
 from finrag.tools.routing.documents import clean_company_name
 from finrag.tools.routing.filenames import parse_path
@@ -115,7 +115,7 @@ def filing(store: OpenIndex, doc_id: str) -> dict:
 
 def file_state(path: str, content_hash: str) -> str:
     """'ok' when the file at `path` is the one that was indexed, else 'missing' or 'changed'
-    (`finrag.tools.indexing.file_identity.file_state`: a file copied over it is 'changed' even with its size and
+    (`finrag.tools.documents.file_identity.file_state`: a file copied over it is 'changed' even with its size and
     modification time restored)."""
     return state_of(path, content_hash)
 

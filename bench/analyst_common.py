@@ -13,7 +13,6 @@ from collections import defaultdict
 from pathlib import Path
 
 from finrag.eval.edgar_gold import (  # private in finrag (eval/ is not bench's to change): public names below
-    _MONTHS,
     _TEMPLATES,
     CONCEPTS,
     LABELS,
@@ -22,11 +21,11 @@ from finrag.eval.edgar_gold import (  # private in finrag (eval/ is not bench's 
     _periods,
     _words,
 )
-from finrag.tools.indexing.html import _FilingText  # private in finrag: the system's HTML reader, its pages
-from finrag.tools.indexing.xbrl import XbrlCollector
-from finrag.tools.routing.dei import dei_date
+from finrag.tools.documents.html import _FilingText  # private in finrag: the system's HTML reader, its pages
+from finrag.tools.documents.xbrl import XbrlCollector
+from finrag.tools.vocabulary.dates import MONTH_NAMES, dei_date
 
-MONTHS = _MONTHS
+MONTHS = MONTH_NAMES
 """January to December."""
 TEMPLATES = _TEMPLATES
 """`edgar_real`'s line-item question phrasings."""

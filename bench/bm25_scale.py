@@ -9,7 +9,7 @@ and the BM25 runs a finished `finrag index` leaves (`scale.write_runs`). Then, i
 it issues the 86 FinanceBench dev questions as CBR's `fts_search` does (the offline rewrite's keywords,
 `fts_phrases`, corpus-wide, k = `fts_k`) on the Store's reader connection and reports per size:
 
-* p50/p95 latency of the pruned search (`lexical.search`, what CBR runs) and of the exhaustive scorer
+* p50/p95 latency of the pruned search (`lexical_search.search`, what CBR runs) and of the exhaustive scorer
   (every posting of every query term scored, `exhaustive=True`), one query at a time, after one untimed pass
   (the index's pages in the OS cache, as on a server; finrag's posting cache is not used);
 * how many queries got the identical top k from both (chunk ids in order, scores within 1e-9 relative):
@@ -34,7 +34,7 @@ from bench import scale  # bench/scale.py: the same copies, without vectors
 
 def queries(path: Path, n: int) -> list[list[str]]:
     """The BM25 phrases CBR's fts_search issues for each question (offline rewrite; keywords, else the query)."""
-    from finrag.tools.indexing.store import fts_phrases
+    from finrag.tools.indexing.store_schema import fts_phrases
     from finrag.tools.retrieval.query_rewrite import offline_rewrite
 
     out = []
@@ -50,23 +50,23 @@ def _same(a: list[tuple[int, float]], b: list[tuple[int, float]]) -> bool:
 
 
 def measure(index: Path, qs: list[list[str]], k: int) -> dict:
-    from finrag.tools.indexing import lexical
+    from finrag.tools.indexing import lexical_search
     from finrag.tools.indexing.store import Store
 
     store = Store(index)
     conn = store._reader()
     out: dict = {"index": str(index), "load_avg_start": os.getloadavg()[0], "k": k, "queries": len(qs)}
     for q in qs:  # untimed: pages in the OS cache, words in the term cache
-        lexical.search(conn, q, k)
-        lexical.search(conn, q, k, exhaustive=True)
+        lexical_search.search(conn, q, k)
+        lexical_search.search(conn, q, k, exhaustive=True)
     lat: dict[str, list[float]] = {"pruned": [], "exhaustive": []}
     same = 0
     for q in qs:
         t = time.perf_counter()
-        got = lexical.search(conn, q, k)
+        got = lexical_search.search(conn, q, k)
         lat["pruned"].append((time.perf_counter() - t) * 1000.0)
         t = time.perf_counter()
-        want = lexical.search(conn, q, k, exhaustive=True)
+        want = lexical_search.search(conn, q, k, exhaustive=True)
         lat["exhaustive"].append((time.perf_counter() - t) * 1000.0)
         same += _same(got, want)
     for name, v in lat.items():

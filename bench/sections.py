@@ -21,7 +21,7 @@ LABELS = ROOT / "eval" / "data" / "section_labels.json"
 
 def score(data_dir: Path) -> dict:
     """Per-key and overall precision/recall of `detect_sections` on the labelled filings."""
-    from finrag.tools.indexing.parsing import read_pages
+    from finrag.tools.documents.parsing import read_pages
     from finrag.tools.indexing.sections import detect_sections
 
     labels = json.loads(LABELS.read_text())

@@ -28,7 +28,7 @@ from finrag.eval.runner import EvalConfig, parse_configurable, run_eval
 from finrag.graphs import SYSTEMS
 from finrag.state.configuration import INDEX_DIR_RULE
 from finrag.tools.indexing.backend import open_store
-from finrag.tools.indexing.store import IndexError_
+from finrag.tools.indexing.store_schema import IndexError_
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 

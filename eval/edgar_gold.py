@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from finrag.api import run_query
-from finrag.tools.indexing.html import html_document
-from finrag.tools.routing.dei import dei_date
+from finrag.tools.documents.html import html_document
+from finrag.tools.vocabulary.dates import MONTH_NAMES, dei_date
 
 __all__ = ["CONCEPTS", "LABELS", "ask", "generate", "states_value"]
 
@@ -46,8 +46,6 @@ CONCEPTS = {
     "rnd": ("R&D expense", ("ResearchAndDevelopmentExpense",), False),
     "total_assets": ("total assets", ("Assets",), True),
 }
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
 
 
 def _date(s: str) -> dt.date | None:
@@ -58,7 +56,7 @@ def _date(s: str) -> dt.date | None:
 
 
 def _words(d: dt.date) -> str:
-    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
+    return f"{MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
 
 
 def _gold(facts: dict, concepts: tuple, end: dt.date, balance: bool, months: int, years_back: int = 0) -> dict | None:

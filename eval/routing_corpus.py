@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from finrag.tools.routing.documents import build_document_info
+from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["YEARS", "BenchCompany", "corpus_documents", "cover_page", "dev_questions", "load_companies", "write_pdf"]
 
 DATA = Path(__file__).resolve().parent / "data"
 COMPANIES_FILE = DATA / "routing_companies.txt"
 YEARS = (2021, 2022, 2023, 2024)
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
+MONTHS = list(MONTH_NAMES)
 STATES = ["Delaware", "California", "New York", "Ohio", "Pennsylvania", "Texas", "Minnesota", "Ireland",
           "New Jersey", "Washington", "Virginia", "Maryland", "North Carolina", "Indiana", "Georgia"]
 EXCHANGES = ["New York Stock Exchange", "The Nasdaq Stock Market LLC", "Nasdaq Global Select Market", "NYSE"]

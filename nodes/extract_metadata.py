@@ -21,7 +21,7 @@ from finrag.state.graph_state import FinragState
 from finrag.state.schema import ExtractedMetadata, RouteAndRewrite, RouterOutput
 from finrag.tools.llm.calls import try_structured
 from finrag.tools.llm.chat import get_chat_model
-from finrag.tools.routing.linker import ACCEPT
+from finrag.tools.routing.mentions import ACCEPT
 
 
 def merge_extracted(linked: ExtractedMetadata, llm: RouterOutput | ExtractedMetadata | None,

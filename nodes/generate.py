@@ -50,8 +50,9 @@ from finrag.tools.answering.fast_path import (
 )
 from finrag.tools.answering.number_check import unmatched_note, unmatched_numbers
 from finrag.tools.answering.page_labels import with_printed_labels
+from finrag.tools.answering.route_notes import answer_caveats, instruction_of_fallback, unanswerable_answer
 from finrag.tools.answering.whole_document import whole_document_contexts
-from finrag.tools.indexing.file_identity import CHANGED, file_state
+from finrag.tools.documents.file_identity import CHANGED, file_state
 from finrag.tools.llm.calls import cut_note, try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
@@ -64,9 +65,7 @@ from finrag.tools.retrieval.model_window import (
     window_record,
 )
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
-from finrag.tools.routing.fallback import instruction_of_fallback
-from finrag.tools.routing.registry import answer_caveats, unanswerable_answer
-from finrag.tools.routing.text import uniq
+from finrag.tools.sequences import uniq
 
 
 def format_context(contexts: list[dict]) -> str:

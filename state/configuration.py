@@ -116,7 +116,7 @@ def parse_max_tokens(value: Any, source: str) -> dict[str, int]:
 
 __all__ = ["DEFAULT_INDEX_DIR", "DEFAULT_YEAR", "ENV_PREFIX", "FTS_K", "INDEX_DIR_RULE", "MAX_CHUNKS",
            "LLM_MAX_TOKENS", "MAX_QUESTION_CHARS", "OPENAI_DEFAULT_MODEL", "RERANK_CLIFF", "RERANK_CUMULATIVE", "RRF_K", "VECTOR_K",
-           "Configuration", "resolve_index_dir", "user_cache_dir"]
+           "Configuration", "default_configuration", "resolve_index_dir", "user_cache_dir"]
 
 
 def resolve_index_dir(index_dir: str | os.PathLike | None = None) -> Path:
@@ -377,3 +377,11 @@ class Configuration(FinragSettings):
         copy._role_models = {**self._role_models, **{k: v for k, v in models.items() if given(v)}}
         return copy
 
+
+def default_configuration(given: Optional[Configuration] = None) -> Configuration:
+    """`given` (a run's `Configuration`), else one of the defaults and FINRAG_*, built
+    now: the default of code under `tools/` that a caller may call without a run's configuration (the OpenAI
+    embeddings client's `llm_limits`)."""
+    if given is not None:
+        return given
+    return Configuration()

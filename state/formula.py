@@ -28,7 +28,7 @@ class _Node(BaseModel):
 
 
 class Item(_Node):
-    """A line item (`finrag.tools.answering.line_items.LINE_ITEMS`) at a period."""
+    """A line item (`finrag.tools.vocabulary.line_items.LINE_ITEMS`) at a period."""
 
     kind: Literal["item"] = "item"
     item: str

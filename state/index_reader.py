@@ -120,7 +120,7 @@ class IndexReader(Protocol):
 
     def content_hash_of(self, doc_id: str) -> str:
         """The SHA-256 of the filing's file as indexed ('' for an unknown filing): what a read of the file's bytes
-        after indexing checks the file against (`finrag.tools.indexing.file_identity`)."""
+        after indexing checks the file against (`finrag.tools.documents.file_identity`)."""
         ...
 
 

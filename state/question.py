@@ -135,10 +135,10 @@ class QuestionFacts(BaseModel):
 
     # ----- what is asked -------------------------------------------------------
     metric: Optional[str] = None
-    """The metric of the reader's registry the question asks for (`finrag.tools.answering.metrics.METRICS`:
+    """The metric of the reader's registry the question asks for (`finrag.tools.vocabulary.metrics.METRICS`:
     'gross_margin', 'current_ratio', ...), read from `head` without parentheses, else `head`, else the text."""
     line_item: Optional[str] = None
-    """Without a metric: the line item `head` names first (`finrag.tools.answering.line_items.LINE_ITEMS`)."""
+    """Without a metric: the line item `head` names first (`finrag.tools.vocabulary.line_items.LINE_ITEMS`)."""
     cover: Optional[CoverFact] = None
     """The cover-page fact the question asks for (the auditor, shares outstanding, the public float, the CIK,
     the fiscal year's end), if any."""

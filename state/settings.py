@@ -33,16 +33,13 @@ from __future__ import annotations
 import inspect
 import os
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Optional, Union, get_args, get_origin
+from typing import Any, ClassVar, Literal, Mapping, Optional, Union, get_args, get_origin
 
 from pydantic import Field, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from finrag.state import prompts
-
-if TYPE_CHECKING:
-    from finrag.state.configuration import Configuration
 
 ENV_PREFIX = "FINRAG_"
 _TRUE = ("1", "true", "yes", "on")
@@ -373,14 +370,3 @@ def milvus_settings(given: MilvusSettings | None = None) -> MilvusSettings:
     """`given` (the Milvus settings a caller handed in), else this process's, read from the environment now (the
     default of `finrag.tools.indexing.milvus.schema.parse_location`; see `process_settings`)."""
     return given if given is not None else MilvusSettings()
-
-
-def default_configuration(given: Optional[Configuration] = None) -> Configuration:
-    """`given` (a run's `finrag.state.configuration.Configuration`), else one of the defaults and FINRAG_*, built
-    now: the default of code under `tools/` that a caller may call without a run's configuration (the OpenAI
-    embeddings client's `llm_limits`)."""
-    if given is not None:
-        return given
-    from finrag.state.configuration import Configuration  # configuration.py imports this module
-
-    return Configuration()

@@ -43,9 +43,9 @@ from finrag.cli.common import (
 )
 from finrag.state.configuration import resolve_index_dir
 from finrag.thread_errors import ThreadStoreDamaged
-from finrag.tools.indexing.file_checks import DISK_FULL_ERRNOS
+from finrag.tools.documents.file_checks import DISK_FULL_ERRNOS
 from finrag.tools.indexing.locking import IndexLocked
-from finrag.tools.indexing.store import IndexCorrupt, IndexError_, IndexUnwritable
+from finrag.tools.indexing.store_schema import IndexCorrupt, IndexError_, IndexUnwritable
 from finrag.tools.llm.calls import LLMError
 
 # what other modules import from `finrag.cli` (app/fetch.py: the exit codes, `_err`, `_progress`)

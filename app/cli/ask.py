@@ -8,9 +8,9 @@ from finrag.api import QuestionError, run_query
 from finrag.cli.common import EXIT_OK, EXIT_USAGE, _configurable, _err, _index_dir, _query_args, _warn
 from finrag.state.configuration import Configuration
 from finrag.tools.answering.page_labels import display_fields
+from finrag.tools.documents.doc_ids import printable
 from finrag.tools.indexing.embedders import preferring_query_encoder
 from finrag.tools.indexing.open_index import prefetch
-from finrag.tools.indexing.parsing import printable
 from finrag.tools.llm.calls import failed_call
 
 

@@ -21,7 +21,7 @@ from finrag.cli.common import EXIT_FAILED, EXIT_OK, _configurable, _err, _index_
 from finrag.graphs import SYSTEMS
 from finrag.threads import check_thread_id
 from finrag.tools.conversation.turns import citations_of
-from finrag.tools.indexing.parsing import printable
+from finrag.tools.documents.doc_ids import printable
 
 HELP = ("commands: /new (new conversation), /system NAME (one of " + ", ".join(SYSTEMS) + "), /thread, /help, "
         "/quit")

@@ -27,12 +27,12 @@ from finrag.cli.common import (
 from finrag.index_copy import index_into_milvus
 from finrag.state.configuration import Configuration
 from finrag.state.settings import IndexSettings
+from finrag.tools.documents.doc_ids import printable
 from finrag.tools.indexing.check import check_index
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
 from finrag.tools.indexing.embedders import get_embedder, resolve_spec, select_device
 from finrag.tools.indexing.indexer import build_variant, count_files, embed_pending, index_paths, remove_documents
 from finrag.tools.indexing.locking import writer_lock
-from finrag.tools.indexing.parsing import printable
 from finrag.tools.indexing.store import Store
 from finrag.tools.llm.calls import LLMError
 from finrag.tools.llm.chat import get_chat_model

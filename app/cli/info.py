@@ -5,8 +5,8 @@ import argparse
 import json
 
 from finrag.cli.common import EXIT_OK, _index_arg, _index_dir
+from finrag.tools.documents.doc_ids import printable
 from finrag.tools.indexing.backend import open_store
-from finrag.tools.indexing.parsing import printable
 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:

@@ -16,7 +16,8 @@ from typing import Any, Iterable, Optional
 
 from finrag.eval.judges.base import Judge, JudgeResult, as_item, to_text
 from finrag.state.prompts import JUDGE_SYSTEM_PROMPT, JUDGE_USER_PROMPT
-from finrag.tools.llm.calls import invoke_structured_raw, invoke_tracked, json_objects, message_text
+from finrag.tools.llm.calls import invoke_structured_raw, invoke_tracked
+from finrag.tools.llm.replies import json_objects, message_text
 
 __all__ = ["LLMJudge", "parse_judge_json"]
 

@@ -15,7 +15,7 @@ import pytest
 from finrag.tools.answering.formula_answer import answer_formula
 from finrag.tools.answering.kinds import ask_kind
 from finrag.tools.answering.reader import ReaderResult
-from finrag.tools.indexing.html import html_document
+from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 
 REPO = Path(__file__).resolve().parents[2]
@@ -110,7 +110,8 @@ def test_what_cannot_be_computed_is_said_with_no_number_as_the_answer(question, 
 def test_other_revenues_are_the_one_member_named_other_never_a_place_or_the_total():
     """Issue 47, members named in part: "other revenues" is the breakdown's one generic "other" member (Tesla's
     "Services and other"), not a place whose name ends in "and other" (Boeing's "Latin America, Caribbean and other")."""
-    from finrag.tools.answering.member_facts import _generic_other, answer_member
+    from finrag.tools.answering.member_answer import answer_member
+    from finrag.tools.answering.member_facts import _generic_other
 
     assert _generic_other("Services and other") and _generic_other("Product and Service Other")
     assert _generic_other("All other") and not _generic_other("Latin America, Caribbean and other")

@@ -14,7 +14,7 @@ import pytest
 from bench.edgar_real import strip_ixbrl
 from finrag.tools.answering.reader import read
 from finrag.tools.answering.sources import StorePages
-from finrag.tools.indexing.html import html_document
+from finrag.tools.documents.html import html_document
 
 REPO = Path(__file__).resolve().parents[2]
 EDGAR = REPO.parent / "shared" / "data" / "edgar"

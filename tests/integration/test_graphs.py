@@ -14,7 +14,7 @@ from finrag.graphs import get_graph
 from finrag.nodes import NODE_NAMES
 from finrag.state.configuration import Configuration
 from finrag.tools.indexing import open_index
-from finrag.tools.indexing.store import IndexMissing
+from finrag.tools.indexing.store_schema import IndexMissing
 
 CONTRACT_KEYS = {"id", "system", "question", "answer", "routing", "contexts", "cost", "timings_ms"}
 

@@ -19,8 +19,9 @@ from support.bad_files import HOSTILE_FILES, ixbrl_filing, make_bad_files, make_
 from support.servers import CLI_PYTHON
 
 from finrag.state.settings import IndexSettings
-from finrag.tools.indexing.parsing import ParseError, parse_file
-from finrag.tools.indexing.xbrl import fact_value
+from finrag.tools.documents.file_checks import ParseError
+from finrag.tools.documents.parsing import parse_file
+from finrag.tools.documents.xbrl import fact_value
 
 
 def finrag(*args: str, timeout: int = 120, **kwargs) -> subprocess.CompletedProcess:
@@ -66,7 +67,7 @@ def test_number_text_decimals_and_scale_are_bounded(tmp_path):
 def test_a_fact_the_collector_cannot_read_never_cuts_the_text(tmp_path, monkeypatch):
     """Issue 34 case 2: whatever a fact makes the inline-XBRL collector raise, the filing's text is read to its
     end (its facts are dropped); before, the reader kept only the pages before the fact, silently."""
-    from finrag.tools.indexing import xbrl
+    from finrag.tools.documents import xbrl
 
     def broken(self, tag, a, parts):
         raise OverflowError("a fact no float can hold")

@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 from support.bad_files import make_bad_files
 
+from finrag.tools.documents.file_checks import ParseError
+from finrag.tools.documents.parsing import parse_file
 from finrag.tools.indexing.chunking import chunk_pages, chunk_segment_span, join_pages, segments
 from finrag.tools.indexing.embedders import get_embedder
 from finrag.tools.indexing.indexer import index_paths, remove_documents
-from finrag.tools.indexing.parsing import ParseError, parse_file
-from finrag.tools.indexing.store import EmbedderMismatch, IndexMissing, Store, fts_query
+from finrag.tools.indexing.store import Store
+from finrag.tools.indexing.store_schema import EmbedderMismatch, IndexMissing, fts_query
 
 
 # ----------------------------------------------------------------- chunking

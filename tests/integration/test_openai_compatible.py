@@ -180,7 +180,8 @@ def _small_openai_index(index_dir: Path, demo_corpus, stub, names=("ACMEWIDGETS_
 
 def test_openai_embedder_against_the_stub(stub, demo_corpus, demo_qas, tmp_path, monkeypatch):
     from finrag.tools.indexing.embedders import MiniLMEmbedder, OpenAIEmbedder
-    from finrag.tools.indexing.store import EmbedderMismatch, Store
+    from finrag.tools.indexing.store import Store
+    from finrag.tools.indexing.store_schema import EmbedderMismatch
 
     emb = OpenAIEmbedder(model="text-embedding-3-small", dimensions=1024, base_url=stub.base_url)
     assert emb.identity == "openai:text-embedding-3-small:1024"

@@ -13,7 +13,7 @@ from finrag.tools.indexing import open_index
 @pytest.fixture
 def renders(monkeypatch):
     """Counts PyMuPDF page renders while the test runs, on an empty PNG cache."""
-    from finrag.tools.indexing.parsing import quiet_mupdf
+    from finrag.tools.documents.parsing import quiet_mupdf
 
     pymupdf = quiet_mupdf()
     real = pymupdf.Page.get_pixmap

@@ -18,7 +18,8 @@ import pytest
 
 from finrag.tools.indexing.embedders import get_embedder
 from finrag.tools.indexing.indexer import embed_pending, index_paths
-from finrag.tools.indexing.store import Store, fts_query
+from finrag.tools.indexing.store import Store
+from finrag.tools.indexing.store_schema import fts_query
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -78,10 +79,10 @@ def test_lexical_and_fts5_paths_rank_alike(demo_index):
 
 
 def test_cached_postings_give_the_same_ranking_and_never_outlive_a_write(demo_index, tmp_path, monkeypatch):
-    from finrag.tools.indexing import lexical, lexical_blocks
+    from finrag.tools.indexing import lexical, lexical_search
     from finrag.tools.indexing.indexer import remove_documents
 
-    monkeypatch.setattr(lexical_blocks, "search_blocks", lambda *a: None)  # the path that caches decoded postings
+    monkeypatch.setattr(lexical_search, "search_blocks", lambda *a: None)  # the path that caches decoded postings
 
     idx = tmp_path / "idx"
     shutil.copytree(demo_index, idx)

@@ -6,7 +6,8 @@ import pytest
 from finrag.tools.indexing import static_embedder as se
 from finrag.tools.indexing.embedders import get_embedder
 from finrag.tools.indexing.indexer import index_paths
-from finrag.tools.indexing.store import EmbedderMismatch, Store
+from finrag.tools.indexing.store import Store
+from finrag.tools.indexing.store_schema import EmbedderMismatch
 
 
 @pytest.fixture(scope="module")

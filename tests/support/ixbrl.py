@@ -129,7 +129,7 @@ def widgetco_tenk() -> str:
 
 def widgetco_facts() -> dict:
     """The inline-XBRL facts finrag's HTML reader collects from `widgetco_tenk()`, parsed anew on each call."""
-    from finrag.tools.indexing.html import html_document
+    from finrag.tools.documents.html import html_document
 
     data = html_document(widgetco_tenk())[1]
     assert data is not None

@@ -9,7 +9,7 @@ import sys
 from finrag.cli import COMMANDS, build_parser, load_command
 
 HEAVY = ("finrag.api", "finrag.graphs", "finrag.server", "finrag.eval", "finrag.fetch", "finrag.index_copy",
-         "finrag.demo", "finrag.loader", "finrag.tools.indexing.parsing", "finrag.nodes")
+         "finrag.demo", "finrag.loader", "finrag.tools.documents.parsing", "finrag.nodes")
 
 
 def _modules_after(argv: list[str]) -> tuple[int, list[str]]:

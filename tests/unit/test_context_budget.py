@@ -1,9 +1,9 @@
-"""The routed filing's context plan (tools/retrieval/section_intent.py, context_budget.py) and the
+"""The routed filing's context plan (tools/question/section_intent.py, context_budget.py) and the
 per-question-type retrieval table of `finrag eval`."""
 from __future__ import annotations
 
+from finrag.tools.question.section_intent import question_scope, sections_for
 from finrag.tools.retrieval.context_budget import expansion_ids, fill_budget, plan_context, prefer_sections
-from finrag.tools.retrieval.section_intent import question_scope, sections_for
 
 
 def chunk(cid: int, score: float, chars: int = 400, doc: str = "D") -> dict:

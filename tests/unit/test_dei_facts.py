@@ -2,9 +2,9 @@
 `XbrlCollector` keeps, nested cover facts whole."""
 from __future__ import annotations
 
+from finrag.tools.documents.html import html_document
+from finrag.tools.documents.xbrl import dei_facts
 from finrag.tools.edgar import identity
-from finrag.tools.indexing.html import html_document
-from finrag.tools.indexing.xbrl import dei_facts
 
 # a 10-K cover as Apple's and Coca-Cola's write it: the fiscal year end nested in the period end date
 COVER = """<html><body><div style="display:none"><ix:header><ix:hidden>

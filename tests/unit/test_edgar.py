@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from finrag.tools.documents.html import html_pages
 from finrag.tools.edgar.client import check_user_agent
 from finrag.tools.edgar.download import exhibit_of
 from finrag.tools.edgar.identity import dei_facts
 from finrag.tools.edgar.limiter import RateLimiter
 from finrag.tools.edgar.listing import fiscal_year_of, parse_forms, parse_years
 from finrag.tools.edgar.tickers import parse_ciks
-from finrag.tools.indexing.html import html_pages
 
 FIX = Path(__file__).resolve().parents[1] / "support" / "edgar" / "Archives" / "edgar" / "data"
 TENK = FIX / "1111111" / "000111111124000010" / "nwtr-20231231.htm"

@@ -12,11 +12,12 @@ import pytest
 from support.ixbrl import tenq_markup
 
 from finrag.tools.answering.xbrl_facts import answer_from_facts, asked_item
-from finrag.tools.indexing.html import html_document
-from finrag.tools.indexing.parsing import parse_file
-from finrag.tools.indexing.xbrl import fact_value
+from finrag.tools.documents.doc_ids import doc_id_for
+from finrag.tools.documents.html import html_document
+from finrag.tools.documents.parsing import parse_file
+from finrag.tools.documents.xbrl import fact_value
 from finrag.tools.routing.documents import build_document_info
-from finrag.tools.routing.filenames import doc_id_for, parse_path
+from finrag.tools.routing.filenames import parse_path
 
 EDGAR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "edgar"
 

@@ -12,7 +12,7 @@ import pytest
 from support.ixbrl import widgetco_facts
 
 from finrag.tools.answering.fact_math import answer_computed
-from finrag.tools.indexing.html import html_document
+from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 
 EDGAR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "edgar"

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from finrag.state.formula import Average, BinOp, Item, Number, Unknown, expr_items, expr_text
-from finrag.tools.answering.arithmetic import Undefined, always_zero, equivalent, evaluate
-from finrag.tools.answering.catalog import CATALOG, parse_formula
-from finrag.tools.answering.metrics import METRICS, metric_for
 from finrag.tools.question import read_question
 from finrag.tools.question.formula import formula_of
 from finrag.tools.question.operand import resolve
+from finrag.tools.vocabulary.arithmetic import Undefined, always_zero, equivalent, evaluate
+from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
+from finrag.tools.vocabulary.metrics import METRICS, metric_for
 
 
 def _text(q: str) -> str:
@@ -86,7 +86,7 @@ def test_questions_without_arithmetic_of_their_own_have_no_formula(question):
 
 def test_an_operand_finrag_has_no_name_for_is_kept_for_the_filings_own_rows():
     from finrag.tools.answering.formula_answer import with_rows
-    from finrag.tools.answering.line_items import line_item, match_score
+    from finrag.tools.vocabulary.line_items import line_item, match_score
 
     f = formula_of("Define tangible equity as total shareholders' equity less goodwill. What was Nike's FY2023 "
                    "tangible equity?")

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from finrag.tools.indexing import lexical, lexical_blocks, lexical_runs
+from finrag.tools.indexing import lexical, lexical_blocks, lexical_runs, lexical_search
 
 WORDS = ("revenue capital expenditures cash flow dividends inventory cost sales margin debt equity lease "
          "goodwill impairment tax segment operating income net assets liabilities p&l year-over-year "
@@ -50,14 +50,14 @@ def _texts(rng: random.Random, n: int) -> list[str]:
 
 def _same_as_fts5(c: Corpus, rng: random.Random, queries: int = 40) -> None:
     """The same top 10 as reading every document's own rows, and FTS5's scores (up to its IDF floor of 1e-6,
-    whose terms `lexical.search` reads only when the others do not fill k)."""
+    whose terms `lexical_search.search` reads only when the others do not fill k)."""
     for _ in range(queries):
         terms = rng.sample(WORDS, rng.randint(1, 4))
-        got = lexical.search(c.conn, terms, 10)
+        got = lexical_search.search(c.conn, terms, 10)
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(lexical_runs, "fetch_runs", lambda *a: None)
-            mp.setattr(lexical_blocks, "search_blocks", lambda *a: None)
-            rows = lexical.search(c.conn, terms, 10)
+            mp.setattr(lexical_search, "search_blocks", lambda *a: None)
+            rows = lexical_search.search(c.conn, terms, 10)
         assert got == rows, terms
         want = c.fts5(terms, 10)
         assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5), terms
@@ -161,21 +161,21 @@ def test_block_max_search_equals_the_exhaustive_scorer(corpus, monkeypatch):
     if c.conn.execute("PRAGMA database_list").fetchone()[2]:
         assert c.conn.execute("SELECT COUNT(*) FROM lex_runs WHERE file IS NULL").fetchone()[0] == 0
     scored, total = [0], [0]
-    real = lexical_blocks._score_blocks
+    real = lexical_search._score_blocks
 
     def spy(weights, src, blocks, avgdl):
         scored[0] += len(blocks)
         return real(weights, src, blocks, avgdl)
 
-    monkeypatch.setattr(lexical_blocks, "_score_blocks", spy)
+    monkeypatch.setattr(lexical_search, "_score_blocks", spy)
 
     def check(queries: int) -> None:
         n_blocks = len({cid >> lexical_blocks.BITS for (cid,) in c.conn.execute("SELECT chunk_id FROM chunks")})
         for _ in range(queries):
             terms = rng.sample(vocab, rng.randint(1, 12)) + (["nothing-like-it"] if rng.random() < 0.1 else [])
             k = rng.choice([1, 3, 10, 50])
-            got = lexical.search(c.conn, terms, k)
-            want = lexical.search(c.conn, terms, k, exhaustive=True)
+            got = lexical_search.search(c.conn, terms, k)
+            want = lexical_search.search(c.conn, terms, k, exhaustive=True)
             assert got == want, (terms, k)  # ids, order and float scores
             total[0] += n_blocks
 
@@ -197,30 +197,30 @@ def test_runs_without_files_are_read_from_sqlite_and_get_files_at_the_next_flush
     lexical_runs.flush(c.conn)
     c.conn.commit()
     queries = [rng.sample(WORDS, rng.randint(1, 6)) for _ in range(30)]
-    want = [lexical.search(c.conn, q, 5, exhaustive=True) for q in queries]
-    assert [lexical.search(c.conn, q, 5) for q in queries] == want
+    want = [lexical_search.search(c.conn, q, 5, exhaustive=True) for q in queries]
+    assert [lexical_search.search(c.conn, q, 5) for q in queries] == want
     files = sorted(tmp_path.glob("lexrun-*.bin"))
     assert len(files) == 1
     c.conn.execute("UPDATE lex_runs SET file = NULL")  # as written before run files existed
     c.conn.commit()
-    assert [lexical.search(c.conn, q, 5) for q in queries] == want
+    assert [lexical_search.search(c.conn, q, 5) for q in queries] == want
     lexical_blocks._OPEN.clear()
     lexical_runs.flush(c.conn)  # nothing new to write: the run gets its file, the unnamed one goes
     c.conn.commit()
     assert c.conn.execute("SELECT COUNT(*) FROM lex_runs WHERE file IS NULL").fetchone()[0] == 0
     assert sorted(tmp_path.glob("lexrun-*.bin")) != files and len(list(tmp_path.glob("lexrun-*.bin"))) == 1
-    assert [lexical.search(c.conn, q, 5) for q in queries] == want
+    assert [lexical_search.search(c.conn, q, 5) for q in queries] == want
     lexical_blocks._OPEN.clear()
     for f in tmp_path.glob("lexrun-*.bin"):  # gone behind the index's back: read from SQLite again
         f.unlink()
-    assert [lexical.search(c.conn, q, 5) for q in queries] == want
+    assert [lexical_search.search(c.conn, q, 5) for q in queries] == want
     for d in range(20, 30):  # more runs, merged: only the files of the runs left remain
         c.add(f"D{d}", _texts(rng, 3))
         lexical_runs.flush(c.conn, run_docs=2, max_runs=2)
         c.conn.commit()
     names = {f for (f,) in c.conn.execute("SELECT file FROM lex_runs")}
     assert {p.stem[len("lexrun-"):] for p in tmp_path.glob("lexrun-*")} == names
-    assert [lexical.search(c.conn, q, 5) for q in queries] == [lexical.search(c.conn, q, 5, exhaustive=True)
+    assert [lexical_search.search(c.conn, q, 5) for q in queries] == [lexical_search.search(c.conn, q, 5, exhaustive=True)
                                                              for q in queries]
 
 
@@ -234,7 +234,7 @@ def test_bounds_use_the_shortest_chunk_of_a_block(monkeypatch, tmp_path):
     c.add("A", ["revenue", filler + " revenue " + filler + " " + filler, filler, filler])  # ids 1-4: block 0 and 1
     c.add("B", [filler, "revenue " + filler[:40], filler, filler], lo=9)  # ids 9-12: block 2 and 3
     lexical_runs.flush(c.conn)
-    assert lexical.search(c.conn, ["revenue"], 1)[0][0] == 1
+    assert lexical_search.search(c.conn, ["revenue"], 1)[0][0] == 1
 
 
 def test_run_files_of_another_block_size_are_read_from_sqlite(monkeypatch, tmp_path):
@@ -245,8 +245,8 @@ def test_run_files_of_another_block_size_are_read_from_sqlite(monkeypatch, tmp_p
     monkeypatch.setattr(lexical_blocks, "BITS", 2)
     lexical_runs.flush(c.conn)
     c.conn.commit()
-    want = lexical.search(c.conn, ["revenue", "cash"], 5, exhaustive=True)
+    want = lexical_search.search(c.conn, ["revenue", "cash"], 5, exhaustive=True)
     lexical_blocks._OPEN.clear()
     monkeypatch.setattr(lexical_blocks, "BITS", 3)  # this file's blocks would not line up with the search's
-    assert lexical_blocks._mapped(c.conn, c.conn.execute("SELECT file FROM lex_runs").fetchone()[0]) is None
-    assert lexical.search(c.conn, ["revenue", "cash"], 5) == want
+    assert lexical_blocks.mapped(c.conn, c.conn.execute("SELECT file FROM lex_runs").fetchone()[0]) is None
+    assert lexical_search.search(c.conn, ["revenue", "cash"], 5) == want

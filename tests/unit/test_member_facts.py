@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from support.ixbrl import WIDGETCO_INFO, tenq_markup, widgetco_facts
 
-from finrag.tools.answering.member_facts import answer_member, member_name
-from finrag.tools.indexing.html import html_document
+from finrag.tools.answering.member_answer import answer_member
+from finrag.tools.answering.member_facts import member_name
+from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 
 REPO = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from support.ixbrl import WIDGETCO_INFO, widgetco_facts
 
-from finrag.tools.answering.member_facts import answer_member
-from finrag.tools.indexing.html import html_document
+from finrag.tools.answering.member_answer import answer_member
+from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 
 EDGAR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "edgar"

@@ -364,7 +364,8 @@ def test_the_question_is_read_once_per_run(tmp_path, monkeypatch, system, questi
     from finrag.graphs import get_graph
     from finrag.nodes import common
     from finrag.tools.question import read as question_read
-    from finrag.tools.retrieval import context_budget, section_intent
+    from finrag.tools.question import section_intent
+    from finrag.tools.retrieval import context_budget
 
     calls: list[str] = []
     reads: list[str] = []

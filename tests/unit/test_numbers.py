@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from finrag.eval.judges import numbers as judge_numbers
 from finrag.tools.answering import render, tables
-from finrag.tools.indexing import xbrl
+from finrag.tools.documents import xbrl
 from finrag.tools.numbers import SCALE_OF_POWER, SCALE_WORDS, SCALES, SINGULAR, fact_value, is_dash, parse_number
 
 

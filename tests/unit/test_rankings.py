@@ -17,7 +17,7 @@ from finrag.tools.answering.member_ranking import answer_member_ranking
 from finrag.tools.answering.ranking_tables import answer_ranking_from_tables
 from finrag.tools.answering.rankings import Breakdown, Part, is_aggregate, render_ranking
 from finrag.tools.answering.sources import PdfPages
-from finrag.tools.indexing.html import html_document
+from finrag.tools.documents.html import html_document
 from finrag.tools.question import read_question
 from finrag.tools.question.ranking import ranking_of
 

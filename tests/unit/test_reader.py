@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 
 from finrag.tools.answering.fast_path import fast_path_enabled, offline_answer
-from finrag.tools.answering.line_items import match_score
-from finrag.tools.answering.metrics import METRICS, metric_in_question
 from finrag.tools.answering.questions import plan_question
 from finrag.tools.answering.reader import read
 from finrag.tools.answering.render import fmt_money
 from finrag.tools.answering.tables import parse_number, tables_from_text, tables_from_words
+from finrag.tools.vocabulary.line_items import match_score
+from finrag.tools.vocabulary.metrics import METRICS, metric_in_question
 
 # --------------------------------------------------------------------------- hand-made filing pages
 # One cell per line, as PyMuPDF's plain text puts statement tables.
@@ -240,7 +240,7 @@ def test_plans_years_aggregates_units_and_qualifiers():
 
 
 def test_every_metric_has_a_formula_and_known_inputs():
-    from finrag.tools.answering.line_items import LINE_ITEMS
+    from finrag.tools.vocabulary.line_items import LINE_ITEMS
 
     for m in METRICS.values():
         assert m.formula and m.unit in ("percent", "ratio", "days", "currency")
@@ -373,8 +373,8 @@ def test_the_evaluation_counts_fast_path_answers_saved_calls_and_question_types(
 
 
 def test_html_statement_rows_with_cell_separators_are_read():
-    """EDGAR HTML pages carry one table row per line with ` | ` between cells (tools/indexing/html.py)."""
-    from finrag.tools.indexing.html import html_pages
+    """EDGAR HTML pages carry one table row per line with ` | ` between cells (tools/documents/html.py)."""
+    from finrag.tools.documents.html import html_pages
 
     fixture = (Path(__file__).resolve().parents[1] / "support" / "edgar" / "Archives" / "edgar" / "data" / "1111111"
                / "000111111124000010" / "nwtr-20231231.htm")
@@ -410,7 +410,7 @@ def test_a_statement_named_in_a_sentence_is_no_title():
 
 def test_a_table_of_quarters_holds_no_annual_value():
     from finrag.tools.answering.reader import Lookup
-    from finrag.tools.answering.tables import Column, Row, Table
+    from finrag.tools.answering.table_types import Column, Row, Table
 
     quarters = Table(doc_id="D", page=1, columns=[Column(2020, "Dec. 31, 2020"), Column(2020, "Sep. 30, 2020"),
                                                   Column(2020, "Jun. 30, 2020"), Column(2020, "Mar. 31, 2020")],

@@ -19,8 +19,8 @@ from finrag.tools.retrieval.context_budget import LazyRanking, LazySequence, fil
 from finrag.tools.retrieval.query_vectors import query_vector
 from finrag.tools.retrieval.question_search import hit_dicts
 from finrag.tools.retrieval.rerankers.offline import OfflineReranker, chunk_coverage, table_features
-from finrag.tools.retrieval.statements import statement_intent
 from finrag.tools.retrieval.vocabulary import WORD, KeywordCoverage, _lowered, stem, stem_filter, word_stems
+from finrag.tools.vocabulary.statements import statement_intent
 
 
 def test_a_lazy_ranking_is_the_sorted_order_and_scores_only_what_it_hands_out():

@@ -10,8 +10,8 @@ import pytest
 
 from finrag.tools.retrieval.cutoff import adaptive_cutoff
 from finrag.tools.retrieval.rerankers import JinaReranker, get_reranker
-from finrag.tools.retrieval.statements import statement_intent, statements_in
 from finrag.tools.retrieval.vocabulary import keyword_coverage
+from finrag.tools.vocabulary.statements import statement_intent, statements_in
 
 
 def scored(*scores):

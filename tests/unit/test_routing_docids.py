@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from finrag.tools.indexing.parsing import assign_doc_ids, doc_id_for
+from finrag.tools.documents.doc_ids import doc_id_for
+from finrag.tools.documents.parsing import assign_doc_ids
 from finrag.tools.routing.filenames import parse_path
 
 

@@ -6,7 +6,7 @@ import sqlite3
 import numpy as np
 import pytest
 
-from finrag.tools.indexing import lexical
+from finrag.tools.indexing import lexical, lexical_search
 from finrag.tools.indexing.embedders import select_device
 from finrag.tools.indexing.vectors import AUTO_ANN_ROWS, choose_kind, merge_top, recall_at
 
@@ -121,11 +121,11 @@ def _fts5(conn, terms, lo=None, hi=None, k=10):
 def test_postings_give_fts5_bm25_scores(terms):
     conn = _db(TEXTS)
     want = _fts5(conn, terms)
-    got = lexical.search(conn, terms, 10)
+    got = lexical_search.search(conn, terms, 10)
     assert [c for c, _ in got] == [c for c, _ in want]
     assert [s for _, s in got] == pytest.approx([s for _, s in want], rel=1e-9)
     scoped_want = _fts5(conn, terms, 101, 103)
-    scoped = lexical.search(conn, terms, 10, [101])
+    scoped = lexical_search.search(conn, terms, 10, [101])
     assert [c for c, _ in scoped] == [c for c, _ in scoped_want]
     assert [s for _, s in scoped] == pytest.approx([s for _, s in scoped_want], rel=1e-9)
     assert all(101 <= c <= 103 for c, _ in scoped)
@@ -134,12 +134,12 @@ def test_postings_give_fts5_bm25_scores(terms):
 def test_token_counts_match_fts5_including_private_use_characters():
     conn = _db(TEXTS)
     want = {r[0]: r[1] for r in conn.execute("SELECT rowid, -bm25(f) FROM f WHERE f MATCH '\"bullet\"'")}
-    assert want and dict(lexical.search(conn, ["bullet"], 5)) == pytest.approx(want, rel=1e-9)
+    assert want and dict(lexical_search.search(conn, ["bullet"], 5)) == pytest.approx(want, rel=1e-9)
 
 
 def test_phrases_need_all_their_tokens():
     conn = _db(TEXTS)
-    hits = dict(lexical.search(conn, ["p&l", "year-over-year"], 10))
+    hits = dict(lexical_search.search(conn, ["p&l", "year-over-year"], 10))
     assert set(hits) == {3, 2}  # the chunk with P&L, the one with year-over-year
 
 
@@ -150,11 +150,11 @@ def test_removing_a_document_restores_the_statistics():
     lexical.add_document(conn, "C", [201, 202], extra)
     conn.execute("INSERT INTO f(rowid, text) VALUES (201, ?), (202, ?)", extra)
     conn.commit()
-    assert lexical.search(conn, ["revenue"], 1)[0][0] == 201
+    assert lexical_search.search(conn, ["revenue"], 1)[0][0] == 201
     # chunk texts are read from `chunks` on removal
     conn.execute("CREATE TABLE chunks(chunk_id INTEGER PRIMARY KEY, doc_id TEXT, char_start INT, char_end INT, text TEXT)")
     conn.executemany("INSERT INTO chunks VALUES (?, 'C', NULL, NULL, ?)", [(201, extra[0]), (202, extra[1])])
     lexical.remove_document(conn, "C")
     assert conn.execute("SELECT rows, tokens FROM lex_stats").fetchone() == before
-    assert lexical.search(conn, ["revenue"], 10) and all(c < 200 for c, _ in lexical.search(conn, ["revenue"], 10))
+    assert lexical_search.search(conn, ["revenue"], 10) and all(c < 200 for c, _ in lexical_search.search(conn, ["revenue"], 10))
     assert conn.execute("SELECT COUNT(*) FROM lex_post WHERE lo = 201").fetchone()[0] == 0

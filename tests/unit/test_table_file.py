@@ -11,7 +11,8 @@ import pytest
 
 from finrag.tools.answering import table_file, tables
 from finrag.tools.answering.table_file import FILE_NAME, PageTableFile, table_file_for
-from finrag.tools.answering.tables import Column, Row, Table, page_tables
+from finrag.tools.answering.table_types import Column, Row, Table
+from finrag.tools.answering.tables import page_tables
 
 LINES = [("Consolidated Statements of Operations", None, None), ("(In millions)", None, None),
          ("", "2023", "2022"), ("Net revenue", "21,505", "19,409"), ("Cost of revenue", "(2,354)", "(2,165)"),

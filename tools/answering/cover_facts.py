@@ -16,7 +16,7 @@ from typing import Optional
 from finrag.state.question import CoverFact, QuestionFacts
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.xbrl_facts import owner
-from finrag.tools.routing.text import MONTH_NAMES
+from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["answer_cover"]
 

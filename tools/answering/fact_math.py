@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import Callable, Optional, Sequence
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.metrics import METRICS, Input, Metric, as_asked
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.xbrl_facts import (
@@ -39,6 +38,7 @@ from finrag.tools.answering.xbrl_facts import (
     owner,
     part_display,
 )
+from finrag.tools.vocabulary.metrics import METRICS, Input, Metric, as_asked
 
 __all__ = ["answer_computed", "change_answer", "change_of", "found_of", "metric_answer", "metric_inputs", "number",
            "picked_inputs",

@@ -17,7 +17,8 @@ from typing import Any, Mapping, Optional, Protocol
 from finrag.tools.answering.extractive import context_label, extractive_answer
 from finrag.tools.answering.number_check import figures_outside
 from finrag.tools.answering.reader import ReaderResult
-from finrag.tools.routing.fallback import FALLBACK_STATUSES, passages_of_fallback
+from finrag.tools.answering.route_notes import passages_of_fallback
+from finrag.tools.routing.fallback import FALLBACK_STATUSES
 
 __all__ = ["candidate_docs", "fallback_answer", "fallback_of", "withhold_foreign_figures"]
 

@@ -22,15 +22,15 @@ from typing import Callable, Optional
 
 from finrag.state.formula import BinOp, Call, Expr, Formula, Item, Unknown, expr_text, expr_unknowns
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.arithmetic import Undefined, evaluate
 from finrag.tools.answering.fact_math import metric_answer, number, picked_inputs
-from finrag.tools.answering.line_items import ROW, line_item, row_item_name
-from finrag.tools.answering.metrics import METRICS, Metric, metric_for
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.row_facts import bind_row
 from finrag.tools.answering.xbrl_facts import CONCEPTS, choose_fact, fact_cite, item_display, owner
 from finrag.tools.question.operand import clean_phrase
+from finrag.tools.vocabulary.arithmetic import Undefined, evaluate
+from finrag.tools.vocabulary.line_items import ROW, line_item, row_item_name
+from finrag.tools.vocabulary.metrics import METRICS, Metric, metric_for
 
 __all__ = ["answer_formula", "computable", "refusal", "with_rows"]
 

@@ -2,7 +2,7 @@
 
     result = answer_member_math(asked, "revenue", facts, members, ranked, doc_id, info)
 
-`member_facts.answer_member` finds the member the question names (`ranked_members`) and hands over here when the
+`member_answer.answer_member` finds the member the question names (`ranked_members`) and hands over here when the
 question asks more than the member's value:
 
 * **a change** ("How much did AWS revenue grow in 2024?"): the member's fact for the asked period and the same
@@ -24,7 +24,6 @@ from typing import Optional
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import change_of, found_of, metric_answer, metric_inputs, number, years_of
 from finrag.tools.answering.member_facts import Member, available, members_of
-from finrag.tools.answering.metrics import METRICS
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.xbrl_facts import (
@@ -36,6 +35,7 @@ from finrag.tools.answering.xbrl_facts import (
     owner,
     part_display,
 )
+from finrag.tools.vocabulary.metrics import METRICS
 
 __all__ = ["answer_member_math"]
 

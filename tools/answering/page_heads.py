@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from finrag.tools.retrieval.statements import STATEMENT_TITLES
 from finrag.tools.retrieval.text_memo import TextMemo
+from finrag.tools.vocabulary.statements import STATEMENT_TITLES
 
 __all__ = ["page_scale", "statement_titles", "page_titles", "page_statement", "page_title", "table_scope"]
 

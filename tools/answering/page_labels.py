@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
+from finrag.tools.answering.citations import _BRACKET, parse_citation
+
 __all__ = ["printed_label", "with_printed_labels", "display_pages", "display_citations", "display_citations_by",
            "display_fields"]
 
@@ -117,7 +119,6 @@ def display_citations(answer: str, contexts: Iterable[Mapping[str, Any]]) -> str
 def display_citations_by(answer: str, printed: Callable[[str, int], Optional[str]]) -> str:
     """`display_citations` with the printed number of (doc, zero-based page) from `printed` (a streamed answer's
     pieces: `finrag.api.AnswerTokens` reads it from the index, as `generate` does for the contexts)."""
-    from finrag.tools.answering.citations import _BRACKET, parse_citation
 
     def shown(m: re.Match) -> str:
         parts = parse_citation(m.group(1))

@@ -13,6 +13,7 @@ import re
 from typing import Optional
 
 from finrag.tools.answering.extractive import context_label, covered_units
+from finrag.tools.vocabulary.dates import MONTH_WORDS
 
 __all__ = ["asked_noun", "prose_answer", "question_form"]
 
@@ -28,8 +29,7 @@ _NOUN_BEFORE = re.compile(r"(?i)\b([a-z]+)\s+count\b")
 _SYNONYMS = {"employees": ("employees", "employee", "people", "associates", "team members", "workers", "staff"),
              "headcount": ("employees", "employee", "people", "associates", "team members", "workers")}
 _NUMBER = r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million))?"
-_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
-          r"Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)")
+_MONTH = MONTH_WORDS + r"\.?"
 _A_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}, (?:19|20)\d\d\b|\b{_MONTH} (?:19|20)\d\d\b|\b(?:in|since|during) (?:19|20)\d\d\b")
 _A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){1,4}(?:LLP|LLC|Inc\.|Corporation|Company|& Co\.|L\.P\.)|"
                      r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )")

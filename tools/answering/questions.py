@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Literal, Optional
 
 from finrag.state.question import Aggregate, Direction, QuestionFacts
-from finrag.tools.answering.line_items import LINE_ITEMS
-from finrag.tools.answering.metrics import METRICS, Metric, as_asked, metric_for
 from finrag.tools.question import read_question
 from finrag.tools.question.asks import definition_head
+from finrag.tools.vocabulary.line_items import LINE_ITEMS
+from finrag.tools.vocabulary.metrics import METRICS, Metric, as_asked, metric_for
 
 __all__ = ["Plan", "plan_question", "period_kind", "ytd_months"]
 

@@ -29,8 +29,10 @@ from finrag.tools.answering.member_facts import company_words
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.rankings import Breakdown, Part, is_reconciling, operands, render_ranking
 from finrag.tools.answering.reader import PRIMARY, Lookup, PageSource, ReaderResult, without_names, year_end_of
-from finrag.tools.answering.tables import Row, Table, page_titles
+from finrag.tools.answering.table_types import Row, Table
+from finrag.tools.answering.tables import page_titles
 from finrag.tools.question.measure import word_forms
+from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["AskedTables", "answer_ranking_from_tables", "asked_tables", "breakdowns_of", "context_pages",
            "read_breakdown_pages"]
@@ -313,8 +315,7 @@ def _sums(rows: list[Row], total: Optional[Row], t: Table) -> bool:
 
 
 _UNITS_LINE = re.compile(r"(?i)^\(?(?:in|dollars in|\$ ?in) (?:thousands|millions|billions)|unaudited|ended|^page \d|"
-                         r"^table of contents|^(?:(?:january|february|march|april|may|june|july|august|september|"
-                         r"october|november|december) \d{1,2},?\s*)+$")
+                         r"^table of contents|^(?:(?:" + "|".join(MONTH_NAMES) + r") \d{1,2},?\s*)+$")
 
 
 def _title(t: Table, section: str, total: Optional[Row], *, balance: bool, measure: Optional[re.Pattern]) -> str:

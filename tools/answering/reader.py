@@ -26,15 +26,17 @@ from typing import Callable, Optional, Protocol, cast
 from finrag.state.contract import AskedKind, ReaderKind
 from finrag.state.formula import Formula
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.line_items import line_item, match_score
-from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan, plan_question
 from finrag.tools.answering.render import render_answer, render_not_applicable, render_not_found, render_series
-from finrag.tools.answering.tables import SCALES, Table, page_statement, page_tables, page_titles
+from finrag.tools.answering.table_types import Table
+from finrag.tools.answering.tables import SCALES, page_statement, page_tables, page_titles
 from finrag.tools.fiscal import fiscal_year_of
 from finrag.tools.fiscal import safe_date as _safe_date
 from finrag.tools.question import read_question
-from finrag.tools.routing.text import month_num, strip_legal_suffix
+from finrag.tools.routing.text import strip_legal_suffix
+from finrag.tools.vocabulary.dates import month_num
+from finrag.tools.vocabulary.line_items import line_item, match_score
+from finrag.tools.vocabulary.metrics import Metric
 
 __all__ = ["Found", "Lookup", "ReaderResult", "PageSource", "read", "PRIMARY", "without_names", "year_end_of"]
 

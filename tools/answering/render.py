@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 from typing import Callable, Optional
 
-from finrag.tools.answering.line_items import LINE_ITEMS, line_item
-from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.questions import Plan
 from finrag.tools.numbers import SCALES
 from finrag.tools.numbers import SINGULAR as _SCALE_WORD
+from finrag.tools.vocabulary.line_items import LINE_ITEMS, line_item
+from finrag.tools.vocabulary.metrics import Metric
 
 __all__ = ["render_answer", "render_not_found", "render_not_applicable", "render_series", "fmt_money", "fmt_value",
            "possessive"]

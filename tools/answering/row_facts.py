@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from finrag.tools.answering.line_items import ROW, match_score
 from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX
+from finrag.tools.vocabulary.line_items import ROW, match_score
 
 __all__ = ["RowBinding", "bind_row", "words_of"]
 

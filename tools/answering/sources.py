@@ -8,6 +8,7 @@ from typing import Iterable, Optional
 
 from finrag.state.index_reader import IndexReader
 from finrag.tools.answering.table_file import table_file_for
+from finrag.tools.documents.parsing import quiet_mupdf
 
 __all__ = ["StorePages", "PdfPages"]
 
@@ -69,7 +70,6 @@ class PdfPages:
 
     def _all(self, doc_id: str) -> list[str]:
         if doc_id not in self._texts:
-            from finrag.tools.indexing.parsing import quiet_mupdf
 
             pymupdf = quiet_mupdf()
 

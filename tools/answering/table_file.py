@@ -22,19 +22,17 @@ import sqlite3
 import threading
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
+from finrag.tools.answering.table_types import Column, Row, Table
 from finrag.tools.cache import LruCache
-
-if TYPE_CHECKING:
-    from finrag.tools.answering.tables import Table
 
 __all__ = ["FILE_NAME", "PageTableFile", "table_file_for", "page_key"]
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "page_tables.sqlite"
-_READER_MODULES = ("tables.py", "page_heads.py", "../numbers.py", "../retrieval/statements.py", "../retrieval/text_memo.py")
+_READER_MODULES = ("tables.py", "table_types.py", "page_heads.py", "../numbers.py", "../vocabulary/statements.py", "../retrieval/text_memo.py")
 
 
 def _code_hash() -> str:
@@ -69,12 +67,11 @@ MAX_ROW_CHARS = 1_000_000
 row (a damaged or planted file) is a miss, read from the PDF again and replaced, never decoded."""
 
 
-def _encode(tables: list["Table"]) -> str:
+def _encode(tables: list[Table]) -> str:
     return json.dumps([asdict(t) for t in tables], separators=(",", ":"), allow_nan=True)
 
 
-def _decode(raw: str) -> list["Table"]:
-    from finrag.tools.answering.tables import Column, Row, Table
+def _decode(raw: str) -> list[Table]:
 
     out = []
     for t in json.loads(raw):
@@ -109,7 +106,7 @@ class PageTableFile:
         self._local.conn = conn
         return conn
 
-    def get(self, key: str) -> Optional[list["Table"]]:
+    def get(self, key: str) -> Optional[list[Table]]:
         """The tables kept under `key`, None when there are none (or they cannot be read)."""
         conn = self._conn()
         if conn is None:
@@ -121,7 +118,7 @@ class PageTableFile:
         except (sqlite3.Error, ValueError, TypeError, KeyError):
             return None
 
-    def put(self, key: str, tables: list["Table"]) -> None:
+    def put(self, key: str, tables: list[Table]) -> None:
         """Keep `tables` under `key` (skipped when the file is busy or cannot be written)."""
         conn = self._conn()
         if conn is None:

@@ -21,7 +21,6 @@ import re
 import stat as stat_mode
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, cast
 
@@ -34,8 +33,10 @@ from finrag.tools.answering.page_heads import (  # noqa: F401 - re-exported: the
     table_scope,
 )
 from finrag.tools.answering.table_file import PageTableFile, page_key
+from finrag.tools.answering.table_types import Column, Row, Table
 from finrag.tools.cache import LruCache
-from finrag.tools.indexing.file_identity import CHANGED, file_state
+from finrag.tools.documents.file_identity import CHANGED, file_state
+from finrag.tools.documents.parsing import quiet_mupdf
 from finrag.tools.numbers import SCALES, parse_number
 from finrag.tools.numbers import is_dash as _is_dash
 
@@ -56,75 +57,6 @@ def clean_label(text: str) -> str:
     t = re.sub(r"[.\u2026]{3,}", " ", t)
     t = re.sub(r"\s+", " ", t).strip(" :$.")
     return t
-
-
-@dataclass
-class Column:
-    """One value column: the fiscal year of its period (None for '% change' and other non-period columns),
-    the header text as read, and its x position on the page (None for text-parsed tables)."""
-
-    year: Optional[int]
-    header: str
-    x: Optional[float] = None
-    group: str = ""
-
-    @property
-    def months(self) -> Optional[int]:
-        """3, 6, 9 or 12 when the header says so ('Three Months Ended', 'Thirteen Weeks Ended', 'Years
-        Ended'), else None."""
-        g = f"{self.group} {self.header}".lower()
-        for word, n in (("thirteen", 3), ("twenty-six", 6), ("thirty-nine", 9), ("fifty-two", 12), ("fifty-three", 12),
-                        ("three", 3), ("six", 6), ("nine", 9), ("twelve", 12), ("quarter", 3)):
-            if word in g:
-                return n
-        if re.search(r"\b(?:fiscal )?years? ended\b", g):
-            return 12
-        return None
-
-
-@dataclass
-class Row:
-    label: str
-    values: dict[int, float] = field(default_factory=dict)
-    """Column index -> value (dashes are 0.0)."""
-    raw: dict[int, str] = field(default_factory=dict)
-    """Column index -> the cell as printed."""
-    section: str = ""
-    """The last label-only row above it ('Current assets:', 'Cash flows from investing activities')."""
-
-
-@dataclass
-class Table:
-    """One table of a page: its columns, rows, the page's scale and statement, and where it came from."""
-
-    doc_id: str
-    page: int
-    columns: list[Column]
-    rows: list[Row]
-    scale: Optional[str] = None
-    statement: Optional[str] = None
-    title: str = ""
-    method: str = "words"
-    scope: str = ""
-    """'parent' (parent-company-only or guarantor statements), 'segment', or 'investee' (equity-method investees'
-    summarised results) when the table's caption or the page's heading says so; '' for the consolidated
-    statements and other tables."""
-    caption: str = ""
-    """The label-only lines printed above the table's header row, back to the previous table's last row ("SUPPLEMENTAL
-    DATA - NET REVENUES (In thousands)"): what a table of segments or regions breaks down."""
-
-    def years(self) -> list[Optional[int]]:
-        return [c.year for c in self.columns]
-
-    def to_text(self, max_rows: int = 60) -> str:
-        """A compact plain-text rendering for an LLM's context: header line, then `label | v1 | v2`."""
-        scale = f" (in {self.scale})" if self.scale else ""
-        head = " | ".join(f"{c.group + ' ' if c.group else ''}{c.header}".strip() for c in self.columns)
-        lines = [f"[{self.doc_id}, p. {self.page}] {self.title or self.statement or 'table'}{scale}: {head}"]
-        for r in self.rows[:max_rows]:
-            cells = " | ".join(r.raw.get(i, "") for i in range(len(self.columns)))
-            lines.append(f"{r.label} | {cells}")
-        return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- word geometry
@@ -330,7 +262,7 @@ def _year_cell(ln: str) -> bool:
 def tables_from_text(text: str, *, doc_id: str = "", page: int = 0) -> list[Table]:
     """Tables of one page from its plain text (one cell per line): the fallback without a PDF.
 
-    Rows written one per line with ` | ` between cells (EDGAR HTML, `tools/indexing/html.py`) are split
+    Rows written one per line with ` | ` between cells (EDGAR HTML, `tools/documents/html.py`) are split
     into their cells first."""
     raw_rows = text.splitlines()
     cells = [(r, cell.strip()) for r, ln in enumerate(raw_rows) for cell in ln.split(" | ")]
@@ -456,7 +388,6 @@ _PDF_OPEN = 8
 def _open_pdf(path: str):
     """An open PyMuPDF document, kept open for the next pages (opening a 500-page filing takes ~60 ms);
     the caller holds `_PDF_LOCK` (PyMuPDF documents are not thread-safe)."""
-    from finrag.tools.indexing.parsing import quiet_mupdf
 
     pymupdf = quiet_mupdf()
 

@@ -26,13 +26,13 @@ import re
 from typing import Any, Optional, cast
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.line_items import LINE_ITEMS, ROW, item_in_question, line_item
 from finrag.tools.answering.questions import period_kind
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.render import possessive
 from finrag.tools.numbers import SCALE_OF_POWER
 from finrag.tools.question import read_question
-from finrag.tools.routing.dei import dei_date
+from finrag.tools.vocabulary.dates import dei_date
+from finrag.tools.vocabulary.line_items import LINE_ITEMS, ROW, item_in_question, line_item
 
 __all__ = ["CONCEPTS", "DISPLAY", "PREFIX", "answer_from_facts", "choose_fact", "asked_item", "check_against_table",
            "fact_cite", "facts_block", "fact_line", "item_display", "money", "owner", "part_display"]

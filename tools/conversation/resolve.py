@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from finrag.tools.answering.line_items import LINE_ITEMS
 from finrag.tools.conversation import phrasing as ph
 from finrag.tools.conversation.slots import QuestionSlots, read_slots
+from finrag.tools.vocabulary.line_items import LINE_ITEMS
 
 SLOTS = ("company", "period", "measure", "form")
 """The slots a turn may inherit, in the order the contract lists them."""

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from finrag.tools.answering.line_items import item_in_question
-from finrag.tools.routing.linker import ACCEPT
+from finrag.tools.routing.mentions import ACCEPT
+from finrag.tools.vocabulary.line_items import item_in_question
 
 RELATIVE_PERIODS: list[tuple[re.Pattern[str], int]] = [
     (re.compile(r"\b(?:the\s+)?(?:prior|previous|preceding)\s+(?:fiscal\s+)?year\b|\bthe\s+year\s+before\b|"
@@ -55,7 +55,7 @@ class QuestionSlots:
     """What the linker read: years and fiscal periods ('FY2022', '2023Q2')."""
     forms: list[str] = field(default_factory=list)
     measures: list[str] = field(default_factory=list)
-    """Line items it names (`finrag.tools.answering.line_items`), e.g. ['revenue']."""
+    """Line items it names (`finrag.tools.vocabulary.line_items`), e.g. ['revenue']."""
     shift: int = 0
     """A period relative to the previous turn's: -1 for "the year before", +1 for "the following year"."""
     shift_text: str = ""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence, Union
 
+from finrag.tools.vocabulary.dates import MONTH_NAMES
+
 from .data_files import load_data
 
 __all__ = [
@@ -20,8 +22,7 @@ __all__ = [
 BASE_YEAR = 2010  # financials are chained from here (seeded year by year)
 MIN_YEAR, MAX_YEAR = 2012, 2040  # fiscal years a filing can be generated for (each shows year - 1 too)
 
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
+MONTHS = list(MONTH_NAMES)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Sources: the submissions JSON (CIK, conformed company name, form, accession, filing date, period of report,
 items, fiscal year end) and the filing's own cover data, the dei facts of inline XBRL (`DocumentType`,
 `DocumentFiscalYearFocus`, `DocumentFiscalPeriodFocus`, `DocumentPeriodEndDate`, `TradingSymbol`,
-`EntityRegistrantName`, `CurrentFiscalYearEndDate` ...), read by `finrag.tools.indexing.xbrl.dei_facts` (the
+`EntityRegistrantName`, `CurrentFiscalYearEndDate` ...), read by `finrag.tools.documents.xbrl.dei_facts` (the
 indexer's own collector). The tickers at filing time are the filing's own `TradingSymbol` facts; `current_tickers` are the ones SEC lists today, so a renamed ticker keeps its history.
 `identity_source` says which values come from the filing and which were estimated.
 `finrag.tools.routing.documents` reads the sidecar when it indexes the filing.
@@ -17,8 +17,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Optional
 
+from finrag.tools.documents.xbrl import dei_facts
 from finrag.tools.edgar.listing import Filing
-from finrag.tools.indexing.xbrl import dei_facts
 
 __all__ = ["SCHEMA", "build_sidecar", "dei_facts", "read_sidecar", "sidecar_path", "write_sidecar"]
 

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from finrag.state.configuration import resolve_index_dir
 from finrag.tools.indexing.milvus.schema import is_milvus
+from finrag.tools.indexing.milvus.store import MilvusStore
+from finrag.tools.indexing.store import Store
 
 if TYPE_CHECKING:
     from finrag.state.index_reader import IndexBackend
@@ -43,10 +45,8 @@ def open_store(location: str | os.PathLike | None = None, embedder=None, create:
     """The index at `location`: the embedded Store for a directory, a MilvusStore for a `milvus:` location
     (with `milvus_settings`, else the environment's, read once where the location is parsed)."""
     if is_milvus(location):
-        from finrag.tools.indexing.milvus.store import MilvusStore
 
         dim = getattr(embedder, "dim", None) if embedder is not None else None
         return MilvusStore(str(location), embedder=embedder, create=create, dim=dim, settings=milvus_settings)
-    from finrag.tools.indexing.store import Store
 
     return Store(resolve_index_dir(location), embedder=embedder, create=create)

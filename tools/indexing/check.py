@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from finrag.tools.indexing.store import DB_NAME, VARIANTS
+from finrag.tools.indexing.store_schema import DB_NAME, VARIANTS
 
 
 @dataclass

@@ -37,6 +37,12 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 import numpy as np
 
 from finrag.state.settings import ProcessSettings, process_settings
+from finrag.tools.indexing.embed_threads import embed_threads
+from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
+from finrag.tools.indexing.minilm_onnx import OnnxMiniLM
+from finrag.tools.indexing.static_embedder import IDENTITY as STATIC_IDENTITY
+from finrag.tools.indexing.static_embedder import StaticEmbedder
+from finrag.tools.llm.chat import llm_limits
 
 DEFAULT_EMBEDDER = "minilm"
 AUTO = "auto"  # the embedder setting's default: the index's recorded embedder (see `resolve_spec`)
@@ -107,21 +113,6 @@ def select_device(requested: str | None = "auto", cuda_available=None) -> str:
     if not has_gpu:
         raise ValueError(f"device {requested!r} requested, but torch sees no CUDA GPU; use --device cpu or auto")
     return requested
-
-
-def embed_threads(setting: str | None = None) -> int:
-    """Threads for document embedding on the CPU: `setting` (the caller's `ProcessSettings.embed_threads`;
-    None: `$FINRAG_EMBED_THREADS`), else every core this process may use (its affinity mask, else the machine's)."""
-    env = (process_settings().embed_threads if setting is None else setting).strip()
-    if env:
-        try:
-            return max(1, int(env))
-        except ValueError:
-            raise ValueError(f"FINRAG_EMBED_THREADS={env!r}: expected a whole number of threads") from None
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 class MiniLMEmbedder:
@@ -202,7 +193,6 @@ class MiniLMEmbedder:
         if kind not in QUERY_ENCODERS:
             raise ValueError(f"FINRAG_QUERY_ENCODER={kind!r}: expected one of {', '.join(QUERY_ENCODERS)}")
         try:
-            from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
 
             numpy_model = NumpyMiniLM(self.model_path)
         except Exception:  # e.g. no tokenizer.json next to the weights
@@ -210,7 +200,6 @@ class MiniLMEmbedder:
         if kind == "numpy":
             return numpy_model
         try:
-            from finrag.tools.indexing.minilm_onnx import OnnxMiniLM
 
             return OnnxMiniLM(numpy_model, Path(self.model_path) / "model.safetensors")
         except Exception as exc:
@@ -247,7 +236,6 @@ class OpenAIEmbedder:
         if client is None:
             from langchain_openai import OpenAIEmbeddings
 
-            from finrag.tools.llm.chat import llm_limits
 
             kwargs: dict[str, Any] = {"model": model}
             # llm_timeout_s, llm_max_retries: the caller's, else those of the defaults and FINRAG_*
@@ -302,7 +290,6 @@ class QueryCache:
 def spec_for_identity(identity: str | None) -> str | None:
     """The offline embedder setting that opens an index recorded with `identity`; None for any other (no
     index, or an OpenAI-compatible embedder: that one needs its server named, so it stays explicit)."""
-    from finrag.tools.indexing.static_embedder import IDENTITY as STATIC_IDENTITY
 
     return {MINILM_IDENTITY: "minilm", STATIC_IDENTITY: "static"}.get(identity or "")
 
@@ -349,7 +336,6 @@ def get_embedder(spec: str | None = None, base_url: str | None = None, device: s
             if spec in ("minilm", "default", "offline", AUTO):
                 _CACHE[key] = MiniLMEmbedder(device=device)
             elif spec in ("static", "model2vec"):
-                from finrag.tools.indexing.static_embedder import StaticEmbedder
 
                 _CACHE[key] = StaticEmbedder()
             elif spec.startswith("openai"):

@@ -1,6 +1,6 @@
 """Inline-XBRL facts in the SQLite store: one row per iXBRL filing in table `xbrl_facts`.
 
-The row holds the collector's JSON (`finrag.tools.indexing.xbrl`: contexts, numeric facts, dei facts) with the
+The row holds the collector's JSON (`finrag.tools.documents.xbrl`: contexts, numeric facts, dei facts) with the
 content hash of the file it came from; `Store.facts_of` (`read_facts`) returns it only while the document's stored
 hash is the same, so a changed or removed filing never answers from stale facts. SQLite stays the source of truth;
 `finrag copy` carries the rows to Milvus (collection `<prefix>_xbrl_facts`, `tools/indexing/milvus/`, read by
@@ -16,6 +16,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Optional
 
 from finrag.state.index_reader import IndexLabels, IndexReader
+from finrag.tools.documents.xbrl import FACTS_SCHEMA
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.store import Store
@@ -54,7 +55,6 @@ def read_facts(conn: sqlite3.Connection, doc_id: str) -> Optional[dict]:
 def stale_facts(conn: sqlite3.Connection) -> set[str]:
     """The documents whose stored facts have another shape than the collector's (`xbrl.FACTS_SCHEMA`: written by
     an older finrag, e.g. without member facts): `finrag index` parses them again."""
-    from finrag.tools.indexing.xbrl import FACTS_SCHEMA
 
     try:
         rows = conn.execute("SELECT doc_id FROM xbrl_facts WHERE json_extract(data_json, '$.schema') IS NOT ?",

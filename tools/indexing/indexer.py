@@ -26,16 +26,18 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from finrag.state.prompts import CONTEXT_PROMPT
+from finrag.tools.documents.doc_ids import doc_id_for
+from finrag.tools.documents.parsing import MAX_FILE_CHARS, MAX_PARSE_SECONDS, SUPPORTED_SUFFIXES, assign_doc_ids
+from finrag.tools.indexing import variants as V
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
-from finrag.tools.indexing.parsing import (
-    MAX_FILE_CHARS,
-    MAX_PARSE_SECONDS,
-    SUPPORTED_SUFFIXES,
-    assign_doc_ids,
-    doc_id_for,
-)
+from finrag.tools.indexing.facts_store import load_facts, save_facts
+from finrag.tools.indexing.open_index import registry_for as get_registry
 from finrag.tools.indexing.pipeline import Prepared, StageClock, embeds_in_workers, prepared_stream
+from finrag.tools.indexing.sections_store import backfill_sections, save_sections
 from finrag.tools.indexing.store import Store
+from finrag.tools.llm.calls import invoke_tracked
+from finrag.tools.llm.replies import model_name
+from finrag.tools.routing.documents import build_document_info
 
 
 @dataclass
@@ -135,7 +137,6 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
     budget (`max_file_chars` of text, `max_parse_seconds`; `IndexSettings`), else reported as failed. With the
     static embedder the parse pool embeds too, so each document's text and vectors are stored as it arrives
     (`pipeline.py`); other embedders run their pass after every document's text is stored."""
-    from finrag.tools.indexing.sections_store import backfill_sections
 
     if store.embedder is None:
         raise ValueError("index_paths needs a Store opened with an embedder")
@@ -249,9 +250,6 @@ def _store_prepared(store: Store, item: Prepared, ids_by_path: dict[str, str], r
     """Store one prepared document: its text in one transaction (registry entry, pages, chunks with their
     segment spans), its XBRL facts and section labels, then the segment vectors the pool embedded (one
     transaction: `Store.add_segments`, as the embed pass stores them)."""
-    from finrag.tools.indexing.facts_store import save_facts
-    from finrag.tools.indexing.sections_store import save_sections
-    from finrag.tools.routing.documents import build_document_info
 
     for name, (wall, cpu) in item.times.items():
         clock.add(name, wall, cpu)
@@ -297,7 +295,6 @@ def _make_answerable(store: Store, report: IndexReport, t0: float, clock: StageC
             if (store.get_meta("variant_llmctx_source") or "offline") == "offline":
                 store.delete_prefixes("llmctx", changed)
         try:  # build and store the registry now, so the first question does not pay for it
-            from finrag.tools.indexing.open_index import registry_for as get_registry
 
             get_registry(store)
         except Exception as exc:  # routing data problems surface on the first question with their own message
@@ -391,8 +388,6 @@ def refresh_registry(store: Store) -> list[str]:
     Cheap (no parsing, no embedding), so improvements to the registry reach an
     existing index on the next `finrag index` run. Returns how many changed.
     """
-    from finrag.tools.indexing.facts_store import load_facts
-    from finrag.tools.routing.documents import build_document_info
 
     changed = []
     for old in store.documents():
@@ -447,8 +442,6 @@ def build_variant(store: Store, variant: str, *, contextualizer=None, context_pr
     `context_prompt` (the configuration's `contextualizer_prompt`; `{document}` and `{chunk}` are filled in).
     Returns what was done, including LLM calls and tokens spent at index time.
     """
-    from finrag.tools.indexing import variants as V
-    from finrag.tools.llm.calls import invoke_tracked
 
     infos = {d.doc_id: d for d in store.documents()}
     missing = store.missing_prefix_chunks(variant)
@@ -472,7 +465,6 @@ def build_variant(store: Store, variant: str, *, contextualizer=None, context_pr
         batch.clear()
 
     if missing:
-        from finrag.tools.llm.chat import model_name
 
         source = "offline" if variant == "meta" or contextualizer is None else f"llm:{model_name(contextualizer)}"
         recorded = store.get_meta(f"variant_{variant}_source")

@@ -450,42 +450,6 @@ class PostingCache:
 POSTINGS = PostingCache()
 
 
-def search(conn: sqlite3.Connection, phrases: Sequence[str], k: int,
-           los: Sequence[int] | None = None, cache_key=None, exhaustive: bool = False) -> list[tuple[int, float]]:
-    """(chunk_id, BM25 score) of the best k chunks for an OR of `phrases`, best first.
-
-    `los`: restrict to the documents whose first chunk ids these are (None: the whole corpus).
-    `cache_key`: identifies the index and its generation; with it, a corpus-wide search keeps the terms'
-    decoded postings in `POSTINGS` for the next query.
-    `exhaustive`: score every posting of every term (the reference the pruned corpus-wide search equals).
-    """
-    if k <= 0 or not phrases or (los is not None and not los):
-        return []
-    phrase_terms = [t for t in (TERMS.phrase(p) for p in phrases) if t]
-    if not phrase_terms:
-        return []
-    n_rows, tokens = conn.execute("SELECT rows, tokens FROM lex_stats WHERE id = 0").fetchone()
-    if not n_rows:
-        return []
-    avgdl = tokens / n_rows
-    terms = sorted({t for p in phrase_terms for t in p})
-    df = dict(conn.execute(f"SELECT term, df FROM lex_df WHERE term IN ({','.join('?' * len(terms))})", terms))
-    weights = []
-    for p in phrase_terms:
-        d = min(df.get(t, 0) for t in p)
-        weights.append((p, idf(n_rows, d) if d else 0.0))
-    weights = [(p, w) for p, w in weights if w > 0]
-    if not weights:
-        return []
-    if los is None:  # terms at FTS5's IDF floor add nothing measurable; read them only if needed
-        strong = [(p, w) for p, w in weights if w > IDF_FLOOR]
-        if strong and len(strong) < len(weights):
-            hits = _score(conn, strong, k, None, avgdl, cache_key, exhaustive)
-            if len(hits) >= k:
-                return hits
-    return _score(conn, weights, k, los, avgdl, cache_key if los is None else None, exhaustive)
-
-
 def fetch_postings(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None) -> dict[str, list[tuple[int, bytes]]]:
     """Each term's (lo, postings) rows: of every document, or of the documents starting at `los`."""
     if los is None:
@@ -509,55 +473,6 @@ def decode_records(parts: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarr
     rec = np.frombuffer(b"".join([p for _, p in parts]), dtype=POST_DTYPE)  # one buffer: no per-document arrays
     return rec["off"] + np.repeat(los, counts), rec["tf"].astype(np.float64), rec["dl"].astype(np.float64)
 
-
-def _postings_of(conn: sqlite3.Connection, terms: list[str], los: Sequence[int] | None,
-                 cache_key=None) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Each term's (chunk ids, tf, dl): from the cache where it has them (corpus-wide with a `cache_key`)."""
-    out = {}
-    if cache_key is not None:
-        for t in terms:
-            hit = POSTINGS.get((cache_key, t))
-            if hit is not None:
-                out[t] = hit
-    missing = [t for t in terms if t not in out]
-    if missing:
-        from_runs = None
-        if los is None:
-            from finrag.tools.indexing.lexical_runs import fetch_runs
-
-            from_runs = fetch_runs(conn, missing)
-        fetched = fetch_postings(conn, missing, los) if from_runs is None else {}
-        for t in missing:
-            out[t] = from_runs[t] if from_runs is not None else decode_records(fetched[t])
-            if cache_key is not None:
-                for a in out[t]:
-                    a.flags.writeable = False  # shared with later queries
-                POSTINGS.put((cache_key, t), out[t])
-    return out
-
-
-def _score(conn: sqlite3.Connection, weights: list[tuple[tuple[str, ...], float]], k: int,
-           los: Sequence[int] | None, avgdl: float, cache_key=None, exhaustive: bool = False) -> list[tuple[int, float]]:
-    if los is None and not exhaustive:  # corpus-wide: block-max search of the runs (lexical_blocks.py)
-        from finrag.tools.indexing.lexical_blocks import search_blocks
-
-        hits = search_blocks(conn, weights, k, avgdl)
-        if hits is not None:
-            return hits
-    terms = sorted({t for p, _ in weights for t in p})
-    per_term = _postings_of(conn, terms, los, cache_key)
-    all_ids, all_scores = [], []
-    for phrase, w in weights:
-        ids, tf, dl = per_term[phrase[0]]
-        for t in phrase[1:]:  # a phrase: chunks with all its tokens, the smallest frequency
-            ids2, tf2, _ = per_term[t]
-            common, i1, i2 = np.intersect1d(ids, ids2, assume_unique=True, return_indices=True)
-            ids, tf, dl = common, np.minimum(tf[i1], tf2[i2]), dl[i1]
-        if not len(ids):
-            continue
-        all_ids.append(ids)
-        all_scores.append(term_score(w, tf, dl, avgdl))
-    return top_k(all_ids, all_scores, k)
 
 
 def term_score(w: float, tf, dl, avgdl: float):

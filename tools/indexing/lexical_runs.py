@@ -19,7 +19,7 @@ re-indexed since) has its records checked against `lex_docs`, so runs never chan
 
 Each run is also written into a file (`lexical_blocks.RunFile`, by `_write_run`; `flush` writes one for a run
 that has none, and removes the files no run names): a corpus-wide search reads the blocks it needs from
-there (`lexical_blocks.search_blocks`), the SQLite rows stay what merges and the exhaustive scorer read.
+there (`lexical_search.search_blocks`), the SQLite rows stay what merges and the exhaustive scorer read.
 """
 from __future__ import annotations
 

@@ -26,8 +26,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from finrag.tools.indexing.file_checks import os_reason
-from finrag.tools.indexing.store import IndexError_, IndexUnwritable
+from finrag.tools.documents.file_checks import os_reason
+from finrag.tools.indexing.store_schema import IndexError_, IndexUnwritable
 
 WRITE_LOCK = "write.lock"
 FAISS_LOCK = "faiss.lock"

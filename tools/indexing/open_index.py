@@ -36,6 +36,12 @@ from typing import TYPE_CHECKING, Union
 
 from finrag.state.configuration import Configuration, resolve_index_dir
 from finrag.state.index_reader import IndexReader
+from finrag.tools.indexing.backend import is_milvus, location_key, open_store
+from finrag.tools.indexing.embedders import get_embedder, resolve_spec
+from finrag.tools.indexing.locking import unique_tmp
+from finrag.tools.indexing.store_schema import DB_NAME
+from finrag.tools.routing.registry import Registry
+from finrag.tools.routing.words import zipf
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.milvus.store import MilvusStore
@@ -55,7 +61,6 @@ log = logging.getLogger(__name__)
 
 def _db_file_id(location: str) -> tuple[int, int] | None:
     """(device, inode) of an embedded index's database file, None when it has none."""
-    from finrag.tools.indexing.store import DB_NAME
 
     try:
         st = os.stat(os.path.join(location, DB_NAME))
@@ -69,8 +74,6 @@ def open_reader(cfg: Configuration) -> OpenIndex:
     attached (`auto`: the index's own), not cached: the caller owns it (hand it to a run as
     `Configuration(index_reader=...)`, and close it). `IndexMissing` when there is no index there,
     `EmbedderMismatch` when the embedder is not the index's."""
-    from finrag.tools.indexing.backend import open_store
-    from finrag.tools.indexing.embedders import get_embedder, resolve_spec
 
     store = open_store(cfg.index_dir or resolve_index_dir(cfg.index_dir), create=False)
     spec = resolve_spec(cfg.embedder, store.get_meta("embedder"))  # auto: the index's own embedder
@@ -80,7 +83,6 @@ def open_reader(cfg: Configuration) -> OpenIndex:
 
 def open_index(cfg: Configuration) -> OpenIndex:
     """The open index of `cfg.index_dir` with `cfg.embedder` (opened once per process and shared)."""
-    from finrag.tools.indexing.backend import is_milvus, location_key
 
     key = (location_key(cfg.index_dir), cfg.embedder)  # a directory, or a milvus: location (issue 10)
     with _LOCK:
@@ -101,7 +103,6 @@ def forget_if_replaced(cfg: Configuration) -> OpenIndex | None:
     dropped store, None when nothing changed (always for Milvus). Costs one `stat`; never waits for another
     thread opening a store (it looks again next time). The dropped store is not closed: requests still running
     on it finish with it, and it closes when the last of them lets go of it."""
-    from finrag.tools.indexing.backend import location_key
 
     key = (location_key(cfg.index_dir), cfg.embedder)
     opened = _OPENED.get(key, False)  # False: not open (or a Milvus index, which has no file)
@@ -182,7 +183,6 @@ def _load_stored(path: Path, key: dict):
 
 
 def _store(path: Path, key: dict, registry: Registry) -> None:
-    from finrag.tools.indexing.locking import unique_tmp
 
     buf = io.BytesIO()
     buf.write(json.dumps(key).encode() + b"\n")
@@ -207,7 +207,6 @@ def registry_for(store: IndexReader, alias_file: str = "") -> Registry:
         cached = _REGISTRIES.get(key)
         if cached is None or cached[0] != stamp or cached[2]() is not store:
             if store in _FORGOTTEN:  # an index replaced on disk: its directory's files are the new index's
-                from finrag.tools.routing.registry import Registry
 
                 return Registry(store.documents(), alias_file=alias)
             stored_key = _registry_key(store, alias, generation)
@@ -215,7 +214,6 @@ def registry_for(store: IndexReader, alias_file: str = "") -> Registry:
                                       f"registry-{hashlib.sha1(str(alias).encode()).hexdigest()[:12]}.pickle")
             registry = _load_stored(path, stored_key)
             if registry is None:
-                from finrag.tools.routing.registry import Registry
 
                 registry = Registry(store.documents(), alias_file=alias)
                 _store(path, stored_key, registry)
@@ -232,7 +230,6 @@ def prefetch(cfg: Configuration) -> threading.Thread:
 
     def work() -> None:
         try:  # routing's word frequencies (a cached table; built from wordfreq's list on first use)
-            from finrag.tools.routing.words import zipf
 
             zipf("revenue")
         except Exception:

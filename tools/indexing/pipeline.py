@@ -24,9 +24,11 @@ from typing import Any, Callable, Generator, Iterator
 
 import numpy as np
 
+from finrag.tools.documents.file_checks import ParseError
+from finrag.tools.documents.parsing import MAX_FILE_CHARS, MAX_PARSE_SECONDS, ParsedDocument, parse_file
 from finrag.tools.indexing.chunking import Chunk, chunk_pages, chunk_segment_span, join_pages, segments
 from finrag.tools.indexing.lexical import Precomputed, precompute
-from finrag.tools.indexing.parsing import MAX_FILE_CHARS, MAX_PARSE_SECONDS, ParsedDocument, ParseError, parse_file
+from finrag.tools.indexing.static_embedder import StaticEmbedder
 
 Limits = tuple[int, float]
 """A file's parse budget: (characters of text, seconds)."""
@@ -103,7 +105,6 @@ def segment_texts_of(pages: list[str], chunks: list[Chunk], chunk_size: int, chu
 def embeds_in_workers(embedder: Any) -> bool:
     """Whether the parse pool may embed with `embedder`: the static model2vec table (pure CPU, its tokenizer
     single-threaded in `finrag`'s processes, nothing to lose by a fork)."""
-    from finrag.tools.indexing.static_embedder import StaticEmbedder
 
     return isinstance(embedder, StaticEmbedder)
 

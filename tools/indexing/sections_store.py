@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable
 
 from finrag.state.index_reader import IndexLabels, IndexReader, SectionLabels
 from finrag.tools.cache import LruCache
+from finrag.tools.indexing.chunking import join_pages
 from finrag.tools.indexing.sections import detect_sections, label_chunks
 
 if TYPE_CHECKING:
@@ -86,7 +87,6 @@ def stored_labels(conn: sqlite3.Connection, doc_id: str, location: str,
 def labels_from_pages(reader: IndexReader, doc_id: str) -> Labels:
     """Labels of a reader without the SQLite tables (Milvus, a reader handed in): chunks start where their first
     page starts; empty when it has no pages there (never an error)."""
-    from finrag.tools.indexing.chunking import join_pages
 
     try:
         pages = reader.pages_of(doc_id)

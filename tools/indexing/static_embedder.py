@@ -31,7 +31,9 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from finrag.state.configuration import user_cache_dir
-from finrag.tools.indexing.embedders import embed_threads
+from finrag.tools.indexing import static_encode
+from finrag.tools.indexing.embed_threads import embed_threads
+from finrag.tools.indexing.static_encode import encode
 
 DIMS = 256  # model2vec's default PCA size (MiniLM's own is 384)
 DISTILL_VERSION = 1
@@ -151,7 +153,6 @@ class StaticEmbedder:
         model = self.model
         pieces = self._word_pieces(model) if not progress else None
         if pieces is not None:  # the same vectors, the tokenizer asked once per word (static_encode.py)
-            from finrag.tools.indexing.static_encode import encode
 
             vecs = encode(model, pieces, texts, batch_size=self.batch_size)
         else:
@@ -163,7 +164,6 @@ class StaticEmbedder:
         """The model's `static_encode.WordPieces` (made once; None for a model encoded by model2vec itself)."""
         with _LOCK:
             if self._pieces is None:
-                from finrag.tools.indexing import static_encode
 
                 self._pieces = static_encode.WordPieces(model.tokenizer) if static_encode.supported(model) else False
             return self._pieces or None

@@ -40,9 +40,9 @@ import weakref
 from pathlib import Path
 
 from finrag.state.configuration import resolve_index_dir
+from finrag.tools.documents.file_checks import empty_database, why_unwritable
 from finrag.tools.indexing import lexical
 from finrag.tools.indexing import vectors as V
-from finrag.tools.indexing.file_checks import empty_database, why_unwritable
 from finrag.tools.indexing.read_cache import ReadCache
 from finrag.tools.indexing.store_read import ReadMixin
 from finrag.tools.indexing.store_schema import (

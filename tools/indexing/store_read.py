@@ -18,6 +18,7 @@ from finrag.state.index_reader import SectionLabels
 from finrag.state.schema import DocumentInfo, RetrievedChunk
 from finrag.tools.indexing import facts_store, sections_store
 from finrag.tools.indexing import vectors as V
+from finrag.tools.indexing.facts_store import stale_facts
 from finrag.tools.indexing.read_cache import ReadCache
 from finrag.tools.indexing.store_schema import VARIANTS, variant_name
 
@@ -75,7 +76,6 @@ class ReadMixin:
 
     def stale_facts_docs(self) -> set[str]:
         """The documents whose inline-XBRL facts were stored in an older shape (`facts_store.stale_facts`)."""
-        from finrag.tools.indexing.facts_store import stale_facts
 
         return stale_facts(self._reader())
 

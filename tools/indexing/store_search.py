@@ -25,8 +25,11 @@ import numpy as np
 
 from finrag.state.configuration import FTS_K, VECTOR_K
 from finrag.state.schema import RetrievedChunk
-from finrag.tools.indexing import lexical
+from finrag.tools.indexing import lexical, lexical_search
 from finrag.tools.indexing import vectors as V
+from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE, join_pages, segments
+from finrag.tools.indexing.embedders import normalize
+from finrag.tools.indexing.locking import faiss_save_lock
 from finrag.tools.indexing.store_schema import IndexError_, VariantMissing, blob_vec, fts_phrases, vec_blob
 from finrag.tools.indexing.store_schema import variant_name as _variant_name
 
@@ -132,11 +135,11 @@ class SearchMixin:
                 if getattr(self, "_lex_full", (None,))[0] != stamp:  # every document has current postings?
                     self._lex_full = (stamp, lexical.count_covered(conn) >= self.count_documents())
                 if self._lex_full[1]:
-                    hits = lexical.search(conn, phrases, int(k), cache_key=(self._cache_id(), stamp))
+                    hits = lexical_search.search(conn, phrases, int(k), cache_key=(self._cache_id(), stamp))
             else:
                 los = lexical.covered(conn, doc_ids)
                 if len(los) == len(set(doc_ids)):
-                    hits = lexical.search(conn, phrases, int(k), sorted(los.values()))
+                    hits = lexical_search.search(conn, phrases, int(k), sorted(los.values()))
         if hits is None:
             hits = self._fts5_search(conn, phrases, int(k), doc_ids, variant)
         chunks = self.get_chunks([cid for cid, _ in hits])
@@ -249,7 +252,6 @@ class SearchMixin:
 
     def _current_file(self, variant: str) -> str:
         """The id of the variant's vector file, creating an empty one when there is none (or a foreign one)."""
-        from finrag.tools.indexing.locking import faiss_save_lock
 
         vf = self.vector_file(variant)
         fid = vf.file_id()
@@ -320,7 +322,6 @@ class SearchMixin:
 
     def write_doc_vectors(self, doc_id: str, variant: str = "base", fid: str | None = None) -> bool:
         """Derive a document's chunk vectors from its stored segments (+ prefixes) into the vector file."""
-        from finrag.tools.indexing.locking import faiss_save_lock
 
         fid = fid or self._current_file(variant)
         ids, vecs = self._doc_chunk_vectors(doc_id, variant)
@@ -349,7 +350,6 @@ class SearchMixin:
         return np.stack([vecs[order[int(c)]] for c in ids])
 
     def _doc_chunk_vectors(self, doc_id: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
-        from finrag.tools.indexing.embedders import normalize
 
         conn = self._reader()
         seg_rows = conn.execute("SELECT vec FROM segments WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
@@ -398,7 +398,6 @@ class SearchMixin:
         return {"variant": variant, "written": added, "dropped": len(stale)}
 
     def _drop_rows(self, variant: str, docs: dict[str, tuple[int, int]]) -> None:
-        from finrag.tools.indexing.locking import faiss_save_lock
 
         vf = self.vector_file(variant)
         with self._vec_lock, faiss_save_lock(self.index_dir):
@@ -425,7 +424,6 @@ class SearchMixin:
             return None
         seq = self._reader().execute("SELECT COALESCE(MAX(seq), 0) FROM vec_rows WHERE variant=? AND file=?",
                                      (variant, fid)).fetchone()[0]
-        from finrag.tools.indexing.locking import faiss_save_lock
 
         return V.build_ann(vf, chosen, upto_seq=int(seq), file_id=fid, save_lock=faiss_save_lock(self.index_dir))
 
@@ -524,7 +522,6 @@ class SearchMixin:
 
     def segment_texts(self, doc_id: str) -> list[str]:
         """The texts the embedder reads for a document: its segments (or its chunks for other chunkings)."""
-        from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE, join_pages, segments
 
         size, overlap = self.chunking_params() or (CHUNK_SIZE, CHUNK_OVERLAP)
         step = size - overlap

@@ -33,6 +33,8 @@ from typing import Sequence, cast
 
 import numpy as np
 
+from finrag.tools.indexing.locking import unique_tmp
+
 VECTOR_INDEXES = ("auto", "flat", "ivf", "hnsw")
 AUTO_ANN_ROWS = 200_000
 TARGET_RECALL = 0.95
@@ -54,7 +56,6 @@ def read_json(path: Path) -> dict:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    from finrag.tools.indexing.locking import unique_tmp
 
     tmp = unique_tmp(path)
     try:
@@ -86,7 +87,6 @@ class VectorFile:
 
     def create(self) -> str:
         """Start a new, empty file (the caller holds the save lock); returns its id."""
-        from finrag.tools.indexing.locking import unique_tmp
 
         fid = uuid.uuid4().hex
         tmp = unique_tmp(self.path)
@@ -290,7 +290,6 @@ def build_ann(vf: VectorFile, kind: str, *, upto_seq: int, file_id: str, sample:
     path, side = _ann_paths(vf.index_dir, vf.variant)
     from contextlib import nullcontext
 
-    from finrag.tools.indexing.locking import unique_tmp
 
     with save_lock if save_lock is not None else nullcontext():
         tmp = unique_tmp(path)

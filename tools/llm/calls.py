@@ -9,17 +9,17 @@ returns an error record (`model: "error"`) and the node's offline strategy answe
 `finrag.tools.llm.chat.get_chat_model` tags the models it hands out for `offline` (`policy_of`)."""
 from __future__ import annotations
 
-import json
-import re
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 if TYPE_CHECKING:  # annotations only: importing it costs ~0.6 s, which an offline run never needs
     from langchain_core.language_models import BaseChatModel
 
 from finrag.tools.llm import system_role
-from finrag.tools.llm.chat import ON_LLM_ERROR_FAIL, model_name, policy_of
+from finrag.tools.llm.chat import ON_LLM_ERROR_FAIL, policy_of
 from finrag.tools.llm.deadline import DeadlinePassed
 from finrag.tools.llm.deadline import check as check_deadline
+from finrag.tools.llm.replies import model_name
+from finrag.tools.llm.structured import negotiate
 from finrag.tools.llm.tokens import count_tokens
 
 _TIMEOUT_ERRORS = frozenset({"APITimeoutError", "ModelTimeoutError", "TimeoutException"})
@@ -198,7 +198,6 @@ def invoke_structured_raw(role: str, model: BaseChatModel, schema, messages: lis
 def _negotiated(role: str, model: BaseChatModel, schema, messages: list) -> Any:
     """`negotiate`, with the openai client's own "the reply stopped at max_tokens" (json_schema's parse) as
     `LimitReached`."""
-    from finrag.tools.llm.structured import negotiate
 
     try:
         return negotiate(model, schema, messages)
@@ -217,40 +216,6 @@ def invoke_structured(role: str, model: BaseChatModel, schema, messages: list) -
     if isinstance(parsed, dict) and hasattr(schema, "model_validate"):
         parsed = schema.model_validate(parsed)
     return parsed, record
-
-
-def message_text(content: Any) -> str:
-    """The text of a reply's content: a string, or the text blocks of a list of content blocks."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # content blocks
-        parts = []
-        for block in content:
-            if isinstance(block, str):
-                parts.append(block)
-            elif isinstance(block, dict) and block.get("type") in (None, "text", "output_text"):
-                parts.append(str(block.get("text", "")))
-        return "".join(parts)
-    return "" if content is None else str(content)
-
-
-_FENCE_RE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
-
-
-def json_objects(text: str) -> Iterator[dict]:
-    """JSON objects in a plain-text reply, in order of preference: inside ```json code fences first,
-    then anywhere in the text (prose before or after is skipped); one per opening brace that parses."""
-    if not text:
-        return
-    decoder = json.JSONDecoder()
-    for cand in [m.group(1) for m in _FENCE_RE.finditer(text)] + [text]:
-        for start in [i for i, ch in enumerate(cand) if ch == "{"]:
-            try:
-                obj, _ = decoder.raw_decode(cand, start)
-            except ValueError:
-                continue
-            if isinstance(obj, dict):
-                yield obj
 
 
 ERROR_MODEL = "error"

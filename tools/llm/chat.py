@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any, Literal, Mapping
 if TYPE_CHECKING:  # importing langchain_core.language_models costs ~0.6 s; an offline run never needs it
     from langchain_core.language_models import BaseChatModel
 
-from finrag.state.configuration import LLM_MAX_TOKENS, Configuration
-from finrag.state.settings import ProcessSettings, default_configuration, process_settings
+from finrag.state.configuration import LLM_MAX_TOKENS, Configuration, default_configuration
+from finrag.state.settings import ProcessSettings, process_settings
 from finrag.tools.llm.deadline import fit_limits
+from finrag.tools.llm.replies import model_name
 from finrag.tools.llm.structured import SETTING_KEY, setting_of
 from finrag.tools.llm.system_role import SYSTEM_ROLE_KEY
 from finrag.tools.llm.system_role import setting_of as system_role_of
@@ -209,9 +210,3 @@ def _host(url: str) -> str:
 
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}".lower() if parts.netloc else url
-
-
-def model_name(model: BaseChatModel | None) -> str:
-    if model is None:
-        return "offline"
-    return str(getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__)

@@ -31,6 +31,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, cast
 
+from finrag.tools.llm.replies import json_objects, message_text, model_name
+
 METHODS = ("json_schema", "tools", "json_object", "prompt")
 """The structured-output methods, in the order `auto` tries them."""
 STRUCTURED_OUTPUT = ("auto", *METHODS)
@@ -81,7 +83,6 @@ def _openai_like(model: Any) -> bool:
 
 def server_key(model: Any) -> tuple[str, str]:
     """(base URL, model name): what `auto` remembers a method for."""
-    from finrag.tools.llm.chat import model_name
 
     base = str(getattr(model, "openai_api_base", None) or OPENAI_BASE).rstrip("/")
     return base, model_name(model)
@@ -210,14 +211,12 @@ def with_instruction(messages: list, text: str) -> list:
 
 
 def _reply_text(reply: Any) -> str:
-    from finrag.tools.llm.calls import message_text
 
     return message_text(getattr(reply, "content", reply))
 
 
 def parse_reply(schema: Any, text: str) -> tuple[Any, Exception | None]:
     """(the first JSON object in `text` valid for `schema`, None), else (None, the reason)."""
-    from finrag.tools.llm.calls import json_objects
 
     error: Exception | None = None
     for obj in json_objects(text):

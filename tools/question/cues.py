@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from finrag.state.configuration import MAX_QUESTION_CHARS  # the one question-length limit
-from finrag.tools.routing.text import two_digit_year
+from finrag.tools.vocabulary.dates import two_digit_year
 
 __all__ = ["detect_forms", "event_items", "forward_years", "question_cues"]
 

@@ -34,14 +34,14 @@ from finrag.state.formula import (
     expr_text,
     expr_unknowns,
 )
-from finrag.tools.answering.arithmetic import always_zero
-from finrag.tools.answering.catalog import CATALOG
-from finrag.tools.answering.line_items import LINE_ITEMS, item_in_question
 from finrag.tools.question.asks import aggregate_of, definition_head
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve
+from finrag.tools.vocabulary.arithmetic import always_zero
+from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
+from finrag.tools.vocabulary.line_items import LINE_ITEMS, item_in_question
 
 __all__ = ["formula_of"]
 
@@ -288,7 +288,6 @@ def _covers(key: str, catalog_name: str) -> bool:
 def _catalog_with(head: str, defined: dict[str, Expr]) -> Optional[tuple[str, Expr]]:
     """The catalog metric the head names, its formula re-read with the question's definitions in place of the names
     they define (so the question's EBITDA is the one in "EBITDA margin"); None when none of its parts is defined."""
-    from finrag.tools.answering.catalog import parse_formula
 
     entry = next((e for e in CATALOG.values() for p in e.names if re.search(p, head, re.I)), None)
     if entry is None or not defined:

@@ -18,7 +18,7 @@ from typing import Callable, Optional
 from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
 from finrag.tools.question.operand import SUBJECT, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
-from finrag.tools.routing.text import MONTH_NAMES
+from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_operators"]
 

@@ -6,8 +6,9 @@ import re
 from typing import Optional
 
 from finrag.state.question import CoverFact, MemberCue
-from finrag.tools.answering.line_items import item_in_question
-from finrag.tools.answering.metrics import metric_in_question
+from finrag.tools.vocabulary.dates import MONTH_WORDS
+from finrag.tools.vocabulary.line_items import item_in_question
+from finrag.tools.vocabulary.metrics import metric_in_question
 
 _COVER: tuple[tuple[CoverFact, re.Pattern[str]], ...] = (
     ("auditor", re.compile(r"(?i)\bwho\s+(?:audited|audits)\b|\bwho\s+(?:is|was)\b[^?]*\b(?:auditor|audit\s+firm|accounting\s+firm)\b|"
@@ -48,13 +49,11 @@ def cover_fact(text: str) -> Optional[CoverFact]:
 
 __all__ = ["cover_fact", "measure", "measure_qualifier", "member_cue", "part_qualifier", "word_forms"]
 
-_MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|"
-           "Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec")
 _MEMBER_CUES: tuple[tuple[MemberCue, re.Pattern[str]], ...] = (
     ("segment", re.compile(r"(?i)\b(?:reportable |operating |business )?segments?\b")),
     ("region", re.compile(r"(?i)\b(?:geograph\w*|regions?|countr(?:y|ies))\b|"
                           r"\b(?:(?:revenues?|sales)\s+(?:(?:generated|earned|derived)\s+)?|generat\w*\s+)(?:from|in)\s+(?:the\s+)?"
-                          rf"(?!FY|Q[1-4]|H[12]|(?:Fiscal|Calendar|Operations|Continuing|Contracts?|Customers?|{_MONTHS})\b)"
+                          rf"(?!FY|Q[1-4]|H[12]|(?:Fiscal|Calendar|Operations|Continuing|Contracts?|Customers?|{MONTH_WORDS})\b)"
                           r"(?-i:[A-Z][A-Za-z]+)")),
     ("product", re.compile(r"(?i)\bproduct (?:lines?|categor(?:y|ies)|groups?)\b|\bby product\b")),
 )

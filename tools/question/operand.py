@@ -17,9 +17,9 @@ import re
 from typing import Optional
 
 from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
-from finrag.tools.answering.catalog import CATALOG
-from finrag.tools.answering.line_items import LINE_ITEMS, match_score
-from finrag.tools.routing.text import MONTH_WORDS
+from finrag.tools.vocabulary.catalog import CATALOG
+from finrag.tools.vocabulary.dates import MONTH_WORDS
+from finrag.tools.vocabulary.line_items import LINE_ITEMS, match_score
 
 __all__ = ["SUBJECT", "clean_phrase", "resolve", "name_key", "split_and", "year_number"]
 

@@ -14,8 +14,8 @@ import re
 from typing import Optional
 
 from finrag.state.configuration import MAX_QUESTION_CHARS  # the one question-length limit
-from finrag.tools.routing.dei import dei_date
-from finrag.tools.routing.text import MONTH_RE, iso_date, month_num, two_digit_year, uniq
+from finrag.tools.sequences import uniq
+from finrag.tools.vocabulary.dates import MONTH_RE, dei_date, iso_date, month_num, two_digit_year
 
 __all__ = ["ANNUAL", "QTR", "YTD", "as_of_date", "extract_periods", "month_quarters", "quarters_written", "year_range",
            "years_written", "ytd_months_named"]

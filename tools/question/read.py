@@ -16,13 +16,13 @@ from finrag.tools.question import asks, cues, periods
 from finrag.tools.question.formula import formula_of
 from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
 from finrag.tools.question.ranking import ranking_of
+from finrag.tools.question.section_intent import question_scope
 from finrag.tools.question.shorthand import expand_shorthand
+from finrag.tools.vocabulary.statements import statement_intent
 
 __all__ = ["read_question"]
 
 def _scope(text: str) -> QuestionScope:
-    from finrag.tools.retrieval.section_intent import question_scope
-    from finrag.tools.retrieval.statements import statement_intent
 
     return question_scope(text, bool(statement_intent(text)))
 

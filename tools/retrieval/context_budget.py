@@ -22,9 +22,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Callable, Optional, overload
 
 from finrag.tools.llm.tokens import count_tokens
-from finrag.tools.retrieval.section_intent import Scope, question_scope, sections_for
-from finrag.tools.retrieval.statements import statement_intent
+from finrag.tools.question.section_intent import Scope, question_scope, sections_for
 from finrag.tools.retrieval.text_memo import TextMemo
+from finrag.tools.vocabulary.statements import statement_intent
 
 __all__ = ["plan_context", "prefer_sections", "section_bonus", "fill_budget", "expansion_ids", "chunk_tokens",
            "chunk_tokens_of", "LazyRanking", "LazySequence"]

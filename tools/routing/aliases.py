@@ -16,7 +16,8 @@ from typing import Iterable, Optional
 
 import yaml
 
-from finrag.tools.routing.text import TICKER_SHAPE, PathLike, squash, uniq
+from finrag.tools.routing.text import TICKER_SHAPE, PathLike, squash
+from finrag.tools.sequences import uniq
 
 __all__ = ["BUILTIN_ALIAS_FILE", "AliasBook", "AliasEntry", "builtin_aliases", "load_alias_file"]
 

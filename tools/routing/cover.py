@@ -13,15 +13,10 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from finrag.tools.routing.text import (
-    MONTH_RE,
-    SUFFIX_WORDS,
-    TICKER_SHAPE,
-    PathLike,
-    iso_date,
-    month_num,
-    uniq,
-)
+from finrag.tools.documents.parsing import read_pages
+from finrag.tools.routing.text import SUFFIX_WORDS, TICKER_SHAPE, PathLike
+from finrag.tools.sequences import uniq
+from finrag.tools.vocabulary.dates import MONTH_RE, iso_date, month_num
 
 __all__ = ["MAX_COVER_CHARS", "parse_cover_page", "read_cover_text"]
 
@@ -234,7 +229,6 @@ def read_cover_text(path: PathLike, pages: int = 3) -> str:
     """Text of a filing's first `pages` pages, read by the indexer's parser; '' on any error.
 
     The indexer derives cover pages the same way from the pages it stores ("\n".join(pages[:3]))."""
-    from finrag.tools.indexing.parsing import read_pages
 
     try:
         return "\n".join(read_pages(Path(path), max_pages=pages))

@@ -1,6 +1,6 @@
 """A filing's identity from its inline-XBRL document-and-entity (`dei:`) facts.
 
-`dei_identity(dei)` reads the dict the indexer collects (`finrag.tools.indexing.xbrl`): DocumentType,
+`dei_identity(dei)` reads the dict the indexer collects (`finrag.tools.documents.xbrl`): DocumentType,
 DocumentFiscalYearFocus, DocumentFiscalPeriodFocus, DocumentPeriodEndDate, TradingSymbol,
 EntityRegistrantName, EntityCentralIndexKey and CurrentFiscalYearEndDate, and returns registry fields
 (`form` '10K'/'10Q'/'8K', `fiscal_year`, `quarter`, `period_end` ISO, `fiscal_year_end` 'September 28',
@@ -12,26 +12,11 @@ import re
 from typing import Optional
 
 from finrag.state.forms import SEC_FORM_KEYS
-from finrag.tools.routing.text import MONTH_NAMES, MONTH_RE, iso_date, month_num
+from finrag.tools.vocabulary.dates import MONTH_NAMES, dei_date
 
-__all__ = ["dei_identity", "dei_date"]
+__all__ = ["dei_identity"]
 
 _TICKER = re.compile(r"[A-Z]{1,5}(?:[.\-][A-Z]{1,2})?")
-
-
-def dei_date(text: str) -> Optional[str]:
-    """'June 28, 2025', 'Jun. 28, 2025', '28 June 2025' or '2025-06-28' as an ISO date, else None."""
-    t = re.sub(r"\s+", " ", str(text or "")).strip()
-    m = re.search(r"((?:19|20)\d{2})-(\d{2})-(\d{2})", t)
-    if m:
-        return iso_date(*map(int, m.groups()))
-    m = re.search(MONTH_RE + r"\.?\s*(\d{1,2})\s*,?\s*((?:19|20)\d{2})", t, re.I)
-    if m:
-        return iso_date(int(m.group(3)), month_num(m.group(1)), int(m.group(2)))
-    m = re.search(r"(\d{1,2})\s+" + MONTH_RE + r"\.?\s*,?\s*((?:19|20)\d{2})", t, re.I)
-    if m:
-        return iso_date(int(m.group(3)), month_num(m.group(2)), int(m.group(1)))
-    return None
 
 
 def dei_identity(dei: Optional[dict]) -> dict:

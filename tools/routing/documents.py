@@ -17,9 +17,12 @@ from finrag.state.forms import SEC_FORM_KEYS
 from finrag.state.schema import DocumentInfo
 from finrag.tools.routing.aliases import AliasBook, builtin_aliases
 from finrag.tools.routing.cover import parse_cover_page
+from finrag.tools.routing.dei import dei_identity
 from finrag.tools.routing.filenames import canonical_company_key, parse_path
-from finrag.tools.routing.text import MONTH_NAMES, PathLike, clean_company_name, edit_distance, squash, uniq
+from finrag.tools.routing.text import PathLike, clean_company_name, edit_distance, squash
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
+from finrag.tools.sequences import uniq
+from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["build_document_info", "clean_company_name", "name_variants", "names_same_company", "readable_key"]
 
@@ -93,10 +96,9 @@ def _company_conflict(file_key: str, registrant: str, tickers: list[str], origin
 def build_document_info(path: PathLike, cover_text: str = "", book: Optional[AliasBook] = None,
                         dei: Optional[dict] = None) -> DocumentInfo:
     """Combine what the filing says about itself (never raises), most exact first: the `finrag fetch` sidecar,
-    the inline-XBRL `dei` facts (`finrag.tools.indexing.xbrl`), the cover page, the file name. A file name's
+    the inline-XBRL `dei` facts (`finrag.tools.documents.xbrl`), the cover page, the file name. A file name's
     date (`abbv-10-k-2025-02-14.html`) is a filing date, so there the cover's fiscal year comes first.
     `sources` says which of them gave each field."""
-    from finrag.tools.routing.dei import dei_identity
 
     book = book or builtin_aliases()
     p = parse_path(path)

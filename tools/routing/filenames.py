@@ -14,10 +14,12 @@ from pathlib import PurePath
 from typing import Optional
 
 from finrag.state.forms import FORM_KEYS
+from finrag.tools.documents.doc_ids import PAPER_TICKER, downloader_parts, is_period_only, layout_doc_id
 from finrag.tools.routing.aliases import AliasBook, builtin_aliases
-from finrag.tools.routing.text import PathLike, edit_distance, iso_date, squash
+from finrag.tools.routing.text import PathLike, edit_distance, squash
+from finrag.tools.vocabulary.dates import iso_date
 
-__all__ = ["FORMS", "canonical_company_key", "doc_id_for", "parse_path"]
+__all__ = ["FORMS", "canonical_company_key", "parse_path"]
 
 FORMS = FORM_KEYS  # the form keys (one home: finrag.state.forms)
 
@@ -33,7 +35,6 @@ _FB_NAME = re.compile(
     r"^(?P<company>[A-Za-z0-9&.\-]+(?:_[A-Za-z0-9&.\-]+)*?)_(?P<year>(?:19|20)\d{2})"
     r"(?:Q(?P<quarter>[1-4]))?_(?P<type>[A-Za-z0-9\-]+?)"
     r"(?:_dated[-_](?P<date>\d{4}-\d{2}-\d{2}))?$", re.IGNORECASE)
-_PAPER_TICKER = re.compile(r"[A-Za-z]{1,5}(?:[.\-][A-Za-z]{1,2})?")
 
 
 def _empty_path_info(doc_id: str = "") -> dict:
@@ -67,58 +68,6 @@ def canonical_company_key(raw: str, book: Optional[AliasBook] = None) -> str:
     return key
 
 
-_PERIOD_WORDS = re.compile(
-    r"(?:19|20)\d{2}(?:[-_]?\d{2}){0,2}|FY|CY|Q[1-4]|[1-4]Q|H[12]|10-?K(?:A|405)?|10-?Q(?:A)?|8-?K(?:A)?|"
-    r"annual|report|quarterly|earnings|release|press|form|filing|transcript|dated|final|amended|amendment|v\d+|"
-    r"\d{1,2}", re.IGNORECASE)
-
-
-def _is_period_only(stem: str) -> bool:
-    """'2023', 'FY2023', '10-K_2023', '2023Q2_10Q': names that carry no company."""
-    if not re.search(r"(?:19|20)\d{2}|10-?[KQ]|8-?K", stem, re.I):
-        return False
-    text = re.sub(r"(?<![A-Za-z0-9])(?:10-?K(?:A|405)?|10-?Q(?:A)?|8-?K(?:A)?)(?![A-Za-z])", " ", stem, flags=re.I)
-    words = [w for w in re.split(r"[^A-Za-z0-9]+", text) if w]
-    return all(_PERIOD_WORDS.fullmatch(w) or re.fullmatch(r"(?:FY|Q[1-4])?\d+(?:Q[1-4])?", w, re.I) for w in words)
-
-
-def doc_id_for(path: PathLike) -> str:
-    """A document id that stays unique in every supported layout.
-
-    FinanceBench and generic names keep their file name without extension (`3M_2018_10K`); the
-    paper's `{year}/{TICKER}.pdf` becomes `TICKER_year` (`2022/MMM.pdf` -> `MMM_2022`); a name that
-    only gives a period, inside a folder per company, is prefixed with the folder
-    (`AAPL/10-K_2023.pdf` -> `AAPL_10-K_2023`). The indexer qualifies the rare remaining clashes."""
-    try:
-        p = PurePath(str(path))
-    except Exception:
-        return ""
-    stem, parent = p.stem, p.parent.name
-    downloaded = _downloader_parts(p)
-    if downloaded:
-        return "_".join(downloaded)
-    if re.fullmatch(r"(?:19|20)\d{2}", parent or "") and _PAPER_TICKER.fullmatch(stem or ""):
-        return f"{stem.upper()}_{parent}"
-    if stem and parent and parent not in (".", "..") and _is_period_only(stem) \
-            and not re.fullmatch(r"(?:19|20)\d{2}", parent):
-        folder = re.sub(r"[^A-Za-z0-9&.\-]+", "_", parent).strip("_")
-        return f"{folder}_{stem}" if folder else stem
-    return stem
-
-
-_DOWNLOADER_FILES = re.compile(r"(?i)primary-document\.html?|full-submission\.txt")
-_ACCESSION = re.compile(r"\d{10}-\d{2}-\d{6}")
-
-
-def _downloader_parts(p: PurePath) -> Optional[tuple[str, str, str]]:
-    """sec-edgar-downloader's `sec-edgar-filings/TICKER/FORM/ACCESSION/primary-document.html` (or
-    `full-submission.txt`): (ticker, form, accession), else None."""
-    parts = p.parts
-    if len(parts) < 4 or not _DOWNLOADER_FILES.fullmatch(p.name) or not _ACCESSION.fullmatch(parts[-2]):
-        return None
-    return parts[-4], parts[-3], parts[-2]
-
-
 def parse_path(path: PathLike) -> dict:
     """What a file name says about a filing; never raises, unknown fields are empty.
 
@@ -134,11 +83,11 @@ def parse_path(path: PathLike) -> dict:
     except Exception:
         return _empty_path_info()
     stem = p.stem
-    info = _empty_path_info(doc_id_for(p))
+    info = _empty_path_info(layout_doc_id(p))
     if not stem:
         return info
     try:
-        downloaded = _downloader_parts(p)
+        downloaded = downloader_parts(p)
         if downloaded:  # the folders name ticker and form; the document itself gives the period
             ticker, form, _acc = downloaded
             entry = builtin_aliases().entry_for(tickers=[ticker.upper()])
@@ -167,7 +116,7 @@ def _parse_financebench(stem: str, info: dict) -> Optional[dict]:
 
 def _parse_paper(p: PurePath, stem: str, info: dict) -> Optional[dict]:
     parent = p.parent.name
-    if not re.fullmatch(r"(?:19|20)\d{2}", parent or "") or not _PAPER_TICKER.fullmatch(stem):
+    if not re.fullmatch(r"(?:19|20)\d{2}", parent or "") or not PAPER_TICKER.fullmatch(stem):
         return None
     ticker = stem.upper().replace("-", ".")
     entry = builtin_aliases().entry_for(tickers=[ticker])
@@ -180,16 +129,16 @@ def _parse_paper(p: PurePath, stem: str, info: dict) -> Optional[dict]:
 def _parse_company_folder(p: PurePath, stem: str, info: dict) -> Optional[dict]:
     """`AAPL/2023.pdf`, `Apple/10-K_FY2023.pdf`: the folder names the company, the file the period."""
     parent = p.parent.name
-    if not parent or not _is_period_only(stem) or re.fullmatch(r"(?:19|20)\d{2}", parent):
+    if not parent or not is_period_only(stem) or re.fullmatch(r"(?:19|20)\d{2}", parent):
         return None
     info = _parse_generic(stem, info)
     words = [w for w in re.split(r"[^A-Za-z0-9&]+", parent) if w]
     company = "_".join(words)
-    entry = builtin_aliases().entry_for(tickers=[company.upper()]) if _PAPER_TICKER.fullmatch(company) else None
+    entry = builtin_aliases().entry_for(tickers=[company.upper()]) if PAPER_TICKER.fullmatch(company) else None
     if entry is not None and squash(company) not in builtin_aliases().known_keys():
         info["ticker"] = company.upper()
         company = entry.key or squash(entry.name)
-    elif _PAPER_TICKER.fullmatch(company) and company.isupper():
+    elif PAPER_TICKER.fullmatch(company) and company.isupper():
         info["ticker"] = company
     info.update(layout="company_folder", company_key=canonical_company_key(company) if company else "")
     if not info["form"] and info["fiscal_year"] and not info["quarter"]:
@@ -222,7 +171,7 @@ def _parse_generic(stem: str, info: dict) -> dict:
     cut = min([m.start() for m in (form_m, date_m, q_m, y_m) if m] or [len(text)])
     words = [w for w in re.split(r"[^A-Za-z0-9&]+", text[:cut]) if w and not w.isdigit()]
     company = "_".join(words)
-    entry = builtin_aliases().entry_for(tickers=[company.upper()]) if _PAPER_TICKER.fullmatch(company) else None
+    entry = builtin_aliases().entry_for(tickers=[company.upper()]) if PAPER_TICKER.fullmatch(company) else None
     if entry is not None and squash(company) not in builtin_aliases().known_keys():  # 'aapl-20230930.htm'
         info["ticker"] = company.upper()
         company = entry.key or squash(entry.name)

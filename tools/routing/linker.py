@@ -26,67 +26,27 @@ when its confidence reaches `ACCEPT` (0.5); the rest stay in the list with their
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from finrag.tools.routing.mentions import (
+    ACCEPT,
+    ALTERNATIVE,
+    EXCHANGE_BEFORE,
+    TICKER_WORD_BEFORE,
+    Candidate,
+    Company,
+    sentence_initial,
+)
 from finrag.tools.routing.names import derived_names
-from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE, strip_accents, strip_legal_suffix, uniq
+from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
+from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
+from finrag.tools.sequences import uniq
+from finrag.tools.vocabulary.dates import MONTH_RE
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 
-ACCEPT = 0.5
-"""A candidate with at least this confidence is taken as named by the question."""
-ALTERNATIVE = 0.45
-"""The confidence of a reading ranking set aside for a better one (`Candidate.set_aside`): below ACCEPT."""
-
-
-@dataclass
-class Company:
-    """One company the registry knows: its documents (none for alias-book-only companies), names, tickers."""
-
-    key: str
-    name: str = ""
-    in_registry: bool = True
-    tickers: list[str] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)
-    doc_ids: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Candidate:
-    """A company the question may name: registry key ('' when unknown), confidence, reason."""
-
-    name: str
-    key: str = ""
-    in_index: bool = False
-    confidence: float = 0.0
-    reason: str = ""
-    kind: str = ""  # name, head, initialism, abbrev, short, ticker, fuzzy, unknown
-    text: str = ""
-    start: int = 0
-    end: int = 0
-    ticker: str = ""
-    alternative_to: str = ""  # a plausible reading that ranking set aside: the company it lost to
-    weak: bool = False  # a ticker without ticker context that is a word, an abbreviation or a letter, or no subject
-    wordish: bool = False  # weak as a word, abbreviation or letter (not only by its place in the question)
-
-    @property
-    def accepted(self) -> bool:
-        return self.confidence >= ACCEPT
-
-    def set_aside(self, winner: str, why: str) -> None:
-        """Keep this reading as an alternative to `winner`: below acceptance, with its evidence and why."""
-        self.reason += f"; alternative to {winner}: {why} (was {self.confidence:.2f})"
-        self.confidence = min(self.confidence, ALTERNATIVE)
-        self.alternative_to = winner
-
-    def as_dict(self) -> dict:
-        out = {"name": self.name, "key": self.key, "in_index": self.in_index, "text": self.text,
-               "confidence": round(self.confidence, 3), "kind": self.kind, "reason": self.reason}
-        if self.alternative_to:
-            out["alternative_to"] = self.alternative_to
-        return out
 
 
 _TOKEN = re.compile(r"[^\W_]+|&")
@@ -126,8 +86,6 @@ def comp_tickers(comp: "Company") -> list[str]:
     return [t.replace(".", "").replace("-", "") for t in comp.tickers]
 _TICKER_TOKEN = re.compile(r"(?<![\w&.\-$])(\$)?([A-Z]{1,5}(?:[.\-][A-Z])?)(?![\w&]|[.\-][A-Za-z0-9])")
 _DOLLAR_TICKER = re.compile(r"\$([A-Za-z]{1,5}(?:\.[A-Za-z])?)\b")
-_EXCHANGE_BEFORE = re.compile(r"(?:NYSE(?:\s+American)?|NASDAQ|Nasdaq(?:GS)?|AMEX|Cboe|CBOE)\s*:\s*$")
-_TICKER_WORD_BEFORE = re.compile(r"\b(?:tickers?|symbols?|stock|shares\s+of|ticker\s+symbol)\s*:?\s*$", re.I)
 _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
@@ -169,11 +127,6 @@ def alias_tokens(alias: str) -> tuple[str, ...]:
 def _is_shouting(text: str) -> bool:
     upper, lower = len(re.findall(r"[A-Z]", text)), len(re.findall(r"[a-z]", text))
     return upper + lower > 20 and upper > 0.6 * (upper + lower)
-
-
-def _sentence_initial(text: str, start: int) -> bool:
-    before = text[:start].rstrip()
-    return not before or before[-1] in ".?!:;\n"
 
 
 def _english_penalty(word: str) -> float:
@@ -254,7 +207,7 @@ class Linker:
         words = [t for t in toks if t != "&"]
         lower = surface == surface.lower()
         upper = surface == surface.upper() and any(c.isalpha() for c in surface)
-        initial = _sentence_initial(text, start)
+        initial = sentence_initial(text, start)
         if kind == "initialism":
             form = self.initialism_forms.get(toks, "")
             if surface.replace(" ", "") != form:
@@ -394,13 +347,13 @@ class Linker:
                       named: set[str], keys: Iterable[str], named_spans: Iterable[tuple[int, int]] = (),
                       sole_subject: bool = False) -> tuple[float, str]:
         before, after = text[max(0, start - 24):start], text[end:end + 16]
-        if dollar or _EXCHANGE_BEFORE.search(before):
+        if dollar or EXCHANGE_BEFORE.search(before):
             return 0.97, "ticker context ($ or exchange prefix)"
         score, why = 0.55, []
         if before.rstrip().endswith("(") and after.lstrip().startswith(")"):
             score += 0.35
             why.append("in parentheses")
-        if _TICKER_WORD_BEFORE.search(before) or _TICKER_WORD_AFTER.match(after):
+        if TICKER_WORD_BEFORE.search(before) or _TICKER_WORD_AFTER.match(after):
             score += 0.35
             why.append("next to 'ticker'/'stock'")
         stripped = text.strip().rstrip("?.!")
@@ -470,7 +423,6 @@ class Linker:
         return max(0.0, min(0.97, score)), ", ".join(why) or "ticker"
 
     def _find_tickers(self, text: str, taken: list[tuple[int, int]], named: set[str]) -> list[Candidate]:
-        from finrag.tools.routing.unknown import unknown_ticker
 
         shouting = _is_shouting(text)
         out = []
@@ -530,7 +482,7 @@ class Linker:
     def _ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
         """'$X', 'NYSE: X', '(X)', 'ticker X', 'X stock': written as a ticker."""
         before, after = text[max(0, s - 24):s], text[e:e + 16]
-        return bool(dollar or _EXCHANGE_BEFORE.search(before) or _TICKER_WORD_BEFORE.search(before)
+        return bool(dollar or EXCHANGE_BEFORE.search(before) or TICKER_WORD_BEFORE.search(before)
                     or _TICKER_WORD_AFTER.match(after)
                     or (before.rstrip().endswith("(") and after.lstrip().startswith(")")))
 
@@ -555,8 +507,6 @@ class Linker:
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
-        from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
-        from finrag.tools.routing.unknown import unknown_names
 
         names = self._find_names(text)
         set_aside_inside_longer_names(text, names, self.companies)

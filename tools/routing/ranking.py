@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from finrag.tools.routing.linker import Candidate, Company
+from finrag.tools.routing.mentions import Candidate, Company
 from finrag.tools.routing.words import is_finance_abbreviation
 
 __all__ = ["COMPARISON", "MARGIN", "STRONG", "rank", "set_aside_inside_longer_names"]

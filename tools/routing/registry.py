@@ -36,17 +36,19 @@ from finrag.state.configuration import DEFAULT_YEAR, MAX_QUESTION_CHARS
 from finrag.state.contract import NO_RETRIEVAL_STATUSES, ROUTING_STATUSES
 from finrag.state.question import QuestionFacts
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
+from finrag.tools.documents.parsing import parse_file
 from finrag.tools.question import read_question
 from finrag.tools.routing.aliases import builtin_aliases, load_alias_file
 from finrag.tools.routing.cover import read_cover_text
 from finrag.tools.routing.documents import build_document_info, clean_company_name, name_variants, readable_key
-from finrag.tools.routing.fallback import FALLBACK_STATUSES, lead_of_fallback
-from finrag.tools.routing.linker import ACCEPT, Candidate, Company, Linker, alias_tokens
-from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, same_identity_note, ytd_quarter
+from finrag.tools.routing.linker import Linker, alias_tokens
+from finrag.tools.routing.mentions import ACCEPT, Candidate, Company
+from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, ytd_quarter
 from finrag.tools.routing.router_check import check_router_choice
-from finrag.tools.routing.text import TICKER_SHAPE, PathLike, edit_distance, name_core, squash, uniq
+from finrag.tools.routing.text import TICKER_SHAPE, PathLike, edit_distance, name_core, squash
+from finrag.tools.sequences import uniq
 
-__all__ = ["NO_RETRIEVAL_STATUSES", "STATUSES", "Registry", "Resolution", "answer_caveats", "unanswerable_answer"]
+__all__ = ["NO_RETRIEVAL_STATUSES", "STATUSES", "Registry", "Resolution"]
 
 STATUSES = tuple(status for status in ROUTING_STATUSES if status != "not_routed")
 """The statuses routing produces: `finrag.state.contract.ROUTING_STATUSES` (their one home, with their meanings)
@@ -548,48 +550,9 @@ def _info_from_file(path: PathLike) -> DocumentInfo:
     """A file's DocumentInfo as the indexer derives it: cover pages, plus dei facts for EDGAR HTML/SGML."""
     if str(path).lower().endswith((".htm", ".html", ".txt")):
         try:
-            from finrag.tools.indexing.parsing import parse_file
 
             doc = parse_file(Path(path))
             return build_document_info(path, "\n".join(doc.pages[:3]), dei=(doc.xbrl or {}).get("dei"))
         except Exception:  # unreadable: what the cover reader can still say
             pass
     return build_document_info(path, read_cover_text(path))
-
-
-def answer_caveats(extracted: dict | None, status: str, reason: str) -> list[str]:
-    """What an answer must say about itself before anything else: each company the question names that the
-    index does not hold (a comparison then covers only the others), and a period no filing of the company
-    covers (the route is the company's nearest filing), and filings of one identity (`same_identity`: all
-    named). Empty when routing found everything it was asked."""
-    notes = []
-    fallback = (extracted or {}).get("fallback")
-    if isinstance(fallback, dict) and status in FALLBACK_STATUSES:  # no filing chosen: said before anything else
-        notes.append(lead_of_fallback(fallback))
-    missing = [str(m) for m in (extracted or {}).get("not_indexed") or [] if str(m).strip()]
-    if missing and status not in NO_RETRIEVAL_STATUSES:
-        names = ", ".join(missing)
-        notes.append(f"Not in the index: {names} (no filing of {'it' if len(missing) == 1 else 'them'}): nothing "
-                     f"below comes from {'its' if len(missing) == 1 else 'their'} filings.")
-    dropped = [str(m) for m in (extracted or {}).get("left_out") or []]
-    if dropped and status not in NO_RETRIEVAL_STATUSES:
-        notes.append(f"Named in the question but not read (the evidence that it names {'this company' if len(dropped) == 1 else 'these companies'} was weak): "
-                     f"{', '.join(dropped)}; ask about {'it' if len(dropped) == 1 else 'them'} by name to include {'it' if len(dropped) == 1 else 'them'}.")
-    if status == "period_not_in_index":
-        notes.append(f"The asked period is not in the index ({reason.split(';')[0]}): what follows comes from the "
-                     "company's nearest filing, not from the asked period.")
-    notes.extend(same_identity_note(g) for g in (extracted or {}).get("same_identity") or [] if isinstance(g, dict))
-    return notes
-
-
-def unanswerable_answer(status: str, reason: str) -> str:
-    """The answer for a route that ends without retrieval (`NO_RETRIEVAL_STATUSES`): what is missing and why."""
-    if status == "company_not_indexed":
-        return f"The index holds no filing of the company this question asks about, so it is not answered from " \
-               f"another company's filings. {reason}."
-    if status == "which_company" and reason.startswith("Did you mean"):
-        return f"No company in the question was resolved to an indexed filing, so it is not answered from a " \
-               f"mixture of companies' filings. {reason}."
-    if status == "which_company":
-        return f"The question names no company, so it is not answered from a mixture of companies' filings. {reason}."
-    return f"Not answered: {reason}."

@@ -47,7 +47,7 @@ from finrag.state.question import QuestionFacts
 from finrag.state.schema import DocumentInfo, ExtractedMetadata
 from finrag.tools.routing.filenames import FORMS
 
-__all__ = ["Pick", "best_document", "same_identity_groups", "same_identity_note"]
+__all__ = ["Pick", "best_document", "same_identity_groups"]
 
 _FORM_ANNUAL = {"10K", "ANNUALREPORT"}
 _YEAR_PRIOR = {"10K": 3.0, "ANNUALREPORT": 2.9, "10Q": 1.0, "EARNINGS": 0.5, "8K": 0.3, "": 0.2}
@@ -330,13 +330,3 @@ def same_identity_groups(read: list[DocumentInfo], company_docs: Callable[[Docum
                              if x)
             out.append({"identity": label, "doc_ids": group, "read": [g for g in group if g in ids]})
     return out
-
-
-def same_identity_note(group: dict) -> str:
-    """The answer's caveat for filings of one identity (issue 34 case 7): all named, and which the answer reads."""
-    ids = [str(i) for i in group.get("doc_ids") or []]
-    read = [str(i) for i in group.get("read") or []]
-    count = {2: "Two", 3: "Three"}.get(len(ids), str(len(ids)))
-    which = "all of them" if set(read) >= set(ids) else ("only " + ", ".join(read))
-    return (f"{count} filings in the index have the same identity ({group.get('identity')}): {', '.join(ids)}; "
-            f"their figures may differ, and this answer reads {which}.")

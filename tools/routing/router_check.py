@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from finrag.state.schema import ExtractedMetadata
-from finrag.tools.routing.linker import ACCEPT
-from finrag.tools.routing.text import uniq
+from finrag.tools.routing.mentions import ACCEPT
+from finrag.tools.sequences import uniq
 
 if TYPE_CHECKING:
     from finrag.tools.routing.registry import Registry

@@ -1,8 +1,7 @@
 """Small text helpers shared by the routing modules.
 
-Month names and dates, squashing a name to its letters and digits, accents, a bounded edit
-distance, two-digit years, order-keeping de-duplication, and the patterns several modules
-share: what a ticker looks like and the legal-form words that end a company name.
+Squashing a name to its letters and digits, accents, a bounded edit distance, and the patterns several
+modules share: what a ticker looks like and the legal-form words that end a company name.
 
 The legal-form words are written here once, in the variants their users match (each variant matches
 exactly what its module matched before it moved here): `SUFFIX_WORDS` (an alternation: documents,
@@ -17,31 +16,19 @@ after an unknown name: the linker's "Zorblax Corp" rule) and `TRAILING_SUFFIX` /
 """
 from __future__ import annotations
 
-import datetime as _dt
 import re
 import unicodedata
 from pathlib import PurePath
-from typing import Iterable, Optional, Union
+from typing import Union
 
 __all__ = [
-    "CASED_SUFFIX_WORD", "FOREIGN_FORMS", "LEGAL_SUFFIXES", "LEGAL_TAIL", "MONTH_NAMES", "MONTH_RE", "MONTH_WORDS", "PathLike",
+    "CASED_SUFFIX_WORD", "FOREIGN_FORMS", "LEGAL_SUFFIXES", "LEGAL_TAIL", "PathLike",
     "SHORT_SUFFIX_WORDS", "SUFFIX_WORDS", "TICKER_SHAPE", "TRAILING_SUFFIX", "clean_company_name",
-    "edit_distance", "iso_date", "month_num", "name_core", "squash", "strip_accents", "smart_case", "strip_legal_suffix",
-    "two_digit_year", "uniq",
+    "edit_distance", "name_core", "squash", "strip_accents", "smart_case", "strip_legal_suffix",
 ]
 
 PathLike = Union[str, PurePath]
 
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-               "November", "December")
-"""The months' names, January first (`MONTH_NAMES[month - 1]`)."""
-_MONTHS = {m.lower(): i for i, m in enumerate(MONTH_NAMES, 1)}
-_MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
-               "sept": 9, "oct": 10, "nov": 11, "dec": 12}
-MONTH_WORDS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
-               r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)")
-"""A month's name or abbreviation, as a non-capturing group (compile with (?i) for any case)."""
-MONTH_RE = f"({MONTH_WORDS})"
 
 TICKER_SHAPE = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")
 """What a ticker looks like: 1-5 capitals and an optional share class ('BRK.B')."""
@@ -112,20 +99,6 @@ def clean_company_name(name: str) -> str:
     return smart_case(name)
 
 
-def month_num(name: str) -> int:
-    """'March' / 'Mar' / 'mar.' -> 3; 0 if not a month."""
-    n = name.lower().rstrip(".")
-    return _MONTHS.get(n) or _MONTH_ABBR.get(n, 0)
-
-
-def iso_date(year: int, month: int, day: int) -> Optional[str]:
-    """'YYYY-MM-DD', or None for an impossible date."""
-    try:
-        return _dt.date(int(year), int(month), int(day)).isoformat()
-    except (ValueError, TypeError):
-        return None
-
-
 def squash(text: str) -> str:
     """Upper-case letters and digits only: 'Coca-Cola' -> 'COCACOLA' (accents removed)."""
     return re.sub(r"[^A-Z0-9]", "", strip_accents(str(text or "")).upper())
@@ -166,16 +139,3 @@ def _within_one_edit(a: str, b: str) -> int:
     if len(a) > len(b):
         return 1 if a[i + 1:] == b[i:] else 2
     return 1 if a[i:] == b[i + 1:] else 2
-
-
-def two_digit_year(text: str) -> int:
-    """'22' -> 2022, '98' -> 1998, '2021' -> 2021."""
-    y = int(text)
-    if len(text) == 2:
-        y += 2000 if y < 70 else 1900
-    return y
-
-
-def uniq(items: Iterable) -> list:
-    """Items in first-seen order, without duplicates, None or ''."""
-    return list(dict.fromkeys(i for i in items if i not in (None, "")))

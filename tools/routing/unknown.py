@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from finrag.tools.routing.linker import _EXCHANGE_BEFORE, _TICKER_WORD_BEFORE, Candidate, _sentence_initial
-from finrag.tools.routing.text import CASED_SUFFIX_WORD, MONTH_RE
+from finrag.tools.routing.mentions import EXCHANGE_BEFORE, TICKER_WORD_BEFORE, Candidate, sentence_initial
+from finrag.tools.routing.text import CASED_SUFFIX_WORD
 from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
+from finrag.tools.vocabulary.dates import MONTH_RE
 
 __all__ = ["unknown_names", "unknown_ticker"]
 
@@ -26,7 +27,7 @@ def unknown_ticker(tick: str, dollar: bool, text: str, s: int, e: int, shouting:
     if len(core) < 2 or is_finance_abbreviation(core) or shouting:
         return None
     before, after = text[max(0, s - 24):s], text[e:e + 16]
-    strong = dollar or _EXCHANGE_BEFORE.search(before) or _TICKER_WORD_BEFORE.search(before) \
+    strong = dollar or EXCHANGE_BEFORE.search(before) or TICKER_WORD_BEFORE.search(before) \
         or (before.rstrip().endswith("(") and after.lstrip().startswith(")") and zipf(core) < 3.0)
     if strong:
         return Candidate(tick, "", False, 0.85, f"unknown ticker {tick} in ticker context", "unknown", tick, s, e,
@@ -66,7 +67,7 @@ def unknown_names(text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
                                  run, m.start(1), m.end(1)))
     for m in re.finditer(r"\b[A-Z][a-z][\w\-]*(?:\s+[A-Z][a-z][\w\-]*){1,3}\b", text):
         words = m.group(0).split()
-        if _sentence_initial(text, m.start()) and words[0].lower() in QUESTION_WORDS:
+        if sentence_initial(text, m.start()) and words[0].lower() in QUESTION_WORDS:
             continue
         if free(m.start(), m.end()) and min(zipf(w) for w in words) < 4.0 \
                 and not any(_NOT_NAME_WORDS.match(w) or w.lower() in QUESTION_WORDS for w in words) \
@@ -75,7 +76,7 @@ def unknown_names(text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
                                  "unknown", m.group(0), m.start(), m.end()))
     for m in re.finditer(r"\b[A-Z][a-z][\w\-]{2,}\b", text):
         w = m.group(0)
-        rare = 2.0 if _sentence_initial(text, m.start()) else 3.0
+        rare = 2.0 if sentence_initial(text, m.start()) else 3.0
         if free(m.start(), m.end()) and zipf(w) < rare and not _NOT_NAME_WORDS.match(w) \
                 and not is_finance_abbreviation(w) \
                 and not any(c.start <= m.start() < c.end for c in out):

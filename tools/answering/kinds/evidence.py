@@ -9,9 +9,10 @@ from typing import Optional
 from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import Related
-from finrag.tools.answering.metrics import Metric
 from finrag.tools.answering.reader import ReaderResult, read
 from finrag.tools.answering.sources import StorePages
+from finrag.tools.indexing.facts_store import load_facts
+from finrag.tools.vocabulary.metrics import Metric
 
 __all__ = ["Evidence", "related_filings"]
 
@@ -49,7 +50,6 @@ class Evidence:
     @functools.cached_property
     def tagged(self) -> Optional[dict]:
         """The routed filing's inline-XBRL facts (None for a PDF, HTML without them, or no single routed filing)."""
-        from finrag.tools.indexing.facts_store import load_facts  # indexing sits beside answering, not under it
 
         return load_facts(self.store, self.doc_id) if self.doc_id else None
 
@@ -72,7 +72,6 @@ def related_filings(store: IndexReader, registry, doc_id: str) -> Optional[Relat
         return None
 
     def others() -> list[tuple[str, Optional[dict], dict]]:
-        from finrag.tools.indexing.facts_store import load_facts  # indexing sits beside answering, not under it
 
         company = registry.company_of(doc_id)
         out = []

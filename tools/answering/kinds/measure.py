@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from finrag.tools.answering.fact_math import answer_computed
 from finrag.tools.answering.kinds.evidence import Evidence
-from finrag.tools.answering.member_facts import answer_member
+from finrag.tools.answering.member_answer import answer_member
 from finrag.tools.answering.member_tables import answer_member_from_tables
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.xbrl_facts import answer_from_facts, check_against_table

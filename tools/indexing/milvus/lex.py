@@ -5,7 +5,7 @@ w(t, d) = tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)). So each chunk ro
 vector {key(t): w(t, d)} over its FTS5 terms (`lexical.Terms`: porter unicode61, exactly what the
 embedded index's FTS5 tables and postings see), and a query sends {key(t): idf(t)} with idf from
 finrag's document-frequency table, searched with metric IP over a SPARSE_INVERTED_INDEX. The result is
-the embedded backend's BM25 (`lexical.search`: k1 = 1.2, b = 0.75, IDF log((N - n + 0.5) / (n + 0.5))
+the embedded backend's BM25 (`lexical_search.search`: k1 = 1.2, b = 0.75, IDF log((N - n + 0.5) / (n + 0.5))
 floored at 1e-6), up to float32 rounding of the stored weights:
 
 * the statistics live in Milvus: `<p>_lex_terms` (id `variant:term` -> df) and, in `<p>_meta`,
@@ -41,6 +41,7 @@ import numpy as np
 
 from finrag.state.settings import MilvusSettings
 from finrag.tools.indexing import lexical
+from finrag.tools.indexing.store_schema import DB_NAME
 
 if TYPE_CHECKING:
     from finrag.tools.indexing.store import Store
@@ -91,7 +92,6 @@ def term_id(variant: str, term: str) -> str:
 def source_stats(store: Store, variant: str) -> tuple[int, int, dict[str, int]] | None:
     """(N, tokens, term -> df) of a variant's FTS5 table in an embedded index (what its BM25 uses), read
     through a read-only connection (fts5vocab in the temp schema); None when the variant has no rows."""
-    from finrag.tools.indexing.store import DB_NAME
 
     table = "chunks_fts" if variant == "base" else f"chunks_fts_{variant}"
     c = sqlite3.connect(f"file:{store.index_dir / DB_NAME}?mode=ro", uri=True)
@@ -123,7 +123,7 @@ def drift_limit(settings: MilvusSettings) -> float:
 
 # ------------------------------------------------------------------------------- query side
 def query_plan(phrases: Sequence[str], n_rows: int, df_of) -> list[tuple[tuple[str, ...], float, str]]:
-    """(terms of a phrase, idf, its rarest term) for the phrases with a positive weight, as `lexical.search`
+    """(terms of a phrase, idf, its rarest term) for the phrases with a positive weight, as `lexical_search.search`
     weighs them (a phrase's df: the smallest of its terms')."""
     phrase_terms = [t for t in (lexical.TERMS.phrase(p) for p in phrases) if t]
     if not phrase_terms or not n_rows:

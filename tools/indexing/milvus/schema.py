@@ -41,7 +41,7 @@ from pathlib import Path
 
 from finrag.state.configuration import user_cache_dir
 from finrag.state.settings import MilvusSettings, milvus_settings
-from finrag.tools.indexing.store import IndexError_, IndexMissing
+from finrag.tools.indexing.store_schema import IndexError_, IndexMissing
 
 SCHEMA_VERSION = 2  # 2: finrag's BM25 as sparse vectors (`bm25` meta), `<p>_lex_terms`, documents.lex_json
 PAGE_PART = 16_000  # characters: at most 64,000 UTF-8 bytes, under Milvus' 65,535-byte VARCHAR limit

@@ -25,7 +25,7 @@ from finrag.state.settings import MilvusSettings
 from finrag.tools.indexing import sections_store
 from finrag.tools.indexing.milvus import lex as L
 from finrag.tools.indexing.milvus import schema as S
-from finrag.tools.indexing.store import EmbedderMismatch, IndexError_, IndexMissing, VariantMissing
+from finrag.tools.indexing.store_schema import EmbedderMismatch, IndexError_, IndexMissing, VariantMissing, fts_phrases
 
 CHUNK_FIELDS = ["chunk_id", "doc_id", "page_start", "page_end", "text"]
 QUERY_PAGE = 10_000  # Milvus caps offset + limit of one query at 16,384 rows
@@ -342,7 +342,6 @@ class MilvusStore:
 
         bm25=finrag: the embedded backend's BM25 (same terms, df, N, avgdl) as an inner product of sparse
         vectors, candidates rescored exactly (`lex.py`); bm25=function: Milvus' BM25 function."""
-        from finrag.tools.indexing.store import fts_phrases
 
         phrases = fts_phrases(query)
         if not phrases or k <= 0 or (doc_ids is not None and not doc_ids):
@@ -363,7 +362,7 @@ class MilvusStore:
         plan = L.query_plan(phrases, n_rows, lambda terms: self.lex_df(variant, terms))
         if not plan:
             return []
-        if doc_ids is None and variant == "base":  # as lexical.search: terms at the IDF floor only if needed
+        if doc_ids is None and variant == "base":  # as lexical_search.search: terms at the IDF floor only if needed
             strong = [x for x in plan if x[1] > L.lexical.IDF_FLOOR]
             if strong and len(strong) < len(plan):
                 got = self._bm25_top(strong, k, doc_ids, variant)

@@ -19,9 +19,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from finrag.state.schema import DocumentInfo
+from finrag.tools.indexing.backend import open_store
+from finrag.tools.indexing.locking import writer_lock
 from finrag.tools.indexing.milvus import lex as L
 from finrag.tools.indexing.milvus import schema as S
+from finrag.tools.indexing.milvus.schema import is_milvus
 from finrag.tools.indexing.milvus.store import MilvusStore
+from finrag.tools.indexing.store import Store
+from finrag.tools.indexing.store_schema import SCHEMA_VERSION, EmbedderMismatch, IndexError_
 
 if TYPE_CHECKING:
     from finrag.state.settings import MilvusSettings
@@ -376,12 +381,10 @@ def _to_embedded(src: _MilvusSource, dst: Store, rep: CopyReport, bar) -> None:
         if k not in ("embedder", "embedding_dim") or dst.get_meta(k) is None:
             dst.set_meta(k, v)
     if dst.get_meta("embedder") != src.meta().get("embedder"):
-        from finrag.tools.indexing.store import EmbedderMismatch
 
         raise EmbedderMismatch(f"{dst.index_dir} uses embedder {dst.get_meta('embedder')!r}, the source "
                                f"{src.meta().get('embedder')!r}; copy into a new directory")
     if dst.get_meta("schema_version") is None:
-        from finrag.tools.indexing.store import SCHEMA_VERSION
 
         dst.set_meta("schema_version", SCHEMA_VERSION)
     have = dst.document_hashes()
@@ -424,9 +427,6 @@ def copy_index(src_location, dst_location, progress: bool = True, remove_extra: 
     environment's, read once where the location is parsed)."""
     from tqdm import tqdm
 
-    from finrag.tools.indexing.backend import open_store
-    from finrag.tools.indexing.milvus.schema import is_milvus
-    from finrag.tools.indexing.store import IndexError_
 
     if str(src_location) == str(dst_location):
         raise IndexError_("finrag copy: SRC and DST are the same index")
@@ -441,7 +441,6 @@ def copy_index(src_location, dst_location, progress: bool = True, remove_extra: 
             dim = int(src.get_meta("embedding_dim", "0") or 0)
             dst = MilvusStore(str(dst_location), create=True, dim=dim, settings=settings)
             if dst.get_meta("embedder") not in (None, src.get_meta("embedder")):
-                from finrag.tools.indexing.store import EmbedderMismatch
 
                 raise EmbedderMismatch(f"{dst_location} holds an index of embedder {dst.get_meta('embedder')!r}, "
                                        f"the source {src.get_meta('embedder')!r}")
@@ -452,8 +451,6 @@ def copy_index(src_location, dst_location, progress: bool = True, remove_extra: 
                 finally:
                     dst.close()
         else:
-            from finrag.tools.indexing.locking import writer_lock
-            from finrag.tools.indexing.store import Store
 
             with writer_lock(dst_location):
                 dst = Store(dst_location, create=True)

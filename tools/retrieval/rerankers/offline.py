@@ -12,9 +12,9 @@ from typing import Sequence
 
 from finrag.state.index_reader import IndexReader
 from finrag.tools.retrieval.query_vectors import query_vector
-from finrag.tools.retrieval.statements import DIGITS, statement_intent, statements_in
 from finrag.tools.retrieval.text_memo import TextMemo
 from finrag.tools.retrieval.vocabulary import STEM_FILTER_BYTES, KeywordCoverage, stem_filter, word_stems
+from finrag.tools.vocabulary.statements import DIGITS, statement_intent, statements_in
 
 
 def _table_features(text: str) -> tuple[frozenset[str], float]:

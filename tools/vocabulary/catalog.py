@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal, Optional
 
 from finrag.state.formula import Average, BinOp, Call, Expr, Item, Number
-from finrag.tools.answering.line_items import LINE_ITEMS
+from finrag.tools.vocabulary.line_items import LINE_ITEMS
 
 __all__ = ["CATALOG", "CatalogEntry", "OF_REVENUE", "parse_formula"]
 

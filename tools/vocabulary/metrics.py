@@ -1,6 +1,6 @@
 """The reader's metrics: the catalog's entries (`data/metric_catalog.toml`) and the question's own definitions.
 
-Every `Metric` names the line items it needs (`finrag.tools.answering.line_items`) per period offset
+Every `Metric` names the line items it needs (`finrag.tools.vocabulary.line_items`) per period offset
 (0 = the asked fiscal year, -1 = the year before, for averages and changes), a formula as shown to the
 reader, and its expression, computed by the one evaluator (`arithmetic.py`). The reader fetches each input
 with its `[doc, p. N]` citation and reports the formula, the inputs and the result. Adding a metric is one
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from finrag.state.formula import Average, BinOp, Call, Expr, Formula, Item, expr_text
-from finrag.tools.answering.arithmetic import equivalent, try_evaluate
-from finrag.tools.answering.catalog import CATALOG, CatalogEntry
-from finrag.tools.answering.line_items import line_item
+from finrag.tools.vocabulary.arithmetic import equivalent, try_evaluate
+from finrag.tools.vocabulary.catalog import CATALOG, CatalogEntry
+from finrag.tools.vocabulary.line_items import line_item
 
 __all__ = ["Metric", "METRICS", "metric_in_question", "Input", "metric_of", "inputs_of", "computer", "metric_for", "as_asked"]
 

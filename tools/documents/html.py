@@ -22,6 +22,9 @@ from collections import Counter
 from html.parser import HTMLParser
 from typing import Callable, Optional
 
+from finrag.tools.documents.file_checks import ParseError
+from finrag.tools.documents.xbrl import XbrlCollector
+
 __all__ = ["html_document", "html_pages", "html_to_text"]
 
 _BREAK_BEFORE = re.compile(r"(?:page-)?break-before\s*:\s*(?:always|page)", re.I)
@@ -207,12 +210,10 @@ def html_pages(markup: str) -> list[str]:
 
 
 def html_document(markup: str, check: Optional[Callable[[int], None]] = None) -> tuple[list[str], dict | None]:
-    """The pages of an HTML filing and its inline-XBRL facts (`finrag.tools.indexing.xbrl`; None without).
+    """The pages of an HTML filing and its inline-XBRL facts (`finrag.tools.documents.xbrl`; None without).
 
     `check`, when given, is called with the characters of text read so far after each block of markup (and at
     the end); it raises to stop the read. A failure of the parser itself is a `ParseError`."""
-    from finrag.tools.indexing.parsing import ParseError
-    from finrag.tools.indexing.xbrl import XbrlCollector
 
     collector = XbrlCollector()
     parser = _FilingText(collector)

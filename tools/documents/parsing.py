@@ -24,6 +24,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, cast
 
+from finrag.tools.documents.doc_ids import doc_id_for, printable
+from finrag.tools.documents.file_checks import ParseError, binary_reason, os_reason, pdf_damage
+from finrag.tools.documents.html import html_document
+
 if TYPE_CHECKING:
     import pymupdf
 
@@ -32,10 +36,6 @@ MAX_FILE_CHARS = 50_000_000
 """The default budget of extracted text per file (`IndexSettings.max_file_chars`, FINRAG_MAX_FILE_CHARS)."""
 MAX_PARSE_SECONDS = 300.0
 """The default budget of parse time per file (`IndexSettings.max_parse_seconds`, FINRAG_MAX_PARSE_SECONDS)."""
-
-
-class ParseError(Exception):
-    """A file that cannot be indexed, with a human-readable reason."""
 
 
 @dataclass
@@ -64,7 +64,7 @@ class ParsedDocument:
     content_hash: str
     pages: list[str] = field(default_factory=list)
     xbrl: dict | None = None
-    """Inline-XBRL facts of an EDGAR HTML filing (`finrag.tools.indexing.xbrl`), None for other files."""
+    """Inline-XBRL facts of an EDGAR HTML filing (`finrag.tools.documents.xbrl`), None for other files."""
 
     @property
     def n_chars(self) -> int:
@@ -74,28 +74,6 @@ class ParsedDocument:
 # characters that must not reach an id or an output line: C0/C1 controls (newline, ESC of terminal escape
 # codes), line and paragraph separators, bidirectional overrides and isolates, and lone surrogates (the bytes
 # of a file name that is not UTF-8)
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
-def safe_id(text: str) -> str:
-    """`text` with every control character (see `_UNSAFE`) replaced by `_`: a document id is one printable
-    word in `info` lines, citations and JSON, whatever the file was called."""
-    return _UNSAFE.sub("_", text)
-
-
-def printable(text: object) -> str:
-    """`text` for one line of output: control characters written as escapes (`\\n`, `\\x1b`), so a file
-    name can neither break a line (and forge the next one) nor send terminal escape codes."""
-    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], str(text))
-
-
-def doc_id_for(path: str | Path) -> str:
-    """A document's id: its file name without extension, except where that would not be unique (the paper's
-    `{year}/{TICKER}.pdf` -> `TICKER_year`; see `finrag.tools.routing.filenames.doc_id_for`), with control
-    characters replaced by `_` (`safe_id`; the indexer keeps ids unique)."""
-    from finrag.tools.routing.filenames import doc_id_for as routing_doc_id
-
-    return safe_id(routing_doc_id(path) or Path(path).stem)
 
 
 def file_hash(path: str | Path) -> str:
@@ -133,7 +111,6 @@ def parse_file(path: str | Path, max_chars: int = MAX_FILE_CHARS,
     xbrl = None
     primary = _sgml_primary(p) if suffix == ".txt" else None
     if suffix in (".htm", ".html") or primary is not None:
-        from finrag.tools.indexing.html import html_document
 
         markup = primary if primary is not None else p.read_text(encoding="utf-8", errors="replace")
         pages, xbrl = html_document(markup, check=budget.check)
@@ -155,7 +132,6 @@ def _has_text(page: str) -> bool:
 
 def _check_text_file(path: Path) -> None:
     """Raise ParseError for a .txt/.htm/.html file that is binary data (NUL bytes, random bytes, UTF-16)."""
-    from finrag.tools.indexing.file_checks import binary_reason, os_reason
 
     try:
         why = binary_reason(path)
@@ -199,7 +175,6 @@ def quiet_mupdf() -> Any:
 
 def _not_a_pdf(path: Path, head: bytes) -> str:
     """What a file named .pdf without a %PDF header looks like, in a few words."""
-    from finrag.tools.indexing.file_checks import binary_reason
 
     if b"<html" in head.lower() or b"<!doctype" in head.lower():
         return "HTML"
@@ -240,7 +215,6 @@ def _pdf_pages(path: Path, max_pages: int | None = None, budget: ParseBudget | N
             if budget is not None:
                 budget.check(chars)
         if budget is not None:
-            from finrag.tools.indexing.file_checks import pdf_damage
 
             damage = pdf_damage(path, fitz.TOOLS.mupdf_warnings(), bool(doc.is_repaired))
             if damage:
@@ -337,8 +311,7 @@ def html_to_text(markup: str) -> str:
 
 def _html_pages(markup: str, budget: ParseBudget | None = None) -> list[str]:
     """EDGAR HTML: pages from page-break styles, inline-XBRL header dropped, tables row by row
-    (`finrag.tools.indexing.html`), within `budget` when given."""
-    from finrag.tools.indexing.html import html_document
+    (`finrag.tools.documents.html`), within `budget` when given."""
 
     return html_document(markup, check=budget.check if budget is not None else None)[0]
 

@@ -2,7 +2,7 @@
 (`os_reason`), why SQLite cannot open an index for writing (`why_unwritable`), a database file that is
 empty (`empty_database`: damage, which SQLite would silently take for a new, empty index), a "text" filing
 that is binary data (`binary_reason`: NUL bytes, random bytes), and a PDF that MuPDF had to repair because
-it is cut short or lost content (`pdf_damage`)."""
+it is cut short or lost content (`pdf_damage`); `ParseError`, the one error a file that cannot be read raises."""
 from __future__ import annotations
 
 import codecs
@@ -10,6 +10,11 @@ import errno
 import os
 import re
 from pathlib import Path
+
+
+class ParseError(Exception):
+    """A file that cannot be indexed, with a human-readable reason."""
+
 
 DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 """The errors of a write that ran out of room: no space, the quota, the file size limit."""

@@ -1,0 +1,8 @@
+"""finrag.tools.vocabulary = `tools/vocabulary/`: the words of finance that every layer above reads.
+
+line_items.py: line-item names and synonyms, and the filing rows they read as.
+catalog.py: the metric catalog (`data/metric_catalog.toml`) parsed into formulas; metrics.py: the metrics built
+    from it (`metric_of`, `computer`); arithmetic.py: the one evaluator of a formula (`evaluate`, `Undefined`).
+statements.py: the financial statements' titles and what a question asks of them.
+dates.py: month names and abbreviations, ISO dates, two-digit years, dates as filings write them.
+"""

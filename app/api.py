@@ -283,7 +283,7 @@ class AnswerTokens:
             if not text:
                 return ""
 
-            # lazy: routing's registry loads with the graph (see `reader_of` above)
+            # lazy: the answering modules load with the graph (see `reader_of` above)
             from finrag.tools.answering.route_notes import answer_caveats
 
             caveats = answer_caveats(state.get("extracted"), str(state.get("routing_status") or ""),

@@ -45,6 +45,9 @@ Serving, latency and robustness
 - live_server_faults: fault_injection's live-server scenario (filings changed while the server answers).
 - round4_faults: fault_injection's issue-49 faults (open-file limit, a filing swapped, the thread store deleted).
 
+Code structure
+- imports_count: function-local finrag imports (with their reasons) and the imports between tools/ subpackages.
+
 Shared modules (not run on their own)
 - analyst_common: reading a filing's inline XBRL with members and row labels; one question row.
 - analyst_dated, analyst_ranking: analyst_questions' dated-change and ranking classes.

@@ -30,9 +30,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from finrag.tools.vocabulary.dates import MONTH_NAMES
+
 _CITE = re.compile(r"\b[a-z]+-\d+-[a-z]-\d{4}-\d\d-\d\d\b|\b[A-Za-z]+\.\d+-[KQ]\b|\[[^\]]*\]|\b[a-z][a-z0-9-]*:[A-Z][A-Za-z0-9]+\b|\bp\.\s*\d+|\b\d{4}-\d\d-\d\d\b|\b(?:FY|Q[1-4]\s*)"
-                   r"\d{2,4}\b|\b(?:January|February|March|April|May|June|July|August|September|October|November|"
-                   r"December)\s+\d{1,2},?\s+\d{4}\b", re.I)
+                   r"\d{2,4}\b|\b(?:" + "|".join(MONTH_NAMES) + r")\s+\d{1,2},?\s+\d{4}\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])(\(|-|\u2212)?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\)?"
                      r"(?:\s*(%|percent|x\b|days)|(?:\s+in)?\s+(billions?|millions?|thousands?|bn\b))?", re.I)
 _SAID = re.compile(r"(?i)\bnot computed\b|\bnot found\b|\bcould not (?:compute|find)\b|\bcannot (?:compute|be computed)\b|"

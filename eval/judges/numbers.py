@@ -12,11 +12,10 @@ from typing import Any, Optional
 
 from finrag.eval.judges.base import to_text
 from finrag.tools.numbers import SCALE_WORDS as _SCALES
+from finrag.tools.vocabulary.dates import MONTH_WORDS
 
 __all__ = ["NumberMention", "parse_numbers", "question_unit", "numbers_match"]
 
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
-           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 
 _NUM_RE = re.compile(
     r"""
@@ -120,7 +119,7 @@ def _parse_numbers(text: str, keep_years: bool = False) -> tuple[NumberMention, 
         is_plain_int = not cur and not pct and scale is None and "." not in num and "," not in num
         if is_plain_int and not keep_years and 1900 <= value <= 2099 and len(num) == 4:
             continue
-        if is_plain_int and re.search(rf"(?i)\b(?:{_MONTHS})\.?\s*$", pre):
+        if is_plain_int and re.search(rf"(?i)\b(?:{MONTH_WORDS})\.?\s*$", pre):
             continue  # day of month: "May 26, 2023"
         line_start = text.rfind("\n", 0, start) + 1
         if is_plain_int and value <= 30 and not text[line_start:start].strip() and re.match(r"^[.)]\s", tail):

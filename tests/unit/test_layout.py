@@ -201,3 +201,15 @@ def test_import_contracts_are_kept():
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "0 broken" in run.stdout
+
+
+def test_function_local_imports_are_few_and_each_says_why():
+    """A `finrag` import inside a function hides a cycle from Python and import-linter's order from the reader:
+    there are at most three (issue 52: 243 before), each with a `# lazy:` reason on or above its line."""
+    from bench.imports_count import scan
+
+    local, _ = scan()
+    assert len(local) <= 3, [f"{f}:{line} {t}" for f, line, t, _ in local]
+    assert all(why.startswith("lazy:") for *_, why in local), [f"{f}:{line}" for f, line, _t, why in local
+                                                               if not why.startswith("lazy:")]
+

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import inspect
+import re
+from pathlib import Path
 
 from finrag.errors import print_error, print_warning
 from finrag.nodes.rrf import reciprocal_rank_fusion
@@ -11,6 +13,7 @@ from finrag.tools.retrieval.cutoff import adaptive_cutoff
 from finrag.tools.routing import text
 from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.words import LEGAL_SUFFIXES
+from finrag.tools.vocabulary import dates
 
 
 def _default(fn, name: str):
@@ -39,9 +42,21 @@ def test_suffix_variants_keep_their_own_matches():
 
 
 def test_month_names_and_numbers():
-    assert text.MONTH_NAMES[0] == "January" and len(text.MONTH_NAMES) == 12
-    assert [text.month_num(m[:3].lower()) for m in text.MONTH_NAMES] == list(range(1, 13))
-    assert text.month_num("Sept.") == 9 and text.month_num("Smarch") == 0
+    assert dates.MONTH_NAMES[0] == "January" and len(dates.MONTH_NAMES) == 12
+    assert [dates.month_num(m[:3].lower()) for m in dates.MONTH_NAMES] == list(range(1, 13))
+    assert dates.month_num("Sept.") == 9 and dates.month_num("Smarch") == 0
+
+
+def test_the_months_are_spelled_out_in_one_module_only():
+    """`tools/vocabulary/dates.py` is the one home of the month names: no other module of the package (nor bench/)
+    writes two of them in a row, as a list or a pattern would."""
+    root = Path(__file__).resolve().parents[2]
+    pair = re.compile(r"(?i)january\W{1,6}february|jan\W{1,6}feb\b")
+    home = root / "tools" / "vocabulary" / "dates.py"
+    found = [str(p.relative_to(root)) for folder in ("app", "graphs", "nodes", "state", "tools", "eval", "bench")
+             for p in sorted((root / folder).rglob("*.py")) if p != home and pair.search(p.read_text(encoding="utf-8"))]
+    assert not found, f"month names spelled out outside {home.relative_to(root)}: {found}"
+    assert pair.search(home.read_text(encoding="utf-8"))
 
 
 def test_one_line_messages(capsys):

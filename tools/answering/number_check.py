@@ -18,11 +18,12 @@ from typing import Optional
 
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.numbers import SCALE_WORDS
+from finrag.tools.vocabulary.dates import MONTH_PREFIXES
 
 __all__ = ["figures_outside", "unmatched_numbers", "unmatched_note"]
 
 _CITATION = re.compile(r"\[[^\]]*\bp\.?\s*\d+[^\]]*\]")
-_DATE = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d{2}\b|"
+_DATE = re.compile(r"(?i)\b(?:" + MONTH_PREFIXES + r")[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d{2}\b|"
                    r"\b(?:19|20)\d{2}-\d{2}-\d{2}\b|\b(?:fy|q[1-4]|cy)\s*'?\d{2,4}\b|\b[1-4]q\s*\d{2,4}\b")
 _FIGURE = re.compile(r"(?P<neg>[-\u2212(])?\s*(?P<cur>\$|usd\s*)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![-\u2011]?[A-Za-z])"
                      r"\s*(?P<pct>%|percent\b)?(?:\s*(?P<scale>trillion|billions?|millions?|thousands?|bn|mm|mn|tn)\b)?",

@@ -34,14 +34,14 @@ from finrag.tools.fiscal import fiscal_year_of
 from finrag.tools.fiscal import safe_date as _safe_date
 from finrag.tools.question import read_question
 from finrag.tools.routing.text import strip_legal_suffix
-from finrag.tools.vocabulary.dates import month_num
+from finrag.tools.vocabulary.dates import MONTH_PREFIXES, month_num
 from finrag.tools.vocabulary.line_items import line_item, match_score
 from finrag.tools.vocabulary.metrics import Metric
 
 __all__ = ["Found", "Lookup", "ReaderResult", "PageSource", "read", "PRIMARY", "without_names", "year_end_of"]
 
 PRIMARY = ("income", "balance", "cash_flow")
-_MONTH_DAY = re.compile(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(\d{1,2})\b)?")
+_MONTH_DAY = re.compile(r"(?i)\b(" + MONTH_PREFIXES + r")[a-z]*\.?(?:\s+(\d{1,2})\b)?")
 
 
 def without_names(question: str, info: dict) -> str:

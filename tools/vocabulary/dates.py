@@ -7,7 +7,7 @@ import datetime as _dt
 import re
 from typing import Optional
 
-__all__ = ["MONTH_NAMES", "MONTH_RE", "MONTH_WORDS", "dei_date", "iso_date", "month_num", "two_digit_year"]
+__all__ = ["MONTH_NAMES", "MONTH_PREFIXES", "MONTH_RE", "MONTH_WORDS", "dei_date", "iso_date", "month_num", "two_digit_year"]
 
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                "November", "December")
@@ -19,6 +19,8 @@ MONTH_WORDS = (r"(?:January|February|March|April|May|June|July|August|September|
                r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)")
 """A month's name or abbreviation, as a non-capturing group (compile with (?i) for any case)."""
 MONTH_RE = f"({MONTH_WORDS})"
+MONTH_PREFIXES = "|".join(m[:3].lower() for m in MONTH_NAMES)
+"""The months' first three letters, lower case, as an alternation ('jan|feb|...|dec'): a month written any way."""
 
 
 def month_num(name: str) -> int:

@@ -2,7 +2,12 @@
 
 One subpackage per concern; each `finrag.tools.<sub>.<module>` is the file `tools/<sub>/<module>.py`:
 
-* `indexing/`  parse files, chunk, embed, store (SQLite with finrag's own BM25 postings, memory-mapped NumPy
+Layered, top to bottom (pyproject's "tools/ in layers" contract; docs/architecture.md): conversation and demo >
+answering > retrieval > indexing and edgar > routing > question > documents > vocabulary and llm > the leaf modules.
+
+* `documents/` a filing read from its file: PDF/HTML/text pages, inline-XBRL facts, document ids
+* `vocabulary/` the words of finance: line items, the metric catalog and its evaluator, statements, months and dates
+* `indexing/`  chunk, embed, store (SQLite with finrag's own BM25 postings, memory-mapped NumPy
                vector files, an optional FAISS IVF/HNSW index), build index variants; `open_index.py` holds
                the process-wide handles (the cached open index and its registry)
 * `routing/`   the document registry and the question linker (which filing a question is about)

@@ -213,3 +213,14 @@ def test_function_local_imports_are_few_and_each_says_why():
     assert all(why.startswith("lazy:") for *_, why in local), [f"{f}:{line}" for f, line, _t, why in local
                                                                if not why.startswith("lazy:")]
 
+
+def test_each_tools_package_docstring_names_its_modules():
+    """A newcomer opens `tools/<package>/__init__.py` first: its docstring names every module of the package."""
+    root = Path(__file__).resolve().parents[2] / "tools"
+    missing = []
+    for init in sorted(root.glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        missing += [f"{init.parent.name}/{f.name}" for f in sorted(init.parent.glob("*.py"))
+                    if f.stem != "__init__" and not re.search(rf"\b{f.stem}\b", doc)]
+    assert not missing, missing
+

@@ -1,8 +1,9 @@
 """finrag.tools.answering = `tools/answering/`: answer strategies that need no LLM.
 
 reader.py: the statement reader (line items and registry metrics from the statement tables of the context,
-    each input cited), built from tables.py (tables recovered from a page), line_items.py (names and
-    synonyms), metrics.py (metric definitions), questions.py (what a question asks) and render.py (answers).
+    each input cited), built from tables.py (tables recovered from a page), the line items and metrics of
+    `finrag.tools.vocabulary`, questions.py (what a question asks) and render.py (answers).
+route_notes.py: what an answer says of its route (caveats, the fallback's lead and passages, no retrieval).
 evidence.py: yes/no and "what drove" questions answered from evidence sentences, marked extractive.
 extractive.py: the offline generator's last resort (sentences and table rows of the context, each cited).
 fast_path.py: how the generate node uses the reader, offline and on the LLM fast path.
@@ -12,4 +13,26 @@ member_facts.py: a segment, product or region value from the filing's one-member
 fact_math.py: changes, margins and ratios computed from the tagged facts, the arithmetic shown.
 number_check.py: an LLM answer's figures checked against the reader's inputs and results.
 sources.py: page sources for the reader (the index, or PDF files). whole_document.py: SFR's context.
+citations.py: citations in an answer, checked against the contexts the generator was given (issue 34 case 5).
+cover_text.py: cover facts from a filing's text when it tags none (PDFs, EDGAR HTML without inline XBRL).
+fallback_answer.py: the body of an answer when routing chose no filing (issue 48; the lead is
+    `route_notes.lead_of_fallback`).
+formula_answer.py: the question's own arithmetic answered.
+furniture.py: page furniture.
+member_answer.py: a segment, product or region value answered from the filing's one-member facts (`member_facts`),
+    or its change, share of the total or margin (`member_math`); a not-found answer that lists the tagged members,
+    never the consolidated total as the member's value.
+member_math.py: arithmetic on one member of a breakdown.
+member_ranking.py: ranking questions from an inline-XBRL filing's one-member facts.
+member_tables.py: one segment's, region's or product line's value from the routed filing's statement tables (PDFs,
+    EDGAR HTML without inline XBRL).
+page_heads.py: what a page's heading says, for the statement reader.
+page_labels.py: pages as a person finds them.
+prose.py: prose answers that answer.
+ranking_tables.py: breakdowns for ranking questions from the routed filing's statement tables (PDFs, EDGAR HTML,
+    text).
+rankings.py: ranking answers.
+row_facts.py: an operand read from the filing's own rows.
+table_file.py: a filing page's tables kept on disk beside the index, shared by every process that reads the index.
+table_types.py: the types of a table read from a page.
 """

@@ -1,4 +1,4 @@
-"""The body of an answer when routing chose no filing (issue 48; the lead is `finrag.tools.routing.fallback`).
+"""The body of an answer when routing chose no filing (issue 48; the lead is `route_notes.lead_of_fallback`).
 
     fallback = fallback_of(state)                    # routing.extracted.fallback of a run with no routed filing
     answer = fallback_answer(question, keywords, contexts, result, fallback, registry)       # offline

@@ -3,7 +3,16 @@
 periods.py: fiscal years, quarters, dates, year-to-date words, as-of dates, spans of years.
 cues.py: forms, earnings-release and corporate-event cues, 8-K items, years asked about as expected.
 asks.py: what is asked of the values: aggregate, yes/no and direction, drivers, scale, rounding.
+section_intent.py: the question's scope (a line item, a section, the whole filing) and the sections it points to.
 read.py: `read_question`, the one builder (bounded memo).
+formula.py: the formula a question asks for (`finrag.state.formula.Formula`).
+formula_text.py: arithmetic written in words, read into an expression.
+head_arithmetic.py: arithmetic the head of a question writes ("What is Tesla's EBITDA less capex for 2024?",
+    "(Marketing and sales + General and administrative) / Revenue"), read into an expression over known operands.
+measure.py: the measure a question asks for.
+operand.py: one operand of a formula written in words, resolved.
+ranking.py: ranking questions.
+shorthand.py: analysts' shorthand written out before a question is read.
 """
 from finrag.tools.question.read import read_question
 

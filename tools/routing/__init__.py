@@ -3,7 +3,9 @@
 The registry knows every indexed filing's identity (company, tickers, fiscal period, form) from its
 path and cover page plus an alias book (`data/aliases.yaml`); its linker reads questions.
 
-* `text`       small text helpers (squash, accents, edit distance, months, two-digit years, uniq)
+* `text`       small text helpers (squash, accents, edit distance, legal-form suffixes; months and dates are
+               `finrag.tools.vocabulary.dates`)
+* `mentions`   a company a question may name (`Candidate`, `Company`, the acceptance thresholds)
 * `words`      evidence about words: English word frequency (wordfreq), finance abbreviations
 * `aliases`    the alias book: built-in `data/aliases.yaml` plus user YAML/CSV files
 * `filenames`  filing identity and unique doc ids from a path (sec-edgar-downloader, FinanceBench, paper,
@@ -16,4 +18,9 @@ path and cover page plus an alias book (`data/aliases.yaml`); its linker reads q
   (the years, periods, dates, forms, forward-looking years and cues of a question: `finrag.tools.question`)
 * `resolver`   choosing one company's filing for a question (priors and cues)
 * `registry`   `Registry` (linker + resolver over the documents of an index) and `Resolution`
+fallback.py: the fallback that says so (issue 48).
+ranking.py: ranking the linker's readings (issue 35).
+router_check.py: an LLM router's choice checked against the question (issue 34 case 4, issue 38).
+unknown.py: company-like mentions the index does not hold (a part of the linker, `linker.py`).
+zipf_table.py: wordfreq's English frequencies for plain words, without importing wordfreq.
 """

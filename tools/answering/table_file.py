@@ -72,7 +72,6 @@ def _encode(tables: list[Table]) -> str:
 
 
 def _decode(raw: str) -> list[Table]:
-
     out = []
     for t in json.loads(raw):
         rows = [Row(label=r["label"], values={int(k): v for k, v in r["values"].items()},

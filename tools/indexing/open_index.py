@@ -183,7 +183,6 @@ def _load_stored(path: Path, key: dict):
 
 
 def _store(path: Path, key: dict, registry: Registry) -> None:
-
     buf = io.BytesIO()
     buf.write(json.dumps(key).encode() + b"\n")
     pickle.dump(registry, buf, protocol=pickle.HIGHEST_PROTOCOL)

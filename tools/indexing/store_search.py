@@ -350,7 +350,6 @@ class SearchMixin:
         return np.stack([vecs[order[int(c)]] for c in ids])
 
     def _doc_chunk_vectors(self, doc_id: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
-
         conn = self._reader()
         seg_rows = conn.execute("SELECT vec FROM segments WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
         rows = conn.execute("SELECT chunk_id, seg_first, seg_count FROM chunks WHERE doc_id=? ORDER BY chunk_id",
@@ -398,7 +397,6 @@ class SearchMixin:
         return {"variant": variant, "written": added, "dropped": len(stale)}
 
     def _drop_rows(self, variant: str, docs: dict[str, tuple[int, int]]) -> None:
-
         vf = self.vector_file(variant)
         with self._vec_lock, faiss_save_lock(self.index_dir):
             for lo, hi in docs.values():

@@ -56,7 +56,6 @@ def read_json(path: Path) -> dict:
 
 
 def _write_json(path: Path, data: dict) -> None:
-
     tmp = unique_tmp(path)
     try:
         tmp.write_text(json.dumps(data))

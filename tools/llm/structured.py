@@ -211,7 +211,6 @@ def with_instruction(messages: list, text: str) -> list:
 
 
 def _reply_text(reply: Any) -> str:
-
     return message_text(getattr(reply, "content", reply))
 
 

@@ -23,7 +23,6 @@ from finrag.tools.vocabulary.statements import statement_intent
 __all__ = ["read_question"]
 
 def _scope(text: str) -> QuestionScope:
-
     return question_scope(text, bool(statement_intent(text)))
 
 

@@ -423,7 +423,6 @@ class Linker:
         return max(0.0, min(0.97, score)), ", ".join(why) or "ticker"
 
     def _find_tickers(self, text: str, taken: list[tuple[int, int]], named: set[str]) -> list[Candidate]:
-
         shouting = _is_shouting(text)
         out = []
         spans_named = list(taken) + [(m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)

@@ -72,7 +72,6 @@ def related_filings(store: IndexReader, registry, doc_id: str) -> Optional[Relat
         return None
 
     def others() -> list[tuple[str, Optional[dict], dict]]:
-
         company = registry.company_of(doc_id)
         out = []
         for other in registry.doc_ids():

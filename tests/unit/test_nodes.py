@@ -382,6 +382,7 @@ def test_the_question_is_read_once_per_run(tmp_path, monkeypatch, system, questi
     question_read._read.cache_clear()  # the memo would hide a second reading
     monkeypatch.setattr(section_intent, "question_scope", counted)
     monkeypatch.setattr(context_budget, "question_scope", counted)
+    monkeypatch.setattr(question_read, "question_scope", counted)  # read.py imports it at its top
     monkeypatch.setattr(common, "read_question", counted_read)
     reader = MemoryReader(tmp_path, MEMORY_FILINGS)
     out = get_graph(system).invoke({"question": question},

@@ -32,7 +32,7 @@ import numpy as np
 from finrag.tools.indexing import lexical_blocks
 from finrag.tools.indexing.lexical import CURRENT_DOC, decode_records, document_postings, fetch_postings
 
-RUN_DTYPE = np.dtype([("id", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
+RUN_DTYPE = lexical_blocks.RUN_DTYPE  # a run's records (chunk id, tf, length), in SQLite and in its file
 RUN_DOCS = 256  # documents per run written by `flush` (bounds its memory)
 MAX_RUNS = 8  # more runs than this are merged
 PENDING_LOOKUPS = 256  # beyond this many documents outside runs, a corpus-wide search reads per-document rows
@@ -89,10 +89,7 @@ def rebuild_runs(conn: sqlite3.Connection) -> int:
         for term, group in itertools.groupby(rows, key=lambda r: r[0]):
             parts = [(lo, post) for _, lo, post in group if lo in docs]
             if parts:
-                ids, tf, dl = decode_records(parts)
-                rec = np.empty(len(ids), dtype=RUN_DTYPE)
-                rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
-                yield term, rec
+                yield term, _as_run(*decode_records(parts))
 
     run = _write_run(conn, items(), len(docs))
     conn.executemany("UPDATE lex_docs SET run=? WHERE lo=?", [(run, lo) for lo in docs])
@@ -275,15 +272,33 @@ def _sources(conn: sqlite3.Connection, terms: list[str]) -> dict[str, list[Sourc
         for term, post in conn.execute(f"SELECT term, post FROM lex_run WHERE run=? AND term IN ({marks})",
                                        (run, *terms)):
             out[term].append((np.frombuffer(post, dtype=RUN_DTYPE), lives[run]))
-    if pending:
-        for term, rows in fetch_postings(conn, terms, pending).items():
-            if rows:
-                ids, tf, dl = decode_records(rows)
-                if int(ids.max()) > np.iinfo(np.uint32).max:
-                    return None
-                rec = np.empty(len(ids), dtype=RUN_DTYPE)
-                rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
-                out[term].append((sorted_records(rec), None))
+    loose = pending_records(conn, terms, pending)
+    if loose is None:
+        return None
+    for term, rec in loose.items():
+        out[term].append((rec, None))
+    return out
+
+
+def _as_run(ids: np.ndarray, tf: np.ndarray, dl: np.ndarray) -> np.ndarray:
+    """Decoded postings (`decode_records`) as run records."""
+    rec = np.empty(len(ids), dtype=RUN_DTYPE)
+    rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
+    return rec
+
+
+def pending_records(conn: sqlite3.Connection, terms: list[str], pending: Sequence[int]) -> dict[str, np.ndarray] | None:
+    """Each term's records in the documents outside runs (first chunk ids `pending`), sorted as a run's; None when a
+    chunk id does not fit a run's uint32 (read the per-document rows then)."""
+    out: dict[str, np.ndarray] = {}
+    if not pending:
+        return out
+    for term, rows in fetch_postings(conn, terms, pending).items():
+        if rows:
+            ids, tf, dl = decode_records(rows)
+            if int(ids.max()) > np.iinfo(np.uint32).max:
+                return None
+            out[term] = sorted_records(_as_run(ids, tf, dl))
     return out
 
 

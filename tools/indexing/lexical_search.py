@@ -165,15 +165,11 @@ def sources(conn: sqlite3.Connection, terms: list[str], avgdl: float) -> dict[st
         for term, post in conn.execute(f"SELECT term, post FROM lex_run WHERE run=? AND term IN ({marks})",
                                        (run, *terms)):
             loose(term, np.frombuffer(post, dtype=lexical_blocks.RUN_DTYPE), lives[run])
-    if pending:
-        for term, rows in fetch_postings(conn, terms, pending).items():
-            if rows:
-                ids, tf, dl = decode_records(rows)
-                if int(ids.max()) > np.iinfo(np.uint32).max:
-                    return None
-                rec = np.empty(len(ids), dtype=lexical_blocks.RUN_DTYPE)
-                rec["id"], rec["tf"], rec["dl"] = ids, tf, dl
-                loose(term, lexical_runs.sorted_records(rec), None)
+    outside = lexical_runs.pending_records(conn, terms, pending)
+    if outside is None:
+        return None
+    for term, rec in outside.items():
+        loose(term, rec, None)
     return out
 
 

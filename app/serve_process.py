@@ -33,6 +33,8 @@ log = logging.getLogger("finrag.server")
 
 MAX_AUTO_WORKERS = 4  # each worker holds its own embedder, registry and read cache (a few hundred MB)
 MAX_WORKERS = 64
+WORKER_HEALTHCHECK_S = 120  # a worker imports finrag and opens the index before it answers the supervisor's ping;
+# uvicorn's default (5 s) kills and restarts, forever, a worker that a loaded machine starts in more than 5 s
 
 
 def default_workers() -> int:
@@ -158,7 +160,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, index_dir: Optional[str] = 
     config = uvicorn.Config(functools.partial(_worker_app, index, api_key, max_body, timeout, batch, configurable),
                             factory=True,
                             host=host, port=int(port), log_level=log_level, timeout_graceful_shutdown=5, workers=n,
-                            http=protocol_class())
+                            http=protocol_class(), timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
     with_header_timeout(config, header_timeout)  # pickled with the config into every worker
     _log_start(host, port, index, api_key, n)
     try:

@@ -29,7 +29,7 @@ from finrag.tools.documents.parsing import assign_doc_ids, parse_file
 from finrag.tools.indexing import open_index
 from finrag.tools.indexing.backend import is_milvus
 from finrag.tools.indexing.embedders import get_embedder, resolve_spec
-from finrag.tools.indexing.indexer import IndexReport, count_files, discover, index_paths
+from finrag.tools.indexing.indexer import IndexReport, discover, index_paths
 from finrag.tools.indexing.locking import writer_lock
 from finrag.tools.indexing.milvus.schema import parse_location
 from finrag.tools.indexing.milvus.writer import copy_index
@@ -106,9 +106,8 @@ def index(paths: PathArg, index: str | os.PathLike | None = None, *, embed: bool
 def _index_dir(paths: PathArg, target: Path, *, embed: bool, progress: bool):
     store = Store(target, create=True)
     try:
-        recorded = store.get_meta("embedder")  # as `finrag index`: the index's own, else by the corpus's size
-        store.check_embedder(get_embedder(resolve_spec(None, recorded, None if recorded else
-                                                       count_files(_paths(paths)))))
+        recorded = store.get_meta("embedder")  # as `finrag index`: the index's own, else the default
+        store.check_embedder(get_embedder(resolve_spec(None, recorded)))
         report = index_paths(_paths(paths), store, progress=progress, embed=embed,
                              log=print if progress else (lambda _msg: None))
     finally:

@@ -154,8 +154,9 @@ class Configuration(FinragSettings):
     threads_dir: str = _setting("", "Folder of the conversation thread stores (`finrag.threads`, runs with a "
                                     "thread_id). Empty: `threads.sqlite` inside the index directory.")
     embedder: str = _setting("auto", "Embedder; must be the one that built the index: 'auto' (the one the index "
-                                     "records; a new index: 'static' above 25 files, else 'minilm'), 'minilm' "
-                                     "(bundled, offline), 'static' (MiniLM distilled by model2vec, offline) or "
+                                     "records; a new index: 'static'), 'static' (the bundled MiniLM distilled into "
+                                     "one vector per word piece, offline), 'minilm' (bundled, offline; documents "
+                                     "need the finrag[minilm] extra) or "
                                      "'openai[:model[:dims]]'.")
     embed_device: Literal["auto", "cpu", "cuda"] | str = _setting("auto", "Device of MiniLM's document embedding (`finrag index`, HDRR's "
                                          "on-demand embedding): 'auto' (a CUDA GPU when torch sees one, else "

@@ -31,7 +31,7 @@ from finrag.tools.documents.doc_ids import printable
 from finrag.tools.indexing.check import check_index
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
 from finrag.tools.indexing.embedders import get_embedder, resolve_spec, select_device
-from finrag.tools.indexing.indexer import build_variant, count_files, embed_pending, index_paths, remove_documents
+from finrag.tools.indexing.indexer import build_variant, embed_pending, index_paths, remove_documents
 from finrag.tools.indexing.locking import writer_lock
 from finrag.tools.indexing.store import Store
 from finrag.tools.llm.calls import LLMError
@@ -54,8 +54,9 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--chunk-overlap", type=int, default=CHUNK_OVERLAP,
                    help=f"characters shared by neighbouring chunks (default {CHUNK_OVERLAP})")
     s.add_argument("--workers", type=int, default=None, help="parser processes (default: cores)")
-    s.add_argument("--embedder", default=None, help="auto (default: the index's own; a new index of more than 25 files: static, else minilm), "
-                        "minilm, static (MiniLM distilled by model2vec) or openai[:model[:dims]]")
+    s.add_argument("--embedder", default=None, help="auto (default: the index's own; a new index: static), static (the bundled "
+                        "MiniLM distilled into one vector per word piece), minilm (needs finrag[minilm]) or "
+                        "openai[:model[:dims]]")
     s.add_argument("--device", default=None, choices=["auto", "cpu", "cuda"],
                    help="where MiniLM embeds documents (default auto: a GPU when torch sees one)")
     s.add_argument("--no-embed", action="store_true",
@@ -115,9 +116,8 @@ def _index_locked(index_dir: Path, args) -> int:
     """`finrag index` while holding the index's writer lock."""
     store = Store(index_dir, create=True)
     try:
-        recorded = store.get_meta("embedder")  # auto: the index's embedder, else chosen by the corpus's size
-        spec = resolve_spec(args.embedder, recorded, count_files(args.paths or []) if recorded is None else None,
-                            note=lambda msg: print(msg, file=sys.stderr))
+        recorded = store.get_meta("embedder")  # auto: the index's embedder, else the default (static)
+        spec = resolve_spec(args.embedder, recorded)
         store.check_embedder(get_embedder(spec, device=args.device))
         if args.vector_index:
             store.set_meta("vector_index", args.vector_index)

@@ -57,25 +57,19 @@ def test_readers_open_a_static_index_with_its_own_embedder(static_index, demo_qa
     open_index.reset()
 
 
-def test_a_new_index_of_many_files_gets_the_static_embedder(tmp_path, capsys, monkeypatch):
+def test_a_new_index_gets_the_static_embedder_and_minilm_by_flag(tmp_path, monkeypatch):
     from finrag.cli import main
-    from finrag.tools.indexing.embedders import STATIC_ABOVE_FILES
 
     monkeypatch.delenv("FINRAG_EMBEDDER", raising=False)
     se.ensure_model()
-    folder = tmp_path / "many"
-    folder.mkdir()
-    for i in range(STATIC_ABOVE_FILES + 1):
-        (folder / f"CO{i}_2023_10K.txt").write_text(f"Company {i} annual report. Revenue was ${i} million. " * 30)
-    assert main(["index", str(folder), "--index", str(tmp_path / "idx"), "-q"]) == 0
-    assert "embedder: static" in capsys.readouterr().err
-    s = Store(tmp_path / "idx")
-    assert s.get_meta("embedder") == se.IDENTITY
-    s.close()
     few = tmp_path / "few"
     few.mkdir()
     (few / "ACME_2023_10K.txt").write_text("Acme annual report. Revenue was $5 million. " * 30)
-    assert main(["index", str(few), "--index", str(tmp_path / "idx2"), "-q"]) == 0
+    assert main(["index", str(few), "--index", str(tmp_path / "idx"), "-q"]) == 0
+    s = Store(tmp_path / "idx")
+    assert s.get_meta("embedder") == se.IDENTITY
+    s.close()
+    assert main(["index", str(few), "--index", str(tmp_path / "idx2"), "--embedder", "minilm", "-q"]) == 0
     s = Store(tmp_path / "idx2")
     assert s.get_meta("embedder") == "sentence-transformers:all-MiniLM-L6-v2:384"
     s.close()

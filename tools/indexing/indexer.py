@@ -30,6 +30,7 @@ from finrag.tools.documents.doc_ids import doc_id_for
 from finrag.tools.documents.parsing import MAX_FILE_CHARS, MAX_PARSE_SECONDS, SUPPORTED_SUFFIXES, assign_doc_ids
 from finrag.tools.indexing import variants as V
 from finrag.tools.indexing.chunking import CHUNK_OVERLAP, CHUNK_SIZE
+from finrag.tools.indexing.embedders import require_document_encoder
 from finrag.tools.indexing.facts_store import load_facts, save_facts
 from finrag.tools.indexing.open_index import registry_for as get_registry
 from finrag.tools.indexing.pipeline import Prepared, StageClock, embeds_in_workers, prepared_stream
@@ -101,11 +102,6 @@ def _walk(folder: Path, report: IndexReport) -> list[Path]:
     return sorted(found)
 
 
-def count_files(paths: Sequence[str | Path]) -> int:
-    """How many files `finrag index` would read from `paths` (what the `auto` embedder choice counts)."""
-    return len(discover(paths, IndexReport()))
-
-
 def discover(paths: Sequence[str | Path], report: IndexReport) -> list[Path]:
     """Supported files under the given paths (sorted); problems go to the report."""
     found: list[Path] = []
@@ -140,6 +136,8 @@ def index_paths(paths: Sequence[str | Path], store: Store, *, chunk_size: int = 
 
     if store.embedder is None:
         raise ValueError("index_paths needs a Store opened with an embedder")
+    if embed:
+        require_document_encoder(store.embedder)  # before any file is read: not after the parse
     store.check_chunking(chunk_size, chunk_overlap)
     report = IndexReport()
     clock = StageClock()

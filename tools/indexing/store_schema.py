@@ -11,6 +11,12 @@ import numpy as np
 SCHEMA_VERSION = 2  # 2: BM25 postings (lex_*), vector rows (vec_rows); version 1 indexes migrate in place
 VARIANTS = ("base", "meta", "llmctx")
 DB_NAME = "finrag.sqlite"
+# A new index's SQLite page size. At SQLite's 4,096 a WITHOUT ROWID row holds at most ~1,000 bytes in its page, so
+# every 1 KB vector of `segments` and `chunk_prefix` spilled into an overflow page of its own (3 KB of it empty), and
+# 2.5 KB chunks fit one per page: 563 MB of the 168 FinanceBench filings' 1,212 MB database was empty space. At
+# 8,192 the vectors stay in their rows (docs/indexing.md, "Index size"). Set only when the database is created:
+# older indexes keep their page size and read the same.
+PAGE_SIZE = 8192
 
 class IndexError_(RuntimeError):
     """Base class for index problems users should see as one clear line."""
@@ -48,7 +54,7 @@ CREATE TABLE IF NOT EXISTS documents(
   doc_id TEXT PRIMARY KEY, path TEXT, content_hash TEXT, n_pages INTEGER, n_chars INTEGER,
   info_json TEXT, indexed_at REAL);
 CREATE TABLE IF NOT EXISTS pages(
-  doc_id TEXT, page_no INTEGER, text TEXT, PRIMARY KEY(doc_id, page_no)) WITHOUT ROWID;
+  doc_id TEXT, page_no INTEGER, text TEXT, PRIMARY KEY(doc_id, page_no));
 CREATE TABLE IF NOT EXISTS chunks(
   chunk_id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, ord INTEGER,
   page_start INTEGER, page_end INTEGER, char_start INTEGER, char_end INTEGER,

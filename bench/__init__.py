@@ -30,6 +30,7 @@ Retrieval and routing
 Indexing and embedding
 - index_bench: indexing a folder, each stage's wall and CPU time, then the re-run.
 - index_diff: two indexes compared row for row (documents, pages, chunks, vectors, facts, postings).
+- index_ab: two indexes of the same filings asked the same questions: latency per system, answers that differ.
 - embed_pass: time to answerable, a question answered during the embed pass, the pass's speed.
 - embedders: the embedders side by side (distillation, encoder speed, index wall time, evidence).
 

@@ -133,8 +133,9 @@ def test_check_passes_on_a_good_index_and_names_a_damaged_database(demo_index, t
 
 
 def test_check_finds_a_zeroed_page_that_sqlite_cannot_see(demo_index, tmp_path):
-    """A page of vector bytes zeroed inside the file (an overflow page: PRAGMA quick_check and integrity_check
-    both say ok) is found by the check's vector-content test (found by bench/fault_injection.py)."""
+    """A vector's bytes zeroed inside the file (its row's payload: PRAGMA quick_check and integrity_check both
+    say ok) is found by the check's vector-content test (found by bench/fault_injection.py on an overflow page;
+    with 8 KB pages the vector lies in its row)."""
     import sqlite3
 
     index = tmp_path / "zeroed"
@@ -142,13 +143,13 @@ def test_check_finds_a_zeroed_page_that_sqlite_cannot_see(demo_index, tmp_path):
     db = index / "finrag.sqlite"
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-        page = conn.execute("SELECT pageno FROM dbstat WHERE name='segments' AND pagetype='overflow' "
-                            "ORDER BY pageno LIMIT 1 OFFSET 3").fetchone()[0]
+        vec = conn.execute("SELECT vec FROM segments ORDER BY doc_id, ord LIMIT 1 OFFSET 3").fetchone()[0]
     for extra in index.glob("finrag.sqlite-*"):
         extra.unlink()
     data = bytearray(db.read_bytes())
-    data[(page - 1) * page_size: page * page_size] = bytes(page_size)
+    at = data.find(vec)
+    assert at > 0 and data.find(vec, at + 1) < 0  # the vector's bytes, once in the file
+    data[at:at + len(vec)] = bytes(len(vec))
     db.write_bytes(bytes(data))
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]  # invisible to SQLite itself

@@ -129,10 +129,12 @@ def summarise_answers(lines: list[dict], gold_docs: dict[str, str]) -> dict:
                                        "above_limit": 0, "max_completion": 0})
     routed_right = routed = rejected = errors = 0
     finish: Counter = Counter()  # each answer's finish reason: 'stop', 'length' (cut, marked) or 'none' (no LLM wrote it)
+    per_answer = []
     for a in lines:
         if a.get("error"):
             errors += 1
         finish[a.get("finish_reason") or "none"] += 1
+        per_answer.append(answer_row(a))
         calls = a.get("cost", {}).get("calls", [])
         per_role = Counter(c.get("role", "?") for c in calls)
         for c in calls:
@@ -169,7 +171,21 @@ def summarise_answers(lines: list[dict], gold_docs: dict[str, str]) -> dict:
                      "limit": LLM_MAX_TOKENS.get(role)}
     return {"answers": len(lines), "answer_errors": errors, "roles": out,
             "routed_right": f"{routed_right}/{routed}" if routed else None, "rejected_citations": rejected,
-            "finish_reasons": dict(finish)}
+            "finish_reasons": dict(finish), "per_answer": per_answer}
+
+
+def answer_row(a: dict) -> dict:
+    """One answer as the report keeps it: its id, how the generator's reply ended (`finish_reason`: 'stop', 'length'
+    for a reply cut at its limit, 'none' when no LLM wrote it), the generator's completion tokens, the error if
+    any, and the answer's text (its start and, when long, its end, where a cut answer says so)."""
+    text = str(a.get("answer") or "")
+    gen = [c for c in a.get("cost", {}).get("calls", []) if c.get("role") == "generator"]
+    row = {"id": a.get("id"), "finish_reason": a.get("finish_reason") or "none",
+           "generator_completion_tokens": sum(int(c.get("completion_tokens") or 0) for c in gen),
+           "answer": text if len(text) <= 400 else f"{text[:300]} [...] {text[-80:]}"}
+    if a.get("error"):
+        row["error"] = str(a["error"])[:300]
+    return row
 
 
 def run_systems(work: Path, index: Path, questions: Path, gold: dict[str, str], llm: list[str],

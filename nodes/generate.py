@@ -53,7 +53,7 @@ from finrag.tools.answering.page_labels import with_printed_labels
 from finrag.tools.answering.route_notes import answer_caveats, instruction_of_fallback, unanswerable_answer
 from finrag.tools.answering.whole_document import whole_document_contexts
 from finrag.tools.documents.file_identity import CHANGED, file_state
-from finrag.tools.llm.calls import cut_note, try_text
+from finrag.tools.llm.calls import cut_answer, try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
 from finrag.tools.retrieval.model_window import (
@@ -198,8 +198,8 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         calls.append({**rec, **fit} if fit else rec)
         answer, rejected = check_citations(answer, contexts)  # only citations of the contexts it was given
         unmatched = unmatched_numbers(answer, result) if answer else []
-        if answer and cut_note(rec):  # said where the text stops; its number is no figure of the answer's
-            answer = answer.rstrip() + cut_note(rec)
+        if answer:  # a cut reply says where the text stops; its number is no figure of the answer's
+            answer = cut_answer(answer, rec)
         if unmatched:  # figures the LLM states that are none of the operands or results the reader computed
             answer = f"{answer.rstrip()} {unmatched_note(unmatched)}"
         if fallback is not None and answer:  # a figure no filing of a company the question may name states

@@ -152,6 +152,18 @@ def test_an_llm_router_chooses_among_the_candidates_alternatives_included(reg, k
     assert routed_of(reg, refused, q) == {key("DOC")}
 
 
+def test_a_candidate_the_router_both_chooses_and_rejects_stays(reg, key):
+    """A reply that contradicts itself (a real small model's: the question's only ticker under `companies` and under
+    `rejected`) takes nothing away: the candidate is routed, not dropped as rejected."""
+    q = "What was Healthpeak's NOI in 2024?"
+    linked = reg.link(q)
+    both = reg.merge_llm(linked, SimpleNamespace(companies=["Healthpeak"], tickers=[], rejected=["healthpeak"]))
+    assert routed_of(reg, both, q) == {key("DOC")}
+    assert not any("Healthpeak" in r for r in both.llm_overridden)
+    only_rejected = reg.merge_llm(linked, SimpleNamespace(companies=[], tickers=[], rejected=["Healthpeak"]))
+    assert routed_of(reg, only_rejected, q) != {key("DOC")}
+
+
 def routed_of(reg: Registry, ex, q: str) -> set[str]:
     return {reg.company_of(d) for d in reg.resolve(ex, q, default_year=2024).doc_ids}
 

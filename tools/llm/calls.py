@@ -136,6 +136,20 @@ def cut_note(record: Mapping[str, Any]) -> str:
     return f" (cut at {int(record.get('max_tokens') or record.get('completion_tokens') or 0):,} tokens)"
 
 
+def cut_answer(text: str, record: Mapping[str, Any]) -> str:
+    """`text` as the answer of its reply: unchanged when the reply ended by itself; cut at its limit, without the
+    citation the cut left open (`[FILING_ID` and no `]`: no citation, and the note inside it would read as one)
+    and with `cut_note` at its end."""
+    note = cut_note(record)
+    if not note:
+        return text
+    body = text.rstrip()
+    opened = body.rfind("[")
+    if opened >= 0 and "]" not in body[opened:]:
+        body = body[:opened].rstrip()
+    return body + note
+
+
 def check_finished(role: str, model: Any, reply: Any) -> None:
     """Raise `LimitReached` when a reply stopped at its completion limit."""
     meta = getattr(reply, "response_metadata", None) or {}

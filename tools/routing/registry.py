@@ -530,7 +530,11 @@ class Registry:
         if llm is None:
             return linked
         out = linked.model_copy(deep=True)
-        rejected = {str(r).casefold().strip() for r in getattr(llm, "rejected", []) or []}
+        chosen = {str(n).casefold().strip() for n in [*(getattr(llm, "companies", []) or []),
+                                                    *(getattr(llm, "tickers", []) or [])]}
+        # a candidate the same reply both chooses and rejects is not rejected: a reply that contradicts itself
+        # cannot take away the offline reading (Gemma 3 270M listed the question's only ticker in both)
+        rejected = {str(r).casefold().strip() for r in getattr(llm, "rejected", []) or []} - chosen
         drop: set = set()
         if rejected:
             drop = {c.get("key") for c in out.candidates if str(c.get("text", "")).casefold() in rejected

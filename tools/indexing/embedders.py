@@ -23,7 +23,7 @@
 Every embedder has an `identity` string recorded in the index; opening an index
 with another embedder is a clear error (see tools/store.py). The setting's default, `auto`
 (`resolve_spec`), opens an index with the offline embedder it records, and gives a new index the static
-model, whatever its size (docs/configuration.md "Embedders: static or MiniLM").
+model, whatever its size (docs/configuration.md "Embedders: MiniLM or static").
 Document embedding on the CPU uses every core (`embed_threads`, `$FINRAG_EMBED_THREADS`).
 """
 from __future__ import annotations
@@ -347,7 +347,6 @@ def get_embedder(spec: str | None = None, base_url: str | None = None, device: s
             if spec == "minilm":
                 _CACHE[key] = MiniLMEmbedder(device=device)
             elif spec in ("static", "model2vec", "default", "offline", AUTO):
-
                 _CACHE[key] = StaticEmbedder()
             elif spec.startswith("openai"):
                 parts = spec.split(":")

@@ -72,9 +72,12 @@ def test_concurrent_rebuilds_of_the_derived_vector_files_never_fail(demo_index, 
 
 
 def test_a_second_writer_gets_index_is_locked_by_pid(demo_corpus, tmp_path):
+    """The first writer embeds with MiniLM (tens of seconds for the six demo filings) so that it still holds the
+    lock when the second starts: the default static embedder indexes them in about a second."""
+    pytest.importorskip("sentence_transformers", reason="the slow first writer embeds with MiniLM (finrag[minilm])")
     index = tmp_path / "idx"
     first = subprocess.Popen([CLI_PYTHON, "-m", "finrag.cli", "index", str(demo_corpus[0]), "--index", str(index),
-                              "-q", "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              "-q", "--workers", "1", "--embedder", "minilm"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=_env())
     try:
         deadline = time.monotonic() + 120

@@ -44,7 +44,7 @@ from finrag.tools.routing.documents import build_document_info, clean_company_na
 from finrag.tools.routing.linker import Linker, alias_tokens
 from finrag.tools.routing.mentions import ACCEPT, Candidate, Company
 from finrag.tools.routing.resolver import Pick, best_document, same_identity_groups, ytd_quarter
-from finrag.tools.routing.router_check import check_router_choice
+from finrag.tools.routing.router_check import check_router_choice, chosen_companies
 from finrag.tools.routing.text import TICKER_SHAPE, PathLike, edit_distance, name_core, squash
 from finrag.tools.sequences import uniq
 
@@ -530,8 +530,7 @@ class Registry:
         if llm is None:
             return linked
         out = linked.model_copy(deep=True)
-        chosen = {str(n).casefold().strip() for n in [*(getattr(llm, "companies", []) or []),
-                                                    *(getattr(llm, "tickers", []) or [])]}
+        chosen = {str(n).casefold().strip() for n in chosen_companies(llm)}
         # a candidate the same reply both chooses and rejects is not rejected: a reply that contradicts itself
         # cannot take away the offline reading (Gemma 3 270M listed the question's only ticker in both)
         rejected = {str(r).casefold().strip() for r in getattr(llm, "rejected", []) or []} - chosen

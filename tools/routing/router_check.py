@@ -17,7 +17,12 @@ from finrag.tools.sequences import uniq
 if TYPE_CHECKING:
     from finrag.tools.routing.registry import Registry
 
-__all__ = ["check_router_choice"]
+__all__ = ["check_router_choice", "chosen_companies"]
+
+
+def chosen_companies(llm: Any) -> list[Any]:
+    """The companies and tickers the router's reply `llm` chose, as it wrote them."""
+    return [*(getattr(llm, "companies", []) or []), *(getattr(llm, "tickers", []) or [])]
 
 
 def check_router_choice(registry: Registry, linked: ExtractedMetadata, out: ExtractedMetadata, llm: Any,
@@ -29,7 +34,7 @@ def check_router_choice(registry: Registry, linked: ExtractedMetadata, out: Extr
     allowed = {c.get("key") for c in linked.candidates if c.get("key")} - drop
     named_missing = {str(n).casefold() for c in linked.candidates if not c.get("key")
                      for n in (c.get("name"), c.get("text")) if n} | {n.casefold() for n in linked.not_indexed}
-    for n in [*(getattr(llm, "companies", []) or []), *(getattr(llm, "tickers", []) or [])]:
+    for n in chosen_companies(llm):
         name = str(n).strip()
         if not name:
             continue

@@ -62,7 +62,7 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
     """An index with m copies of every document of `src` (see the module docstring); `vectors=False`: no vectors
     and no approximate index (what BM25 alone reads: `bench/bm25_scale.py`, also from a source still embedding)."""
     from finrag.state.schema import DocumentInfo
-    from finrag.tools.indexing import lexical
+    from finrag.tools.indexing import chunk_text, lexical
     from finrag.tools.indexing.embedders import get_embedder, resolve_spec
     from finrag.tools.indexing.store import Store
 
@@ -92,8 +92,13 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
         serial = 0
         for doc_id, info_json in docs:
             info = DocumentInfo.model_validate_json(info_json)
-            chunks = conn.execute("SELECT chunk_id, ord, page_start, page_end, char_start, char_end, seg_first, "
-                                  "seg_count, text FROM chunks WHERE doc_id=? ORDER BY chunk_id", (doc_id,)).fetchall()
+            read = chunk_text.read_rows(conn, "doc_id=? ORDER BY chunk_id", (doc_id,), store.text_in_rows)
+            chunks = [(r["chunk_id"], r["ord"], r["page_start"], r["page_end"], r["char_start"], r["char_end"],
+                       r["seg_first"], r["seg_count"], r["text"]) for r in read]
+            offs = [] if store.text_in_rows else [r[0] for r in conn.execute(
+                "SELECT page_off FROM chunks WHERE doc_id=? ORDER BY chunk_id", (doc_id,))]
+            pages = conn.execute("SELECT page_no, text FROM pages WHERE doc_id=?", (doc_id,)).fetchall()
+            n_pages = len(pages) if not store.text_in_rows and m <= text_up_to else 0
             lo0 = chunks[0][0]
             post = conn.execute("SELECT term, post FROM lex_post WHERE lo=?", (lo0,)).fetchall()
             for term, blob in post:
@@ -111,12 +116,22 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
                     "company_key": f"SYNTHETIC{serial:06d}", "registrant": f"Synthetic Company {serial:06d}",
                     "tickers": [f"SYN{serial:06d}"], "aliases": [], "alias_ids": [], "alias_paths": []})
                 conn.execute("INSERT INTO documents(doc_id, path, content_hash, n_pages, n_chars, info_json, indexed_at) "
-                             "VALUES (?,?,?,?,?,?,?)", (new_id, fake.path, f"synthetic-{serial}", 0, 0,
+                             "VALUES (?,?,?,?,?,?,?)", (new_id, fake.path, f"synthetic-{serial}", n_pages, 0,
                                                         fake.model_dump_json(), time.time()))
-                conn.executemany("INSERT INTO chunks(doc_id, ord, page_start, page_end, char_start, char_end, "
-                                 "seg_first, seg_count, text) VALUES (?,?,?,?,?,?,?,?,?)",
-                                 [(new_id, *c[1:-1], c[-1] if m <= text_up_to else "") for c in chunks])
+                cols = "doc_id, ord, page_start, page_end, char_start, char_end, seg_first, seg_count"
+                if store.text_in_rows:
+                    conn.executemany(f"INSERT INTO chunks({cols}, text) VALUES (?,?,?,?,?,?,?,?,?)",
+                                     [(new_id, *c[1:-1], c[-1] if m <= text_up_to else "") for c in chunks])
+                else:  # spans: the copy's text is its pages' (none past text_up_to: empty texts, as above)
+                    conn.executemany(f"INSERT INTO chunks({cols}, page_off) VALUES (?,?,?,?,?,?,?,?,?)",
+                                     [(new_id, *c[1:-1], off) for c, off in zip(chunks, offs)])
+                    if m <= text_up_to:
+                        conn.executemany("INSERT INTO pages(doc_id, page_no, text) VALUES (?,?,?)",
+                                         [(new_id, no, t) for no, t in pages])
                 lo = conn.execute("SELECT MIN(chunk_id) FROM chunks WHERE doc_id=?", (new_id,)).fetchone()[0]
+                if not store.text_in_rows and m <= fts5_up_to:  # what the older layout's trigger writes
+                    chunk_text.fts_add(conn, "base", [(lo + i, c[-1] if m <= text_up_to else "")
+                                                      for i, c in enumerate(chunks)])
                 conn.execute("INSERT INTO lex_docs(lo, doc_id, n) VALUES (?,?,?)", (lo, new_id, len(chunks)))
                 copies.append((new_id, int(lo)))
             copy_los[int(lo0)] = [lo for _, lo in copies]

@@ -7,6 +7,7 @@ files and the optional approximate index in vectors.py), indexer.py (the increme
 pipeline: text first, vectors after), variants.py (the V-A / V-B chunk prefixes).
 backend.py: open an index wherever it lives.
 check.py: `finrag index --check`.
+chunk_text.py: a chunk's text, stored once as a span of its document's page text, and the FTS5 rows written with it.
 embed_threads.py: how many threads document embedding may use on the CPU (one rule for every embedder).
 facts_store.py: inline-XBRL facts in the SQLite store.
 lexical_blocks.py: corpus-wide BM25 top k by block-max pruning over memory-mapped run files.

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from finrag.tools.indexing import chunk_text
 from finrag.tools.indexing.store_schema import DB_NAME, VARIANTS
 
 
@@ -140,6 +141,8 @@ def _check_db(conn: sqlite3.Connection, index_dir: Path, rep: CheckReport) -> No
             rep.problems.append(f"{orphans} {table} row(s) of documents that are not in the index")
     if c["fts_rows"] != c["chunks"]:
         rep.problems.append(f"the full-text index has {c['fts_rows']} rows for {c['chunks']} chunks")
+    if not chunk_text.stores_text(conn):
+        _check_spans(conn, rep)
     embedded = "EXISTS (SELECT 1 FROM segments s WHERE s.doc_id = c.doc_id)"  # text-only documents: vectors to come
     spans = _scalar(conn, f"SELECT COUNT(*) FROM chunks c WHERE {embedded} AND (c.seg_count < 1 OR c.seg_first < 0 "
                           "OR c.seg_first + c.seg_count > (SELECT COUNT(*) FROM segments s WHERE s.doc_id = c.doc_id))")
@@ -189,6 +192,24 @@ def _check_db(conn: sqlite3.Connection, index_dir: Path, rep: CheckReport) -> No
         rows = [r[1:] for r in recorded if r[0] == variant]
         rep.faiss[variant] = _check_vectors(index_dir, variant, meta, rows, with_vectors, chunk_ids,
                                             complete[variant], rep)
+
+
+def _check_spans(conn: sqlite3.Connection, rep: CheckReport) -> None:
+    """Each chunk's span (`chunk_text.py`) lies inside its document's page text and starts in its first page."""
+    bad: list[str] = []
+    docs = [r[0] for r in conn.execute("SELECT doc_id FROM documents ORDER BY doc_id")]
+    for doc in docs:
+        starts, pos = [], 0
+        for (text,) in conn.execute("SELECT text FROM pages WHERE doc_id=? ORDER BY page_no", (doc,)):
+            starts.append(pos)  # Python's length: SQLite's length() stops at a NUL, which some pages hold
+            pos += len(text or "") + 1
+        for r in conn.execute("SELECT chunk_id, page_start, page_end, page_off, char_start, char_end FROM chunks "
+                              "WHERE doc_id=?", (doc,)):
+            cid, p0, p1, off, a, b = r
+            if not (0 <= p0 <= p1 < len(starts) and 0 <= a < b <= pos - 1 and starts[p0] + off == a):
+                bad.append(f"{doc}#{cid}")
+    if bad:
+        rep.problems.append(f"{len(bad)} chunk(s) whose span is not inside its pages' text: {', '.join(bad[:5])}")
 
 
 def _check_vector_contents(conn: sqlite3.Connection, dim: int, rep: CheckReport, batch: int = 8192) -> None:

@@ -36,6 +36,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from finrag.tools.indexing import chunk_text
+
 K1, B = 1.2, 0.75
 IDF_FLOOR = 1e-6
 POST_DTYPE = np.dtype([("off", "<u4"), ("tf", "<u2"), ("dl", "<u2")])
@@ -339,10 +341,9 @@ def remove_document(conn: sqlite3.Connection, doc_id: str) -> None:
     """Drop a document's postings and its share of the statistics (inside the caller's transaction,
     before its chunks are deleted: their text names the terms to remove)."""
     for lo, n in conn.execute("SELECT lo, n FROM lex_docs WHERE doc_id=?", (doc_id,)).fetchall():
-        rows = conn.execute("SELECT char_start, char_end, text FROM chunks WHERE doc_id=? ORDER BY chunk_id",
-                            (doc_id,)).fetchall()
+        rows = chunk_text.document_chunks(conn, doc_id)
         tokens = 0
-        for term in document_postings(conn, [r[2] for r in rows], [(r[0], r[1]) for r in rows])[0]:
+        for term in document_postings(conn, [r[3] for r in rows], [(r[1], r[2]) for r in rows])[0]:
             row = conn.execute("SELECT post FROM lex_post WHERE term=? AND lo=?", (term, lo)).fetchone()
             if row is None:
                 continue

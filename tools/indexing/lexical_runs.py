@@ -29,7 +29,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from finrag.tools.indexing import lexical_blocks
+from finrag.tools.indexing import chunk_text, lexical_blocks
 from finrag.tools.indexing.lexical import CURRENT_DOC, decode_records, document_postings, fetch_postings
 
 RUN_DTYPE = lexical_blocks.RUN_DTYPE  # a run's records (chunk id, tf, length), in SQLite and in its file
@@ -52,8 +52,7 @@ def flush(conn: sqlite3.Connection, *, run_docs: int = RUN_DOCS, max_runs: int =
         per_term: dict[str, list[np.ndarray]] = {}
         done = []
         for lo, doc_id in pending[i:i + run_docs]:
-            rows = conn.execute("SELECT chunk_id, char_start, char_end, text FROM chunks WHERE doc_id=? "
-                                "ORDER BY chunk_id", (doc_id,)).fetchall()
+            rows = chunk_text.document_chunks(conn, doc_id)
             if not rows or rows[-1][0] > np.iinfo(np.uint32).max:  # ids must fit the records: stays outside runs
                 continue
             ids = np.asarray([r[0] for r in rows], dtype=np.int64)

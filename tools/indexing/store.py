@@ -1,7 +1,8 @@
 """The index: one SQLite database (documents, pages, chunks, FTS5, BM25 postings) and derived vector files.
 
-SQLite is the source of truth. It holds the page texts, the chunks, an FTS5
-index kept in sync by triggers, per-document BM25 postings (tools/indexing/lexical.py),
+SQLite is the source of truth. It holds the page texts, the chunks (spans of the page
+text: each text is stored once, tools/indexing/chunk_text.py), FTS5 indexes over them,
+per-document BM25 postings (tools/indexing/lexical.py),
 and the *segment* embeddings (see tools/indexing/chunking.py). The chunk vectors are
 derived data (tools/indexing/vectors.py): a memory-mapped file addressed by chunk id,
 written document by document and rebuilt from SQLite without re-embedding when it
@@ -25,8 +26,7 @@ search (`store_search.py`: BM25, vectors, the vector files). The schema, the err
 the shared encodings are in `store_schema.py` (re-exported here).
 
 Variants (CBR+Meta `meta`, CBR+LLM-Ctx `llmctx`) live in the same database:
-a `chunk_prefix` row per chunk and variant, an external-content FTS5 table over
-`prefix + text`, and their own vector file whose vectors add the prefix's
+a `chunk_prefix` row per chunk and variant, an FTS5 table over `prefix + text`, and their own vector file whose vectors add the prefix's
 embedding to the chunk's segments.
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ from pathlib import Path
 
 from finrag.state.configuration import resolve_index_dir
 from finrag.tools.documents.file_checks import empty_database, why_unwritable
-from finrag.tools.indexing import lexical
+from finrag.tools.indexing import chunk_text, lexical
 from finrag.tools.indexing import vectors as V
 from finrag.tools.indexing.read_cache import ReadCache
 from finrag.tools.indexing.store_read import ReadMixin
@@ -50,7 +50,6 @@ from finrag.tools.indexing.store_schema import (
     PAGE_SIZE,
     SCHEMA,
     SCHEMA_VERSION,
-    VARIANT_SCHEMA,
     VARIANTS,
     EmbedderMismatch,
     IndexCorrupt,
@@ -58,6 +57,7 @@ from finrag.tools.indexing.store_schema import (
     IndexMissing,
     IndexUnwritable,
     VariantMissing,
+    chunk_schema,
     fts_phrases,
     fts_query,
 )
@@ -86,14 +86,15 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
         self._lock = threading.RLock()
         self.conn = sqlite3.connect(str(db_path), check_same_thread=False, timeout=30)
         self.conn.row_factory = sqlite3.Row
+        self.text_in_rows = False  # the chunk layout (chunk_text.py), read below
         with self._lock:
             try:
                 self.conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new database only: a no-op on one with pages
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.executescript(SCHEMA)
-                for v in VARIANTS[1:]:
-                    self.conn.executescript(VARIANT_SCHEMA.format(v=v))
+                self.conn.executescript(chunk_schema(self.conn))
+                self.text_in_rows = chunk_text.stores_text(self.conn)
                 lexical.ensure_schema(self.conn)
                 self.conn.executescript(V.SCHEMA)
                 self.conn.commit()

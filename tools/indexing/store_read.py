@@ -16,7 +16,7 @@ import numpy as np
 
 from finrag.state.index_reader import SectionLabels
 from finrag.state.schema import DocumentInfo, RetrievedChunk
-from finrag.tools.indexing import facts_store, sections_store
+from finrag.tools.indexing import chunk_text, facts_store, sections_store
 from finrag.tools.indexing import vectors as V
 from finrag.tools.indexing.facts_store import stale_facts
 from finrag.tools.indexing.read_cache import ReadCache
@@ -28,6 +28,7 @@ class ReadMixin:
 
     index_dir: Path
     read_cache: ReadCache
+    text_in_rows: bool
 
     if TYPE_CHECKING:  # what `Store` and its other halves provide (declared for the type checker only)
         def _reader(self) -> sqlite3.Connection: ...
@@ -100,7 +101,7 @@ class ReadMixin:
                               page_end=r["page_end"], text=r["text"], **extra)
 
     def chunks_of(self, doc_id: str) -> list[RetrievedChunk]:
-        rows = self._reader().execute("SELECT * FROM chunks WHERE doc_id=? ORDER BY ord", (doc_id,)).fetchall()
+        rows = chunk_text.read_rows(self._reader(), "doc_id=? ORDER BY ord", (doc_id,), self.text_in_rows)
         return [self._row_chunk(r) for r in rows]
 
     def get_chunks(self, chunk_ids: Iterable[int]) -> dict[int, RetrievedChunk]:
@@ -114,8 +115,8 @@ class ReadMixin:
         conn = self._reader()
         for i in range(0, len(missing), 500):
             part = missing[i : i + 500]
-            q = f"SELECT * FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
-            for r in conn.execute(q, part).fetchall():
+            for r in chunk_text.read_rows(conn, f"chunk_id IN ({','.join('?' * len(part))})", part,
+                                          self.text_in_rows):
                 read[r["chunk_id"]] = self._row_chunk(r)
         self.read_cache.add_chunks(read, generation, lambda c: c.text)
         out.update(read)
@@ -175,11 +176,11 @@ class ReadMixin:
         total = conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
         return have, total
 
-    def missing_prefix_chunks(self, variant: str) -> list[sqlite3.Row]:
-        return self._reader().execute(
-            "SELECT c.chunk_id, c.doc_id, c.ord, c.page_start, c.char_start, c.text FROM chunks c "
-            "LEFT JOIN chunk_prefix p ON p.chunk_id = c.chunk_id AND p.variant = ? "
-            "WHERE p.chunk_id IS NULL ORDER BY c.doc_id, c.ord", (variant_name(variant),)).fetchall()
+    def missing_prefix_chunks(self, variant: str) -> list[dict]:
+        """The chunks without a prefix of `variant`, by document and position, each a dict with its text."""
+        return chunk_text.read_rows(
+            self._reader(), "chunk_id NOT IN (SELECT chunk_id FROM chunk_prefix WHERE variant = ?) "
+            "ORDER BY doc_id, ord", (variant_name(variant),), self.text_in_rows)
 
     def prefix_of(self, variant: str, chunk_id: int) -> str | None:
         row = self._reader().execute("SELECT prefix FROM chunk_prefix WHERE variant=? AND chunk_id=?",

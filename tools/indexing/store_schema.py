@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-SCHEMA_VERSION = 2  # 2: BM25 postings (lex_*), vector rows (vec_rows); version 1 indexes migrate in place
+SCHEMA_VERSION = 3  # 3: chunks as spans of page text (chunk_text.py); 2: BM25 postings (lex_*), vector rows
+# (vec_rows); version 1 indexes migrate in place, version 2 ones keep their chunk text and read as before
 VARIANTS = ("base", "meta", "llmctx")
 DB_NAME = "finrag.sqlite"
 # A new index's SQLite page size. At SQLite's 4,096 a WITHOUT ROWID row holds at most ~1,000 bytes in its page, so
@@ -55,15 +56,37 @@ CREATE TABLE IF NOT EXISTS documents(
   info_json TEXT, indexed_at REAL);
 CREATE TABLE IF NOT EXISTS pages(
   doc_id TEXT, page_no INTEGER, text TEXT, PRIMARY KEY(doc_id, page_no));
+CREATE TABLE IF NOT EXISTS segments(
+  doc_id TEXT, ord INTEGER, vec BLOB, PRIMARY KEY(doc_id, ord)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chunk_prefix(
+  variant TEXT, chunk_id INTEGER, prefix TEXT, vec BLOB, PRIMARY KEY(variant, chunk_id)) WITHOUT ROWID;
+"""
+"""The tables of both chunk layouts; `SPAN_CHUNKS` (a new index) or `TEXT_CHUNKS` (an index built before schema
+version 3) adds the chunks and their FTS5 tables (`chunk_text.py`)."""
+
+SPAN_CHUNKS = """
+CREATE TABLE IF NOT EXISTS chunks(
+  chunk_id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, ord INTEGER,
+  page_start INTEGER, page_end INTEGER, char_start INTEGER, char_end INTEGER,
+  seg_first INTEGER, seg_count INTEGER, page_off INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(text, content='', tokenize='porter unicode61');
+CREATE TRIGGER IF NOT EXISTS chunks_bd BEFORE DELETE ON chunks BEGIN
+  DELETE FROM chunk_prefix WHERE chunk_id = old.chunk_id; END;
+"""
+"""Chunks as spans of page text (`page_off`: the span's offset in page `page_start`) and contentless FTS5 tables
+whose rows the Store writes and deletes with the text (`chunk_text.fts_add`, `fts_delete`)."""
+
+SPAN_VARIANT = """
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_{v} USING fts5(text, content='', tokenize='porter unicode61');
+"""
+
+TEXT_CHUNKS = """
 CREATE TABLE IF NOT EXISTS chunks(
   chunk_id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, ord INTEGER,
   page_start INTEGER, page_end INTEGER, char_start INTEGER, char_end INTEGER,
   seg_first INTEGER, seg_count INTEGER, text TEXT);
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
-CREATE TABLE IF NOT EXISTS segments(
-  doc_id TEXT, ord INTEGER, vec BLOB, PRIMARY KEY(doc_id, ord)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS chunk_prefix(
-  variant TEXT, chunk_id INTEGER, prefix TEXT, vec BLOB, PRIMARY KEY(variant, chunk_id)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   text, content='chunks', content_rowid='chunk_id', tokenize='porter unicode61');
 CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
@@ -76,8 +99,9 @@ CREATE TRIGGER IF NOT EXISTS chunks_au AFTER UPDATE OF text ON chunks BEGIN
   INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.chunk_id, old.text);
   INSERT INTO chunks_fts(rowid, text) VALUES (new.chunk_id, new.text); END;
 """
+"""Chunks with their text (indexes built before schema version 3): external-content FTS5 tables kept by triggers."""
 
-VARIANT_SCHEMA = """
+TEXT_VARIANT = """
 CREATE VIEW IF NOT EXISTS chunks_{v}_v AS
   SELECT c.chunk_id AS chunk_id, p.prefix || char(10) || c.text AS text
   FROM chunks c JOIN chunk_prefix p ON p.chunk_id = c.chunk_id AND p.variant = '{v}';
@@ -90,6 +114,16 @@ CREATE TRIGGER IF NOT EXISTS chunk_prefix_bd_{v} BEFORE DELETE ON chunk_prefix W
   INSERT INTO chunks_fts_{v}(chunks_fts_{v}, rowid, text)
     SELECT 'delete', old.chunk_id, old.prefix || char(10) || text FROM chunks WHERE chunk_id = old.chunk_id; END;
 """
+
+
+def chunk_schema(conn) -> str:
+    """The DDL of this database's chunk layout: spans for a new database (no `chunks` table yet), else the
+    layout it was built with (`chunk_text.stores_text`), the variants' FTS5 tables included."""
+    cols = [r[1] for r in conn.execute("PRAGMA table_info(chunks)")]
+    spans = not cols or "page_off" in cols
+    base, variant = (SPAN_CHUNKS, SPAN_VARIANT) if spans else (TEXT_CHUNKS, TEXT_VARIANT)
+    return base + "".join(variant.format(v=v) for v in VARIANTS[1:])
+
 
 _FTS_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.&'-]*")
 _FTS_STOP = frozenset(

@@ -17,8 +17,15 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 import numpy as np
 
 from finrag.state.schema import DocumentInfo
-from finrag.tools.indexing import facts_store, lexical, lexical_runs, sections_store
-from finrag.tools.indexing.store_schema import SCHEMA_VERSION, EmbedderMismatch, IndexError_, variant_name, vec_blob
+from finrag.tools.indexing import chunk_text, facts_store, lexical, lexical_runs, sections_store
+from finrag.tools.indexing.store_schema import (
+    SCHEMA_VERSION,
+    VARIANTS,
+    EmbedderMismatch,
+    IndexError_,
+    variant_name,
+    vec_blob,
+)
 
 
 class WriteMixin:
@@ -27,6 +34,7 @@ class WriteMixin:
     index_dir: Path
     conn: sqlite3.Connection
     embedder: Any
+    text_in_rows: bool
     _lock: threading.RLock
 
     if TYPE_CHECKING:  # what `Store` and its other halves provide (declared for the type checker only)
@@ -101,15 +109,10 @@ class WriteMixin:
                     self.conn.executemany(
                         "INSERT INTO segments(doc_id, ord, vec) VALUES (?,?,?)",
                         [(info.doc_id, i, vec_blob(v)) for i, v in enumerate(segment_vectors)])
-                self.conn.executemany(
-                    "INSERT INTO chunks(doc_id, ord, page_start, page_end, char_start, char_end, seg_first, seg_count, text) "
-                    "VALUES (?,?,?,?,?,?,?,?,?)",
-                    [(info.doc_id, c.ord, c.page_start, c.page_end, c.char_start, c.char_end, s0, sn, c.text)
-                     for c, (s0, sn) in zip(chunks, chunk_segments)])
-                rows = self.conn.execute("SELECT chunk_id, char_start, char_end, text FROM chunks WHERE doc_id=? "
-                                         "ORDER BY chunk_id", (info.doc_id,)).fetchall()
-                lexical.add_document(self.conn, info.doc_id, [r[0] for r in rows], [r[3] for r in rows],
-                                     [(r[1], r[2]) for r in rows], pre=postings)
+                ids = self._insert_chunks(info.doc_id, pages, chunks, chunk_segments)
+                kept = list(chunks)[:len(ids)]  # a chunk without its segment span is not stored
+                lexical.add_document(self.conn, info.doc_id, ids, [c.text for c in kept],
+                                     [(c.char_start, c.char_end) for c in kept], pre=postings)
                 self._set_meta("generation", self.generation + 1)
                 self.conn.commit()
             except BaseException:
@@ -119,6 +122,29 @@ class WriteMixin:
             self.forget_vector_rows(info.doc_id)
         if segment_vectors is not None:
             self.write_doc_vectors(info.doc_id, "base")
+
+    def _insert_chunks(self, doc_id: str, pages: list[str], chunks: Sequence,
+                       chunk_segments: Sequence[tuple[int, int]]) -> list[int]:
+        """Insert a document's chunks (inside the caller's transaction) and return their ids in order: spans of the
+        page text with their FTS5 rows, or, in an index built before schema version 3, rows with their text."""
+        cols = "doc_id, ord, page_start, page_end, char_start, char_end, seg_first, seg_count"
+        rows = [(doc_id, c.ord, c.page_start, c.page_end, c.char_start, c.char_end, s0, sn)
+                for c, (s0, sn) in zip(chunks, chunk_segments)]
+        if self.text_in_rows:
+            self.conn.executemany(f"INSERT INTO chunks({cols}, text) VALUES (?,?,?,?,?,?,?,?,?)",
+                                  [(*r, c.text) for r, c in zip(rows, chunks)])
+        else:
+            text = "\n".join(pages)
+            if any(c.text != text[c.char_start:c.char_end] for c in chunks):
+                raise IndexError_(f"{doc_id}: a chunk's text is not its span of the page text (chunking.chunk_pages "
+                                  "makes chunks of the pages stored with them)")
+            self.conn.executemany(f"INSERT INTO chunks({cols}, page_off) VALUES (?,?,?,?,?,?,?,?,?)",
+                                  [(*r, off) for r, off in zip(rows, chunk_text.page_offsets(pages, chunks))])
+        ids = [r[0] for r in self.conn.execute("SELECT chunk_id FROM chunks WHERE doc_id=? ORDER BY chunk_id",
+                                               (doc_id,))]
+        if not self.text_in_rows:
+            chunk_text.fts_add(self.conn, "base", zip(ids, (c.text for c in chunks)))
+        return ids
 
     def update_document_info(self, info: DocumentInfo) -> None:
         with self._lock:
@@ -131,6 +157,12 @@ class WriteMixin:
         if not self.conn.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone():
             return False
         lexical.remove_document(self.conn, doc_id)  # reads the chunk texts: before they go
+        if not self.text_in_rows:  # contentless FTS5 rows go with the text they were indexed with
+            rows = chunk_text.document_chunks(self.conn, doc_id, False)
+            ids = [r[0] for r in rows]
+            for variant in VARIANTS[1:]:
+                chunk_text.forget_prefixes(self.conn, variant, ids)
+            chunk_text.fts_delete(self.conn, "base", [(r[0], r[3]) for r in rows])
         self.conn.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
         self.conn.execute("DELETE FROM segments WHERE doc_id=?", (doc_id,))
         self.conn.execute("DELETE FROM pages WHERE doc_id=?", (doc_id,))
@@ -181,8 +213,7 @@ class WriteMixin:
             with self._lock:
                 try:
                     self.conn.execute("BEGIN IMMEDIATE")
-                    rows = self.conn.execute("SELECT chunk_id, char_start, char_end, text FROM chunks WHERE doc_id=? "
-                                             "ORDER BY chunk_id", (doc_id,)).fetchall()
+                    rows = chunk_text.document_chunks(self.conn, doc_id, self.text_in_rows)
                     if not self.conn.execute("SELECT 1 FROM lex_docs WHERE doc_id=?", (doc_id,)).fetchone():
                         lexical.add_document(self.conn, doc_id, [r[0] for r in rows], [r[3] for r in rows],
                                              [(r[1], r[2]) for r in rows])
@@ -230,10 +261,18 @@ class WriteMixin:
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
+                if not self.text_in_rows:  # a replaced prefix's FTS5 row goes before the new one is written
+                    ids = [cid for cid, _, _ in rows]
+                    chunk_text.forget_prefixes(self.conn, variant_name(variant), ids)
                 self.conn.executemany(
                     "INSERT OR REPLACE INTO chunk_prefix(variant, chunk_id, prefix, vec) VALUES (?,?,?,?)",
                     [(variant_name(variant), cid, prefix, None if vec is None else vec_blob(vec))
                      for cid, prefix, vec in rows])
+                if not self.text_in_rows:
+                    texts = {r["chunk_id"]: r["text"] for r in chunk_text.read_rows(
+                        self.conn, f"chunk_id IN ({','.join('?' * len(ids))})", ids, False)} if ids else {}
+                    chunk_text.fts_add(self.conn, variant, [(cid, chunk_text.prefixed(prefix, texts[cid]))
+                                                            for cid, prefix, _ in rows if cid in texts])
                 self._bump("prefix_generation")
                 self.conn.commit()
             except BaseException:
@@ -251,6 +290,8 @@ class WriteMixin:
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
+                if not self.text_in_rows:  # their FTS5 rows first, with the text they were indexed with
+                    self._forget_prefix_rows(variant_name(variant), doc_ids)
                 if doc_ids is None:
                     self.conn.execute("DELETE FROM chunk_prefix WHERE variant=?", (variant_name(variant),))
                 else:
@@ -262,3 +303,11 @@ class WriteMixin:
             except BaseException:
                 self.conn.rollback()
                 raise
+
+    def _forget_prefix_rows(self, variant: str, doc_ids: Sequence[str] | None) -> None:
+        """Remove the FTS5 rows of a variant's prefixes (of some documents, or all) before the prefixes go."""
+        for doc_id in (doc_ids if doc_ids is not None else [r[0] for r in self.conn.execute(
+                "SELECT DISTINCT c.doc_id FROM chunk_prefix p JOIN chunks c ON c.chunk_id = p.chunk_id "
+                "WHERE p.variant=?", (variant,))]):
+            ids = [r[0] for r in self.conn.execute("SELECT chunk_id FROM chunks WHERE doc_id=?", (doc_id,))]
+            chunk_text.forget_prefixes(self.conn, variant, ids)

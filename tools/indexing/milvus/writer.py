@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from finrag.state.schema import DocumentInfo
+from finrag.tools.indexing import chunk_text
 from finrag.tools.indexing.backend import open_store
 from finrag.tools.indexing.locking import writer_lock
 from finrag.tools.indexing.milvus import lex as L
@@ -79,9 +80,7 @@ class _EmbeddedSource:
         return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows]) if rows else np.zeros((0, 0))
 
     def chunks(self, doc_id: str) -> list[dict]:
-        rows = self.conn.execute("SELECT chunk_id, doc_id, ord, page_start, page_end, char_start, char_end, seg_first, "
-                                 "seg_count, text FROM chunks WHERE doc_id=? ORDER BY chunk_id", (doc_id,)).fetchall()
-        return [dict(r) for r in rows]
+        return chunk_text.read_rows(self.conn, "doc_id=? ORDER BY chunk_id", (doc_id,))
 
     def vectors(self, doc_id: str, variant: str, ids: np.ndarray) -> np.ndarray:
         """The chunk vectors of a variant: from the vector file when its rows are recorded, else derived."""

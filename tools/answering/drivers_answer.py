@@ -1,0 +1,90 @@
+"""What drove a change, answered offline (issue 50): the sentence that names the asked measure's causes, led by them.
+
+A filing explains a change in one sentence shape: the measure and its change, then a cause marker ("primarily due
+to", "driven by", "as a result of", "reflecting", "attributable to"), then the causes. A sentence answers a drivers
+question when the part before its cause marker speaks of the asked measure: the question's topic words
+(`prose_units.topic_words`) without the words of asking and of change ("why", "drove", "increase", "decline"). Of
+those, the one whose subject covers the most of the measure leads, ranked by that share, a change in the asked
+direction (a rise for "what drove the increase", a fall for "why did it decline"; the other direction counts
+against), the asked year (`prose_units.period_fit`), the measure opening the sentence (its subject, not after
+"Excluding the impact of ..."), causes the sentence names itself (not only "due to:"), then by its coverage of the whole question and the context's
+rank; the answer opens with the causes (the text from the marker on, up to a bullet; a sentence that ends at its
+marker, "was primarily due to:", takes the lines after it), then quotes the whole sentence, cited; at most one more
+such sentence follows. '' when no sentence names causes of the
+measure (the evidence answer then shows the passages that bear on it).
+"""
+from __future__ import annotations
+
+import re
+
+from finrag.tools.answering.extractive import context_label, covered_units
+from finrag.state.question import QuestionFacts
+from finrag.tools.answering.prose_units import period_fit, quote, topic_words
+from finrag.tools.retrieval.vocabulary import KeywordCoverage
+
+__all__ = ["CAUSE", "drivers_answer"]
+
+CAUSE = re.compile(
+    r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
+    r"(?:driven by|due (?:primarily |mainly |largely |principally |in part |partly )?to|as a result of|resulting from|"
+    r"result(?:ed|s)? from|attributable to|attributed to|caused by|because of|reflect(?:s|ed|ing)|owing to|"
+    r"led by|on account of|associated with higher|associated with lower)\b")
+# words of asking for causes and of a change, which every sentence of a change holds or none does
+_ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
+                     "reason", "reasons", "explain", "explains", "led", "lead", "factors", "factor", "contributed",
+                     "primary", "main", "key", "major", "behind", "increase", "increased", "increases", "decrease",
+                     "decreased", "decline", "declined", "change", "changed", "changes", "rise", "rose", "fall", "fell",
+                     "drop", "dropped", "grow", "grew", "growth", "go", "went", "up", "down", "higher", "lower",
+                     "improve", "improved", "improvement", "reduction", "reduce", "reduced", "percent", "compared",
+                     "versus", "vs", "prior", "explains", "attributable", "due"))
+_MEASURED = 0.5  # the share of the measure's words a sentence's subject speaks of
+_UP = re.compile(r"(?i)\b(?:increas\w*|gr[eo]w\w*|rise|rose|risen|higher|up|improv\w*|expan\w*|gain\w*)\b")
+_DOWN = re.compile(r"(?i)\b(?:decreas\w*|declin\w*|fall|fell|fallen|drop\w*|lower|down|reduc\w*|contract\w*|"
+                   r"deteriorat\w*|shr[iu]nk\w*|narrow\w*)\b")
+_BULLET = re.compile(r"\s*[•\u2022]")
+
+
+def _direction(text: str) -> int:
+    """+1 for a rise, -1 for a fall, 0 for neither or both (the first word of change said decides)."""
+    up, down = _UP.search(text), _DOWN.search(text)
+    if up and (not down or up.start() < down.start()):
+        return 1
+    return -1 if down else 0
+
+
+def drivers_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts) -> str:
+    """'<the causes> (the filing: "<sentence>") [doc, p. N]', then at most one more; '' when none names them."""
+    if not contexts:
+        return ""
+    measure = topic_words(question, contexts, also_drop=_ASKING)
+    of_measure = KeywordCoverage(measure or keywords)
+    asked = _direction(question)
+    units = list(covered_units(question, keywords, contexts))
+    candidates = []
+    for i, (_cov, s, rank, unit, ctx) in enumerate(units):
+        marker = CAUSE.search(unit)
+        if marker is None or marker.start() < 10:
+            continue
+        subject = of_measure(unit[: marker.start()])
+        if subject < _MEASURED:
+            continue
+        causes = _BULLET.split(" ".join(unit[marker.start():].split()))[0].rstrip(".")
+        own = len(causes.split()) - len(marker.group(0).split())  # the causes' words the sentence itself holds
+        if own < 2:  # "... was primarily due to:": the causes are the lines after it
+            after = [u for _c, _s, r, u, _x in units[i + 1: i + 4] if r == rank]
+            causes = " ".join([causes.rstrip(":"), *(" ".join(_BULLET.sub(" ", u).split()) for u in after)])
+        said = _direction(unit[: marker.start()])
+        fit = 0.3 if asked and said == asked else -0.3 if asked and said == -asked else 0.0
+        fit += period_fit(unit, facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
+        opening = quote(unit)[:40].lower()  # the measure as the sentence's subject, not after a qualifying clause
+        fit += 0.1 if any(w[:5] in opening for w in measure) else 0.0
+        candidates.append((subject + fit, s, rank, unit, causes, ctx))
+    if not candidates:
+        return ""
+    candidates.sort(key=lambda t: (-t[0], -t[1], t[2]))
+    best, _s, _r, unit, causes, ctx = candidates[0]
+    answer = f"{causes[:1].upper()}{causes[1:400]} (the filing: \"{quote(unit)}\") {context_label(ctx)}"
+    more = next((c for c in candidates[1:] if c[3][:80] != unit[:80] and c[0] >= best - 0.1), None)
+    if more is not None:
+        answer += f" Also: {quote(more[3], 300)} {context_label(more[5])}"
+    return answer

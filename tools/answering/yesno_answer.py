@@ -1,0 +1,67 @@
+"""Yes/no questions answered offline (issue 50): "Yes" or "No", then the sentence that decides it, cited.
+
+The deciding sentence is the context's sentence (or table row) that speaks of most of the question's topic words
+(`prose_units.topic_words`: what it asks about, without the company, the years and the frame) and of a name the
+question writes, if it writes one ("stores in Mexico", "the 737 MAX": a sentence without it decides nothing of it),
+the asked year preferred (`prose_units.period_fit`), the context's rank breaking ties. Its clause that holds the most of them (a sentence joins clauses with ";", ", and", ", but",
+", except") decides: "No" when that clause negates ("not", "no", "none", "never", "n't") or reverses what it states
+("terminated", "discontinued", "ceased", "abandoned", "withdrawn", "cancelled", "no longer") a word the question does
+not use itself; else "Yes". A figure the sentence states is part of the quote. Where no sentence speaks of at least
+half of the topic, the answer says that nothing retrieved decides it and shows the closest passage, marked.
+"""
+from __future__ import annotations
+
+import re
+
+from finrag.tools.answering.extractive import context_label, covered_units
+from finrag.state.question import QuestionFacts
+from finrag.tools.answering.prose_units import closest, named_words, period_fit, quote, topic_words
+from finrag.tools.retrieval.vocabulary import KeywordCoverage
+
+__all__ = ["decides_no", "yesno_answer"]
+
+_CLAUSES = re.compile(r";|,\s+(?:and|but|while|whereas|although|though|except)\b|\bexcept\b|\bhowever\b")
+_NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b|\bno longer\b")
+_REVERSAL = re.compile(r"(?i)\b(?:terminat\w*|discontinu\w*|ceas(?:e|ed|es|ing)|abandon\w*|withdr[ae]wn?|withdrawal|"
+                       r"cancel+(?:ed|ation|ing)?|rescind\w*|suspend\w*)\b")
+_DECIDES = 0.5  # the share of the topic words a deciding sentence speaks of
+
+
+def decides_no(clause: str, question: str) -> bool:
+    """Does `clause` negate or reverse what it states (a reversal the question does not itself ask about)?"""
+    if _NEGATION.search(clause):
+        return True
+    return any(not re.search(rf"(?i)\b{re.escape(m.group(0)[:6])}", question) for m in _REVERSAL.finditer(clause))
+
+
+def _deciding_clause(unit: str, coverage: KeywordCoverage) -> str:
+    """The clause of `unit` that holds the most of the topic (the first of equals)."""
+    clauses = [c for c in _CLAUSES.split(unit) if c.strip()] or [unit]
+    return max(clauses, key=coverage)
+
+
+def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts) -> str:
+    """'Yes: <sentence> [doc, p. N]' or 'No: ...'; that nothing decides it, with the closest passage; '' without
+    contexts."""
+    if not contexts:
+        return ""
+    topic = topic_words(question, contexts) or keywords
+    named = named_words(question, topic)
+    coverage = KeywordCoverage(topic)
+    scored = []
+    for cov, s, rank, unit, ctx in covered_units(question, topic, contexts):
+        names = not named or any(re.search(rf"(?i)(?<![\w-]){re.escape(n)}", unit) for n in named)
+        scored.append((s + period_fit(unit, facts), rank, unit, ctx, cov >= _DECIDES and names))
+    if not scored:
+        return ""
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    deciding = [t for t in scored if t[4]]
+    if not deciding:
+        return closest([t[:4] for t in scored], "a yes or a no")
+    _s, _r, unit, ctx, _d = deciding[0]
+    verdict = "No" if decides_no(_deciding_clause(unit, coverage), question) else "Yes"
+    answer = f"{verdict}: {quote(unit)} {context_label(ctx)}"
+    support = next((u for u in deciding[1:] if u[2][:80] != unit[:80]), None)
+    if support is not None:
+        answer += f" Also: {quote(support[2], 300)} {context_label(support[3])}"
+    return answer

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
-from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.prose_units import period_fit, quote, topic_words
+from finrag.tools.answering.extractive import context_label, covered_units
+from finrag.tools.answering.prose_units import period_fit, quote, repeats, topic_words
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
 __all__ = ["CAUSE", "drivers_answer"]
@@ -84,7 +84,7 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     candidates.sort(key=lambda t: (-t[0], -t[1], t[2]))
     best, _s, _r, unit, causes, ctx = candidates[0]
     answer = f"{causes[:1].upper()}{causes[1:400]} (the filing: \"{quote(unit)}\") {context_label(ctx)}"
-    more = next((c for c in candidates[1:] if c[3][:80] != unit[:80] and c[0] >= best - 0.1), None)
+    more = next((c for c in candidates[1:] if not repeats(unit, c[3]) and c[0] >= best - 0.1), None)
     if more is not None:
         answer += f" Also: {quote(more[3], 300)} {context_label(more[5])}"
     return answer

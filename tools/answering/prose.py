@@ -16,7 +16,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.drivers_answer import drivers_answer
 from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.list_answer import list_answer
-from finrag.tools.answering.prose_units import closest, company_words, quote
+from finrag.tools.answering.prose_units import closest, company_words, quote, repeats
 from finrag.tools.answering.yesno_answer import yesno_answer
 from finrag.tools.question import read_question
 from finrag.tools.vocabulary.dates import MONTH_WORDS
@@ -26,8 +26,11 @@ __all__ = ["form_answer", "prose_answer"]
 _NUMBER = r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million))?"
 _MONTH = MONTH_WORDS + r"\.?"
 _A_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}, (?:19|20)\d\d\b|\b{_MONTH} (?:19|20)\d\d\b|\b(?:in|since|during) (?:19|20)\d\d\b")
-_A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){1,4}(?:LLP|LLC|Inc\.|Corporation|Company|& Co\.|L\.P\.)|"
-                     r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )")
+_A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){0,3}[A-Z][A-Za-z&.'-]+,? (?:LLP|LLC|Inc\.|Corporation|Company|& Co\.|"
+                     r"L\.P\.)|"
+                     r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )|"
+                     r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?= \d\d (?:[A-Z][a-z]+ )*(?:President|Chief|Executive|Senior|Vice|"
+                     r"Chair|Director|Treasurer|Controller|General|Secretary)\b)")  # an officers' table: name, age, title
 
 
 def _holds(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[str] = frozenset()) -> Optional[str]:
@@ -99,7 +102,7 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
     _s, _r, lead, lead_ctx = holding[0]
     answer = f"{quote(lead)} {context_label(lead_ctx)}"
     # a second sentence that also states an answer of the form (another year, another measure of it), if any
-    support = next((u for u in holding[1:] if u[2][:80] != lead[:80]), None)
+    support = next((u for u in holding[1:] if not repeats(lead, u[2])), None)
     if support is not None:
         answer += f" Also: {quote(support[2], 300)} {context_label(support[3])}"
     return answer

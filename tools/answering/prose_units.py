@@ -10,6 +10,7 @@ words, and the closest passage shown when no sentence answers.
   `named_words`: those the question writes as names ("Mexico", "737").
 * `period_fit(unit, facts)`: a small preference for the unit that names the asked year, and against a quarter's
   unit when the question asks none.
+* `repeats(unit, other)`: the same text quoted twice (a sentence and the table row that holds it).
 * `closest(scored)`: "The closest passage (not an answer): ..." for a question no sentence answers.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 
-__all__ = ["closest", "company_words", "named_words", "period_fit", "quote", "topic_words"]
+__all__ = ["closest", "company_words", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
 _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading line joined to the sentence after it
 # words of a question's frame, not of its topic: periods, filings, and how it asks
@@ -85,6 +86,13 @@ def period_fit(unit: str, facts: QuestionFacts) -> float:
     quarter and the question asks none (a quarter's figure is not the year's)."""
     fit = 0.1 if any(str(y) in unit for y in facts.years_written) else 0.0
     return fit - (0.05 if not facts.asks_quarter and _QUARTER.search(unit) else 0.0)
+
+
+def repeats(unit: str, other: str) -> bool:
+    """Does `other` quote the same text as `unit` (one inside the other, whatever heading or line joins either)?"""
+    a, b = sorted((" ".join(unit.split()), " ".join(other.split())), key=len)
+    probe = a[len(a) // 4: len(a) // 4 + 60] if len(a) > 80 else a
+    return probe in b
 
 
 def closest(scored: list[tuple[float, int, str, dict]], what: str) -> str:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.prose_units import closest, named_words, period_fit, quote, topic_words
+from finrag.tools.answering.extractive import context_label, covered_units
+from finrag.tools.answering.prose_units import closest, named_words, period_fit, quote, repeats, topic_words
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
 __all__ = ["decides_no", "yesno_answer"]
@@ -61,7 +61,7 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     _s, _r, unit, ctx, _d = deciding[0]
     verdict = "No" if decides_no(_deciding_clause(unit, coverage), question) else "Yes"
     answer = f"{verdict}: {quote(unit)} {context_label(ctx)}"
-    support = next((u for u in deciding[1:] if u[2][:80] != unit[:80]), None)
+    support = next((u for u in deciding[1:] if not repeats(unit, u[2])), None)
     if support is not None:
         answer += f" Also: {quote(support[2], 300)} {context_label(support[3])}"
     return answer

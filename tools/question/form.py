@@ -28,7 +28,8 @@ _DATE = re.compile(r"(?i)^\s*(?:when\b|on what date\b|what (?:date|day|year)\b|i
                    r"as of what date\b)")
 # one name asked for: "who is/was/signed ...", "which firm ..." ("who are the customers" asks for a list)
 _WHO = re.compile(r"(?i)^\s*(?:who (?:is|was|signed|audits|audited|serves|served|leads|led|heads|headed)\b|"
-                  r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive)\b|"
+                  r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive|company|entity|buyer|acquirer|"
+                  r"purchaser|bank|director|officer)\b|"
                   r"what (?:is|was) the name of\b|name the (?:auditor|ceo|cfo|chief)\b)")
 # the auxiliary verb opens the question, or its main clause after a short opening phrase ("At the time of its 2019
 # 10-K, was ...", "Per the 10-K, does ..."); "Could you list ..." is a request, not a yes/no

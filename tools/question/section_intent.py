@@ -32,7 +32,8 @@ SECTION_CUES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(segments?|divisions?|business units?|product (categor\w+|lines?)|service categor\w+|regions?|"
      r"geograph\w*)\b", ("segments", "mdna", "revenue")),
     (r"\b(geograph\w*|operates? in|countries|markets? (it|they) serve)\b", ("business",)),
-    (r"\b(customers?|clients?|competitors?|competition|employees?|headcount|products?|brands?)\b",
+    (r"\b(customers?|clients?|competitors?|competition|employees?|employ|employed|employs|headcount|workforce|"
+     r"people|staff|ftes?|human capital|products?|brands?)\b",
      ("business", "risk_factors")),
     (r"\brisks?\b", ("risk_factors",)),
     (r"\brestructur\w*\b", ("restructuring", "mdna")),

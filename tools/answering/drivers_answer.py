@@ -3,15 +3,16 @@
 A filing explains a change in one sentence shape: the measure and its change, then a cause marker ("primarily due
 to", "driven by", "as a result of", "reflecting", "attributable to"), then the causes. A sentence answers a drivers
 question when the part before its cause marker speaks of the asked measure: the question's topic words
-(`prose_units.topic_words`) without the words of asking and of change ("why", "drove", "increase", "decline"). Of
-those, the one whose subject covers the most of the measure leads, ranked by that share, a change in the asked
+(`prose_units.topic_words`) without the words of asking and of change ("why", "drove", "increase", "decline").
+Of those, the one whose subject covers the most of the measure leads, ranked by that share, a change in the asked
 direction (a rise for "what drove the increase", a fall for "why did it decline"; the other direction counts
 against), the asked year (`prose_units.period_fit`), the measure opening the sentence (its subject, not after
-"Excluding the impact of ..."), causes the sentence names itself (not only "due to:"), then by its coverage of the whole question and the context's
-rank; the answer opens with the causes (the text from the marker on, up to a bullet; a sentence that ends at its
-marker, "was primarily due to:", takes the lines after it), then quotes the whole sentence, cited; at most one more
-such sentence follows. '' when no sentence names causes of the
-measure (the evidence answer then shows the passages that bear on it).
+"Excluding the impact of ..."), causes the sentence names itself (not only "due to:"), then by its coverage of the
+whole question and the context's rank. The answer opens with the causes (the text from the marker on, up to a
+bullet; "driven by: • A • B" its bullets; a sentence that ends at its marker, "was primarily due to:", the lines
+after it), then quotes the whole sentence, cited; at most one more such sentence follows, then the unit that states
+the change itself with its figures (`_the_change`). '' when no sentence names causes of the measure (the evidence
+answer then shows the passages that bear on it).
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ _UP = re.compile(r"(?i)\b(?:increas\w*|gr[eo]w\w*|rise|rose|risen|higher|up|impr
 _DOWN = re.compile(r"(?i)\b(?:decreas\w*|declin\w*|fall|fell|fallen|drop\w*|lower|down|reduc\w*|contract\w*|"
                    r"deteriorat\w*|shr[iu]nk\w*|narrow\w*)\b")
 _BULLET = re.compile(r"\s*[•\u2022]")
+_FIGURE = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:%|percent|basis points|points)")
 
 
 def _direction(text: str) -> int:
@@ -68,9 +70,14 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         subject = of_measure(unit[: marker.start()])
         if subject < _MEASURED:
             continue
-        causes = _BULLET.split(" ".join(unit[marker.start():].split()))[0].rstrip(".")
+        said_after = " ".join(unit[marker.start():].split())
+        bullets = [b.strip(" ;") for b in _BULLET.split(said_after)]
+        if len(bullets) > 1 and len(bullets[0].split()) - len(marker.group(0).split()) < 2:
+            causes = f"{bullets[0].rstrip(': ')}: {'; '.join(b for b in bullets[1:] if b)}"  # "driven by: • A • B"
+        else:
+            causes = bullets[0].rstrip(".")  # a bullet after the causes begins another statement
         own = len(causes.split()) - len(marker.group(0).split())  # the causes' words the sentence itself holds
-        if own < 2:  # "... was primarily due to:": the causes are the lines after it
+        if own < 2:  # "... was primarily due to:" ending the unit: the causes are the lines after it
             after = [u for _c, _s, r, u, _x in units[i + 1: i + 4] if r == rank]
             causes = " ".join([causes.rstrip(":"), *(" ".join(_BULLET.sub(" ", u).split()) for u in after)])
         said = _direction(unit[: marker.start()])
@@ -87,4 +94,31 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     more = next((c for c in candidates[1:] if not repeats(unit, c[3]) and c[0] >= best - 0.1), None)
     if more is not None:
         answer += f" Also: {quote(more[3], 300)} {context_label(more[5])}"
+    change = _the_change(units, of_measure, facts, {unit, more[3] if more is not None else unit})
+    if change is not None:
+        answer += f" The change itself: {_around(quote(change[0], 2000), measure, of_measure)} {context_label(change[1])}"
     return answer
+
+
+def _around(unit: str, measure: list[str], of_measure: KeywordCoverage) -> str:
+    """The part of `unit` (up to 240 characters) that names the whole measure with its figures: a long table's row
+    "Operating income margin 19.1 % 20.8 % (1.7)%" rather than the table's first rows."""
+    if len(unit) <= 240 or not measure:
+        return unit
+    for m in re.finditer(re.escape(measure[0][:5]), unit.lower()):
+        window = unit[max(0, m.start() - 40): m.start() + 200]
+        if of_measure(window) >= 0.99 and _FIGURE.search(window):
+            return f"... {window.strip()} ..."
+    return unit[:240]
+
+
+def _the_change(units: list, of_measure: KeywordCoverage, facts: QuestionFacts, quoted: set[str]):
+    """The unit that states the asked measure with its figures (a table's row "Operating income margin 19.1 % 20.8 %
+    (1.7)%", a sentence "Gross margin decreased 250 basis points to 43.5%"): all of the measure's words and a figure,
+    the asked year's preferred, the shortest first; None when no unit states one."""
+    found = []
+    for _cov, _s, rank, unit, ctx in units:
+        if unit in quoted or of_measure(unit) < 0.99 or not _FIGURE.search(unit) or CAUSE.search(unit):
+            continue
+        found.append((-period_fit(unit, facts), len(unit), rank, unit, ctx))
+    return min(found, key=lambda t: t[:3])[3:] if found else None

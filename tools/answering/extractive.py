@@ -27,7 +27,6 @@ _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"$])")
 _LABEL = re.compile(r"[A-Za-z]{3}")
-_BULLET = re.compile(r"\s*[•\u2022\u25aa\u25cf]\s+")  # a bulleted item is a sentence of its own
 
 
 @functools.lru_cache(maxsize=4096)  # pure, and read for every context chunk of every question: remembered
@@ -40,11 +39,11 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
     `window`: the text is a chunk, a window of characters that starts and ends wherever it falls, so the text
     before its first sentence end and after its last are pieces of sentences ("Loss from operations were
     benefits of $811 million", issue 34 case 11) and are not offered; the neighbouring chunk, which overlaps
-    this one, holds them whole. A bullet ("•") begins a unit (a list's items are not one sentence). Page furniture (page numbers, "Table of Contents", trademark marks, running
+    this one, holds them whole. Page furniture (page numbers, "Table of Contents", trademark marks, running
     footers: `furniture.without_furniture`) is no part of any unit.
     """
     lines = [ln.strip() for ln in without_furniture(text).splitlines()]
-    sentences = [part for s in _SENTENCE_END.split(" ".join(ln for ln in lines if ln)) for part in _BULLET.split(s)]
+    sentences = _SENTENCE_END.split(" ".join(ln for ln in lines if ln))
     if window and len(sentences) > 1:
         sentences = sentences[1:] if re.search(r"[.!?;]\W*$", sentences[-1]) else sentences[1:-1]
     units = [s.strip() for s in sentences if 25 <= len(s.strip()) <= 600]

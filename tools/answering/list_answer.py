@@ -3,12 +3,13 @@
 A filing enumerates in one shape: the asked noun ("segments", "products", "brands"; `QuestionFacts.form_nouns`),
 often with how many there are ("four reportable segments"), then the items, after a colon, a dash or "are",
 "include", "consist of", "comprising", "as follows", separated by commas, semicolons or bullets (a last "and" kept
-with its item: "Safety and Industrial" is one). A unit enumerates when at least three items follow its noun (two when it says how many, and never more than it says),
-each a name (a few words, no figure: a table's row is no list); of those, the one that says how many
-(a number word right before the noun), then the one that covers the question best, then the context's earliest,
-leads. The context's text is read whole (page furniture removed), not cut into the answer units at semicolons, so a
-list written with semicolons stays one. The answer opens with the items as the filing writes them, then quotes the
-sentence, cited. '' when no context enumerates the noun (the other answers then show the passages that bear on it).
+with its item: "Safety and Industrial" is one). A sentence enumerates when at least three items follow its noun (two
+when it says how many, and never more than it says), each a name (a few words, no figure: a table's row is no list).
+Of those, the one that says how many (a number word right before the noun), then the one that covers the question
+best, then the one that spells its items out, then the context's earliest, leads. A context's text is read whole
+(page furniture removed), not cut into the answer units at semicolons, so a list written with semicolons stays one.
+The answer opens with the items as the filing writes them, then quotes the sentence, cited. '' when no context
+enumerates the noun (the other answers then show the passages that bear on it).
 """
 from __future__ import annotations
 
@@ -74,6 +75,8 @@ def list_answer(question: str, nouns: tuple[str, ...], keywords: list[str], cont
                                sentence, items, ctx))
     if not candidates:
         return ""
-    candidates.sort(key=lambda t: (not t[0], -t[1], t[2]))
+    # one that says how many, then covers the question best, then spells its items out ("Missiles and Fire Control
+    # (MFC)" says more than "MFC"), then the earliest context
+    candidates.sort(key=lambda t: (not t[0], -round(t[1], 1), -len(" ".join(t[4])), t[2]))
     _counted, _s, _r, sentence, items, ctx = candidates[0]
     return f"{'; '.join(items)} (the filing: \"{quote(sentence)}\") {context_label(ctx)}"

@@ -6,7 +6,8 @@ words, and the closest passage shown when no sentence answers.
 * `company_words(question, contexts)`: the words of the company a question names and of the filings' own ids (a
   name answering a question is someone else's; a topic word is no company word).
 * `topic_words(question, contexts)`: what a sentence must speak of to answer the question: its content words,
-  without the asked company's, the years and form numbers, and the words every question has ("fiscal", "year");
+  without the asked company's, the years and form numbers, and the words every question has ("fiscal", "year"), of
+  its first sentence only (a second one, "If gross margin is not a useful metric, say so", instructs);
   `named_words`: those the question writes as names ("Mexico", "737").
 * `period_fit(unit, facts)`: a small preference for the unit that names the asked year, and against a quarter's
   unit when the question asks none.
@@ -21,7 +22,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 
-__all__ = ["closest", "company_words", "named_words", "period_fit", "quote", "repeats", "topic_words"]
+__all__ = ["best_passage", "closest", "company_words", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
 _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading line joined to the sentence after it
 # words of a question's frame, not of its topic: periods, filings, and how it asks
@@ -44,14 +45,14 @@ def company_words(question: str, contexts: list[dict]) -> frozenset[str]:
 
 
 def _id_words(contexts: list[dict]) -> set[str]:
-    return {w for c in contexts for w in re.findall(r"[a-z]{3,}", re.split(r"[_-]", str(c.get("doc_id") or ""))[0].lower())}
+    return {w for c in contexts for w in re.findall(r"[a-z0-9]{2,}", re.split(r"[_-]", str(c.get("doc_id") or ""))[0].lower())}
 
 
 def _asked_company(question: str, contexts: list[dict]) -> set[str]:
-    """The words naming the asked company: a possessive's ("Coca-Cola's", "Nike's") and the capitalised words that a
+    """The words naming the asked company: a possessive's ("Coca-Cola's", "3M's") and the capitalised words that a
     context's document id holds ('Best', 'Buy' of 'BESTBUY_2023_10K'); not other proper names ("Mexico")."""
     ids = _id_words(contexts)
-    out = {w.lower() for m in re.finditer(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})(?:'s|’s|s')", question)
+    out = {w.lower() for m in re.finditer(r"\b([A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})(?:'s|’s|s')", question)
            for w in [m.group(1), *re.split(r"[\s-]+", m.group(1))]}
     out |= {w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]{1,}", question) if any(w.lower() in i for i in ids)}
     return out | ids
@@ -61,8 +62,9 @@ def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] =
     """The question's content words a sentence answering it speaks of (see the module docstring); `also_drop`: the
     words of the form itself ("why", "drove")."""
     company = _asked_company(question, contexts) - {"gross", "net", "operating"}
+    asked = re.split(r"\?\s+(?=\S)", question.strip())[0]  # its first sentence: "If X is not useful, say so" is no topic
     out: list[str] = []
-    for tok in re.findall(r"[a-z0-9][a-z0-9&-]*", question.lower().replace("’", "'")):
+    for tok in re.findall(r"[a-z0-9][a-z0-9&-]*", asked.lower().replace("’", "'")):
         tok = tok.strip("-")
         if (len(tok) < 2 or tok in STOPWORDS or tok in _FRAME or tok in also_drop or tok in company
                 or re.fullmatch(r"(?:fy|q)?(?:19|20)\d\d|(?:fy|q)\d+|\d{1,2}|\d+-[kq]", tok)):
@@ -95,8 +97,13 @@ def repeats(unit: str, other: str) -> bool:
     return probe in b
 
 
+def best_passage(scored: list[tuple[float, int, str, dict]]) -> str:
+    """The best-scored (score, rank, unit, context) unit, quoted and cited."""
+    best = sorted(scored, key=lambda t: (-t[0], t[1]))[0]
+    return f"{quote(best[2], 400)} {context_label(best[3])}"
+
+
 def closest(scored: list[tuple[float, int, str, dict]], what: str) -> str:
     """The answer when no sentence answers: says so, then the best-scored passage, marked as not an answer."""
-    best = sorted(scored, key=lambda t: (-t[0], t[1]))[0]
     return (f"No sentence of the retrieved passages states {what} for this question. The closest passage "
-            f"(not an answer): {quote(best[2], 400)} {context_label(best[3])}")
+            f"(not an answer): {best_passage(scored)}")

@@ -3,19 +3,21 @@
 The deciding sentence is the context's sentence (or table row) that speaks of most of the question's topic words
 (`prose_units.topic_words`: what it asks about, without the company, the years and the frame) and of a name the
 question writes, if it writes one ("stores in Mexico", "the 737 MAX": a sentence without it decides nothing of it),
-the asked year preferred (`prose_units.period_fit`), the context's rank breaking ties. Its clause that holds the most of them (a sentence joins clauses with ";", ", and", ", but",
+the asked year preferred (`prose_units.period_fit`), the context's rank breaking ties; it speaks of at least half
+of the topic and two of its words. Its clause that holds the most of them (a sentence joins clauses with ";", ", and", ", but",
 ", except") decides: "No" when that clause negates ("not", "no", "none", "never", "n't") or reverses what it states
 ("terminated", "discontinued", "ceased", "abandoned", "withdrawn", "cancelled", "no longer") a word the question does
-not use itself; else "Yes". A figure the sentence states is part of the quote. Where no sentence speaks of at least
-half of the topic, the answer says that nothing retrieved decides it and shows the closest passage, marked.
+not use itself; else "Yes". A figure the sentence states is part of the quote. Where no sentence decides it, the answer says so and shows the
+passages that bear on it (`evidence.evidence_answer`), else the closest passage, marked as not an answer.
 """
 from __future__ import annotations
 
 import re
 
 from finrag.state.question import QuestionFacts
+from finrag.tools.answering.evidence import evidence_answer
 from finrag.tools.answering.extractive import context_label, covered_units
-from finrag.tools.answering.prose_units import closest, named_words, period_fit, quote, repeats, topic_words
+from finrag.tools.answering.prose_units import best_passage, named_words, period_fit, quote, repeats, topic_words
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
 __all__ = ["decides_no", "yesno_answer"]
@@ -25,6 +27,7 @@ _NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\
 _REVERSAL = re.compile(r"(?i)\b(?:terminat\w*|discontinu\w*|ceas(?:e|ed|es|ing)|abandon\w*|withdr[ae]wn?|withdrawal|"
                        r"cancel+(?:ed|ation|ing)?|rescind\w*|suspend\w*)\b")
 _DECIDES = 0.5  # the share of the topic words a deciding sentence speaks of
+_WORDS = 2  # and at least this many of them (one word of two decides nothing: "capital-intensive business")
 
 
 def decides_no(clause: str, question: str) -> bool:
@@ -48,16 +51,20 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     topic = topic_words(question, contexts) or keywords
     named = named_words(question, topic)
     coverage = KeywordCoverage(topic)
+    least = min(_WORDS, len(topic)) / len(topic) - 1e-9 if topic else 0.0  # two of its words, at least
     scored = []
     for cov, s, rank, unit, ctx in covered_units(question, topic, contexts):
         names = not named or any(re.search(rf"(?i)(?<![\w-]){re.escape(n)}", unit) for n in named)
-        scored.append((s + period_fit(unit, facts), rank, unit, ctx, cov >= _DECIDES and names))
+        scored.append((s + period_fit(unit, facts), rank, unit, ctx, cov >= max(_DECIDES, least) and names))
     if not scored:
         return ""
     scored.sort(key=lambda t: (-t[0], t[1]))
     deciding = [t for t in scored if t[4]]
     if not deciding:
-        return closest([t[:4] for t in scored], "a yes or a no")
+        shown = evidence_answer(question, keywords, contexts)
+        passages = shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored])
+        return ("Undecided: no sentence of the retrieved passages says yes or no to this question (a \"No\" would be a "
+                "guess). The passages that bear on it (not an answer): " + passages)
     _s, _r, unit, ctx, _d = deciding[0]
     verdict = "No" if decides_no(_deciding_clause(unit, coverage), question) else "Yes"
     answer = f"{verdict}: {quote(unit)} {context_label(ctx)}"

@@ -135,3 +135,17 @@ def test_a_table_row_is_no_list():
                 "reportable operating segments were as follows: (Millions) USCS CS ICS GMNS Total Balance as of "
                 "December 31, 2020 $ 369 $ 2,124 $ 799 $ 560 $ 3,852 Acquisitions 13")
     assert answer("What are American Express's reportable operating segments (2022)?", [table]) == ""
+
+
+def test_causes_written_before_the_change():
+    ulta = ctx("ULTABEAUTY_2023_10K", 40, "As a result of the opening of 47 new stores and higher inventory in transit, "
+               "merchandise inventories increased 8.5% to $1.6 billion at year end. As a result of the program, "
+               "the Company repurchased 2.2 million shares.")
+    text = answer("What drove the increase in Ulta Beauty's merchandise inventories balance at end of FY2023?", [ulta])
+    assert text.startswith("As a result of the opening of 47 new stores and higher inventory in transit (the filing"), text
+
+
+def test_the_form_is_read_from_the_asking_sentence():
+    q = ("Has AMCOR's quick ratio improved or declined between FY2023 and FY2022? If the quick ratio is not something "
+         "that a financial analyst would ask about a company like this, then state that and explain why.")
+    assert read_question(q).form == ""  # "explain why" instructs; it asks no causes

@@ -2,7 +2,8 @@
 
 A filing explains a change in one sentence shape: the measure and its change, then a cause marker ("primarily due
 to", "driven by", "as a result of", "reflecting", "attributable to"), then the causes. A sentence answers a drivers
-question when the part before its cause marker speaks of the asked measure: the question's topic words
+question when the part before its cause marker speaks of the asked measure (or, for a marker that opens it, "As a
+result of <causes>, <the measure changed>", the part after the causes): the question's topic words
 (`prose_units.topic_words`) without the words of asking and of change ("why", "drove", "increase", "decline").
 Of those, the one whose subject covers the most of the measure leads, ranked by that share, a change in the asked
 direction (a rise for "what drove the increase", a fall for "why did it decline"; the other direction counts
@@ -17,6 +18,7 @@ answer then shows the passages that bear on it).
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label, covered_units
@@ -64,23 +66,15 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     units = list(covered_units(question, keywords, contexts))
     candidates = []
     for i, (_cov, s, rank, unit, ctx) in enumerate(units):
-        marker = CAUSE.search(unit)
-        if marker is None or marker.start() < 10:
+        found = _causes_of(unit, of_measure)
+        if found is None:
             continue
-        subject = of_measure(unit[: marker.start()])
-        if subject < _MEASURED:
-            continue
-        said_after = " ".join(unit[marker.start():].split())
-        bullets = [b.strip(" ;") for b in _BULLET.split(said_after)]
-        if len(bullets) > 1 and len(bullets[0].split()) - len(marker.group(0).split()) < 2:
-            causes = f"{bullets[0].rstrip(': ')}: {'; '.join(b for b in bullets[1:] if b)}"  # "driven by: • A • B"
-        else:
-            causes = bullets[0].rstrip(".")  # a bullet after the causes begins another statement
-        own = len(causes.split()) - len(marker.group(0).split())  # the causes' words the sentence itself holds
+        subject, causes, stated = found
+        own = len(causes.split()) - 2  # the causes' words the sentence itself holds (a marker is about two words)
         if own < 2:  # "... was primarily due to:" ending the unit: the causes are the lines after it
             after = [u for _c, _s, r, u, _x in units[i + 1: i + 4] if r == rank]
             causes = " ".join([causes.rstrip(":"), *(" ".join(_BULLET.sub(" ", u).split()) for u in after)])
-        said = _direction(unit[: marker.start()])
+        said = _direction(stated)
         fit = 0.3 if asked and said == asked else -0.3 if asked and said == -asked else 0.0
         fit += period_fit(unit, facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
         opening = quote(unit)[:40].lower()  # the measure as the sentence's subject, not after a qualifying clause
@@ -98,6 +92,29 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     if change is not None:
         answer += f" The change itself: {_around(quote(change[0], 2000), measure, of_measure)} {context_label(change[1])}"
     return answer
+
+
+def _causes_of(unit: str, of_measure: KeywordCoverage) -> Optional[tuple[float, str, str]]:
+    """(the share of the measure its subject speaks of, the causes, the part that states the change) of a unit that
+    names a change's causes: "<the measure changed> <marker> <causes>", or a marker opening it, "As a result of <causes>,
+    <the measure changed>"; None for a unit that names none, or whose subject is not the measure."""
+    marker = CAUSE.search(unit)
+    if marker is None:
+        return None
+    if marker.start() < 10:  # the causes first, up to the comma that opens the clause they explain
+        comma = unit.find(", ", marker.end())
+        if comma < 0:
+            return None
+        stated = unit[comma + 2:]
+        subject = of_measure(stated)
+        return (subject, " ".join(unit[marker.start(): comma].split()), stated) if subject >= _MEASURED else None
+    subject = of_measure(unit[: marker.start()])
+    if subject < _MEASURED:
+        return None
+    bullets = [b.strip(" ;") for b in _BULLET.split(" ".join(unit[marker.start():].split()))]
+    if len(bullets) > 1 and len(bullets[0].split()) - len(marker.group(0).split()) < 2:
+        return subject, f"{bullets[0].rstrip(': ')}: {'; '.join(b for b in bullets[1:] if b)}", unit[: marker.start()]
+    return subject, bullets[0].rstrip("."), unit[: marker.start()]  # a bullet after the causes begins another statement
 
 
 def _around(unit: str, measure: list[str], of_measure: KeywordCoverage) -> str:

@@ -80,7 +80,9 @@ def _list_noun(text: str) -> str:
 def answer_form(text: str, *, figure: bool = False, ranking: bool = False) -> AnswerForm:
     """The form of the answer `text` asks for (see the module docstring). `figure`: the question names a metric or a
     line item (a list noun is then a figure's, "what were the revenues"); `ranking`: it asks which part ranks first
-    (answered from the breakdown, not a list)."""
+    (answered from the breakdown, not a list). Read from the question's first sentence: a second one instructs ("If
+    the quick ratio is not useful, state that and explain why" asks no causes)."""
+    text = re.split(r"\?\s+(?=\S)", text.strip())[0]
     if _DRIVERS.search(text) and not _YESNO.match(text):  # "why did the employee count fall": the causes
         return "drivers"
     if _COUNT.search(text):
@@ -101,6 +103,7 @@ def answer_form(text: str, *, figure: bool = False, ranking: bool = False) -> An
 def form_nouns(text: str, form: str) -> tuple[str, ...]:
     """The words the asked noun may be written with: a count's ("how many employees" -> employees, people,
     associates...), a list's, plural as a list writes it ("reportable segments" -> segments); () for other forms."""
+    text = re.split(r"\?\s+(?=\S)", text.strip())[0]
     if form == "list":
         return tuple(_list_noun(text).split()[-1:])
     if form != "count":

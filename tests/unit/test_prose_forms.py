@@ -149,3 +149,17 @@ def test_the_form_is_read_from_the_asking_sentence():
     q = ("Has AMCOR's quick ratio improved or declined between FY2023 and FY2022? If the quick ratio is not something "
          "that a financial analyst would ask about a company like this, then state that and explain why.")
     assert read_question(q).form == ""  # "explain why" instructs; it asks no causes
+
+
+def test_a_table_or_a_list_of_exhibits_decides_no_yes_or_no():
+    exhibits = ctx("BA_2024_10K", 133, "3.Exhibits 2.1 | Agreement and Plan of Merger, dated June 30, 2024, by and among "
+                   "Spirit AeroSystems Holdings | 3.1 | All schedules are omitted because they are not applicable.")
+    text = answer("Did Boeing complete its acquisition of Spirit AeroSystems in 2024?", [exhibits])
+    assert text.startswith("Undecided:"), text  # "not applicable" in a list of exhibits says no "No"
+
+
+def test_items_whose_names_hold_commas():
+    boeing = ctx("BA_2024_10K", 61, "As described in Note 23, we operate in three reportable segments: Commercial "
+                 "Airplanes (BCA), Defense, Space & Security (BDS), and Global Services (BGS). We added a new line item.")
+    text = answer("What are Boeing's reportable segments?", [boeing])
+    assert text.startswith("Commercial Airplanes (BCA), Defense, Space & Security (BDS), and Global Services (BGS) ("), text

@@ -26,19 +26,22 @@ __all__ = ["list_answer", "listed_items"]
 _INTRO = re.compile(r"(?i)(?::|[—–]|\b(?:are|were|include|includes|included|including|consist(?:s|ed)? of|comprise[sd]?|"
                     r"comprising|as follows|namely|such as|is comprised of|are comprised of)\b:?)\s*")
 _SEPARATOR = re.compile(r"\s*(?:;|,|•)\s*(?:and\s+|or\s+)?")
+_STRONG = re.compile(r"\s*(?:;|•)\s*(?:and\s+|or\s+)?")
+_STRIP = " .:;•\"'\u201c\u201d"
 _HOW_MANY = re.compile(r"(?i)\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+(?:[a-z-]+\s+){0,2}$")
 _BODY_END = re.compile(r"(?<=[a-z)\]])\.(?=\s|$)|\(\d\)|\bwhich\b|\bthat\b|[—–:]")
 _COUNT = {w: n for n, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), start=2)}
 # an item is a name: a few words, no figure ("U.S. Consumer Services (USCS)", "e-commerce retailers")
-_NAME = re.compile(r"(?i)(?:the\s+)?[a-z][\w.&'’/-]*(?:\s+(?!\d)[\w.&'’/()-]+){0,6}")
+_NAME = re.compile(r"(?i)(?:the\s+)?[a-z][\w.,&'’/-]*(?:\s+(?!\d)[\w.,&'’/()-]+){0,6}")
 
 
 def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[str], bool]]:
     """Each enumeration of `text` after one of `nouns`: (its sentence, its items, whether it says how many). Items
     run to the sentence's end (a period, not a semicolon: "four operating segments as follows: North America Retail;
     International; Pet, and North America Foodservice."), a colon or dash that opens an item's description, or a
-    relative clause; fewer than three items (two when it says how many), more than it says, or items that are no
-    names are no enumeration."""
+    relative clause. Semicolons or bullets separate items whose names hold commas ("Defense, Space & Security (BDS);"),
+    else commas do; a short comma list with more pieces than it says it has is kept as written. Fewer than three items
+    (two when it says how many), more than it says, or items that are no names are no enumeration."""
     for noun in nouns:
         for m in re.finditer(rf"(?i)\b{re.escape(noun)}\b", text):
             rest = text[m.end():]
@@ -47,17 +50,22 @@ def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[
                 continue
             body = _BODY_END.split(rest[intro.end():])[0]
             said = _HOW_MANY.search(text[max(0, m.start() - 40): m.start()])
-            pieces = _SEPARATOR.split(body)
+            strong = bool(_STRONG.search(body))  # semicolons or bullets: commas are inside the items
+            pieces = (_STRONG if strong else _SEPARATOR).split(body)
             if len(pieces) == 1 and said:  # "two reportable segments: Flexibles and Rigid Packaging"
                 pieces = re.split(r"\s+and\s+", body, maxsplit=1)
-            items = [i.strip(" .:;\"'“”") for i in pieces]
+            items = [re.sub(r"^(?:and|or)\s+", "", i.strip(_STRIP)) for i in pieces]
             items = [i for i in items if i]
             if not items or not all(_NAME.fullmatch(i) for i in items):  # a table's numbers, or clauses
                 continue
-            if said and len(items) > _COUNT.get(said.group(1).lower(), int(said.group(1)) if said.group(1).isdigit() else 99):
-                continue  # more items than it says it has: its items are described, not listed
-            if len(items) >= 3 or (len(items) >= 2 and said):
-                begin = max(text.rfind(". ", 0, m.start()) + 2, 0)
+            most = _COUNT.get(said.group(1).lower(), int(said.group(1)) if said.group(1).isdigit() else 99) if said else 99
+            if len(items) > most:
+                if strong or len(body) > 200:
+                    continue  # more items than it says it has: its items are described, not listed
+                items = [" ".join(body.split()).strip(" .")]  # commas inside an item ("Defense, Space & Security")
+            if len(items) >= 3 or (len(items) >= 2 and said) or (len(items) == 1 and said and "," in items[0]):
+                stop = text.rfind(". ", 0, m.start())
+                begin = stop + 2 if stop >= 0 else 0
                 end = m.end() + intro.end() + len(body)
                 yield text[begin: end + 1].strip(), items[:12], bool(said)
 

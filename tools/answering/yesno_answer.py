@@ -4,7 +4,7 @@ The deciding sentence is the context's sentence (or table row) that speaks of mo
 (`prose_units.topic_words`: what it asks about, without the company, the years and the frame) and of a name the
 question writes, if it writes one ("stores in Mexico", "the 737 MAX": a sentence without it decides nothing of it),
 the asked year preferred (`prose_units.period_fit`), the context's rank breaking ties; it speaks of at least half
-of the topic and two of its words. Its clause that holds the most of them (a sentence joins clauses with ";", ", and", ", but",
+of the topic and two of its words, and it is a sentence (a table's row or a list of exhibits decides nothing). Its clause that holds the most of them (a sentence joins clauses with ";", ", and", ", but",
 ", except") decides: "No" when that clause negates ("not", "no", "none", "never", "n't") or reverses what it states
 ("terminated", "discontinued", "ceased", "abandoned", "withdrawn", "cancelled", "no longer") a word the question does
 not use itself; else "Yes". A figure the sentence states is part of the quote. Where no sentence decides it, the answer says so and shows the
@@ -37,6 +37,14 @@ def decides_no(clause: str, question: str) -> bool:
     return any(not re.search(rf"(?i)\b{re.escape(m.group(0)[:6])}", question) for m in _REVERSAL.finditer(clause))
 
 
+def _is_prose(unit: str) -> bool:
+    """A sentence, not a table's row or a run of cells (a list of exhibits, a table of figures): no cell bars, at most
+    400 characters, and under a fifth of its words figures."""
+    words = unit.split()
+    figures = sum(1 for w in words if re.fullmatch(r"[$(]*[\d.,%)]+", w))
+    return "|" not in unit and len(unit) <= 400 and figures <= len(words) / 5
+
+
 def _deciding_clause(unit: str, coverage: KeywordCoverage) -> str:
     """The clause of `unit` that holds the most of the topic (the first of equals)."""
     clauses = [c for c in _CLAUSES.split(unit) if c.strip()] or [unit]
@@ -55,7 +63,8 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     scored = []
     for cov, s, rank, unit, ctx in covered_units(question, topic, contexts):
         names = not named or any(re.search(rf"(?i)(?<![\w-]){re.escape(n)}", unit) for n in named)
-        scored.append((s + period_fit(unit, facts), rank, unit, ctx, cov >= max(_DECIDES, least) and names))
+        decides = cov >= max(_DECIDES, least) and names and _is_prose(unit)
+        scored.append((s + period_fit(unit, facts), rank, unit, ctx, decides))
     if not scored:
         return ""
     scored.sort(key=lambda t: (-t[0], t[1]))

@@ -1,14 +1,16 @@
 """Yes/no questions answered offline (issue 50): "Yes" or "No", then the sentence that decides it, cited.
 
-The deciding sentence is the context's sentence (or table row) that speaks of most of the question's topic words
+The deciding sentence is the context's sentence that speaks of most of the question's topic words
 (`prose_units.topic_words`: what it asks about, without the company, the years and the frame) and of a name the
 question writes, if it writes one ("stores in Mexico", "the 737 MAX": a sentence without it decides nothing of it),
-the asked year preferred (`prose_units.period_fit`), the context's rank breaking ties; it speaks of at least half
-of the topic and two of its words, and it is a sentence (a table's row or a list of exhibits decides nothing). Its clause that holds the most of them (a sentence joins clauses with ";", ", and", ", but",
-", except") decides: "No" when that clause negates ("not", "no", "none", "never", "n't") or reverses what it states
-("terminated", "discontinued", "ceased", "abandoned", "withdrawn", "cancelled", "no longer") a word the question does
-not use itself; else "Yes". A figure the sentence states is part of the quote. Where no sentence decides it, the answer says so and shows the
-passages that bear on it (`evidence.evidence_answer`), else the closest passage, marked as not an answer.
+the asked year preferred (`prose_units.period_fit`), the context's rank breaking ties; it speaks of more than half of
+the topic and of two of its words, and it is a sentence (a table's row or a list of exhibits decides nothing). Its
+clause that holds the most of the topic (a sentence joins clauses with ";", ", and", ", but", ", except") decides:
+"No" when that clause negates ("not", "no", "none", "never", "n't") or reverses what it states ("terminated",
+"discontinued", "ceased", "abandoned", "withdrawn", "cancelled", "suspended") a word the question does not use
+itself; else "Yes". A figure the sentence states is part of the quote. Where no sentence decides it, the answer says
+so ("Undecided: ...", never read as a "No") and shows the passages that bear on it (`evidence.evidence_answer`), else
+the closest passage, marked as not an answer.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ _CLAUSES = re.compile(r";|,\s+(?:and|but|while|whereas|although|though|except)\b
 _NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b|\bno longer\b")
 _REVERSAL = re.compile(r"(?i)\b(?:terminat\w*|discontinu\w*|ceas(?:e|ed|es|ing)|abandon\w*|withdr[ae]wn?|withdrawal|"
                        r"cancel+(?:ed|ation|ing)?|rescind\w*|suspend\w*)\b")
-_DECIDES = 0.5  # the share of the topic words a deciding sentence speaks of
+_DECIDES = 0.5  # a deciding sentence speaks of more than this share of the topic words (most of them)
 _WORDS = 2  # and at least this many of them (one word of two decides nothing: "capital-intensive business")
 
 
@@ -63,7 +65,7 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     scored = []
     for cov, s, rank, unit, ctx in covered_units(question, topic, contexts):
         names = not named or any(re.search(rf"(?i)(?<![\w-]){re.escape(n)}", unit) for n in named)
-        decides = cov >= max(_DECIDES, least) and names and _is_prose(unit)
+        decides = (cov > _DECIDES and cov >= least) and names and _is_prose(unit)
         scored.append((s + period_fit(unit, facts), rank, unit, ctx, decides))
     if not scored:
         return ""

@@ -209,7 +209,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         if fallback is not None:
             answer = fallback_answer(question, keywords, contexts, result, fallback, registry_of(cfg)) + withheld
         else:
-            answer = offline_answer(question, keywords, contexts, result)
+            answer = offline_answer(question, keywords, contexts, result, question_facts(state))
     caveats = answer_caveats(cast(Optional[dict], state.get("extracted")), str(state.get("routing_status") or ""),
                              str(state.get("routing_reason") or ""))
     caveats += _replaced_files(cfg, list(state.get("routed_docs") or []))

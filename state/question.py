@@ -16,7 +16,7 @@ from typing_extensions import TypeAlias
 from finrag.state.contract import ContextScope
 from finrag.state.formula import Formula
 
-__all__ = ["Aggregate", "CoverFact", "Direction", "MemberCue", "QuestionFacts", "QuestionScope", "Ranking",
+__all__ = ["Aggregate", "AnswerForm", "CoverFact", "Direction", "MemberCue", "QuestionFacts", "QuestionScope", "Ranking",
            "RankBy", "RankGroup", "RankMeasure", "Scale"]
 
 QuestionScope: TypeAlias = ContextScope
@@ -26,6 +26,11 @@ budget). The contract reports it as `retrieval.context.scope`."""
 
 Aggregate = Literal["single", "average", "change", "cagr"]
 """What is done with the per-year values: one value, their mean, the change first to last, the CAGR."""
+
+AnswerForm = Literal["", "count", "date", "name", "yesno", "drivers", "list"]
+"""The form of a prose question's answer (`finrag.tools.question.form`): a count with its noun, a date, a name, Yes or
+No with the sentence that decides it, the causes of a change, the items of a list; `""` for another form (a figure,
+a ranking, an open question)."""
 
 Direction = Literal["", "positive", "healthy", "increase", "decrease", "improve"]
 """What a yes/no or improved-or-declined question asks about the value (`""`: nothing)."""
@@ -168,6 +173,11 @@ class QuestionFacts(BaseModel):
     """What a yes/no (or improved-or-declined) question asks about the value."""
     drivers: bool = False
     """It asks what drove a value ("what drove", "why")."""
+    form: AnswerForm = ""
+    """The form of the answer a prose question asks for (see `AnswerForm`): which sentence answers it offline."""
+    form_nouns: list[str] = Field(default_factory=list)
+    """The words the noun a count or a list asks for may be written with ("how many employees" -> 'employees',
+    'people', 'associates', ...; "what are the reportable segments" -> 'segments', 'segment')."""
     applicability: bool = False
     """It asks to say so when the measure does not fit the company ("If operating margin is not a useful metric for
     a company like this, then state that and explain why")."""

@@ -3,7 +3,8 @@ a name; at most one supporting passage; when no sentence holds such an answer, t
 is marked as not an answer. Real passage text (Nike's FY2021 10-K, p. 7)."""
 from __future__ import annotations
 
-from finrag.tools.answering.prose import asked_noun, prose_answer, question_form
+from finrag.tools.answering.prose import prose_answer
+from finrag.tools.question import read_question
 
 NIKE = ("are an important part of our culture in that we also support employees in giving back to community "
         "organizations through donations and volunteering, which are matched by\nthe NIKE Foundation where eligible.\n"
@@ -17,15 +18,20 @@ CTX = [{"doc_id": "NIKE_2021_10K", "page_start": 7, "page_end": 8, "chunk_id": N
        {"doc_id": "NIKE_2021_10K", "page_start": 7, "page_end": 7, "chunk_id": None, "text": NIKE}]
 
 
+def form(question: str) -> str:
+    return read_question(question).form
+
+
 def test_the_form_of_a_question():
-    assert question_form("How many employees did Nike have at the end of fiscal 2021?") == "count"
-    assert question_form("Nike employee count in FY2021") == "count"
-    assert question_form("When did Nike complete the acquisition?") == "date"
-    assert question_form("Who is 3M's auditor?") == "name"
-    assert question_form("Who are the primary customers of Boeing as of FY2022?") == ""  # a description, not a name
-    assert question_form("What was Nike's revenue in FY2021?") == ""
-    assert "associates" in asked_noun("How many employees did Nike have?")
-    assert asked_noun("how many retail stores does Nike operate") == ("stores", "store")
+    assert form("How many employees did Nike have at the end of fiscal 2021?") == "count"
+    assert form("Nike employee count in FY2021") == "count"
+    assert form("When did Nike complete the acquisition?") == "date"
+    assert form("Who is 3M's auditor?") == "name"
+    assert form("Who are the primary customers of Boeing as of FY2022?") == "list"  # several, not one name
+    assert form("What was Nike's revenue in FY2021?") == ""
+    assert "associates" in read_question("How many employees did Nike have?").form_nouns
+    assert read_question("how many retail stores does Nike operate").form_nouns == ["stores", "store"]
+    assert read_question("How many full-time and part-time employees did Amazon have?").form_nouns[0] == "employees"
 
 
 def test_a_count_leads_with_the_sentence_that_states_it():

@@ -329,8 +329,11 @@ def test_offline_answer_falls_back_to_evidence_and_extractive():
 
     none = ReaderResult(answer="", confident=False, kind="none")
     ans = offline_answer("What drove the gross margin change in FY2023?", ["gross", "margin", "change"], contexts, none)
-    assert ans.startswith("Extractive answer, the filing's own explanation: Gross margin decreased primarily due to")
-    assert ans.endswith("[D, p. 3]")
+    assert ans.startswith("Primarily due to higher freight costs and unfavorable mix (the filing: \"Gross margin decreased")
+    assert ans.endswith("[D, p. 3]")  # the causes lead (issue 50), the sentence quoted and cited
+    other = [{**contexts[0], "text": "Operating expenses increased primarily due to hiring in research teams."}]
+    ans = offline_answer("What drove the gross margin change in FY2023?", ["gross", "margin", "change"], other, none)
+    assert ans.startswith("From the filings: Operating expenses increased")  # no cause of the asked measure: extractive
 
 
 def test_fmt_money_and_fast_path_setting():

@@ -28,7 +28,10 @@ member_tables.py: one segment's, region's or product line's value from the route
     EDGAR HTML without inline XBRL).
 page_heads.py: what a page's heading says, for the statement reader.
 page_labels.py: pages as a person finds them.
-prose.py: prose answers that answer.
+prose.py: prose answers that answer, by the form the question asks (a count, a date, a name; and through
+    yesno_answer.py, drivers_answer.py and list_answer.py: Yes or No with the sentence that decides it, the causes of
+    a change led by them, the items of a list led by them); prose_units.py: what they share (a unit quoted, the
+    asked company's and the topic's words, the closest passage).
 ranking_tables.py: breakdowns for ranking questions from the routed filing's statement tables (PDFs, EDGAR HTML,
     text).
 rankings.py: ranking answers.

@@ -8,9 +8,9 @@
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
-  what it could not find; else, for a count, date or name question, the sentence that states one (`prose.py`);
-  else the evidence sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when
-  the reader is off).
+  what it could not find (for a drivers question after the sentence that names the causes); else the sentence that
+  answers the question's form (`prose.py`: a count, a date, a name, yes/no, drivers, a list); else the evidence
+  sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when the reader is off).
 * `fast_path_enabled`: with an LLM, whether a confident reader answer skips the generator call
   (`Configuration.fast_path`: 'auto' = on for the graphs that ask for it (HDRR), 'on', 'off').
 * `reader_context`: the reader's tables (and an iXBRL filing's tagged facts, as a structured block) as extra
@@ -116,13 +116,20 @@ def cited_page_contexts(result: ReaderResult, source: StorePages, contexts: list
     return out
 
 
-def offline_answer(question: str, keywords: list[str], contexts: list[dict], result: Optional[ReaderResult]) -> str:
-    """The answer without an LLM (see the module docstring)."""
-    if result is not None and result.kind in ("item", "metric") and result.answer:
-        return result.answer
-    prose = prose_answer(question, keywords, contexts)  # a count, date or name: the sentence that states it
+def offline_answer(question: str, keywords: list[str], contexts: list[dict], result: Optional[ReaderResult],
+                   facts: Optional[QuestionFacts] = None) -> str:
+    """The answer without an LLM (see the module docstring); `facts`: the question's one reading (`read_question`
+    when not given). A drivers question asks the causes, not the figure: the sentence that names them leads, the
+    reader's figures follow."""
+    facts = facts if facts is not None else read_question(question)
+    figure = result.answer if result is not None and result.kind in ("item", "metric") and result.answer else ""
+    if figure and facts.form != "drivers":
+        return figure
+    prose = prose_answer(question, keywords, contexts, facts=facts)  # the sentence that answers the question's form
     if prose:
-        return prose
+        return f"{prose}\n\n{figure}" if figure else prose
+    if figure:
+        return figure
     if result is None:  # the reader is off: the plain extractive answer
         return extractive_answer(question, keywords, contexts)
     text = evidence_answer(question, keywords, contexts)

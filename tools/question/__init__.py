@@ -2,6 +2,7 @@
 
 periods.py: fiscal years, quarters, dates, year-to-date words, as-of dates, spans of years.
 cues.py: forms, earnings-release and corporate-event cues, 8-K items, years asked about as expected.
+form.py: the form of a prose question's answer (a count, a date, a name, yes/no, drivers, a list).
 asks.py: what is asked of the values: aggregate, yes/no and direction, drivers, scale, rounding.
 section_intent.py: the question's scope (a line item, a section, the whole filing) and the sections it points to.
 read.py: `read_question`, the one builder (bounded memo).

@@ -13,6 +13,7 @@ import functools
 from finrag.state.configuration import MAX_QUESTION_CHARS
 from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
+from finrag.tools.question.form import answer_form, form_nouns
 from finrag.tools.question.formula import formula_of
 from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
 from finrag.tools.question.ranking import ranking_of
@@ -34,8 +35,10 @@ def _read(text: str) -> QuestionFacts:
     head = asks.definition_head(q)
     yesno = asks.is_yesno(q)
     metric, line_item = measure(q, head)
+    ranking = ranking_of(head)
+    form = answer_form(q, figure=metric is not None or line_item is not None, ranking=ranking is not None)
     return QuestionFacts(metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
-        ranking=ranking_of(head),
+        ranking=ranking, form=form, form_nouns=list(form_nouns(q, form)),
         words=word_forms(q),
         text=text, head=head, years=years, periods=named_periods, dates=dates, month_quarters=periods.month_quarters(q),
         forms=cues.detect_forms(text),

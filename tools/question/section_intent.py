@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from finrag.state.question import QuestionScope
+from finrag.tools.question.form import answer_form
 
 __all__ = ["SECTION_CUES", "sections_for", "question_scope", "Scope"]
 
@@ -32,7 +33,8 @@ SECTION_CUES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(segments?|divisions?|business units?|product (categor\w+|lines?)|service categor\w+|regions?|"
      r"geograph\w*)\b", ("segments", "mdna", "revenue")),
     (r"\b(geograph\w*|operates? in|countries|markets? (it|they) serve)\b", ("business",)),
-    (r"\b(customers?|clients?|competitors?|competition|employees?|headcount|products?|brands?)\b",
+    (r"\b(customers?|clients?|competitors?|competition|employees?|employ|employed|employs|headcount|workforce|"
+     r"people|staff|ftes?|human capital|products?|brands?)\b",
      ("business", "risk_factors")),
     (r"\brisks?\b", ("risk_factors",)),
     (r"\brestructur\w*\b", ("restructuring", "mdna")),
@@ -57,10 +59,14 @@ _OPEN = re.compile(  # words of a question that asks for an explanation or a lis
 
 
 def sections_for(question: str) -> list[tuple[str, str]]:
-    """[(section key, cue)] the question points to, in the order of `SECTION_CUES` (no duplicates)."""
+    """[(section key, cue)] the question points to, in the order of `SECTION_CUES` (no duplicates); a question that
+    asks for a list of what the company is made of or does (its segments, products, brands, customers: the answer's
+    form `list`) points to the business section too, where a filing enumerates them, after its cues' sections."""
     text = (question or "").lower()
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
+    if answer_form(question or "") == "list":
+        seen.add("business")
     for rx, keys in _CUES:
         m = rx.search(text)
         if not m:
@@ -69,6 +75,8 @@ def sections_for(question: str) -> list[tuple[str, str]]:
             if key not in seen:
                 seen.add(key)
                 out.append((key, m.group(0)))
+    if "business" in seen and all(k != "business" for k, _ in out):
+        out.append(("business", "a list"))
     return out
 
 

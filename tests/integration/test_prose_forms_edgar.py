@@ -1,0 +1,41 @@
+"""A list question over a real filing (issue 50): Boeing's FY2024 10-K (real EDGAR inline XBRL in ../shared/data/edgar;
+skipped without it) enumerates its segments twice, with bullets and semicolons on p. 2 ("three reportable segments:
+•Commercial Airplanes (BCA); •Defense, Space & Security (BDS); •Global Services (BGS).") and with commas in Note 1,
+where a segment's own name holds a comma. Asked offline, the answer leads with the three segments, the list as the
+filing writes it, cited; the form is read once with the question."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from finrag import run_query
+from finrag.cli import main as cli
+from finrag.tools.indexing import open_index
+from finrag.tools.question import read_question
+
+EDGAR = Path(__file__).resolve().parents[3] / "shared" / "data" / "edgar"
+BOEING = EDGAR / "ba-10-k-2025-02-03.html"
+
+
+@pytest.fixture(scope="module")
+def boeing_index(tmp_path_factory):
+    if not BOEING.is_file():
+        pytest.skip(f"shared EDGAR filing not found at {BOEING}")
+    folder = tmp_path_factory.mktemp("boeing_prose")
+    shutil.copy(BOEING, folder / BOEING.name)
+    index = folder / "idx"
+    assert cli(["index", str(folder), "--index", str(index), "--embedder", "static", "--quiet"]) == 0
+    yield index
+    open_index.reset()
+
+
+def test_a_list_question_leads_with_the_segments(boeing_index):
+    question = "What are Boeing's reportable segments in its 2024 10-K?"
+    assert read_question(question).form == "list"
+    answer = run_query(question, system="hdrr", index_dir=str(boeing_index))["answer"]
+    lead = answer.split("[ba-10-k-2025-02-03")[0]
+    for segment in ("Commercial Airplanes", "Defense, Space & Security", "Global Services"):
+        assert segment in lead.split(" (the filing:")[0], answer  # the items lead, before the quoted sentence
+    assert "three reportable segments" in lead and "[ba-10-k-2025-02-03, p" in answer

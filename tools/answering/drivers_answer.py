@@ -1,0 +1,141 @@
+"""What drove a change, answered offline (issue 50): the sentence that names the asked measure's causes, led by them.
+
+A filing explains a change in one sentence shape: the measure and its change, then a cause marker ("primarily due
+to", "driven by", "as a result of", "reflecting", "attributable to"), then the causes. A sentence answers a drivers
+question when the part before its cause marker speaks of the asked measure (or, for a marker that opens it, "As a
+result of <causes>, <the measure changed>", the part after the causes): the question's topic words
+(`prose_units.topic_words`) without the words of asking and of change ("why", "drove", "increase", "decline").
+Of those, the one whose subject covers the most of the measure leads, ranked by that share, a change in the asked
+direction (a rise for "what drove the increase", a fall for "why did it decline"; the other direction counts
+against), the asked year (`prose_units.period_fit`), the measure opening the sentence (its subject, not after
+"Excluding the impact of ..."), causes the sentence names itself (not only "due to:"), then by its coverage of the
+whole question and the context's rank. The answer opens with the causes (the text from the marker on, up to a
+bullet; "driven by: • A • B" its bullets; a sentence that ends at its marker, "was primarily due to:", the lines
+after it), then quotes the whole sentence, cited; at most one more such sentence follows, then the unit that states
+the change itself with its figures (`_the_change`). '' when no sentence names causes of the measure (the evidence
+answer then shows the passages that bear on it).
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from finrag.state.question import QuestionFacts
+from finrag.tools.answering.extractive import context_label, covered_units
+from finrag.tools.answering.prose_units import period_fit, quote, repeats, topic_words
+from finrag.tools.retrieval.vocabulary import KeywordCoverage
+
+__all__ = ["CAUSE", "drivers_answer"]
+
+CAUSE = re.compile(
+    r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
+    r"(?:driven by|due (?:primarily |mainly |largely |principally |in part |partly )?to|as a result of|resulting from|"
+    r"result(?:ed|s)? from|attributable to|attributed to|caused by|because of|reflect(?:s|ed|ing)|owing to|"
+    r"led by|on account of|associated with higher|associated with lower)\b")
+# words of asking for causes and of a change, which every sentence of a change holds or none does
+_ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
+                     "reason", "reasons", "explain", "explains", "led", "lead", "factors", "factor", "contributed",
+                     "primary", "main", "key", "major", "behind", "increase", "increased", "increases", "decrease",
+                     "decreased", "decline", "declined", "change", "changed", "changes", "rise", "rose", "fall", "fell",
+                     "drop", "dropped", "grow", "grew", "growth", "go", "went", "up", "down", "higher", "lower",
+                     "improve", "improved", "improvement", "reduction", "reduce", "reduced", "percent", "compared",
+                     "versus", "vs", "prior", "explains", "attributable", "due"))
+_MEASURED = 0.5  # the share of the measure's words a sentence's subject speaks of
+_UP = re.compile(r"(?i)\b(?:increas\w*|gr[eo]w\w*|rise|rose|risen|higher|up|improv\w*|expan\w*|gain\w*)\b")
+_DOWN = re.compile(r"(?i)\b(?:decreas\w*|declin\w*|fall|fell|fallen|drop\w*|lower|down|reduc\w*|contract\w*|"
+                   r"deteriorat\w*|shr[iu]nk\w*|narrow\w*)\b")
+_BULLET = re.compile(r"\s*[•\u2022]")
+_FIGURE = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:%|percent|basis points|points)")
+
+
+def _direction(text: str) -> int:
+    """+1 for a rise, -1 for a fall, 0 for neither or both (the first word of change said decides)."""
+    up, down = _UP.search(text), _DOWN.search(text)
+    if up and (not down or up.start() < down.start()):
+        return 1
+    return -1 if down else 0
+
+
+def drivers_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts) -> str:
+    """'<the causes> (the filing: "<sentence>") [doc, p. N]', then at most one more; '' when none names them."""
+    if not contexts:
+        return ""
+    measure = topic_words(question, contexts, also_drop=_ASKING)
+    of_measure = KeywordCoverage(measure or keywords)
+    asked = _direction(question)
+    units = list(covered_units(question, keywords, contexts))
+    candidates = []
+    for i, (_cov, s, rank, unit, ctx) in enumerate(units):
+        found = _causes_of(unit, of_measure)
+        if found is None:
+            continue
+        subject, causes, stated = found
+        own = len(causes.split()) - 2  # the causes' words the sentence itself holds (a marker is about two words)
+        if own < 2:  # "... was primarily due to:" ending the unit: the causes are the lines after it
+            after = [u for _c, _s, r, u, _x in units[i + 1: i + 4] if r == rank]
+            causes = " ".join([causes.rstrip(":"), *(" ".join(_BULLET.sub(" ", u).split()) for u in after)])
+        said = _direction(stated)
+        fit = 0.3 if asked and said == asked else -0.3 if asked and said == -asked else 0.0
+        fit += period_fit(unit, facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
+        opening = quote(unit)[:40].lower()  # the measure as the sentence's subject, not after a qualifying clause
+        fit += 0.1 if any(w[:5] in opening for w in measure) else 0.0
+        candidates.append((subject + fit, s, rank, unit, causes, ctx))
+    if not candidates:
+        return ""
+    candidates.sort(key=lambda t: (-t[0], -t[1], t[2]))
+    best, _s, _r, unit, causes, ctx = candidates[0]
+    answer = f"{causes[:1].upper()}{causes[1:400]} (the filing: \"{quote(unit)}\") {context_label(ctx)}"
+    more = next((c for c in candidates[1:] if not repeats(unit, c[3]) and c[0] >= best - 0.1), None)
+    if more is not None:
+        answer += f" Also: {quote(more[3], 300)} {context_label(more[5])}"
+    change = _the_change(units, of_measure, facts, {unit, more[3] if more is not None else unit})
+    if change is not None:
+        answer += f" The change itself: {_around(quote(change[0], 2000), measure, of_measure)} {context_label(change[1])}"
+    return answer
+
+
+def _causes_of(unit: str, of_measure: KeywordCoverage) -> Optional[tuple[float, str, str]]:
+    """(the share of the measure its subject speaks of, the causes, the part that states the change) of a unit that
+    names a change's causes: "<the measure changed> <marker> <causes>", or a marker opening it, "As a result of <causes>,
+    <the measure changed>"; None for a unit that names none, or whose subject is not the measure."""
+    marker = CAUSE.search(unit)
+    if marker is None:
+        return None
+    if marker.start() < 10:  # the causes first, up to the comma that opens the clause they explain
+        comma = unit.find(", ", marker.end())
+        if comma < 0:
+            return None
+        stated = unit[comma + 2:]
+        subject = of_measure(stated)
+        return (subject, " ".join(unit[marker.start(): comma].split()), stated) if subject >= _MEASURED else None
+    subject = of_measure(unit[: marker.start()])
+    if subject < _MEASURED:
+        return None
+    bullets = [b.strip(" ;") for b in _BULLET.split(" ".join(unit[marker.start():].split()))]
+    if len(bullets) > 1 and len(bullets[0].split()) - len(marker.group(0).split()) < 2:
+        return subject, f"{bullets[0].rstrip(': ')}: {'; '.join(b for b in bullets[1:] if b)}", unit[: marker.start()]
+    return subject, bullets[0].rstrip("."), unit[: marker.start()]  # a bullet after the causes begins another statement
+
+
+def _around(unit: str, measure: list[str], of_measure: KeywordCoverage) -> str:
+    """The part of `unit` (up to 240 characters) that names the whole measure with its figures: a long table's row
+    "Operating income margin 19.1 % 20.8 % (1.7)%" rather than the table's first rows."""
+    if len(unit) <= 240 or not measure:
+        return unit
+    for m in re.finditer(re.escape(measure[0][:5]), unit.lower()):
+        window = unit[max(0, m.start() - 40): m.start() + 200]
+        if of_measure(window) >= 0.99 and _FIGURE.search(window):
+            return f"... {window.strip()} ..."
+    return unit[:240]
+
+
+def _the_change(units: list, of_measure: KeywordCoverage, facts: QuestionFacts, quoted: set[str]):
+    """The unit that states the asked measure with its figures (a table's row "Operating income margin 19.1 % 20.8 %
+    (1.7)%", a sentence "Gross margin decreased 250 basis points to 43.5%"): all of the measure's words and a figure,
+    the asked year's preferred, the shortest first; None when no unit states one."""
+    found = []
+    for _cov, _s, rank, unit, ctx in units:
+        if unit in quoted or of_measure(unit) < 0.99 or not _FIGURE.search(unit) or CAUSE.search(unit):
+            continue
+        found.append((-period_fit(unit, facts), len(unit), rank, unit, ctx))
+    return min(found, key=lambda t: t[:3])[3:] if found else None

@@ -1,0 +1,90 @@
+"""List questions answered offline (issue 50): the sentence that enumerates the asked items, led by the list.
+
+A filing enumerates in one shape: the asked noun ("segments", "products", "brands"; `QuestionFacts.form_nouns`),
+often with how many there are ("four reportable segments"), then the items, after a colon, a dash or "are",
+"include", "consist of", "comprising", "as follows", separated by commas, semicolons or bullets (a last "and" kept
+with its item: "Safety and Industrial" is one). A sentence enumerates when at least three items follow its noun (two
+when it says how many, and never more than it says), each a name (a few words, no figure: a table's row is no list).
+Of those, the one that says how many (a number word right before the noun), then the one that covers the question
+best, then the one that spells its items out, then the context's earliest, leads. A context's text is read whole
+(page furniture removed), not cut into the answer units at semicolons, so a list written with semicolons stays one.
+The answer opens with the items as the filing writes them, then quotes the sentence, cited. '' when no context
+enumerates the noun (the other answers then show the passages that bear on it).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from finrag.tools.answering.extractive import context_label
+from finrag.tools.answering.furniture import without_furniture
+from finrag.tools.answering.prose_units import quote
+from finrag.tools.retrieval.vocabulary import KeywordCoverage
+
+__all__ = ["list_answer", "listed_items"]
+
+_INTRO = re.compile(r"(?i)(?::|[—–]|\b(?:are|were|include|includes|included|including|consist(?:s|ed)? of|comprise[sd]?|"
+                    r"comprising|as follows|namely|such as|is comprised of|are comprised of)\b:?)\s*")
+_SEPARATOR = re.compile(r"\s*(?:;|,|•)\s*(?:and\s+|or\s+)?")
+_STRONG = re.compile(r"\s*(?:;|•)\s*(?:and\s+|or\s+)?")
+_STRIP = " .:;•\"'\u201c\u201d"
+_HOW_MANY = re.compile(r"(?i)\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\s+(?:[a-z-]+\s+){0,2}$")
+_BODY_END = re.compile(r"(?<=[a-z)\]])\.(?=\s|$)|\(\d\)|\bwhich\b|\bthat\b|[—–:]")
+_COUNT = {w: n for n, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), start=2)}
+# an item is a name: a few words, no figure ("U.S. Consumer Services (USCS)", "e-commerce retailers")
+_NAME = re.compile(r"(?i)(?:the\s+)?[a-z][\w.,&'’/-]*(?:\s+(?!\d)[\w.,&'’/()-]+){0,6}")
+
+
+def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[str], bool]]:
+    """Each enumeration of `text` after one of `nouns`: (its sentence, its items, whether it says how many). Items
+    run to the sentence's end (a period, not a semicolon: "four operating segments as follows: North America Retail;
+    International; Pet, and North America Foodservice."), a colon or dash that opens an item's description, or a
+    relative clause. Semicolons or bullets separate items whose names hold commas ("Defense, Space & Security (BDS);"),
+    else commas do; a short comma list with more pieces than it says it has is kept as written. Fewer than three items
+    (two when it says how many), more than it says, or items that are no names are no enumeration."""
+    for noun in nouns:
+        for m in re.finditer(rf"(?i)\b{re.escape(noun)}\b", text):
+            rest = text[m.end():]
+            intro = _INTRO.search(rest[:60])
+            if intro is None:
+                continue
+            body = _BODY_END.split(rest[intro.end():])[0]
+            said = _HOW_MANY.search(text[max(0, m.start() - 40): m.start()])
+            strong = bool(_STRONG.search(body))  # semicolons or bullets: commas are inside the items
+            pieces = (_STRONG if strong else _SEPARATOR).split(body)
+            if len(pieces) == 1 and said:  # "two reportable segments: Flexibles and Rigid Packaging"
+                pieces = re.split(r"\s+and\s+", body, maxsplit=1)
+            items = [re.sub(r"^(?:and|or)\s+", "", i.strip(_STRIP)) for i in pieces]
+            items = [i for i in items if i]
+            if not items or not all(_NAME.fullmatch(i) for i in items):  # a table's numbers, or clauses
+                continue
+            most = _COUNT.get(said.group(1).lower(), int(said.group(1)) if said.group(1).isdigit() else 99) if said else 99
+            if len(items) > most:
+                if strong or len(body) > 200:
+                    continue  # more items than it says it has: its items are described, not listed
+                items = [" ".join(body.split()).strip(" .")]  # commas inside an item ("Defense, Space & Security")
+            if len(items) >= 3 or (len(items) >= 2 and said) or (len(items) == 1 and said and "," in items[0]):
+                stop = text.rfind(". ", 0, m.start())
+                begin = stop + 2 if stop >= 0 else 0
+                end = m.end() + intro.end() + len(body)
+                yield text[begin: end + 1].strip(), items[:12], bool(said)
+
+
+def list_answer(question: str, nouns: tuple[str, ...], keywords: list[str], contexts: list[dict]) -> str:
+    """'<items> (the filing: "<sentence>") [doc, p. N]'; '' when no context enumerates the asked noun."""
+    if not contexts or not nouns:
+        return ""
+    coverage = KeywordCoverage(keywords or question.split())
+    candidates = []
+    for rank, ctx in enumerate(contexts):
+        text = " ".join(without_furniture(str(ctx.get("text") or "")).split())
+        for sentence, items, counted in listed_items(text, nouns):
+            candidates.append((counted, coverage(sentence) + 0.02 * (len(contexts) - rank) / len(contexts), rank,
+                               sentence, items, ctx))
+    if not candidates:
+        return ""
+    # one that says how many, then covers the question best, then spells its items out ("Missiles and Fire Control
+    # (MFC)" says more than "MFC"), then the earliest context
+    candidates.sort(key=lambda t: (not t[0], -round(t[1], 1), -len(" ".join(t[4])), t[2]))
+    _counted, _s, _r, sentence, items, ctx = candidates[0]
+    return f"{'; '.join(items)} (the filing: \"{quote(sentence)}\") {context_label(ctx)}"

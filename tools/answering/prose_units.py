@@ -1,0 +1,109 @@
+"""What the prose answerers share (issue 50): a quoted unit cleaned, the asked company's words, the question's topic
+words, and the closest passage shown when no sentence answers.
+
+* `quote(unit, limit)`: a unit as quoted: whitespace collapsed, a heading line joined to its sentence removed
+  ("EMPLOYEE BASE As of May 31, ..." -> "As of May 31, ..."), cut at `limit` characters.
+* `company_words(question, contexts)`: the words of the company a question names and of the filings' own ids (a
+  name answering a question is someone else's; a topic word is no company word).
+* `topic_words(question, contexts)`: what a sentence must speak of to answer the question: its content words,
+  without the asked company's, the years and form numbers, and the words every question has ("fiscal", "year"), of
+  its first sentence only (a second one, "If gross margin is not a useful metric, say so", instructs);
+  `named_words`: those the question writes as names ("Mexico", "737").
+* `period_fit(unit, facts)`: a small preference for the unit that names the asked year, and against a quarter's
+  unit when the question asks none.
+* `repeats(unit, other)`: the same text quoted twice (a sentence and the table row that holds it).
+* `closest(scored)`: "The closest passage (not an answer): ..." for a question no sentence answers.
+"""
+from __future__ import annotations
+
+import re
+
+from finrag.state.question import QuestionFacts
+from finrag.tools.answering.extractive import context_label
+from finrag.tools.retrieval.vocabulary import STOPWORDS
+
+__all__ = ["best_passage", "closest", "company_words", "named_words", "period_fit", "quote", "repeats", "topic_words"]
+
+_HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading line joined to the sentence after it
+# words of a question's frame, not of its topic: periods, filings, and how it asks
+_FRAME = frozenset(("fiscal", "year", "years", "fy", "quarter", "quarters", "annual", "report", "form", "filing",
+                    "10-k", "10-q", "10k", "10q", "time", "per", "according", "end", "ended", "period", "company",
+                    "company's", "tell", "please", "list", "name", "identify", "still", "currently", "latest", "us",
+                    "as", "of", "total"))
+
+
+def quote(unit: str, limit: int = 500) -> str:
+    """`unit` as an answer quotes it (see the module docstring)."""
+    return _HEADING.sub("", " ".join(unit.split()))[:limit]
+
+
+def company_words(question: str, contexts: list[dict]) -> frozenset[str]:
+    """The capitalised words of `question` after its first word (the company it names, and other proper names) and the
+    words of the contexts' document ids' first part ('NIKE_2021_10K' -> 'nike'), lower-cased."""
+    named = {w.lower() for w in re.findall(r"(?<!^)\b[A-Z][A-Za-z]{2,}", question.strip())}
+    return frozenset(named | _id_words(contexts))
+
+
+def _id_words(contexts: list[dict]) -> set[str]:
+    return {w for c in contexts for w in re.findall(r"[a-z0-9]{2,}", re.split(r"[_-]", str(c.get("doc_id") or ""))[0].lower())}
+
+
+def _asked_company(question: str, contexts: list[dict]) -> set[str]:
+    """The words naming the asked company: a possessive's ("Coca-Cola's", "3M's") and the capitalised words that a
+    context's document id holds ('Best', 'Buy' of 'BESTBUY_2023_10K'); not other proper names ("Mexico")."""
+    ids = _id_words(contexts)
+    out = {w.lower() for m in re.finditer(r"\b([A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})(?:'s|’s|s')", question)
+           for w in [m.group(1), *re.split(r"[\s-]+", m.group(1))]}
+    out |= {w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]{1,}", question) if any(w.lower() in i for i in ids)}
+    return out | ids
+
+
+def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] = frozenset()) -> list[str]:
+    """The question's content words a sentence answering it speaks of (see the module docstring); `also_drop`: the
+    words of the form itself ("why", "drove")."""
+    company = _asked_company(question, contexts) - {"gross", "net", "operating"}
+    asked = re.split(r"\?\s+(?=\S)", question.strip())[0]  # its first sentence: "If X is not useful, say so" is no topic
+    out: list[str] = []
+    for tok in re.findall(r"[a-z0-9][a-z0-9&-]*", asked.lower().replace("’", "'")):
+        tok = tok.strip("-")
+        if (len(tok) < 2 or tok in STOPWORDS or tok in _FRAME or tok in also_drop or tok in company
+                or re.fullmatch(r"(?:fy|q)?(?:19|20)\d\d|(?:fy|q)\d+|\d{1,2}|\d+-[kq]", tok)):
+            continue
+        if tok not in out:
+            out.append(tok)
+    return out
+
+
+def named_words(question: str, topic: list[str]) -> list[str]:
+    """The topic words the question writes as names (capitalised, or with digits: "Mexico", "737", "Aerojet")."""
+    written = {w.lower() for w in re.findall(r"\b(?:[A-Z][A-Za-z&-]*|\w*\d\w*)", question)}
+    return [t for t in topic if t in written]
+
+
+_QUARTER = re.compile(r"(?i)\b(?:first|second|third|fourth) quarter\b|\bthree months\b|\bQ[1-4]\b")
+
+
+def period_fit(unit: str, facts: QuestionFacts) -> float:
+    """How a unit's periods fit the question's: +0.1 when it names a year the question writes, -0.05 when it names a
+    quarter and the question asks none (a quarter's figure is not the year's)."""
+    fit = 0.1 if any(str(y) in unit for y in facts.years_written) else 0.0
+    return fit - (0.05 if not facts.asks_quarter and _QUARTER.search(unit) else 0.0)
+
+
+def repeats(unit: str, other: str) -> bool:
+    """Does `other` quote the same text as `unit` (one inside the other, whatever heading or line joins either)?"""
+    a, b = sorted((" ".join(unit.split()), " ".join(other.split())), key=len)
+    probe = a[len(a) // 4: len(a) // 4 + 60] if len(a) > 80 else a
+    return probe in b
+
+
+def best_passage(scored: list[tuple[float, int, str, dict]]) -> str:
+    """The best-scored (score, rank, unit, context) unit, quoted and cited."""
+    best = sorted(scored, key=lambda t: (-t[0], t[1]))[0]
+    return f"{quote(best[2], 400)} {context_label(best[3])}"
+
+
+def closest(scored: list[tuple[float, int, str, dict]], what: str) -> str:
+    """The answer when no sentence answers: says so, then the best-scored passage, marked as not an answer."""
+    return (f"No sentence of the retrieved passages states {what} for this question. The closest passage "
+            f"(not an answer): {best_passage(scored)}")

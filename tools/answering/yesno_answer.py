@@ -1,0 +1,85 @@
+"""Yes/no questions answered offline (issue 50): "Yes" or "No", then the sentence that decides it, cited.
+
+The deciding sentence is the context's sentence that speaks of most of the question's topic words
+(`prose_units.topic_words`: what it asks about, without the company, the years and the frame) and of a name the
+question writes, if it writes one ("stores in Mexico", "the 737 MAX": a sentence without it decides nothing of it),
+the asked year preferred (`prose_units.period_fit`), the context's rank breaking ties; it speaks of more than half of
+the topic and of two of its words, and it is a sentence (a table's row or a list of exhibits decides nothing). Its
+clause that holds the most of the topic (a sentence joins clauses with ";", ", and", ", but", ", except") decides:
+"No" when that clause negates ("not", "no", "none", "never", "n't") or reverses what it states ("terminated",
+"discontinued", "ceased", "abandoned", "withdrawn", "cancelled", "suspended") a word the question does not use
+itself; else "Yes". A figure the sentence states is part of the quote. Where no sentence decides it, the answer says
+so ("Undecided: ...", never read as a "No") and shows the passages that bear on it (`evidence.evidence_answer`), else
+the closest passage, marked as not an answer.
+"""
+from __future__ import annotations
+
+import re
+
+from finrag.state.question import QuestionFacts
+from finrag.tools.answering.evidence import evidence_answer
+from finrag.tools.answering.extractive import context_label, covered_units
+from finrag.tools.answering.prose_units import best_passage, named_words, period_fit, quote, repeats, topic_words
+from finrag.tools.retrieval.vocabulary import KeywordCoverage
+
+__all__ = ["decides_no", "yesno_answer"]
+
+_CLAUSES = re.compile(r";|,\s+(?:and|but|while|whereas|although|though|except)\b|\bexcept\b|\bhowever\b")
+_NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b|\bno longer\b")
+_REVERSAL = re.compile(r"(?i)\b(?:terminat\w*|discontinu\w*|ceas(?:e|ed|es|ing)|abandon\w*|withdr[ae]wn?|withdrawal|"
+                       r"cancel+(?:ed|ation|ing)?|rescind\w*|suspend\w*)\b")
+_DECIDES = 0.5  # a deciding sentence speaks of more than this share of the topic words (most of them)
+_WORDS = 2  # and at least this many of them (one word of two decides nothing: "capital-intensive business")
+
+
+def decides_no(clause: str, question: str) -> bool:
+    """Does `clause` negate or reverse what it states (a reversal the question does not itself ask about)?"""
+    if _NEGATION.search(clause):
+        return True
+    return any(not re.search(rf"(?i)\b{re.escape(m.group(0)[:6])}", question) for m in _REVERSAL.finditer(clause))
+
+
+def _is_prose(unit: str) -> bool:
+    """A sentence, not a table's row or a run of cells (a list of exhibits, a table of figures): no cell bars, at most
+    400 characters, and under a fifth of its words figures."""
+    words = unit.split()
+    figures = sum(1 for w in words if re.fullmatch(r"[$(]*[\d.,%)]+", w))
+    return "|" not in unit and len(unit) <= 400 and figures <= len(words) / 5
+
+
+def _deciding_clause(unit: str, coverage: KeywordCoverage) -> str:
+    """The clause of `unit` that holds the most of the topic (the first of equals)."""
+    clauses = [c for c in _CLAUSES.split(unit) if c.strip()] or [unit]
+    return max(clauses, key=coverage)
+
+
+def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts) -> str:
+    """'Yes: <sentence> [doc, p. N]' or 'No: ...'; that nothing decides it, with the closest passage; '' without
+    contexts."""
+    if not contexts:
+        return ""
+    topic = topic_words(question, contexts) or keywords
+    named = named_words(question, topic)
+    coverage = KeywordCoverage(topic)
+    least = min(_WORDS, len(topic)) / len(topic) - 1e-9 if topic else 0.0  # two of its words, at least
+    scored = []
+    for cov, s, rank, unit, ctx in covered_units(question, topic, contexts):
+        names = not named or any(re.search(rf"(?i)(?<![\w-]){re.escape(n)}", unit) for n in named)
+        decides = (cov > _DECIDES and cov >= least) and names and _is_prose(unit)
+        scored.append((s + period_fit(unit, facts), rank, unit, ctx, decides))
+    if not scored:
+        return ""
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    deciding = [t for t in scored if t[4]]
+    if not deciding:
+        shown = evidence_answer(question, keywords, contexts)
+        passages = shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored])
+        return ("Undecided: no sentence of the retrieved passages says yes or no to this question (a \"No\" would be a "
+                "guess). The passages that bear on it (not an answer): " + passages)
+    _s, _r, unit, ctx, _d = deciding[0]
+    verdict = "No" if decides_no(_deciding_clause(unit, coverage), question) else "Yes"
+    answer = f"{verdict}: {quote(unit)} {context_label(ctx)}"
+    support = next((u for u in deciding[1:] if not repeats(unit, u[2])), None)
+    if support is not None:
+        answer += f" Also: {quote(support[2], 300)} {context_label(support[3])}"
+    return answer

@@ -1,0 +1,117 @@
+"""The form of a prose question's answer (issue 50): what kind of sentence answers it.
+
+A question's words say what its answer is, whatever the company or the measure:
+
+* `count` ("how many employees", "headcount", "number of stores"): a number with its noun;
+* `date` ("when", "on what date", "in which year"): a date;
+* `name` ("who is the auditor", "which firm"): one name;
+* `drivers` ("what drove", "why", "the primary reasons for", "due to what"): the causes of a change, whatever the
+  measure ("why did the employee count fall" asks the causes, not the count);
+* `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", not an either-or, not "Could you list"): Yes
+  or No and the sentence that decides it;
+* `list` ("what are the reportable segments", "list the major products", "which brands does it sell"): the items;
+* `''`: another form (a figure, a ranking, an open question).
+
+`answer_form(text, figure=...)` reads it once for `QuestionFacts.form`; `form_nouns(text, form)` the words the
+asked noun may be written with (a count's or a list's: "employees" -> employees, people, associates, ...).
+"""
+from __future__ import annotations
+
+import re
+
+from finrag.state.question import AnswerForm
+
+__all__ = ["answer_form", "form_nouns"]
+
+_COUNT = re.compile(r"(?i)\bhow many\b|\bnumber of\b|\b[a-z]+ count\b|\bheadcount\b")
+_DATE = re.compile(r"(?i)^\s*(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
+                   r"as of what date\b)")
+# one name asked for: "who is/was/signed ...", "which firm ..." ("who are the customers" asks for a list)
+_WHO = re.compile(r"(?i)^\s*(?:who (?:is|was|signed|audits|audited|serves|served|leads|led|heads|headed)\b|"
+                  r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive|company|entity|buyer|acquirer|"
+                  r"purchaser|bank|director|officer)\b|"
+                  r"what (?:is|was) the name of\b|name the (?:auditor|ceo|cfo|chief)\b)")
+# the auxiliary verb opens the question, or its main clause after a short opening phrase ("At the time of its 2019
+# 10-K, was ...", "Per the 10-K, does ..."); "Could you list ..." is a request, not a yes/no
+_YESNO = re.compile(r"(?i)^\s*(?:[^,?]{3,60},\s*)?(?:does|did|do|is|are|has|have|had|was|were|can|could|will|would|should)\b"
+                    r"(?!\s+(?:you|we|i)\b)")
+_EITHER_OR = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|higher|up) or (?:declined|decreased?|fallen|lower|"
+                        r"worsened|down)\b")
+# the causes of a change asked: "what drove", "why did", "the primary reasons for", "what factors contributed to"
+_DRIVERS = re.compile(
+    r"(?i)\bwhat (?:drove|drives|driven|caused|causes|led to|leads to|explains?|accounts? for|contributed to)\b|\bwhy\b|"
+    r"\b(?:drivers?|reasons?|causes?|factors?)\b[^?]{0,30}\b(?:for|of|behind|that (?:drove|caused|led to)|"
+    r"contribut\w+ to|driving)\b|\bdue to what\b|\bwhat (?:was|were|is|are) (?:the )?(?:main |primary |key |major )?"
+    r"(?:drivers?|reasons?|causes?)\b|\bwhat was (?:it|this|that) due to\b|\battribut\w+ to what\b")
+# several items asked: "what are the reportable segments", "list ...", "name the ...", "which brands does X sell"
+_NOUN = r"((?:[a-z&'’-]+ ){0,3}?[a-z-]+(?:ies|[^s\W]s|ches|shes|xes))\b(?!['’])"  # not an owner ("MGM Resorts'")
+_LIST = re.compile(
+    rf"(?i)^\s*(?:(?:could|can) you |please )?(?:list|name|enumerate|identify)\b[^?]*?\b{_NOUN}|"
+    rf"\bwhat (?:are|were)\b[^?]*?\b{_NOUN}|"
+    rf"^\s*(?:which|what)\s+(?:(?:of\s+)?[\w.&'’-]+(?:'s|’s)\s+)?{_NOUN}\s+(?:did|does|do|has|have|had|are|were|was|is|"
+    rf"make up|comprise)\b|"
+    rf"^\s*(?:who|what|which)\s+(?:are|were)\s+(?:the\s+)?(?:(?:[\w.&-]+\s+){{0,3}}[\w.&-]+(?:'s|’s|s'|s’)\s+)?{_NOUN}|"
+    rf"^[^?]*?\b(?:reportable|operating|business) {_NOUN}\s*(?:\?|\b(?:19|20)\d\d\b|\(|$)")
+# a list's noun is a thing, not the figure of a measure ("what were the total revenues": one figure)
+_MEASURE_NOUN = re.compile(r"(?i)(?:revenues|sales|earnings|expenses|costs|assets|liabilities|margins|rates|ratios|"
+                           r"flows|amounts|figures|totals|values|numbers|years|periods|days|months|quarters|"
+                           r"dollars|percentages|shares)$")
+_SYNONYMS = {"employees": ("employees", "employee", "people", "associates", "team members", "workers", "staff"),
+             "headcount": ("employees", "employee", "people", "associates", "team members", "workers")}
+_NOUN_AFTER = re.compile(r"(?i)\b(?:how many|number of)\s+(?:(?:full|part)-time\s+(?:and\s+(?:full|part)-time\s+)?|total\s+|"
+                         r"retail\s+|active\s+)?([a-z][a-z-]+)")
+_NOUN_BEFORE = re.compile(r"(?i)\b([a-z]+)\s+count\b")
+
+
+def _list_noun(text: str) -> str:
+    """The plural noun a list question asks for ("What are 3M's business segments" -> 'business segments'), or ''."""
+    for m in _LIST.finditer(text):
+        noun = next((g for g in m.groups() if g), "")
+        words = noun.lower().split()
+        while words and words[0] in ("the", "its", "their", "our", "all", "of", "any", "main", "primary", "major",
+                                     "key", "principal", "top", "two", "three", "four", "five", "current"):
+            words = words[1:]
+        noun = " ".join(words)
+        if noun and not _MEASURE_NOUN.search(noun):
+            return noun
+    return ""
+
+
+def answer_form(text: str, *, figure: bool = False, ranking: bool = False) -> AnswerForm:
+    """The form of the answer `text` asks for (see the module docstring). `figure`: the question names a metric or a
+    line item (a list noun is then a figure's, "what were the revenues"); `ranking`: it asks which part ranks first
+    (answered from the breakdown, not a list). Read from the question's first sentence: a second one instructs ("If
+    the quick ratio is not useful, state that and explain why" asks no causes)."""
+    text = re.split(r"\?\s+(?=\S)", text.strip())[0]
+    if _DRIVERS.search(text) and not _YESNO.match(text):  # "why did the employee count fall": the causes
+        return "drivers"
+    if _COUNT.search(text):
+        return "count"
+    if _DATE.search(text):
+        return "date"
+    if _WHO.search(text):
+        return "name"
+    if _YESNO.match(text) and not _EITHER_OR.search(text):
+        return "yesno"
+    if _DRIVERS.search(text):
+        return "drivers"
+    if not figure and not ranking and _list_noun(text):
+        return "list"
+    return ""
+
+
+def form_nouns(text: str, form: str) -> tuple[str, ...]:
+    """The words the asked noun may be written with: a count's ("how many employees" -> employees, people,
+    associates...), a list's, plural as a list writes it ("reportable segments" -> segments); () for other forms."""
+    text = re.split(r"\?\s+(?=\S)", text.strip())[0]
+    if form == "list":
+        return tuple(_list_noun(text).split()[-1:])
+    if form != "count":
+        return ()
+    m = _NOUN_AFTER.search(text) or _NOUN_BEFORE.search(text)
+    noun = (m.group(1).lower() if m else "headcount" if re.search(r"(?i)headcount", text) else "")
+    if noun == "employee":
+        noun = "employees"
+    if not noun:
+        return ()
+    return _SYNONYMS.get(noun, (noun, noun.rstrip("s")))

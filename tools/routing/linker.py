@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
+from finrag.tools.routing.continuation import longer_name
 from finrag.tools.routing.mentions import (
     ACCEPT,
     ALTERNATIVE,
@@ -300,12 +301,43 @@ class Linker:
                                            start, end, weak=weak, wordish=weak))
                 if len(entries) > 1:
                     self._share(found, key)
+                longer = self._continued(text, toks, i, n, found)
                 out.extend(found)
+                if longer:
+                    out.extend(longer[1])
+                    taken = longer[0] - i + 1
+                    break
                 if any(c.accepted for c in found):
                     taken = n
                     break
             i += taken or 1
         return out
+
+    def _continued(self, text: str, toks: list[tuple[str, int, int]], i: int, n: int,
+                   found: list[Candidate]) -> Optional[tuple[int, list[Candidate]]]:
+        """A matched name the words after it continue into another company's (`continuation.py`): the readings of
+        the matched name are set aside; the longer registrant is read instead (indexed or not). Returns the longer
+        name's last token and its reading, or None."""
+        live = [c for c in found if c.accepted]
+        if not live:
+            return None
+        own = {t.replace(".", "").replace("-", "") for c in live for t in self.companies[c.key].tickers}
+        longer = longer_name(text, toks, i, n, own)
+        if longer is None:
+            return None
+        start, end = toks[i][1], toks[longer.last][2]
+        surface = text[start:end]
+        for c in live:
+            c.set_aside(longer.name, f"'{surface}' {longer.why}, not {c.name}'s")
+        keys = uniq(k for t in longer.tickers for k in sorted(self.ticker_index.get(t, ())
+                                                               or self.ticker_index.get(t.replace(".", ""), ())))
+        if keys:
+            return longer.last, [Candidate(self.companies[k].name or k, k, self.companies[k].in_registry, 0.9,
+                                           f"'{surface}' {longer.why}", "name", surface, start, end) for k in keys[:1]]
+        if longer.tickers:
+            return longer.last, [Candidate(longer.name, "", False, 0.9, f"'{surface}' {longer.why}, which the index "
+                                           "does not hold", "unknown", surface, start, end, ticker=longer.tickers[0])]
+        return longer.last, []
 
     def _caps_ticker(self, surface: str) -> str:
         """The ticker a one-word surface written in capitals is ('LULU' of "LULU's"), else ''."""

@@ -1,0 +1,100 @@
+"""Names that continue an indexed company's name into another company's (issue 48; a part of the linker).
+
+"Apple Hospitality REIT", "Coca-Cola Consolidated", "Coca-Cola FEMSA", "Target Hospitality" and "Meta Materials"
+begin with an indexed company's name, but name another company. Two principles, both about the words right after
+the matched name:
+
+* **every SEC registrant is known** (`registrants.py`): when the capitalised words after a matched name continue it
+  into another registrant's longer name (the registrant's tickers are not the matched company's), the longer
+  registrant wins. If the index holds it, the question is about it; if not, the question names a company the index
+  does not hold, and it is answered as such (no figure of the shorter company's);
+* **a possessive or a legal form ends the name**: capitalised words after a matched name that carry the possessive
+  ("Meta Materials' revenue") or end in a legal-form word ("Apple Leasing Corp") make a longer name that is not the
+  matched company's own, whether or not the SEC lists it.
+
+`longer_name(text, tokens, i, n, own_tickers)` returns the longer name at tokens[i:] (its end token, its display
+name and the registrant's tickers, empty when not listed), or None.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, Sequence
+
+from finrag.tools.routing.registrants import load_registrants
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, clean_company_name, smart_case, strip_accents
+from finrag.tools.routing.words import zipf
+from finrag.tools.vocabulary.dates import MONTH_RE
+
+__all__ = ["LongerName", "longer_name", "registrant_prefixes"]
+
+_TOKEN = re.compile(r"[^\W_]+|&")
+_POSSESSIVE_AFTER = re.compile(r"^(?:['’]s\b|['’](?=\s|$|[,.?!]))")
+_LEGAL_WORD = re.compile(rf"^{CASED_SUFFIX_WORD.pattern}$")
+_COMMON = 3.5
+"""Words of a company's name are ordinary English words ('Materials', 'Hospitality'); coined words name products."""
+_NOT_NAME = re.compile(rf"(?i)^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|[1-4]Q\w*|H[12]|CY\w*|YE\w*|\d.*)$")
+
+
+@dataclass(frozen=True)
+class LongerName:
+    """A longer name at the matched one: the index of its last token, how it is shown, the registrant's tickers."""
+
+    last: int
+    name: str
+    tickers: tuple[str, ...] = ()
+    why: str = ""
+
+
+def _tokens(name: str) -> tuple[str, ...]:
+    return tuple(strip_accents(m.group(0)).casefold() for m in _TOKEN.finditer(name))
+
+
+@lru_cache(maxsize=1)
+def registrant_prefixes() -> dict[str, list[tuple[tuple[str, ...], str, tuple[str, ...]]]]:
+    """Every SEC registrant's name as tokens (legal tail removed), by its first token: (tokens, shown, tickers)."""
+    out: dict[str, list[tuple[tuple[str, ...], str, tuple[str, ...]]]] = {}
+    for r in load_registrants():
+        shown = smart_case(clean_company_name(r.name)) or r.name
+        toks = _tokens(shown)
+        if len(toks) >= 2:
+            out.setdefault(toks[0], []).append((toks, shown, tuple(t.replace("-", ".") for t in r.tickers)))
+    return out
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper() and not _NOT_NAME.match(word)
+
+
+def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: int,
+                own_tickers: set[str]) -> Optional[LongerName]:
+    """The longer name that tokens[i:i + n] (a matched company name, `own_tickers` its company's) begins, if the
+    capitalised words after it continue it into another registrant's name or end in a possessive or a legal form."""
+    key = tuple(t for t, _, _ in tokens[i:i + n])
+    best: Optional[LongerName] = None
+    for toks, shown, tickers in registrant_prefixes().get(key[0], ()) if key else ():
+        if len(toks) <= n or toks[:n] != key or own_tickers & {t.replace(".", "") for t in tickers}:
+            continue
+        m = 0
+        while n + m < len(toks) and i + n + m < len(tokens) and tokens[i + n + m][0] == toks[n + m] \
+                and _capitalised(text[tokens[i + n + m][1]:tokens[i + n + m][2]]):
+            m += 1
+        if m and (best is None or i + n + m - 1 > best.last):
+            best = LongerName(i + n + m - 1, shown, tickers, f"continues into the registrant {shown}'s name")
+    if best is not None:
+        return best
+    j = i + n
+    while j < len(tokens) and j < i + n + 3 and tokens[j][1] - tokens[j - 1][2] <= 2 \
+            and _capitalised(word := text[tokens[j][1]:tokens[j][2]]) and not _LEGAL_WORD.match(word) \
+            and text[tokens[j - 1][2]:tokens[j][1]].strip() in ("", "-"):
+        j += 1
+        end = tokens[j - 1][2]
+        if _POSSESSIVE_AFTER.match(text[end:end + 3]) or (
+                j < len(tokens) and _LEGAL_WORD.match(text[tokens[j][1]:tokens[j][2]])
+                and text[end:tokens[j][1]].strip() in ("", ",")):
+            shown = text[tokens[i][1]:end]
+            if any(zipf(text[a:b]) < _COMMON for _t, a, b in tokens[i + n:j]):
+                return None  # a product or a brand of the company's own ('Microsoft Azure's'), not a company's name
+            return LongerName(j - 1, shown, (), f"'{shown}' ends in a possessive or a legal form: a longer name")
+    return None

@@ -39,6 +39,7 @@ from finrag.tools.routing.mentions import (
     sentence_initial,
 )
 from finrag.tools.routing.names import derived_names
+from finrag.tools.routing.subject import business_subject, legal_form_after, lower_ticker_list
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
@@ -220,8 +221,10 @@ class Linker:
             if lower and all(zipf(w) >= 4.5 for w in words):
                 return 0.6, "common words in lower case"
             if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
-                if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])):
-                    return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive)"
+                if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])
+                                  or _LINE_ITEM_NEXT.match(text[end:end + 40])):
+                    return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive, " \
+                                 "a line item after it)"
                 return 0.45, f"prefix '{surface}' of common words (a place or a phrase: 'North America')"
             return 0.95 if kind == "name" else 0.9, f"{kind} '{surface}'"
         w = words[0] if words else ""
@@ -229,6 +232,8 @@ class Linker:
         if len(w) <= 3 or any(c.isdigit() for c in w):
             if w[:1].isdigit() and start > 0 and re.match(r"[$.,\d]", text[start - 1]):
                 return 0.0, f"'{surface}' is an amount"
+            if lower and legal_form_after(text, end) and zipf(w) >= 2.5 and len(w) >= 3:
+                return ACCEPT, f"'{surface}' in lower case, a legal-form word after it"
             if lower:
                 return 0.0, f"'{surface}' in lower case (short names are case-sensitive)"
             if upper and is_finance_abbreviation(surface):
@@ -240,6 +245,8 @@ class Linker:
             if toks in self._ticker_heads and upper:
                 return 0.0, f"'{surface}' is also its ticker: scored as a ticker, by context"
             if lower and z >= 2.5:
+                if why := business_subject(text, start, end):
+                    return ACCEPT, f"head word '{surface}' in lower case: {why}"
                 return 0.0, f"head word '{surface}' in lower case"
             if upper and len(w) <= 4:
                 return 0.8, f"distinctive head word '{surface}'"
@@ -252,6 +259,9 @@ class Linker:
                 if _POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
                                                                       text[end:end + 16]):
                     return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
+            if why := business_subject(text, start, end):
+                return ACCEPT, f"'{surface}' in lower case, an English word: {why}"
+            if z < 4.2:
                 return 0.4, f"'{surface}' in lower case, an English word without a company cue"
             return 0.0, f"'{surface}' in lower case is an English word"
         if upper and len(w) >= 4:
@@ -463,6 +473,9 @@ class Linker:
         spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)]
         spans += [(True, m.group(1).upper(), m.start(1), m.end(1)) for m in _DOLLAR_TICKER.finditer(text)
                   if not m.group(1).isupper()]
+        listed = lower_ticker_list(text, lambda t: t in self.ticker_index, lambda w: zipf(w) < 3.5)
+        spans += [(False, t, s, e) for t, s, e in listed if not any(a <= s < b for a, b in taken)]
+        in_list = {s for _t, s, _e in listed}
         known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
                  and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
         sole = (not named and not taken and len(known) == 1 and not _GENERIC_SUBJECT.search(text)
@@ -477,6 +490,8 @@ class Linker:
             if keys:
                 conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
                                                sole_subject=sole)
+                if s in in_list:
+                    conf, why = max(conf, 0.7), "one of a list of tickers written in lower case"
                 core = norm.split(".")[0]
                 bare = text.strip().rstrip("?.!")
                 subject = bool(_POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
@@ -484,7 +499,8 @@ class Linker:
                 context = self._ticker_context(text, s, e, dollar)
                 wordish = not context and (bool(_english_penalty(core)) or is_finance_abbreviation(core)
                                            or len(core) == 1 or zipf(core) >= 3.0 or bool(_LINE_ITEM.match(text, s)))
-                weak = wordish or (not context and not subject)
+                wordish = wordish and s not in in_list
+                weak = wordish or (not context and not subject and s not in in_list)
                 for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
                     comp = self.companies[ckey]
                     c = conf * (0.8 if len(keys) > 1 else 1.0)
@@ -508,6 +524,20 @@ class Linker:
                 for c in (a, b):
                     c.confidence = min(0.97, c.confidence + 0.3)
                     c.reason += ", compared with another ticker"
+
+    @staticmethod
+    def _compared_lower_names(text: str, names: list[Candidate], found: list[Candidate]) -> None:
+        """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
+        (a word compared with a company is one)."""
+        for c in names:
+            if c.accepted or not c.key or c.kind not in ("name", "head") or "in lower case" not in c.reason \
+                    or c.alternative_to or len(c.text) < 4:
+                continue
+            if any(o.accepted and o.key and o.key != c.key and (
+                    (o.end <= c.start and _COMPARE_GLUE.match(text[o.end:c.start]))
+                    or (c.end <= o.start and _COMPARE_GLUE.match(text[c.end:o.start]))) for o in found):
+                c.confidence = max(c.confidence, ACCEPT + 0.05)
+                c.reason += ", compared with a company the question names"
 
     @staticmethod
     def _ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
@@ -556,6 +586,7 @@ class Linker:
                 c.confidence = min(c.confidence, 0.4)
                 c.reason += "; a known company is named"
         compared = bool(COMPARISON.search(text))
+        self._compared_lower_names(text, names, [*names, *tickers])
         for c in tickers:
             if c.kind == "unknown" and compared and known_named and 0.45 <= c.confidence < ACCEPT:
                 c.confidence = 0.55  # every company a comparison names is routed or said to be missing

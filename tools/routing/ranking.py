@@ -91,6 +91,22 @@ def _parenthesised_owner(text: str, cands: list[Candidate]) -> None:
                 c.set_aside(t.name, f"the name before '({t.text})' is {t.name}'s")
 
 
+def _side_by_side(text: str, known: list[Candidate]) -> list[list[Candidate]]:
+    """Runs of three or more companies written side by side, with nothing but spaces or commas between them ("NVDA
+    AMD AVGO", "jpm bac c wfc"): a list, each one named (two side by side may be a company and its product)."""
+    runs: list[list[Candidate]] = []
+    run: list[Candidate] = []
+    for c in sorted(known, key=lambda c: c.start):
+        if run and c.start < run[-1].end:
+            continue  # another reading of the same words
+        if run and not re.fullmatch(r"[\s,]+", text[run[-1].end:c.start]):
+            runs.append(run)
+            run = []
+        run.append(c)
+    runs.append(run)
+    return [r for r in runs if len({c.key for c in r}) >= 3 and not any(c.wordish for c in r)]
+
+
 def rank(text: str, cands: list[Candidate]) -> None:
     """Keep the best-evidenced companies of a question and set the other accepted readings aside (see the module
     docstring); `cands` is changed in place."""
@@ -109,6 +125,9 @@ def rank(text: str, cands: list[Candidate]) -> None:
     kept = {c.key for c in strong if c.confidence >= lead.confidence - MARGIN} | {lead.key}
     if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation
         kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish}
+    for run in _side_by_side(text, known):  # "NVDA AMD AVGO": three or more companies side by side are a list
+        if kept & {c.key for c in run}:
+            kept |= {c.key for c in run}
     grown = True
     while grown:  # a comparison or list cue joins a company to one already kept
         grown = False

@@ -1,0 +1,87 @@
+"""A name written in lower case that is a common English word ("apple", "target", "visa", "block"): the company only
+when the question is about that company's business (issue 48; a part of the linker).
+
+"visa requirements for employees" names no company; "visa cross-border volume growth last qtr", "target comps q2",
+"apple iphone rev fy24" and "H1 2025 free cash flow for tesla" name Visa, Target, Apple and Tesla. The principle: the
+word is the **subject of a terse business question**:
+
+* it opens the question, the rest is terse (no word that makes it an English sentence: articles, verbs, prepositions;
+  `QUESTION_WORDS`) and the rest asks for a line item or names a period ("comps q2", "rev fy24", "gross profit",
+  "combined ratio 2024", "HVAC volumes");
+* or it ends a phrase after "for"/"of"/"at" in a question that asks for a line item ("free cash flow for tesla");
+* or a legal-form word follows it ("gap inc").
+
+Another company named in the question still wins (ranking sets the weaker reading aside): the rule only says that a
+lower-case word may name a company, at the lowest accepted confidence.
+"""
+from __future__ import annotations
+
+import re
+
+from finrag.tools.question.shorthand import expand_shorthand
+from finrag.tools.routing.text import SUFFIX_WORDS
+from finrag.tools.routing.words import QUESTION_WORDS
+
+__all__ = ["business_subject", "legal_form_after", "lower_ticker_list"]
+
+METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
+                    r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
+                    r"capital\s+expenditures?|eps|ebitda|dividends?|r\s*&\s*d|inventor(?:y|ies)|segments?|guidance|"
+                    r"backlog|buybacks?|repurchases?|headcount|employees|comps|comparable\s+sales|volumes?|ratio|"
+                    r"bookings|deliveries|subscribers|users|growth|store\s+count)\b")
+"""A line item or an operating metric of a company's business."""
+PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|year)\w*|\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
+"""A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
+_WORD = re.compile(r"[A-Za-z][\w\-]*")
+_LEGAL_AFTER = re.compile(rf"(?i)^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?")
+_SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
+_PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
+
+
+def legal_form_after(text: str, end: int) -> bool:
+    """Whether a legal-form word follows the word that ends at `end` ("gap inc", "Visa, Inc.")."""
+    return bool(_LEGAL_AFTER.match(text[end:end + 16]))
+
+
+def business_subject(text: str, start: int, end: int) -> str:
+    """Why the lower-case word at text[start:end] is the subject of a business question ('' when it is not)."""
+    after = text[end:]
+    if legal_form_after(text, end):
+        return "a legal-form word after it"
+    rest = expand_shorthand(after)
+    if not text[:start].strip():
+        words = _WORD.findall(rest)
+        if words and not any(w.lower() in QUESTION_WORDS for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
+            return "it opens a terse question about a line item or a period"
+        return ""
+    if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):
+        return "the subject of the line item the question asks for"
+    return ""
+
+
+_LOWER_TOKEN = re.compile(r"(?<![\w$.\-])([a-z]{1,5})(?![\w\-])")
+_LIST_GAP = re.compile(r"^(?:\s+|\s*[,/&]\s*|\s+and\s+)$")
+
+
+def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
+    """Tickers written in lower case as a list ("jpm bac c wfc NII"): a run of three or more lower-case words, side by
+    side or joined by commas, each a known ticker (`is_ticker`), at least two of them no English word (`rare`). Lower-case
+    words are no tickers by themselves; in such a run, each is one. Returns (TICKER, start, end) for each."""
+    out: list[tuple[str, int, int]] = []
+    run: list[tuple[str, int, int]] = []
+
+    def close() -> None:
+        if len(run) >= 3 and sum(1 for w, _, _ in run if rare(w)) >= 2:
+            out.extend((w.upper(), s, e) for w, s, e in run)
+        run.clear()
+
+    for m in _LOWER_TOKEN.finditer(text):
+        w = m.group(1)
+        if not is_ticker(w.upper()):
+            close()
+            continue
+        if run and not _LIST_GAP.match(text[run[-1][2]:m.start()]):
+            close()
+        run.append((w, m.start(), m.end()))
+    close()
+    return out

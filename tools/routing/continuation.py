@@ -5,7 +5,8 @@ begin with an indexed company's name, but name another company. Two principles, 
 the matched name:
 
 * **every SEC registrant is known** (`registrants.py`): when the capitalised words after a matched name continue it
-  into another registrant's longer name (the registrant's tickers are not the matched company's), the longer
+  into another registrant's whole longer name (legal tail aside; "Franklin Templeton", a brand of Franklin Resources,
+  only begins Franklin Templeton Holdings Trust's) (the registrant's tickers are not the matched company's), the longer
   registrant wins. If the index holds it, the question is about it; if not, the question names a company the index
   does not hold, and it is answered as such (no figure of the shorter company's);
 * **a possessive or a legal form ends the name**: capitalised words after a matched name that carry the possessive
@@ -31,6 +32,8 @@ __all__ = ["LongerName", "longer_name", "registrant_prefixes"]
 
 _TOKEN = re.compile(r"[^\W_]+|&")
 _POSSESSIVE_AFTER = re.compile(r"^(?:['’]s\b|['’](?=\s|$|[,.?!]))")
+_CAPITAL_NEXT = re.compile(r"^['’]s?\s+[A-Z]")
+"""A possessive before a capitalised word is inside a name ("Sam's Club"), not at its end."""
 _LEGAL_WORD = re.compile(rf"^{CASED_SUFFIX_WORD.pattern}$")
 _COMMON = 3.5
 """Words of a company's name are ordinary English words ('Materials', 'Hospitality'); coined words name products."""
@@ -80,7 +83,7 @@ def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: in
         while n + m < len(toks) and i + n + m < len(tokens) and tokens[i + n + m][0] == toks[n + m] \
                 and _capitalised(text[tokens[i + n + m][1]:tokens[i + n + m][2]]):
             m += 1
-        if m and (best is None or i + n + m - 1 > best.last):
+        if m and n + m == len(toks) and (best is None or i + n + m - 1 > best.last):
             best = LongerName(i + n + m - 1, shown, tickers, f"continues into the registrant {shown}'s name")
     if best is not None:
         return best
@@ -90,7 +93,7 @@ def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: in
             and text[tokens[j - 1][2]:tokens[j][1]].strip() in ("", "-"):
         j += 1
         end = tokens[j - 1][2]
-        if _POSSESSIVE_AFTER.match(text[end:end + 3]) or (
+        if (_POSSESSIVE_AFTER.match(text[end:end + 3]) and not _CAPITAL_NEXT.match(text[end:end + 6])) or (
                 j < len(tokens) and _LEGAL_WORD.match(text[tokens[j][1]:tokens[j][2]])
                 and text[end:tokens[j][1]].strip() in ("", ",")):
             shown = text[tokens[i][1]:end]

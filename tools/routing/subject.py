@@ -6,7 +6,7 @@ when the question is about that company's business (issue 48; a part of the link
 word is the **subject of a terse business question**:
 
 * it opens the question, the rest is terse (no word that makes it an English sentence: articles, verbs, prepositions;
-  `QUESTION_WORDS`) and the rest asks for a line item or names a period ("comps q2", "rev fy24", "gross profit",
+  `QUESTION_WORDS`, less the glue of a comparison: "vs", "and") and the rest asks for a line item or names a period ("comps q2", "rev fy24", "gross profit",
   "combined ratio 2024", "HVAC volumes");
 * or it ends a phrase after "for"/"of"/"at" in a question that asks for a line item ("free cash flow for tesla");
 * or a legal-form word follows it ("gap inc").
@@ -32,6 +32,8 @@ METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:reve
 """A line item or an operating metric of a company's business."""
 PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|year)\w*|\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
 """A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
+_GLUE = frozenset({"vs", "versus", "and", "or"})
+"""Words that join the companies of a terse comparison ("ford vs tesla deliveries"), not words of a sentence."""
 _WORD = re.compile(r"[A-Za-z][\w\-]*")
 _LEGAL_AFTER = re.compile(rf"(?i)^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?")
 _SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
@@ -51,7 +53,7 @@ def business_subject(text: str, start: int, end: int) -> str:
     rest = expand_shorthand(after)
     if not text[:start].strip():
         words = _WORD.findall(rest)
-        if words and not any(w.lower() in QUESTION_WORDS for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
+        if words and not any(w.lower() in QUESTION_WORDS - _GLUE for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
             return "it opens a terse question about a line item or a period"
         return ""
     if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):

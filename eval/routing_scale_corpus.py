@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 from finrag.eval.routing_corpus import YEARS, BenchCompany, cover_page, load_companies
-from finrag.tools.routing.registrants import SecRegistrant, load_registrants
 from finrag.tools.routing.documents import build_document_info
+from finrag.tools.routing.registrants import SecRegistrant, load_registrants
 from finrag.tools.routing.text import clean_company_name
 
 __all__ = ["DUAL_CLASS", "SCALE_YEAR", "ScaleCompany", "scale_companies", "scale_documents"]

@@ -91,7 +91,7 @@ def test_capitalised_common_words_ending_in_a_possessive_make_another_name(reg):
 
 
 def test_the_registrant_list_is_read_by_routing():
-    coca = registrant_prefixes()["coca"]
+    coca = registrant_prefixes("coca")
     assert any(t[:3] == ("coca", "cola", "consolidated") and "COKE" in tk for t, _, tk in coca)
 
 

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Optional, Sequence
 
 from finrag.tools.routing.registrants import load_registrants
-from finrag.tools.routing.text import CASED_SUFFIX_WORD, clean_company_name, smart_case, strip_accents
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, clean_company_name, strip_accents
 from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_RE
 
@@ -55,15 +55,27 @@ def _tokens(name: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def registrant_prefixes() -> dict[str, list[tuple[tuple[str, ...], str, tuple[str, ...]]]]:
-    """Every SEC registrant's name as tokens (legal tail removed), by its first token: (tokens, shown, tickers)."""
-    out: dict[str, list[tuple[tuple[str, ...], str, tuple[str, ...]]]] = {}
+def _by_first_token() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """Every SEC registrant's conformed name and tickers, by the first token of its name (read once)."""
+    out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for r in load_registrants():
-        shown = smart_case(clean_company_name(r.name)) or r.name
+        first = _TOKEN.search(r.name)
+        if first:
+            out.setdefault(strip_accents(first.group(0)).casefold(), []).append((r.name, r.tickers))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def registrant_prefixes(first: str) -> tuple[tuple[tuple[str, ...], str, tuple[str, ...]], ...]:
+    """The registrants whose name begins with the token `first`: (name as tokens, legal tail removed; the name as
+    shown; its tickers), names of two tokens or more."""
+    out = []
+    for name, tickers in _by_first_token().get(first, ()):
+        shown = clean_company_name(name) or name
         toks = _tokens(shown)
         if len(toks) >= 2:
-            out.setdefault(toks[0], []).append((toks, shown, tuple(t.replace("-", ".") for t in r.tickers)))
-    return out
+            out.append((toks, shown, tuple(t.replace("-", ".") for t in tickers)))
+    return tuple(out)
 
 
 def _capitalised(word: str) -> bool:
@@ -76,7 +88,7 @@ def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: in
     capitalised words after it continue it into another registrant's name or end in a possessive or a legal form."""
     key = tuple(t for t, _, _ in tokens[i:i + n])
     best: Optional[LongerName] = None
-    for toks, shown, tickers in registrant_prefixes().get(key[0], ()) if key else ():
+    for toks, shown, tickers in registrant_prefixes(key[0]) if key else ():
         if len(toks) <= n or toks[:n] != key or own_tickers & {t.replace(".", "") for t in tickers}:
             continue
         m = 0

@@ -39,8 +39,8 @@ from finrag.tools.routing.mentions import (
     sentence_initial,
 )
 from finrag.tools.routing.names import derived_names
-from finrag.tools.routing.subject import business_subject, legal_form_after, lower_ticker_list
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+from finrag.tools.routing.subject import business_subject, legal_form_after, lower_ticker_list
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import is_finance_abbreviation, zipf

@@ -180,7 +180,8 @@ def main(argv=None) -> int:
         build_s = time.perf_counter() - t
 
         def gold_key(tick: str, registry: Registry = registry, ticker_doc: dict = ticker_doc) -> str:
-            return registry.company_of(ticker_doc.get(tick, ""))
+            # the SEC writes share classes with a hyphen (BRK-B), the corpus's files with a dot (BRK.B)
+            return registry.company_of(ticker_doc.get(tick) or ticker_doc.get(tick.replace("-", "."), ""))
 
         rows = route_all(questions, registry, gold_key)
         parts = {"scale_tuned_on": [r for r in rows if "/" not in r["category"]],

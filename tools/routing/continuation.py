@@ -21,14 +21,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
+from finrag.tools.routing.mentions import Candidate
 from finrag.tools.routing.registrants import load_registrants
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, clean_company_name, strip_accents
 from finrag.tools.routing.words import zipf
+from finrag.tools.sequences import uniq
 from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["LongerName", "longer_name", "registrant_prefixes"]
+if TYPE_CHECKING:
+    from finrag.tools.routing.linker import Linker
+
+__all__ = ["LongerName", "continued", "longer_name", "registrant_prefixes"]
 
 _TOKEN = re.compile(r"[^\W_]+|&")
 _POSSESSIVE_AFTER = re.compile(r"^(?:['’]s\b|['’](?=\s|$|[,.?!]))")
@@ -113,3 +118,50 @@ def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: in
                 return None  # a product or a brand of the company's own ('Microsoft Azure's'), not a company's name
             return LongerName(j - 1, shown, (), f"'{shown}' ends in a possessive or a legal form: a longer name")
     return None
+
+
+def continued(linker: Linker, text: str, toks: list[tuple[str, int, int]], i: int, n: int,
+              found: list[Candidate]) -> Optional[tuple[int, list[Candidate]]]:
+    """A matched name the words after it continue into another company's (`continuation.py`): the readings of
+    the matched name are set aside; the longer registrant is read instead (indexed or not). Returns the longer
+    name's last token and its reading, or None."""
+    live = [c for c in found if c.accepted]
+    if not live:
+        return None
+    if own_next := _own_name_goes_on(linker, text, toks, i, n, live):
+        return own_next, []
+    own = {t.replace(".", "").replace("-", "") for c in live for t in linker.companies[c.key].tickers}
+    longer = longer_name(text, toks, i, n, own)
+    if longer is None:
+        return None
+    start, end = toks[i][1], toks[longer.last][2]
+    surface = text[start:end]
+    for c in live:
+        c.set_aside(longer.name, f"'{surface}' {longer.why}, not {c.name}'s")
+    keys = uniq(k for t in longer.tickers for k in sorted(linker.ticker_index.get(t, ())
+                                                          or linker.ticker_index.get(t.replace(".", ""), ())))
+    if keys:
+        return longer.last, [Candidate(linker.companies[k].name or k, k, linker.companies[k].in_registry, 0.9,
+                                       f"'{surface}' {longer.why}", "name", surface, start, end) for k in keys[:1]]
+    if longer.tickers:
+        return longer.last, [Candidate(longer.name, "", False, 0.9, f"'{surface}' {longer.why}, which the index "
+                                       "does not hold", "unknown", surface, start, end, ticker=longer.tickers[0])]
+    return longer.last, []
+
+
+def _own_name_goes_on(linker: Linker, text: str, toks: list[tuple[str, int, int]], i: int, n: int,
+                      live: list[Candidate]) -> int:
+    """'O'Reilly Auto', 'Texas Instr': a capitalised word after the matched name that abbreviates the next word of
+    the company's own name (its first three letters or more) is part of that name, not another company: the
+    index of that token, else 0."""
+    j = i + n
+    if j >= len(toks) or len(toks[j][0]) < 3 or not text[toks[j][1]:toks[j][1] + 1].isupper() \
+            or toks[j][1] - toks[j - 1][2] > 1:
+        return 0
+    key = tuple(t for t, _, _ in toks[i:j])
+    for c in live:
+        for full in linker.full_names.get(c.key, ()):
+            if len(full) > n and full[:n] == key and full[n] != toks[j][0] and full[n].startswith(toks[j][0]):
+                c.reason += f", '{text[toks[j][1]:toks[j][2]]}' abbreviating its own name's '{full[n]}'"
+                return j
+    return 0

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
-from finrag.tools.routing.continuation import longer_name
+from finrag.tools.routing.continuation import continued
 from finrag.tools.routing.mentions import (
     ACCEPT,
     ALTERNATIVE,
@@ -40,7 +40,7 @@ from finrag.tools.routing.mentions import (
 )
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
-from finrag.tools.routing.subject import business_subject, legal_form_after, lower_ticker_list
+from finrag.tools.routing.subject import business_subject, compared_lower_names, legal_form_after, lower_ticker_list
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
@@ -158,7 +158,7 @@ class Linker:
         self.initialism_forms: dict[tuple[str, ...], str] = {}
         self._ticker_heads: set[tuple[str, ...]] = set()
         self._acronyms: set[tuple[str, ...]] = set()  # heads written in capitals in the name ('MGT', 'CB')
-        self._full: dict[str, set[tuple[str, ...]]] = {  # each company's own name, as tokens, legal tail off
+        self.full_names: dict[str, set[tuple[str, ...]]] = {  # each company's own name, as tokens, legal tail off
             k: {t for t in (alias_tokens(c.name), alias_tokens(strip_legal_suffix(c.name))) if t}
             for k, c in companies.items()}
         heads: dict[tuple[str, ...], set[str]] = {}
@@ -184,7 +184,8 @@ class Linker:
                 continue  # another company's name: never a derived name of this one
             if kind in ("head", "prefix") and len(heads[toks]) > 1:
                 continue  # shared by several companies
-            if kind == "head" and (zipf(toks[0]) >= 4.6 or (len(toks[0]) < 4 and not form.isupper())):
+            word = "".join(toks) if re.fullmatch(r"[A-Za-z]+['’][A-Za-z]+", form) else toks[0]  # O'Reilly: one word
+            if kind == "head" and (zipf(word) >= 4.6 or (len(word) < 4 and not form.isupper())):
                 continue  # an ordinary English word
             if kind == "head" and toks[0] in {t.casefold() for t in comp_tickers(companies[ckey])}:
                 self._ticker_heads.add(toks)
@@ -311,7 +312,7 @@ class Linker:
                                            start, end, weak=weak, wordish=weak))
                 if len(entries) > 1:
                     self._share(found, key)
-                longer = self._continued(text, toks, i, n, found)
+                longer = continued(self, text, toks, i, n, found)
                 out.extend(found)
                 if longer:
                     out.extend(longer[1])
@@ -323,32 +324,6 @@ class Linker:
             i += taken or 1
         return out
 
-    def _continued(self, text: str, toks: list[tuple[str, int, int]], i: int, n: int,
-                   found: list[Candidate]) -> Optional[tuple[int, list[Candidate]]]:
-        """A matched name the words after it continue into another company's (`continuation.py`): the readings of
-        the matched name are set aside; the longer registrant is read instead (indexed or not). Returns the longer
-        name's last token and its reading, or None."""
-        live = [c for c in found if c.accepted]
-        if not live:
-            return None
-        own = {t.replace(".", "").replace("-", "") for c in live for t in self.companies[c.key].tickers}
-        longer = longer_name(text, toks, i, n, own)
-        if longer is None:
-            return None
-        start, end = toks[i][1], toks[longer.last][2]
-        surface = text[start:end]
-        for c in live:
-            c.set_aside(longer.name, f"'{surface}' {longer.why}, not {c.name}'s")
-        keys = uniq(k for t in longer.tickers for k in sorted(self.ticker_index.get(t, ())
-                                                               or self.ticker_index.get(t.replace(".", ""), ())))
-        if keys:
-            return longer.last, [Candidate(self.companies[k].name or k, k, self.companies[k].in_registry, 0.9,
-                                           f"'{surface}' {longer.why}", "name", surface, start, end) for k in keys[:1]]
-        if longer.tickers:
-            return longer.last, [Candidate(longer.name, "", False, 0.9, f"'{surface}' {longer.why}, which the index "
-                                           "does not hold", "unknown", surface, start, end, ticker=longer.tickers[0])]
-        return longer.last, []
-
     def _caps_ticker(self, surface: str) -> str:
         """The ticker a one-word surface written in capitals is ('LULU' of "LULU's"), else ''."""
         word = _POSSESSIVE_TAIL.sub("", surface)
@@ -357,7 +332,7 @@ class Linker:
     def _starts_longer_name(self, ckey: str, toks: tuple[str, ...]) -> bool:
         """Whether the company's own name only starts with these tokens ('SWK' of SWK Holdings): another company's
         exact ticker written in capitals ('SWK', Stanley Black & Decker's) beats it."""
-        return any(len(f) > len(toks) and f[:len(toks)] == toks for f in self._full.get(ckey, ()))
+        return any(len(f) > len(toks) and f[:len(toks)] == toks for f in self.full_names.get(ckey, ()))
 
     def _spelt_in_capitals(self, ckey: str, toks: tuple[str, ...]) -> bool:
         """Whether the company's own names write these tokens in capitals ('HP' of HP Inc, an alias 'WD'; not a
@@ -371,7 +346,7 @@ class Linker:
         """One name, several companies: the company whose own name it is wins ('Target' is Target, not Target
         Group, whose name only starts with it) and the others are its alternatives; else the evidence is split."""
         live = [c for c in found if c.confidence > 0]
-        full = [c for c in live if toks in self._full.get(c.key, ())]
+        full = [c for c in live if toks in self.full_names.get(c.key, ())]
         named = [c for c in live if c.kind == "name"]
         best = full if len(full) == 1 else (named if len(named) == 1 else [])
         if best:
@@ -526,20 +501,6 @@ class Linker:
                     c.reason += ", compared with another ticker"
 
     @staticmethod
-    def _compared_lower_names(text: str, names: list[Candidate], found: list[Candidate]) -> None:
-        """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
-        (a word compared with a company is one)."""
-        for c in names:
-            if c.accepted or not c.key or c.kind not in ("name", "head") or "in lower case" not in c.reason \
-                    or c.alternative_to or len(c.text) < 4:
-                continue
-            if any(o.accepted and o.key and o.key != c.key and (
-                    (o.end <= c.start and _COMPARE_GLUE.match(text[o.end:c.start]))
-                    or (c.end <= o.start and _COMPARE_GLUE.match(text[c.end:o.start]))) for o in found):
-                c.confidence = max(c.confidence, ACCEPT + 0.05)
-                c.reason += ", compared with a company the question names"
-
-    @staticmethod
     def _ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
         """'$X', 'NYSE: X', '(X)', 'ticker X', 'X stock': written as a ticker."""
         before, after = text[max(0, s - 24):s], text[e:e + 16]
@@ -565,6 +526,19 @@ class Linker:
         return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one letter from "
                          f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
 
+    def _lower_typos(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
+        """'nvida': a word in lower case that is no English word at all (wordfreq never saw it), five letters or
+        more, one edit from a known one-word name (`_fuzzy`)."""
+        out = []
+        for m in re.finditer(r"(?<![\w'’\-])[a-z]{5,}(?![\w'’\-])", text):
+            if zipf(m.group(0)) > 0 or any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            fixed = self._fuzzy(Candidate(m.group(0), text=m.group(0), start=m.start(), end=m.end()))
+            if fixed:
+                fixed.confidence, fixed.reason = 0.6, fixed.reason + " (in lower case, no English word)"
+                out.append(fixed)
+        return out
+
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
@@ -580,13 +554,14 @@ class Linker:
         for cand in unknown_names(text, taken):
             fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
+        unknown += self._lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
         for c in unknown:
             if not c.key and known_named and c.confidence < 0.9:
                 c.confidence = min(c.confidence, 0.4)
                 c.reason += "; a known company is named"
         compared = bool(COMPARISON.search(text))
-        self._compared_lower_names(text, names, [*names, *tickers])
+        compared_lower_names(text, names, [*names, *tickers], _COMPARE_GLUE)
         for c in tickers:
             if c.kind == "unknown" and compared and known_named and 0.45 <= c.confidence < ACCEPT:
                 c.confidence = 0.55  # every company a comparison names is routed or said to be missing

@@ -19,10 +19,11 @@ from __future__ import annotations
 import re
 
 from finrag.tools.question.shorthand import expand_shorthand
+from finrag.tools.routing.mentions import ACCEPT, Candidate
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import QUESTION_WORDS
 
-__all__ = ["business_subject", "legal_form_after", "lower_ticker_list"]
+__all__ = ["business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list"]
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
                     r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
@@ -87,3 +88,17 @@ def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
         run.append((w, m.start(), m.end()))
     close()
     return out
+
+
+def compared_lower_names(text: str, names: list[Candidate], found: list[Candidate], glue: re.Pattern[str]) -> None:
+    """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
+    (a word compared with a company is one)."""
+    for c in names:
+        if c.accepted or not c.key or c.kind not in ("name", "head") or "in lower case" not in c.reason \
+                or c.alternative_to or len(c.text) < 4:
+            continue
+        if any(o.accepted and o.key and o.key != c.key and (
+                (o.end <= c.start and glue.match(text[o.end:c.start]))
+                or (c.end <= o.start and glue.match(text[c.end:o.start]))) for o in found):
+            c.confidence = max(c.confidence, ACCEPT + 0.05)
+            c.reason += ", compared with a company the question names"

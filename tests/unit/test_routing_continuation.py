@@ -133,3 +133,32 @@ def test_lower_case_words_are_tickers_only_in_a_list_of_them():
     assert [t for t, _, _ in lower_ticker_list("jpm bac c wfc NII", known, lambda w: rare(w, False))] == \
         ["JPM", "BAC", "C", "WFC"]
     assert lower_ticker_list("it is all on jpm", known, lambda w: rare(w, False)) == []  # one rare word: no list
+
+
+@pytest.mark.parametrize("question, ticks", [
+    ("O'Reilly Auto revenue 2024", ["ORLY"]),                 # 'Auto' abbreviates its own 'Automotive'
+    ("Texas Instr revenue 2024", ["TXN"]),
+    ("O'Reilly revenue 2024", ["ORLY"]),                      # an apostrophe head is one word, not 'O'
+])
+def test_a_word_abbreviating_the_next_word_of_its_own_name_is_part_of_it(key, question, ticks):
+    reg = Registry(scale_documents(scale_companies(0, required=[*NEEDED, "ORLY", "TXN", "ATDRF"])))
+    doc = {t: c.doc_ids()[0] for c in scale_companies(0, required=[*NEEDED, "ORLY", "TXN", "ATDRF"])
+           for t in (c.ticker, *c.files)}
+    assert routed(reg, question) == gold(reg, doc, ticks), (question, reg.link(question).candidates)
+
+
+def test_a_lower_case_typo_of_a_name_is_that_company(reg, key):
+    assert routed(reg, "did nvdia beat its guidance") == gold(reg, key, ["NVDA"])  # no English word, one edit
+    assert routed(reg, "did the gudiance hold") == set()                              # one edit from no name
+
+
+@pytest.mark.parametrize("question, ticks, status", [
+    ("What was Zorblax's revenue, a supplier to Apple?", [], "company_not_indexed"),  # the line item is Zorblax's
+    ("What is Boeing's free cash flow vs Zorblax?", ["BA"], None),                   # a comparison: both named
+    ("What was Apple's revenue, Zorblax's main supplier?", ["AAPL"], None),          # the line item is Apple's
+])
+def test_the_line_item_belongs_to_the_company_whose_possessive_it_follows(reg, key, question, ticks, status):
+    res = reg.resolve(reg.link(question), question, default_year=2024)
+    assert {reg.company_of(d) for d in res.doc_ids} == gold(reg, key, ticks), (question, reg.link(question).candidates)
+    if status:
+        assert res.status == status

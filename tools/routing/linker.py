@@ -40,7 +40,13 @@ from finrag.tools.routing.mentions import (
 )
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
-from finrag.tools.routing.subject import business_subject, compared_lower_names, legal_form_after, lower_ticker_list
+from finrag.tools.routing.subject import (
+    business_subject,
+    compared_lower_names,
+    legal_form_after,
+    lower_ticker_list,
+    owner_of_line_item,
+)
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
@@ -555,12 +561,14 @@ class Linker:
             fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
         unknown += self._lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
+        compared = bool(COMPARISON.search(text))
+        if not compared:
+            owner_of_line_item(text, unknown, [*names, *tickers], _LINE_ITEM_NEXT)
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
         for c in unknown:
             if not c.key and known_named and c.confidence < 0.9:
                 c.confidence = min(c.confidence, 0.4)
                 c.reason += "; a known company is named"
-        compared = bool(COMPARISON.search(text))
         compared_lower_names(text, names, [*names, *tickers], _COMPARE_GLUE)
         for c in tickers:
             if c.kind == "unknown" and compared and known_named and 0.45 <= c.confidence < ACCEPT:

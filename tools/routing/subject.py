@@ -23,7 +23,7 @@ from finrag.tools.routing.mentions import ACCEPT, Candidate
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import QUESTION_WORDS
 
-__all__ = ["business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list"]
+__all__ = ["business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "owner_of_line_item"]
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
                     r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
@@ -102,3 +102,23 @@ def compared_lower_names(text: str, names: list[Candidate], found: list[Candidat
                 or (c.end <= o.start and glue.match(text[c.end:o.start]))) for o in found):
             c.confidence = max(c.confidence, ACCEPT + 0.05)
             c.reason += ", compared with a company the question names"
+
+
+_POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
+
+
+def owner_of_line_item(text: str, unknown: list[Candidate], known: list[Candidate], line_item: re.Pattern[str]) -> None:
+    """"What is Airbus's free cash flow, Boeing's main competitor?": the line item asked belongs to the company whose
+    possessive it follows. When that company is one the index does not hold, and no company the index holds has a
+    line item of its own in the question (no comparison either: the caller's), the known companies are context, set
+    aside: the question is answered as about a company the index does not hold, never with the context's figures."""
+    owners = [c for c in unknown if not c.key and c.accepted and _POSSESSIVE.match(text[c.end:c.end + 3])
+              and line_item.match(text[c.end:c.end + 40])]
+    context = [k for k in known if k.accepted and k.key]
+    if not owners or not context or any(line_item.match(text[k.end:k.end + 40]) for k in context):
+        return
+    for k in context:
+        k.set_aside(owners[0].name, f"the line item asked is {owners[0].text}'s; '{k.text}' is context")
+    for c in owners:
+        c.confidence = max(c.confidence, 0.9)
+        c.reason += ", the owner of the line item asked"

@@ -209,6 +209,9 @@ class Linker:
         for t in self.alias_index:
             self._longest_from[t[0]] = max(self._longest_from.get(t[0], 0), len(t))
         self._single_names = {t[0]: t for t in self.alias_index if len(t) == 1 and len(t[0]) >= 5}
+        self._single_by_len: dict[int, list[str]] = {}  # the one-word names by length, for `_fuzzy`
+        for name in self._single_names:
+            self._single_by_len.setdefault(len(name), []).append(name)
 
     # ------------------------------------------------------------------ names
     def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
@@ -520,11 +523,13 @@ class Linker:
         if len(w) < 5 or " " in w:
             return None
         try:
+            from rapidfuzz import process
             from rapidfuzz.distance import Levenshtein
         except ImportError:  # pragma: no cover
             return None
-        hits = {k for t, toks in self._single_names.items() if abs(len(t) - len(w)) <= 1
-                and Levenshtein.distance(t, w, score_cutoff=1) <= 1 for k in self.alias_index[toks]}
+        near = [t for n in (len(w) - 1, len(w), len(w) + 1) for t in self._single_by_len.get(n, ())]
+        hits = {k for t, _d, _i in process.extract(w, near, scorer=Levenshtein.distance, score_cutoff=1, limit=None)
+                for k in self.alias_index[self._single_names[t]]}
         if len(hits) != 1:
             return None
         ckey = hits.pop()

@@ -6,7 +6,10 @@ development corpus and the registrants a case needs (the cases are not the blind
   common words ending in a possessive make a longer name too (a coined product name does not);
 * a company name that is a common word written in lower case is the company when it is the subject of a terse
   business question (it opens it before a line item or a period, ends a phrase after "for", has a legal form after
-  it) or is compared with a named company; otherwise it stays a word;
+  it) and one of the largest registrants, or is compared with a named company; otherwise it stays a word;
+* the line item asked belongs to the company whose possessive it follows (another company named as context is not
+  routed); a word abbreviating the next word of the company's own name is part of it; a lower-case word no English
+  corpus holds, one edit from a name, is a typo of it;
 * three or more companies side by side are a list (each routed), and so are three or more lower-case tickers.
 """
 from __future__ import annotations
@@ -20,7 +23,7 @@ from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.subject import business_subject, lower_ticker_list
 
 NEEDED = ["AAPL", "KO", "TGT", "META", "MSFT", "BA", "TSLA", "F", "NVDA", "AMD", "INTC", "GOOGL", "GAP", "V", "JPM",
-          "WFC", "BAC"]
+          "WFC", "BAC", "FWDI"]
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +107,7 @@ def test_the_registrant_list_is_read_by_routing():
     ("target price for AAPL", ["AAPL"]),                      # another company is named: 'target' is a word
     ("visa requirements for foreign employees", []),          # no line item, no period: a word
     ("apple of my eye", []),
+    ("forward guidance q3 2024", []),                         # Forward Industries (FWDI) is no prominent company
     ("What is the target leverage ratio of a typical LBO?", []),
 ])
 def test_a_lower_case_common_word_is_the_company_when_it_is_the_subject(reg, key, question, ticks):

@@ -41,11 +41,13 @@ from finrag.tools.routing.mentions import (
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
 from finrag.tools.routing.subject import (
+    SUBJECT_MARK,
     business_subject,
     compared_lower_names,
     legal_form_after,
     lower_ticker_list,
     owner_of_line_item,
+    prominent,
 )
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
@@ -242,8 +244,8 @@ class Linker:
         if len(w) <= 3 or any(c.isdigit() for c in w):
             if w[:1].isdigit() and start > 0 and re.match(r"[$.,\d]", text[start - 1]):
                 return 0.0, f"'{surface}' is an amount"
-            if lower and legal_form_after(text, end) and zipf(w) >= 2.5 and len(w) >= 3:
-                return ACCEPT, f"'{surface}' in lower case, a legal-form word after it"
+            if lower and kind == "name" and legal_form_after(text, end) and zipf(w) >= 2.5 and len(w) >= 3:
+                return ACCEPT, f"'{surface}' in lower case, a legal-form word after it; {SUBJECT_MARK}"
             if lower:
                 return 0.0, f"'{surface}' in lower case (short names are case-sensitive)"
             if upper and is_finance_abbreviation(surface):
@@ -255,8 +257,6 @@ class Linker:
             if toks in self._ticker_heads and upper:
                 return 0.0, f"'{surface}' is also its ticker: scored as a ticker, by context"
             if lower and z >= 2.5:
-                if why := business_subject(text, start, end):
-                    return ACCEPT, f"head word '{surface}' in lower case: {why}"
                 return 0.0, f"head word '{surface}' in lower case"
             if upper and len(w) <= 4:
                 return 0.8, f"distinctive head word '{surface}'"
@@ -269,8 +269,8 @@ class Linker:
                 if _POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
                                                                       text[end:end + 16]):
                     return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
-            if why := business_subject(text, start, end):
-                return ACCEPT, f"'{surface}' in lower case, an English word: {why}"
+            if kind == "name" and (why := business_subject(text, start, end)):
+                return ACCEPT, f"'{surface}' in lower case, an English word: {why}; {SUBJECT_MARK}"
             if z < 4.2:
                 return 0.4, f"'{surface}' in lower case, an English word without a company cue"
             return 0.0, f"'{surface}' in lower case is an English word"
@@ -302,6 +302,8 @@ class Linker:
                                                                                     text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
                     conf, why = self._name_confidence(kind, key, surface, text, start, end)
+                    if SUBJECT_MARK in why and not prominent(self.companies[ckey].tickers):
+                        conf, why = 0.0, f"'{surface}' in lower case: {ckey} is not among the largest registrants"
                     if conf > 0 and calendar and not context:
                         conf, why = 0.0, f"'{surface}' is a calendar word (a month or a period), not a company"
                     if conf > 0 and n == 1 and (key, ckey) in self._caps_short and not surface.isupper():

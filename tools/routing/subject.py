@@ -11,19 +11,28 @@ word is the **subject of a terse business question**:
 * or it ends a phrase after "for"/"of"/"at" in a question that asks for a line item ("free cash flow for tesla");
 * or a legal-form word follows it ("gap inc").
 
+And the word must be the company's own name ("target" is Target Corporation's; "chemical" only begins a longer
+name) and the company one of the largest registrants (`PROMINENT_RANK` in the SEC's list, ordered by market
+value): a common word is the everyday name of Apple or Visa, not of a shell company called Forward or Global. The
+linker reads the reason (`SUBJECT_MARK`) and checks the size (`prominent`).
+
 Another company named in the question still wins (ranking sets the weaker reading aside): the rule only says that a
 lower-case word may name a company, at the lowest accepted confidence.
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Iterable
 
 from finrag.tools.question.shorthand import expand_shorthand
 from finrag.tools.routing.mentions import ACCEPT, Candidate
+from finrag.tools.routing.registrants import load_registrants
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import QUESTION_WORDS
 
-__all__ = ["business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "owner_of_line_item"]
+__all__ = ["PROMINENT_RANK", "SUBJECT_MARK", "business_subject", "compared_lower_names", "legal_form_after",
+           "lower_ticker_list", "owner_of_line_item", "prominent"]
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
                     r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
@@ -33,6 +42,24 @@ METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:reve
 """A line item or an operating metric of a company's business."""
 PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|year)\w*|\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
 """A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
+PROMINENT_RANK = 1500
+"""A company whose name is a common word is read from that word in lower case only among the largest registrants:
+its first ticker's row in the SEC's list (market value order) below this."""
+SUBJECT_MARK = "the subject of a terse question"
+"""Marks a reading made by `business_subject`'s rule, so the linker checks the company's size."""
+
+
+@lru_cache(maxsize=1)
+def _ranks() -> dict[str, int]:
+    return {t.replace("-", ".").replace(".", ""): r.rank for r in load_registrants() for t in r.tickers}
+
+
+def prominent(tickers: Iterable[str]) -> bool:
+    """Whether a company (by its tickers) is among the `PROMINENT_RANK` largest SEC registrants."""
+    ranks = _ranks()
+    return any(ranks.get(t.replace("-", "").replace(".", ""), PROMINENT_RANK) < PROMINENT_RANK for t in tickers)
+
+
 _GLUE = frozenset({"vs", "versus", "and", "or"})
 """Words that join the companies of a terse comparison ("ford vs tesla deliveries"), not words of a sentence."""
 _WORD = re.compile(r"[A-Za-z][\w\-]*")

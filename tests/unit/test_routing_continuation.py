@@ -107,7 +107,9 @@ def test_the_registrant_list_is_read_by_routing():
     ("target price for AAPL", ["AAPL"]),                      # another company is named: 'target' is a word
     ("visa requirements for foreign employees", []),          # no line item, no period: a word
     ("apple of my eye", []),
-    ("forward guidance q3 2024", []),                         # Forward Industries (FWDI) is no prominent company
+    ("forward guidance q3 2024", []),
+    ("what was target's revenue in 2023", ["TGT"]),           # a possessive before a line item
+    ("the apple's color", []),                         # Forward Industries (FWDI) is no prominent company
     ("What is the target leverage ratio of a typical LBO?", []),
 ])
 def test_a_lower_case_common_word_is_the_company_when_it_is_the_subject(reg, key, question, ticks):

@@ -9,7 +9,7 @@ word is the **subject of a terse business question**:
   `QUESTION_WORDS`, less the glue of a comparison: "vs", "and") and the rest asks for a line item or names a period ("comps q2", "rev fy24", "gross profit",
   "combined ratio 2024", "HVAC volumes");
 * or it ends a phrase after "for"/"of"/"at" in a question that asks for a line item ("free cash flow for tesla");
-* or a legal-form word follows it ("gap inc").
+* or a legal-form word follows it ("gap inc"), or a possessive before a line item ("target's revenue").
 
 And the word must be the company's own name ("target" is Target Corporation's; "chemical" only begins a longer
 name) and the company one of the largest registrants (`PROMINENT_RANK` in the SEC's list, ordered by market
@@ -64,6 +64,8 @@ _GLUE = frozenset({"vs", "versus", "and", "or"})
 """Words that join the companies of a terse comparison ("ford vs tesla deliveries"), not words of a sentence."""
 _WORD = re.compile(r"[A-Za-z][\w\-]*")
 _LEGAL_AFTER = re.compile(rf"(?i)^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?")
+_POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
+_ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|my|our|your|its|their)\s+$")
 _SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
 _PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
 
@@ -78,6 +80,8 @@ def business_subject(text: str, start: int, end: int) -> str:
     after = text[end:]
     if legal_form_after(text, end):
         return "a legal-form word after it"
+    if _POSSESSIVE.match(after) and not _ARTICLE_BEFORE.search(text[:start]) and METRIC.search(expand_shorthand(after)):
+        return "a possessive after it, before a line item"
     rest = expand_shorthand(after)
     if not text[:start].strip():
         words = _WORD.findall(rest)
@@ -130,8 +134,6 @@ def compared_lower_names(text: str, names: list[Candidate], found: list[Candidat
             c.confidence = max(c.confidence, ACCEPT + 0.05)
             c.reason += ", compared with a company the question names"
 
-
-_POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
 
 
 def owner_of_line_item(text: str, unknown: list[Candidate], known: list[Candidate], line_item: re.Pattern[str]) -> None:

@@ -22,7 +22,7 @@ from finrag.tools.routing.linker import _tokens
 from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.subject import business_subject, lower_ticker_list
 
-NEEDED = ["AAPL", "KO", "TGT", "META", "MSFT", "BA", "TSLA", "F", "NVDA", "AMD", "INTC", "GOOGL", "GAP", "V", "JPM",
+NEEDED = ["PEP", "MDLZ", "AI", "AAPL", "KO", "TGT", "META", "MSFT", "BA", "TSLA", "F", "NVDA", "AMD", "INTC", "GOOGL", "GAP", "V", "JPM",
           "WFC", "BAC", "FWDI"]
 
 
@@ -128,6 +128,8 @@ def test_business_subject_reads_the_question_not_the_word():
     ("NVDA AMD INTC gross margin 2024", ["NVDA", "AMD", "INTC"]),
     ("jpm wfc bac net interest income 2024", ["JPM", "WFC", "BAC"]),
     ("AAPL MSFT GOOGL capex 2024", ["AAPL", "MSFT", "GOOGL"]),
+    ("KO PEP MDLZ organic growth", ["KO", "PEP", "MDLZ"]),    # tickers that are also less common words, in a list
+    ("AAPL MSFT AI capex", ["AAPL"]),                          # an abbreviation in the run: no list
 ])
 def test_three_companies_side_by_side_are_a_list(reg, key, question, ticks):
     assert routed(reg, question) == gold(reg, key, ticks), (question, reg.link(question).candidates)

@@ -22,7 +22,7 @@ from finrag.tools.routing.linker import _tokens
 from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.subject import business_subject, lower_ticker_list
 
-NEEDED = ["PEP", "MDLZ", "AI", "AAPL", "KO", "TGT", "META", "MSFT", "BA", "TSLA", "F", "NVDA", "AMD", "INTC", "GOOGL", "GAP", "V", "JPM",
+NEEDED = ["IBM", "PEP", "MDLZ", "AI", "AAPL", "KO", "TGT", "META", "MSFT", "BA", "TSLA", "F", "NVDA", "AMD", "INTC", "GOOGL", "GAP", "V", "JPM",
           "WFC", "BAC", "FWDI"]
 
 
@@ -79,6 +79,9 @@ def test_a_name_continued_into_an_indexed_registrant_routes_to_it(reg_with_bottl
     ("Microsoft Azure's growth in fiscal 2024", "MSFT"),      # a coined product name: still Microsoft
     ("Apple Q3 2024 revenue", "AAPL"),                        # a period after the name is no name word
     ("Coca-Cola Company revenue 2024", "KO"),                 # a legal form of its own name
+    ("How much was BOEING CO's net sales in its 2024 fiscal year?", "BA"),   # legal forms in capitals too
+    ("What was THE BOEING COMPANY's net earnings in 2024?", "BA"),
+    ("What was INTERNATIONAL BUSINESS MACHINES CORPORATION's basic EPS in 2024?", "IBM"),
 ])
 def test_the_company_itself_is_not_a_longer_name(reg, key, question, tick):
     assert routed(reg, question) == gold(reg, key, [tick]), (question, reg.link(question).candidates)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 from finrag.tools.routing.mentions import Candidate
 from finrag.tools.routing.registrants import load_registrants
-from finrag.tools.routing.text import CASED_SUFFIX_WORD, clean_company_name, strip_accents
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, SUFFIX_WORDS, clean_company_name, strip_accents
 from finrag.tools.routing.words import zipf
 from finrag.tools.sequences import uniq
 from finrag.tools.vocabulary.dates import MONTH_RE
@@ -39,7 +39,7 @@ _TOKEN = re.compile(r"[^\W_]+|&")
 _POSSESSIVE_AFTER = re.compile(r"^(?:['’]s\b|['’](?=\s|$|[,.?!]))")
 _CAPITAL_NEXT = re.compile(r"^['’]s?\s+[A-Z]")
 """A possessive before a capitalised word is inside a name ("Sam's Club"), not at its end."""
-_LEGAL_WORD = re.compile(rf"^{CASED_SUFFIX_WORD.pattern}$")
+_LEGAL_WORD = re.compile(rf"(?i)^(?:{CASED_SUFFIX_WORD.pattern}|{SUFFIX_WORDS})$")
 _COMMON = 3.5
 """Words of a company's name are ordinary English words ('Materials', 'Hospitality'); coined words name products."""
 _NOT_NAME = re.compile(rf"(?i)^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|[1-4]Q\w*|H[12]|CY\w*|YE\w*|\d.*)$")

@@ -82,6 +82,7 @@ def test_a_name_continued_into_an_indexed_registrant_routes_to_it(reg_with_bottl
     ("How much was BOEING CO's net sales in its 2024 fiscal year?", "BA"),   # legal forms in capitals too
     ("What was THE BOEING COMPANY's net earnings in 2024?", "BA"),
     ("What was INTERNATIONAL BUSINESS MACHINES CORPORATION's basic EPS in 2024?", "IBM"),
+    ("Microsoft Azure Cloud net inc. 2024", "MSFT"),          # 'inc.' in lower case is 'income', no legal form
 ])
 def test_the_company_itself_is_not_a_longer_name(reg, key, question, tick):
     assert routed(reg, question) == gold(reg, key, [tick]), (question, reg.link(question).candidates)

@@ -40,6 +40,9 @@ _POSSESSIVE_AFTER = re.compile(r"^(?:['’]s\b|['’](?=\s|$|[,.?!]))")
 _CAPITAL_NEXT = re.compile(r"^['’]s?\s+[A-Z]")
 """A possessive before a capitalised word is inside a name ("Sam's Club"), not at its end."""
 _LEGAL_WORD = re.compile(rf"(?i)^(?:{CASED_SUFFIX_WORD.pattern}|{SUFFIX_WORDS})$")
+"""A legal-form word in any case ('Co', 'CO'): the company's own name goes on, no other name begins."""
+_LEGAL_END = re.compile(rf"^{CASED_SUFFIX_WORD.pattern}$")
+"""A legal-form word written as one ('Corp', 'Inc'): it ends a longer name ('inc.' in lower case may be 'income')."""
 _COMMON = 3.5
 """Words of a company's name are ordinary English words ('Materials', 'Hospitality'); coined words name products."""
 _NOT_NAME = re.compile(rf"(?i)^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|[1-4]Q\w*|H[12]|CY\w*|YE\w*|\d.*)$")
@@ -111,7 +114,7 @@ def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: in
         j += 1
         end = tokens[j - 1][2]
         if (_POSSESSIVE_AFTER.match(text[end:end + 3]) and not _CAPITAL_NEXT.match(text[end:end + 6])) or (
-                j < len(tokens) and _LEGAL_WORD.match(text[tokens[j][1]:tokens[j][2]])
+                j < len(tokens) and _LEGAL_END.match(text[tokens[j][1]:tokens[j][2]])
                 and text[end:tokens[j][1]].strip() in ("", ",")):
             shown = text[tokens[i][1]:end]
             if any(zipf(text[a:b]) < _COMMON for _t, a, b in tokens[i + n:j]):

@@ -5,7 +5,7 @@
 
 The corpus (`finrag.eval.routing_scale_corpus`) is the development corpus of bench/routing_bench.py (410 companies x
 FY2021-2024) plus one FY2024 10-K cover of every other registrant of the SEC's list of registrants with tickers
-(eval/data/sec_registrants.jsonl.gz, 7,992 CIKs); a size keeps the development corpus, every registrant a query names,
+(tools/routing/data/sec_registrants.jsonl.gz, 7,992 CIKs); a size keeps the development corpus, every registrant a query names,
 then the largest others. The registry is built from those paths and covers by the code that indexes real filings.
 Queries: eval/data/routing_scale_dev.jsonl (`finrag.eval.routing_scale_questions`: written analyst queries by
 category, plus plain queries about registrants drawn from the whole list), and beside them the development set of
@@ -44,7 +44,7 @@ from finrag.tools.routing.registry import Registry
 REPO = Path(__file__).resolve().parents[1]
 _CACHE_INPUTS = ["tools/routing/documents.py", "tools/routing/cover.py", "tools/routing/filenames.py",
                  "tools/routing/aliases.py", "tools/routing/data/aliases.yaml", "tools/routing/text.py",
-                 "eval/routing_corpus.py", "eval/routing_scale_corpus.py", "eval/data/sec_registrants.jsonl.gz",
+                 "eval/routing_corpus.py", "eval/routing_scale_corpus.py", "tools/routing/data/sec_registrants.jsonl.gz",
                  "eval/data/routing_companies.txt"]
 
 
@@ -180,7 +180,8 @@ def main(argv=None) -> int:
         build_s = time.perf_counter() - t
 
         def gold_key(tick: str, registry: Registry = registry, ticker_doc: dict = ticker_doc) -> str:
-            return registry.company_of(ticker_doc.get(tick, ""))
+            # the SEC writes share classes with a hyphen (BRK-B), the corpus's files with a dot (BRK.B)
+            return registry.company_of(ticker_doc.get(tick) or ticker_doc.get(tick.replace("-", "."), ""))
 
         rows = route_all(questions, registry, gold_key)
         parts = {"scale_tuned_on": [r for r in rows if "/" not in r["category"]],

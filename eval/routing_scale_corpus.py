@@ -2,7 +2,7 @@
 
 The registry of `bench/routing_scale.py` holds, beside the development corpus of `finrag.eval.routing_corpus`
 (410 companies x FY2021-2024, `{year}/{TICKER}.pdf`), one FY2024 10-K cover of every other registrant of the SEC's
-list (`finrag.eval.sec_registrants`, eval/data/sec_registrants.jsonl.gz): its conformed name as the SEC spells it
+list (`finrag.tools.routing.registrants`, tools/routing/data/sec_registrants.jsonl.gz): its conformed name as the SEC spells it
 (often in capitals), its first ticker of ticker shape as the file name and every other listed class on the cover's
 Section 12(b) table (`cover_page` of `routing_corpus`, the same generator). A registrant of the development corpus
 (matched by ticker or by name) keeps its own entry, with its other classes from the SEC list on its covers. The
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 from finrag.eval.routing_corpus import YEARS, BenchCompany, cover_page, load_companies
-from finrag.eval.sec_registrants import SecRegistrant, load_registrants
 from finrag.tools.routing.documents import build_document_info
+from finrag.tools.routing.registrants import SecRegistrant, load_registrants
 from finrag.tools.routing.text import clean_company_name
 
 __all__ = ["DUAL_CLASS", "SCALE_YEAR", "ScaleCompany", "scale_companies", "scale_documents"]

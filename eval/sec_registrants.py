@@ -1,6 +1,7 @@
 """The SEC's list of registrants with tickers, as a compact committed file (issue 35).
 
-`data/sec_registrants.jsonl.gz` holds one registrant a line: `cik`, `tickers` (every ticker of the CIK in the
+`tools/routing/data/sec_registrants.jsonl.gz` (read by `finrag.tools.routing.registrants`, which the linker
+uses too) holds one registrant a line: `cik`, `tickers` (every ticker of the CIK in the
 SEC's order: share classes, preferred shares, units and warrants of one registrant are one line), `name` (the
 SEC's conformed name, as the list spells it), `exchange` and `rank` (the row of its first ticker in the list;
 the SEC orders it by market value, largest first). The first line is a header: `source`, `rows`, `registrants`.
@@ -16,7 +17,7 @@ depend on edgartools or pyarrow: the file is regenerated in a scratch environmen
     /tmp/etvenv/bin/python eval/sec_registrants.py --parquet /tmp/et/edgar/reference/data/company_tickers.parquet
 
 (this module imports nothing of finrag, so the scratch environment runs it as a plain script). Readers use
-`load_registrants` (gzip and json only).
+`finrag.tools.routing.registrants.load_registrants` (gzip and json only).
 """
 from __future__ import annotations
 
@@ -24,39 +25,15 @@ import argparse
 import gzip
 import io
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["REGISTRANTS_FILE", "SOURCE", "SecRegistrant", "load_registrants"]
+__all__ = ["REGISTRANTS_FILE", "SOURCE", "group_rows", "write_registrants"]
 
-REGISTRANTS_FILE = Path(__file__).resolve().parent / "data" / "sec_registrants.jsonl.gz"
+REGISTRANTS_FILE = Path(__file__).resolve().parents[1] / "tools" / "routing" / "data" / "sec_registrants.jsonl.gz"
+
 SOURCE = ("SEC company_tickers_exchange.json (https://www.sec.gov/files/company_tickers_exchange.json, public data), "
           "as shipped in edgartools 5.62.1 (PyPI) edgar/reference/data/company_tickers.parquet")
-
-
-@dataclass(frozen=True)
-class SecRegistrant:
-    """One SEC registrant: its CIK, every ticker (SEC order), conformed name, exchange and rank in the list."""
-
-    cik: int
-    tickers: tuple[str, ...]
-    name: str
-    exchange: str
-    rank: int
-
-
-def load_registrants(path: Path = REGISTRANTS_FILE) -> list[SecRegistrant]:
-    """The registrants of the committed file, in the SEC's order (largest first)."""
-    out = []
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line)
-            if "cik" not in row:
-                continue  # the header
-            out.append(SecRegistrant(int(row["cik"]), tuple(row["tickers"]), str(row["name"]),
-                                     str(row.get("exchange") or ""), int(row["rank"])))
-    return out
 
 
 def group_rows(rows: Sequence[dict]) -> list[dict]:
@@ -88,7 +65,7 @@ def write_registrants(rows: Sequence[dict], out: Path) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="regenerate eval/data/sec_registrants.jsonl.gz from edgartools' parquet")
+    ap = argparse.ArgumentParser(description="regenerate tools/routing/data/sec_registrants.jsonl.gz from edgartools' parquet")
     ap.add_argument("--parquet", required=True, help="edgar/reference/data/company_tickers.parquet (needs pyarrow)")
     ap.add_argument("--out", default=str(REGISTRANTS_FILE))
     args = ap.parse_args(argv)

@@ -183,7 +183,7 @@ def test_a_ticker_file_key_is_no_name_and_an_alias_of_another_company_is_not_bor
 def test_the_sec_list_groups_share_classes_and_the_committed_queries_are_the_generators():
     from finrag.eval.routing_scale_corpus import all_scale_companies
     from finrag.eval.routing_scale_questions import QUESTIONS_FILE, load_scale_questions, scale_questions
-    from finrag.eval.sec_registrants import load_registrants
+    from finrag.tools.routing.registrants import load_registrants
 
     regs = load_registrants()
     assert len(regs) == 7992 and sum(len(r.tickers) for r in regs) == 10365

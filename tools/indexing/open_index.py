@@ -40,6 +40,7 @@ from finrag.tools.indexing.backend import is_milvus, location_key, open_store
 from finrag.tools.indexing.embedders import get_embedder, resolve_spec
 from finrag.tools.indexing.locking import unique_tmp
 from finrag.tools.indexing.store_schema import DB_NAME
+from finrag.tools.routing.continuation import registrant_prefixes
 from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.words import zipf
 
@@ -223,14 +224,15 @@ def registry_for(store: IndexReader, alias_file: str = "") -> Registry:
 
 def prefetch(cfg: Configuration) -> threading.Thread:
     """Warm what a one-shot question will need in a background thread while the caller imports the graph:
-    the open index, its stored registry, the query encoder's weights, routing's word-frequency list and
-    PyMuPDF (the statement reader's). Each is cached where the nodes look for it; errors are left for the
+    the open index, its stored registry, the query encoder's weights, routing's word-frequency list and SEC
+    registrant list, and PyMuPDF (the statement reader's). Each is cached where the nodes look for it; errors are left for the
     question itself to meet and report. Join the thread before exiting."""
 
     def work() -> None:
         try:  # routing's word frequencies (a cached table; built from wordfreq's list on first use)
 
             zipf("revenue")
+            registrant_prefixes("apple")  # and the SEC registrant list the linker reads for longer names
         except Exception:
             pass
         try:

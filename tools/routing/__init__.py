@@ -21,6 +21,9 @@ path and cover page plus an alias book (`data/aliases.yaml`); its linker reads q
 fallback.py: the fallback that says so (issue 48).
 ranking.py: ranking the linker's readings (issue 35).
 router_check.py: an LLM router's choice checked against the question (issue 34 case 4, issue 38).
+continuation.py: names that continue an indexed company's name into another registrant's (issue 48).
+registrants.py: the SEC's list of registrants with tickers (`data/sec_registrants.jsonl.gz`), as routing reads it.
+subject.py: a company name in lower case that is a common word, read as the company only as a question's subject.
 unknown.py: company-like mentions the index does not hold (a part of the linker, `linker.py`).
 zipf_table.py: wordfreq's English frequencies for plain words, without importing wordfreq.
 """

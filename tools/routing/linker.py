@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
+from finrag.tools.routing.continuation import continued
 from finrag.tools.routing.mentions import (
     ACCEPT,
     ALTERNATIVE,
@@ -39,6 +40,15 @@ from finrag.tools.routing.mentions import (
 )
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+from finrag.tools.routing.subject import (
+    SUBJECT_MARK,
+    business_subject,
+    compared_lower_names,
+    legal_form_after,
+    lower_ticker_list,
+    owner_of_line_item,
+    prominent,
+)
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
@@ -156,7 +166,7 @@ class Linker:
         self.initialism_forms: dict[tuple[str, ...], str] = {}
         self._ticker_heads: set[tuple[str, ...]] = set()
         self._acronyms: set[tuple[str, ...]] = set()  # heads written in capitals in the name ('MGT', 'CB')
-        self._full: dict[str, set[tuple[str, ...]]] = {  # each company's own name, as tokens, legal tail off
+        self.full_names: dict[str, set[tuple[str, ...]]] = {  # each company's own name, as tokens, legal tail off
             k: {t for t in (alias_tokens(c.name), alias_tokens(strip_legal_suffix(c.name))) if t}
             for k, c in companies.items()}
         heads: dict[tuple[str, ...], set[str]] = {}
@@ -182,7 +192,8 @@ class Linker:
                 continue  # another company's name: never a derived name of this one
             if kind in ("head", "prefix") and len(heads[toks]) > 1:
                 continue  # shared by several companies
-            if kind == "head" and (zipf(toks[0]) >= 4.6 or (len(toks[0]) < 4 and not form.isupper())):
+            word = "".join(toks) if re.fullmatch(r"[A-Za-z]+['’][A-Za-z]+", form) else toks[0]  # O'Reilly: one word
+            if kind == "head" and (zipf(word) >= 4.6 or (len(word) < 4 and not form.isupper())):
                 continue  # an ordinary English word
             if kind == "head" and toks[0] in {t.casefold() for t in comp_tickers(companies[ckey])}:
                 self._ticker_heads.add(toks)
@@ -200,6 +211,9 @@ class Linker:
         for t in self.alias_index:
             self._longest_from[t[0]] = max(self._longest_from.get(t[0], 0), len(t))
         self._single_names = {t[0]: t for t in self.alias_index if len(t) == 1 and len(t[0]) >= 5}
+        self._single_by_len: dict[int, list[str]] = {}  # the one-word names by length, for `_fuzzy`
+        for name in self._single_names:
+            self._single_by_len.setdefault(len(name), []).append(name)
 
     # ------------------------------------------------------------------ names
     def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
@@ -219,8 +233,10 @@ class Linker:
             if lower and all(zipf(w) >= 4.5 for w in words):
                 return 0.6, "common words in lower case"
             if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
-                if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])):
-                    return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive)"
+                if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])
+                                  or _LINE_ITEM_NEXT.match(text[end:end + 40])):
+                    return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive, " \
+                                 "a line item after it)"
                 return 0.45, f"prefix '{surface}' of common words (a place or a phrase: 'North America')"
             return 0.95 if kind == "name" else 0.9, f"{kind} '{surface}'"
         w = words[0] if words else ""
@@ -228,6 +244,8 @@ class Linker:
         if len(w) <= 3 or any(c.isdigit() for c in w):
             if w[:1].isdigit() and start > 0 and re.match(r"[$.,\d]", text[start - 1]):
                 return 0.0, f"'{surface}' is an amount"
+            if lower and kind == "name" and legal_form_after(text, end) and zipf(w) >= 2.5 and len(w) >= 3:
+                return ACCEPT, f"'{surface}' in lower case, a legal-form word after it; {SUBJECT_MARK}"
             if lower:
                 return 0.0, f"'{surface}' in lower case (short names are case-sensitive)"
             if upper and is_finance_abbreviation(surface):
@@ -251,6 +269,9 @@ class Linker:
                 if _POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
                                                                       text[end:end + 16]):
                     return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
+            if kind == "name" and (why := business_subject(text, start, end)):
+                return ACCEPT, f"'{surface}' in lower case, an English word: {why}; {SUBJECT_MARK}"
+            if z < 4.2:
                 return 0.4, f"'{surface}' in lower case, an English word without a company cue"
             return 0.0, f"'{surface}' in lower case is an English word"
         if upper and len(w) >= 4:
@@ -281,6 +302,8 @@ class Linker:
                                                                                     text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
                     conf, why = self._name_confidence(kind, key, surface, text, start, end)
+                    if SUBJECT_MARK in why and not prominent(self.companies[ckey].tickers):
+                        conf, why = 0.0, f"'{surface}' in lower case: {ckey} is not among the largest registrants"
                     if conf > 0 and calendar and not context:
                         conf, why = 0.0, f"'{surface}' is a calendar word (a month or a period), not a company"
                     if conf > 0 and n == 1 and (key, ckey) in self._caps_short and not surface.isupper():
@@ -300,7 +323,12 @@ class Linker:
                                            start, end, weak=weak, wordish=weak))
                 if len(entries) > 1:
                     self._share(found, key)
+                longer = continued(self, text, toks, i, n, found)
                 out.extend(found)
+                if longer:
+                    out.extend(longer[1])
+                    taken = longer[0] - i + 1
+                    break
                 if any(c.accepted for c in found):
                     taken = n
                     break
@@ -315,7 +343,7 @@ class Linker:
     def _starts_longer_name(self, ckey: str, toks: tuple[str, ...]) -> bool:
         """Whether the company's own name only starts with these tokens ('SWK' of SWK Holdings): another company's
         exact ticker written in capitals ('SWK', Stanley Black & Decker's) beats it."""
-        return any(len(f) > len(toks) and f[:len(toks)] == toks for f in self._full.get(ckey, ()))
+        return any(len(f) > len(toks) and f[:len(toks)] == toks for f in self.full_names.get(ckey, ()))
 
     def _spelt_in_capitals(self, ckey: str, toks: tuple[str, ...]) -> bool:
         """Whether the company's own names write these tokens in capitals ('HP' of HP Inc, an alias 'WD'; not a
@@ -329,7 +357,7 @@ class Linker:
         """One name, several companies: the company whose own name it is wins ('Target' is Target, not Target
         Group, whose name only starts with it) and the others are its alternatives; else the evidence is split."""
         live = [c for c in found if c.confidence > 0]
-        full = [c for c in live if toks in self._full.get(c.key, ())]
+        full = [c for c in live if toks in self.full_names.get(c.key, ())]
         named = [c for c in live if c.kind == "name"]
         best = full if len(full) == 1 else (named if len(named) == 1 else [])
         if best:
@@ -431,6 +459,9 @@ class Linker:
         spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)]
         spans += [(True, m.group(1).upper(), m.start(1), m.end(1)) for m in _DOLLAR_TICKER.finditer(text)
                   if not m.group(1).isupper()]
+        listed = lower_ticker_list(text, lambda t: t in self.ticker_index, lambda w: zipf(w) < 3.5)
+        spans += [(False, t, s, e) for t, s, e in listed if not any(a <= s < b for a, b in taken)]
+        in_list = {s for _t, s, _e in listed}
         known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
                  and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
         sole = (not named and not taken and len(known) == 1 and not _GENERIC_SUBJECT.search(text)
@@ -445,6 +476,8 @@ class Linker:
             if keys:
                 conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
                                                sole_subject=sole)
+                if s in in_list:
+                    conf, why = max(conf, 0.7), "one of a list of tickers written in lower case"
                 core = norm.split(".")[0]
                 bare = text.strip().rstrip("?.!")
                 subject = bool(_POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
@@ -452,7 +485,8 @@ class Linker:
                 context = self._ticker_context(text, s, e, dollar)
                 wordish = not context and (bool(_english_penalty(core)) or is_finance_abbreviation(core)
                                            or len(core) == 1 or zipf(core) >= 3.0 or bool(_LINE_ITEM.match(text, s)))
-                weak = wordish or (not context and not subject)
+                wordish = wordish and s not in in_list
+                weak = wordish or (not context and not subject and s not in in_list)
                 for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
                     comp = self.companies[ckey]
                     c = conf * (0.8 if len(keys) > 1 else 1.0)
@@ -491,17 +525,32 @@ class Linker:
         if len(w) < 5 or " " in w:
             return None
         try:
+            from rapidfuzz import process
             from rapidfuzz.distance import Levenshtein
         except ImportError:  # pragma: no cover
             return None
-        hits = {k for t, toks in self._single_names.items() if abs(len(t) - len(w)) <= 1
-                and Levenshtein.distance(t, w, score_cutoff=1) <= 1 for k in self.alias_index[toks]}
+        near = [t for n in (len(w) - 1, len(w), len(w) + 1) for t in self._single_by_len.get(n, ())]
+        hits = {k for t, _d, _i in process.extract(w, near, scorer=Levenshtein.distance, score_cutoff=1, limit=None)
+                for k in self.alias_index[self._single_names[t]]}
         if len(hits) != 1:
             return None
         ckey = hits.pop()
         comp = self.companies[ckey]
         return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one letter from "
                          f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
+
+    def _lower_typos(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
+        """'nvida': a word in lower case that is no English word at all (wordfreq never saw it), five letters or
+        more, one edit from a known one-word name (`_fuzzy`)."""
+        out = []
+        for m in re.finditer(r"(?<![\w'’\-])[a-z]{5,}(?![\w'’\-])", text):
+            if zipf(m.group(0)) > 0 or any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            fixed = self._fuzzy(Candidate(m.group(0), text=m.group(0), start=m.start(), end=m.end()))
+            if fixed:
+                fixed.confidence, fixed.reason = 0.6, fixed.reason + " (in lower case, no English word)"
+                out.append(fixed)
+        return out
 
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
@@ -518,12 +567,16 @@ class Linker:
         for cand in unknown_names(text, taken):
             fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
+        unknown += self._lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
+        compared = bool(COMPARISON.search(text))
+        if not compared:
+            owner_of_line_item(text, unknown, [*names, *tickers], _LINE_ITEM_NEXT)
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
         for c in unknown:
             if not c.key and known_named and c.confidence < 0.9:
                 c.confidence = min(c.confidence, 0.4)
                 c.reason += "; a known company is named"
-        compared = bool(COMPARISON.search(text))
+        compared_lower_names(text, names, [*names, *tickers], _COMPARE_GLUE)
         for c in tickers:
             if c.kind == "unknown" and compared and known_named and 0.45 <= c.confidence < ACCEPT:
                 c.confidence = 0.55  # every company a comparison names is routed or said to be missing

@@ -24,7 +24,7 @@ import re
 from typing import Mapping
 
 from finrag.tools.routing.mentions import Candidate, Company
-from finrag.tools.routing.words import is_finance_abbreviation
+from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 __all__ = ["COMPARISON", "MARGIN", "STRONG", "rank", "set_aside_inside_longer_names"]
 
@@ -91,6 +91,32 @@ def _parenthesised_owner(text: str, cands: list[Candidate]) -> None:
                 c.set_aside(t.name, f"the name before '({t.text})' is {t.name}'s")
 
 
+def _side_by_side(text: str, known: list[Candidate]) -> list[list[Candidate]]:
+    """Runs of three or more companies written side by side, with nothing but spaces or commas between them ("NVDA
+    AMD AVGO", "jpm bac c wfc"): a list, each one named (two side by side may be a company and its product); two of
+    them at least no word, or all tickers and one no word; the others no abbreviation or common word ("KO PEP MDLZ",
+    not "AAPL MSFT AI capex" nor "State Street HQ MA")."""
+    runs: list[list[Candidate]] = []
+    run: list[Candidate] = []
+    for c in sorted(known, key=lambda c: c.start):
+        if run and c.start < run[-1].end:
+            continue  # another reading of the same words
+        if run and not re.fullmatch(r"[\s,]+", text[run[-1].end:c.start]):
+            runs.append(run)
+            run = []
+        run.append(c)
+    runs.append(run)
+    return [r for r in runs if len({c.key for c in r}) >= 3 and all(not c.wordish or _rare_word_ticker(c) for c in r)
+            and (sum(not c.wordish for c in r) >= 2
+                 or (all(c.kind == "ticker" for c in r) and any(not c.wordish for c in r)))]
+
+
+def _rare_word_ticker(c: Candidate) -> bool:
+    """A ticker that is also a less common word ('PEP'), not an abbreviation, a letter or a common word: a ticker
+    in a list of tickers ("KO PEP MDLZ")."""
+    return c.kind == "ticker" and len(c.text) >= 2 and not is_finance_abbreviation(c.text) and zipf(c.text) < 4.8
+
+
 def rank(text: str, cands: list[Candidate]) -> None:
     """Keep the best-evidenced companies of a question and set the other accepted readings aside (see the module
     docstring); `cands` is changed in place."""
@@ -109,6 +135,9 @@ def rank(text: str, cands: list[Candidate]) -> None:
     kept = {c.key for c in strong if c.confidence >= lead.confidence - MARGIN} | {lead.key}
     if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation
         kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish}
+    for run in _side_by_side(text, known):  # "NVDA AMD AVGO": three or more companies side by side are a list
+        if kept & {c.key for c in run}:
+            kept |= {c.key for c in run}
     grown = True
     while grown:  # a comparison or list cue joins a company to one already kept
         grown = False

@@ -372,19 +372,29 @@ class Registry:
         confs = [float(c.get("confidence") or 0) for c in extracted.candidates or [] if c.get("key") == key]
         return max(confs) if confs else 1.0
 
+    def _close_pools(self) -> tuple[dict[str, str], dict[str, str]]:
+        """The indexed companies by name core and by first ticker, as `close_names` matches them (built once: at
+        EDGAR scale a question about a company the index does not hold spent ~100 ms rebuilding them)."""
+        pools = self.__dict__.get("_close_pools_cache")
+        if pools is None:
+            by_name: dict[str, str] = {}
+            by_ticker: dict[str, str] = {}
+            for k, c in self._companies.items():
+                if not (c.in_registry and self._docs_by_company.get(k)):
+                    continue
+                label = c.name + (f" ({c.tickers[0]})" if c.tickers else "")
+                by_name.setdefault(name_core(c.name), label)
+                for t in c.tickers[:1]:
+                    by_ticker.setdefault(t.upper(), label)
+            pools = self.__dict__["_close_pools_cache"] = (by_name, by_ticker)
+        return pools
+
     def close_names(self, names: Iterable[str], limit: int = 3) -> list[str]:
         """Indexed companies whose name resembles an asked name as a whole, or whose ticker resembles an asked
         ticker: most of the letters in order (rapidfuzz `ratio` >= `CLOSE_NAME_RATIO` after legal suffixes such
         as "Inc." or "Corporation" are set aside). Not a word in common ("Zorblax Corporation" is not "Fox
         Corporation") and not a fragment ("Apple" is not Boeing's ticker "BA"): [] when nothing resembles."""
-        indexed = {k: c for k, c in self._companies.items() if c.in_registry and self._docs_by_company.get(k)}
-        by_name: dict[str, str] = {}
-        by_ticker: dict[str, str] = {}
-        for c in indexed.values():
-            label = c.name + (f" ({c.tickers[0]})" if c.tickers else "")
-            by_name.setdefault(name_core(c.name), label)
-            for t in c.tickers[:1]:
-                by_ticker.setdefault(t.upper(), label)
+        by_name, by_ticker = self._close_pools()
         try:
             from rapidfuzz import fuzz, process
         except ImportError:  # pragma: no cover

@@ -1,0 +1,153 @@
+"""A name written in lower case that is a common English word ("apple", "target", "visa", "block"): the company only
+when the question is about that company's business (issue 48; a part of the linker).
+
+"visa requirements for employees" names no company; "visa cross-border volume growth last qtr", "target comps q2",
+"apple iphone rev fy24" and "H1 2025 free cash flow for tesla" name Visa, Target, Apple and Tesla. The principle: the
+word is the **subject of a terse business question**:
+
+* it opens the question, the rest is terse (no word that makes it an English sentence: articles, verbs, prepositions;
+  `QUESTION_WORDS`, less the glue of a comparison: "vs", "and") and the rest asks for a line item or names a period ("comps q2", "rev fy24", "gross profit",
+  "combined ratio 2024", "HVAC volumes");
+* or it ends a phrase after "for"/"of"/"at" in a question that asks for a line item ("free cash flow for tesla");
+* or a legal-form word follows it ("gap inc"), or a possessive before a line item ("target's revenue").
+
+And the word must be the company's own name ("target" is Target Corporation's; "chemical" only begins a longer
+name) and the company one of the largest registrants (`PROMINENT_RANK` in the SEC's list, ordered by market
+value): a common word is the everyday name of Apple or Visa, not of a shell company called Forward or Global. The
+linker reads the reason (`SUBJECT_MARK`) and checks the size (`prominent`).
+
+Another company named in the question still wins (ranking sets the weaker reading aside): the rule only says that a
+lower-case word may name a company, at the lowest accepted confidence.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterable
+
+from finrag.tools.question.shorthand import expand_shorthand
+from finrag.tools.routing.mentions import ACCEPT, Candidate
+from finrag.tools.routing.registrants import load_registrants
+from finrag.tools.routing.text import SUFFIX_WORDS
+from finrag.tools.routing.words import QUESTION_WORDS
+
+__all__ = ["PROMINENT_RANK", "SUBJECT_MARK", "business_subject", "compared_lower_names", "legal_form_after",
+           "lower_ticker_list", "owner_of_line_item", "prominent"]
+
+METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
+                    r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
+                    r"capital\s+expenditures?|eps|ebitda|dividends?|r\s*&\s*d|inventor(?:y|ies)|segments?|guidance|"
+                    r"backlog|buybacks?|repurchases?|headcount|employees|comps|comparable\s+sales|volumes?|ratio|"
+                    r"bookings|deliveries|subscribers|users|growth|store\s+count)\b")
+"""A line item or an operating metric of a company's business."""
+PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|year)\w*|\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
+"""A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
+PROMINENT_RANK = 1500
+"""A company whose name is a common word is read from that word in lower case only among the largest registrants:
+its first ticker's row in the SEC's list (market value order) below this."""
+SUBJECT_MARK = "the subject of a terse question"
+"""Marks a reading made by `business_subject`'s rule, so the linker checks the company's size."""
+
+
+@lru_cache(maxsize=1)
+def _ranks() -> dict[str, int]:
+    return {t.replace("-", ".").replace(".", ""): r.rank for r in load_registrants() for t in r.tickers}
+
+
+def prominent(tickers: Iterable[str]) -> bool:
+    """Whether a company (by its tickers) is among the `PROMINENT_RANK` largest SEC registrants."""
+    ranks = _ranks()
+    return any(ranks.get(t.replace("-", "").replace(".", ""), PROMINENT_RANK) < PROMINENT_RANK for t in tickers)
+
+
+_GLUE = frozenset({"vs", "versus", "and", "or"})
+"""Words that join the companies of a terse comparison ("ford vs tesla deliveries"), not words of a sentence."""
+_WORD = re.compile(r"[A-Za-z][\w\-]*")
+_LEGAL_AFTER = re.compile(rf"(?i)^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?")
+_POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
+_ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|my|our|your|its|their)\s+$")
+_SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
+_PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
+
+
+def legal_form_after(text: str, end: int) -> bool:
+    """Whether a legal-form word follows the word that ends at `end` ("gap inc", "Visa, Inc.")."""
+    return bool(_LEGAL_AFTER.match(text[end:end + 16]))
+
+
+def business_subject(text: str, start: int, end: int) -> str:
+    """Why the lower-case word at text[start:end] is the subject of a business question ('' when it is not)."""
+    after = text[end:]
+    if legal_form_after(text, end):
+        return "a legal-form word after it"
+    if _POSSESSIVE.match(after) and not _ARTICLE_BEFORE.search(text[:start]) and METRIC.search(expand_shorthand(after)):
+        return "a possessive after it, before a line item"
+    rest = expand_shorthand(after)
+    if not text[:start].strip():
+        words = _WORD.findall(rest)
+        if words and not any(w.lower() in QUESTION_WORDS - _GLUE for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
+            return "it opens a terse question about a line item or a period"
+        return ""
+    if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):
+        return "the subject of the line item the question asks for"
+    return ""
+
+
+_LOWER_TOKEN = re.compile(r"(?<![\w$.\-])([a-z]{1,5})(?![\w\-])")
+_LIST_GAP = re.compile(r"^(?:\s+|\s*[,/&]\s*|\s+and\s+)$")
+
+
+def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
+    """Tickers written in lower case as a list ("jpm bac c wfc NII"): a run of three or more lower-case words, side by
+    side or joined by commas, each a known ticker (`is_ticker`), at least two of them no English word (`rare`). Lower-case
+    words are no tickers by themselves; in such a run, each is one. Returns (TICKER, start, end) for each."""
+    out: list[tuple[str, int, int]] = []
+    run: list[tuple[str, int, int]] = []
+
+    def close() -> None:
+        if len(run) >= 3 and sum(1 for w, _, _ in run if rare(w)) >= 2:
+            out.extend((w.upper(), s, e) for w, s, e in run)
+        run.clear()
+
+    for m in _LOWER_TOKEN.finditer(text):
+        w = m.group(1)
+        if not is_ticker(w.upper()):
+            close()
+            continue
+        if run and not _LIST_GAP.match(text[run[-1][2]:m.start()]):
+            close()
+        run.append((w, m.start(), m.end()))
+    close()
+    return out
+
+
+def compared_lower_names(text: str, names: list[Candidate], found: list[Candidate], glue: re.Pattern[str]) -> None:
+    """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
+    (a word compared with a company is one)."""
+    for c in names:
+        if c.accepted or not c.key or c.kind not in ("name", "head") or "in lower case" not in c.reason \
+                or c.alternative_to or len(c.text) < 4:
+            continue
+        if any(o.accepted and o.key and o.key != c.key and (
+                (o.end <= c.start and glue.match(text[o.end:c.start]))
+                or (c.end <= o.start and glue.match(text[c.end:o.start]))) for o in found):
+            c.confidence = max(c.confidence, ACCEPT + 0.05)
+            c.reason += ", compared with a company the question names"
+
+
+
+def owner_of_line_item(text: str, unknown: list[Candidate], known: list[Candidate], line_item: re.Pattern[str]) -> None:
+    """"What is Airbus's free cash flow, Boeing's main competitor?": the line item asked belongs to the company whose
+    possessive it follows. When that company is one the index does not hold, and no company the index holds has a
+    line item of its own in the question (no comparison either: the caller's), the known companies are context, set
+    aside: the question is answered as about a company the index does not hold, never with the context's figures."""
+    owners = [c for c in unknown if not c.key and c.accepted and _POSSESSIVE.match(text[c.end:c.end + 3])
+              and line_item.match(text[c.end:c.end + 40])]
+    context = [k for k in known if k.accepted and k.key]
+    if not owners or not context or any(line_item.match(text[k.end:k.end + 40]) for k in context):
+        return
+    for k in context:
+        k.set_aside(owners[0].name, f"the line item asked is {owners[0].text}'s; '{k.text}' is context")
+    for c in owners:
+        c.confidence = max(c.confidence, 0.9)
+        c.reason += ", the owner of the line item asked"

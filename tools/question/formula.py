@@ -39,6 +39,7 @@ from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve
+from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, item_in_question
@@ -47,7 +48,7 @@ __all__ = ["formula_of"]
 
 _SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compute|calculate|report|give)\b|\.\s+(?:what|"\
                 r"round|answer|base|use|using|please|express|show|give|report)\b|,\s*where\b|,?\s+and\s+(?:the\s+)?"\
-                r"(?:[\w&'-]+\s+){0,4}?[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|$)"
+                r"(?:(?!and\b)[\w&'-]+\s+){0,4}?(?!and\b)[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|$)"
 _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate|report|give|find|determine|estimate|"\
         r"of|for|in|during|and|as|by|here|where|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
@@ -85,6 +86,9 @@ def formula_of(text: str) -> Optional[Formula]:
     q = re.sub(r"(?i)\bvs\.", "vs", q)  # "vs." ends no sentence
     change = bool(_CHANGE.search(q)) or aggregate_of(definition_head(q)) == "change"
     q = _SAME.sub("", q)  # "..., minus the same ratio in 2023": the change is asked, the clause read
+    q, missing = _roles_defined(q)
+    if missing is not None:
+        return missing
     subject = _subject(q)
     definitions, spans, problems = _definitions(q, subject)
     if len(definitions) > 1:
@@ -109,6 +113,31 @@ _CHANGE = re.compile(r"(?i)\bby how many percentage points\b|\bchange in percent
 """The question asks how its metric changed between two periods (in percentage points for a percentage)."""
 _SAME = re.compile(r"(?i),?\s*(?:and\s+)?(?:then\s+)?(?:minus|less|subtract(?:ing)?)\s+the same\s+(?:ratio|metric|measure|"
                    r"margin|figure|percentage|number)\b[^.?;]*")
+
+
+def _roles_defined(q: str) -> tuple[str, Optional[Formula]]:
+    """The question with "where the numerator is A and the denominator is B" (or "with A as the numerator ...")
+    written as the definition it is: "Define <the asked name> as (A) / (B)."; a numerator left unnamed is the operand
+    the asked name begins with ("EBITDA interest coverage ..., the denominator is interest expense"). A formula that
+    says what is missing when the question names one role and leaves the other to nothing."""
+    numerator, denominator, rest, at = fraction_roles(q)
+    if at < 0:
+        return q, None
+    sentence = re.split(r"[.?;:]\s+", rest[:at].strip())[-1]
+    sentence = re.sub(r"(?i)^\s*(?:(?:what|how)\s+(?:is|was|were|are)|define|compute|calculate|find|give|report|"
+                      r"determine)\s+", "", sentence)
+    name = _bare_name(re.sub(r"(?i)\s+(?:for|in|of|at|during|as of|over|from)\s+.*$", "", sentence).strip(" ,:;")).strip(" ,:;") or \
+        "the ratio"
+    words = name.split()
+    if numerator is None:
+        numerator = next((" ".join(words[:k]) for k in range(len(words) - 1, 0, -1)
+                          if not expr_unknowns(resolve(" ".join(words[:k]), {}))), None)
+    if numerator is None or denominator is None:
+        role = "numerator" if numerator is None else "denominator"
+        return q, Formula(name=name, source="question", expression=None,
+                          problems=[f"the question names the {'denominator' if role == 'numerator' else 'numerator'} "
+                                    f"of {name} but not its {role}"])
+    return f"{rest.rstrip()} Define {name} as ({numerator}) / ({denominator}).", None
 
 
 def _subject(q: str) -> dict[str, Expr]:
@@ -178,8 +207,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             key = "" if name_key(name) in _ANONYMOUS else name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
                                                     and not _arithmetic_in(rhs))
-            arithmetic = _arithmetic_in(rhs)
             expr, percent, n = expression_of(rhs, {**{k: v[0] for k, v in out.items()}, **(known or {})})
+            arithmetic = _arithmetic_in(rhs) or isinstance(expr, Average)  # an average is (a + b) / 2 in words
             if re.search(r"\w", rhs) and not arithmetic and (expr is None or expr_unknowns(expr) or _known(key)):
                 if not explicit or _known(key) or not key and index != 0:
                     continue  # words, not arithmetic ("EBITDA as earnings before interest, taxes, ..."), or a gloss
@@ -251,6 +280,8 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
     percent = any(v[2] for v in definitions.values())
     composed = arithmetic(head, exprs)
     named = [k for k in definitions if k and re.search(rf"\b{re.escape(k)}\b", name_key(head))]
+    # a defined name found only inside a longer defined name ("EBITDA" in "EBITDA interest coverage") is that one's
+    named = [k for k in named if not any(k != o and re.search(rf"\b{re.escape(k)}\b", o) for o in named)]
     catalog = _catalog_with(head, exprs)
     if composed is not None:
         expr, name, percent = composed
@@ -281,8 +312,9 @@ def _root(definitions: dict[str, tuple[Expr, str, bool, int]]) -> str:
 
 
 def _covers(key: str, catalog_name: str) -> bool:
-    """Does the defined name stand for the whole catalog metric the head names ("ebitda margin" for "EBITDA margin")?"""
-    return key == name_key(catalog_name)
+    """Does the defined name stand for the whole catalog metric the head names ("ebitda margin" for "EBITDA margin"),
+    or for a variant of it that the question names and defines ("EBITDA interest coverage" for interest coverage)?"""
+    return key == name_key(catalog_name) or key.endswith(" " + name_key(catalog_name))
 
 
 def _catalog_with(head: str, defined: dict[str, Expr]) -> Optional[tuple[str, Expr]]:

@@ -18,6 +18,7 @@ from typing import Callable, Optional
 from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
 from finrag.tools.question.operand import SUBJECT, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
+from finrag.tools.question.role_operators import after, bare_to
 from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_operators"]
@@ -94,7 +95,8 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
         rest = re.sub(r"(?i)^\s*(?:it |that |the result |this )?(?:by|from|to)?\s*", "", m.group(3))
         text = f"{m.group(1)} {op} {rest}"
     text = _then(text)
-    m = re.search(r"(?i),\s+(over|divided by|times|multiplied by)\s+", text)
+    m = re.search(r"(?i),\s+(?:(?:all|altogether|in total|the (?:total|sum|result)|this|that)\s+)?(over|divided by|times|"
+                  r"multiplied by)\s+", text)
     if m and re.search(r"(?i)\b(?:plus|minus|less|\+|-)\s", text[:m.start()]):  # "A plus B, over C": (A + B) / C
         text = f"⟨{text[:m.start()]}⟩ {m.group(1)} {text[m.end():]}"
     m = _RATIO_OF.search(text)
@@ -106,6 +108,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     if m and not isinstance(resolve(m.group(1), defined), Unknown) and not isinstance(resolve(m.group(2), defined),
                                                                                       Unknown):
         text = f"{text[:m.start()]}⟨{m.group(1)}⟩ / ⟨{m.group(2)}⟩{text[m.end():]}"
+    elif "⟨" not in text:
+        text = bare_to(text, defined)
+    text = after(text, defined)
     m = _DIFFERENCE.search(text)
     if m:
         split = _split_two(m.group(1), defined, (" and ",))

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["LineItem", "LINE_ITEMS", "ROW", "line_item", "match_score", "item_in_question", "row_item_name"]
+__all__ = ["INCOME_ORDER", "LineItem", "LINE_ITEMS", "ROW", "line_item", "match_score", "item_in_question", "row_item_name"]
 
 
 @dataclass(frozen=True)
@@ -293,6 +293,14 @@ def match_score(item: str, label: str, section: Optional[str] = None) -> float:
     if section and any(srx.match(_norm(section)) and lrx.match(t) for srx, lrx in _UNDER[item]):
         return 0.9
     return 0.0
+
+
+INCOME_ORDER = {name: rank for rank, names in enumerate((
+    ("revenue",), ("cogs",), ("gross_profit",),
+    ("sga", "sales_marketing", "general_administrative", "rnd", "total_costs_expenses"), ("operating_income",),
+    ("interest_expense",), ("pretax_income",), ("income_tax",), ("net_income",))) for name in names}
+"""The income statement's lines from the top down: a line is computed after those above it ("net income after
+taxes" is net income)."""
 
 
 def item_in_question(question: str, candidates: Optional[list[str]] = None) -> list[tuple[int, str]]:

@@ -391,6 +391,7 @@ def _averaged(head: str) -> Optional[Formula]:
     item = resolve(m.group(1), {})
     if not isinstance(item, Item) or LINE_ITEMS[item.item].flow:
         return None
+    item = item.model_copy(update={"offset": 0})  # "opening and closing inventories": both ends, of the asked period
     return Formula(name=f"average {clean_phrase(m.group(1))}", source="composed", expression=Average(of=item),
                    definition=m.group(0), unit="currency")
 

@@ -135,3 +135,38 @@ def test_definitions_written_in_more_ways(question, expected, unit):
     f = formula_of(question)
     assert _text(question) == expected
     assert f is not None and f.unit == unit
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Define Boeing's margin as itself divided by revenue. What was it in 2024?", "in terms of itself"),
+    ("What was Meta's user monetization efficiency in 2024?", "'user monetization efficiency' is not a metric"),
+    ("What was Coca-Cola's economic value added in 2024?", "'economic value added' is not a metric"),
+])
+def test_a_circular_or_unknown_measure_is_said(question, said):
+    f = formula_of(question)
+    assert f is not None and f.expression is None and any(said in p for p in f.problems), f
+
+
+@pytest.mark.parametrize("text, decimals", [
+    ("Round to two decimal places.", 2), ("to 1 decimal place", 1), ("3 decimals", 3), ("Two decimals.", 2),
+    ("in percent to 2 decimals?", 2), ("no decimals", 0), ("Give it in USD billions.", None),
+])
+def test_the_decimals_asked_are_read_however_written(text, decimals):
+    from finrag.tools.question.asks import decimals_asked
+
+    assert decimals_asked(text) == decimals
+
+
+def test_an_average_asked_in_words_is_computed_unless_it_is_a_catalog_metrics_part():
+    f = formula_of("Coca-Cola's 2024 average total assets (opening and closing balance average), in millions.")
+    assert f is not None and f.expression is not None
+    assert expr_text(f.expression) == "average total assets (this and the prior period end)"
+    # the average equity of "return on equity ... average shareholders' equity" is ROE's, never the answer
+    assert formula_of("What was Apple's return on equity for fiscal 2024? Use average shareholders' equity (beginning "
+                      "and end of year) and state the formula you used. Percent, 2 decimals.") is None
+
+
+def test_compute_a_divided_by_b_is_arithmetic_not_a_name_defined_by_b():
+    f = formula_of("For Meta in 2024, compute net income divided by total revenue, expressed as a percentage to two "
+                   "decimal places.")
+    assert f is None or (f.expression is not None and expr_text(f.expression) == "net income / revenue")

@@ -74,7 +74,8 @@ _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}")
 _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
-                          r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium))\b")
+                          r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
+                          r"productivity|value added))\b")
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
                       r"percent|\bpercent(?:age)?\b|%")
 """A percentage asked ("as a share of" asks one too; "as a fraction of" asks a ratio)."""
@@ -204,6 +205,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             if any(a <= m.start() < b or a < m.end() <= b for a, b in taken):
                 continue
             name, rhs = m.group("name").strip(" ,"), m.group("rhs").strip()
+            if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
+                continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
             key = "" if name_key(name) in _ANONYMOUS else name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
                                                     and not _arithmetic_in(rhs))
@@ -225,7 +228,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             if not re.search(r"\w", rhs):
                 problems.append(f"the question's definition of {name} is empty")
                 continue
-            if key and any(name_key(clean_phrase(v)) == key and not isinstance(resolve(v, {}), Item)
+            if key and any((name_key(clean_phrase(v)) == key or re.fullmatch(r"(?i)itself|its own value|it", v.strip(" ."))) and
+                           not isinstance(resolve(v, {}), Item)
                            for k, v in split_operators(rewrite(rhs, {})) if k == "phrase"):
                 problems.append(f"the question defines {name} in terms of itself")
                 continue
@@ -382,10 +386,10 @@ _TWO_ENDS = re.compile(r"(?i)\baverage\b[^?.]*\b(?:beginning and end(?:ing)?|ope
 def _averaged(head: str) -> Optional[Formula]:
     """"The average total shareholders' equity, taking the September 30, 2023 and September 28, 2024 balances": the
     average of a balance at two period ends, asked without arithmetic."""
-    if not _TWO_ENDS.search(head):
-        return None
+    if not _TWO_ENDS.search(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
+        return None  # (an average that is a catalog metric's part: "return on equity ... average equity")
     m = re.search(r"(?i)\baverage\s+(?:of\s+)?(?:the\s+)?((?:[\w&'-]+\s+){0,5}?[\w&'-]+?)(?=\s+(?:over|for|in|during|"
-                  r"at|between|from|,|taking|using|as of)\b|[,?.])", head)
+                  r"at|between|from|,|taking|using|as of)\b|\s*\(|[,?.])", head)
     if not m:
         return None
     item = resolve(m.group(1), {})

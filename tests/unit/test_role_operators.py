@@ -170,3 +170,21 @@ def test_compute_a_divided_by_b_is_arithmetic_not_a_name_defined_by_b():
     f = formula_of("For Meta in 2024, compute net income divided by total revenue, expressed as a percentage to two "
                    "decimal places.")
     assert f is None or (f.expression is not None and expr_text(f.expression) == "net income / revenue")
+
+
+def test_the_ratio_between_a_filings_row_and_a_known_operand():
+    f = formula_of("Define cash burn multiple as the ratio between net cash used in investing activities and operating "
+                   "cash flow. What was Amazon's cash burn multiple for 2024?")
+    assert f is not None and f.expression is not None and not f.problems
+    assert expr_text(f.expression) == "'net cash used in investing activities' / cfo"
+
+
+@pytest.mark.parametrize("label, reads", [
+    ("Net cash provided by (used in) investing activities", True), ("Net cash used in investing activities", True),
+    ("Net cash from investing activities", True), ("Net cash provided by investing activities", True),
+    ("Net cash used in financing activities", False),
+])
+def test_a_rows_cash_direction_is_any_the_filing_prints(label, reads):
+    from finrag.tools.vocabulary.line_items import match_score, row_item_name
+
+    assert (match_score(row_item_name("net cash used in investing activities"), label) > 0) is reads

@@ -187,7 +187,18 @@ def _split_two(text: str, defined: dict[str, Expr], seps: tuple[str, ...]) -> Op
             if not isinstance(resolve(left, defined), Unknown) and _has_operand_prefix(right, defined):
                 return left, right
             start = k + 1
+    for sep in seps:  # a row finrag has no name for, then a known operand ("the ratio between net cash used in
+        k = low.rfind(sep)  # investing activities and operating cash flow"): the filing's row and that operand
+        if k > 0 and _row_words(text[:k]) and not isinstance(resolve(text[k + len(sep):], defined), Unknown):
+            return text[:k], text[k + len(sep):]
     return None
+
+
+def _row_words(text: str) -> bool:
+    """Could the words be a statement row's label (a few words, no digits, no words of a request)?"""
+    words = text.split()
+    return 0 < len(words) <= 8 and not re.search(r"(?i)\d|\b(?:what|how|which|is|was|are|were|compute|calculate|"
+                                                  r"round|answer|please)\b|[?]", text)
 
 
 def _has_operand_prefix(text: str, defined: dict[str, Expr]) -> bool:

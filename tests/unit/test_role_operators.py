@@ -188,3 +188,21 @@ def test_a_rows_cash_direction_is_any_the_filing_prints(label, reads):
     from finrag.tools.vocabulary.line_items import match_score, row_item_name
 
     assert (match_score(row_item_name("net cash used in investing activities"), label) > 0) is reads
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("How many times did Apple's FY2024 operating income cover its interest expense?",
+     "operating income / interest expense"),
+    ("What multiple of Apple's FY2024 net income was its operating cash flow?", "cfo / net income"),
+    ("Apple FY2024: operating cash flow per dollar of net income.", "cfo / net income"),
+    ("Using Apple's FY2024 10-K, divide total liabilities by total shareholders' equity.",
+     "total liabilities / total equity"),
+    ("Define Apple's FY2024 cash cushion as cash and cash equivalents in excess of total current liabilities.",
+     "cash - total current liabilities"),
+    ("Apple FY2024: the gap between total current liabilities and total current assets, in millions.",
+     "total current liabilities - total current assets"),
+    ("Apple FY2024: take operating cash flow, deduct capital expenditures and dividends paid. USD millions.",
+     "cfo - (capex + dividends paid)"),
+])
+def test_arithmetic_framed_by_words_around_its_operands(question, expected):
+    assert _text(question) == expected

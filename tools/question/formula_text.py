@@ -18,7 +18,7 @@ from typing import Callable, Optional
 from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
 from finrag.tools.question.operand import SUBJECT, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
-from finrag.tools.question.role_operators import after, bare_to
+from finrag.tools.question.role_operators import after, bare_to, distinct_parts, framed
 from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_operators"]
@@ -38,7 +38,7 @@ _OPS = re.compile(
 _SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}
 """'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C))."""
 _SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|, (?:sum|add)(?: up)?)\s+(.+)$")
-_DIFFERENCE = re.compile(r"(?i)\b(?:the )?difference between\s+(.+)$")
+_DIFFERENCE = re.compile(r"(?i)\b(?:the )?(?:difference|gap) between\s+(.+)$")
 _RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")
 _TAKE = re.compile(r"(?i)^\s*(?:take|start with|begin with)\s+(.+?)\s*,?\s+(?:and|then)\s+(divide|subtract|add|"
                    r"multiply)\b(.*)$")
@@ -109,7 +109,7 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
                                                                                       Unknown):
         text = f"{text[:m.start()]}⟨{m.group(1)}⟩ / ⟨{m.group(2)}⟩{text[m.end():]}"
     elif "⟨" not in text:
-        text = bare_to(text, defined)
+        text = bare_to(framed(text, defined), defined)
     text = after(text, defined)
     m = _DIFFERENCE.search(text)
     if m:
@@ -160,6 +160,8 @@ def _steps(text: str, defined: dict[str, Expr]) -> Optional[str]:
         op = "/" if verb.startswith("divide") else "*" if verb.startswith("multiply") else _STEP_OP[verb]
         tail = re.split(r"(?<=[.?])\s+", step.group(2), maxsplit=1)
         operands = _split_and(tail[0].rstrip(".?"), defined)
+        if len(operands) == 1:  # "deduct capital expenditures and dividends paid": two operands, not one row
+            operands = distinct_parts(operands[0], defined)
         built = f"⟨{built} {op} ⟨{' + '.join(operands)}⟩⟩" + (f" {tail[1]}" if len(tail) > 1 else "")
     return m.group(1) + built
 

@@ -19,9 +19,9 @@ from finrag.tools.question.operand import SUBJECT, name_key, resolve
 from finrag.tools.vocabulary.catalog import CATALOG
 from finrag.tools.vocabulary.line_items import INCOME_ORDER
 
-__all__ = ["after", "bare_to", "fraction_roles"]
+__all__ = ["after", "bare_to", "distinct_parts", "fraction_roles", "framed"]
 
-_TO = re.compile(r"(?i)\s(?:relative to|in relation to|to)\s")
+_TO = re.compile(r"(?i)\s(?:relative to|in relation to|to|per dollar of|for (?:every|each) dollar of|per \$1 of)\s")
 _LEAD = {"what", "is", "was", "are", "were", "the", "a", "an", "its", "their", "of", "for", "in", "to", "compute",
          "calculate", "give", "report", "find", "show", "and", "as", "at", "by", "with", "then", "using", "on", "from"}
 """Words that begin no operand but may stand before one ("What is the ...", "compute ...")."""
@@ -54,7 +54,7 @@ def bare_to(text: str, defined: dict[str, Expr]) -> str:
                     and not re.fullmatch(r"(?i)ratio|multiple", right[k - 1].rstrip(",.?;:")) and _operand(" ".join(right[:k]).rstrip(",.?;:"), defined)), None)
         if lhs is None or rhs is None or _in_defined_name(f"{lhs} {m.group(0).strip()} {rhs}", defined):
             continue
-        if any(re.search(p, f"{lhs} to {rhs}", re.I) for e in CATALOG.values() for p in e.names):
+        if any(re.search(p, f"{lhs} {m.group(0).strip()} {rhs}", re.I) for e in CATALOG.values() for p in e.names):
             continue  # "debt to equity": the catalog's metric of that name
         start = m.start() - len(lhs)
         end = m.end() + text[m.end():].find(rhs) + len(rhs)
@@ -115,13 +115,18 @@ def _key(expr: Expr) -> str:
 
 
 def _listed(phrase: str, defined: dict[str, Expr]) -> str:
-    """"capital expenditures and dividends" -> "capital expenditures + dividends" when each part is a different
-    known operand (a row label's own "and", as in "cash and cash equivalents", stays)."""
+    """"capital expenditures and dividends" -> "capital expenditures + dividends" (see `distinct_parts`)."""
+    return " + ".join(distinct_parts(phrase, defined))
+
+
+def distinct_parts(phrase: str, defined: dict[str, Expr]) -> list[str]:
+    """["capital expenditures", "dividends"] of "capital expenditures and dividends" when each part is a different
+    known operand, else [phrase] (a row label's own "and", as in "cash and cash equivalents", stays)."""
     parts = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", phrase) if p.strip()]
     got = [resolve(p, defined) for p in parts]
     if len(parts) < 2 or any(expr_unknowns(g) or isinstance(g, Number) for g in got) or len({_key(g) for g in got}) < len(got):
-        return phrase
-    return " + ".join(parts)
+        return [phrase]
+    return parts
 
 
 def _left_operand(before: str, defined: dict[str, Expr]) -> Optional[str]:
@@ -196,3 +201,39 @@ def _after_last_joint(words: str) -> str:
         if not expr_unknowns(resolve(words[k:], {})):
             return words[k:]
     return words[joints[-1]:] if joints else words
+
+
+_FRAMES = [
+    (re.compile(r"(?i)\bhow many times (?:did|does|do|was|is|were|has|have|could|can) (?P<a>.+?) (?:cover|covers|covered) "
+                r"(?P<b>.+?)(?=[?.,;]|$)"), "/"),
+    (re.compile(r"(?i)\bwhat multiple of (?P<b>.+?) (?:was|is|were|are) (?P<a>.+?)(?=[?.,;]|$)"), "/"),
+    (re.compile(r"(?i)\bdivide (?P<a>(?!(?:it|that|this|the result)\b).+?) by (?P<b>.+?)(?=[?.,;]|$)"), "/"),
+    (re.compile(r"(?i)\b(?P<a>[^,;:?]+?) in excess of (?P<b>.+?)(?=[?.,;]|$)"), "-"),
+]
+"""Arithmetic framed by words around its operands: "how many times did A cover B" (A / B), "what multiple of B was
+A" (A / B), "divide A by B" (A / B), "A in excess of B" (A - B)."""
+
+
+def framed(text: str, defined: dict[str, Expr]) -> str:
+    """`text` with the first frame of `_FRAMES` whose two parts end (A) and begin (B) with known operands written as
+    "A op B" in its place."""
+    for rx, op in _FRAMES:
+        m = rx.search(text)
+        if not m:
+            continue
+        a, b = _part(m.group("a"), defined), _part(m.group("b"), defined)
+        if a is None or b is None:
+            continue
+        start = m.start("a") + m.group("a").rfind(a) if rx is _FRAMES[-1][0] else m.start()
+        return f"{text[:start]}{_grouped(a, text)} {op} {_grouped(b, text)}{text[m.end():]}"
+    return text
+
+
+def _part(words: str, defined: dict[str, Expr]) -> Optional[str]:
+    """The known operand a frame's part names: its ending after a word that can open one ("Apple's FY2024 net
+    income"), else its longest beginning ("its interest expense")."""
+    found = _left_words(words, defined)
+    if found is not None:
+        return found
+    w = words.split()
+    return next((" ".join(w[:k]) for k in range(len(w), 0, -1) if _operand(" ".join(w[:k]), defined)), None)

@@ -203,6 +203,14 @@ def test_a_rows_cash_direction_is_any_the_filing_prints(label, reads):
      "total current liabilities - total current assets"),
     ("Apple FY2024: take operating cash flow, deduct capital expenditures and dividends paid. USD millions.",
      "cfo - (capex + dividends paid)"),
+    ("Apple FY2024: how much revenue did it generate for every dollar of total assets?", "revenue / total assets"),
+    ("Apple FY2024: research and development expense vs. total revenue ratio.", "rnd / revenue"),
 ])
 def test_arithmetic_framed_by_words_around_its_operands(question, expected):
     assert _text(question) == expected
+
+
+@pytest.mark.parametrize("question", ["Apple FY2024: revenue vs. 2023?", "How much did Apple earn in FY2024 versus FY2023?",
+                                      "Divide it by two, what is Apple's FY2024 revenue?"])
+def test_frames_without_two_known_operands_are_no_arithmetic(question):
+    assert formula_of(question) is None

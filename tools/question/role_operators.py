@@ -205,26 +205,30 @@ def _after_last_joint(words: str) -> str:
 
 _FRAMES = [
     (re.compile(r"(?i)\bhow many times (?:did|does|do|was|is|were|has|have|could|can) (?P<a>.+?) (?:cover|covers|covered) "
-                r"(?P<b>.+?)(?=[?.,;]|$)"), "/"),
-    (re.compile(r"(?i)\bwhat multiple of (?P<b>.+?) (?:was|is|were|are) (?P<a>.+?)(?=[?.,;]|$)"), "/"),
-    (re.compile(r"(?i)\bdivide (?P<a>(?!(?:it|that|this|the result)\b).+?) by (?P<b>.+?)(?=[?.,;]|$)"), "/"),
-    (re.compile(r"(?i)\b(?P<a>[^,;:?]+?) in excess of (?P<b>.+?)(?=[?.,;]|$)"), "-"),
+                r"(?P<b>.+?)(?=[?.,;]|$)"), "/", False),
+    (re.compile(r"(?i)\bwhat multiple of (?P<b>.+?) (?:was|is|were|are) (?P<a>.+?)(?=[?.,;]|$)"), "/", False),
+    (re.compile(r"(?i)\bhow much (?P<a>.+?) (?:did|does|do|was|is|were)\b[^?.;]*?\b(?:per|for (?:every|each)) (?:dollar|\$1) "
+                r"of (?P<b>.+?)(?=[?.,;]|$)"), "/", False),
+    (re.compile(r"(?i)\bdivide (?P<a>(?!(?:it|that|this|the result)\b).+?) by (?P<b>.+?)(?=[?.,;]|$)"), "/", False),
+    (re.compile(r"(?i)\b(?P<a>[^,;:?]+?) in excess of (?P<b>.+?)(?=[?.,;]|$)"), "-", True),
+    (re.compile(r"(?i)\b(?P<a>[^,;:?]+?) (?:vs\.?|versus) (?P<b>[^,;:?]+?) ratio\b"), "/", True),
 ]
-"""Arithmetic framed by words around its operands: "how many times did A cover B" (A / B), "what multiple of B was
-A" (A / B), "divide A by B" (A / B), "A in excess of B" (A - B)."""
+"""Arithmetic framed by words around its operands: "how many times did A cover B", "what multiple of B was A", "how
+much A did it make for every dollar of B", "divide A by B", "A vs. B ratio" (A / B), "A in excess of B" (A - B);
+True where the frame begins at A (the words before A stay)."""
 
 
 def framed(text: str, defined: dict[str, Expr]) -> str:
     """`text` with the first frame of `_FRAMES` whose two parts end (A) and begin (B) with known operands written as
     "A op B" in its place."""
-    for rx, op in _FRAMES:
+    for rx, op, infix in _FRAMES:
         m = rx.search(text)
         if not m:
             continue
         a, b = _part(m.group("a"), defined), _part(m.group("b"), defined)
         if a is None or b is None:
             continue
-        start = m.start("a") + m.group("a").rfind(a) if rx is _FRAMES[-1][0] else m.start()
+        start = m.start("a") + m.group("a").rfind(a) if infix else m.start()
         return f"{text[:start]}{_grouped(a, text)} {op} {_grouped(b, text)}{text[m.end():]}"
     return text
 

@@ -214,3 +214,18 @@ def test_arithmetic_framed_by_words_around_its_operands(question, expected):
                                       "Divide it by two, what is Apple's FY2024 revenue?"])
 def test_frames_without_two_known_operands_are_no_arithmetic(question):
     assert formula_of(question) is None
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Define Apple's omega as revenue divided by nothing. What is it for FY2024?", "divides by 0"),
+    ("Apple FY2024: operating income divided by (revenue - revenue)?", "divides by revenue - revenue"),
+])
+def test_a_divisor_zero_whatever_the_filing_says_is_said_defined_or_composed(question, said):
+    f = formula_of(question)
+    assert f is not None and any(said in p for p in f.problems), f
+
+
+def test_the_ratio_of_a_known_operand_to_a_row_finrag_has_no_name_for():
+    f = formula_of("Apple FY2024 ratio of net income to the number of employees.")
+    assert f is not None and f.expression is not None
+    assert expr_text(f.expression) == "net income / 'number of employees'"  # read from the filing's row, or said

@@ -376,7 +376,8 @@ def _composed(head: str, asks_percent: bool, subject: Optional[dict[str, Expr]] 
         return None  # "operating income as a % of revenue": the catalog's operating margin
     times_100 = _times_100(expr)
     return Formula(name=name, source="composed", expression=expr, definition=name,
-                   unit=_unit(name, expr, asks_percent or percent, times_100), times_100=times_100)
+                   unit=_unit(name, expr, asks_percent or percent, times_100), times_100=times_100,
+                   problems=_zero_divisors(expr))
 
 
 _TWO_ENDS = re.compile(r"(?i)\baverage\b[^?.]*\b(?:beginning and end(?:ing)?|opening and closing|balances|year[- ]ends|"

@@ -193,6 +193,11 @@ def _split_two(text: str, defined: dict[str, Expr], seps: tuple[str, ...]) -> Op
         k = low.rfind(sep)  # investing activities and operating cash flow"): the filing's row and that operand
         if k > 0 and _row_words(text[:k]) and not isinstance(resolve(text[k + len(sep):], defined), Unknown):
             return text[:k], text[k + len(sep):]
+    for sep in seps:  # a known operand, then a row finrag has no name for ("... to the number of employees")
+        k = low.find(sep)
+        right = re.split(r"[?.;,]", text[k + len(sep):])[0].strip() if k > 0 else ""
+        if right and _row_words(right) and not isinstance(resolve(text[:k], defined), Unknown):
+            return text[:k], re.sub(r"(?i)^\s*(?:the|a|an)\s+", "", text[k + len(sep):])
     return None
 
 

@@ -46,7 +46,7 @@ _FILLER = {"the", "a", "an", "its", "their", "company", "company's", "companys",
            "value", "balance", "balances", "line", "item", "of", "from", "in", "on", "for", "at", "to", "year",
            "period", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
            "then", "by", "that", "this", "it", "which"}
-_NUMBERS = {"zero": 0.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "twelve": 12.0, "one hundred": 100.0,
+_NUMBERS = {"zero": 0.0, "nothing": 0.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "twelve": 12.0, "one hundred": 100.0,
             "a hundred": 100.0, "hundred": 100.0}
 
 

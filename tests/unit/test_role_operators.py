@@ -229,3 +229,11 @@ def test_the_ratio_of_a_known_operand_to_a_row_finrag_has_no_name_for():
     f = formula_of("Apple FY2024 ratio of net income to the number of employees.")
     assert f is not None and f.expression is not None
     assert expr_text(f.expression) == "net income / 'number of employees'"  # read from the filing's row, or said
+
+
+@pytest.mark.parametrize("question", ["What was HubSpot's net revenue retention in Q2 2025?",
+                                      "What was Meta's revenue efficiency in 2024?"])
+def test_a_measure_of_its_own_over_a_line_item_is_said_unknown(question):
+    f = formula_of(question)
+    assert f is not None and f.source == "unknown" and "is not a metric finrag knows" in f.problems[0]
+    assert formula_of("What is Coca-Cola's retention ratio in 2024?") is None  # the catalog's

@@ -75,7 +75,9 @@ _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}")
 _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
                           r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
-                          r"productivity|value added))\b")
+                          r"productivity|value added|retention))\b")
+_OWN_MEASURE = re.compile(r"(?i)\b(?:efficiency|productivity|value added|retention)$")
+"""Metric nouns that make a measure of their own whatever line item stands before them ("net revenue retention")."""
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
                       r"percent|\bpercent(?:age)?\b|%")
 """A percentage asked ("as a share of" asks one too; "as a fraction of" asks a ratio)."""
@@ -434,8 +436,9 @@ def _unknown(head: str) -> Optional[Formula]:
     if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
         return None  # a cover fact ("Central Index Key") or a metric the catalog knows
     name = _bare_name(m.group("name"))
-    if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or item_in_question(name):
-        return None
+    if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or (
+            item_in_question(name) and not _OWN_MEASURE.search(name)):
+        return None  # a line item's ratio or score may be the item's; a line item's retention or efficiency is not
     return Formula(name=name, source="unknown", expression=None,
                    problems=[f"'{name}' is not a metric finrag knows, and the question does not define it"])
 

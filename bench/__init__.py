@@ -6,6 +6,7 @@ bench/data/ (their provenance in bench/data/README.md). What each script measure
 Answers and questions
 - analyst_questions: generated analyst questions (segments, changes, margins, cover facts) on the EDGAR filings.
 - analyst_fresh: the hand-written analyst sets (`--set`: analyst_fresh, analyst_blind, analyst_blind2..5).
+- analyst_answers: every answer of the analyst blind sets 1-5, to compare two versions answer by answer.
 - edgar_real: routing, evidence and exact values on the real EDGAR inline-XBRL filings.
 - defined_blind: issue 47's blind sets, metrics the question defines or composes, judged on the first sentence.
 - defined_blind47_gold: computes those sets' gold from the filings' inline XBRL (writes bench/data/defined_blind47*.jsonl).
@@ -58,5 +59,5 @@ Shared modules (not run on their own)
 
 Scripts that served one past change were removed (issue 52); their results stay in docs/, and each can be read
 at the commit before: `git show 0faba06:bench/<name>` (seams_counts.py, load_oldnew.sh, six_batches.sh,
-embed_throughput.py, registry_build.py, analyst_answers.py, wrong_docs_by_routing.py).
+embed_throughput.py, registry_build.py, wrong_docs_by_routing.py; analyst_answers.py is back, reading bench/data/).
 """

@@ -55,7 +55,7 @@ def ask(doc_id: str, question: str) -> ReaderResult:
     facts = read_question(question)
     assert ask_kind(facts) == "formula", facts.formula
     declined = ReaderResult(answer="", confident=False, kind="none")
-    return answer_formula(facts, tagged(doc_id), doc_id, INFO[doc_id], lambda metric: declined)
+    return answer_formula(facts, tagged(doc_id), doc_id, INFO[doc_id], lambda metric, facts: declined)
 
 
 def test_a_defined_ratio_is_the_questions_not_finrags_formula_for_the_name():
@@ -121,3 +121,28 @@ def test_other_revenues_are_the_one_member_named_other_never_a_place_or_the_tota
     assert result.value == pytest.approx(fact(doc, "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
                                               start="2024-01-01", end="2024-12-31", member="tsla:ServicesAndOtherMember"))
 
+
+
+def _tables_reading(doc_id: str, question: str):
+    """What the statement-table reader is given for a formula the tagged facts do not answer: the question's reading
+    it reads the asked period from."""
+    seen = []
+
+    def tables(metric, facts):
+        seen.append(facts)
+        return ReaderResult(answer="", confident=False, kind="none")
+
+    facts = read_question(question)
+    answer_formula(facts, None, doc_id, INFO[doc_id], tables)  # no tagged facts: the tables are asked
+    assert seen
+    return facts, seen[-1]
+
+
+def test_the_tables_take_the_asked_period_not_the_dates_a_definition_gives_its_operands():
+    asked, given = _tables_reading("ba-10-k-2025-02-03", "Boeing Co. average inventories for 2024 = (inventories at "
+                                   "12/31/2023 + inventories at 12/31/2024) / 2. Give it in USD billions, 2 decimals.")
+    assert asked.dates == ["2023-12-31", "2024-12-31"]  # the operands' dates
+    assert given.dates == [] and given.as_of is None and given.years_written == [2024]
+    asked, given = _tables_reading("Oracle.10-Q", "Oracle Corporation's equity multiplier, defined as total assets "
+                                   "divided by total Oracle stockholders' equity, at August 31, 2024? Two decimals.")
+    assert given is asked  # one date for every operand is the asked period's (Oracle's fiscal 2025 Q1)

@@ -10,7 +10,7 @@
   label: a tagged fact's displayed row, or a statement table's row. One the filing does not have is said missing.
 * **Computed**: the formula becomes a `Metric` (`metrics.metric_for`), so both evidence sources compute it the same
   way: a routed inline-XBRL filing's tagged facts first (each operand cited, `fact_math.metric_answer`), else the
-  statement tables (`read_tables(metric)`, the table reader, whose plan takes the same metric). The answer writes
+  statement tables (`read_tables(metric, facts)`, the table reader, whose plan takes the same metric). The answer writes
   the formula out and says it is the question's; an operand the filing lacks, or a divisor that is zero in the
   filing, is said, with the operands found: another measure is never stated in its place.
 """
@@ -20,7 +20,7 @@ import dataclasses
 import re
 from typing import Callable, Optional
 
-from finrag.state.formula import BinOp, Call, Expr, Formula, Item, Unknown, expr_text, expr_unknowns
+from finrag.state.formula import BinOp, Call, Expr, Formula, Item, Unknown, expr_items, expr_text, expr_unknowns
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import metric_answer, number, picked_inputs
 from finrag.tools.answering.questions import Plan
@@ -95,7 +95,7 @@ def refusal(formula: Formula, info: Optional[dict], reasons: Optional[list[str]]
 
 
 def answer_formula(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Optional[dict],
-                   read_tables: Callable[[Metric], ReaderResult]) -> ReaderResult:
+                   read_tables: Callable[[Metric, QuestionFacts], ReaderResult]) -> ReaderResult:
     """The question's formula answered (see the module docstring), its plan recorded (`question_formula`);
     `facts.formula` must be set."""
     assert facts.formula is not None
@@ -104,7 +104,7 @@ def answer_formula(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, in
 
 
 def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Optional[dict],
-            read_tables: Callable[[Metric], ReaderResult]) -> ReaderResult:
+            read_tables: Callable[[Metric, QuestionFacts], ReaderResult]) -> ReaderResult:
     formula = facts.formula
     assert formula is not None
     if not computable(formula):
@@ -112,7 +112,12 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
     formula = with_rows(formula)
     metric = metric_for(formula, facts.decimals)
     info = info or {}
+    asked = facts
     facts = _undated(facts, formula)
+    # the statement tables take the definition's dates as its operands' only when it dates them apart ("inventories
+    # at 12/31/2023 + inventories at 12/31/2024"); one date for all ("..., at August 31, 2024") is the asked period's
+    table_facts = facts if formula.source == "question" and any(
+        offset < 0 for _item, offset in expr_items(formula.expression)) else asked
     if doc_id and tagged and tagged.get("facts"):
         rows = {i.item: bind_row(tagged, i.item) for i in metric.inputs if i.item.startswith(ROW)}
         if metric.name not in METRICS:  # the row the question names word for word ("Long-term debt") first
@@ -138,13 +143,13 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
                 if answered is not None:
                     return answered
     if formula.source == "unknown" or metric.name in METRICS:
-        return read_tables(metric)
+        return read_tables(metric, table_facts)
     # the question's own formula over statement tables: each operand first as the row the question names word for
     # word ("net sales", not the filing's "Total revenues"; "interest expense (income), net"), else as finrag's item
-    worded = read_tables(metric_for(with_rows(formula, worded=True), facts.decimals))
+    worded = read_tables(metric_for(with_rows(formula, worded=True), facts.decimals), table_facts)
     if worded.confident:
         return worded
-    return _said_if_declined(read_tables(metric), formula, metric, info)
+    return _said_if_declined(read_tables(metric, table_facts), formula, metric, info)
 
 
 def _said_if_declined(result: ReaderResult, formula: Formula, metric: Metric, info: dict) -> ReaderResult:

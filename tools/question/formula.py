@@ -39,6 +39,7 @@ from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve
+from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, item_in_question
@@ -47,7 +48,7 @@ __all__ = ["formula_of"]
 
 _SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compute|calculate|report|give)\b|\.\s+(?:what|"\
                 r"round|answer|base|use|using|please|express|show|give|report)\b|,\s*where\b|,?\s+and\s+(?:the\s+)?"\
-                r"(?:[\w&'-]+\s+){0,4}?[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|$)"
+                r"(?:(?!and\b)[\w&'-]+\s+){0,4}?(?!and\b)[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|$)"
 _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate|report|give|find|determine|estimate|"\
         r"of|for|in|during|and|as|by|here|where|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
@@ -73,7 +74,10 @@ _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}")
 _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
-                          r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium))\b")
+                          r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
+                          r"productivity|value added|retention))\b")
+_OWN_MEASURE = re.compile(r"(?i)\b(?:efficiency|productivity|value added|retention)$")
+"""Metric nouns that make a measure of their own whatever line item stands before them ("net revenue retention")."""
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
                       r"percent|\bpercent(?:age)?\b|%")
 """A percentage asked ("as a share of" asks one too; "as a fraction of" asks a ratio)."""
@@ -85,6 +89,9 @@ def formula_of(text: str) -> Optional[Formula]:
     q = re.sub(r"(?i)\bvs\.", "vs", q)  # "vs." ends no sentence
     change = bool(_CHANGE.search(q)) or aggregate_of(definition_head(q)) == "change"
     q = _SAME.sub("", q)  # "..., minus the same ratio in 2023": the change is asked, the clause read
+    q, missing = _roles_defined(q)
+    if missing is not None:
+        return missing
     subject = _subject(q)
     definitions, spans, problems = _definitions(q, subject)
     if len(definitions) > 1:
@@ -109,6 +116,31 @@ _CHANGE = re.compile(r"(?i)\bby how many percentage points\b|\bchange in percent
 """The question asks how its metric changed between two periods (in percentage points for a percentage)."""
 _SAME = re.compile(r"(?i),?\s*(?:and\s+)?(?:then\s+)?(?:minus|less|subtract(?:ing)?)\s+the same\s+(?:ratio|metric|measure|"
                    r"margin|figure|percentage|number)\b[^.?;]*")
+
+
+def _roles_defined(q: str) -> tuple[str, Optional[Formula]]:
+    """The question with "where the numerator is A and the denominator is B" (or "with A as the numerator ...")
+    written as the definition it is: "Define <the asked name> as (A) / (B)."; a numerator left unnamed is the operand
+    the asked name begins with ("EBITDA interest coverage ..., the denominator is interest expense"). A formula that
+    says what is missing when the question names one role and leaves the other to nothing."""
+    numerator, denominator, rest, at = fraction_roles(q)
+    if at < 0:
+        return q, None
+    sentence = re.split(r"[.?;:]\s+", rest[:at].strip())[-1]
+    sentence = re.sub(r"(?i)^\s*(?:(?:what|how)\s+(?:is|was|were|are)|define|compute|calculate|find|give|report|"
+                      r"determine)\s+", "", sentence)
+    name = _bare_name(re.sub(r"(?i)\s+(?:for|in|of|at|during|as of|over|from)\s+.*$", "", sentence).strip(" ,:;")).strip(" ,:;") or \
+        "the ratio"
+    words = name.split()
+    if numerator is None:
+        numerator = next((" ".join(words[:k]) for k in range(len(words) - 1, 0, -1)
+                          if not expr_unknowns(resolve(" ".join(words[:k]), {}))), None)
+    if numerator is None or denominator is None:
+        role = "numerator" if numerator is None else "denominator"
+        return q, Formula(name=name, source="question", expression=None,
+                          problems=[f"the question names the {'denominator' if role == 'numerator' else 'numerator'} "
+                                    f"of {name} but not its {role}"])
+    return f"{rest.rstrip()} Define {name} as ({numerator}) / ({denominator}).", None
 
 
 def _subject(q: str) -> dict[str, Expr]:
@@ -175,11 +207,13 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             if any(a <= m.start() < b or a < m.end() <= b for a, b in taken):
                 continue
             name, rhs = m.group("name").strip(" ,"), m.group("rhs").strip()
+            if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
+                continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
             key = "" if name_key(name) in _ANONYMOUS else name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
                                                     and not _arithmetic_in(rhs))
-            arithmetic = _arithmetic_in(rhs)
             expr, percent, n = expression_of(rhs, {**{k: v[0] for k, v in out.items()}, **(known or {})})
+            arithmetic = _arithmetic_in(rhs) or isinstance(expr, Average)  # an average is (a + b) / 2 in words
             if re.search(r"\w", rhs) and not arithmetic and (expr is None or expr_unknowns(expr) or _known(key)):
                 if not explicit or _known(key) or not key and index != 0:
                     continue  # words, not arithmetic ("EBITDA as earnings before interest, taxes, ..."), or a gloss
@@ -196,7 +230,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             if not re.search(r"\w", rhs):
                 problems.append(f"the question's definition of {name} is empty")
                 continue
-            if key and any(name_key(clean_phrase(v)) == key and not isinstance(resolve(v, {}), Item)
+            if key and any((name_key(clean_phrase(v)) == key or re.fullmatch(r"(?i)itself|its own value|it", v.strip(" ."))) and
+                           not isinstance(resolve(v, {}), Item)
                            for k, v in split_operators(rewrite(rhs, {})) if k == "phrase"):
                 problems.append(f"the question defines {name} in terms of itself")
                 continue
@@ -251,6 +286,8 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
     percent = any(v[2] for v in definitions.values())
     composed = arithmetic(head, exprs)
     named = [k for k in definitions if k and re.search(rf"\b{re.escape(k)}\b", name_key(head))]
+    # a defined name found only inside a longer defined name ("EBITDA" in "EBITDA interest coverage") is that one's
+    named = [k for k in named if not any(k != o and re.search(rf"\b{re.escape(k)}\b", o) for o in named)]
     catalog = _catalog_with(head, exprs)
     if composed is not None:
         expr, name, percent = composed
@@ -281,8 +318,9 @@ def _root(definitions: dict[str, tuple[Expr, str, bool, int]]) -> str:
 
 
 def _covers(key: str, catalog_name: str) -> bool:
-    """Does the defined name stand for the whole catalog metric the head names ("ebitda margin" for "EBITDA margin")?"""
-    return key == name_key(catalog_name)
+    """Does the defined name stand for the whole catalog metric the head names ("ebitda margin" for "EBITDA margin"),
+    or for a variant of it that the question names and defines ("EBITDA interest coverage" for interest coverage)?"""
+    return key == name_key(catalog_name) or key.endswith(" " + name_key(catalog_name))
 
 
 def _catalog_with(head: str, defined: dict[str, Expr]) -> Optional[tuple[str, Expr]]:
@@ -340,7 +378,8 @@ def _composed(head: str, asks_percent: bool, subject: Optional[dict[str, Expr]] 
         return None  # "operating income as a % of revenue": the catalog's operating margin
     times_100 = _times_100(expr)
     return Formula(name=name, source="composed", expression=expr, definition=name,
-                   unit=_unit(name, expr, asks_percent or percent, times_100), times_100=times_100)
+                   unit=_unit(name, expr, asks_percent or percent, times_100), times_100=times_100,
+                   problems=_zero_divisors(expr))
 
 
 _TWO_ENDS = re.compile(r"(?i)\baverage\b[^?.]*\b(?:beginning and end(?:ing)?|opening and closing|balances|year[- ]ends|"
@@ -350,15 +389,16 @@ _TWO_ENDS = re.compile(r"(?i)\baverage\b[^?.]*\b(?:beginning and end(?:ing)?|ope
 def _averaged(head: str) -> Optional[Formula]:
     """"The average total shareholders' equity, taking the September 30, 2023 and September 28, 2024 balances": the
     average of a balance at two period ends, asked without arithmetic."""
-    if not _TWO_ENDS.search(head):
-        return None
+    if not _TWO_ENDS.search(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
+        return None  # (an average that is a catalog metric's part: "return on equity ... average equity")
     m = re.search(r"(?i)\baverage\s+(?:of\s+)?(?:the\s+)?((?:[\w&'-]+\s+){0,5}?[\w&'-]+?)(?=\s+(?:over|for|in|during|"
-                  r"at|between|from|,|taking|using|as of)\b|[,?.])", head)
+                  r"at|between|from|,|taking|using|as of)\b|\s*\(|[,?.])", head)
     if not m:
         return None
     item = resolve(m.group(1), {})
     if not isinstance(item, Item) or LINE_ITEMS[item.item].flow:
         return None
+    item = item.model_copy(update={"offset": 0})  # "opening and closing inventories": both ends, of the asked period
     return Formula(name=f"average {clean_phrase(m.group(1))}", source="composed", expression=Average(of=item),
                    definition=m.group(0), unit="currency")
 
@@ -396,8 +436,9 @@ def _unknown(head: str) -> Optional[Formula]:
     if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
         return None  # a cover fact ("Central Index Key") or a metric the catalog knows
     name = _bare_name(m.group("name"))
-    if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or item_in_question(name):
-        return None
+    if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or (
+            item_in_question(name) and not _OWN_MEASURE.search(name)):
+        return None  # a line item's ratio or score may be the item's; a line item's retention or efficiency is not
     return Formula(name=name, source="unknown", expression=None,
                    problems=[f"'{name}' is not a metric finrag knows, and the question does not define it"])
 

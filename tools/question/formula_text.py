@@ -18,6 +18,7 @@ from typing import Callable, Optional
 from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
 from finrag.tools.question.operand import SUBJECT, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
+from finrag.tools.question.role_operators import after, bare_to, distinct_parts, framed
 from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_operators"]
@@ -37,7 +38,7 @@ _OPS = re.compile(
 _SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}
 """'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C))."""
 _SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|, (?:sum|add)(?: up)?)\s+(.+)$")
-_DIFFERENCE = re.compile(r"(?i)\b(?:the )?difference between\s+(.+)$")
+_DIFFERENCE = re.compile(r"(?i)\b(?:the )?(?:difference|gap) between\s+(.+)$")
 _RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")
 _TAKE = re.compile(r"(?i)^\s*(?:take|start with|begin with)\s+(.+?)\s*,?\s+(?:and|then)\s+(divide|subtract|add|"
                    r"multiply)\b(.*)$")
@@ -94,7 +95,8 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
         rest = re.sub(r"(?i)^\s*(?:it |that |the result |this )?(?:by|from|to)?\s*", "", m.group(3))
         text = f"{m.group(1)} {op} {rest}"
     text = _then(text)
-    m = re.search(r"(?i),\s+(over|divided by|times|multiplied by)\s+", text)
+    m = re.search(r"(?i),\s+(?:(?:all|altogether|in total|the (?:total|sum|result)|this|that)\s+)?(over|divided by|times|"
+                  r"multiplied by)\s+", text)
     if m and re.search(r"(?i)\b(?:plus|minus|less|\+|-)\s", text[:m.start()]):  # "A plus B, over C": (A + B) / C
         text = f"⟨{text[:m.start()]}⟩ {m.group(1)} {text[m.end():]}"
     m = _RATIO_OF.search(text)
@@ -106,6 +108,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     if m and not isinstance(resolve(m.group(1), defined), Unknown) and not isinstance(resolve(m.group(2), defined),
                                                                                       Unknown):
         text = f"{text[:m.start()]}⟨{m.group(1)}⟩ / ⟨{m.group(2)}⟩{text[m.end():]}"
+    elif "⟨" not in text:
+        text = bare_to(framed(text, defined), defined)
+    text = after(text, defined)
     m = _DIFFERENCE.search(text)
     if m:
         split = _split_two(m.group(1), defined, (" and ",))
@@ -155,6 +160,8 @@ def _steps(text: str, defined: dict[str, Expr]) -> Optional[str]:
         op = "/" if verb.startswith("divide") else "*" if verb.startswith("multiply") else _STEP_OP[verb]
         tail = re.split(r"(?<=[.?])\s+", step.group(2), maxsplit=1)
         operands = _split_and(tail[0].rstrip(".?"), defined)
+        if len(operands) == 1:  # "deduct capital expenditures and dividends paid": two operands, not one row
+            operands = distinct_parts(operands[0], defined)
         built = f"⟨{built} {op} ⟨{' + '.join(operands)}⟩⟩" + (f" {tail[1]}" if len(tail) > 1 else "")
     return m.group(1) + built
 
@@ -182,7 +189,23 @@ def _split_two(text: str, defined: dict[str, Expr], seps: tuple[str, ...]) -> Op
             if not isinstance(resolve(left, defined), Unknown) and _has_operand_prefix(right, defined):
                 return left, right
             start = k + 1
+    for sep in seps:  # a row finrag has no name for, then a known operand ("the ratio between net cash used in
+        k = low.rfind(sep)  # investing activities and operating cash flow"): the filing's row and that operand
+        if k > 0 and _row_words(text[:k]) and not isinstance(resolve(text[k + len(sep):], defined), Unknown):
+            return text[:k], text[k + len(sep):]
+    for sep in seps:  # a known operand, then a row finrag has no name for ("... to the number of employees")
+        k = low.find(sep)
+        right = re.split(r"[?.;,]", text[k + len(sep):])[0].strip() if k > 0 else ""
+        if right and _row_words(right) and not isinstance(resolve(text[:k], defined), Unknown):
+            return text[:k], re.sub(r"(?i)^\s*(?:the|a|an)\s+", "", text[k + len(sep):])
     return None
+
+
+def _row_words(text: str) -> bool:
+    """Could the words be a statement row's label (a few words, no digits, no words of a request)?"""
+    words = text.split()
+    return 0 < len(words) <= 8 and not re.search(r"(?i)\d|\b(?:what|how|which|is|was|are|were|compute|calculate|"
+                                                  r"round|answer|please)\b|[?]", text)
 
 
 def _has_operand_prefix(text: str, defined: dict[str, Expr]) -> bool:

@@ -124,6 +124,8 @@ def _operand_suffix(phrase: str, defined: dict[str, Expr], shortest: bool = Fals
         if re.match(r"(?i)(?:and|or|of|to|by|with)\b", words[k]):
             continue  # "and sales" is no operand of "Marketing and sales"
         got = resolve(cand, defined)
+        if shortest and _PERIOD_WORDS.fullmatch(cand):
+            continue  # "current" of "current liabilities" names no operand of its own
         if not expr_unknowns(got) and not isinstance(got, Number):
             return cand if k == 0 or _boundary(words[k - 1]) else None
     return None
@@ -151,6 +153,8 @@ def _operand_prefix(phrase: str, defined: dict[str, Expr], shortest: bool = Fals
     for k in (range(1, len(words) + 1) if shortest else range(len(words), 0, -1)):
         cand = " ".join(words[:k])
         got = resolve(cand, defined)
+        if shortest and _PERIOD_WORDS.fullmatch(cand):
+            continue  # "current" of "current liabilities" names no operand of its own
         if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
             after = words[k] if k < len(words) else ""
             return cand if not after or _follows(after) or cand.endswith((",", ".", "?", ";", ":")) else None
@@ -159,5 +163,5 @@ def _operand_prefix(phrase: str, defined: dict[str, Expr], shortest: bool = Fals
 
 def _follows(word: str) -> bool:
     """Can the word follow an operand (a period, a place, a unit, a new sentence), rather than extend it?"""
-    return bool(re.fullmatch(r"(?i)for|in|at|as|of|on|during|ended|ending|to|from|with|by|over|per|than|and|then|"
+    return bool(re.fullmatch(r"(?i)for|in|at|as|of|on|during|ended|ending|to|from|with|by|over|per|than|and|then|ratio,?|"
                              r"(?:fy|q[1-4])?'?\d{2,4}[,.?]?|h[12]|[A-Z][\w&.-]*|\(.*|⟦.*", word.strip()))

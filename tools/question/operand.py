@@ -23,9 +23,11 @@ from finrag.tools.vocabulary.line_items import LINE_ITEMS, match_score
 
 __all__ = ["SUBJECT", "clean_phrase", "resolve", "name_key", "split_and", "year_number"]
 
-_WHERE = re.compile(r"(?i)\b(?:as )?(?:reported |shown |presented |stated |found )?(?:in|on|from|per|of) (?:the )?"
-                    r"(?:consolidated )?(?:statements? of cash flows?|cash[- ]flow statement|balance sheet|statements? "
-                    r"of (?:financial position|operations|income|earnings)|income statement|p&l|10-?[kq])\b")
+_WHERE = re.compile(r"(?i)\b(?:as )?(?:(?:reported|shown|presented|stated|found|disclosed|given|tagged|printed) )?(?:in|on|"
+                    r"from|per|of|within) (?:the )?(?:filing's )?(?:consolidated )?(?:statements? of cash flows?|cash[- ]flow "
+                    r"statement|balance sheet|statements? of (?:financial position|operations|income|earnings)|income "
+                    r"statement|p&l|10-?[kq]|(?:foot)?notes?(?: to (?:the )?(?:consolidated )?financial statements)?|"
+                    r"md&a|management's discussion(?: and analysis)?|filing|financial statements)\b")
 _PERIOD = re.compile(rf"(?i)\b(?:(?:at|as of|on|for|ended|ending)\s+)?{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d\b|"
                      r"\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
@@ -44,7 +46,7 @@ _FILLER = {"the", "a", "an", "its", "their", "company", "company's", "companys",
            "value", "balance", "balances", "line", "item", "of", "from", "in", "on", "for", "at", "to", "year",
            "period", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
            "then", "by", "that", "this", "it", "which"}
-_NUMBERS = {"zero": 0.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "twelve": 12.0, "one hundred": 100.0,
+_NUMBERS = {"zero": 0.0, "nothing": 0.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "twelve": 12.0, "one hundred": 100.0,
             "a hundred": 100.0, "hundred": 100.0}
 
 
@@ -196,9 +198,13 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
             return expr
     m = _AVERAGE.match(low)
     if m:
-        inner = _item(_AVERAGE_WORDS.sub(" ", m.group(1)))
+        words = _AVERAGE_WORDS.sub(" ", m.group(1))
+        inner = _item(words)
+        subject = defined.get(SUBJECT)
+        if inner is None and not words.strip() and isinstance(subject, Item):
+            inner = subject  # "the average of the opening and closing balances": of the measure the question names
         if inner is not None and not LINE_ITEMS[inner.item].flow:
-            return Average(of=inner)
+            return Average(of=inner.model_copy(update={"offset": 0}))
         return Unknown(phrase=text)
     change = re.match(r"(?i)^(?:the )?(?:year[- ]over[- ]year )?(?:change|increase) in\s+(.+)$", low)
     if change:  # "change in inventory between FY2018 and FY2019": this period-end less the one before

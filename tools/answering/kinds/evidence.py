@@ -57,12 +57,13 @@ class Evidence:
         """The routed company's other filings, read when called (None without a registry)."""
         return related_filings(self.store, self.registry, self.doc_id)
 
-    def tables(self, metric: Optional[Metric] = None) -> ReaderResult:
+    def tables(self, metric: Optional[Metric] = None, facts: Optional[QuestionFacts] = None) -> ReaderResult:
         """The statement-table reader over the context (and the routed filing's statement pages); `metric`: what to
-        compute instead of the plan's own."""
+        compute instead of the plan's own; `facts`: the question's reading to use instead of its own (a formula's
+        asked period, without the dates its definition gives its operands)."""
         return read(self.question, self.contexts, self.source, extracted=self.extracted, routed_docs=self.docs,
-                    doc_info=self.info, statement_pages=self.statement_pages and bool(self.docs), facts=self.facts,
-                    metric=metric)
+                    doc_info=self.info, statement_pages=self.statement_pages and bool(self.docs),
+                    facts=facts or self.facts, metric=metric)
 
 
 def related_filings(store: IndexReader, registry, doc_id: str) -> Optional[Related]:

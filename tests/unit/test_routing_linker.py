@@ -142,3 +142,13 @@ def test_several_companies_and_lists(reg):
     assert sorted(res.doc_ids) == ["KO_2023", "PEP_2023"] and res.status == "multi_doc"
     res = route(reg, "NiSource vs TMUS and NOW SG&A 2022")  # NOW listed with other tickers
     assert sorted(res.doc_ids) == ["NI_2022", "NOW_2022", "TMUS_2022"]
+
+
+@pytest.mark.parametrize("question, docs", [
+    ("Apple Inc. (NASDAQ: AAPL) services revenue 2023", ["AAPL_2023"]),
+    ("Revenue growth for Microsoft (Nasdaq: MSFT) in 2023?", ["MSFT_2023"]),
+    ("Nasdaq's market services revenue 2023", ["NDAQ_2023"]),    # the exchange as the company asked about
+    ("Nasdaq revenue 2023", ["NDAQ_2023"]),
+])
+def test_an_exchange_that_tags_a_ticker_is_not_a_company_asked_about(reg, question, docs):
+    assert route(reg, question).doc_ids == docs

@@ -98,6 +98,7 @@ _TICKER_TOKEN = re.compile(r"(?<![\w&.\-$])(\$)?([A-Z]{1,5}(?:[.\-][A-Z])?)(?![\
 _DOLLAR_TICKER = re.compile(r"\$([A-Za-z]{1,5}(?:\.[A-Za-z])?)\b")
 _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
+_TAG_COLON = re.compile(r"^\s*:\s*\$?[A-Za-z]")  # 'NASDAQ: PLTR': the exchange's name tags the ticker after it
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
 _PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
 _MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
@@ -312,6 +313,8 @@ class Linker:
                             and (not (kind == "name" and self._spelt_in_capitals(ckey, key)
                                       and not self._starts_longer_name(ckey, key)) or context):
                         conf, why = 0.0, f"'{surface}' in capitals is the ticker {other_ticker}: scored as a ticker"
+                    if conf > 0 and _TAG_COLON.match(text[end:end + 6]) and EXCHANGE_BEFORE.match(surface + ":"):
+                        conf, why = 0.0, f"'{surface}:' tags the ticker after it: the exchange, not a company asked about"
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
                     comp = self.companies[ckey]

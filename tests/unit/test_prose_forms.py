@@ -163,3 +163,15 @@ def test_items_whose_names_hold_commas():
                  "Airplanes (BCA), Defense, Space & Security (BDS), and Global Services (BGS). We added a new line item.")
     text = answer("What are Boeing's reportable segments?", [boeing])
     assert text.startswith("Commercial Airplanes (BCA), Defense, Space & Security (BDS), and Global Services (BGS) ("), text
+
+
+def test_the_plural_of_a_list_is_the_object_of_list_or_identify():
+    """"Identify the accounting firm that audited ... statements" asks for one firm, not a list of statements."""
+    from finrag.tools.question.form import answer_form, form_nouns
+
+    q = ("Please identify the independent registered public accounting firm that audited The Boeing Company's "
+         "consolidated financial statements for fiscal year 2024.")
+    assert answer_form(q) != "list"
+    for q, noun in (("Identify Boeing's business segments", "segments"), ("list all of Apple's segments", "segments"),
+                    ("Name the three largest customers of Lockheed", "customers")):
+        assert answer_form(q) == "list" and form_nouns(q, "list") == (noun,), q

@@ -43,10 +43,13 @@ _DRIVERS = re.compile(
     r"\b(?:drivers?|reasons?|causes?|factors?)\b[^?]{0,30}\b(?:for|of|behind|that (?:drove|caused|led to)|"
     r"contribut\w+ to|driving)\b|\bdue to what\b|\bwhat (?:was|were|is|are) (?:the )?(?:main |primary |key |major )?"
     r"(?:drivers?|reasons?|causes?)\b|\bwhat was (?:it|this|that) due to\b|\battribut\w+ to what\b")
-# several items asked: "what are the reportable segments", "list ...", "name the ...", "which brands does X sell"
+# several items asked: "what are the reportable segments", "list ...", "name the ...", "which brands does X sell"; the
+# plural is the object of "list/name/identify" itself ("identify the accounting firm that audited ... statements"
+# asks for one firm)
 _NOUN = r"((?:[a-z&'’-]+ ){0,3}?[a-z-]+(?:ies|[^s\W]s|ches|shes|xes))\b(?!['’])"  # not an owner ("MGM Resorts'")
 _LIST = re.compile(
-    rf"(?i)^\s*(?:(?:could|can) you |please )?(?:list|name|enumerate|identify)\b[^?]*?\b{_NOUN}|"
+    rf"(?i)^\s*(?:(?:could|can) you |please )?(?:list|name|enumerate|identify)\s+(?:(?:the|all|its|their|each|any|"
+    rf"of)\s+)*(?:[\w.&'’-]+(?:'s|’s|s'|s’)\s+)?{_NOUN}|"
     rf"\bwhat (?:are|were)\b[^?]*?\b{_NOUN}|"
     rf"^\s*(?:which|what)\s+(?:(?:of\s+)?[\w.&'’-]+(?:'s|’s)\s+)?{_NOUN}\s+(?:did|does|do|has|have|had|are|were|was|is|"
     rf"make up|comprise)\b|"

@@ -59,6 +59,7 @@ def gold(reg: Registry, doc: dict, tickers: list[str]) -> set[str]:
     ("Coca-Cola Europacific Partners operating margin 2024", "Coca-Cola Europacific Partners"),
     ("Coca-Cola FEMSA net income 2023", "Coca Cola Femsa"),
     ("Target Hospitality revenue 2024", "Target Hospitality"),
+    ("coca-cola consolidated gross margin 2024", "Coca-Cola Consolidated"),   # typed in lower case
 ])
 def test_a_name_continued_into_a_registrant_not_indexed_is_that_registrant(reg, question, missing):
     ex = reg.link(question)
@@ -83,6 +84,9 @@ def test_a_name_continued_into_an_indexed_registrant_routes_to_it(reg_with_bottl
     ("What was THE BOEING COMPANY's net earnings in 2024?", "BA"),
     ("What was INTERNATIONAL BUSINESS MACHINES CORPORATION's basic EPS in 2024?", "IBM"),
     ("Microsoft Azure Cloud net inc. 2024", "MSFT"),          # 'inc.' in lower case is 'income', no legal form
+    ("coca-cola gross margin 2024", "KO"),                     # lower case, nothing after the name
+    ("apple services revenue 2024", "AAPL"),                  # lower-case words that continue no registrant's name
+    ("Boeing Commercial Airplanes revenue 2024", "BA"),       # a segment of its own: no institution's noun
 ])
 def test_the_company_itself_is_not_a_longer_name(reg, key, question, tick):
     assert routed(reg, question) == gold(reg, key, [tick]), (question, reg.link(question).candidates)
@@ -174,3 +178,9 @@ def test_the_line_item_belongs_to_the_company_whose_possessive_it_follows(reg, k
     assert {reg.company_of(d) for d in res.doc_ids} == gold(reg, key, ticks), (question, reg.link(question).candidates)
     if status:
         assert res.status == status
+
+
+def test_a_name_ending_in_an_institutions_noun_is_that_institution(reg):
+    for q in ("Total assets of Boeing Employees Credit Union at end of 2024?", "Apple Bank deposits in 2024"):
+        res = reg.resolve(reg.link(q), q, default_year=2024)
+        assert res.doc_ids == [], (q, res.status)

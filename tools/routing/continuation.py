@@ -9,9 +9,13 @@ the matched name:
   only begins Franklin Templeton Holdings Trust's) (the registrant's tickers are not the matched company's), the longer
   registrant wins. If the index holds it, the question is about it; if not, the question names a company the index
   does not hold, and it is answered as such (no figure of the shorter company's);
-* **a possessive or a legal form ends the name**: capitalised words after a matched name that carry the possessive
-  ("Meta Materials' revenue") or end in a legal-form word ("Apple Leasing Corp") make a longer name that is not the
-  matched company's own, whether or not the SEC lists it.
+* **a possessive, a legal form or an institution's noun ends the name**: capitalised words after a matched name that
+  carry the possessive ("Meta Materials' revenue"), end in a legal-form word ("Apple Leasing Corp") or in the noun
+  of an institution ("Boeing Employees Credit Union") make a longer name that is not the matched company's own,
+  whether or not the SEC lists it.
+
+A question typed in lower case tells nothing by its case: after a name written in lower case, lower-case words
+continue it into a registrant's name as capitalised ones do ("coca-cola consolidated").
 
 `longer_name(text, tokens, i, n, own_tickers)` returns the longer name at tokens[i:] (its end token, its display
 name and the registrant's tickers, empty when not listed), or None.
@@ -43,6 +47,9 @@ _LEGAL_WORD = re.compile(rf"(?i)^(?:{CASED_SUFFIX_WORD.pattern}|{SUFFIX_WORDS})$
 """A legal-form word in any case ('Co', 'CO'): the company's own name goes on, no other name begins."""
 _LEGAL_END = re.compile(rf"^{CASED_SUFFIX_WORD.pattern}$")
 """A legal-form word written as one ('Corp', 'Inc'): it ends a longer name ('inc.' in lower case may be 'income')."""
+_INSTITUTION = re.compile(r"^(?:Union|Bank|Bancorp|Bancshares|Foundation|University|Hospital|Association|Cooperative)$")
+"""A capitalised run after a company's name that ends in the noun of an institution ("Boeing Employees Credit Union",
+"Apple Bank") names that institution, listed with the SEC or not."""
 _COMMON = 3.5
 """Words of a company's name are ordinary English words ('Materials', 'Hospitality'); coined words name products."""
 _NOT_NAME = re.compile(rf"(?i)^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|[1-4]Q\w*|H[12]|CY\w*|YE\w*|\d.*)$")
@@ -90,18 +97,25 @@ def _capitalised(word: str) -> bool:
     return word[:1].isupper() and not _NOT_NAME.match(word)
 
 
+def _written_as_the_name(word: str, lower: bool) -> bool:
+    """A word that may go on a name: capitalised, or in lower case after a name written in lower case ("coca-cola
+    consolidated": a question typed in lower case tells nothing by its case)."""
+    return _capitalised(word) or (lower and word.islower() and not _NOT_NAME.match(word))
+
+
 def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: int,
                 own_tickers: set[str]) -> Optional[LongerName]:
     """The longer name that tokens[i:i + n] (a matched company name, `own_tickers` its company's) begins, if the
     capitalised words after it continue it into another registrant's name or end in a possessive or a legal form."""
     key = tuple(t for t, _, _ in tokens[i:i + n])
+    lower = text[tokens[i][1]:tokens[i + n - 1][2]].islower() if n else False
     best: Optional[LongerName] = None
     for toks, shown, tickers in registrant_prefixes(key[0]) if key else ():
         if len(toks) <= n or toks[:n] != key or own_tickers & {t.replace(".", "") for t in tickers}:
             continue
         m = 0
         while n + m < len(toks) and i + n + m < len(tokens) and tokens[i + n + m][0] == toks[n + m] \
-                and _capitalised(text[tokens[i + n + m][1]:tokens[i + n + m][2]]):
+                and _written_as_the_name(text[tokens[i + n + m][1]:tokens[i + n + m][2]], lower):
             m += 1
         if m and n + m == len(toks) and (best is None or i + n + m - 1 > best.last):
             best = LongerName(i + n + m - 1, shown, tickers, f"continues into the registrant {shown}'s name")
@@ -115,7 +129,7 @@ def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: in
         end = tokens[j - 1][2]
         if (_POSSESSIVE_AFTER.match(text[end:end + 3]) and not _CAPITAL_NEXT.match(text[end:end + 6])) or (
                 j < len(tokens) and _LEGAL_END.match(text[tokens[j][1]:tokens[j][2]])
-                and text[end:tokens[j][1]].strip() in ("", ",")):
+                and text[end:tokens[j][1]].strip() in ("", ",")) or _INSTITUTION.match(word):
             shown = text[tokens[i][1]:end]
             if any(zipf(text[a:b]) < _COMMON for _t, a, b in tokens[i + n:j]):
                 return None  # a product or a brand of the company's own ('Microsoft Azure's'), not a company's name

@@ -12,6 +12,8 @@ head_arithmetic.py: arithmetic the head of a question writes ("What is Tesla's E
     "(Marketing and sales + General and administrative) / Revenue"), read into an expression over known operands.
 measure.py: the measure a question asks for.
 operand.py: one operand of a formula written in words, resolved.
+role_operators.py: arithmetic written by where the operands stand ("A to B", "A after B", a numerator and a
+    denominator named by role), not by an operator word.
 ranking.py: ranking questions.
 shorthand.py: analysts' shorthand written out before a question is read.
 """

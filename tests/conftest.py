@@ -1,6 +1,6 @@
 """Shared fixtures: a generated demo corpus indexed once per session and `finrag serve` on it (`demo_server`), the
 shared data folder, the loopback OpenAI-format stub (`stub`, one per module), a thread store in tmp_path
-(`thread_store`), the process's caches reset after a test (`fresh_index`, `fresh_stub`, `fresh_threads`), the
+(`thread_store`), an index of Boeing's real 10-K (`boeing_index`), the process's caches reset after a test (`fresh_index`, `fresh_stub`, `fresh_threads`), the
 machine's settings cleared (`machine_settings_cleared`) and headless Chromium (`browser`). Plain helpers (starting
 servers, the stub, the browser's tabs, the layout, Widgetco's facts) are in tests/support/."""
 from __future__ import annotations
@@ -19,6 +19,7 @@ os.environ.pop("FINRAG_LLM", None)
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # test helpers: `from support.servers import ...`
 SHARED = REPO.parent / "shared" / "data" / "financebench"
+BOEING_10K = REPO.parent / "shared" / "data" / "edgar" / "ba-10-k-2025-02-03.html"
 
 
 @pytest.fixture()
@@ -36,6 +37,25 @@ def shared_data() -> Path:
     if not (SHARED / "pdfs").is_dir():
         pytest.skip(f"shared FinanceBench data not found at {SHARED}")
     return SHARED
+
+
+@pytest.fixture(scope="module")
+def boeing_index(tmp_path_factory) -> Path:
+    """An index of Boeing's real FY2024 10-K alone (../shared/data/edgar; skipped without it), static embedder, built
+    through `finrag index`; the process's open index is reset after the module."""
+    import shutil
+
+    from finrag.cli import main as cli
+    from finrag.tools.indexing import open_index
+
+    if not BOEING_10K.is_file():
+        pytest.skip(f"shared EDGAR filing not found at {BOEING_10K}")
+    folder = tmp_path_factory.mktemp("boeing")
+    shutil.copy(BOEING_10K, folder / BOEING_10K.name)
+    index = folder / "idx"
+    assert cli(["index", str(folder), "--index", str(index), "--embedder", "static", "--quiet"]) == 0
+    yield index
+    open_index.reset()
 
 
 @pytest.fixture(scope="session")

@@ -9,30 +9,10 @@ loss"), and the extractive answer offered the pieces of sentences at a chunk's e
 """
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
 from finrag import run_query
-from finrag.cli import main as cli
 from finrag.tools.answering.extractive import extractive_answer
-from finrag.tools.indexing import open_index
-
-EDGAR = Path(__file__).resolve().parents[3] / "shared" / "data" / "edgar"
-BOEING = EDGAR / "ba-10-k-2025-02-03.html"
-
-
-@pytest.fixture(scope="module")
-def boeing_index(tmp_path_factory):
-    if not BOEING.is_file():
-        pytest.skip(f"shared EDGAR filing not found at {BOEING}")
-    folder = tmp_path_factory.mktemp("boeing")
-    shutil.copy(BOEING, folder / BOEING.name)
-    index = folder / "idx"
-    assert cli(["index", str(folder), "--index", str(index), "--embedder", "static", "--quiet"]) == 0
-    yield index
-    open_index.reset()
 
 
 @pytest.mark.parametrize("question", ["What was Boeing's loss from operations in FY2024?",

@@ -5,30 +5,8 @@ where a segment's own name holds a comma. Asked offline, the answer leads with t
 filing writes it, cited; the form is read once with the question."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
-import pytest
-
 from finrag import run_query
-from finrag.cli import main as cli
-from finrag.tools.indexing import open_index
 from finrag.tools.question import read_question
-
-EDGAR = Path(__file__).resolve().parents[3] / "shared" / "data" / "edgar"
-BOEING = EDGAR / "ba-10-k-2025-02-03.html"
-
-
-@pytest.fixture(scope="module")
-def boeing_index(tmp_path_factory):
-    if not BOEING.is_file():
-        pytest.skip(f"shared EDGAR filing not found at {BOEING}")
-    folder = tmp_path_factory.mktemp("boeing_prose")
-    shutil.copy(BOEING, folder / BOEING.name)
-    index = folder / "idx"
-    assert cli(["index", str(folder), "--index", str(index), "--embedder", "static", "--quiet"]) == 0
-    yield index
-    open_index.reset()
 
 
 def test_a_list_question_leads_with_the_segments(boeing_index):

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from finrag.tools.indexing import chunk_text
+from finrag.tools.indexing.chunking import join_pages
 from finrag.tools.indexing.store_schema import DB_NAME, VARIANTS
 
 
@@ -199,14 +200,13 @@ def _check_spans(conn: sqlite3.Connection, rep: CheckReport) -> None:
     bad: list[str] = []
     docs = [r[0] for r in conn.execute("SELECT doc_id FROM documents ORDER BY doc_id")]
     for doc in docs:
-        starts, pos = [], 0
-        for (text,) in conn.execute("SELECT text FROM pages WHERE doc_id=? ORDER BY page_no", (doc,)):
-            starts.append(pos)  # Python's length: SQLite's length() stops at a NUL, which some pages hold
-            pos += len(text or "") + 1
+        # Python's lengths: SQLite's length() stops at a NUL, which some pages hold
+        text, starts = join_pages([r[0] or "" for r in conn.execute(
+            "SELECT text FROM pages WHERE doc_id=? ORDER BY page_no", (doc,))])
         for r in conn.execute("SELECT chunk_id, page_start, page_end, page_off, char_start, char_end FROM chunks "
                               "WHERE doc_id=?", (doc,)):
             cid, p0, p1, off, a, b = r
-            if not (0 <= p0 <= p1 < len(starts) and 0 <= a < b <= pos - 1 and starts[p0] + off == a):
+            if not (0 <= p0 <= p1 < len(starts) and 0 <= a < b <= len(text) and starts[p0] + off == a):
                 bad.append(f"{doc}#{cid}")
     if bad:
         rep.problems.append(f"{len(bad)} chunk(s) whose span is not inside its pages' text: {', '.join(bad[:5])}")

@@ -16,7 +16,7 @@ some filings' pages hold one (3 of the 20,191 FinanceBench pages).
 from __future__ import annotations
 
 import sqlite3
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 SPAN_COLUMNS = "chunk_id, doc_id, ord, page_start, page_end, char_start, char_end, seg_first, seg_count"
 """The columns of a chunk row both layouts have (`chunks.text` only in the older one, `chunks.page_off` only in the
@@ -94,15 +94,6 @@ def document_chunks(conn: sqlite3.Connection, doc_id: str, text_in_rows: bool | 
         "SELECT chunk_id, char_start, char_end FROM chunks WHERE doc_id=? ORDER BY chunk_id", (doc_id,))]
 
 
-def page_offsets(pages: Sequence[str], chunks: Iterable) -> list[int]:
-    """Each chunk's `page_off`: its `char_start` less the offset of its first page in the joined text."""
-    starts, pos = [], 0
-    for text in pages:
-        starts.append(pos)
-        pos += len(text) + 1
-    return [c.char_start - starts[c.page_start] for c in chunks]
-
-
 # ------------------------------------------------------------------ contentless FTS5 rows (schema version 3)
 def fts_add(conn: sqlite3.Connection, variant: str, rows: Iterable[tuple[int, str]]) -> None:
     """Index `(chunk_id, searchable text)` rows in a variant's contentless FTS5 table."""
@@ -120,15 +111,23 @@ def prefixed(prefix: str, text: str) -> str:
     return prefix + "\n" + text
 
 
-def forget_prefixes(conn: sqlite3.Connection, variant: str, chunk_ids: Sequence[int]) -> None:
-    """Remove the FTS5 rows of a variant's stored prefixes of `chunk_ids` (before those prefixes are deleted or
-    replaced; spans layout only)."""
-    for i in range(0, len(chunk_ids), 500):
-        part = list(chunk_ids[i: i + 500])
-        marks = ",".join("?" * len(part))
-        prefixes = dict(conn.execute(f"SELECT chunk_id, prefix FROM chunk_prefix WHERE variant=? AND chunk_id IN "
-                                     f"({marks})", (variant, *part)).fetchall())
-        if not prefixes:
-            continue
-        texts = {r["chunk_id"]: r["text"] for r in read_rows(conn, f"chunk_id IN ({marks})", part, False)}
-        fts_delete(conn, variant, [(cid, prefixed(p, texts[cid])) for cid, p in prefixes.items() if cid in texts])
+def texts_of(conn: sqlite3.Connection, chunk_ids: Sequence[int], text_in_rows: bool | None = None) -> dict[int, str]:
+    """chunk_id -> text of the chunks of `chunk_ids` that exist (read 500 ids at a time)."""
+    out: dict[int, str] = {}
+    ids = list(chunk_ids)
+    for i in range(0, len(ids), 500):
+        part = ids[i: i + 500]
+        out.update((r["chunk_id"], r["text"]) for r in read_rows(conn, f"chunk_id IN ({','.join('?' * len(part))})",
+                                                                  part, text_in_rows))
+    return out
+
+
+def forget_prefixes(conn: sqlite3.Connection, variant: str, texts: Mapping[int, str]) -> None:
+    """Remove the FTS5 rows of a variant's stored prefixes of the chunks of `texts` (chunk_id -> chunk text), before
+    those prefixes are deleted or replaced (spans layout only)."""
+    ids = list(texts)
+    for i in range(0, len(ids), 500):
+        part = ids[i: i + 500]
+        prefixes = conn.execute(f"SELECT chunk_id, prefix FROM chunk_prefix WHERE variant=? AND chunk_id IN "
+                                f"({','.join('?' * len(part))})", (variant, *part)).fetchall()
+        fts_delete(conn, variant, [(cid, prefixed(p, texts[cid])) for cid, p in prefixes])

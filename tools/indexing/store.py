@@ -86,15 +86,14 @@ class Store(ReadMixin, WriteMixin, SearchMixin):
         self._lock = threading.RLock()
         self.conn = sqlite3.connect(str(db_path), check_same_thread=False, timeout=30)
         self.conn.row_factory = sqlite3.Row
-        self.text_in_rows = False  # the chunk layout (chunk_text.py), read below
         with self._lock:
             try:
                 self.conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new database only: a no-op on one with pages
                 self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self.conn.executescript(SCHEMA)
-                self.conn.executescript(chunk_schema(self.conn))
-                self.text_in_rows = chunk_text.stores_text(self.conn)
+                self.text_in_rows = chunk_text.stores_text(self.conn)  # False for a new database: spans
+                self.conn.executescript(chunk_schema(self.text_in_rows))
                 lexical.ensure_schema(self.conn)
                 self.conn.executescript(V.SCHEMA)
                 self.conn.commit()

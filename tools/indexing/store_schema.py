@@ -116,12 +116,10 @@ CREATE TRIGGER IF NOT EXISTS chunk_prefix_bd_{v} BEFORE DELETE ON chunk_prefix W
 """
 
 
-def chunk_schema(conn) -> str:
-    """The DDL of this database's chunk layout: spans for a new database (no `chunks` table yet), else the
-    layout it was built with (`chunk_text.stores_text`), the variants' FTS5 tables included."""
-    cols = [r[1] for r in conn.execute("PRAGMA table_info(chunks)")]
-    spans = not cols or "page_off" in cols
-    base, variant = (SPAN_CHUNKS, SPAN_VARIANT) if spans else (TEXT_CHUNKS, TEXT_VARIANT)
+def chunk_schema(text_in_rows: bool) -> str:
+    """The DDL of a chunk layout, the variants' FTS5 tables included: spans (a new database), or the text in the
+    rows of an index built before schema version 3 (`chunk_text.stores_text`)."""
+    base, variant = (TEXT_CHUNKS, TEXT_VARIANT) if text_in_rows else (SPAN_CHUNKS, SPAN_VARIANT)
     return base + "".join(variant.format(v=v) for v in VARIANTS[1:])
 
 

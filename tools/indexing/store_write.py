@@ -18,6 +18,7 @@ import numpy as np
 
 from finrag.state.schema import DocumentInfo
 from finrag.tools.indexing import chunk_text, facts_store, lexical, lexical_runs, sections_store
+from finrag.tools.indexing.chunking import join_pages
 from finrag.tools.indexing.store_schema import (
     SCHEMA_VERSION,
     VARIANTS,
@@ -134,12 +135,12 @@ class WriteMixin:
             self.conn.executemany(f"INSERT INTO chunks({cols}, text) VALUES (?,?,?,?,?,?,?,?,?)",
                                   [(*r, c.text) for r, c in zip(rows, chunks)])
         else:
-            text = "\n".join(pages)
+            text, starts = join_pages(pages)
             if any(c.text != text[c.char_start:c.char_end] for c in chunks):
                 raise IndexError_(f"{doc_id}: a chunk's text is not its span of the page text (chunking.chunk_pages "
                                   "makes chunks of the pages stored with them)")
             self.conn.executemany(f"INSERT INTO chunks({cols}, page_off) VALUES (?,?,?,?,?,?,?,?,?)",
-                                  [(*r, off) for r, off in zip(rows, chunk_text.page_offsets(pages, chunks))])
+                                  [(*r, c.char_start - starts[c.page_start]) for r, c in zip(rows, chunks)])
         ids = [r[0] for r in self.conn.execute("SELECT chunk_id FROM chunks WHERE doc_id=? ORDER BY chunk_id",
                                                (doc_id,))]
         if not self.text_in_rows:
@@ -158,11 +159,10 @@ class WriteMixin:
             return False
         lexical.remove_document(self.conn, doc_id)  # reads the chunk texts: before they go
         if not self.text_in_rows:  # contentless FTS5 rows go with the text they were indexed with
-            rows = chunk_text.document_chunks(self.conn, doc_id, False)
-            ids = [r[0] for r in rows]
+            texts = {r[0]: r[3] for r in chunk_text.document_chunks(self.conn, doc_id, False)}
             for variant in VARIANTS[1:]:
-                chunk_text.forget_prefixes(self.conn, variant, ids)
-            chunk_text.fts_delete(self.conn, "base", [(r[0], r[3]) for r in rows])
+                chunk_text.forget_prefixes(self.conn, variant, texts)
+            chunk_text.fts_delete(self.conn, "base", texts.items())
         self.conn.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
         self.conn.execute("DELETE FROM segments WHERE doc_id=?", (doc_id,))
         self.conn.execute("DELETE FROM pages WHERE doc_id=?", (doc_id,))
@@ -261,16 +261,15 @@ class WriteMixin:
         with self._lock:
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
+                texts: dict[int, str] = {}
                 if not self.text_in_rows:  # a replaced prefix's FTS5 row goes before the new one is written
-                    ids = [cid for cid, _, _ in rows]
-                    chunk_text.forget_prefixes(self.conn, variant_name(variant), ids)
+                    texts = chunk_text.texts_of(self.conn, [cid for cid, _, _ in rows], False)
+                    chunk_text.forget_prefixes(self.conn, variant_name(variant), texts)
                 self.conn.executemany(
                     "INSERT OR REPLACE INTO chunk_prefix(variant, chunk_id, prefix, vec) VALUES (?,?,?,?)",
                     [(variant_name(variant), cid, prefix, None if vec is None else vec_blob(vec))
                      for cid, prefix, vec in rows])
                 if not self.text_in_rows:
-                    texts = {r["chunk_id"]: r["text"] for r in chunk_text.read_rows(
-                        self.conn, f"chunk_id IN ({','.join('?' * len(ids))})", ids, False)} if ids else {}
                     chunk_text.fts_add(self.conn, variant, [(cid, chunk_text.prefixed(prefix, texts[cid]))
                                                             for cid, prefix, _ in rows if cid in texts])
                 self._bump("prefix_generation")
@@ -309,5 +308,5 @@ class WriteMixin:
         for doc_id in (doc_ids if doc_ids is not None else [r[0] for r in self.conn.execute(
                 "SELECT DISTINCT c.doc_id FROM chunk_prefix p JOIN chunks c ON c.chunk_id = p.chunk_id "
                 "WHERE p.variant=?", (variant,))]):
-            ids = [r[0] for r in self.conn.execute("SELECT chunk_id FROM chunks WHERE doc_id=?", (doc_id,))]
-            chunk_text.forget_prefixes(self.conn, variant, ids)
+            texts = {r[0]: r[3] for r in chunk_text.document_chunks(self.conn, doc_id, False)}
+            chunk_text.forget_prefixes(self.conn, variant, texts)

@@ -39,13 +39,20 @@ from pathlib import Path
 
 import numpy as np
 
-MIN_FREE_BYTES = 8e9  # stop building rather than fill the disk
+MIN_FREE_BYTES = 8e9  # stop building rather than fill the disk (the most kept free; see `_reserve`)
 DEFAULT_QUESTIONS = Path(__file__).resolve().parents[2] / "shared/data/financebench/questions_dev.jsonl"
 NOISE = 0.025  # per-dimension std of the perturbation: cos(v, v') ~ 1/sqrt(1 + dims * NOISE^2) ~ 0.9 (384 dims; 0.93 at 256)
 
 
 def _du(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def _reserve(src: Path) -> float:
+    """Free bytes the build keeps on the disk: four times the source index (each copy adds less than one source),
+    at least 200 MB and at most MIN_FREE_BYTES, so a small index builds on a nearly full disk and a large one stops
+    well before the disk fills."""
+    return min(MIN_FREE_BYTES, max(2e8, 4.0 * _du(src)))
 
 
 def _copy_index(src: Path, dst: Path) -> None:
@@ -67,6 +74,7 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
     from finrag.tools.indexing.store import Store
 
     t0 = time.time()
+    reserve = _reserve(src)
     _copy_index(src, dst)
     store = Store(dst)
     store.check_embedder(get_embedder(resolve_spec("auto", store.get_meta("embedder"))))  # the source's own
@@ -104,8 +112,8 @@ def build(src: Path, dst: Path, m: int, fts5_up_to: int, text_up_to: int = 10, l
             for term, blob in post:
                 df_add[term] = df_add.get(term, 0) + (m - 1) * (len(blob) // lexical.POST_DTYPE.itemsize)
             vecs = vf.gather(np.array([c[0] for c in chunks], dtype=np.int64)) if vf is not None else None
-            if shutil.disk_usage(dst).free < MIN_FREE_BYTES:
-                raise SystemExit(f"stopped building x{m}: less than {MIN_FREE_BYTES / 1e9:.0f} GB free on {dst}")
+            if shutil.disk_usage(dst).free < reserve:
+                raise SystemExit(f"stopped building x{m}: less than {reserve / 1e9:.1f} GB free on {dst}")
             conn.execute("BEGIN")
             copies = []
             for j in range(1, m):

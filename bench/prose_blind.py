@@ -8,8 +8,10 @@ the EDGAR filings in ../shared/data, each with the filing's sentence that answer
 answer states (`gold_facts`, found in that sentence). Each is asked to HDRR offline, over the FinanceBench index or
 the EDGAR index by where its filing is. Measured, per form:
 
-* lead states the gold: every gold fact (case-insensitive) is in the answer's first sentence, that is its text up
-  to the end of its first citation (`[doc, p. N]`) or its first 400 characters;
+* lead states the gold: every gold fact (case-insensitive, as whole words; a "Yes"/"No" verdict only as the
+  answer's first word) is in the answer's first sentence, that is its text up to the end of its first citation
+  (`[doc, p. N]`) or its first 400 characters (`states`; before session 54 a fact was matched as a substring, so
+  "No" was found in "not");
 * anywhere: every gold fact is somewhere in the answer;
 * evidence: a context of the gold filing covers the gold page (PDFs);
 * furniture: the answer quotes page furniture (`furniture.furniture_in`);
@@ -32,10 +34,55 @@ _SAYS_MISSING = re.compile(r"(?i)no sentence of the retrieved passages|could not
                            r"does not (?:state|say|disclose)|no relevant context")
 
 
+_VERDICTS = {"yes", "no"}
+
+
+def states(fact: str, text: str) -> bool:
+    """Does `text` state the gold fact? A verdict ("Yes"/"No") only as the text's first word (an answer leads with
+    its verdict; "says yes or no" or "not" state neither), any other fact as whole words, case-insensitive
+    ("no" is not in "not", "10" is not in "2010")."""
+    fact, text = fact.strip().lower(), text.lower()
+    if fact in _VERDICTS:
+        return re.match(rf"\W*{fact}\b", text) is not None
+    return re.search(rf"(?<![\w]){re.escape(fact)}(?![\w])" if fact[:1].isalnum() and fact[-1:].isalnum()
+                     else re.escape(fact), text) is not None
+
+
 def lead_of(answer: str) -> str:
     """The answer's first sentence: up to the end of its first citation, else its first 400 characters."""
     m = _CITATION_END.search(answer)
     return answer[: m.end()] if m and m.end() <= 900 else answer[:400]
+
+
+def summarize(rows: list[dict]) -> dict:
+    """The set's rates: overall (answerable questions) and per form."""
+    forms: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        forms[r["form"]].append(r)
+    answerable = [r for r in rows if r["form"] != "unanswerable"]
+
+    def rate(rs: list[dict], key: str) -> float | None:
+        vals = [r[key] for r in rs if r[key] is not None]
+        return round(sum(map(bool, vals)) / len(vals), 3) if vals else None
+
+    return {"questions": len(rows), "answerable": len(answerable),
+               "lead_states": rate(answerable, "lead_states"), "anywhere": rate(answerable, "anywhere"),
+               "evidence": rate(answerable, "evidence"), "furniture_answers": sum(r["furniture"] for r in rows),
+               "unanswerable_said": rate(forms.get("unanswerable", []), "says_missing"),
+               "by_form": {f: {"n": len(rs), "lead_states": rate(rs, "lead_states"), "anywhere": rate(rs, "anywhere"),
+                               "evidence": rate(rs, "evidence")} for f, rs in sorted(forms.items())}}
+
+
+def rescore(result: Path, questions: Path) -> dict:
+    """An earlier run's stored answers scored again with `states` (an answer was stored to its first 600
+    characters, so "anywhere" can only be lower than a fresh run's)."""
+    gold = {q["id"]: q for q in (json.loads(ln) for ln in questions.read_text(encoding="utf-8").splitlines() if ln.strip())}
+    rows = json.loads(result.read_text(encoding="utf-8"))["rows"]
+    for r in rows:
+        facts = gold[r["id"]].get("gold_facts") or []
+        r["lead_states"] = bool(facts) and all(states(f, lead_of(r["answer"])) for f in facts)
+        r["anywhere"] = bool(facts) and all(states(f, r["answer"]) for f in facts)
+    return {"summary": summarize(rows), "rows": rows}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +92,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", default=str(DATA))
     ap.add_argument("--system", default="hdrr")
     ap.add_argument("--out")
+    ap.add_argument("--rescore", type=Path, help="score an earlier run's --out file again (no questions asked)")
     args = ap.parse_args(argv)
+    if args.rescore:
+        again = rescore(args.rescore, Path(args.questions))
+        print(json.dumps(again["summary"], indent=1))
+        if args.out:
+            Path(args.out).write_text(json.dumps(again, indent=1) + "\n", encoding="utf-8")
+        return 0
     from finrag.api import run_query
 
     questions = [json.loads(ln) for ln in Path(args.questions).read_text(encoding="utf-8").splitlines() if ln.strip()]
@@ -62,25 +116,11 @@ def main(argv: list[str] | None = None) -> int:
                            for c in res["contexts"])
         rows.append({"id": q["id"], "form": q["form"], "question": q["question"], "doc": q["doc"],
                      "routed": list(res["routing"]["routed_docs"]),
-                     "lead_states": bool(facts) and all(f in lead for f in facts),
-                     "anywhere": bool(facts) and all(f in answer.lower() for f in facts),
+                     "lead_states": bool(facts) and all(states(f, lead) for f in facts),
+                     "anywhere": bool(facts) and all(states(f, answer) for f in facts),
                      "evidence": evidence, "furniture": furniture_in(answer),
                      "says_missing": bool(_SAYS_MISSING.search(answer)), "answer": answer[:600]})
-    forms: dict[str, list[dict]] = defaultdict(list)
-    for r in rows:
-        forms[r["form"]].append(r)
-    answerable = [r for r in rows if r["form"] != "unanswerable"]
-
-    def rate(rs: list[dict], key: str) -> float | None:
-        vals = [r[key] for r in rs if r[key] is not None]
-        return round(sum(map(bool, vals)) / len(vals), 3) if vals else None
-
-    summary = {"questions": len(rows), "answerable": len(answerable),
-               "lead_states": rate(answerable, "lead_states"), "anywhere": rate(answerable, "anywhere"),
-               "evidence": rate(answerable, "evidence"), "furniture_answers": sum(r["furniture"] for r in rows),
-               "unanswerable_said": rate(forms.get("unanswerable", []), "says_missing"),
-               "by_form": {f: {"n": len(rs), "lead_states": rate(rs, "lead_states"), "anywhere": rate(rs, "anywhere"),
-                               "evidence": rate(rs, "evidence")} for f, rs in sorted(forms.items())}}
+    summary = summarize(rows)
     print(json.dumps(summary, indent=1))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -174,6 +174,9 @@ def main(argv=None) -> int:
     for size in args.sizes:
         companies = scale_companies(None if size == "all" else int(size), required=required)
         ticker_doc = {t: c.doc_ids()[0] for c in companies for t in (c.ticker, *c.files)}
+        for c in companies:  # a class's or the SEC list's newer ticker of a corpus company (MRSH for MMC)
+            for t in c.bench.other_tickers:
+                ticker_doc.setdefault(t, c.doc_ids()[0])
         sub = [by_id[i] for c in companies for i in c.doc_ids()]
         t = time.perf_counter()
         registry = Registry(sub)

@@ -14,7 +14,8 @@ from finrag.tools.answering.kinds import ask_kind
 from finrag.tools.answering.reader import read
 from finrag.tools.answering.sources import PdfPages
 from finrag.tools.question import read_question
-from finrag.tools.vocabulary.judgements import JUDGEMENTS, judgement_in_question
+from finrag.tools.question.judgement import judgement_of
+from finrag.tools.vocabulary.judgements import JUDGEMENTS
 
 PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "financebench" / "pdfs"
 
@@ -45,6 +46,8 @@ def test_the_judgement_is_read_once_with_the_question(question, judgement, metri
     "Has Microsoft increased its debt on balance sheet between FY2023 and the FY2022 period?",
     "Is the positive outlook for FY2024 confirmed?",  # 'positive' without a metric
     "Does Apple have an improving ecosystem?",  # 'improving' without a metric
+    "Did Apple's liquidity improve in FY2023?",  # a change, not a level
+    "Was Apple more profitable in FY2023 than in FY2022?",  # a comparison
 ])
 def test_other_questions_ask_no_judgement(question):
     assert read_question(question).judgement is None
@@ -53,7 +56,7 @@ def test_other_questions_ask_no_judgement(question):
 def test_the_catalog_names_only_metrics_of_the_metric_catalog():
     assert {"capital_intensive", "liquidity", "positive", "improving"} <= set(JUDGEMENTS)
     assert JUDGEMENTS["capital_intensive"].tests[0].metric == "capex_revenue"
-    assert judgement_in_question("Is it capital intensive?", None, "", yesno=False) is None  # a yes/no only
+    assert judgement_of("Is it capital intensive?", None, "", yesno=False) is None  # a yes/no only
     text, facts = metric_question("capex_revenue", 2022)
     assert facts.metric == "capex_revenue" and facts.years_written == [2022] and facts.judgement is None, text
 

@@ -114,7 +114,9 @@ def _level(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     passes = test.passes(first.value)
     reading = (metric.threshold_text if test.metric == NAMED and metric.threshold_text else test.reading)
     lead = (f"{'Yes' if passes else 'No'}: {_words(judgement, passes, info, metric)}, judged by its FY{year} figures: "
-            f"its {metric.display} was {_value_text(metric, first.value)} {_cites(first)}.")
+            f"its {metric.display} was {_value_text(metric, first.value)}"
+            + (f" ({test.negative_reading})" if test.negative_reading and first.value < 0 else "")
+            + f" {_cites(first)}.")
     parts = [lead]
     others = []
     for t, m, r in results[1:]:

@@ -15,11 +15,11 @@ from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
 from finrag.tools.question.form import answer_form, form_nouns
 from finrag.tools.question.formula import formula_of
+from finrag.tools.question.judgement import judgement_of
 from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
 from finrag.tools.question.ranking import ranking_of
 from finrag.tools.question.section_intent import question_scope
 from finrag.tools.question.shorthand import expand_shorthand
-from finrag.tools.vocabulary.judgements import judgement_in_question
 from finrag.tools.vocabulary.statements import statement_intent
 
 __all__ = ["read_question"]
@@ -39,7 +39,7 @@ def _read(text: str) -> QuestionFacts:
     ranking = ranking_of(head)
     form = answer_form(q, figure=metric is not None or line_item is not None, ranking=ranking is not None)
     direction = asks.direction_of(q, yesno)
-    return QuestionFacts(judgement=judgement_in_question(q, metric, direction, yesno),metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
+    return QuestionFacts(judgement=judgement_of(q, metric, direction, yesno),metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
         ranking=ranking, form=form, form_nouns=list(form_nouns(q, form)),
         words=word_forms(q),
         text=text, head=head, years=years, periods=named_periods, dates=dates, month_quarters=periods.month_quarters(q),

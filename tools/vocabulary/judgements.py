@@ -1,11 +1,10 @@
 """The judgement catalog: `data/judgement_catalog.toml` read into typed rules (the TOML file's header describes them).
 
-    JUDGEMENTS["capital_intensive"].tests[0]     # Test(metric='capex_revenue', above=10.0, ...)
-    judgement_in_question(text, metric, direction)  # the judgement a question asks, or None
+    JUDGEMENTS["capital_intensive"].tests[0]     # Test(metric='capex_revenue', op='above', threshold=10.0, ...)
 
 A judgement ("is X capital-intensive", "does X have an improving gross margin profile") is a verdict read from
-figures of the metric catalog against a convention: the rules are data, the answerer
-(`finrag.tools.answering.judgement_answer`) computes and words them. A rule naming a metric the catalog lacks fails at
+figures of the metric catalog against a convention: the rules are data; the question's reading says which one it asks
+(`finrag.tools.question.judgement`), the answerer (`finrag.tools.answering.judgement_answer`) computes and words it. A rule naming a metric the catalog lacks fails at
 import with the rule's name (a broken catalog is a programming error, never a wrong answer).
 """
 from __future__ import annotations
@@ -14,15 +13,19 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Literal, cast
 
 from finrag.tools.vocabulary.catalog import CATALOG
 
-__all__ = ["JUDGEMENTS", "Judgement", "Test", "judgement_in_question"]
+__all__ = ["JUDGEMENTS", "NAMED", "Judgement", "Test"]
 
 JUDGEMENT_FILE = Path(__file__).with_name("data") / "judgement_catalog.toml"
 NAMED = "named"
 """A test's metric that stands for the metric the question names."""
+
+
+Op = Literal["above", "at_least", "below"]
+Mode = Literal["level", "trend"]
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class Test:
 
     metric: str
     """A metric of the catalog, or `NAMED`."""
-    op: Literal["above", "at_least", "below"]
+    op: Op
     threshold: float
     reading: str
     """The convention, as the answer says it."""
@@ -39,6 +42,8 @@ class Test:
     """Metrics the question may name instead of `metric` (the named one is then tested)."""
     negative_passes: bool = False
     """A negative value meets the judgement whatever the threshold (a shareholders' deficit)."""
+    negative_reading: str = ""
+    """What a negative value means, said beside it."""
 
     def passes(self, value: float) -> bool:
         if self.negative_passes and value < 0:
@@ -58,7 +63,7 @@ class Judgement:
     yes: str
     """The verdict Yes in words ({company}, {whose}, {metric}: see the TOML file's header)."""
     no: str
-    mode: Literal["level", "trend"]
+    mode: Mode
     asks: tuple[re.Pattern[str], ...] = ()
     direction: str = ""
     needs_named: bool = False
@@ -73,8 +78,9 @@ def _test(name: str, spec: dict) -> Test:
     for m in (metric, *spec.get("named", ())):
         if m != NAMED and m not in CATALOG:
             raise ValueError(f"judgement catalog entry {name!r}: {m!r} is no metric of the metric catalog")
-    return Test(metric=metric, op=ops[0], threshold=float(spec[ops[0]]), reading=spec.get("reading", ""),
-                named=tuple(spec.get("named", ())), negative_passes=spec.get("negative") == "passes")
+    return Test(metric=metric, op=cast(Op, ops[0]), threshold=float(spec[ops[0]]), reading=spec.get("reading", ""),
+                named=tuple(spec.get("named", ())), negative_passes=spec.get("negative") == "passes",
+                negative_reading=spec.get("negative_reading", ""))
 
 
 def _load() -> dict[str, Judgement]:
@@ -85,28 +91,10 @@ def _load() -> dict[str, Judgement]:
         tests = tuple(_test(name, t) for t in spec.get("tests", ()))
         if mode not in ("level", "trend") or (mode == "level" and not tests):
             raise ValueError(f"judgement catalog entry {name!r}: a level judgement needs tests, a mode level or trend")
-        out[name] = Judgement(name=name, yes=spec["yes"], no=spec["no"], mode=mode,
+        out[name] = Judgement(name=name, yes=spec["yes"], no=spec["no"], mode=cast(Mode, mode),
                               asks=tuple(re.compile(p, re.I) for p in spec.get("asks", ())),
                               direction=spec.get("direction", ""), needs_named=spec.get("needs") == NAMED, tests=tests)
     return out
 
 
 JUDGEMENTS: dict[str, Judgement] = _load()
-
-
-def judgement_in_question(text: str, metric: Optional[str], direction: str, yesno: bool) -> Optional[str]:
-    """The judgement `text` asks (a key of `JUDGEMENTS`), or None. A level judgement is a yes/no question that says
-    it ("Is 3M a capital-intensive business?"); a trend judgement asks whether a named metric that has a better
-    direction is improving ("Does Amcor have an improving gross margin profile?", "Has the quick ratio improved or
-    declined?"). `metric`: the catalog metric the question names; `direction`: what it asks of the value."""
-    text = re.split(r"\?\s+(?=\S)", text.strip())[0]  # its first sentence ("If X is not useful, say so" instructs)
-    for j in sorted(JUDGEMENTS.values(), key=lambda j: j.mode != "trend"):  # "an improving liquidity profile": a trend
-        if j.needs_named and (metric is None or metric not in CATALOG):
-            continue
-        if j.mode == "trend":
-            if direction == j.direction and metric is not None and CATALOG[metric].good:
-                return j.name
-            continue
-        if yesno and any(rx.search(text) for rx in j.asks):
-            return j.name
-    return None

@@ -116,3 +116,13 @@ def test_a_figure_the_filing_lacks_is_said_missing_without_a_verdict():
                     {"company": "3M", "fiscal_year": 2022, "form": "10K"})
     assert answer.startswith("Not judged: whether 3M is capital-intensive needs the FY2017 capital expenditure"), answer
     assert "not found" in answer and not re.search(r"\b(?:Yes|No):", answer)
+
+
+@needs_pdfs
+def test_a_lenders_working_capital_is_said_not_useful_without_being_told_to():
+    # the question has no "if it is not useful, say so": a judgement says so of any metric that does not fit
+    answer = _judge("AMERICANEXPRESS_2022_10K", "Does American Express have positive working capital based on FY2022 "
+                    "data?", {"company": "American Express", "fiscal_year": 2022, "form": "10K"})
+    assert answer.startswith("Working capital is not a useful metric for American Express: its statements are a "
+                             "financial company's, whose balance sheet is not classified"), answer
+    assert "Net interest income" in answer and not re.search(r"\b(?:Yes|No):", answer)

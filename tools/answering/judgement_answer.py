@@ -135,7 +135,8 @@ def _level(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     found = [f for _t, _m, r in results if r.confident for f in r.found]
     pages = uniq(p for _t, _m, r in results if r.confident for p in r.pages_added)
     return ReaderResult(answer=" ".join(parts), confident=True, kind="metric", plan=first.plan, found=found,
-                        pages_added=pages, value=first.value, formula=first.formula)
+                        pages_added=pages, value=first.value, formula=first.formula, extraction=first.extraction,
+                        facts_context=first.facts_context)
 
 
 def _trend_years(facts: QuestionFacts, info: dict) -> list[int]:
@@ -194,7 +195,8 @@ def _trend(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     found = [f for _y, r in shown for f in r.found]
     pages = uniq(p for _y, r in shown for p in r.pages_added)
     return ReaderResult(answer=text, confident=True, kind="metric", plan=computed[last].plan, found=found,
-                        pages_added=pages, value=v1 - v0, formula=computed[last].formula)
+                        pages_added=pages, value=v1 - v0, formula=computed[last].formula,
+                        extraction=computed[last].extraction, facts_context=computed[last].facts_context)
 
 
 def answer_judgement(facts: QuestionFacts, info: Optional[dict], measure: Measure) -> Optional[ReaderResult]:

@@ -31,6 +31,9 @@ PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "finance
     ("Does Adobe have an improving Free cashflow conversion as of FY2022?", "improving", "fcf_conversion"),
     ("Are JnJ's FY2022 financials that of a high growth company?", "high_growth", None),
     ("Is Boeing highly leveraged?", "highly_leveraged", None),
+    ("Based on its FY2022 data, is 3M capital intensive?", "capital_intensive", None),  # after an opening phrase
+    ("Does Boeing carry a lot of debt?", "highly_leveraged", None),
+    ("Is PepsiCo's working capital negative in FY2022?", "negative", "working_capital"),
     ("Does Adobe have an improving liquidity profile based on its current ratio?", "improving", "current_ratio"),
 ])
 def test_the_judgement_is_read_once_with_the_question(question, judgement, metric):
@@ -56,7 +59,7 @@ def test_other_questions_ask_no_judgement(question):
 def test_the_catalog_names_only_metrics_of_the_metric_catalog():
     assert {"capital_intensive", "liquidity", "positive", "improving"} <= set(JUDGEMENTS)
     assert JUDGEMENTS["capital_intensive"].tests[0].metric == "capex_revenue"
-    assert judgement_of("Is it capital intensive?", None, "", yesno=False) is None  # a yes/no only
+    assert judgement_of("Is it capital intensive?", None, yesno=False) is None  # a yes/no only
     text, facts = metric_question("capex_revenue", 2022)
     assert facts.metric == "capex_revenue" and facts.years_written == [2022] and facts.judgement is None, text
 

@@ -24,10 +24,12 @@ __all__ = ["judgement_of"]
 _COMPARATIVE = re.compile(r"(?i)\bthan\b|\bcompared (?:to|with)\b|\bversus\b|\bvs\.?(?!\w)|\brelative to\b")
 
 
-def judgement_of(text: str, metric: Optional[str], direction: str, yesno: bool) -> Optional[str]:
+def judgement_of(text: str, metric: Optional[str], yesno: bool) -> Optional[str]:
     """The judgement `text` asks, or None (see the module docstring). `metric`: the catalog metric the question names;
-    `direction`: what it asks of the value (`QuestionFacts.direction`); `yesno`: a yes/no question."""
+    `yesno`: a yes/no question, its auxiliary first or after an opening phrase ("Based on FY2022 data, is ...": the
+    answer form's reading)."""
     first = re.split(r"\?\s+(?=\S)", text.strip())[0]
+    direction = direction_of(first, yesno)
     for j in JUDGEMENTS.values():  # a trend first: "an improving liquidity profile" asks a trend
         if j.mode == "trend" and direction == j.direction and metric in CATALOG and CATALOG[metric].good:
             return j.name

@@ -38,8 +38,7 @@ def _read(text: str) -> QuestionFacts:
     metric, line_item = measure(q, head)
     ranking = ranking_of(head)
     form = answer_form(q, figure=metric is not None or line_item is not None, ranking=ranking is not None)
-    direction = asks.direction_of(q, yesno)
-    return QuestionFacts(judgement=judgement_of(q, metric, direction, yesno),metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
+    return QuestionFacts(judgement=judgement_of(q, metric, yesno or form == "yesno"),metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
         ranking=ranking, form=form, form_nouns=list(form_nouns(q, form)),
         words=word_forms(q),
         text=text, head=head, years=years, periods=named_periods, dates=dates, month_quarters=periods.month_quarters(q),
@@ -53,7 +52,7 @@ def _read(text: str) -> QuestionFacts:
         as_of=periods.as_of_date(text), year_range=periods.year_range(head),
         scope=_scope(text), aggregate=asks.aggregate_of(head), average_years=asks.average_years(head),
         series_years=asks.series_years(head, periods.years_written(head)),
-        averages_span=asks.names_average(head), yesno=yesno, direction=direction,
+        averages_span=asks.names_average(head), yesno=yesno, direction=asks.direction_of(q, yesno),
         drivers=asks.asks_drivers(q), applicability=asks.asks_applicability(q), scale=asks.scale_asked(q),
         share_of_total=metric is None and asks.asks_share_of_total(head), asks_percent=asks.asks_percent(head),
         decimals=asks.decimals_asked(q), formula=formula_of(q))

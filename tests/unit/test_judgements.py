@@ -129,3 +129,14 @@ def test_a_lenders_working_capital_is_said_not_useful_without_being_told_to():
     assert answer.startswith("Working capital is not a useful metric for American Express: its statements are a "
                              "financial company's, whose balance sheet is not classified"), answer
     assert "Net interest income" in answer and not re.search(r"\b(?:Yes|No):", answer)
+
+
+@needs_pdfs
+def test_a_10q_is_judged_by_its_quarter():
+    # Corning's Q2 2023 10-Q has no twelve-month columns: the quarter's own figures, labelled as the quarter's
+    from finrag.tools.routing.documents import build_document_info
+
+    info = build_document_info("CORNING_2023Q2_10Q").model_dump()
+    answer = _judge("CORNING_2023Q2_10Q", "Is Corning profitable in Q2 2023?", info)
+    assert answer.startswith("Yes: Corning is profitable, judged by its Q2 FY2023 figures: its net profit margin was"), answer
+    assert "'Net sales'" in answer and "[CORNING_2023Q2_10Q, p. 2]" in answer

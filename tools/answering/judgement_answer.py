@@ -30,7 +30,7 @@ from finrag.tools.sequences import uniq
 from finrag.tools.vocabulary.judgements import JUDGEMENTS, NAMED, Judgement, Test
 from finrag.tools.vocabulary.metrics import METRICS, Metric
 
-__all__ = ["Measure", "answer_judgement", "metric_question"]
+__all__ = ["Measure", "answer_judgement", "metric_question", "period_label"]
 
 Measure = Callable[[str, QuestionFacts], ReaderResult]
 """Computes one catalog metric for one year: (the question in finrag's words, its reading) -> the reader's result."""
@@ -39,10 +39,16 @@ _TREND_YEARS = 3
 """A 10-K's income and cash flow statements report three fiscal years (its balance sheet two)."""
 
 
-def metric_question(metric: str, year: int) -> tuple[str, QuestionFacts]:
-    """The question one figure of a judgement asks, in finrag's words ("What was the quick ratio in FY2022?"), and its
-    reading: that catalog metric for that fiscal year, one value, allowed to be said not useful for the company."""
-    text = f"What was the {METRICS[metric].display} in FY{year}?"
+def period_label(year: int, quarter: Optional[int] = None) -> str:
+    """'FY2022', or 'Q2 FY2023' for a quarter."""
+    return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
+
+
+def metric_question(metric: str, year: int, quarter: Optional[int] = None) -> tuple[str, QuestionFacts]:
+    """The question one figure of a judgement asks, in finrag's words ("What was the quick ratio in FY2022?", "... in
+    Q2 FY2023?"), and its reading: that catalog metric for that period, one value, allowed to be said not useful for
+    the company."""
+    text = f"What was the {METRICS[metric].display} in {period_label(year, quarter)}?"
     facts = read_question(text).model_copy(update={
         "metric": metric, "line_item": None, "formula": None, "yesno": False, "direction": "", "judgement": None,
         "aggregate": "single", "series_years": None, "form": "", "applicability": True, "asks_percent": False,
@@ -73,6 +79,15 @@ def _asked_year(facts: QuestionFacts, info: dict) -> Optional[int]:
     return int(info["fiscal_year"]) if info.get("fiscal_year") else None
 
 
+def _asked_quarter(facts: QuestionFacts, info: dict) -> Optional[int]:
+    """The fiscal quarter the figures are for: the one the question names, else a 10-Q's own when the question asks
+    no year ("Is Pfizer profitable?" over its Q2 10-Q: the quarter's columns); None for a year."""
+    if len(set(facts.quarters)) == 1:
+        return facts.quarters[0]
+    quarterly = str(info.get("form") or "").upper().replace("-", "") == "10Q"
+    return int(info["quarter"]) if quarterly and info.get("quarter") and not facts.asks_annual else None
+
+
 def _words(judgement: Judgement, yes: bool, info: dict, metric: Optional[Metric]) -> str:
     company = str(info.get("company") or "the company")
     template = judgement.yes if yes else judgement.no
@@ -80,11 +95,11 @@ def _words(judgement: Judgement, yes: bool, info: dict, metric: Optional[Metric]
                            metric=metric.display if metric is not None else "metric")
 
 
-def _missing(what: str, metric: Metric, year: int, result: ReaderResult) -> str:
+def _missing(what: str, metric: Metric, period: str, result: ReaderResult) -> str:
     """No verdict: what was needed and not found (never a guess, never another filing's figure)."""
     miss = ", ".join(result.missing) or "its inputs"
     found = "; ".join(uniq(f"{f.label} = {f.raw or f.value} {f.cite}" for f in result.found))
-    return (f"Not judged: whether {what} needs the FY{year} {metric.display}, which could not be computed from the "
+    return (f"Not judged: whether {what} needs the {period} {metric.display}, which could not be computed from the "
             f"routed filing: {miss} not found." + (f" Found: {found}." if found else ""))
 
 
@@ -103,17 +118,19 @@ def _level(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     tests = _tests(judgement, facts.metric)
     if year is None or not tests:
         return None
-    results = [(test, METRICS[m], measure(*metric_question(m, year))) for test, m in tests]
+    quarter = _asked_quarter(facts, info)
+    period = period_label(year, quarter)
+    results = [(test, METRICS[m], measure(*metric_question(m, year, quarter))) for test, m in tests]
     test, metric, first = results[0]
     if first.not_applicable:
         return first
     what = _words(judgement, True, info, metric)
     if not first.confident or first.value is None:
-        return ReaderResult(answer=_missing(what, metric, year, first), confident=False, kind="metric",
+        return ReaderResult(answer=_missing(what, metric, period, first), confident=False, kind="metric",
                             plan=first.plan, found=first.found, missing=first.missing, pages_added=first.pages_added)
     passes = test.passes(first.value)
     reading = (metric.threshold_text if test.metric == NAMED and metric.threshold_text else test.reading)
-    lead = (f"{'Yes' if passes else 'No'}: {_words(judgement, passes, info, metric)}, judged by its FY{year} figures: "
+    lead = (f"{'Yes' if passes else 'No'}: {_words(judgement, passes, info, metric)}, judged by its {period} figures: "
             f"its {metric.display} was {_value_text(metric, first.value)}"
             + (f" ({test.negative_reading})" if test.negative_reading and first.value < 0 else "")
             + f" {_cites(first)}.")
@@ -130,7 +147,7 @@ def _level(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     readings = "; ".join(x for x in [reading] + [t.reading for t, _m, _r in results[1:]] if x)
     parts.append(f"This is a judgement, not a figure the filing states: {readings}"
                  + ("; the first measure decides" if len(results) > 1 else "") + ".")
-    parts.append("Figures: " + " ".join(f"{m.display} FY{year}: {_figures(r)}" for _t, m, r in results
+    parts.append("Figures: " + " ".join(f"{m.display} {period}: {_figures(r)}" for _t, m, r in results
                                        if r.confident and r.value is not None))
     found = [f for _t, _m, r in results if r.confident for f in r.found]
     pages = uniq(p for _t, _m, r in results if r.confident for p in r.pages_added)
@@ -161,7 +178,8 @@ def _trend(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     if name is None or name not in METRICS or len(years) < 2:
         return None
     metric = METRICS[name]
-    computed = {y: measure(*metric_question(name, y)) for y in years}
+    quarter = _asked_quarter(facts, info)
+    computed = {y: measure(*metric_question(name, y, quarter)) for y in years}
     last, before = years[-1], years[-2]
     for y in (last, before):
         r = computed[y]
@@ -169,29 +187,31 @@ def _trend(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
             return r
         if not r.confident or r.value is None:
             what = _words(judgement, True, info, metric)
-            return ReaderResult(answer=_missing(what, metric, y, r), confident=False, kind="metric", plan=r.plan,
+            return ReaderResult(answer=_missing(what, metric, period_label(y, quarter), r), confident=False, kind="metric", plan=r.plan,
                                 found=r.found, missing=r.missing, pages_added=r.pages_added)
     shown = [(y, computed[y]) for y in years if computed[y].confident and computed[y].value is not None]
     values = [(y, float(r.value or 0.0)) for y, r in shown]
     high = metric.good == "high"
     v0, v1 = float(computed[before].value or 0.0), float(computed[last].value or 0.0)
     better = v1 != v0 and (v1 > v0) == high
-    verdict = ("Yes" if better else "No") if facts.yesno else ("Improved" if better else "Declined" if v1 != v0
+    yesno = facts.yesno or facts.form == "yesno"  # "Based on FY2023, is ... improving?" asks yes or no too
+    verdict = ("Yes" if better else "No") if yesno else ("Improved" if better else "Declined" if v1 != v0
                                                                  else "Unchanged")
     cites = [_cites(computed[y]) for y, _v in values]
     same = len(set(cites)) == 1  # one statement page for every year: cited once
-    series = ", ".join(f"FY{y} {_value_text(metric, v)}" + ("" if same else f" {c}") for (y, v), c in zip(values, cites))
+    series = ", ".join(f"{period_label(y, quarter)} {_value_text(metric, v)}" + ("" if same else f" {c}") for (y, v), c in zip(values, cites))
     series += f" {cites[0]}" if same else ""
     delta = (f"{v1 - v0:+.1f} percentage points" if metric.unit == "percent" else
              fmt_money(v1 - v0, "millions") if metric.unit == "currency" else f"{v1 - v0:+.2f}")
     moved = "rose" if v1 > v0 else "fell" if v1 < v0 else "was unchanged"
-    change = f"{moved} from {_value_text(metric, v0)} in FY{before} to {_value_text(metric, v1)} in FY{last} ({delta})"
-    text = (f"{verdict}: {_words(judgement, better, info, metric)}: it {change}." if facts.yesno else
+    change = (f"{moved} from {_value_text(metric, v0)} in {period_label(before, quarter)} to {_value_text(metric, v1)} "
+              f"in {period_label(last, quarter)} ({delta})")
+    text = (f"{verdict}: {_words(judgement, better, info, metric)}: it {change}." if yesno else
             f"{verdict}: {possessive(str(info.get('company') or ''), 'The company')} {metric.display} {change}.")
     text += f" By fiscal year: {series}." + _direction_words(values, high)
     text += (f" This is a judgement, not a figure the filing states: a metric is read as improving when its latest "
              f"year is better than the year before ({'higher' if high else 'lower'} is better for {metric.display}).")
-    text += f" Figures (FY{last}): {_figures(computed[last])}"
+    text += f" Figures ({period_label(last, quarter)}): {_figures(computed[last])}"
     found = [f for _y, r in shown for f in r.found]
     pages = uniq(p for _y, r in shown for p in r.pages_added)
     return ReaderResult(answer=text, confident=True, kind="metric", plan=computed[last].plan, found=found,

@@ -29,3 +29,14 @@ def test_a_shareholders_deficit_is_highly_leveraged(boeing_index):
     assert answer.startswith("Yes: Boeing is highly leveraged, judged by its FY2024 figures: its debt-to-equity ratio "
                              "was -"), answer
     assert "shareholders' deficit" in answer
+
+
+def test_a_year_the_index_lacks_is_not_judged_from_another_years_figures(boeing_index):
+    # HDRR routes to the nearest filing and says so; the FY2019 figures are not in it: no verdict from FY2024's
+    answer = _ask(boeing_index, "Is Boeing capital-intensive based on FY2019 data?")
+    assert "Not judged: whether Boeing is capital-intensive needs the FY2019 capital expenditure" in answer, answer
+    assert not re.search(r"\b(?:Yes|No):", answer)
+    # unrouted (CBR), the top passage's filing lacks them too: the passages that bear on it, marked, no verdict
+    cbr = run_query("Is Boeing capital-intensive based on FY2019 data?", system="cbr",
+                    index_dir=str(boeing_index))["answer"]
+    assert not re.search(r"\b(?:Yes|No):|Not judged", cbr), cbr

@@ -16,7 +16,8 @@ __all__ = ["answer"]
 
 
 def answer(ev: Evidence) -> Optional[ReaderResult]:
-    """The judgement, or None (several routed filings: the `measure` kind answers)."""
+    """The judgement, or None (several routed filings, or none routed and the figures not in the top passage's filing:
+    the `measure` kind answers, and the passages after it)."""
     if len(ev.docs) > 1:
         return None
 
@@ -26,4 +27,7 @@ def answer(ev: Evidence) -> Optional[ReaderResult]:
             asked.__dict__["tagged"] = ev.__dict__["tagged"]
         return measure.answer(asked)
 
-    return answer_judgement(ev.facts, ev.info, figure)
+    result = answer_judgement(ev.facts, ev.info, figure)
+    if result is not None and not ev.docs and not (result.confident or result.not_applicable):
+        return None  # nothing routed and the top passage's filing lacks the figures: the passages that bear on it
+    return result

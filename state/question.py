@@ -178,6 +178,10 @@ class QuestionFacts(BaseModel):
     form_nouns: list[str] = Field(default_factory=list)
     """The words the noun a count or a list asks for may be written with ("how many employees" -> 'employees',
     'people', 'associates', ...; "what are the reportable segments" -> 'segments', 'segment')."""
+    judgement: Optional[str] = None
+    """The judgement the question asks, a key of the judgement catalog (`finrag.tools.vocabulary.judgements`:
+    'capital_intensive', 'liquidity', 'positive', 'improving', ...): "Is 3M a capital-intensive business?", "Does Amcor
+    have an improving gross margin profile?"; answered from computed figures against a stated convention."""
     applicability: bool = False
     """It asks to say so when the measure does not fit the company ("If operating margin is not a useful metric for
     a company like this, then state that and explain why")."""

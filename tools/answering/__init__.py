@@ -18,6 +18,8 @@ cover_text.py: cover facts from a filing's text when it tags none (PDFs, EDGAR H
 fallback_answer.py: the body of an answer when routing chose no filing (issue 48; the lead is
     `route_notes.lead_of_fallback`).
 formula_answer.py: the question's own arithmetic answered.
+judgement_answer.py: judgement questions (capital-intensive, an improving margin, healthy liquidity) answered from
+    computed catalog metrics against the judgement catalog's conventions, led by the verdict.
 furniture.py: page furniture.
 member_answer.py: a segment, product or region value answered from the filing's one-member facts (`member_facts`),
     or its change, share of the total or margin (`member_math`); a not-found answer that lists the tagged members,

@@ -136,6 +136,8 @@ class ReaderResult:
     (`xbrl_facts.check_against_table`), or None when the table reader found none."""
     question_formula: Optional[Formula] = None
     """For a question with arithmetic of its own: the formula computed (or said not computable): `formula_answer`."""
+    not_applicable: bool = False
+    """The answer says the metric is not a useful one for the company (a lender's or insurer's statements)."""
 
 
 def _statement_factor(item_stmt: str, table_stmt: Optional[str], flow: bool) -> float:
@@ -373,6 +375,7 @@ def read(question: str, contexts: list[dict], source: PageSource, *, extracted: 
         lender = _lender_rows(lookup) if facts.applicability and plan.metric is not None else []
         if lender and any(_OPERATING_ITEM.search(m) for m in missing):
             result.answer = render_not_applicable(plan, company, missing, lender)
+            result.not_applicable = True
         else:
             result.answer = render_not_found(plan, company, flist, missing)
         return result

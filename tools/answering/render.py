@@ -243,6 +243,11 @@ def render_not_applicable(plan: Plan, company: str, missing: list[str], rows: li
                                       if not m.lower().startswith(("total revenue", "revenue", "net sales"))))
     shown = "; ".join(f"'{r.label}' {r.raw or r.value} ({', '.join(x for x in (r.scale, r.header) if x)}) {r.cite}"
                       for r in rows[:3])
+    if lacks and all(m.startswith("total current") for m in lacks.split(" or ")):  # an unclassified balance sheet
+        return (f"{what[:1].upper() + what[1:]} is not a useful metric for {who}: its statements are a financial "
+                f"company's, whose balance sheet is not classified into current and non-current items (no {lacks} "
+                f"line), so its liquidity is not measured through {what}. Its income statement reports instead: "
+                f"{shown}.")
     return (f"{what[:1].upper() + what[1:]} is not a useful metric for {who}: its income statement is a financial "
             f"company's, with no {lacks} line, so its performance is not measured through {what}. It reports "
             f"instead: {shown}.")

@@ -15,6 +15,7 @@ operand.py: one operand of a formula written in words, resolved.
 role_operators.py: arithmetic written by where the operands stand ("A to B", "A after B", a numerator and a
     denominator named by role), not by an operator word.
 ranking.py: ranking questions.
+judgement.py: the judgement a question asks ("Is 3M capital-intensive?"), a key of the judgement catalog.
 shorthand.py: analysts' shorthand written out before a question is read.
 """
 from finrag.tools.question.read import read_question

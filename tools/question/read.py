@@ -15,6 +15,7 @@ from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
 from finrag.tools.question.form import answer_form, form_nouns
 from finrag.tools.question.formula import formula_of
+from finrag.tools.question.judgement import judgement_of
 from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
 from finrag.tools.question.ranking import ranking_of
 from finrag.tools.question.section_intent import question_scope
@@ -37,7 +38,7 @@ def _read(text: str) -> QuestionFacts:
     metric, line_item = measure(q, head)
     ranking = ranking_of(head)
     form = answer_form(q, figure=metric is not None or line_item is not None, ranking=ranking is not None)
-    return QuestionFacts(metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
+    return QuestionFacts(judgement=judgement_of(q, metric, yesno or form == "yesno"),metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
         ranking=ranking, form=form, form_nouns=list(form_nouns(q, form)),
         words=word_forms(q),
         text=text, head=head, years=years, periods=named_periods, dates=dates, month_quarters=periods.month_quarters(q),

@@ -3,6 +3,8 @@
 line_items.py: line-item names and synonyms, and the filing rows they read as.
 catalog.py: the metric catalog (`data/metric_catalog.toml`) parsed into formulas; metrics.py: the metrics built
     from it (`metric_of`, `computer`); arithmetic.py: the one evaluator of a formula (`evaluate`, `Undefined`).
+judgements.py: the judgement catalog (`data/judgement_catalog.toml`): which catalog metrics decide a judgement
+    question, against which threshold, in which words.
 statements.py: the financial statements' titles and what a question asks of them.
 dates.py: month names and abbreviations, ISO dates, two-digit years, dates as filings write them.
 """

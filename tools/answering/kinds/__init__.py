@@ -8,6 +8,7 @@ kind, one module per kind.
 | kind | the question | module | when it has no answer |
 |---|---|---|---|
 | `formula` | defines, composes or names a metric of its own (`QuestionFacts.formula`) | `formula.py` | (always answers: computed, or said why not) |
+| `judgement` | asks a verdict on figures (`QuestionFacts.judgement`: capital-intensive, an improving margin, healthy liquidity) | `judgement.py` | `measure` |
 | `ranking` | asks which part of a breakdown ranks first (`QuestionFacts.ranking`) | `ranking.py` | `measure` |
 | `cover` | asks a cover-page fact (`QuestionFacts.cover`) | `cover.py` | `measure` |
 | `measure` | asks a line item, a member of a breakdown, a catalog metric, a change or a series | `measure.py` | (always answers: the table reader) |
@@ -20,24 +21,26 @@ from __future__ import annotations
 from typing import Callable, Literal, Optional
 
 from finrag.state.question import QuestionFacts
-from finrag.tools.answering.kinds import cover, formula, measure, ranking
+from finrag.tools.answering.kinds import cover, formula, judgement, measure, ranking
 from finrag.tools.answering.kinds.evidence import Evidence
 from finrag.tools.answering.reader import ReaderResult
 
 __all__ = ["ANSWERERS", "AskKind", "Evidence", "FALLBACK", "answer", "ask_kind"]
 
-AskKind = Literal["formula", "ranking", "cover", "measure"]
+AskKind = Literal["formula", "judgement", "ranking", "cover", "measure"]
 """The kind of question (see the module docstring)."""
 
 ANSWERERS: dict[AskKind, Callable[[Evidence], Optional[ReaderResult]]] = {
-    "formula": formula.answer, "ranking": ranking.answer, "cover": cover.answer, "measure": measure.answer}
-FALLBACK: dict[AskKind, AskKind] = {"ranking": "measure", "cover": "measure"}
+    "formula": formula.answer, "judgement": judgement.answer, "ranking": ranking.answer, "cover": cover.answer, "measure": measure.answer}
+FALLBACK: dict[AskKind, AskKind] = {"judgement": "measure", "ranking": "measure", "cover": "measure"}
 
 
 def ask_kind(facts: QuestionFacts) -> AskKind:
     """The question's kind, from its one reading."""
     if facts.formula is not None:
         return "formula"
+    if facts.judgement is not None:
+        return "judgement"
     if facts.ranking is not None:
         return "ranking"
     if facts.cover is not None:

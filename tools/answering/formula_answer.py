@@ -47,7 +47,9 @@ def with_rows(formula: Formula, worded: bool = False) -> Formula:
 
     def swap(e: Expr) -> Expr:
         if isinstance(e, Unknown):
-            return Item(item=row_item_name(e.phrase), phrase=e.phrase, offset=e.offset)
+            # the row's words without the operand's period and where it is reported ("current deferred revenue on
+            # the June 30, 2025 balance sheet" reads the row "current deferred revenue")
+            return Item(item=row_item_name(clean_phrase(e.phrase) or e.phrase), phrase=e.phrase, offset=e.offset)
         if isinstance(e, Item) and not e.item.startswith(ROW) and (
                 (worded and len(clean_phrase(e.phrase).split()) >= 2) or e.item in twice):
             return e.model_copy(update={"item": row_item_name(clean_phrase(e.phrase), like=e.item)})

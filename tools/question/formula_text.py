@@ -16,7 +16,7 @@ import re
 from typing import Callable, Optional
 
 from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
-from finrag.tools.question.operand import SUBJECT, resolve, year_number
+from finrag.tools.question.operand import SUBJECT, name_key, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
 from finrag.tools.question.role_operators import after, bare_to, distinct_parts, framed
 from finrag.tools.vocabulary.dates import MONTH_NAMES
@@ -28,7 +28,7 @@ MAX_TERMS = 50
 
 _PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|as %|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
-    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<![\w-])over(?![\w-])|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
+    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b)"
     r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$)))"
@@ -83,6 +83,7 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     and B" -> "A + B + C", "take A and divide by B" -> "A / B", "A, then divide by B" -> "⟨A⟩ / B", "A as a
     percentage of B" -> "⟨A⟩ / ⟨B⟩" (a percentage of applies to all that comes before it), " — A — " -> "(A)"."""
     text = re.sub(r"\s[—–]\s(.+?)\s[—–]\s", r" (\1) ", text)
+    text = re.sub(r"(?i)\s*/\s*\((loss|losses|deficit)\)", r" (\1)", text)  # "earnings/(loss)": a label's sign, no division
     text = re.sub(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b",  # "12/31/2023" is a date, never two divisions
                   lambda m: f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
                   else m.group(0), text)
@@ -104,6 +105,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
         split = _split_two(m.group(1), defined, (" to ", " and "))
         if split:
             text = f"{text[:m.start()]}⟨{split[0]}⟩ / ⟨{split[1]}⟩"
+    m = re.search(r"(?i)(?<![\w'’-])([\w&]+)-to-([\w&]+)(?![\w-])", text)
+    if m and {name_key(m.group(1)), name_key(m.group(2))} <= set(defined):  # "debt-to-equity" of the question's debt
+        text = f"{text[:m.start()]}⟨{m.group(1)}⟩ / ⟨{m.group(2)}⟩{text[m.end():]}"  # and equity
     m = _TO_RATIO.search(text)
     if m and not isinstance(resolve(m.group(1), defined), Unknown) and not isinstance(resolve(m.group(2), defined),
                                                                                       Unknown):

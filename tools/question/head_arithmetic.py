@@ -25,7 +25,7 @@ def arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str,
     """Arithmetic the head writes over known operands, sentence by sentence (the first that holds some): the span
     from its first operand to its last, when every operand between resolves (else None: "over the past three
     years" is no division)."""
-    for sentence in re.split(r"(?<=[?;])\s+|(?<=\.)\s+(?=[A-Z])", head):
+    for sentence in re.split(r"(?<=[?;:])\s+|(?<=\.)\s+(?=[A-Z])", head):  # "Apple asset turnover, 9M: A over B"
         found = _sentence_arithmetic(sentence, defined)
         if found is not None:
             return found
@@ -96,7 +96,7 @@ def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
     """The first operand of the head's arithmetic: the phrase when it is one, else its ending that is one after a
     word that can end a request ("What is Tesla's EBITDA"), else the phrase as a row of the filing when it reads as a
     row's label ("Marketing and sales", "cloud services and license support revenues")."""
-    phrase = re.split(r",\s|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", _LABEL_COMMA.sub(r" \1", phrase))[-1]
+    phrase = re.split(r",\s(?!(?:19|20)\d\d\b)|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", _LABEL_COMMA.sub(r" \1", phrase))[-1]
     phrase = phrase.strip(" ,")
     if not expr_unknowns(resolve(phrase, defined)):
         return phrase
@@ -106,7 +106,7 @@ def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
 def _closing(phrase: str, defined: dict[str, Expr], numbers: bool) -> Optional[str]:
     """The last operand of the head's arithmetic, as `_opening` reads the first (its beginning, before a word that can
     follow an operand: "capex for fiscal 2024")."""
-    phrase = re.split(r",\s|;\s|\?|\.\s|\s[—–]\s", _LABEL_COMMA.sub(r" \1", phrase))[0].strip(" .")
+    phrase = re.split(r",\s(?!(?:19|20)\d\d\b)|;\s|\?|\.\s|\s[—–]\s", _LABEL_COMMA.sub(r" \1", phrase))[0].strip(" .")
     got = resolve(phrase, defined)
     if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
         return phrase
@@ -117,7 +117,7 @@ def _closing(phrase: str, defined: dict[str, Expr], numbers: bool) -> Optional[s
 def _operand_suffix(phrase: str, defined: dict[str, Expr], shortest: bool = False) -> Optional[str]:
     """The longest ending of `phrase` that is an operand other than a bare number ("What is Tesla's 2024 EBITDA"
     -> "Tesla's 2024 EBITDA": a number there is a date's or a year's)."""
-    phrase = re.split(r",\s|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", phrase)[-1]
+    phrase = re.split(r",\s(?!(?:19|20)\d\d\b)|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", phrase)[-1]
     words = phrase.split()
     for k in (range(len(words) - 1, -1, -1) if shortest else range(len(words))):
         cand = " ".join(words[k:])

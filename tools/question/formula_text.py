@@ -84,6 +84,7 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     percentage of B" -> "⟨A⟩ / ⟨B⟩" (a percentage of applies to all that comes before it), " — A — " -> "(A)"."""
     text = re.sub(r"\s[—–]\s(.+?)\s[—–]\s", r" (\1) ", text)
     text = re.sub(r"(?i)\s*/\s*\((loss|losses|deficit)\)", r" (\1)", text)  # "earnings/(loss)": a label's sign, no division
+    text = re.sub(r"\((\w+)\)\s*/\s*(?=\w)", r"(\1) ", text)  # "net cash (used)/provided by": a label's alternatives
     text = re.sub(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b",  # "12/31/2023" is a date, never two divisions
                   lambda m: f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
                   else m.group(0), text)

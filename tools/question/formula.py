@@ -72,7 +72,7 @@ _PERIOD_NAME = re.compile(r"(?:(?:the|this|that|current|prior|fiscal)\s+)?(?:qua
 """A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's."""
 _FORMAT_WORDS = r"(?:%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
                 r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
-                r"(?:ed)?|it|the|result|of|and|x|times|ratio|figure|number|value|format|negative|if|it|fell|may|be|" \
+                r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
                 r"nearest|tenth|hundredth|whole)"
 _FORMAT_TAIL = re.compile(rf"(?i)(?:[,.;(]|\s—\s|^)\s*(?:{_FORMAT_WORDS}[\s,]*)+[.)]*\s*$")
 """A definition's last clause that only says how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in

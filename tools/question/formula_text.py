@@ -125,7 +125,8 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     if m:
         tail = re.split(r"(?i)\s+(?=divided by\b|over\b|minus\b|less\b|times\b|multiplied by\b)|\s[/*-]\s|[?.;]\s",
                         m.group(1), maxsplit=1)
-        parts = _split_and(tail[0], defined, listed=True)
+        listed = re.split(r"\s[—–]\s|:\s", tail[0])[-1]  # "the sum of its three debt lines — A, B and C": the list
+        parts = _split_and(listed, defined, listed=True)
         if len(parts) >= 2:
             rest = m.group(1)[len(tail[0]):]
             text = f"{text[:m.start()]}⟨{' + '.join(parts)}⟩{rest}"

@@ -84,6 +84,10 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
         return BinOp(op="+", left=resolve(f"current {base}", defined, anchor),
                      right=resolve(f"non-current {base}", defined, anchor))
     text = re.sub(r"⟦([^⟧]*)⟧", lambda m: f" {m.group(1)} " if _is_period(m.group(1)) else m.group(0), text)
+    side = re.fullmatch(r"(?i)\s*(.+?)\s*⟦\s*(?:the\s+)?((?:non-?|long-term |short-term )?current|long-term|short-term)"
+                        r"(?:\s+portion)?\s*⟧\s*", text)
+    if side:  # "term debt (current)", "term debt (non-current)": the qualifier names which row, it is no gloss
+        text = f"{side.group(2)} {side.group(1)}"
     if "⟦" in text:  # a gloss: without it, else its words in place ("total cost (of revenue)")
         got = _resolve(" ".join(re.sub(r"⟦[^⟧]*⟧", " ", text).split()), defined, anchor)
         if isinstance(got, Unknown):

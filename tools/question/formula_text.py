@@ -88,6 +88,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     text = re.sub(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b",  # "12/31/2023" is a date, never two divisions
                   lambda m: f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
                   else m.group(0), text)
+    m = _VERSUS.search(text)
+    if m:  # "revenue Q2 2025 vs Q2 2024, % change": the later over the earlier, less one
+        text = f"{text[:m.start('a')]}⟨⟨{m.group('a')}⟩ / ⟨{m.group('b')}⟩ - 1⟩{text[m.end():]}"
     stepped = _steps(text, defined)
     if stepped is not None:
         return stepped
@@ -136,6 +139,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     return text
 
 
+_VERSUS = re.compile(r"(?i)(?P<a>(?:[^,.;:?(]|\.\d|\d,\d)+?)\s+(?:vs\.?|versus|compared (?:with|to)|against)\s+(?P<b>[^,.;:?()]+?)"
+                     r"\s*[-–—,:;(]?\s*(?:in\s+|as\s+(?:a\s+)?)?(?:%|percent(?:age)?|pct)\s*(?:change|growth|increase|difference)\b\)?")
+"""A measure at one period against another "% change" ("Tesla revenue Q2 2025 vs Q2 2024, % change")."""
 _TO_RATIO = re.compile(r"(?i)(?<![\w'’])([\w&]+(?:[ -][\w&]+)?)-to-([\w&]+(?:[ -][\w&]+)?) ratio\b")
 _THEN = re.compile(r"(?i),?\s+(?:and\s+)?then\s+(divide|subtract|add|multiply|express)\s+(?:it\s+|that\s+|this\s+|the "
                    r"result\s+)?(by|from|to|as an? (?:percentage|percent|share|fraction) of)?\s*")
@@ -227,7 +233,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     text = rewrite(" ".join(text.split()), defined)
     percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?|share) of\b", text))  # a fraction: a ratio
     tokens = defined_in_place(split_operators(text))
-    years = [y for w in re.findall(r"(?i)\b(?:19|20)\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
+    years = [y for w in re.findall(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
              if (y := year_number(w)) is not None]
     anchor = max(years) if years else None
     n = sum(1 for k, _v in tokens if k == "phrase")

@@ -52,6 +52,7 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
         return None  # "(current minus prior)": how the asked measure is compared, not a measure (`_CHANGE`)
     start = _opening(first, defined)
     scaling = phrases[-1] > 0 and tokens[phrases[-1] - 1] in (("op", "*"), ("op", "/"))  # "multiplied by 365"
+    scaling = scaling or (tokens[phrases[-1] - 1] == ("op", "-") and last.strip(" .,") == "1")  # "A / B - 1": growth
     end = _closing(last, defined, scaling)
     if start is None or end is None:
         return None
@@ -61,7 +62,8 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     expr, percent, n = expression_of(text, defined)
     percent = percent or bool(re.search(r"(?i)\b(?:%|percent(?:age)?|share) of\b", head))
     # operands the head writes that finrag has no name for (a defined name's own unknowns are the definition's)
-    unknown = [v for k, v in tokens if k == "phrase" and isinstance(resolve(v, defined), Unknown)]
+    unknown = [v for k, v in tokens if k == "phrase" and isinstance(resolve(v, defined), Unknown) and
+               not _PERIOD_WORDS.fullmatch(v.strip(" ,.;:"))]  # a bare period is the operand before it then
     if expr is None or n < 2 or len(unknown) > n - len(unknown) + 1 or any(
             len(u.split()) > 8 or not label_like(u) for u in unknown):
         return None  # operands finrag has no name for may be the filing's own rows ("Marketing and sales"), a few
@@ -70,7 +72,7 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     shown[phrases[-1]] = ("phrase", _operand_prefix(last, defined, shortest=True) or end)
     name = " ".join((v if v in "()" else f" {'net of' if v == '~' else v} ") if k == "op" else clean_phrase(v)
                     for k, v in shown)
-    name = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(name.split())))
+    name = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(name.split()))).replace("()", "(the earlier period)")
     return expr, name, percent
 
 

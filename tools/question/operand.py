@@ -164,6 +164,9 @@ def _year_of(low: str) -> Optional[int]:
     quarter = re.search(r"\b(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s*)?((?:19|20)\d\d)\b", low)
     if quarter:  # "Q2 2024 revenue", "OI (H1 2024)", "NI (9M FY23)": the operand's own period
         return int(quarter.group(1))
+    years = set(re.findall(r"\b((?:19|20)\d\d)\b", low))
+    if len(years) == 1 and not re.search(r"(?i)\b(?:between|from|through|since|until)\b", low):
+        return int(years.pop())  # "2023 revenue", "revenue in 2023": one year, the operand's own
     m = re.search(rf"(?i)\b(?:{MONTH_WORDS}\.? \d{{1,2}},? |fy ?|fiscal (?:year )?|year[- ]end |end of (?:fy ?|fiscal )?)"
                   r"((?:19|20)\d\d)\b", low)
     return int(m.group(1)) if m else None

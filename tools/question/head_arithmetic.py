@@ -62,8 +62,8 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     expr, percent, n = expression_of(text, defined)
     percent = percent or bool(re.search(r"(?i)\b(?:%|percent(?:age)?|share) of\b", head))
     # operands the head writes that finrag has no name for (a defined name's own unknowns are the definition's)
-    unknown = [v for k, v in tokens if k == "phrase" and isinstance(resolve(v, defined), Unknown) and
-               not _PERIOD_WORDS.fullmatch(v.strip(" ,.;:"))]  # a bare period is the operand before it then
+    unknown = [v for i, (k, v) in enumerate(tokens) if k == "phrase" and isinstance(resolve(v, defined), Unknown)
+               and not _grouped_period(tokens, i)]
     if expr is None or n < 2 or len(unknown) > n - len(unknown) + 1 or any(
             len(u.split()) > 8 or not label_like(u) for u in unknown):
         return None  # operands finrag has no name for may be the filing's own rows ("Marketing and sales"), a few
@@ -74,6 +74,13 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
                     for k, v in shown)
     name = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(name.split()))).replace("()", "(the earlier period)")
     return expr, name, percent
+
+
+def _grouped_period(tokens: list[tuple[str, str]], i: int) -> bool:
+    """Is token i a bare period in a group of its own ("⟨revenue Q2 2025⟩ / ⟨Q2 2024⟩": the operand before it at that
+    period), not a period after an operator word ("change in working capital over 2024": no division)?"""
+    return 0 < i < len(tokens) - 1 and tokens[i - 1] == ("op", "(") and tokens[i + 1] == ("op", ")") and \
+        bool(_PERIOD_WORDS.fullmatch(tokens[i][1].strip(" ,.;:")))
 
 
 def label_like(phrase: str) -> bool:

@@ -20,7 +20,18 @@ import dataclasses
 import re
 from typing import Callable, Optional
 
-from finrag.state.formula import Average, BinOp, Call, Expr, Formula, Item, Unknown, expr_items, expr_text, expr_unknowns
+from finrag.state.formula import (
+    Average,
+    BinOp,
+    Call,
+    Expr,
+    Formula,
+    Item,
+    Unknown,
+    expr_items,
+    expr_text,
+    expr_unknowns,
+)
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import metric_answer, number, picked_inputs
 from finrag.tools.answering.questions import Plan

@@ -406,9 +406,9 @@ def _zero_divisors(expr: Expr) -> list[str]:
         right = expr.right
         if expr.op == "/" and always_zero(right):
             out.append(f"the definition divides by {expr_text(right)}, which is zero whatever the filing reports")
-        elif expr.op in "-/" and isinstance(expr.left, Item) and expr.left == right.model_copy(
-                update={"phrase": expr.left.phrase}):
-            out.append(f"its operands {expr.left.phrase or expr_text(expr.left)!r} and {expr.right.phrase or expr_text(right)!r} "
+        elif expr.op in "-/" and isinstance(expr.left, Item) and isinstance(right, Item) and \
+                (expr.left.item, expr.left.offset) == (right.item, right.offset):
+            out.append(f"its operands {expr.left.phrase or expr_text(expr.left)!r} and {right.phrase or expr_text(right)!r} "
                        "read as the same figure for the same period; finrag could not tell which period each one is")
         if out:
             return out

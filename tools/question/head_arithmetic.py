@@ -93,7 +93,8 @@ def label_like(phrase: str) -> bool:
         r"percent|percentage|million|billion|usd|please|indicate|tell|show|provide|need|want)\b|\d|\?", phrase)
 
 
-_PERIOD_WORDS = re.compile(r"(?i)current|prior|previous|beginning|ending|this year|last year|(?:fy|q[1-4])?\s*'?\d{2,4}")
+_PERIOD_WORDS = re.compile(r"(?i)current|prior|previous|beginning|ending|this year|last year|(?:q[1-4]\s*)?(?:fy\s*)?'?\d{2,4}"
+                           r"|(?:fy|q[1-4])\s*'?\d{2,4}")
 
 
 _LABEL_COMMA = re.compile(r"(?i),\s+(net|current|non-?current|total)\b(?=\s*(?:,|$|\s+(?:as|over|divided|minus|plus|"

@@ -423,6 +423,8 @@ def _composed(head: str, asks_percent: bool, subject: Optional[dict[str, Expr]] 
     if found is None:
         return _averaged(head)
     expr, name, percent = found
+    grown = re.fullmatch(r"\(\((.+?)\) / \(the earlier period\) - 1\)", name)
+    name = f"growth of {grown.group(1)}" if grown else name  # "revenue Q2 2025 vs Q2 2024, % change"
     if _part_share(expr):
         return None  # "AWS as a percent of net sales": a part's share of the total (the member answerer's)
     names_metric = any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names)

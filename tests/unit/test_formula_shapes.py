@@ -59,9 +59,17 @@ def test_a_definitions_format_tail_is_no_operand(rhs, expected):
     # the numerator and denominator spell out what the head writes in short words
     ("MSFT: SBC as a share of operating cash flow for Q3 FY2025. Numerator = stock-based compensation, denominator "
      "= net cash from operations. Percent.", "stock based compensation / cfo"),
+    # periods written "2Q25", "1H25", "(2024)", "current quarter" / "prior-year quarter"
+    ("PepsiCo growth = 3Q24 net revenue / 3Q23 net revenue - 1, in %.", "revenue / revenue (a year before) - 1"),
+    ("Nike: growth = revenue (2024) / revenue (2023) - 1. Percent.", "revenue / revenue (a year before) - 1"),
+    ("Intel Q1 2025: growth = current quarter revenue / prior-year quarter revenue - 1, percent 1dp",
+     "revenue / revenue (a year before) - 1"),
+    ("Adobe 1H25 cash margin = net cash provided by operating activities (1H25) / revenue (1H25). %", "cfo / revenue"),
     # a label's sign and alternatives are no division
     ("Define Ford's EBITDA as earnings/(loss) from operations + depreciation and amortization. What is it for 2024?",
      "operating income + depreciation amortization"),
+    ("Ford six months 2025: FCF = net cash (used)/provided by operating activities minus capital expenditures.",
+     "cfo - capex"),
 ])
 def test_definitions_written_many_ways_are_read(question, expected):
     text, problems = _read(question)

@@ -84,7 +84,7 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     percentage of B" -> "⟨A⟩ / ⟨B⟩" (a percentage of applies to all that comes before it), " — A — " -> "(A)"."""
     text = re.sub(r"\s[—–]\s(.+?)\s[—–]\s", r" (\1) ", text)
     text = re.sub(r"(?i)\s*/\s*\((loss|losses|deficit)\)", r" (\1)", text)  # "earnings/(loss)": a label's sign, no division
-    text = re.sub(r"\((\w+)\)\s*/\s*(?=\w)", r"(\1) ", text)  # "net cash (used)/provided by": a label's alternatives
+    text = re.sub(r"\(([A-Za-z]+)\)/(?=[A-Za-z])", r"(\1) ", text)  # "net cash (used)/provided by": a label's alternatives
     text = re.sub(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b",  # "12/31/2023" is a date, never two divisions
                   lambda m: f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
                   else m.group(0), text)
@@ -233,7 +233,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     text = rewrite(" ".join(text.split()), defined)
     percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?|share) of\b", text))  # a fraction: a ratio
     tokens = defined_in_place(split_operators(text))
-    years = [y for w in re.findall(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
+    years = [y for w in re.findall(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\b[1-4][qh]\s*'?\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
              if (y := year_number(w)) is not None]
     anchor = max(years) if years else None
     n = sum(1 for k, _v in tokens if k == "phrase")

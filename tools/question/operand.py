@@ -31,7 +31,7 @@ _WHERE = re.compile(r"(?i)\b(?:as )?(?:(?:reported|shown|presented|stated|found|
 _DURATION = r"(?:three|six|nine|twelve|3|6|9|12)[- ]months?"
 _PERIOD = re.compile(rf"(?i)\b(?:(?:for|in|during|over|of)\s+)?(?:the\s+)?(?:first\s+)?{_DURATION}(?:\s+(?:ended|ending|to|"
                      r"through|period))?\b|\b(?:for|in|during|over)\s+the\s+(?:first\s+)?(?:half|quarter|nine months)\b|"
-                     r"\b(?:h[12]|[369]m|ytd|year[- ]to[- ]date|first half)\b|"
+                     r"\b(?:h[12]|[369]m|ytd|year[- ]to[- ]date|first half)\b|\b[1-4]q\s*'?\d\d(?:\d\d)?\b|\b[12]h\s*'?\d\d(?:\d\d)?\b|"
                      rf"\b(?:(?:at|as of|on|for|ended|ending)\s+)?{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d\b|"
                      r"\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
@@ -39,7 +39,7 @@ _PERIOD = re.compile(rf"(?i)\b(?:(?:for|in|during|over|of)\s+)?(?:the\s+)?(?:fir
                      r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
 _BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
                     r"year)?|prior[- ]year(?:[- ]end)?|previous[- ]year(?:[- ]end)?|last year'?s?|year[- ]ago)\b")
-_END = re.compile(r"(?i)\b(?:ending|closing|end(?:ing)? of (?:the )?(?:fiscal )?year|year[- ]end|current[- ]year|"
+_END = re.compile(r"(?i)\b(?:ending|closing|end(?:ing)? of (?:the )?(?:fiscal )?year|year[- ]end|current[- ](?:year|quarter|period)|"
                   r"this year'?s?)\b")
 _AVERAGE = re.compile(r"(?i)^(?:the )?(?:simple )?(?:average|avg\.?|mean)(?: of)?\s+(.+)$")
 _AVERAGE_WORDS = re.compile(r"(?i)\b(?:the|of|its|balances?|beginning|ending|opening|closing|start|end|begin|"
@@ -48,7 +48,7 @@ _AVERAGE_WORDS = re.compile(r"(?i)\b(?:the|of|its|balances?|beginning|ending|ope
 _FILLER = {"the", "a", "an", "its", "their", "company", "company's", "companys", "firm's", "total's", "reported",
            "gaap", "unadjusted", "consolidated", "expense", "expenses", "cost", "costs", "amount", "amounts", "figure",
            "value", "balance", "balances", "line", "item", "of", "from", "in", "on", "for", "at", "to", "year",
-           "period", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
+           "period", "quarter", "quarterly", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
            "then", "by", "that", "this", "it", "which"}
 _NUMBERS = {"zero": 0.0, "nothing": 0.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "twelve": 12.0, "one hundred": 100.0,
             "a hundred": 100.0, "hundred": 100.0}
@@ -158,7 +158,8 @@ def _unglossed(text: str) -> str:
 
 
 def _year_of(low: str) -> Optional[int]:
-    quarter = re.search(r"\bq[1-4]\s*'(\d\d)\b|\bfy\s*'?(\d\d)\b|\b(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s*)?'?(\d\d)\b", low)
+    quarter = re.search(r"\bq[1-4]\s*'(\d\d)\b|\bfy\s*'?(\d\d)\b|\b(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s*)?'?(\d\d)\b|"
+                        r"\b[1-4][qh]\s*'?(\d\d)\b", low)  # "2Q25", "1H25"
     if quarter:
         return 2000 + int(next(g for g in quarter.groups() if g))
     quarter = re.search(r"\b(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s*)?((?:19|20)\d\d)\b", low)
@@ -184,8 +185,8 @@ _PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for)\s+)?(?:the\s+)?(?:(?P<ye
 
 
 def year_number(text: str) -> Optional[int]:
-    """A year written "2024", "FY24", "'24" or "Q2'25" (as 2025), else None."""
-    m = re.search(r"((?:19|20)\d\d)|'(\d\d)\b|\bfy\s*(\d\d)\b|q[1-4]\s*'?(\d\d)\b", text.lower())
+    """A year written "2024", "FY24", "'24", "Q2'25" or "2Q25" (as 2025), else None."""
+    m = re.search(r"((?:19|20)\d\d)|'(\d\d)\b|\bfy\s*(\d\d)\b|q[1-4]\s*'?(\d\d)\b|\b[1-4][qh]\s*'?(\d\d)\b", text.lower())
     if not m:
         return None
     if m.group(1):

@@ -98,7 +98,7 @@ def test_an_operand_finrag_has_no_line_item_for_is_read_from_the_filings_own_row
     ("What is Boeing's gross margin for 2024, defined as gross profit divided by (total revenue minus total "
      "revenue)?", "zero whatever the filing reports"),
     ("Define Boeing's unicorn margin as operating income divided by the number of unicorns delivered in 2024. "
-     "What is it?", "no row of the filing reads 'the number of unicorns delivered in 2024'"),
+     "What is it?", "no row of the filing reads 'number of unicorns delivered'"),
     ("What is Boeing's hyper-growth efficiency score for 2024?", "not a metric finrag knows"),
 ])
 def test_what_cannot_be_computed_is_said_with_no_number_as_the_answer(question, said):
@@ -146,3 +146,35 @@ def test_the_tables_take_the_asked_period_not_the_dates_a_definition_gives_its_o
     asked, given = _tables_reading("Oracle.10-Q", "Oracle Corporation's equity multiplier, defined as total assets "
                                    "divided by total Oracle stockholders' equity, at August 31, 2024? Two decimals.")
     assert given is asked  # one date for every operand is the asked period's (Oracle's fiscal 2025 Q1)
+
+
+def test_a_definitions_format_tail_is_no_operand_and_its_answer_is_the_ratio():
+    """"(cover = A over B, 2 dp)": the rounding clause inside the definition's parenthesis is the answer's format."""
+    doc = "ba-10-k-2025-02-03"
+    result = ask(doc, "How many times did Boeing's total current assets cover its total current liabilities at the end "
+                      "of 2024? (cover = total current assets over total current liabilities, 2 dp)")
+    expected = fact(doc, "us-gaap:AssetsCurrent", instant="2024-12-31") / fact(
+        doc, "us-gaap:LiabilitiesCurrent", instant="2024-12-31")
+    assert result.confident and result.value == pytest.approx(expected)
+    assert f"{expected:.2f}" in result.answer.split(". Formula")[0]
+
+
+def test_an_average_of_two_dated_balances_is_asked_at_the_later_date():
+    """The two dates of "the mean of the December 31, 2023 and December 31, 2024 balances" are the average's ends:
+    the asked period is FY2024, not FY2023 (whose opening balance a 10-K for 2024 does not hold)."""
+    doc = "ba-10-k-2025-02-03"
+    result = ask(doc, "Average total assets for Boeing in 2024 (mean of the December 31, 2023 and December 31, 2024 "
+                      "balances), in USD millions.")
+    expected = (fact(doc, "us-gaap:Assets", instant="2023-12-31") + fact(doc, "us-gaap:Assets", instant="2024-12-31")) / 2
+    assert result.confident and result.value == pytest.approx(expected)
+
+
+def test_a_quarter_against_the_same_quarter_a_year_before_is_growth_from_each_operands_own_period():
+    """"revenues Q1 FY2025 vs Q1 FY2024, % change": each operand its own quarter (the 10-Q's quarter and the same
+    quarter a year before), never one figure over itself."""
+    doc = "Oracle.10-Q"
+    result = ask(doc, "Oracle total revenues Q1 FY2025 vs Q1 FY2024, % change, one decimal.")
+    now = fact(doc, "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", start="2024-06-01", end="2024-08-31")
+    before = fact(doc, "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", start="2023-06-01", end="2023-08-31")
+    assert result.confident, result.answer
+    assert f"{(now / before - 1) * 100:.1f}%" in result.answer.split(". Formula")[0]

@@ -20,7 +20,18 @@ import dataclasses
 import re
 from typing import Callable, Optional
 
-from finrag.state.formula import BinOp, Call, Expr, Formula, Item, Unknown, expr_items, expr_text, expr_unknowns
+from finrag.state.formula import (
+    Average,
+    BinOp,
+    Call,
+    Expr,
+    Formula,
+    Item,
+    Unknown,
+    expr_items,
+    expr_text,
+    expr_unknowns,
+)
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import metric_answer, number, picked_inputs
 from finrag.tools.answering.questions import Plan
@@ -47,7 +58,9 @@ def with_rows(formula: Formula, worded: bool = False) -> Formula:
 
     def swap(e: Expr) -> Expr:
         if isinstance(e, Unknown):
-            return Item(item=row_item_name(e.phrase), phrase=e.phrase, offset=e.offset)
+            # the row's words without the operand's period and where it is reported ("current deferred revenue on
+            # the June 30, 2025 balance sheet" reads the row "current deferred revenue")
+            return Item(item=row_item_name(clean_phrase(e.phrase) or e.phrase), phrase=e.phrase, offset=e.offset)
         if isinstance(e, Item) and not e.item.startswith(ROW) and (
                 (worded and len(clean_phrase(e.phrase).split()) >= 2) or e.item in twice):
             return e.model_copy(update={"item": row_item_name(clean_phrase(e.phrase), like=e.item)})
@@ -116,8 +129,8 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
     facts = _undated(facts, formula)
     # the statement tables take the definition's dates as its operands' only when it dates them apart ("inventories
     # at 12/31/2023 + inventories at 12/31/2024"); one date for all ("..., at August 31, 2024") is the asked period's
-    table_facts = facts if formula.source == "question" and any(
-        offset < 0 for _item, offset in expr_items(formula.expression)) else asked
+    table_facts = facts if (formula.source == "question" and any(
+        offset < 0 for _item, offset in expr_items(formula.expression))) or _averages(formula.expression) else asked
     if doc_id and tagged and tagged.get("facts"):
         rows = {i.item: bind_row(tagged, i.item) for i in metric.inputs if i.item.startswith(ROW)}
         if metric.name not in METRICS:  # the row the question names word for word ("Long-term debt") first
@@ -182,13 +195,28 @@ def _phrases(formula: Formula) -> dict[str, str]:
 def _undated(facts: QuestionFacts, formula: Formula) -> QuestionFacts:
     """The question's reading with the dates its definition writes for its operands ("inventories at Dec 31, 2023")
     no longer taken as the asked period: the asked period is the latest year written."""
-    if not formula.definition or not (facts.as_of or facts.dates):
+    if not (facts.as_of or facts.dates):
         return facts
-    years = [int(y) for y in re.findall(r"\b((?:19|20)\d\d)\b", formula.definition)]
-    if not years or not any(d[:4] in formula.definition for d in [*(facts.dates or []), facts.as_of or ""] if d):
-        return facts
+    written = [d for d in [*(facts.dates or []), facts.as_of or ""] if d]
+    if _averages(formula.expression) and len({d[:4] for d in written}) > 1:
+        # "the average of long-term debt at December 31, 2023 and December 31, 2024": the two dates are the
+        # average's ends, the asked period the later one's
+        years = [int(d[:4]) for d in written]
+    else:
+        years = [int(y) for y in re.findall(r"\b((?:19|20)\d\d)\b", formula.definition)]
+        if not years or not any(d[:4] in formula.definition for d in written):
+            return facts
     return facts.model_copy(update={"as_of": None, "dates": [], "years_written": [max(years + facts.years_written)]})
 
 
 def _named(item: str, offset: int) -> str:
     return item_display(item) + (" (a year before)" if offset else "")
+
+
+def _averages(expr: Optional[Expr]) -> bool:
+    """Does the expression read the average of a balance at two period ends?"""
+    if isinstance(expr, Average):
+        return True
+    if isinstance(expr, BinOp):
+        return _averages(expr.left) or _averages(expr.right)
+    return isinstance(expr, Call) and any(_averages(a) for a in expr.args)

@@ -48,7 +48,8 @@ __all__ = ["formula_of"]
 
 _SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compute|calculate|report|give)\b|\.\s+(?:what|"\
                 r"round|answer|base|use|using|please|express|show|give|report)\b|,\s*where\b|,?\s+and\s+(?:the\s+)?"\
-                r"(?:(?!and\b)[\w&'-]+\s+){0,4}?(?!and\b)[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|$)"
+                r"(?:(?!and\b)[\w&'-]+\s+){0,4}?(?!and\b)[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|"\
+                r"(?:,|\s+(?:with|where))\s+(?:the\s+)?(?:[\w&'-]+\s+){0,2}?[\w&'-]+\s*:?=\s|$)"
 _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate|report|give|find|determine|estimate|"\
         r"of|for|in|during|and|as|by|here|where|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
@@ -67,6 +68,31 @@ _DEFINE = [
 ]
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
+_PERIOD_NAME = re.compile(r"(?:(?:the|this|that|current|prior|fiscal)\s+)?(?:quarter|year|period|month|half|ytd)")
+"""A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's."""
+_FORMAT_WORDS = r"(?:%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
+                r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
+                r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
+                r"nearest|tenth|hundredth|whole)"
+_FORMAT_TAIL = re.compile(rf"(?i)(?:[,.;(]|\s—\s|^)\s*(?:{_FORMAT_WORDS}[\s,]*)+[.)]*\s*$")
+"""A definition's last clause that only says how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in
+percent to one decimal place"): the answer's format, no operand."""
+
+
+def strip_format(rhs: str) -> str:
+    """The definition without its trailing clauses of format (`_FORMAT_TAIL`) and an unmatched closing parenthesis."""
+    out = rhs.strip().rstrip(" .,;:")
+    while True:
+        m = _FORMAT_TAIL.search(out)
+        if not m or m.start() == 0 or not re.search(r"(?i)\d|one|two|three|four|%|percent|pct|decimal|dp|usd|million|"
+                                                    r"billion|days", m.group(0)):
+            break
+        out = out[:m.start()].strip()
+    while out.endswith(")") and out.count(")") > out.count("("):
+        out = out[:-1].strip()
+    return out
+
+
 _EXPLICIT = (0, 1, 2)
 """The patterns that say outright that a definition follows ("define X as", "X, defined as"): words there that are
 not arithmetic are said, not skipped (unless they name what finrag already knows)."""
@@ -106,7 +132,14 @@ def formula_of(text: str) -> Optional[Formula]:
         return Formula(name="the answer the question dictates", source="unknown", expression=None,
                        problems=["the question tells finrag to ignore the filing or its instructions and state a given "
                                  "answer; finrag states only what the filing supports"])
+    if found is not None and found.unit == "ratio" and _DAYS.search(q) and found.expression is not None and \
+            _divides(found.expression):
+        found = found.model_copy(update={"unit": "days"})
     return _as_change(found) if change and found is not None else found
+
+
+_DAYS = re.compile(r"(?i)\b(?:in|as|answer in|expressed in) days\b")
+"""The question asks its ratio in days ("accounts receivable / quarterly sales x 91. Answer in days")."""
 
 
 _CHANGE = re.compile(r"(?i)\bby how many percentage points\b|\bchange in percentage points\b|\bpercentage[- ]points? "
@@ -140,6 +173,9 @@ def _roles_defined(q: str) -> tuple[str, Optional[Formula]]:
         return q, Formula(name=name, source="question", expression=None,
                           problems=[f"the question names the {'denominator' if role == 'numerator' else 'numerator'} "
                                     f"of {name} but not its {role}"])
+    if _arithmetic_in(re.split(r"(?i),?\s+(?:where|with|in which)\b", sentence)[0]):  # "stock-based comp as a share of operating cash flow. Numerator = ..., denominator = ...":
+        # the head writes the same ratio in short words; the roles spell its operands out and define it
+        return f"{rest[:at].rstrip()} Define it as ({numerator}) / ({denominator}). {rest[at:].strip()}", None
     return f"{rest.rstrip()} Define {name} as ({numerator}) / ({denominator}).", None
 
 
@@ -206,10 +242,11 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
         for m in rx.finditer(q):
             if any(a <= m.start() < b or a < m.end() <= b for a, b in taken):
                 continue
-            name, rhs = m.group("name").strip(" ,"), m.group("rhs").strip()
+            name, rhs = m.group("name").strip(" ,"), strip_format(m.group("rhs"))
             if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
-            key = "" if name_key(name) in _ANONYMOUS else name_key(_bare_name(name))
+            key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
+                name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
                                                     and not _arithmetic_in(rhs))
             expr, percent, n = expression_of(rhs, {**{k: v[0] for k, v in out.items()}, **(known or {})})
@@ -285,6 +322,9 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
     rhs = "; ".join(f"{k or 'it'} = {v[1]}" for k, v in definitions.items())
     percent = any(v[2] for v in definitions.values())
     composed = arithmetic(head, exprs)
+    if composed is not None and expr_unknowns(composed[0]) and "" in definitions and \
+            not expr_unknowns(definitions[""][0]):
+        composed = None  # the head's short words ("stock-based comp") that the question's own definition spells out
     named = [k for k in definitions if k and re.search(rf"\b{re.escape(k)}\b", name_key(head))]
     # a defined name found only inside a longer defined name ("EBITDA" in "EBITDA interest coverage") is that one's
     named = [k for k in named if not any(k != o and re.search(rf"\b{re.escape(k)}\b", o) for o in named)]
@@ -297,7 +337,7 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
         # "Calculate it as ...": the definition without a name is the question's measure
         key = "" if "" in definitions else (named[-1] if named else _root(definitions))
         expr, _rhs, percent, _n = definitions[key]
-        name = key or _asked_name(head) or "the metric"
+        name = key or _asked_name(head) or (composed_name(head, exprs) if key == "" else "") or "the metric"
     times_100 = _times_100(expr)
     unit = _unit(name, expr, asks_percent or percent, times_100)
     return Formula(name=name, source="question", expression=expr, definition=rhs, unit=unit, times_100=times_100,
@@ -307,6 +347,12 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
 _MAGNITUDES = re.compile(r"(?i)\b(?:taken|treated|expressed|used|counted) as (?:a )?positive\b|\bas positive (?:amounts|"
                          r"numbers|values|costs)\b|\babsolute values?\b|\bmagnitudes?\b")
 """The question asks each operand's magnitude ("all taken as positive amounts from the cash flow statement")."""
+
+
+def composed_name(head: str, exprs: dict[str, Expr]) -> str:
+    """The name the head's own arithmetic writes ("stock-based comp / operating cash flow"), "" when it writes none."""
+    found = arithmetic(head, {})
+    return found[1] if found is not None else ""
 
 
 def _root(definitions: dict[str, tuple[Expr, str, bool, int]]) -> str:
@@ -352,12 +398,20 @@ def _names_it(key: str, pattern: str) -> bool:
 
 
 def _zero_divisors(expr: Expr) -> list[str]:
-    """Divisions by a divisor that is zero whatever the filing says: the number 0, or A - A."""
+    """Divisions by a divisor that is zero whatever the filing says: the number 0, or A - A; and a difference or a
+    ratio of one figure with itself ("gross profit Q2 2025 less gross profit Q2 2024" read as one period), whose
+    value (0 or 1) says nothing of the filing: the operands' periods were not told apart."""
     out: list[str] = []
     if isinstance(expr, BinOp):
         right = expr.right
         if expr.op == "/" and always_zero(right):
             out.append(f"the definition divides by {expr_text(right)}, which is zero whatever the filing reports")
+        elif expr.op in "-/" and isinstance(expr.left, Item) and isinstance(right, Item) and \
+                (expr.left.item, expr.left.offset) == (right.item, right.offset):
+            out.append(f"its operands {expr.left.phrase or expr_text(expr.left)!r} and {right.phrase or expr_text(right)!r} "
+                       "read as the same figure for the same period; finrag could not tell which period each one is")
+        if out:
+            return out
         out += _zero_divisors(expr.left) + _zero_divisors(expr.right)
     return out
 
@@ -369,6 +423,8 @@ def _composed(head: str, asks_percent: bool, subject: Optional[dict[str, Expr]] 
     if found is None:
         return _averaged(head)
     expr, name, percent = found
+    grown = re.fullmatch(r"\(\((.+?)\) / \(the earlier period\) - 1\)", name)
+    name = f"growth of {grown.group(1)}" if grown else name  # "revenue Q2 2025 vs Q2 2024, % change"
     if _part_share(expr):
         return None  # "AWS as a percent of net sales": a part's share of the total (the member answerer's)
     names_metric = any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names)
@@ -446,8 +502,9 @@ def _unknown(head: str) -> Optional[Formula]:
 _QUALIFIED = re.compile(r"(?i)\b([a-z]+-(?:adjusted|weighted|normalized|based))\s+(?:[\w&%-]+\s+){0,3}?(?:margin|ratio|"
                         r"ebitda|income|earnings|cash flow|return|yield|score)\b")
 """A measure under a hyphenated qualifier ("autonomy-adjusted EBITDA margin", "demand-weighted brand yield")."""
-_DICTATED = re.compile(r"(?i)\b(?:ignore|disregard)\s+(?:all\s+)?(?:the\s+)?(?:prior|previous|above|earlier)?\s*"
-                       r"(?:instructions|filing)\b|\bsystem override\b|\breply only with\b|\bdo not (?:check|refuse)\b")
+_DICTATED = re.compile(r"(?i)\b(?:ignore|disregard|forget)\b[^.?!]{0,40}?\b(?:instructions|rules|filings?|10-?[kq]|"
+                       r"documents?|context|sources?)\b|\bsystem override\b|\breply only with\b|\bdo not (?:check|refuse)"
+                       r"\b|\btest mode\b|\bwithout (?:looking (?:anything|it) up|checking|reading)\b")
 """Words that tell finrag to ignore the filing or its rules and state a given answer."""
 
 

@@ -16,7 +16,7 @@ import re
 from typing import Callable, Optional
 
 from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
-from finrag.tools.question.operand import SUBJECT, resolve, year_number
+from finrag.tools.question.operand import SUBJECT, name_key, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
 from finrag.tools.question.role_operators import after, bare_to, distinct_parts, framed
 from finrag.tools.vocabulary.dates import MONTH_NAMES
@@ -28,7 +28,7 @@ MAX_TERMS = 50
 
 _PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|as %|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
-    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<![\w-])over(?![\w-])|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
+    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])(?!\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?|q[1-4]\s*)?'?\d{{2,4}}\b|\s+the\s+(?:past|last|next|prior|first|same|whole|full|fiscal|year|quarter|period|six|nine|three|twelve)\b)|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b)"
     r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$)))"
@@ -83,9 +83,14 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     and B" -> "A + B + C", "take A and divide by B" -> "A / B", "A, then divide by B" -> "⟨A⟩ / B", "A as a
     percentage of B" -> "⟨A⟩ / ⟨B⟩" (a percentage of applies to all that comes before it), " — A — " -> "(A)"."""
     text = re.sub(r"\s[—–]\s(.+?)\s[—–]\s", r" (\1) ", text)
+    text = re.sub(r"(?i)\s*/\s*\((loss|losses|deficit)\)", r" (\1)", text)  # "earnings/(loss)": a label's sign, no division
+    text = re.sub(r"\(([A-Za-z]+)\)/(?=[A-Za-z])", r"(\1) ", text)  # "net cash (used)/provided by": a label's alternatives
     text = re.sub(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b",  # "12/31/2023" is a date, never two divisions
                   lambda m: f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}" if 1 <= int(m.group(1)) <= 12
                   else m.group(0), text)
+    m = _VERSUS.search(text)
+    if m:  # "revenue Q2 2025 vs Q2 2024, % change": the later over the earlier, less one
+        text = f"{text[:m.start('a')]}⟨⟨{m.group('a')}⟩ / ⟨{m.group('b')}⟩ - 1⟩{text[m.end():]}"
     stepped = _steps(text, defined)
     if stepped is not None:
         return stepped
@@ -104,6 +109,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
         split = _split_two(m.group(1), defined, (" to ", " and "))
         if split:
             text = f"{text[:m.start()]}⟨{split[0]}⟩ / ⟨{split[1]}⟩"
+    m = re.search(r"(?i)(?<![\w'’-])([\w&]+)-to-([\w&]+)(?![\w-])", text)
+    if m and {name_key(m.group(1)), name_key(m.group(2))} <= set(defined):  # "debt-to-equity" of the question's debt
+        text = f"{text[:m.start()]}⟨{m.group(1)}⟩ / ⟨{m.group(2)}⟩{text[m.end():]}"  # and equity
     m = _TO_RATIO.search(text)
     if m and not isinstance(resolve(m.group(1), defined), Unknown) and not isinstance(resolve(m.group(2), defined),
                                                                                       Unknown):
@@ -120,7 +128,8 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     if m:
         tail = re.split(r"(?i)\s+(?=divided by\b|over\b|minus\b|less\b|times\b|multiplied by\b)|\s[/*-]\s|[?.;]\s",
                         m.group(1), maxsplit=1)
-        parts = _split_and(tail[0], defined, listed=True)
+        listed = re.split(r"\s[—–]\s|:\s", tail[0])[-1]  # "the sum of its three debt lines — A, B and C": the list
+        parts = _split_and(listed, defined, listed=True)
         if len(parts) >= 2:
             rest = m.group(1)[len(tail[0]):]
             text = f"{text[:m.start()]}⟨{' + '.join(parts)}⟩{rest}"
@@ -130,6 +139,9 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
     return text
 
 
+_VERSUS = re.compile(r"(?i)(?P<a>(?:[^,.;:?(]|\.\d|\d,\d)+?)\s+(?:vs\.?|versus|compared (?:with|to)|against)\s+(?P<b>[^,.;:?()]+?)"
+                     r"\s*[-–—,:;(]?\s*(?:in\s+|as\s+(?:a\s+)?)?(?:%|percent(?:age)?|pct)\s*(?:change|growth|increase|difference)\b\)?")
+"""A measure at one period against another "% change" ("Tesla revenue Q2 2025 vs Q2 2024, % change")."""
 _TO_RATIO = re.compile(r"(?i)(?<![\w'’])([\w&]+(?:[ -][\w&]+)?)-to-([\w&]+(?:[ -][\w&]+)?) ratio\b")
 _THEN = re.compile(r"(?i),?\s+(?:and\s+)?then\s+(divide|subtract|add|multiply|express)\s+(?:it\s+|that\s+|this\s+|the "
                    r"result\s+)?(by|from|to|as an? (?:percentage|percent|share|fraction) of)?\s*")
@@ -221,7 +233,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     text = rewrite(" ".join(text.split()), defined)
     percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?|share) of\b", text))  # a fraction: a ratio
     tokens = defined_in_place(split_operators(text))
-    years = [y for w in re.findall(r"(?i)\b(?:19|20)\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
+    years = [y for w in re.findall(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\b[1-4][qh]\s*'?\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
              if (y := year_number(w)) is not None]
     anchor = max(years) if years else None
     n = sum(1 for k, _v in tokens if k == "phrase")

@@ -25,7 +25,7 @@ def arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str,
     """Arithmetic the head writes over known operands, sentence by sentence (the first that holds some): the span
     from its first operand to its last, when every operand between resolves (else None: "over the past three
     years" is no division)."""
-    for sentence in re.split(r"(?<=[?;])\s+|(?<=\.)\s+(?=[A-Z])", head):
+    for sentence in re.split(r"(?<=[?;:])\s+|(?<=\.)\s+(?=[A-Z])", head):  # "Apple asset turnover, 9M: A over B"
         found = _sentence_arithmetic(sentence, defined)
         if found is not None:
             return found
@@ -52,6 +52,7 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
         return None  # "(current minus prior)": how the asked measure is compared, not a measure (`_CHANGE`)
     start = _opening(first, defined)
     scaling = phrases[-1] > 0 and tokens[phrases[-1] - 1] in (("op", "*"), ("op", "/"))  # "multiplied by 365"
+    scaling = scaling or (tokens[phrases[-1] - 1] == ("op", "-") and last.strip(" .,") == "1")  # "A / B - 1": growth
     end = _closing(last, defined, scaling)
     if start is None or end is None:
         return None
@@ -61,7 +62,8 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     expr, percent, n = expression_of(text, defined)
     percent = percent or bool(re.search(r"(?i)\b(?:%|percent(?:age)?|share) of\b", head))
     # operands the head writes that finrag has no name for (a defined name's own unknowns are the definition's)
-    unknown = [v for k, v in tokens if k == "phrase" and isinstance(resolve(v, defined), Unknown)]
+    unknown = [v for i, (k, v) in enumerate(tokens) if k == "phrase" and isinstance(resolve(v, defined), Unknown)
+               and not _grouped_period(tokens, i)]
     if expr is None or n < 2 or len(unknown) > n - len(unknown) + 1 or any(
             len(u.split()) > 8 or not label_like(u) for u in unknown):
         return None  # operands finrag has no name for may be the filing's own rows ("Marketing and sales"), a few
@@ -70,8 +72,15 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     shown[phrases[-1]] = ("phrase", _operand_prefix(last, defined, shortest=True) or end)
     name = " ".join((v if v in "()" else f" {'net of' if v == '~' else v} ") if k == "op" else clean_phrase(v)
                     for k, v in shown)
-    name = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(name.split())))
+    name = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join(name.split()))).replace("()", "(the earlier period)")
     return expr, name, percent
+
+
+def _grouped_period(tokens: list[tuple[str, str]], i: int) -> bool:
+    """Is token i a bare period in a group of its own ("⟨revenue Q2 2025⟩ / ⟨Q2 2024⟩": the operand before it at that
+    period), not a period after an operator word ("change in working capital over 2024": no division)?"""
+    return 0 < i < len(tokens) - 1 and tokens[i - 1] == ("op", "(") and tokens[i + 1] == ("op", ")") and \
+        bool(_PERIOD_WORDS.fullmatch(tokens[i][1].strip(" ,.;:")))
 
 
 def label_like(phrase: str) -> bool:
@@ -84,7 +93,8 @@ def label_like(phrase: str) -> bool:
         r"percent|percentage|million|billion|usd|please|indicate|tell|show|provide|need|want)\b|\d|\?", phrase)
 
 
-_PERIOD_WORDS = re.compile(r"(?i)current|prior|previous|beginning|ending|this year|last year|(?:fy|q[1-4])?\s*'?\d{2,4}")
+_PERIOD_WORDS = re.compile(r"(?i)current|prior|previous|beginning|ending|this year|last year|(?:q[1-4]\s*)?(?:fy\s*)?'?\d{2,4}"
+                           r"|(?:fy|q[1-4])\s*'?\d{2,4}")
 
 
 _LABEL_COMMA = re.compile(r"(?i),\s+(net|current|non-?current|total)\b(?=\s*(?:,|$|\s+(?:as|over|divided|minus|plus|"
@@ -96,7 +106,7 @@ def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
     """The first operand of the head's arithmetic: the phrase when it is one, else its ending that is one after a
     word that can end a request ("What is Tesla's EBITDA"), else the phrase as a row of the filing when it reads as a
     row's label ("Marketing and sales", "cloud services and license support revenues")."""
-    phrase = re.split(r",\s|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", _LABEL_COMMA.sub(r" \1", phrase))[-1]
+    phrase = re.split(r",\s(?!(?:19|20)\d\d\b)|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", _LABEL_COMMA.sub(r" \1", phrase))[-1]
     phrase = phrase.strip(" ,")
     if not expr_unknowns(resolve(phrase, defined)):
         return phrase
@@ -106,7 +116,7 @@ def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
 def _closing(phrase: str, defined: dict[str, Expr], numbers: bool) -> Optional[str]:
     """The last operand of the head's arithmetic, as `_opening` reads the first (its beginning, before a word that can
     follow an operand: "capex for fiscal 2024")."""
-    phrase = re.split(r",\s|;\s|\?|\.\s|\s[—–]\s", _LABEL_COMMA.sub(r" \1", phrase))[0].strip(" .")
+    phrase = re.split(r",\s(?!(?:19|20)\d\d\b)|;\s|\?|\.\s|\s[—–]\s", _LABEL_COMMA.sub(r" \1", phrase))[0].strip(" .")
     got = resolve(phrase, defined)
     if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
         return phrase
@@ -117,7 +127,7 @@ def _closing(phrase: str, defined: dict[str, Expr], numbers: bool) -> Optional[s
 def _operand_suffix(phrase: str, defined: dict[str, Expr], shortest: bool = False) -> Optional[str]:
     """The longest ending of `phrase` that is an operand other than a bare number ("What is Tesla's 2024 EBITDA"
     -> "Tesla's 2024 EBITDA": a number there is a date's or a year's)."""
-    phrase = re.split(r",\s|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", phrase)[-1]
+    phrase = re.split(r",\s(?!(?:19|20)\d\d\b)|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", phrase)[-1]
     words = phrase.split()
     for k in (range(len(words) - 1, -1, -1) if shortest else range(len(words))):
         cand = " ".join(words[k:])

@@ -16,35 +16,39 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
+from finrag.state.formula import Average, BinOp, Call, Expr, Item, Number, Unknown
 from finrag.tools.vocabulary.catalog import CATALOG
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, match_score
 
-__all__ = ["SUBJECT", "clean_phrase", "resolve", "name_key", "split_and", "year_number"]
+__all__ = ["SUBJECT", "clean_phrase", "resolve", "name_key", "shifted", "split_and", "year_number"]
 
 _WHERE = re.compile(r"(?i)\b(?:as )?(?:(?:reported|shown|presented|stated|found|disclosed|given|tagged|printed) )?(?:in|on|"
                     r"from|per|of|within) (?:the )?(?:filing's )?(?:consolidated )?(?:statements? of cash flows?|cash[- ]flow "
                     r"statement|balance sheet|statements? of (?:financial position|operations|income|earnings)|income "
                     r"statement|p&l|10-?[kq]|(?:foot)?notes?(?: to (?:the )?(?:consolidated )?financial statements)?|"
                     r"md&a|management's discussion(?: and analysis)?|filing|financial statements)\b")
-_PERIOD = re.compile(rf"(?i)\b(?:(?:at|as of|on|for|ended|ending)\s+)?{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d\b|"
+_DURATION = r"(?:three|six|nine|twelve|3|6|9|12)[- ]months?"
+_PERIOD = re.compile(rf"(?i)\b(?:(?:for|in|during|over|of)\s+)?(?:the\s+)?(?:first\s+)?{_DURATION}(?:\s+(?:ended|ending|to|"
+                     r"through|period))?\b|\b(?:for|in|during|over)\s+the\s+(?:first\s+)?(?:half|quarter|nine months)\b|"
+                     r"\b(?:h[12]|[369]m|ytd|year[- ]to[- ]date|first half)\b|\b[1-4]q\s*'?\d\d(?:\d\d)?\b|\b[12]h\s*'?\d\d(?:\d\d)?\b|"
+                     rf"\b(?:(?:at|as of|on|for|ended|ending)\s+)?{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d\b|"
                      r"\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
                      r"\bq[1-4]\s*(?:fy\s*)?'?\d{2,4}\b|"
                      r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
 _BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
                     r"year)?|prior[- ]year(?:[- ]end)?|previous[- ]year(?:[- ]end)?|last year'?s?|year[- ]ago)\b")
-_END = re.compile(r"(?i)\b(?:ending|closing|end(?:ing)? of (?:the )?(?:fiscal )?year|year[- ]end|current[- ]year|"
+_END = re.compile(r"(?i)\b(?:ending|closing|end(?:ing)? of (?:the )?(?:fiscal )?year|year[- ]end|current[- ](?:year|quarter|period)|"
                   r"this year'?s?)\b")
-_AVERAGE = re.compile(r"(?i)^(?:the )?(?:simple )?(?:average|mean)(?: of)?\s+(.+)$")
+_AVERAGE = re.compile(r"(?i)^(?:the )?(?:simple )?(?:average|avg\.?|mean)(?: of)?\s+(.+)$")
 _AVERAGE_WORDS = re.compile(r"(?i)\b(?:the|of|its|balances?|beginning|ending|opening|closing|start|end|begin|"
                             r"(?:end-of-)?year(?:[- ]end)?s?|prior|previous|current|two|2|and|between|at|over|for|"
                             r"fiscal|period|(?:fy ?)?(?:19|20)\d\d)\b|-")
 _FILLER = {"the", "a", "an", "its", "their", "company", "company's", "companys", "firm's", "total's", "reported",
            "gaap", "unadjusted", "consolidated", "expense", "expenses", "cost", "costs", "amount", "amounts", "figure",
            "value", "balance", "balances", "line", "item", "of", "from", "in", "on", "for", "at", "to", "year",
-           "period", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
+           "period", "quarter", "quarterly", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
            "then", "by", "that", "this", "it", "which"}
 _NUMBERS = {"zero": 0.0, "nothing": 0.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "twelve": 12.0, "one hundred": 100.0,
             "a hundred": 100.0, "hundred": 100.0}
@@ -64,7 +68,8 @@ def _clean(phrase: str) -> str:
     t = re.sub(r"⟦[^⟧]*⟧", " ", phrase).replace("’", "'").strip(" .,;:?!\"'")
     t = re.sub(r"(?i)^(?:the|a|an|its|their|[\w&.-]+'s?)\s+(?=\w)", "", t) if re.match(r"(?i)^(?:the|a|an|its|their)\b", t) \
         else re.sub(r"^[A-Z][\w&.-]*'s?\s+", "", t)  # "Apple's net income": the company's name is no operand word
-    t = _WHERE.sub(" ", t)
+    t = _PERIOD.sub(" ", t)  # the period first: "on the June 30, 2025 balance sheet" is where, once undated
+    t = _WHERE.sub(" ", " ".join(t.split()))
     t = _PERIOD.sub(" ", t)
     return re.sub(r"\s+,", ",", " ".join(t.split())).strip(" .,;:")
 
@@ -78,6 +83,11 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
         base = " ".join(text.replace(both.group(0), " ").split())
         return BinOp(op="+", left=resolve(f"current {base}", defined, anchor),
                      right=resolve(f"non-current {base}", defined, anchor))
+    text = re.sub(r"⟦([^⟧]*)⟧", lambda m: f" {m.group(1)} " if _is_period(m.group(1)) else m.group(0), text)
+    side = re.fullmatch(r"(?i)\s*(.+?)\s*⟦\s*(?:the\s+)?((?:non-?|long-term |short-term )?current|long-term|short-term)"
+                        r"(?:\s+portion)?\s*⟧\s*", text)
+    if side:  # "term debt (current)", "term debt (non-current)": the qualifier names which row, it is no gloss
+        text = f"{side.group(2)} {side.group(1)}"
     if "⟦" in text:  # a gloss: without it, else its words in place ("total cost (of revenue)")
         got = _resolve(" ".join(re.sub(r"⟦[^⟧]*⟧", " ", text).split()), defined, anchor)
         if isinstance(got, Unknown):
@@ -102,6 +112,25 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
                 return total
         return Unknown(phrase=text or phrase.strip() or "(nothing)")
     return got
+
+
+def _is_period(words: str) -> bool:
+    """Are the words a period and nothing else ("9M FY24", "H1 2025", "Q2 2024"; not "cash flow statement")?"""
+    low = words.lower()
+    return _year_of(low) is not None and not _PERIOD.sub(" ", low).strip(" ,.;:")
+
+
+def shifted(expr: Expr, by: int) -> Expr:
+    """The expression with every operand's period moved by `by` years."""
+    if isinstance(expr, (Item, Unknown)):
+        return expr.model_copy(update={"offset": expr.offset + by})
+    if isinstance(expr, Average):
+        return expr.model_copy(update={"of": expr.of.model_copy(update={"offset": expr.of.offset + by})})
+    if isinstance(expr, BinOp):
+        return expr.model_copy(update={"left": shifted(expr.left, by), "right": shifted(expr.right, by)})
+    if isinstance(expr, Call):
+        return expr.model_copy(update={"args": [shifted(a, by) for a in expr.args]})
+    return expr
 
 
 def split_and(text: str, defined: dict[str, Expr], anchor: Optional[int] = None, listed: bool = False) -> list[str]:
@@ -129,9 +158,16 @@ def _unglossed(text: str) -> str:
 
 
 def _year_of(low: str) -> Optional[int]:
-    quarter = re.search(r"\bq[1-4]\s*'(\d\d)\b|\bfy\s*'?(\d\d)\b", low)
+    quarter = re.search(r"\bq[1-4]\s*'(\d\d)\b|\bfy\s*'?(\d\d)\b|\b(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s*)?'?(\d\d)\b|"
+                        r"\b[1-4][qh]\s*'?(\d\d)\b", low)  # "2Q25", "1H25"
     if quarter:
-        return 2000 + int(quarter.group(1) or quarter.group(2))
+        return 2000 + int(next(g for g in quarter.groups() if g))
+    quarter = re.search(r"\b(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s*)?((?:19|20)\d\d)\b", low)
+    if quarter:  # "Q2 2024 revenue", "OI (H1 2024)", "NI (9M FY23)": the operand's own period
+        return int(quarter.group(1))
+    years = set(re.findall(r"\b((?:19|20)\d\d)\b", low))
+    if len(years) == 1 and not re.search(r"(?i)\b(?:between|from|through|since|until)\b", low):
+        return int(years.pop())  # "2023 revenue", "revenue in 2023": one year, the operand's own
     m = re.search(rf"(?i)\b(?:{MONTH_WORDS}\.? \d{{1,2}},? |fy ?|fiscal (?:year )?|year[- ]end |end of (?:fy ?|fiscal )?)"
                   r"((?:19|20)\d\d)\b", low)
     return int(m.group(1)) if m else None
@@ -149,8 +185,8 @@ _PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for)\s+)?(?:the\s+)?(?:(?P<ye
 
 
 def year_number(text: str) -> Optional[int]:
-    """A year written "2024", "FY24", "'24" or "Q2'25" (as 2025), else None."""
-    m = re.search(r"((?:19|20)\d\d)|'(\d\d)\b|\bfy\s*(\d\d)\b|q[1-4]\s*'?(\d\d)\b", text.lower())
+    """A year written "2024", "FY24", "'24", "Q2'25" or "2Q25" (as 2025), else None."""
+    m = re.search(r"((?:19|20)\d\d)|'(\d\d)\b|\bfy\s*(\d\d)\b|q[1-4]\s*'?(\d\d)\b|\b[1-4][qh]\s*'?(\d\d)\b", text.lower())
     if not m:
         return None
     if m.group(1):
@@ -192,10 +228,11 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
     if low in _NUMBERS:
         return Number(value=_NUMBERS[low])
     key = name_key(low)
+    offset = dated - anchor if dated is not None and anchor is not None and 0 <= anchor - dated <= 2 else 0
     for name, expr in sorted(defined.items(), key=lambda kv: -len(kv[0])):  # a name the question defines ("EBITDA")
         hit = re.search(rf"\b{re.escape(name)}\b", key) if name and name != SUBJECT else None
-        if hit and _leftover_ok(key, hit.span()):
-            return expr
+        if (hit and _leftover_ok(key, hit.span())) or (name != SUBJECT and key == _initials(name)):
+            return shifted(expr, offset) if offset else expr  # "WC at Dec 31, 2023": the defined measure then
     m = _AVERAGE.match(low)
     if m:
         words = _AVERAGE_WORDS.sub(" ", m.group(1))
@@ -224,6 +261,12 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
     return Unknown(phrase=text)
 
 
+def _initials(name: str) -> str:
+    """A defined name's initials, as an abbreviation of it ("wc" for "working capital"); "" for one word."""
+    words = name.split()
+    return "".join(w[0] for w in words) if len(words) >= 2 else ""
+
+
 def _leftover_ok(text: str, span: tuple[int, int], item: str = "") -> bool:
     """Are the words of `text` outside `span` filler (or words of the item's own row labels: "trade", "notes" for
     receivables)?"""
@@ -238,7 +281,7 @@ _LABEL_WORDS = {name: set(re.findall(r"[a-z&]{3,}", " ".join(spec.labels))) - {"
 _SHORT = {"cfo": "cfo", "ocf": "cfo", "operating cash flow": "cfo", "operating cash flows": "cfo",
           "cash from operating activities": "cfo", "dividends": "dividends_paid", "cash dividends": "dividends_paid",
           "buybacks": "share_repurchases", "share buybacks": "share_repurchases", "repurchases": "share_repurchases",
-          "net earnings": "net_income", "net loss": "net_income", "revenues": "revenue", "sales": "revenue",
+          "net earnings": "net_income", "net loss": "net_income", "ni": "net_income", "oi": "operating_income", "revenues": "revenue", "sales": "revenue",
           "cost of revenue": "cogs", "opex": "", "ebit": "operating_income", "pp&e": "ppe_net",
           "current liabilities": "total_current_liabilities", "current assets": "total_current_assets"}
 """Short forms an operand takes that no row label or question pattern reads alone."""

@@ -38,14 +38,18 @@ from finrag.tools.routing.mentions import (
     Company,
     sentence_initial,
 )
+from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+from finrag.tools.routing.shapes import asked_of_named, not_a_company_alone
+from finrag.tools.routing.size import far_larger, size_rank
 from finrag.tools.routing.subject import (
     SUBJECT_MARK,
     business_subject,
     compared_lower_names,
     legal_form_after,
     lower_ticker_list,
+    lower_tickers,
     owner_of_line_item,
     prominent,
 )
@@ -118,6 +122,9 @@ def _calendar(text: str, start: int, end: int) -> bool:
         or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
 
 
+_SIZED_ZIPF = 4.3
+"""A head word shared by several registrants goes to a far larger one (`size.far_larger`: "Unity", "Intuitive",
+"Toyota") only when it is rarer than this in English ('Enterprise', 'Liberty', 'General' stay shared)."""
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
 """A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
 _AT_BEFORE = re.compile(r"(?i)\bat\s+$")
@@ -188,12 +195,15 @@ class Linker:
         caps: set[tuple[tuple[str, ...], str]] = {(t, k) for t, k, _kind, form in derived
                                                   if not t[1:] and len(t[0]) <= 3 and form.isupper() and form.isalpha()}
         self._caps_short = caps - mixed  # short names a company writes only in capitals ('OP', 'SCI'; not 'Dow')
+        self._rank = {k: size_rank(c.tickers) for k, c in companies.items()}
         for toks, ckey, kind, form in derived:
-            if toks in self.alias_index and ckey not in self.alias_index[toks]:
-                continue  # another company's name: never a derived name of this one
-            if kind in ("head", "prefix") and len(heads[toks]) > 1:
-                continue  # shared by several companies
             word = "".join(toks) if re.fullmatch(r"[A-Za-z]+['’][A-Za-z]+", form) else toks[0]  # O'Reilly: one word
+            sized = kind in ("head", "prefix") and zipf(word) < _SIZED_ZIPF  # a distinctive word: a size prior
+            if toks in self.alias_index and ckey not in self.alias_index[toks] and not (
+                    sized and kind == "head" and self._far_larger(ckey, self.alias_index[toks])):
+                continue  # another company's name: never a derived name of this one, unless it is far larger
+            if kind in ("head", "prefix") and len(heads[toks]) > 1 and not (sized and self._far_larger(ckey, heads[toks])):
+                continue  # shared by several companies, none of them far larger than the others
             if kind == "head" and (zipf(word) >= 4.6 or (len(word) < 4 and not form.isupper())):
                 continue  # an ordinary English word
             if kind == "head" and toks[0] in {t.casefold() for t in comp_tickers(companies[ckey])}:
@@ -207,6 +217,7 @@ class Linker:
                     continue  # another company's ticker
                 self.initialism_forms[toks] = form
             self.alias_index.setdefault(toks, {}).setdefault(ckey, kind)
+        self._name_words = name_words(companies, lambda k: self._rank.get(k))
         self.max_alias_len = max((len(t) for t in self.alias_index), default=1)
         self._longest_from: dict[str, int] = {}
         for t in self.alias_index:
@@ -232,6 +243,8 @@ class Linker:
             return 0.85, f"initialism {form}"
         if len(words) >= 2:
             if lower and all(zipf(w) >= 4.5 for w in words):
+                if kind == "prefix":  # 'north america', 'all-in': a phrase, only the start of a longer name
+                    return 0.0, f"'{surface}': common words in lower case that only begin a name"
                 return 0.6, "common words in lower case"
             if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
                 if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])
@@ -289,9 +302,16 @@ class Linker:
         i = 0
         while i < len(toks):
             taken = 0
-            for n in range(min(self._longest_from.get(toks[i][0], 0), len(toks) - i), 0, -1):
+            # "Casey's General Stores" is CASEYS GENERAL STORES: a name's possessive apostrophe is optional
+            apostrophe = i + 1 < len(toks) and toks[i + 1][0] == "s" and text[toks[i][2]:toks[i + 1][1]] in ("'", "’")
+            longest = max(self._longest_from.get(toks[i][0], 0),
+                          self._longest_from.get(toks[i][0] + "s", -1) + 1 if apostrophe else 0)
+            for n in range(min(longest, len(toks) - i), 0, -1):
                 key = tuple(t for t, _, _ in toks[i:i + n])
                 entries = self.alias_index.get(key)
+                if not entries and apostrophe and n >= 2:
+                    key = (key[0] + "s", *key[2:])
+                    entries = self.alias_index.get(key)
                 if not entries:
                     continue
                 start, end = toks[i][1], toks[i + n - 1][2]
@@ -325,7 +345,7 @@ class Linker:
                     found.append(Candidate(comp.name or ckey, ckey, comp.in_registry, conf, why, kind, surface,
                                            start, end, weak=weak, wordish=weak))
                 if len(entries) > 1:
-                    self._share(found, key)
+                    self._share(found, key, legal_form_after(text, end))
                 longer = continued(self, text, toks, i, n, found)
                 out.extend(found)
                 if longer:
@@ -356,12 +376,25 @@ class Linker:
         return (shown.isupper() and alias_tokens(shown) == toks) or any(
             n.isupper() and alias_tokens(n) == toks and not (n == comp.key and n in comp.tickers) for n in comp.names)
 
-    def _share(self, found: list[Candidate], toks: tuple[str, ...]) -> None:
-        """One name, several companies: the company whose own name it is wins ('Target' is Target, not Target
-        Group, whose name only starts with it) and the others are its alternatives; else the evidence is split."""
+    def _far_larger(self, ckey: str, others) -> bool:
+        """Whether `ckey` is far larger than every other company of `others` (`size.far_larger`)."""
+        return far_larger(self._rank.get(ckey), [self._rank.get(k) for k in others if k != ckey])
+
+    def _share(self, found: list[Candidate], toks: tuple[str, ...], legal_form: bool = False) -> None:
+        """One name, several companies: a company far larger than the others wins ('Vertex' is Vertex
+        Pharmaceuticals, not Vertex, Inc.; unless a legal-form word follows: "Vertex, Inc."), else the company whose
+        own name it is ('Target' is Target, not Target Group, whose name only starts with it) and the others are its
+        alternatives; else the evidence is split."""
         live = [c for c in found if c.confidence > 0]
         full = [c for c in live if toks in self.full_names.get(c.key, ())]
         named = [c for c in live if c.kind == "name"]
+        sized = all(zipf(t) < _SIZED_ZIPF for t in toks if t != "&")
+        large = [c for c in live if sized and self._far_larger(c.key, [o.key for o in live])]
+        if large and not legal_form:
+            for c in live:
+                if c is not large[0]:
+                    c.set_aside(large[0].name, f"'{c.text}' names {large[0].name}, far larger (size prior)")
+            return
         best = full if len(full) == 1 else (named if len(named) == 1 else [])
         if best:
             for c in live:
@@ -465,6 +498,12 @@ class Linker:
         listed = lower_ticker_list(text, lambda t: t in self.ticker_index, lambda w: zipf(w) < 3.5)
         spans += [(False, t, s, e) for t, s, e in listed if not any(a <= s < b for a, b in taken)]
         in_list = {s for _t, s, _e in listed}
+        lone = [(t, s, e, why) for t, s, e, why in lower_tickers(  # 'msft azure growth': a lower-case ticker alone
+            text, lambda t: t in self.ticker_index, lambda t: prominent([t]),
+            lambda w: is_finance_abbreviation(w) or bool(_PERIOD_WORD.match(w) or _MONTH_WORD.match(w)))
+            if s not in in_list and not any(a <= s < b for a, b in taken)]
+        spans += [(False, t, s, e) for t, s, e, _why in lone]
+        alone = {s: why for _t, s, _e, why in lone}
         known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
                  and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
         sole = (not named and not taken and len(known) == 1 and not _GENERIC_SUBJECT.search(text)
@@ -481,6 +520,8 @@ class Linker:
                                                sole_subject=sole)
                 if s in in_list:
                     conf, why = max(conf, 0.7), "one of a list of tickers written in lower case"
+                elif s in alone:
+                    conf, why = 0.6, alone[s]
                 core = norm.split(".")[0]
                 bare = text.strip().rstrip("?.!")
                 subject = bool(_POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
@@ -488,8 +529,8 @@ class Linker:
                 context = self._ticker_context(text, s, e, dollar)
                 wordish = not context and (bool(_english_penalty(core)) or is_finance_abbreviation(core)
                                            or len(core) == 1 or zipf(core) >= 3.0 or bool(_LINE_ITEM.match(text, s)))
-                wordish = wordish and s not in in_list
-                weak = wordish or (not context and not subject and s not in in_list)
+                wordish = wordish and s not in in_list and s not in alone
+                weak = wordish or (not context and not subject and s not in in_list) or s in alone
                 for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
                     comp = self.companies[ckey]
                     c = conf * (0.8 if len(keys) > 1 else 1.0)
@@ -555,17 +596,32 @@ class Linker:
                 out.append(fixed)
         return out
 
+    @staticmethod
+    def _vetoed_by_shape(text: str, found: list[Candidate]) -> None:
+        """Readings the words around them make part of something else (`shapes.not_a_company_alone`): no company
+        unless written as a ticker ('$BOE')."""
+        for c in found:
+            if c.confidence > 0 and c.key and "ticker context" not in c.reason \
+                    and (why := not_a_company_alone(text, c.start, c.end)):
+                c.confidence, c.reason = 0.0, f"{c.reason}; '{c.text}' is {why}"
+
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
 
         names = self._find_names(text)
         set_aside_inside_longer_names(text, names, self.companies)
+        self._vetoed_by_shape(text, names)
         accepted = [c for c in names if c.accepted]
         taken = [(c.start, c.end) for c in accepted]
         named = {c.key for c in accepted}
         tickers = self._find_tickers(text, taken, named)
+        self._vetoed_by_shape(text, tickers)
+        asked_of_named(text, tickers, names)
         taken += [(c.start, c.end) for c in tickers if c.accepted]
+        tickers += name_word_readings(text, self._name_words, self.companies,
+                                      [(c.start, c.end) for c in [*names, *tickers] if c.confidence > 0 or c.key])
+        taken += [(c.start, c.end) for c in tickers if c.accepted and c.kind == "word"]
         unknown = []
         for cand in unknown_names(text, taken):
             fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None

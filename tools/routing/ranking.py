@@ -39,7 +39,7 @@ _NAME_RUN = re.compile(r"((?:[A-Z0-9][\w&'’.\-]*\s+(?:(?:&|of|and|de|the)\s+)?
 _NEXT_CAPITAL = re.compile(r"^\s+(?!(?:FY|Q[1-4]|H[12]|CY)\b)[A-Z][a-z]")
 COMPARISON = re.compile(r"(?i)\b(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against)(?=\W|$)")
 _LISTED_TICKER = re.compile(r",\s*[A-Z]{2,6}(?:\.[A-Z])?\s*(?=,)")
-_NAME_KINDS = ("name", "head", "prefix", "short", "abbrev", "initialism")
+_NAME_KINDS = ("name", "head", "prefix", "short", "abbrev", "initialism", "word")
 _DERIVED_KINDS = ("head", "prefix", "short", "abbrev")
 _LONGER_NAME = re.compile(r"\b((?:[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w'’\-]*|&|of|and|de)){0,3}),?\s+(Group|Holdings|"
                           r"Industries|Technologies|Enterprises|Brands|Partners|Capital|Bank|Bancorp|Bancshares|"
@@ -70,8 +70,10 @@ def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
     gap = _LISTED_TICKER.sub("", text[first.end:second.start])  # "AAPL, SSNLF, HON": a list goes on past SSNLF
     if first.end > second.start:
         return False
-    if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue
-        return _distinct(first, text, starts) and _distinct(second, text, starts)
+    if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue; a word only
+        # derived from a name, not strong alone, qualifies the other ("Exxon Permian production", "FEMSA Brazil")
+        return all(_distinct(c, text, starts) and not (c.kind in ("head", "prefix") and c.confidence < STRONG)
+                   for c in (first, second))
     if not _GLUE.match(gap):
         return False
     abbreviation = any(c.kind in ("ticker", "initialism") and is_finance_abbreviation(c.text) for c in (a, b))
@@ -131,7 +133,10 @@ def rank(text: str, cands: list[Candidate]) -> None:
     starts = {c.start for c in known}
     strong = [c for c in known if _strong(c, text, starts)]
     plain = [c for c in known if not _longer_name_follows(c, text, starts)]
-    lead = max(strong or plain or known, key=lambda c: (c.confidence, -c.start))
+    # a weak reading (a ticker that is a word, or no subject) never leads over one that is not: "Exxon Permian
+    # production in BOE ..." is about Exxon, even with a capitalised word after its name
+    lead = max(strong or [c for c in plain if not c.weak] or [c for c in known if not c.weak] or plain or known,
+               key=lambda c: (c.confidence, -c.start))
     kept = {c.key for c in strong if c.confidence >= lead.confidence - MARGIN} | {lead.key}
     if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation
         kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish}

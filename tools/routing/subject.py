@@ -22,17 +22,16 @@ lower-case word may name a company, at the lowest accepted confidence.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Iterable
 
 from finrag.tools.question.shorthand import expand_shorthand
 from finrag.tools.routing.mentions import ACCEPT, Candidate
-from finrag.tools.routing.registrants import load_registrants
+from finrag.tools.routing.size import PROMINENT_RANK, size_rank
 from finrag.tools.routing.text import SUFFIX_WORDS
-from finrag.tools.routing.words import QUESTION_WORDS
+from finrag.tools.routing.words import QUESTION_WORDS, zipf
 
 __all__ = ["PROMINENT_RANK", "SUBJECT_MARK", "business_subject", "compared_lower_names", "legal_form_after",
-           "lower_ticker_list", "owner_of_line_item", "prominent"]
+           "lower_ticker_list", "lower_tickers", "owner_of_line_item", "prominent"]
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
                     r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
@@ -42,26 +41,20 @@ METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:reve
 """A line item or an operating metric of a company's business."""
 PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|year)\w*|\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
 """A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
-PROMINENT_RANK = 1500
-"""A company whose name is a common word is read from that word in lower case only among the largest registrants:
-its first ticker's row in the SEC's list (market value order) below this."""
 SUBJECT_MARK = "the subject of a terse question"
 """Marks a reading made by `business_subject`'s rule, so the linker checks the company's size."""
 
 
-@lru_cache(maxsize=1)
-def _ranks() -> dict[str, int]:
-    return {t.replace("-", ".").replace(".", ""): r.rank for r in load_registrants() for t in r.tickers}
-
-
 def prominent(tickers: Iterable[str]) -> bool:
-    """Whether a company (by its tickers) is among the `PROMINENT_RANK` largest SEC registrants."""
-    ranks = _ranks()
-    return any(ranks.get(t.replace("-", "").replace(".", ""), PROMINENT_RANK) < PROMINENT_RANK for t in tickers)
+    """Whether a company (by its tickers) is among the `PROMINENT_RANK` largest SEC registrants (`size.py`)."""
+    rank = size_rank(tickers)
+    return rank is not None and rank < PROMINENT_RANK
 
 
 _GLUE = frozenset({"vs", "versus", "and", "or"})
 """Words that join the companies of a terse comparison ("ford vs tesla deliveries"), not words of a sentence."""
+_LINE_ITEM_WORDS = frozenset({"total", "net"})
+"""Words of a line item ("net adds", "total revenue"), not words that make the rest an English sentence."""
 _WORD = re.compile(r"[A-Za-z][\w\-]*")
 _LEGAL_AFTER = re.compile(rf"(?i)^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?")
 _POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
@@ -85,7 +78,7 @@ def business_subject(text: str, start: int, end: int) -> str:
     rest = expand_shorthand(after)
     if not text[:start].strip():
         words = _WORD.findall(rest)
-        if words and not any(w.lower() in QUESTION_WORDS - _GLUE for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
+        if words and not any(w.lower() in QUESTION_WORDS - _GLUE - _LINE_ITEM_WORDS for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
             return "it opens a terse question about a line item or a period"
         return ""
     if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):
@@ -118,6 +111,29 @@ def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
             close()
         run.append((w, m.start(), m.end()))
     close()
+    return out
+
+
+_RARE_LOWER = 2.5
+"""A lower-case word rarer than this in English (Zipf) is no word people write ('msft', 'nflx', 'lly')."""
+
+
+def lower_tickers(text: str, is_ticker, large, excluded) -> list[tuple[str, int, int, str]]:
+    """Tickers written alone in lower case ("msft azure growth", "lly q3 eps beat?", "inventory ... at amd"): a
+    lower-case word that is a known ticker (`is_ticker`) of one of the largest registrants (`large`), no finance
+    abbreviation or calendar word (`excluded`), and either no English word at all (Zipf below `_RARE_LOWER`) or a
+    rare one (below 4) that is the subject of a business question (`business_subject`). Returns (TICKER, start, end,
+    why) for each."""
+    out = []
+    for m in _LOWER_TOKEN.finditer(text):
+        w = m.group(1)
+        if len(w) < 2 or excluded(w) or not is_ticker(w.upper()) or not large(w.upper()):
+            continue
+        z = zipf(w)
+        if z < _RARE_LOWER:
+            out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word"))
+        elif z < 4.0 and (why := business_subject(text, m.start(), m.end())):
+            out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word: {why}"))
     return out
 
 

@@ -1,0 +1,64 @@
+"""Where a word sits, evidence that it is no company by itself (issue 48; a part of the linker).
+
+A name or ticker the linker reads is set to no company when the words around it make it part of something else:
+
+* **a hyphenated compound of capitalised words** it only begins or ends ("Rent" of "Enterprise Rent-A-Car",
+  "Benz" of "Mercedes-Benz"): the compound is one name, and a company matched on part of it is not that name
+  ("Coca-Cola", read whole, is not a part; a lower-case tail, "Berkshire-owned", keeps the company);
+* **a unit**: a slash and a lower-case rate after it ("BOE/d", "MMBtu/d", "Mcf/yr"): barrels of oil equivalent a
+  day, not the ticker BOE;
+* **a person's or place's name**: a capitalised word right after a lower-case name particle ("da Vinci", "van
+  Gogh", "de la Rosa"), or a single capital with a possessive right after a capitalised word ("Mickey D's");
+* **what the question asks of a company it names**: a ticker-shaped word in capitals, with no ticker context,
+  right before "for", "of" or "at" and another company's name ("ETR for Alphabet", "ROIC of Microsoft"): a metric
+  of that company, not a second one.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from finrag.tools.routing.mentions import Candidate
+
+__all__ = ["asked_of_named", "not_a_company_alone"]
+
+_COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
+_COMPOUND_AFTER = re.compile(r"^-[A-Z0-9]")
+_UNIT_AFTER = re.compile(r"^/[a-z]{1,4}\b")
+_PARTICLE_BEFORE = re.compile(r"(?<![\w'’])(?:da|de|di|del|della|van|von|der|den|du|le|la|dos|das)\s+$")
+_CAPITALISED_WORD_BEFORE = re.compile(r"(?<![\w'’.&\-])[A-Z][a-z]+\s+$")
+_POSSESSIVE_AFTER = re.compile(r"^['’]s\b")
+_ASKED_OF = re.compile(r"^\s+(?:for|of|at)\s+(?:the\s+)?$", re.I)
+
+
+def not_a_company_alone(text: str, start: int, end: int) -> str:
+    """Why the word at text[start:end] is part of a larger name or a unit ('' when nothing says so)."""
+    before, after = text[max(0, start - 2):start], text[end:end + 6]
+    if (_COMPOUND_BEFORE.search(before) and text[start:start + 1].isupper()) or _COMPOUND_AFTER.match(after):
+        return "part of a hyphenated compound of capitalised words"
+    if _UNIT_AFTER.match(after):
+        return "a unit (a rate after a slash)"
+    head = text[max(0, start - 12):start]
+    if _PARTICLE_BEFORE.search(head) and text[start:start + 1].isupper():
+        return "a name after a lower-case name particle (a person's or a place's)"
+    if end - start == 1 and _POSSESSIVE_AFTER.match(after) and _CAPITALISED_WORD_BEFORE.search(text[:start]):
+        return "a single capital with a possessive after a capitalised word: the end of a nickname"
+    return ""
+
+
+def asked_of_named(text: str, tickers: Iterable[Candidate], named: Iterable[Candidate]) -> None:
+    """'ETR for Alphabet': a ticker in capitals without ticker context, right before 'for'/'of'/'at' and another
+    company's accepted name, is what the question asks of that company (its confidence goes to 0, the reason says
+    why); changed in place."""
+    starts = {c.start: c for c in named if c.accepted and c.key and c.kind != "ticker"}
+    if not starts:
+        return
+    for t in tickers:
+        if t.kind != "ticker" or not t.accepted or not t.text.isupper() or "ticker context" in t.reason \
+                or "parentheses" in t.reason or "next to 'ticker'" in t.reason:
+            continue
+        for s, owner in starts.items():
+            if s > t.end and owner.key != t.key and _ASKED_OF.match(text[t.end:s]):
+                t.confidence = 0.0
+                t.reason += f"; what the question asks of {owner.name} ('{text[t.start:s]}{owner.text}')"
+                break

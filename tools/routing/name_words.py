@@ -4,7 +4,7 @@ People name a company by the word of its name they remember, not always the firs
 is Texas Roadhouse. `name_words` lists, for the largest registrants (`size.PROMINENT_RANK`), the words after the
 first of their names that name nothing else: no other company's name holds the word, it is no common English
 word (Zipf below `RARE`), five letters or more, and no legal or generic word of a name ("Holdings",
-"Therapeutics" are many companies'). `name_word_readings` reads such a word in a question as the company when it
+"Therapeutics", "Semiconductors": no other name holds the word, singular or plural). `name_word_readings` reads such a word in a question as the company when it
 is capitalised (not shouted in capitals) and no other reading covers it, at a modest confidence: any stronger
 reading of another company in the question leads (`ranking.rank`).
 """
@@ -42,7 +42,9 @@ def name_words(companies: Mapping[str, Company], rank_of: Callable[[str], Option
                     inner[w].add(key)
     out = {}
     for w, keys in inner.items():
-        if len(owners[w]) != 1 or len(w) < 5 or not w.isalpha() or zipf(w) >= RARE:
+        forms = {w, w + "s", w[:-1] if w.endswith("s") else w}  # 'Semiconductors' is many companies' word
+        if len(set().union(*(owners.get(f, set()) for f in forms))) != 1 or len(w) < 5 or not w.isalpha() \
+                or zipf(w) >= RARE:
             continue
         key = next(iter(keys))
         rank = rank_of(key)

@@ -21,7 +21,7 @@ from finrag.tools.routing.size import far_larger, size_rank
 
 NEEDED = ["ISRG", "LUNR", "TM", "TYHOY", "VRTX", "VERX", "EPD", "NVDA", "NFLX", "MSFT", "UNTY", "CVX", "BOE", "RENT",
           "VINP", "D", "ATR", "ETR", "CASY", "NOC", "EL", "XOM", "TXRH", "NXPI", "TGT", "NALG", "AGAE", "PR", "U",
-          "EFSC"]
+          "EFSC", "KO", "PEP", "GOOGL", "AAPL", "MU", "HBM", "RTX"]
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +133,18 @@ def test_lower_case_common_words_that_begin_a_name_are_a_phrase(reg, key, questi
 ])
 def test_a_weak_reading_never_leads_and_line_item_words_keep_a_question_terse(reg, key, question, gold):
     expect(reg, key, question, gold)
+
+
+@pytest.mark.parametrize("question, gold", [
+    ("ko vs pep organic growth 2024", ["KO", "PEP"]),                 # a rare word compared with a lower-case ticker
+    ("msft vs googl cloud growth", ["MSFT", "GOOGL"]),                # 'vs' is the comparison's glue, no ticker
+    ("Apple services gross margin vs Google Cloud margin", ["AAPL", "GOOGL"]),  # the two sides of a comparison
+    ("Micron HBM revenue vs Samsung", ["MU"]),                        # a ticker right after a name: its product
+])
+def test_every_side_of_a_comparison_is_routed_and_a_product_is_no_company(reg, key, question, gold):
+    expect(reg, key, question, gold)
+
+
+def test_a_common_word_left_by_dropping_a_generic_tail_is_no_name(reg, key):
+    # 'United' is a variant of RTX's former name United Technologies ('Technologies' dropped): no name by itself
+    assert key("RTX") not in routed(reg, "Delta premium revenue vs United")

@@ -26,7 +26,7 @@ when its confidence reaches `ACCEPT` (0.5); the rest stay in the list with their
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from typing import Iterable
 
 from finrag.tools.routing.continuation import continued
 from finrag.tools.routing.mentions import (
@@ -41,7 +41,7 @@ from finrag.tools.routing.mentions import (
 from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
-from finrag.tools.routing.shapes import asked_of_named, not_a_company_alone
+from finrag.tools.routing.shapes import asked_of_named, calendar_token, calendar_word, veto_by_shape
 from finrag.tools.routing.size import far_larger, size_rank
 from finrag.tools.routing.subject import (
     SUBJECT_MARK,
@@ -54,10 +54,10 @@ from finrag.tools.routing.subject import (
     prominent,
 )
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
+from finrag.tools.routing.typos import Typos
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
 from finrag.tools.sequences import uniq
-from finrag.tools.vocabulary.dates import MONTH_RE
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 
@@ -104,24 +104,10 @@ _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _TAG_COLON = re.compile(r"^\s*:\s*\$?[A-Za-z]")  # 'NASDAQ: PLTR': the exchange's name tags the ticker after it
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
-_PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
-_MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
-_NUMBER_NEAR = re.compile(r"^\s*(?:['’]?\d)")
-
-
-def _calendar(text: str, start: int, end: int) -> bool:
-    """Whether the word at text[start:end] is a calendar word, never a company by itself (unless written as a
-    ticker: '$NOV', 'NYSE: NOV', 'ticker NOV'): a quarter, half or fiscal-period word ('Q2', 'H1', 'FY'); a month
-    or its abbreviation not written in capitals ('Nov', 'Dec'), or next to a number ('DEC 2023', "NOV '23")."""
-    word = text[start:end]
-    if _PERIOD_WORD.match(word):
-        return True
-    if not _MONTH_WORD.match(word):
-        return False
-    return not word.isupper() or bool(_NUMBER_NEAR.match(text[end:end + 4])) \
-        or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
-
-
+_GENERIC_TAIL_NAME = re.compile(r"^[A-Za-z]+\s+(?:international|worldwide|global|holdings|group|systems|"
+                                r"communications|stores|wholesale|companies|technologies|enterprises|industries)$",
+                                re.IGNORECASE)
+"""A one-word name and a generic tail (`documents.name_variants` drops the tail to make a variant)."""
 _SIZED_ZIPF = 4.3
 """A head word shared by several registrants goes to a far larger one (`size.far_larger`: "Unity", "Intuitive",
 "Toyota") only when it is rarer than this in English ('Enterprise', 'Liberty', 'General' stay shared)."""
@@ -164,10 +150,14 @@ class Linker:
         forms: dict[tuple[str, ...], str] = {}
         for ckey, comp in companies.items():
             own_tickers = {t.replace(".", "").replace("-", "").casefold() for t in comp.tickers}
+            tailed = {alias_tokens(n)[:1] for n in comp.names if _GENERIC_TAIL_NAME.search(n)}
+            own = {alias_tokens(comp.name), alias_tokens(strip_legal_suffix(comp.name))}
             for n in comp.names:
                 toks = alias_tokens(n)
                 if len(toks) == 1 and toks[0] in own_tickers and not any(ch.islower() for ch in n):
                     continue  # a ticker used as a name ('K', 'A'): tickers are scored by context instead
+                if len(toks) == 1 and toks in tailed and toks not in own and zipf(toks[0]) >= 4.6:
+                    continue  # 'United' of United Technologies, a generic tail dropped: a common word, no name
                 if toks and not (len(toks) == 1 and toks[0].isdigit()):
                     self.alias_index.setdefault(toks, {})[ckey] = "name"
                     forms.setdefault(toks, n)
@@ -222,10 +212,7 @@ class Linker:
         self._longest_from: dict[str, int] = {}
         for t in self.alias_index:
             self._longest_from[t[0]] = max(self._longest_from.get(t[0], 0), len(t))
-        self._single_names = {t[0]: t for t in self.alias_index if len(t) == 1 and len(t[0]) >= 5}
-        self._single_by_len: dict[int, list[str]] = {}  # the one-word names by length, for `_fuzzy`
-        for name in self._single_names:
-            self._single_by_len.setdefault(len(name), []).append(name)
+        self._typos = Typos(self.alias_index, companies)
 
     # ------------------------------------------------------------------ names
     def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
@@ -318,7 +305,7 @@ class Linker:
                 surface = text[start:end]
                 found = []
                 other_ticker = self._caps_ticker(surface)
-                calendar = n == 1 and _calendar(text, start, end)
+                calendar = n == 1 and calendar_word(text, start, end)
                 context = (calendar or bool(other_ticker)) and self._ticker_context(text, start, end,
                                                                                     text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
@@ -500,7 +487,7 @@ class Linker:
         in_list = {s for _t, s, _e in listed}
         lone = [(t, s, e, why) for t, s, e, why in lower_tickers(  # 'msft azure growth': a lower-case ticker alone
             text, lambda t: t in self.ticker_index, lambda t: prominent([t]),
-            lambda w: is_finance_abbreviation(w) or bool(_PERIOD_WORD.match(w) or _MONTH_WORD.match(w)))
+            lambda w: is_finance_abbreviation(w) or calendar_token(w))
             if s not in in_list and not any(a <= s < b for a, b in taken)]
         spans += [(False, t, s, e) for t, s, e, _why in lone]
         alone = {s: why for _t, s, _e, why in lone}
@@ -513,7 +500,7 @@ class Linker:
                 continue
             norm = tick.replace("-", ".")
             keys = self.ticker_index.get(norm) or self.ticker_index.get(norm.replace(".", ""))
-            if _calendar(text, s, e) and not self._ticker_context(text, s, e, dollar):
+            if calendar_word(text, s, e) and not self._ticker_context(text, s, e, dollar):
                 continue  # 'Dec vs Nov', 'Q2', 'FY': a calendar word is never a ticker by itself
             if keys:
                 conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
@@ -563,60 +550,18 @@ class Linker:
                     or _TICKER_WORD_AFTER.match(after)
                     or (before.rstrip().endswith("(") and after.lstrip().startswith(")")))
 
-    def _fuzzy(self, cand: Candidate) -> Optional[Candidate]:
-        """A typo of a known one-word name ('Nvidea' -> NVIDIA): one edit, five letters or more."""
-        w = cand.text.casefold()
-        if len(w) < 5 or " " in w:
-            return None
-        try:
-            from rapidfuzz import process
-            from rapidfuzz.distance import Levenshtein
-        except ImportError:  # pragma: no cover
-            return None
-        near = [t for n in (len(w) - 1, len(w), len(w) + 1) for t in self._single_by_len.get(n, ())]
-        hits = {k for t, _d, _i in process.extract(w, near, scorer=Levenshtein.distance, score_cutoff=1, limit=None)
-                for k in self.alias_index[self._single_names[t]]}
-        if len(hits) != 1:
-            return None
-        ckey = hits.pop()
-        comp = self.companies[ckey]
-        return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one letter from "
-                         f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
-
-    def _lower_typos(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
-        """'nvida': a word in lower case that is no English word at all (wordfreq never saw it), five letters or
-        more, one edit from a known one-word name (`_fuzzy`)."""
-        out = []
-        for m in re.finditer(r"(?<![\w'’\-])[a-z]{5,}(?![\w'’\-])", text):
-            if zipf(m.group(0)) > 0 or any(a < m.end() and m.start() < b for a, b in taken):
-                continue
-            fixed = self._fuzzy(Candidate(m.group(0), text=m.group(0), start=m.start(), end=m.end()))
-            if fixed:
-                fixed.confidence, fixed.reason = 0.6, fixed.reason + " (in lower case, no English word)"
-                out.append(fixed)
-        return out
-
-    @staticmethod
-    def _vetoed_by_shape(text: str, found: list[Candidate]) -> None:
-        """Readings the words around them make part of something else (`shapes.not_a_company_alone`): no company
-        unless written as a ticker ('$BOE')."""
-        for c in found:
-            if c.confidence > 0 and c.key and "ticker context" not in c.reason \
-                    and (why := not_a_company_alone(text, c.start, c.end)):
-                c.confidence, c.reason = 0.0, f"{c.reason}; '{c.text}' is {why}"
-
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
 
         names = self._find_names(text)
         set_aside_inside_longer_names(text, names, self.companies)
-        self._vetoed_by_shape(text, names)
+        veto_by_shape(text, names)
         accepted = [c for c in names if c.accepted]
         taken = [(c.start, c.end) for c in accepted]
         named = {c.key for c in accepted}
         tickers = self._find_tickers(text, taken, named)
-        self._vetoed_by_shape(text, tickers)
+        veto_by_shape(text, tickers)
         asked_of_named(text, tickers, names)
         taken += [(c.start, c.end) for c in tickers if c.accepted]
         tickers += name_word_readings(text, self._name_words, self.companies,
@@ -624,9 +569,9 @@ class Linker:
         taken += [(c.start, c.end) for c in tickers if c.accepted and c.kind == "word"]
         unknown = []
         for cand in unknown_names(text, taken):
-            fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
+            fixed = self._typos.fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
-        unknown += self._lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
+        unknown += self._typos.lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
         compared = bool(COMPARISON.search(text))
         if not compared:
             owner_of_line_item(text, unknown, [*names, *tickers], _LINE_ITEM_NEXT)

@@ -119,6 +119,31 @@ def _rare_word_ticker(c: Candidate) -> bool:
     return c.kind == "ticker" and len(c.text) >= 2 and not is_finance_abbreviation(c.text) and zipf(c.text) < 4.8
 
 
+def _qualifies_a_name(text: str, c: Candidate, known: list[Candidate]) -> bool:
+    """'Micron HBM': a reading right after another company's name, nothing but a space between."""
+    return any(k.key != c.key and k.kind != "ticker" and k.end < c.start and not text[k.end:c.start].strip()
+               for k in known)
+
+
+def _compared_sides(text: str, known: list[Candidate], starts: set[int]) -> set[str]:
+    """'Apple services margin vs Google Cloud margin': the companies on the two sides of a comparison word, each
+    the nearest reading on its side and a name on its own (`_distinct`), a company's own name (a product may follow
+    it), or a ticker that is no word; both kept."""
+    out: set[str] = set()
+    for m in COMPARISON.finditer(text):
+        left = [c for c in known if c.end <= m.start()]
+        right = [c for c in known if c.start >= m.end()]
+        if not left or not right:
+            continue
+        pair = (max(left, key=lambda c: c.end), min(right, key=lambda c: c.start))
+        if pair[0].key != pair[1].key and all(
+                (_distinct(c, text, starts) or (c.kind == "ticker" and not c.wordish)
+                 or (c.kind == "name" and not c.weak))  # "vs Google Cloud": a company's own name, a product after it
+                and not _qualifies_a_name(text, c, known) for c in pair):
+            out |= {c.key for c in pair}
+    return out
+
+
 def rank(text: str, cands: list[Candidate]) -> None:
     """Keep the best-evidenced companies of a question and set the other accepted readings aside (see the module
     docstring); `cands` is changed in place."""
@@ -138,8 +163,10 @@ def rank(text: str, cands: list[Candidate]) -> None:
     lead = max(strong or [c for c in plain if not c.weak] or [c for c in known if not c.weak] or plain or known,
                key=lambda c: (c.confidence, -c.start))
     kept = {c.key for c in strong if c.confidence >= lead.confidence - MARGIN} | {lead.key}
-    if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation
-        kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish}
+    if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation (not
+        # one right after another company's name: "Micron HBM revenue vs ..." names Micron's product)
+        kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish and not _qualifies_a_name(text, c, known)}
+        kept |= _compared_sides(text, known, starts)
     for run in _side_by_side(text, known):  # "NVDA AMD AVGO": three or more companies side by side are a list
         if kept & {c.key for c in run}:
             kept |= {c.key for c in run}

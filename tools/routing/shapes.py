@@ -1,6 +1,8 @@
 """Where a word sits, evidence that it is no company by itself (issue 48; a part of the linker).
 
-A name or ticker the linker reads is set to no company when the words around it make it part of something else:
+Calendar words (`calendar_word`: 'Q2', 'H1', 'FY', 'Nov', 'DEC 2023') are never a company by themselves unless
+written as a ticker ('$NOV'). A name or ticker the linker reads is set to no company (`veto_by_shape`) when the words
+around it make it part of something else:
 
 * **a hyphenated compound of capitalised words** it only begins or ends ("Rent" of "Enterprise Rent-A-Car",
   "Benz" of "Mercedes-Benz"): the compound is one name, and a company matched on part of it is not that name
@@ -19,8 +21,9 @@ import re
 from typing import Iterable
 
 from finrag.tools.routing.mentions import Candidate
+from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["asked_of_named", "not_a_company_alone"]
+__all__ = ["asked_of_named", "calendar_token", "calendar_word", "not_a_company_alone", "veto_by_shape"]
 
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
 _COMPOUND_AFTER = re.compile(r"^-[A-Z0-9]")
@@ -29,6 +32,29 @@ _PARTICLE_BEFORE = re.compile(r"(?<![\w'’])(?:da|de|di|del|della|van|von|der|d
 _CAPITALISED_WORD_BEFORE = re.compile(r"(?<![\w'’.&\-])[A-Z][a-z]+\s+$")
 _POSSESSIVE_AFTER = re.compile(r"^['’]s\b")
 _ASKED_OF = re.compile(r"^\s+(?:for|of|at)\s+(?:the\s+)?$", re.I)
+
+
+_PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
+_MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
+_NUMBER_NEAR = re.compile(r"^\s*(?:['’]?\d)")
+
+
+def calendar_word(text: str, start: int, end: int) -> bool:
+    """Whether the word at text[start:end] is a calendar word, never a company by itself (unless written as a
+    ticker: '$NOV', 'NYSE: NOV', 'ticker NOV'): a quarter, half or fiscal-period word ('Q2', 'H1', 'FY'); a month
+    or its abbreviation not written in capitals ('Nov', 'Dec'), or next to a number ('DEC 2023', "NOV '23")."""
+    word = text[start:end]
+    if _PERIOD_WORD.match(word):
+        return True
+    if not _MONTH_WORD.match(word):
+        return False
+    return not word.isupper() or bool(_NUMBER_NEAR.match(text[end:end + 4])) \
+        or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
+
+
+def calendar_token(word: str) -> bool:
+    """Whether a word is a period word or a month, whatever its case ('q3', 'dec')."""
+    return bool(_PERIOD_WORD.match(word) or _MONTH_WORD.match(word))
 
 
 def not_a_company_alone(text: str, start: int, end: int) -> str:
@@ -62,3 +88,12 @@ def asked_of_named(text: str, tickers: Iterable[Candidate], named: Iterable[Cand
                 t.confidence = 0.0
                 t.reason += f"; what the question asks of {owner.name} ('{text[t.start:s]}{owner.text}')"
                 break
+
+
+def veto_by_shape(text: str, found: list[Candidate]) -> None:
+    """Readings the words around them make part of something else (`shapes.not_a_company_alone`): no company
+    unless written as a ticker ('$BOE')."""
+    for c in found:
+        if c.confidence > 0 and c.key and "ticker context" not in c.reason \
+                and (why := not_a_company_alone(text, c.start, c.end)):
+            c.confidence, c.reason = 0.0, f"{c.reason}; '{c.text}' is {why}"

@@ -87,7 +87,7 @@ def business_subject(text: str, start: int, end: int) -> str:
 
 
 _LOWER_TOKEN = re.compile(r"(?<![\w$.\-])([a-z]{1,5})(?![\w\-])")
-_LIST_GAP = re.compile(r"^(?:\s+|\s*[,/&]\s*|\s+and\s+)$")
+_LIST_GAP = re.compile(r"^(?:\s+|\s*[,/&]\s*|\s+(?:and|or|vs\.?|versus)\s+)$")
 
 
 def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
@@ -104,6 +104,8 @@ def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
 
     for m in _LOWER_TOKEN.finditer(text):
         w = m.group(1)
+        if w in _GLUE:
+            continue  # 'msft vs googl': the glue of a list or comparison, not a ticker in it
         if not is_ticker(w.upper()):
             close()
             continue
@@ -114,6 +116,7 @@ def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
     return out
 
 
+_COMPARED_GAP = re.compile(r"^\s*(?:vs\.?|versus|and|&|/|,)\s*$", re.I)
 _RARE_LOWER = 2.5
 """A lower-case word rarer than this in English (Zipf) is no word people write ('msft', 'nflx', 'lly')."""
 
@@ -124,7 +127,7 @@ def lower_tickers(text: str, is_ticker, large, excluded) -> list[tuple[str, int,
     abbreviation or calendar word (`excluded`), and either no English word at all (Zipf below `_RARE_LOWER`) or a
     rare one (below 4) that is the subject of a business question (`business_subject`). Returns (TICKER, start, end,
     why) for each."""
-    out = []
+    out, rare = [], []
     for m in _LOWER_TOKEN.finditer(text):
         w = m.group(1)
         if len(w) < 2 or excluded(w) or not is_ticker(w.upper()) or not large(w.upper()):
@@ -134,7 +137,17 @@ def lower_tickers(text: str, is_ticker, large, excluded) -> list[tuple[str, int,
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word"))
         elif z < 4.0 and (why := business_subject(text, m.start(), m.end())):
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word: {why}"))
-    return out
+        elif z < 4.0:
+            rare.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word"))
+    grown = True
+    while grown and out:  # "ko vs pep": a rare word compared or listed with a lower-case ticker is one too
+        grown = False
+        for r in list(rare):
+            if any(_COMPARED_GAP.match(text[min(r[2], o[2]):max(r[1], o[1])]) for o in out):
+                out.append((*r[:3], r[3] + ", compared or listed with a lower-case ticker"))
+                rare.remove(r)
+                grown = True
+    return sorted(out, key=lambda r: r[1])
 
 
 def compared_lower_names(text: str, names: list[Candidate], found: list[Candidate], glue: re.Pattern[str]) -> None:

@@ -8,7 +8,9 @@ its own, on a registry holding the development corpus and the SEC registrants th
 * a name's possessive apostrophe is optional ("Casey's" is CASEYS GENERAL STORES);
 * a distinctive word inside a large registrant's name names it (`name_words.py`);
 * common words in lower case that only begin a registrant's name are a phrase ("north america");
-* a weak reading never leads over a name, and a derived head word right after a name qualifies it;
+* a weak reading never leads over a name, and a derived head word right after a name qualifies it (so does a
+  ticker after a name in a comparison: a product), and a derived word after an unknown brand is its product;
+* both sides of a comparison are routed; a common word left by dropping a generic tail is no name;
 * "net" and "total" are words of a line item, not of an English sentence, in a terse question.
 """
 from __future__ import annotations
@@ -21,7 +23,7 @@ from finrag.tools.routing.size import far_larger, size_rank
 
 NEEDED = ["ISRG", "LUNR", "TM", "TYHOY", "VRTX", "VERX", "EPD", "NVDA", "NFLX", "MSFT", "UNTY", "CVX", "BOE", "RENT",
           "VINP", "D", "ATR", "ETR", "CASY", "NOC", "EL", "XOM", "TXRH", "NXPI", "TGT", "NALG", "AGAE", "PR", "U",
-          "EFSC", "KO", "PEP", "GOOGL", "AAPL", "MU", "HBM", "RTX"]
+          "EFSC", "KO", "PEP", "GOOGL", "AAPL", "MU", "HBM", "RTX", "OTAI"]
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +150,10 @@ def test_every_side_of_a_comparison_is_routed_and_a_product_is_no_company(reg, k
 def test_a_common_word_left_by_dropping_a_generic_tail_is_no_name(reg, key):
     # 'United' is a variant of RTX's former name United Technologies ('Technologies' dropped): no name by itself
     assert key("RTX") not in routed(reg, "Delta premium revenue vs United")
+
+
+@pytest.mark.parametrize("question", ["OpenAI Starlink comparison of subscriber counts", "SpaceX Starlink launches"])
+def test_a_registrants_derived_word_after_an_unknown_brand_is_its_product(reg, key, question):
+    # 'Starlink' begins Starlink AI Acquisition's name; after 'SpaceX' or 'OpenAI' (camel case, no company the
+    # linker knows) it names that company's product, not the SPAC
+    assert key("OTAI") not in routed(reg, question), reg.link(question).candidates

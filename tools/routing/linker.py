@@ -41,7 +41,13 @@ from finrag.tools.routing.mentions import (
 from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
-from finrag.tools.routing.shapes import asked_of_named, calendar_token, calendar_word, veto_by_shape
+from finrag.tools.routing.shapes import (
+    asked_of_named,
+    calendar_token,
+    calendar_word,
+    products_of_unknown,
+    veto_by_shape,
+)
 from finrag.tools.routing.size import far_larger, size_rank
 from finrag.tools.routing.subject import (
     SUBJECT_MARK,
@@ -572,6 +578,7 @@ class Linker:
             fixed = self._typos.fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
         unknown += self._typos.lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
+        products_of_unknown(text, names, [*names, *tickers])
         compared = bool(COMPARISON.search(text))
         if not compared:
             owner_of_line_item(text, unknown, [*names, *tickers], _LINE_ITEM_NEXT)

@@ -13,7 +13,10 @@ around it make it part of something else:
   Gogh", "de la Rosa"), or a single capital with a possessive right after a capitalised word ("Mickey D's");
 * **what the question asks of a company it names**: a ticker-shaped word in capitals, with no ticker context,
   right before "for", "of" or "at" and another company's name ("ETR for Alphabet", "ROIC of Microsoft"): a metric
-  of that company, not a second one.
+  of that company, not a second one;
+* **a product of a company the index does not hold**: a word derived from a registrant's name right after a
+  capitalised word that is no English word or a camel-case brand, and no known company ("SpaceX Starlink"), is set aside
+  (`products_of_unknown`).
 """
 from __future__ import annotations
 
@@ -21,9 +24,11 @@ import re
 from typing import Iterable
 
 from finrag.tools.routing.mentions import Candidate
+from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["asked_of_named", "calendar_token", "calendar_word", "not_a_company_alone", "veto_by_shape"]
+__all__ = ["asked_of_named", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
+           "veto_by_shape"]
 
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
 _COMPOUND_AFTER = re.compile(r"^-[A-Z0-9]")
@@ -31,6 +36,7 @@ _UNIT_AFTER = re.compile(r"^/[a-z]{1,4}\b")
 _PARTICLE_BEFORE = re.compile(r"(?<![\w'’])(?:da|de|di|del|della|van|von|der|den|du|le|la|dos|das)\s+$")
 _CAPITALISED_WORD_BEFORE = re.compile(r"(?<![\w'’.&\-])[A-Z][a-z]+\s+$")
 _POSSESSIVE_AFTER = re.compile(r"^['’]s\b")
+_UNKNOWN_BEFORE = re.compile(r"(?<![\w'’&.\-])([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*) $")
 _ASKED_OF = re.compile(r"^\s+(?:for|of|at)\s+(?:the\s+)?$", re.I)
 
 
@@ -97,3 +103,19 @@ def veto_by_shape(text: str, found: list[Candidate]) -> None:
         if c.confidence > 0 and c.key and "ticker context" not in c.reason \
                 and (why := not_a_company_alone(text, c.start, c.end)):
             c.confidence, c.reason = 0.0, f"{c.reason}; '{c.text}' is {why}"
+
+
+def products_of_unknown(text: str, names: list[Candidate], known: list[Candidate]) -> None:
+    """'SpaceX Starlink subscribers': a word derived from a registrant's name ('Starlink' of Starlink AI
+    Acquisition) right after a capitalised word that is no English word or is written in camel case ('SpaceX',
+    'OpenAI'), and no company the linker knows,
+    nothing but a space between, is that company's product or unit: set aside (changed in place)."""
+    for c in names:
+        if not (c.accepted and c.kind in ("head", "prefix", "word")):
+            continue
+        m = _UNKNOWN_BEFORE.search(text[:c.start])
+        if not m or (zipf(m.group(1)) >= 2.0 and not re.search(r"[a-z][A-Z]", m.group(1))) or any(k.key and k.confidence > 0 and k.start < m.end(1) and
+                                                  m.start(1) < k.end for k in known):
+            continue
+        c.set_aside(m.group(1), f"'{c.text}' right after '{m.group(1)}', a company the index does not hold: its "
+                                "product or unit")

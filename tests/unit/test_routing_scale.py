@@ -137,9 +137,7 @@ def test_the_alternatives_are_recorded_with_their_evidence(reg, key):
     assert mob and mob[0]["alternative_to"] == "Healthpeak Properties" and mob[0]["confidence"] < 0.5
     assert "was " in mob[0]["reason"] and "ticker MOB" in mob[0]["reason"]
     ex = reg.link("Target digital sales 2023")
-    # Target Group's 'Target' (its name less the generic tail 'Group', a common word) is no name of it since issue
-    # 48's third round: no reading of Target Group at all, rather than an alternative
-    assert all(c["confidence"] < 0.5 for c in ex.candidates if c["key"] == key("CBDY"))
+    assert [c["alternative_to"] for c in ex.candidates if c["key"] == key("CBDY")] == ["Target"]
     assert ex.companies == ["Target"]
     assert "alternative to Healthpeak Properties" in reg.describe_candidates(reg.link("Healthpeak MOB NOI 2024"))
 

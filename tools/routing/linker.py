@@ -114,6 +114,9 @@ _GENERIC_TAIL_NAME = re.compile(r"^[A-Za-z]+\s+(?:international|worldwide|global
                                 r"communications|stores|wholesale|companies|technologies|enterprises|industries)$",
                                 re.IGNORECASE)
 """A one-word name and a generic tail (`documents.name_variants` drops the tail to make a variant)."""
+_TAIL_COMMON = 5.0
+"""Such a variant is no name when the word is this common in English ('United', 'General'; not the surname
+'Williams' of The Williams Companies, 4.7)."""
 _SIZED_ZIPF = 4.3
 """A head word shared by several registrants goes to a far larger one (`size.far_larger`: "Unity", "Intuitive",
 "Toyota") only when it is rarer than this in English ('Enterprise', 'Liberty', 'General' stay shared)."""
@@ -162,7 +165,7 @@ class Linker:
                 toks = alias_tokens(n)
                 if len(toks) == 1 and toks[0] in own_tickers and not any(ch.islower() for ch in n):
                     continue  # a ticker used as a name ('K', 'A'): tickers are scored by context instead
-                if len(toks) == 1 and toks in tailed and toks not in own and zipf(toks[0]) >= 4.6:
+                if len(toks) == 1 and toks in tailed and toks not in own and zipf(toks[0]) >= _TAIL_COMMON:
                     continue  # 'United' of United Technologies, a generic tail dropped: a common word, no name
                 if toks and not (len(toks) == 1 and toks[0].isdigit()):
                     self.alias_index.setdefault(toks, {})[ckey] = "name"

@@ -10,7 +10,8 @@ its own, on a registry holding the development corpus and the SEC registrants th
 * common words in lower case that only begin a registrant's name are a phrase ("north america");
 * a weak reading never leads over a name, and a derived head word right after a name qualifies it (so does a
   ticker after a name in a comparison: a product), and a derived word after an unknown brand is its product;
-* both sides of a comparison are routed; a common word left by dropping a generic tail is no name;
+* both sides of a comparison (a comparative and "than" included) are routed, and a rarer lower-case name listed
+  with a company; a common word left by dropping a generic tail is no name;
 * "net" and "total" are words of a line item, not of an English sentence, in a terse question.
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from finrag.tools.routing.size import far_larger, size_rank
 
 NEEDED = ["ISRG", "LUNR", "TM", "TYHOY", "VRTX", "VERX", "EPD", "NVDA", "NFLX", "MSFT", "UNTY", "CVX", "BOE", "RENT",
           "VINP", "D", "ATR", "ETR", "CASY", "NOC", "EL", "XOM", "TXRH", "NXPI", "TGT", "NALG", "AGAE", "PR", "U",
-          "EFSC", "KO", "PEP", "GOOGL", "AAPL", "MU", "HBM", "RTX", "OTAI"]
+          "EFSC", "KO", "PEP", "GOOGL", "AAPL", "MU", "HBM", "RTX", "OTAI", "COST", "ORAN", "WMT"]
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +158,12 @@ def test_a_registrants_derived_word_after_an_unknown_brand_is_its_product(reg, k
     # 'Starlink' begins Starlink AI Acquisition's name; after 'SpaceX' or 'OpenAI' (camel case, no company the
     # linker knows) it names that company's product, not the SPAC
     assert key("OTAI") not in routed(reg, question), reg.link(question).candidates
+
+
+@pytest.mark.parametrize("question, gold", [
+    ("Is Nvidia bigger than Microsoft by revenue?", ["NVDA", "MSFT"]),  # a comparative and 'than' compare
+    ("costco and walmart grocery sales", ["COST", "WMT"]),            # a rarer lower-case name listed with a company
+    ("apple and orange juice sales", ["AAPL"]),                        # 'orange' is too common a word to be listed
+])
+def test_companies_compared_by_than_or_listed_in_lower_case_are_routed(reg, key, question, gold):
+    expect(reg, key, question, gold)

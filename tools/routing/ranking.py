@@ -38,6 +38,9 @@ _GLUE = re.compile(r"^[\s()]*(?:['’]s?\s*)?[\s()]*(?:,\s*(?:and|or)\b|,|&|/|\+
 _NAME_RUN = re.compile(r"((?:[A-Z0-9][\w&'’.\-]*\s+(?:(?:&|of|and|de|the)\s+)?){0,5}[A-Z0-9][\w&'’.\-]*),?\s*\($")
 _NEXT_CAPITAL = re.compile(r"^\s+(?!(?:FY|Q[1-4]|H[12]|CY)\b)[A-Z][a-z]")
 COMPARISON = re.compile(r"(?i)\b(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against)(?=\W|$)")
+_COMPARED = re.compile(COMPARISON.pattern + r"|\b(?:bigger|larger|smaller|higher|lower|more|less|better|worse|faster|"
+                       r"slower)\s+(?:\w+\s+)?than\b")
+"""A comparison word, or a comparative and 'than' ("Is Amazon bigger than Walmart by revenue?")."""
 _LISTED_TICKER = re.compile(r",\s*[A-Z]{2,6}(?:\.[A-Z])?\s*(?=,)")
 _NAME_KINDS = ("name", "head", "prefix", "short", "abbrev", "initialism", "word")
 _DERIVED_KINDS = ("head", "prefix", "short", "abbrev")
@@ -130,7 +133,7 @@ def _compared_sides(text: str, known: list[Candidate], starts: set[int]) -> set[
     the nearest reading on its side and a name on its own (`_distinct`), a company's own name (a product may follow
     it), or a ticker that is no word; both kept."""
     out: set[str] = set()
-    for m in COMPARISON.finditer(text):
+    for m in _COMPARED.finditer(text):
         left = [c for c in known if c.end <= m.start()]
         right = [c for c in known if c.start >= m.end()]
         if not left or not right:
@@ -166,7 +169,7 @@ def rank(text: str, cands: list[Candidate]) -> None:
     if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation (not
         # one right after another company's name: "Micron HBM revenue vs ..." names Micron's product)
         kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish and not _qualifies_a_name(text, c, known)}
-        kept |= _compared_sides(text, known, starts)
+    kept |= _compared_sides(text, known, starts)
     for run in _side_by_side(text, known):  # "NVDA AMD AVGO": three or more companies side by side are a list
         if kept & {c.key for c in run}:
             kept |= {c.key for c in run}

@@ -117,6 +117,8 @@ def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
 
 
 _COMPARED_GAP = re.compile(r"^\s*(?:vs\.?|versus|and|&|/|,)\s*$", re.I)
+_LIST_GLUE = re.compile(r"^\s*(?:and|&|,|/)\s*$", re.I)
+_LISTED_LOWER = 4.5
 _RARE_LOWER = 2.5
 """A lower-case word rarer than this in English (Zipf) is no word people write ('msft', 'nflx', 'lly')."""
 
@@ -152,14 +154,20 @@ def lower_tickers(text: str, is_ticker, large, excluded) -> list[tuple[str, int,
 
 def compared_lower_names(text: str, names: list[Candidate], found: list[Candidate], glue: re.Pattern[str]) -> None:
     """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
-    (a word compared with a company is one)."""
+    (a word compared with a company is one); so is one listed with it ("amazon and walmart") when the word is
+    rarer than `_LISTED_LOWER` in English ('walmart', not 'orange' in "apple and orange juice")."""
     for c in names:
         if c.accepted or not c.key or c.kind not in ("name", "head") or "in lower case" not in c.reason \
                 or c.alternative_to or len(c.text) < 4:
             continue
+        rare = zipf(c.text) < _LISTED_LOWER
+
+        def joined(gap: str) -> bool:
+            return bool(glue.match(gap) or (rare and _LIST_GLUE.match(gap)))
+
         if any(o.accepted and o.key and o.key != c.key and (
-                (o.end <= c.start and glue.match(text[o.end:c.start]))
-                or (c.end <= o.start and glue.match(text[c.end:o.start]))) for o in found):
+                (o.end <= c.start and joined(text[o.end:c.start]))
+                or (c.end <= o.start and joined(text[c.end:o.start]))) for o in found):
             c.confidence = max(c.confidence, ACCEPT + 0.05)
             c.reason += ", compared with a company the question names"
 

@@ -152,6 +152,11 @@ def lower_tickers(text: str, is_ticker, large, excluded) -> list[tuple[str, int,
     return sorted(out, key=lambda r: r[1])
 
 
+def _joined(gap: str, glue: re.Pattern[str], listed: bool) -> bool:
+    """Whether `gap` compares two companies (`glue`) or, when `listed`, lists them ("and", "&", ",")."""
+    return bool(glue.match(gap) or (listed and _LIST_GLUE.match(gap)))
+
+
 def compared_lower_names(text: str, names: list[Candidate], found: list[Candidate], glue: re.Pattern[str]) -> None:
     """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
     (a word compared with a company is one); so is one listed with it ("amazon and walmart") when the word is
@@ -161,13 +166,9 @@ def compared_lower_names(text: str, names: list[Candidate], found: list[Candidat
                 or c.alternative_to or len(c.text) < 4:
             continue
         rare = zipf(c.text) < _LISTED_LOWER
-
-        def joined(gap: str) -> bool:
-            return bool(glue.match(gap) or (rare and _LIST_GLUE.match(gap)))
-
         if any(o.accepted and o.key and o.key != c.key and (
-                (o.end <= c.start and joined(text[o.end:c.start]))
-                or (c.end <= o.start and joined(text[c.end:o.start]))) for o in found):
+                (o.end <= c.start and _joined(text[o.end:c.start], glue, rare))
+                or (c.end <= o.start and _joined(text[c.end:o.start], glue, rare))) for o in found):
             c.confidence = max(c.confidence, ACCEPT + 0.05)
             c.reason += ", compared with a company the question names"
 

@@ -12,7 +12,8 @@ its own, on a registry holding the development corpus and the SEC registrants th
   ticker after a name in a comparison: a product), and a derived word after an unknown brand is its product;
 * both sides of a comparison (a comparative and "than" included) are routed, and a rarer lower-case name listed
   with a company; a common word left by dropping a generic tail is no name;
-* "net" and "total" are words of a line item, not of an English sentence, in a terse question.
+* "net" and "total" are words of a line item, not of an English sentence, in a terse question;
+* English words that only begin a small registrant's name need a company cue ("Gulf Coast", "Rocky Mountain").
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from finrag.tools.routing.size import far_larger, size_rank
 
 NEEDED = ["ISRG", "LUNR", "TM", "TYHOY", "VRTX", "VERX", "EPD", "NVDA", "NFLX", "MSFT", "UNTY", "CVX", "BOE", "RENT",
           "VINP", "D", "ATR", "ETR", "CASY", "NOC", "EL", "XOM", "TXRH", "NXPI", "TGT", "NALG", "AGAE", "PR", "U",
-          "EFSC", "KO", "PEP", "GOOGL", "AAPL", "MU", "HBM", "RTX", "OTAI", "COST", "ORAN", "WMT"]
+          "EFSC", "KO", "PEP", "GOOGL", "AAPL", "MU", "HBM", "RTX", "OTAI", "COST", "ORAN", "WMT", "GULTU", "RMCF"]
 
 
 @pytest.fixture(scope="module")
@@ -167,3 +168,15 @@ def test_a_registrants_derived_word_after_an_unknown_brand_is_its_product(reg, k
 ])
 def test_companies_compared_by_than_or_listed_in_lower_case_are_routed(reg, key, question, gold):
     expect(reg, key, question, gold)
+
+
+@pytest.mark.parametrize("question, ticker", [
+    ("Gulf Coast refining margins in 2024", "GULTU"),               # not Gulf Coast Ultra Deep Royalty Trust
+    ("Rocky Mountain natural gas prices", "RMCF"),                  # not Rocky Mountain Chocolate Factory
+])
+def test_english_words_beginning_a_small_registrants_name_need_a_cue(reg, key, question, ticker):
+    assert key(ticker) not in routed(reg, question), reg.link(question).candidates
+
+
+def test_the_small_registrants_whole_name_still_names_it(reg, key):
+    expect(reg, key, "Rocky Mountain Chocolate Factory revenue 2024", ["RMCF"])

@@ -50,7 +50,11 @@ from finrag.tools.routing.shapes import (
 )
 from finrag.tools.routing.size import far_larger, size_rank
 from finrag.tools.routing.subject import (
+    GENERIC_SUBJECT,
+    LINE_ITEM,
+    LINE_ITEM_NEXT,
     SUBJECT_MARK,
+    asks_its_line_item,
     business_subject,
     compared_lower_names,
     legal_form_after,
@@ -67,34 +71,7 @@ from finrag.tools.sequences import uniq
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 
-
-
 _TOKEN = re.compile(r"[^\W_]+|&")
-_LINE_ITEM = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|"
-                        r"earnings|margin|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
-                        r"capital\s+expenditures?|free\s+cash\s+flow|eps|ebitda|dividends?|r\s*&\s*d|"
-                        r"research\s+and\s+development|inventor(?:y|ies)|segments?|guidance|backlog|buybacks?|"
-                        r"share\s+repurchases?|headcount|employees)\b")
-"""Words of a question asking for a company's line item or metric: evidence that a lone ticker-shaped word
-next to them names a company."""
-
-_LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?!(?:the|a|an|of|for|in|on|at|to|and|or|its|their|all)\b)"
-                             r"[\w\-]+\s+)?" + _LINE_ITEM.pattern.replace("(?i)", ""))
-"""A line item right after a word, or after one more word of its own ("GM EV capex", "NOW subscription revenue")."""
-_GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
-                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
-"""Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
-_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
-_PHRASE_END_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)")
-
-
-def _asks_its_line_item(before: str, after: str) -> bool:
-    """Whether a word is the subject of a line item: right before it ("CRM total revenue", "T's net income") or
-    after "for"/"of" at the end of a phrase ("total revenue for V in fiscal 2024"); not "Which of ALL the
-    segments"."""
-    if _LINE_ITEM_NEXT.match(after):
-        return True
-    return bool(_SUBJECT_BEFORE.search(before) and _PHRASE_END_AFTER.match(after))
 _LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 _WORD_GLUE = re.compile(r"^\s*(?:&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 _COMPARE_GLUE = re.compile(r"^\s*(?:,\s*)?(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against|than)\s*$", re.I)
@@ -244,7 +221,7 @@ class Linker:
                 return 0.6, "common words in lower case"
             if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
                 if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])
-                                  or _LINE_ITEM_NEXT.match(text[end:end + 40])):
+                                  or LINE_ITEM_NEXT.match(text[end:end + 40])):
                     return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive, " \
                                  "a line item after it)"
                 return 0.45, f"prefix '{surface}' of common words (a place or a phrase: 'North America')"
@@ -302,6 +279,7 @@ class Linker:
             apostrophe = i + 1 < len(toks) and toks[i + 1][0] == "s" and text[toks[i][2]:toks[i + 1][1]] in ("'", "’")
             longest = max(self._longest_from.get(toks[i][0], 0),
                           self._longest_from.get(toks[i][0] + "s", -1) + 1 if apostrophe else 0)
+            no_cue: set[str] = set()
             for n in range(min(longest, len(toks) - i), 0, -1):
                 key = tuple(t for t, _, _ in toks[i:i + n])
                 entries = self.alias_index.get(key)
@@ -331,6 +309,12 @@ class Linker:
                         conf, why = 0.0, f"'{surface}' in capitals is the ticker {other_ticker}: scored as a ticker"
                     if conf > 0 and _TAG_COLON.match(text[end:end + 6]) and EXCHANGE_BEFORE.match(surface + ":"):
                         conf, why = 0.0, f"'{surface}:' tags the ticker after it: the exchange, not a company asked about"
+                    if conf >= ACCEPT and (ckey in no_cue or (
+                            kind == "prefix" and all(zipf(w) >= 3.5 for w in key if w != "&")
+                            and not prominent(self.companies[ckey].tickers) and not self._name_cue(text, start, end))):
+                        conf, why = ALTERNATIVE, f"'{surface}': English words beginning a small registrant's name, " \
+                                                 "no company cue (a place or a phrase: 'Gulf Coast')"
+                        no_cue.add(ckey)  # nor its head alone inside the phrase
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
                     comp = self.companies[ckey]
@@ -353,6 +337,12 @@ class Linker:
                     break
             i += taken or 1
         return out
+
+    @staticmethod
+    def _name_cue(text: str, start: int, end: int) -> bool:
+        """A possessive or a legal form after a name, 'at' before it, or a line item right after it."""
+        return bool(_POSSESSIVE.match(text[end:end + 3]) or legal_form_after(text, end)
+                    or _AT_BEFORE.search(text[:start]) or LINE_ITEM_NEXT.match(text[end:end + 40]))
 
     def _caps_ticker(self, surface: str) -> str:
         """The ticker a one-word surface written in capitals is ('LULU' of "LULU's"), else ''."""
@@ -424,7 +414,7 @@ class Linker:
         elif first or end >= len(stripped):
             score += 0.15
             why.append("first or last word")
-        item = _LINE_ITEM.match(text, start)
+        item = LINE_ITEM.match(text, start)
         if item and item.end() > end:
             score -= 0.5
             why.append(f"begins the line item '{item.group(0)}'")
@@ -454,7 +444,7 @@ class Linker:
             score -= 0.25
             why.append("question in capitals")
         elif sole_subject and (pen or is_finance_abbreviation(core) or len(core) == 1) \
-                and not _LINE_ITEM.fullmatch(core) and _asks_its_line_item(before, text[end:end + 40]):
+                and not LINE_ITEM.fullmatch(core) and asks_its_line_item(before, text[end:end + 40]):
             # an analyst's terse query: the only company-like word, asking for a line item ("CRM total revenue in
             # its 2025 fiscal year", "total revenue for V in fiscal 2024"): the line item says a company is meant
             score += 0.25
@@ -502,8 +492,8 @@ class Linker:
         alone = {s: why for _t, s, _e, why in lone}
         known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
                  and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
-        sole = (not named and not taken and len(known) == 1 and not _GENERIC_SUBJECT.search(text)
-                and bool(_LINE_ITEM.search(text[:known[0][1]] + " " + text[known[0][2]:])))
+        sole = (not named and not taken and len(known) == 1 and not GENERIC_SUBJECT.search(text)
+                and bool(LINE_ITEM.search(text[:known[0][1]] + " " + text[known[0][2]:])))
         for dollar, tick, s, e in spans:
             if any(a <= s < b for a, b in taken):
                 continue
@@ -524,7 +514,7 @@ class Linker:
                     or e >= len(bare)
                 context = self._ticker_context(text, s, e, dollar)
                 wordish = not context and (bool(_english_penalty(core)) or is_finance_abbreviation(core)
-                                           or len(core) == 1 or zipf(core) >= 3.0 or bool(_LINE_ITEM.match(text, s)))
+                                           or len(core) == 1 or zipf(core) >= 3.0 or bool(LINE_ITEM.match(text, s)))
                 wordish = wordish and s not in in_list and s not in alone
                 weak = wordish or (not context and not subject and s not in in_list) or s in alone
                 for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
@@ -584,7 +574,7 @@ class Linker:
         products_of_unknown(text, names, [*names, *tickers])
         compared = bool(COMPARISON.search(text))
         if not compared:
-            owner_of_line_item(text, unknown, [*names, *tickers], _LINE_ITEM_NEXT)
+            owner_of_line_item(text, unknown, [*names, *tickers], LINE_ITEM_NEXT)
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
         for c in unknown:
             if not c.key and known_named and c.confidence < 0.9:

@@ -30,8 +30,9 @@ from finrag.tools.routing.size import PROMINENT_RANK, size_rank
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import QUESTION_WORDS, zipf
 
-__all__ = ["PROMINENT_RANK", "SUBJECT_MARK", "business_subject", "compared_lower_names", "legal_form_after",
-           "lower_ticker_list", "lower_tickers", "owner_of_line_item", "prominent"]
+__all__ = ["GENERIC_SUBJECT", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
+           "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
+           "owner_of_line_item", "prominent"]
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
                     r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
@@ -43,6 +44,33 @@ PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|
 """A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
 SUBJECT_MARK = "the subject of a terse question"
 """Marks a reading made by `business_subject`'s rule, so the linker checks the company's size."""
+
+
+LINE_ITEM = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|"
+                        r"earnings|margin|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
+                        r"capital\s+expenditures?|free\s+cash\s+flow|eps|ebitda|dividends?|r\s*&\s*d|"
+                        r"research\s+and\s+development|inventor(?:y|ies)|segments?|guidance|backlog|buybacks?|"
+                        r"share\s+repurchases?|headcount|employees)\b")
+"""Words of a question asking for a company's line item or metric: evidence that a lone ticker-shaped word
+next to them names a company."""
+
+LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?!(?:the|a|an|of|for|in|on|at|to|and|or|its|their|all)\b)"
+                             r"[\w\-]+\s+)?" + LINE_ITEM.pattern.replace("(?i)", ""))
+"""A line item right after a word, or after one more word of its own ("GM EV capex", "NOW subscription revenue")."""
+GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
+                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
+"""Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
+_ITEM_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
+_PHRASE_END_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)")
+
+
+def asks_its_line_item(before: str, after: str) -> bool:
+    """Whether a word is the subject of a line item: right before it ("CRM total revenue", "T's net income") or
+    after "for"/"of" at the end of a phrase ("total revenue for V in fiscal 2024"); not "Which of ALL the
+    segments"."""
+    if LINE_ITEM_NEXT.match(after):
+        return True
+    return bool(_ITEM_SUBJECT_BEFORE.search(before) and _PHRASE_END_AFTER.match(after))
 
 
 def prominent(tickers: Iterable[str]) -> bool:

@@ -317,7 +317,10 @@ def test_tickers_are_case_sensitive_and_english_words_do_not_match(reg):
     assert reg.link("What did ONSEMI (NASDAQ: ON) report?").tickers[:1] == ["ON"]
     assert "ON Semiconductor" in reg.link("What did $ON report?").companies or reg.link("What did $ON report?").tickers
     assert reg.link("PFE and JNJ in FY2022").tickers[:2] == ["PFE", "JNJ"]
-    assert reg.link("pfe and jnj").tickers == []
+    # issue 48: a lower-case word no English text writes ('pfe', 'jnj'), a large registrant's ticker, is that ticker;
+    # lower-case English words and abbreviations still are not
+    assert reg.link("pfe and jnj").tickers == ["PFE", "JNJ"]
+    assert reg.link("what did it cost on all the segments, ttm and yoy?").companies == []
     assert reg.link("The EPS and EBITDA and CEO and USD and FY").companies == []
 
 

@@ -25,5 +25,10 @@ continuation.py: names that continue an indexed company's name into another regi
 registrants.py: the SEC's list of registrants with tickers (`data/sec_registrants.jsonl.gz`), as routing reads it.
 subject.py: a company name in lower case that is a common word, read as the company only as a question's subject.
 unknown.py: company-like mentions the index does not hold (a part of the linker, `linker.py`).
+size.py: a prior from how large a registrant is (its row in the SEC's list), to break ties one word makes (issue 48).
+shapes.py: where a word sits (calendar words, hyphenated compounds, units, name particles, nicknames, a metric asked of a
+named company): evidence that it is no company by itself (issue 48).
+name_words.py: a distinctive word inside a large registrant's name ("Roadhouse" of Texas Roadhouse; issue 48).
+typos.py: typos of a company's one-word name ("Nvidea", "nvida").
 zipf_table.py: wordfreq's English frequencies for plain words, without importing wordfreq.
 """

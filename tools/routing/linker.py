@@ -26,7 +26,7 @@ when its confidence reaches `ACCEPT` (0.5); the rest stay in the list with their
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from typing import Iterable
 
 from finrag.tools.routing.continuation import continued
 from finrag.tools.routing.mentions import (
@@ -38,53 +38,40 @@ from finrag.tools.routing.mentions import (
     Company,
     sentence_initial,
 )
+from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+from finrag.tools.routing.shapes import (
+    asked_of_named,
+    calendar_token,
+    calendar_word,
+    products_of_unknown,
+    veto_by_shape,
+)
+from finrag.tools.routing.size import far_larger, size_rank
 from finrag.tools.routing.subject import (
+    GENERIC_SUBJECT,
+    LINE_ITEM,
+    LINE_ITEM_NEXT,
     SUBJECT_MARK,
+    asks_its_line_item,
     business_subject,
     compared_lower_names,
     legal_form_after,
     lower_ticker_list,
+    lower_tickers,
     owner_of_line_item,
     prominent,
 )
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
+from finrag.tools.routing.typos import Typos
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
 from finrag.tools.sequences import uniq
-from finrag.tools.vocabulary.dates import MONTH_RE
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 
-
-
 _TOKEN = re.compile(r"[^\W_]+|&")
-_LINE_ITEM = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|"
-                        r"earnings|margin|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
-                        r"capital\s+expenditures?|free\s+cash\s+flow|eps|ebitda|dividends?|r\s*&\s*d|"
-                        r"research\s+and\s+development|inventor(?:y|ies)|segments?|guidance|backlog|buybacks?|"
-                        r"share\s+repurchases?|headcount|employees)\b")
-"""Words of a question asking for a company's line item or metric: evidence that a lone ticker-shaped word
-next to them names a company."""
-
-_LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?!(?:the|a|an|of|for|in|on|at|to|and|or|its|their|all)\b)"
-                             r"[\w\-]+\s+)?" + _LINE_ITEM.pattern.replace("(?i)", ""))
-"""A line item right after a word, or after one more word of its own ("GM EV capex", "NOW subscription revenue")."""
-_GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
-                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
-"""Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
-_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
-_PHRASE_END_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)")
-
-
-def _asks_its_line_item(before: str, after: str) -> bool:
-    """Whether a word is the subject of a line item: right before it ("CRM total revenue", "T's net income") or
-    after "for"/"of" at the end of a phrase ("total revenue for V in fiscal 2024"); not "Which of ALL the
-    segments"."""
-    if _LINE_ITEM_NEXT.match(after):
-        return True
-    return bool(_SUBJECT_BEFORE.search(before) and _PHRASE_END_AFTER.match(after))
 _LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 _WORD_GLUE = re.compile(r"^\s*(?:&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 _COMPARE_GLUE = re.compile(r"^\s*(?:,\s*)?(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against|than)\s*$", re.I)
@@ -100,24 +87,16 @@ _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _TAG_COLON = re.compile(r"^\s*:\s*\$?[A-Za-z]")  # 'NASDAQ: PLTR': the exchange's name tags the ticker after it
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
-_PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
-_MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
-_NUMBER_NEAR = re.compile(r"^\s*(?:['’]?\d)")
-
-
-def _calendar(text: str, start: int, end: int) -> bool:
-    """Whether the word at text[start:end] is a calendar word, never a company by itself (unless written as a
-    ticker: '$NOV', 'NYSE: NOV', 'ticker NOV'): a quarter, half or fiscal-period word ('Q2', 'H1', 'FY'); a month
-    or its abbreviation not written in capitals ('Nov', 'Dec'), or next to a number ('DEC 2023', "NOV '23")."""
-    word = text[start:end]
-    if _PERIOD_WORD.match(word):
-        return True
-    if not _MONTH_WORD.match(word):
-        return False
-    return not word.isupper() or bool(_NUMBER_NEAR.match(text[end:end + 4])) \
-        or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
-
-
+_GENERIC_TAIL_NAME = re.compile(r"^[A-Za-z]+\s+(?:international|worldwide|global|holdings|group|systems|"
+                                r"communications|stores|wholesale|companies|technologies|enterprises|industries)$",
+                                re.IGNORECASE)
+"""A one-word name and a generic tail (`documents.name_variants` drops the tail to make a variant)."""
+_TAIL_COMMON = 5.0
+"""Such a variant is no name when the word is this common in English ('United', 'General'; not the surname
+'Williams' of The Williams Companies, 4.7)."""
+_SIZED_ZIPF = 4.3
+"""A head word shared by several registrants goes to a far larger one (`size.far_larger`: "Unity", "Intuitive",
+"Toyota") only when it is rarer than this in English ('Enterprise', 'Liberty', 'General' stay shared)."""
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
 """A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
 _AT_BEFORE = re.compile(r"(?i)\bat\s+$")
@@ -157,10 +136,14 @@ class Linker:
         forms: dict[tuple[str, ...], str] = {}
         for ckey, comp in companies.items():
             own_tickers = {t.replace(".", "").replace("-", "").casefold() for t in comp.tickers}
+            tailed = {alias_tokens(n)[:1] for n in comp.names if _GENERIC_TAIL_NAME.search(n)}
+            own = {alias_tokens(comp.name), alias_tokens(strip_legal_suffix(comp.name))}
             for n in comp.names:
                 toks = alias_tokens(n)
                 if len(toks) == 1 and toks[0] in own_tickers and not any(ch.islower() for ch in n):
                     continue  # a ticker used as a name ('K', 'A'): tickers are scored by context instead
+                if len(toks) == 1 and toks in tailed and toks not in own and zipf(toks[0]) >= _TAIL_COMMON:
+                    continue  # 'United' of United Technologies, a generic tail dropped: a common word, no name
                 if toks and not (len(toks) == 1 and toks[0].isdigit()):
                     self.alias_index.setdefault(toks, {})[ckey] = "name"
                     forms.setdefault(toks, n)
@@ -188,12 +171,15 @@ class Linker:
         caps: set[tuple[tuple[str, ...], str]] = {(t, k) for t, k, _kind, form in derived
                                                   if not t[1:] and len(t[0]) <= 3 and form.isupper() and form.isalpha()}
         self._caps_short = caps - mixed  # short names a company writes only in capitals ('OP', 'SCI'; not 'Dow')
+        self._rank = {k: size_rank(c.tickers) for k, c in companies.items()}
         for toks, ckey, kind, form in derived:
-            if toks in self.alias_index and ckey not in self.alias_index[toks]:
-                continue  # another company's name: never a derived name of this one
-            if kind in ("head", "prefix") and len(heads[toks]) > 1:
-                continue  # shared by several companies
             word = "".join(toks) if re.fullmatch(r"[A-Za-z]+['’][A-Za-z]+", form) else toks[0]  # O'Reilly: one word
+            sized = kind in ("head", "prefix") and zipf(word) < _SIZED_ZIPF  # a distinctive word: a size prior
+            if toks in self.alias_index and ckey not in self.alias_index[toks] and not (
+                    sized and kind == "head" and self._far_larger(ckey, self.alias_index[toks])):
+                continue  # another company's name: never a derived name of this one, unless it is far larger
+            if kind in ("head", "prefix") and len(heads[toks]) > 1 and not (sized and self._far_larger(ckey, heads[toks])):
+                continue  # shared by several companies, none of them far larger than the others
             if kind == "head" and (zipf(word) >= 4.6 or (len(word) < 4 and not form.isupper())):
                 continue  # an ordinary English word
             if kind == "head" and toks[0] in {t.casefold() for t in comp_tickers(companies[ckey])}:
@@ -207,14 +193,12 @@ class Linker:
                     continue  # another company's ticker
                 self.initialism_forms[toks] = form
             self.alias_index.setdefault(toks, {}).setdefault(ckey, kind)
+        self._name_words = name_words(companies, lambda k: self._rank.get(k))
         self.max_alias_len = max((len(t) for t in self.alias_index), default=1)
         self._longest_from: dict[str, int] = {}
         for t in self.alias_index:
             self._longest_from[t[0]] = max(self._longest_from.get(t[0], 0), len(t))
-        self._single_names = {t[0]: t for t in self.alias_index if len(t) == 1 and len(t[0]) >= 5}
-        self._single_by_len: dict[int, list[str]] = {}  # the one-word names by length, for `_fuzzy`
-        for name in self._single_names:
-            self._single_by_len.setdefault(len(name), []).append(name)
+        self._typos = Typos(self.alias_index, companies)
 
     # ------------------------------------------------------------------ names
     def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
@@ -232,10 +216,12 @@ class Linker:
             return 0.85, f"initialism {form}"
         if len(words) >= 2:
             if lower and all(zipf(w) >= 4.5 for w in words):
+                if kind == "prefix":  # 'north america', 'all-in': a phrase, only the start of a longer name
+                    return 0.0, f"'{surface}': common words in lower case that only begin a name"
                 return 0.6, "common words in lower case"
             if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
                 if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])
-                                  or _LINE_ITEM_NEXT.match(text[end:end + 40])):
+                                  or LINE_ITEM_NEXT.match(text[end:end + 40])):
                     return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive, " \
                                  "a line item after it)"
                 return 0.45, f"prefix '{surface}' of common words (a place or a phrase: 'North America')"
@@ -289,16 +275,24 @@ class Linker:
         i = 0
         while i < len(toks):
             taken = 0
-            for n in range(min(self._longest_from.get(toks[i][0], 0), len(toks) - i), 0, -1):
+            # "Casey's General Stores" is CASEYS GENERAL STORES: a name's possessive apostrophe is optional
+            apostrophe = i + 1 < len(toks) and toks[i + 1][0] == "s" and text[toks[i][2]:toks[i + 1][1]] in ("'", "’")
+            longest = max(self._longest_from.get(toks[i][0], 0),
+                          self._longest_from.get(toks[i][0] + "s", -1) + 1 if apostrophe else 0)
+            no_cue: set[str] = set()
+            for n in range(min(longest, len(toks) - i), 0, -1):
                 key = tuple(t for t, _, _ in toks[i:i + n])
                 entries = self.alias_index.get(key)
+                if not entries and apostrophe and n >= 2:
+                    key = (key[0] + "s", *key[2:])
+                    entries = self.alias_index.get(key)
                 if not entries:
                     continue
                 start, end = toks[i][1], toks[i + n - 1][2]
                 surface = text[start:end]
                 found = []
                 other_ticker = self._caps_ticker(surface)
-                calendar = n == 1 and _calendar(text, start, end)
+                calendar = n == 1 and calendar_word(text, start, end)
                 context = (calendar or bool(other_ticker)) and self._ticker_context(text, start, end,
                                                                                     text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
@@ -315,6 +309,12 @@ class Linker:
                         conf, why = 0.0, f"'{surface}' in capitals is the ticker {other_ticker}: scored as a ticker"
                     if conf > 0 and _TAG_COLON.match(text[end:end + 6]) and EXCHANGE_BEFORE.match(surface + ":"):
                         conf, why = 0.0, f"'{surface}:' tags the ticker after it: the exchange, not a company asked about"
+                    if conf >= ACCEPT and (ckey in no_cue or (
+                            kind == "prefix" and all(zipf(w) >= 3.5 for w in key if w != "&")
+                            and not prominent(self.companies[ckey].tickers) and not self._name_cue(text, start, end))):
+                        conf, why = ALTERNATIVE, f"'{surface}': English words beginning a small registrant's name, " \
+                                                 "no company cue (a place or a phrase: 'Gulf Coast')"
+                        no_cue.add(ckey)  # nor its head alone inside the phrase
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
                     comp = self.companies[ckey]
@@ -325,7 +325,7 @@ class Linker:
                     found.append(Candidate(comp.name or ckey, ckey, comp.in_registry, conf, why, kind, surface,
                                            start, end, weak=weak, wordish=weak))
                 if len(entries) > 1:
-                    self._share(found, key)
+                    self._share(found, key, legal_form_after(text, end))
                 longer = continued(self, text, toks, i, n, found)
                 out.extend(found)
                 if longer:
@@ -337,6 +337,12 @@ class Linker:
                     break
             i += taken or 1
         return out
+
+    @staticmethod
+    def _name_cue(text: str, start: int, end: int) -> bool:
+        """A possessive or a legal form after a name, 'at' before it, or a line item right after it."""
+        return bool(_POSSESSIVE.match(text[end:end + 3]) or legal_form_after(text, end)
+                    or _AT_BEFORE.search(text[:start]) or LINE_ITEM_NEXT.match(text[end:end + 40]))
 
     def _caps_ticker(self, surface: str) -> str:
         """The ticker a one-word surface written in capitals is ('LULU' of "LULU's"), else ''."""
@@ -356,12 +362,25 @@ class Linker:
         return (shown.isupper() and alias_tokens(shown) == toks) or any(
             n.isupper() and alias_tokens(n) == toks and not (n == comp.key and n in comp.tickers) for n in comp.names)
 
-    def _share(self, found: list[Candidate], toks: tuple[str, ...]) -> None:
-        """One name, several companies: the company whose own name it is wins ('Target' is Target, not Target
-        Group, whose name only starts with it) and the others are its alternatives; else the evidence is split."""
+    def _far_larger(self, ckey: str, others) -> bool:
+        """Whether `ckey` is far larger than every other company of `others` (`size.far_larger`)."""
+        return far_larger(self._rank.get(ckey), [self._rank.get(k) for k in others if k != ckey])
+
+    def _share(self, found: list[Candidate], toks: tuple[str, ...], legal_form: bool = False) -> None:
+        """One name, several companies: a company far larger than the others wins ('Vertex' is Vertex
+        Pharmaceuticals, not Vertex, Inc.; unless a legal-form word follows: "Vertex, Inc."), else the company whose
+        own name it is ('Target' is Target, not Target Group, whose name only starts with it) and the others are its
+        alternatives; else the evidence is split."""
         live = [c for c in found if c.confidence > 0]
         full = [c for c in live if toks in self.full_names.get(c.key, ())]
         named = [c for c in live if c.kind == "name"]
+        sized = all(zipf(t) < _SIZED_ZIPF for t in toks if t != "&")
+        large = [c for c in live if sized and self._far_larger(c.key, [o.key for o in live])]
+        if large and not legal_form:
+            for c in live:
+                if c is not large[0]:
+                    c.set_aside(large[0].name, f"'{c.text}' names {large[0].name}, far larger (size prior)")
+            return
         best = full if len(full) == 1 else (named if len(named) == 1 else [])
         if best:
             for c in live:
@@ -395,7 +414,7 @@ class Linker:
         elif first or end >= len(stripped):
             score += 0.15
             why.append("first or last word")
-        item = _LINE_ITEM.match(text, start)
+        item = LINE_ITEM.match(text, start)
         if item and item.end() > end:
             score -= 0.5
             why.append(f"begins the line item '{item.group(0)}'")
@@ -425,7 +444,7 @@ class Linker:
             score -= 0.25
             why.append("question in capitals")
         elif sole_subject and (pen or is_finance_abbreviation(core) or len(core) == 1) \
-                and not _LINE_ITEM.fullmatch(core) and _asks_its_line_item(before, text[end:end + 40]):
+                and not LINE_ITEM.fullmatch(core) and asks_its_line_item(before, text[end:end + 40]):
             # an analyst's terse query: the only company-like word, asking for a line item ("CRM total revenue in
             # its 2025 fiscal year", "total revenue for V in fiscal 2024"): the line item says a company is meant
             score += 0.25
@@ -465,31 +484,39 @@ class Linker:
         listed = lower_ticker_list(text, lambda t: t in self.ticker_index, lambda w: zipf(w) < 3.5)
         spans += [(False, t, s, e) for t, s, e in listed if not any(a <= s < b for a, b in taken)]
         in_list = {s for _t, s, _e in listed}
+        lone = [(t, s, e, why) for t, s, e, why in lower_tickers(  # 'msft azure growth': a lower-case ticker alone
+            text, lambda t: t in self.ticker_index, lambda t: prominent([t]),
+            lambda w: is_finance_abbreviation(w) or calendar_token(w))
+            if s not in in_list and not any(a <= s < b for a, b in taken)]
+        spans += [(False, t, s, e) for t, s, e, _why in lone]
+        alone = {s: why for _t, s, _e, why in lone}
         known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
                  and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
-        sole = (not named and not taken and len(known) == 1 and not _GENERIC_SUBJECT.search(text)
-                and bool(_LINE_ITEM.search(text[:known[0][1]] + " " + text[known[0][2]:])))
+        sole = (not named and not taken and len(known) == 1 and not GENERIC_SUBJECT.search(text)
+                and bool(LINE_ITEM.search(text[:known[0][1]] + " " + text[known[0][2]:])))
         for dollar, tick, s, e in spans:
             if any(a <= s < b for a, b in taken):
                 continue
             norm = tick.replace("-", ".")
             keys = self.ticker_index.get(norm) or self.ticker_index.get(norm.replace(".", ""))
-            if _calendar(text, s, e) and not self._ticker_context(text, s, e, dollar):
+            if calendar_word(text, s, e) and not self._ticker_context(text, s, e, dollar):
                 continue  # 'Dec vs Nov', 'Q2', 'FY': a calendar word is never a ticker by itself
             if keys:
                 conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
                                                sole_subject=sole)
                 if s in in_list:
                     conf, why = max(conf, 0.7), "one of a list of tickers written in lower case"
+                elif s in alone:
+                    conf, why = 0.6, alone[s]
                 core = norm.split(".")[0]
                 bare = text.strip().rstrip("?.!")
                 subject = bool(_POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
                     or e >= len(bare)
                 context = self._ticker_context(text, s, e, dollar)
                 wordish = not context and (bool(_english_penalty(core)) or is_finance_abbreviation(core)
-                                           or len(core) == 1 or zipf(core) >= 3.0 or bool(_LINE_ITEM.match(text, s)))
-                wordish = wordish and s not in in_list
-                weak = wordish or (not context and not subject and s not in in_list)
+                                           or len(core) == 1 or zipf(core) >= 3.0 or bool(LINE_ITEM.match(text, s)))
+                wordish = wordish and s not in in_list and s not in alone
+                weak = wordish or (not context and not subject and s not in in_list) or s in alone
                 for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
                     comp = self.companies[ckey]
                     c = conf * (0.8 if len(keys) > 1 else 1.0)
@@ -522,58 +549,32 @@ class Linker:
                     or _TICKER_WORD_AFTER.match(after)
                     or (before.rstrip().endswith("(") and after.lstrip().startswith(")")))
 
-    def _fuzzy(self, cand: Candidate) -> Optional[Candidate]:
-        """A typo of a known one-word name ('Nvidea' -> NVIDIA): one edit, five letters or more."""
-        w = cand.text.casefold()
-        if len(w) < 5 or " " in w:
-            return None
-        try:
-            from rapidfuzz import process
-            from rapidfuzz.distance import Levenshtein
-        except ImportError:  # pragma: no cover
-            return None
-        near = [t for n in (len(w) - 1, len(w), len(w) + 1) for t in self._single_by_len.get(n, ())]
-        hits = {k for t, _d, _i in process.extract(w, near, scorer=Levenshtein.distance, score_cutoff=1, limit=None)
-                for k in self.alias_index[self._single_names[t]]}
-        if len(hits) != 1:
-            return None
-        ckey = hits.pop()
-        comp = self.companies[ckey]
-        return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one letter from "
-                         f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
-
-    def _lower_typos(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
-        """'nvida': a word in lower case that is no English word at all (wordfreq never saw it), five letters or
-        more, one edit from a known one-word name (`_fuzzy`)."""
-        out = []
-        for m in re.finditer(r"(?<![\w'’\-])[a-z]{5,}(?![\w'’\-])", text):
-            if zipf(m.group(0)) > 0 or any(a < m.end() and m.start() < b for a, b in taken):
-                continue
-            fixed = self._fuzzy(Candidate(m.group(0), text=m.group(0), start=m.start(), end=m.end()))
-            if fixed:
-                fixed.confidence, fixed.reason = 0.6, fixed.reason + " (in lower case, no English word)"
-                out.append(fixed)
-        return out
-
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
 
         names = self._find_names(text)
         set_aside_inside_longer_names(text, names, self.companies)
+        veto_by_shape(text, names)
         accepted = [c for c in names if c.accepted]
         taken = [(c.start, c.end) for c in accepted]
         named = {c.key for c in accepted}
         tickers = self._find_tickers(text, taken, named)
+        veto_by_shape(text, tickers)
+        asked_of_named(text, tickers, names)
         taken += [(c.start, c.end) for c in tickers if c.accepted]
+        tickers += name_word_readings(text, self._name_words, self.companies,
+                                      [(c.start, c.end) for c in [*names, *tickers] if c.confidence > 0 or c.key])
+        taken += [(c.start, c.end) for c in tickers if c.accepted and c.kind == "word"]
         unknown = []
         for cand in unknown_names(text, taken):
-            fixed = self._fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
+            fixed = self._typos.fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
-        unknown += self._lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
+        unknown += self._typos.lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
+        products_of_unknown(text, names, [*names, *tickers])
         compared = bool(COMPARISON.search(text))
         if not compared:
-            owner_of_line_item(text, unknown, [*names, *tickers], _LINE_ITEM_NEXT)
+            owner_of_line_item(text, unknown, [*names, *tickers], LINE_ITEM_NEXT)
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
         for c in unknown:
             if not c.key and known_named and c.confidence < 0.9:

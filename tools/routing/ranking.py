@@ -38,8 +38,11 @@ _GLUE = re.compile(r"^[\s()]*(?:['’]s?\s*)?[\s()]*(?:,\s*(?:and|or)\b|,|&|/|\+
 _NAME_RUN = re.compile(r"((?:[A-Z0-9][\w&'’.\-]*\s+(?:(?:&|of|and|de|the)\s+)?){0,5}[A-Z0-9][\w&'’.\-]*),?\s*\($")
 _NEXT_CAPITAL = re.compile(r"^\s+(?!(?:FY|Q[1-4]|H[12]|CY)\b)[A-Z][a-z]")
 COMPARISON = re.compile(r"(?i)\b(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against)(?=\W|$)")
+_COMPARED = re.compile(COMPARISON.pattern + r"|\b(?:bigger|larger|smaller|higher|lower|more|less|better|worse|faster|"
+                       r"slower)\s+(?:\w+\s+)?than\b")
+"""A comparison word, or a comparative and 'than' ("Is Amazon bigger than Walmart by revenue?")."""
 _LISTED_TICKER = re.compile(r",\s*[A-Z]{2,6}(?:\.[A-Z])?\s*(?=,)")
-_NAME_KINDS = ("name", "head", "prefix", "short", "abbrev", "initialism")
+_NAME_KINDS = ("name", "head", "prefix", "short", "abbrev", "initialism", "word")
 _DERIVED_KINDS = ("head", "prefix", "short", "abbrev")
 _LONGER_NAME = re.compile(r"\b((?:[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w'’\-]*|&|of|and|de)){0,3}),?\s+(Group|Holdings|"
                           r"Industries|Technologies|Enterprises|Brands|Partners|Capital|Bank|Bancorp|Bancshares|"
@@ -70,8 +73,10 @@ def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
     gap = _LISTED_TICKER.sub("", text[first.end:second.start])  # "AAPL, SSNLF, HON": a list goes on past SSNLF
     if first.end > second.start:
         return False
-    if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue
-        return _distinct(first, text, starts) and _distinct(second, text, starts)
+    if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue; a word only
+        # derived from a name, not strong alone, qualifies the other ("Exxon Permian production", "FEMSA Brazil")
+        return all(_distinct(c, text, starts) and not (c.kind in ("head", "prefix") and c.confidence < STRONG)
+                   for c in (first, second))
     if not _GLUE.match(gap):
         return False
     abbreviation = any(c.kind in ("ticker", "initialism") and is_finance_abbreviation(c.text) for c in (a, b))
@@ -117,6 +122,31 @@ def _rare_word_ticker(c: Candidate) -> bool:
     return c.kind == "ticker" and len(c.text) >= 2 and not is_finance_abbreviation(c.text) and zipf(c.text) < 4.8
 
 
+def _qualifies_a_name(text: str, c: Candidate, known: list[Candidate]) -> bool:
+    """'Micron HBM': a reading right after another company's name, nothing but a space between."""
+    return any(k.key != c.key and k.kind != "ticker" and k.end < c.start and not text[k.end:c.start].strip()
+               for k in known)
+
+
+def _compared_sides(text: str, known: list[Candidate], starts: set[int]) -> set[str]:
+    """'Apple services margin vs Google Cloud margin': the companies on the two sides of a comparison word, each
+    the nearest reading on its side and a name on its own (`_distinct`), a company's own name (a product may follow
+    it), or a ticker that is no word; both kept."""
+    out: set[str] = set()
+    for m in _COMPARED.finditer(text):
+        left = [c for c in known if c.end <= m.start()]
+        right = [c for c in known if c.start >= m.end()]
+        if not left or not right:
+            continue
+        pair = (max(left, key=lambda c: c.end), min(right, key=lambda c: c.start))
+        if pair[0].key != pair[1].key and all(
+                (_distinct(c, text, starts) or (c.kind == "ticker" and not c.wordish)
+                 or (c.kind == "name" and not c.weak))  # "vs Google Cloud": a company's own name, a product after it
+                and not _qualifies_a_name(text, c, known) for c in pair):
+            out |= {c.key for c in pair}
+    return out
+
+
 def rank(text: str, cands: list[Candidate]) -> None:
     """Keep the best-evidenced companies of a question and set the other accepted readings aside (see the module
     docstring); `cands` is changed in place."""
@@ -131,10 +161,15 @@ def rank(text: str, cands: list[Candidate]) -> None:
     starts = {c.start for c in known}
     strong = [c for c in known if _strong(c, text, starts)]
     plain = [c for c in known if not _longer_name_follows(c, text, starts)]
-    lead = max(strong or plain or known, key=lambda c: (c.confidence, -c.start))
+    # a weak reading (a ticker that is a word, or no subject) never leads over one that is not: "Exxon Permian
+    # production in BOE ..." is about Exxon, even with a capitalised word after its name
+    lead = max(strong or [c for c in plain if not c.weak] or [c for c in known if not c.weak] or plain or known,
+               key=lambda c: (c.confidence, -c.start))
     kept = {c.key for c in strong if c.confidence >= lead.confidence - MARGIN} | {lead.key}
-    if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation
-        kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish}
+    if COMPARISON.search(text):  # every company a comparison names: a ticker that is no word or abbreviation (not
+        # one right after another company's name: "Micron HBM revenue vs ..." names Micron's product)
+        kept |= {c.key for c in known if c.kind == "ticker" and not c.wordish and not _qualifies_a_name(text, c, known)}
+    kept |= _compared_sides(text, known, starts)
     for run in _side_by_side(text, known):  # "NVDA AMD AVGO": three or more companies side by side are a list
         if kept & {c.key for c in run}:
             kept |= {c.key for c in run}

@@ -22,17 +22,17 @@ lower-case word may name a company, at the lowest accepted confidence.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Iterable
 
 from finrag.tools.question.shorthand import expand_shorthand
 from finrag.tools.routing.mentions import ACCEPT, Candidate
-from finrag.tools.routing.registrants import load_registrants
+from finrag.tools.routing.size import PROMINENT_RANK, size_rank
 from finrag.tools.routing.text import SUFFIX_WORDS
-from finrag.tools.routing.words import QUESTION_WORDS
+from finrag.tools.routing.words import QUESTION_WORDS, zipf
 
-__all__ = ["PROMINENT_RANK", "SUBJECT_MARK", "business_subject", "compared_lower_names", "legal_form_after",
-           "lower_ticker_list", "owner_of_line_item", "prominent"]
+__all__ = ["GENERIC_SUBJECT", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
+           "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
+           "owner_of_line_item", "prominent"]
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
                     r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
@@ -42,26 +42,47 @@ METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:reve
 """A line item or an operating metric of a company's business."""
 PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|year)\w*|\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
 """A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
-PROMINENT_RANK = 1500
-"""A company whose name is a common word is read from that word in lower case only among the largest registrants:
-its first ticker's row in the SEC's list (market value order) below this."""
 SUBJECT_MARK = "the subject of a terse question"
 """Marks a reading made by `business_subject`'s rule, so the linker checks the company's size."""
 
 
-@lru_cache(maxsize=1)
-def _ranks() -> dict[str, int]:
-    return {t.replace("-", ".").replace(".", ""): r.rank for r in load_registrants() for t in r.tickers}
+LINE_ITEM = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|"
+                        r"earnings|margin|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
+                        r"capital\s+expenditures?|free\s+cash\s+flow|eps|ebitda|dividends?|r\s*&\s*d|"
+                        r"research\s+and\s+development|inventor(?:y|ies)|segments?|guidance|backlog|buybacks?|"
+                        r"share\s+repurchases?|headcount|employees)\b")
+"""Words of a question asking for a company's line item or metric: evidence that a lone ticker-shaped word
+next to them names a company."""
+
+LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?!(?:the|a|an|of|for|in|on|at|to|and|or|its|their|all)\b)"
+                             r"[\w\-]+\s+)?" + LINE_ITEM.pattern.replace("(?i)", ""))
+"""A line item right after a word, or after one more word of its own ("GM EV capex", "NOW subscription revenue")."""
+GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
+                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
+"""Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
+_ITEM_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
+_PHRASE_END_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)")
+
+
+def asks_its_line_item(before: str, after: str) -> bool:
+    """Whether a word is the subject of a line item: right before it ("CRM total revenue", "T's net income") or
+    after "for"/"of" at the end of a phrase ("total revenue for V in fiscal 2024"); not "Which of ALL the
+    segments"."""
+    if LINE_ITEM_NEXT.match(after):
+        return True
+    return bool(_ITEM_SUBJECT_BEFORE.search(before) and _PHRASE_END_AFTER.match(after))
 
 
 def prominent(tickers: Iterable[str]) -> bool:
-    """Whether a company (by its tickers) is among the `PROMINENT_RANK` largest SEC registrants."""
-    ranks = _ranks()
-    return any(ranks.get(t.replace("-", "").replace(".", ""), PROMINENT_RANK) < PROMINENT_RANK for t in tickers)
+    """Whether a company (by its tickers) is among the `PROMINENT_RANK` largest SEC registrants (`size.py`)."""
+    rank = size_rank(tickers)
+    return rank is not None and rank < PROMINENT_RANK
 
 
 _GLUE = frozenset({"vs", "versus", "and", "or"})
 """Words that join the companies of a terse comparison ("ford vs tesla deliveries"), not words of a sentence."""
+_LINE_ITEM_WORDS = frozenset({"total", "net"})
+"""Words of a line item ("net adds", "total revenue"), not words that make the rest an English sentence."""
 _WORD = re.compile(r"[A-Za-z][\w\-]*")
 _LEGAL_AFTER = re.compile(rf"(?i)^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?")
 _POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
@@ -85,7 +106,7 @@ def business_subject(text: str, start: int, end: int) -> str:
     rest = expand_shorthand(after)
     if not text[:start].strip():
         words = _WORD.findall(rest)
-        if words and not any(w.lower() in QUESTION_WORDS - _GLUE for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
+        if words and not any(w.lower() in QUESTION_WORDS - _GLUE - _LINE_ITEM_WORDS for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
             return "it opens a terse question about a line item or a period"
         return ""
     if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):
@@ -94,7 +115,7 @@ def business_subject(text: str, start: int, end: int) -> str:
 
 
 _LOWER_TOKEN = re.compile(r"(?<![\w$.\-])([a-z]{1,5})(?![\w\-])")
-_LIST_GAP = re.compile(r"^(?:\s+|\s*[,/&]\s*|\s+and\s+)$")
+_LIST_GAP = re.compile(r"^(?:\s+|\s*[,/&]\s*|\s+(?:and|or|vs\.?|versus)\s+)$")
 
 
 def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
@@ -111,6 +132,8 @@ def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
 
     for m in _LOWER_TOKEN.finditer(text):
         w = m.group(1)
+        if w in _GLUE:
+            continue  # 'msft vs googl': the glue of a list or comparison, not a ticker in it
         if not is_ticker(w.upper()):
             close()
             continue
@@ -121,16 +144,59 @@ def lower_ticker_list(text: str, is_ticker, rare) -> list[tuple[str, int, int]]:
     return out
 
 
+_COMPARED_GAP = re.compile(r"^\s*(?:vs\.?|versus|and|&|/|,)\s*$", re.I)
+_LIST_GLUE = re.compile(r"^\s*(?:and|&|,|/)\s*$", re.I)
+_LISTED_LOWER = 4.5
+_RARE_LOWER = 2.5
+"""A lower-case word rarer than this in English (Zipf) is no word people write ('msft', 'nflx', 'lly')."""
+
+
+def lower_tickers(text: str, is_ticker, large, excluded) -> list[tuple[str, int, int, str]]:
+    """Tickers written alone in lower case ("msft azure growth", "lly q3 eps beat?", "inventory ... at amd"): a
+    lower-case word that is a known ticker (`is_ticker`) of one of the largest registrants (`large`), no finance
+    abbreviation or calendar word (`excluded`), and either no English word at all (Zipf below `_RARE_LOWER`) or a
+    rare one (below 4) that is the subject of a business question (`business_subject`). Returns (TICKER, start, end,
+    why) for each."""
+    out, rare = [], []
+    for m in _LOWER_TOKEN.finditer(text):
+        w = m.group(1)
+        if len(w) < 2 or excluded(w) or not is_ticker(w.upper()) or not large(w.upper()):
+            continue
+        z = zipf(w)
+        if z < _RARE_LOWER:
+            out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word"))
+        elif z < 4.0 and (why := business_subject(text, m.start(), m.end())):
+            out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word: {why}"))
+        elif z < 4.0:
+            rare.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word"))
+    grown = True
+    while grown and out:  # "ko vs pep": a rare word compared or listed with a lower-case ticker is one too
+        grown = False
+        for r in list(rare):
+            if any(_COMPARED_GAP.match(text[min(r[2], o[2]):max(r[1], o[1])]) for o in out):
+                out.append((*r[:3], r[3] + ", compared or listed with a lower-case ticker"))
+                rare.remove(r)
+                grown = True
+    return sorted(out, key=lambda r: r[1])
+
+
+def _joined(gap: str, glue: re.Pattern[str], listed: bool) -> bool:
+    """Whether `gap` compares two companies (`glue`) or, when `listed`, lists them ("and", "&", ",")."""
+    return bool(glue.match(gap) or (listed and _LIST_GLUE.match(gap)))
+
+
 def compared_lower_names(text: str, names: list[Candidate], found: list[Candidate], glue: re.Pattern[str]) -> None:
     """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
-    (a word compared with a company is one)."""
+    (a word compared with a company is one); so is one listed with it ("amazon and walmart") when the word is
+    rarer than `_LISTED_LOWER` in English ('walmart', not 'orange' in "apple and orange juice")."""
     for c in names:
         if c.accepted or not c.key or c.kind not in ("name", "head") or "in lower case" not in c.reason \
                 or c.alternative_to or len(c.text) < 4:
             continue
+        rare = zipf(c.text) < _LISTED_LOWER
         if any(o.accepted and o.key and o.key != c.key and (
-                (o.end <= c.start and glue.match(text[o.end:c.start]))
-                or (c.end <= o.start and glue.match(text[c.end:o.start]))) for o in found):
+                (o.end <= c.start and _joined(text[o.end:c.start], glue, rare))
+                or (c.end <= o.start and _joined(text[c.end:o.start], glue, rare))) for o in found):
             c.confidence = max(c.confidence, ACCEPT + 0.05)
             c.reason += ", compared with a company the question names"
 

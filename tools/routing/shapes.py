@@ -1,0 +1,121 @@
+"""Where a word sits, evidence that it is no company by itself (issue 48; a part of the linker).
+
+Calendar words (`calendar_word`: 'Q2', 'H1', 'FY', 'Nov', 'DEC 2023') are never a company by themselves unless
+written as a ticker ('$NOV'). A name or ticker the linker reads is set to no company (`veto_by_shape`) when the words
+around it make it part of something else:
+
+* **a hyphenated compound of capitalised words** it only begins or ends ("Rent" of "Enterprise Rent-A-Car",
+  "Benz" of "Mercedes-Benz"): the compound is one name, and a company matched on part of it is not that name
+  ("Coca-Cola", read whole, is not a part; a lower-case tail, "Berkshire-owned", keeps the company);
+* **a unit**: a slash and a lower-case rate after it ("BOE/d", "MMBtu/d", "Mcf/yr"): barrels of oil equivalent a
+  day, not the ticker BOE;
+* **a person's or place's name**: a capitalised word right after a lower-case name particle ("da Vinci", "van
+  Gogh", "de la Rosa"), or a single capital with a possessive right after a capitalised word ("Mickey D's");
+* **what the question asks of a company it names**: a ticker-shaped word in capitals, with no ticker context,
+  right before "for", "of" or "at" and another company's name ("ETR for Alphabet", "ROIC of Microsoft"): a metric
+  of that company, not a second one;
+* **a product of a company the index does not hold**: a word derived from a registrant's name right after a
+  capitalised word that is no English word or a camel-case brand, and no known company ("SpaceX Starlink"), is set aside
+  (`products_of_unknown`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from finrag.tools.routing.mentions import Candidate
+from finrag.tools.routing.words import zipf
+from finrag.tools.vocabulary.dates import MONTH_RE
+
+__all__ = ["asked_of_named", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
+           "veto_by_shape"]
+
+_COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
+_COMPOUND_AFTER = re.compile(r"^-[A-Z0-9]")
+_UNIT_AFTER = re.compile(r"^/[a-z]{1,4}\b")
+_PARTICLE_BEFORE = re.compile(r"(?<![\w'’])(?:da|de|di|del|della|van|von|der|den|du|le|la|dos|das)\s+$")
+_CAPITALISED_WORD_BEFORE = re.compile(r"(?<![\w'’.&\-])[A-Z][a-z]+\s+$")
+_POSSESSIVE_AFTER = re.compile(r"^['’]s\b")
+_UNKNOWN_BEFORE = re.compile(r"(?<![\w'’&.\-])([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*) $")
+_ASKED_OF = re.compile(r"^\s+(?:for|of|at)\s+(?:the\s+)?$", re.I)
+
+
+_PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
+_MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
+_NUMBER_NEAR = re.compile(r"^\s*(?:['’]?\d)")
+
+
+def calendar_word(text: str, start: int, end: int) -> bool:
+    """Whether the word at text[start:end] is a calendar word, never a company by itself (unless written as a
+    ticker: '$NOV', 'NYSE: NOV', 'ticker NOV'): a quarter, half or fiscal-period word ('Q2', 'H1', 'FY'); a month
+    or its abbreviation not written in capitals ('Nov', 'Dec'), or next to a number ('DEC 2023', "NOV '23")."""
+    word = text[start:end]
+    if _PERIOD_WORD.match(word):
+        return True
+    if not _MONTH_WORD.match(word):
+        return False
+    return not word.isupper() or bool(_NUMBER_NEAR.match(text[end:end + 4])) \
+        or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
+
+
+def calendar_token(word: str) -> bool:
+    """Whether a word is a period word or a month, whatever its case ('q3', 'dec')."""
+    return bool(_PERIOD_WORD.match(word) or _MONTH_WORD.match(word))
+
+
+def not_a_company_alone(text: str, start: int, end: int) -> str:
+    """Why the word at text[start:end] is part of a larger name or a unit ('' when nothing says so)."""
+    before, after = text[max(0, start - 2):start], text[end:end + 6]
+    if (_COMPOUND_BEFORE.search(before) and text[start:start + 1].isupper()) or _COMPOUND_AFTER.match(after):
+        return "part of a hyphenated compound of capitalised words"
+    if _UNIT_AFTER.match(after):
+        return "a unit (a rate after a slash)"
+    head = text[max(0, start - 12):start]
+    if _PARTICLE_BEFORE.search(head) and text[start:start + 1].isupper():
+        return "a name after a lower-case name particle (a person's or a place's)"
+    if end - start == 1 and _POSSESSIVE_AFTER.match(after) and _CAPITALISED_WORD_BEFORE.search(text[:start]):
+        return "a single capital with a possessive after a capitalised word: the end of a nickname"
+    return ""
+
+
+def asked_of_named(text: str, tickers: Iterable[Candidate], named: Iterable[Candidate]) -> None:
+    """'ETR for Alphabet': a ticker in capitals without ticker context, right before 'for'/'of'/'at' and another
+    company's accepted name, is what the question asks of that company (its confidence goes to 0, the reason says
+    why); changed in place."""
+    starts = {c.start: c for c in named if c.accepted and c.key and c.kind != "ticker"}
+    if not starts:
+        return
+    for t in tickers:
+        if t.kind != "ticker" or not t.accepted or not t.text.isupper() or "ticker context" in t.reason \
+                or "parentheses" in t.reason or "next to 'ticker'" in t.reason:
+            continue
+        for s, owner in starts.items():
+            if s > t.end and owner.key != t.key and _ASKED_OF.match(text[t.end:s]):
+                t.confidence = 0.0
+                t.reason += f"; what the question asks of {owner.name} ('{text[t.start:s]}{owner.text}')"
+                break
+
+
+def veto_by_shape(text: str, found: list[Candidate]) -> None:
+    """Readings the words around them make part of something else (`shapes.not_a_company_alone`): no company
+    unless written as a ticker ('$BOE')."""
+    for c in found:
+        if c.confidence > 0 and c.key and "ticker context" not in c.reason \
+                and (why := not_a_company_alone(text, c.start, c.end)):
+            c.confidence, c.reason = 0.0, f"{c.reason}; '{c.text}' is {why}"
+
+
+def products_of_unknown(text: str, names: list[Candidate], known: list[Candidate]) -> None:
+    """'SpaceX Starlink subscribers': a word derived from a registrant's name ('Starlink' of Starlink AI
+    Acquisition) right after a capitalised word that is no English word or is written in camel case ('SpaceX',
+    'OpenAI'), and no company the linker knows,
+    nothing but a space between, is that company's product or unit: set aside (changed in place)."""
+    for c in names:
+        if not (c.accepted and c.kind in ("head", "prefix", "word")):
+            continue
+        m = _UNKNOWN_BEFORE.search(text[:c.start])
+        if not m or (zipf(m.group(1)) >= 2.0 and not re.search(r"[a-z][A-Z]", m.group(1))) or any(k.key and k.confidence > 0 and k.start < m.end(1) and
+                                                  m.start(1) < k.end for k in known):
+            continue
+        c.set_aside(m.group(1), f"'{c.text}' right after '{m.group(1)}', a company the index does not hold: its "
+                                "product or unit")

@@ -77,6 +77,22 @@ def test_time_reasoning(reg, question, doc, status):
     assert 0 < res.confidence <= 1
 
 
+@pytest.mark.parametrize("question, doc", [
+    ("How many employees does Acme have?", "ACME_2023_10K"),         # a count: the business as the 10-K states it
+    ("Has Acme ever paid a cash dividend?", "ACME_2023_10K"),         # yes/no
+    ("When did Acme first ship its product?", "ACME_2023_10K"),       # a date
+    ("What are Acme's reportable segments?", "ACME_2023_10K"),        # a list
+    ("What is Acme's cash and cash equivalents?", "ACME_2024Q2_10Q"),  # a figure: the latest filing, as before
+    ("How many employees did Acme have in its 10-Q?", "ACME_2024Q2_10Q"),  # the form named wins
+])
+def test_prose_without_a_period_reads_the_annual_report(reg, question, doc):
+    """A prose question that names no period reads the latest annual report, not a later quarterly report; a
+    figure question, or one that names the form, is routed as before."""
+    res = route(reg, question)
+    assert res.doc_ids == [doc], (question, res)
+    assert res.status == "default_year"
+
+
 def test_event_items():
     assert event_items("Does the new CEO have experience?") == {"5.02"}
     assert "5.07" in event_items("nominees with more votes against")

@@ -447,7 +447,8 @@ class Registry:
             pick = best_document(self._docs_by_company[k], self._companies[k].name, ex, cues, default_year,
                                  forward=fwd, items=items, cover_date=facts.cover == "shares_outstanding",
                                  ytd_quarter=ytd_quarter(facts),
-                                 whole_years=bool(facts.series_years) and not facts.years_written)
+                                 whole_years=bool(facts.series_years) and not facts.years_written,
+                                 prose=bool(facts.form))
             pick.confidence = round(pick.confidence * min(1.0, self.confidence_of(ex, k)), 3)
             picks.append((k, pick))
         return self._combine(picks, missing, scope)

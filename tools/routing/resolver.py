@@ -19,7 +19,12 @@ Resolution of one company, in order of precedence (each step says how sure it is
 * **No filing for the period** – stay inside the company: its nearest filing(s), status
   `period_not_in_index`; never another company's.
 * **No period** – a named form ("in its 10-Q", "the 8-K") picks among the company's filings of that form;
-  otherwise `default_year`, else the company's latest fiscal year.
+  otherwise `default_year`, else the company's latest fiscal year. A prose question (a count, a date, a name,
+  yes/no, drivers, a list: `QuestionFacts.form`) that names no period, no form and no earnings or event cue asks
+  about the company as its filings describe it: a quarterly report tells only the quarter's changes (its Part I
+  is the quarter's statements, not the business), so where that year holds no annual report the company's
+  latest annual report is read instead of a later 10-Q (`prose`; "Has Tesla ever paid a cash dividend?",
+  "What day does Apple's fiscal year end on?").
 
 Within the selected period the filings are scored::
 
@@ -151,12 +156,14 @@ def _cover_dated(docs: list[DocumentInfo], dates: list[str]) -> Optional[tuple[D
 
 def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cues: set[str],
                   default_year: int, forward: tuple[int, ...] = (), items: frozenset[str] = frozenset(), *,
-                  cover_date: bool = False, ytd_quarter: Optional[int] = None, whole_years: bool = False) -> Pick:
+                  cover_date: bool = False, ytd_quarter: Optional[int] = None, whole_years: bool = False,
+                  prose: bool = False) -> Pick:
     """The filing of one company (`docs`, display `name`) to read for a question (see the module docstring).
     `cover_date`: the question asks a cover count as of its date (shares outstanding): the filing whose cover
     date that is (`_cover_dated`); `ytd_quarter`: the quarter of the year to date it asks (`ytd_quarter`);
     `whole_years`: it asks values of whole fiscal years without naming one ("for each of the last three fiscal
-    years"): an annual report, as if it named the form."""
+    years"): an annual report, as if it named the form; `prose`: it asks a prose answer (a count, a date, a name,
+    yes/no, drivers, a list), which a question naming no period reads from an annual report (module docstring)."""
     forms = {f for f in (ex.forms or []) if f in FORMS}
     if whole_years and not forms:
         forms = {f for f in ("10K", "ANNUALREPORT") if f in FORMS}
@@ -221,11 +228,27 @@ def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cu
         evented = [d for d in docs if d.form == "8K" and set(d.items) & items]
         if evented and not any(d in evented for d in cands):
             cands = evented
+    annual = _latest_annual(docs, year) if prose and not cues and not any(d.form in _FORM_ANNUAL for d in cands) else None
+    if annual is not None:  # a prose question about the company: its latest annual report, not a later 10-Q
+        pick = _pick(annual, "year", ctx, f"{name} fiscal {_doc_year(annual[0])}")
+        pick.status, pick.confidence = "default_year", 0.75 if len(have) > 1 else 0.95
+        pick.reason = (f"no period in the question, a prose question: the latest annual report (fiscal {year} has "
+                       f"none): {pick.reason}")
+        return pick
     pick = _pick(cands, "year", ctx, f"{name} fiscal {year}")
     how = "default year" if year == default_year else f"latest year (none in {default_year})"
     pick.status, pick.confidence = "default_year", 0.75 if len(have) > 1 else 0.95
     pick.reason = f"no period in the question, {how}: {pick.reason}"
     return pick
+
+
+def _latest_annual(docs: list[DocumentInfo], year: Optional[int]) -> Optional[list[DocumentInfo]]:
+    """The annual reports (10-K, annual report) of the company's latest fiscal year that has one, not after `year`
+    (any year when `year` is None); None when it has none."""
+    years = sorted({y for d in docs if d.form in _FORM_ANNUAL and (y := _doc_year(d)) and (year is None or y <= year)})
+    if not years:
+        return None
+    return [d for d in docs if d.form in _FORM_ANNUAL and _doc_year(d) == years[-1]]
 
 
 def _missing_period(docs: list[DocumentInfo], name: str, asked: list[int], have: list[int], ctx) -> Pick:

@@ -128,11 +128,18 @@ def _form_evidence(state: FinragState, cfg: Configuration, contexts: list[dict])
                                      cast(Optional[dict], state.get("extracted")))
     try:
         store = reader_of(cfg)
-        registry = registry_of(cfg, store)
-        own = frozenset(w for d in routed for w in re.findall(r"[a-z]{3,}", registry.name_of(d).lower()))
-        return form_evidence(store, routed, facts, keywords, contexts, own)
+        return form_evidence(store, routed, facts, keywords, contexts, _company_words(state, cfg))
     except Exception:  # no index to read chunks from: the context stays as retrieved
         return []
+
+
+def _company_words(state: FinragState, cfg: Configuration) -> frozenset[str]:
+    """The words of the routed companies' names, lower-cased ('amazon', 'com' of 'Amazon.com, Inc.')."""
+    try:
+        registry = registry_of(cfg)
+    except Exception:  # no index: no names
+        return frozenset()
+    return frozenset(w for d in state.get("routed_docs") or [] for w in re.findall(r"[a-z]{3,}", registry.name_of(d).lower()))
 
 
 @timed("generate")
@@ -231,7 +238,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         if fallback is not None:
             answer = fallback_answer(question, keywords, contexts, result, fallback, registry_of(cfg)) + withheld
         else:
-            answer = offline_answer(question, keywords, contexts, result, question_facts(state))
+            answer = offline_answer(question, keywords, contexts, result, question_facts(state), _company_words(state, cfg))
     caveats = answer_caveats(cast(Optional[dict], state.get("extracted")), str(state.get("routing_status") or ""),
                              str(state.get("routing_reason") or ""))
     caveats += _replaced_files(cfg, list(state.get("routed_docs") or []))

@@ -117,15 +117,15 @@ def cited_page_contexts(result: ReaderResult, source: StorePages, contexts: list
 
 
 def offline_answer(question: str, keywords: list[str], contexts: list[dict], result: Optional[ReaderResult],
-                   facts: Optional[QuestionFacts] = None) -> str:
+                   facts: Optional[QuestionFacts] = None, company: frozenset[str] = frozenset()) -> str:
     """The answer without an LLM (see the module docstring); `facts`: the question's one reading (`read_question`
     when not given). A drivers question asks the causes, not the figure: the sentence that names them leads, the
-    reader's figures follow."""
+    reader's figures follow. `company`: the words of the routed companies' names (no topic of a prose answer)."""
     facts = facts if facts is not None else read_question(question)
     figure = result.answer if result is not None and result.kind in ("item", "metric") and result.answer else ""
     if figure and facts.form != "drivers":
         return figure
-    prose = prose_answer(question, keywords, contexts, facts=facts)  # the sentence that answers the question's form
+    prose = prose_answer(question, keywords, contexts, company, facts=facts)  # the sentence that answers the question's form
     if prose:
         return f"{prose}\n\n{figure}" if figure else prose
     if figure:

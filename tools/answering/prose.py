@@ -15,11 +15,19 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.drivers_answer import drivers_answer
 from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.list_answer import list_answer
-from finrag.tools.answering.prose_units import closest, company_words, period_fit, quote, repeats, topic_words
+from finrag.tools.answering.prose_units import (
+    closest,
+    company_words,
+    form_topic,
+    period_fit,
+    quote,
+    repeats,
+    topic_words,
+)
 from finrag.tools.answering.yesno_answer import yesno_answer
 from finrag.tools.question import read_question
 from finrag.tools.retrieval.form_evidence import MIN_COVER, TopicCover, topic_of
-from finrag.tools.vocabulary.answer_shapes import answer_piece
+from finrag.tools.vocabulary.answer_shapes import answer_piece, period_date
 
 __all__ = ["form_answer", "prose_answer"]
 
@@ -54,14 +62,17 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
     question's topic (`form_evidence.topic_of` over `prose_units.topic_words`: its content words without the
     company's, the years, the words that ask the form and the asked noun: "how many people work for J&J
     worldwide" speaks of 'worldwide'); a question whose topic is only its form ("Meta's headcount at the end of
-    2024") takes any such sentence. The one covering most of the topic leads, a sentence naming an asked year
-    first (`period_fit`)."""
+    2024") takes any such sentence, and a date question whose topic is its frame ("When does Adobe's fiscal year
+    end?") speaks of that (`form_topic`). The one covering most of the topic leads, a sentence naming an asked
+    year first (`period_fit`), a date that is a period's end ("the year ended December 31, 2018") last
+    (`period_date`: a date question asks an event's or a calendar's date, not a report's period)."""
     facts = facts if facts is not None else read_question(question)
-    if form == "name" and not company:  # the company the question names, and the filings' own ids
-        company = company_words(question, contexts)
+    if form == "name":  # the company the question names, and the filings' own ids
+        company = company | company_words(question, contexts)
     if form == "count" and not nouns:
         return ""
-    topic = topic_of(topic_words(question, contexts), nouns)
+    topic = topic_of(topic_words(question, contexts, also_drop=company), nouns) or (
+        form_topic(question, contexts, company) if form == "date" else [])
     cover = TopicCover(topic)
     scored, holding = [], []
     passage, before = -1, 0.0  # the topic coverage of the passage so far, fading by sentence: a name often follows the sentence that asks
@@ -72,7 +83,7 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         on_topic = cover(unit)
         near = max(on_topic, before * 0.8) if form == "name" else on_topic
         if near >= MIN_COVER and answer_piece(form, unit, nouns, company) is not None:
-            holding.append((near + period_fit(unit, facts) + s - cov, rank, unit, ctx))
+            holding.append((near + period_fit(unit, facts) - period_date(form, unit) + s - cov, rank, unit, ctx))
         before = max(on_topic, before * 0.8)
     if not scored:
         return ""

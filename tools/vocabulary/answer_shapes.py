@@ -5,7 +5,8 @@
 * `count`: a number with the asked noun ("approximately 73,300 employees", "815 warehouses") or the noun then
   the number ("headcount was 125,665"); `nouns` are the words the noun may be written with
   (`question.form.form_nouns`);
-* `date`: a date as filings write it ("July 2, 2015", "November 2023", "in 2002");
+* `date`: a date as filings write it ("July 2, 2015", "November 2023", "in 2002"), or a calendar's ("the last
+  Saturday of September", "the Friday closest to November 30"); `period_date` says when it is a period's end;
 * `name`: a firm's name with its legal form ("PricewaterhouseCoopers LLP"), a titled person ("Mr. Jassy"), a
   person named before a verb or in an officers' table; not the asked company's own (`own`: its name's words).
 
@@ -19,18 +20,32 @@ from typing import Optional
 
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 
-__all__ = ["ANSWER_FORMS", "answer_piece"]
+__all__ = ["ANSWER_FORMS", "answer_piece", "period_date"]
 
 ANSWER_FORMS = ("count", "date", "name")
 
 _NUMBER = r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million))?"
 _MONTH = MONTH_WORDS + r"\.?"
-_A_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}, (?:19|20)\d\d\b|\b{_MONTH} (?:19|20)\d\d\b|\b(?:in|since|during) (?:19|20)\d\d\b")
+_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+_A_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}, (?:19|20)\d\d\b|\b{_MONTH} (?:19|20)\d\d\b|\b(?:in|since|during) (?:19|20)\d\d\b|"
+                     # a calendar's date: "the last Saturday of September", "the Friday closest to November 30"
+                     rf"\b(?:first|last) {_WEEKDAY} (?:of|in) {_MONTH}|\b{_WEEKDAY} (?:closest|nearest) to {_MONTH} \d{{1,2}}\b")
+_PERIOD_DATE = re.compile(r"(?i)\b(?:ended|ending|as of|through|until|to|at)\s*$")  # a span's end, a snapshot
 _A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){0,3}[A-Z][A-Za-z&.'-]+,? (?:LLP|LLC|Inc\.|Corporation|Company|& Co\.|"
                      r"L\.P\.)|"
                      r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )|"
                      r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?= \d\d (?:[A-Z][a-z]+ )*(?:President|Chief|Executive|Senior|Vice|"
                      r"Chair|Director|Treasurer|Controller|General|Secretary)\b)")  # an officers' table: name, age, title
+
+
+def period_date(form: str, unit: str) -> float:
+    """0.15 when the first date of a date question's answer `unit` is a period's end or a snapshot's date ("the year
+    ended December 31, 2018", "as of June 30", "to December 31, 2018"), not an event's: a ranking's penalty; 0.0 otherwise."""
+    if form != "date":
+        return 0.0
+    unit = " ".join(unit.split())
+    m = _A_DATE.search(unit)
+    return 0.15 if m and _PERIOD_DATE.search(unit[max(0, m.start() - 12): m.start()]) else 0.0
 
 
 def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[str] = frozenset()) -> Optional[str]:

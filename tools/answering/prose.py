@@ -27,7 +27,7 @@ from finrag.tools.answering.prose_units import (
 from finrag.tools.answering.yesno_answer import yesno_answer
 from finrag.tools.question import read_question
 from finrag.tools.retrieval.form_evidence import MIN_COVER, TopicCover, topic_of
-from finrag.tools.vocabulary.answer_shapes import answer_piece, period_date
+from finrag.tools.vocabulary.answer_shapes import answer_piece, period_date, whole_count
 
 __all__ = ["form_answer", "prose_answer"]
 
@@ -65,7 +65,8 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
     2024") takes any such sentence, and a date question whose topic is its frame ("When does Adobe's fiscal year
     end?") speaks of that (`form_topic`). The one covering most of the topic leads, a sentence naming an asked
     year first (`period_fit`), a date that is a period's end ("the year ended December 31, 2018") last
-    (`period_date`: a date question asks an event's or a calendar's date, not a report's period)."""
+    (`period_date`: a date question asks an event's or a calendar's date, not a report's period), and for a count
+    whose topic is only its noun, the company's whole count before a part of it (`whole_count`)."""
     facts = facts if facts is not None else read_question(question)
     if form == "name":  # the company the question names, and the filings' own ids
         company = company | company_words(question, contexts)
@@ -83,7 +84,8 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         on_topic = cover(unit)
         near = max(on_topic, before * 0.8) if form == "name" else on_topic
         if near >= MIN_COVER and answer_piece(form, unit, nouns, company) is not None:
-            holding.append((near + period_fit(unit, facts) - period_date(form, unit) + s - cov, rank, unit, ctx))
+            whole = 0.1 if form == "count" and not topic and whole_count(unit, nouns) else 0.0
+            holding.append((near + period_fit(unit, facts) - period_date(form, unit) + whole + s - cov, rank, unit, ctx))
         before = max(on_topic, before * 0.8)
     if not scored:
         return ""

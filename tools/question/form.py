@@ -59,7 +59,8 @@ _LIST = re.compile(
 _MEASURE_NOUN = re.compile(r"(?i)(?:revenues|sales|earnings|expenses|costs|assets|liabilities|margins|rates|ratios|"
                            r"flows|amounts|figures|totals|values|numbers|years|periods|days|months|quarters|"
                            r"dollars|percentages|shares)$")
-_WORKFORCE = ("employees", "employee", "people", "associates", "team members", "workers", "staff")
+_WORKFORCE = ("employees", "employee", "people", "associates", "team members", "workers", "staff", "workforce",
+              "headcount")
 # the nouns of a workforce: a count of any is written with any ("how many people work for" / "152,700 employees")
 _SYNONYMS = {noun: _WORKFORCE for noun in ("employees", "headcount", "people", "workers", "staff", "associates",
                                            "workforce", "ftes", "personnel")}

@@ -50,11 +50,12 @@ def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
 
 class TopicCover:
     """The share of `topic`'s words a text speaks of: a word counts where a word of the text starts with its first
-    five letters (the word itself when shorter): a word and its derivations share them ("acquire", "acquired",
-    "acquisition"; "divest", "Divestiture"; "close", "closing")."""
+    five letters (a shorter word whole, or with an inflection: "end", "ends", "ended"): a word and its derivations
+    share them ("acquire", "acquired", "acquisition"; "divest", "Divestiture"; "close", "closing")."""
 
     def __init__(self, topic: Sequence[str]):
-        self.probes = [re.compile(r"(?<![a-z0-9])" + re.escape(w[:5]) + (r"" if len(w) > 5 else r"(?![a-z0-9])"))
+        self.probes = [re.compile(r"(?<![a-z0-9])" + re.escape(w[:5]) + (r"" if len(w) > 5 else
+                                                                          r"(?:s|es|d|ed|ing)?(?![a-z0-9])"))
                        for w in dict.fromkeys(t.lower() for t in topic)]
 
     def __call__(self, text: str) -> float:

@@ -20,7 +20,7 @@ from typing import Optional
 
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 
-__all__ = ["ANSWER_FORMS", "answer_piece", "period_date"]
+__all__ = ["ANSWER_FORMS", "answer_piece", "period_date", "whole_count"]
 
 ANSWER_FORMS = ("count", "date", "name")
 
@@ -36,6 +36,23 @@ _A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){0,3}[A-Z][A-Za-z&.'-]+,? (?:LLP
                      r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )|"
                      r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?= \d\d (?:[A-Z][a-z]+ )*(?:President|Chief|Executive|Senior|Vice|"
                      r"Chair|Director|Treasurer|Controller|General|Secretary)\b)")  # an officers' table: name, age, title
+
+
+_WHOLE = re.compile(r"(?i)\btotal\b|\bworldwide\b|\bglobal\b|\bin all\b|"
+                    r"\b(?:we|company\)?|it|inc\.|corporation)\s+(?:had|have|has|employ\w*)\b")
+
+
+def whole_count(unit: str, nouns: tuple[str, ...]) -> bool:
+    """Does the count that `unit` states (`answer_piece`) count the whole ("we had approximately 73,300 employees",
+    "Boeing's total workforce was approximately 172,000", "152,700 employees worldwide"), not a part of it
+    ("14,000 Boeing employees leveraged our tuition assistance program")? Read in the 40 characters before the count
+    and the 20 after it."""
+    unit = " ".join(unit.split())
+    piece = answer_piece("count", unit, nouns)
+    if piece is None:
+        return False
+    at = unit.find(piece)
+    return bool(_WHOLE.search(unit[max(0, at - 40): at + len(piece) + 20]))
 
 
 def period_date(form: str, unit: str) -> float:

@@ -48,14 +48,21 @@ def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
     return out
 
 
+# an officer's title and research and development are asked by their letters and written in words
+_SPELLED = {"ceo": "chief executive officer", "cfo": "chief financial officer", "coo": "chief operating officer",
+            "cto": "chief technology officer", "r&d": "research and development"}
+
+
 class TopicCover:
     """The share of `topic`'s words a text speaks of: a word counts where a word of the text starts with its first
     five letters (a shorter word whole, or with an inflection: "end", "ends", "ended"): a word and its derivations
-    share them ("acquire", "acquired", "acquisition"; "divest", "Divestiture"; "close", "closing")."""
+    share them ("acquire", "acquired", "acquisition"; "divest", "Divestiture"; "close", "closing"); an officer's
+    title asked by its letters counts where it is written in words ("CEO", "Chief Executive Officer")."""
 
     def __init__(self, topic: Sequence[str]):
-        self.probes = [re.compile(r"(?<![a-z0-9])" + re.escape(w[:5]) + (r"" if len(w) > 5 else
-                                                                          r"(?:s|es|d|ed|ing)?(?![a-z0-9])"))
+        self.probes = [re.compile(r"(?<![a-z0-9])(?:" + re.escape(w[:5]) + (r"" if len(w) > 5 else
+                                                                             r"(?:s|es|d|ed|ing)?(?![a-z0-9])")
+                                  + (f"|{re.escape(_SPELLED[w])}" if w in _SPELLED else "") + ")")
                        for w in dict.fromkeys(t.lower() for t in topic)]
 
     def __call__(self, text: str) -> float:
@@ -86,7 +93,8 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
             if chunk is None:
                 continue
             best = None
-            for sentence in _SENTENCE_END.split(" ".join(chunk.text.split())):
+            lines = [ln for ln in chunk.text.splitlines() if 20 <= len(ln) <= 300]  # a table's row: a name, age, title
+            for sentence in [*_SENTENCE_END.split(" ".join(chunk.text.split())), *lines]:
                 if len(sentence) > 600 or answer_piece(facts.form, sentence, nouns, own) is None:
                     continue
                 cov = cover(sentence)

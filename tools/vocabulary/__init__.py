@@ -5,4 +5,5 @@ catalog.py: the metric catalog (`data/metric_catalog.toml`) parsed into formulas
     from it (`metric_of`, `computer`); arithmetic.py: the one evaluator of a formula (`evaluate`, `Undefined`).
 statements.py: the financial statements' titles and what a question asks of them.
 dates.py: month names and abbreviations, ISO dates, two-digit years, dates as filings write them.
+answer_shapes.py: what a sentence answering a count, date or name question holds.
 """

@@ -140,3 +140,19 @@ def test_a_topic_word_and_its_derivations():
     assert TopicCover(["end"])("the fiscal year ends") == 1.0  # a short word whole, or inflected
     assert TopicCover(["end"])("the board may endorse it") == 0.0
     assert topic_of(["how", "many", "people", "work", "worldwide", "2022"], ("employees", "people")) == ["worldwide"]
+
+
+def test_a_reader_that_found_nothing_does_not_replace_the_name():
+    """A name question that also asks a share ("who ... and what share of sales") makes the reader look for a table
+    row; when it finds none, its note follows the sentence that gives the name instead of replacing it."""
+    from finrag.tools.answering.fast_path import offline_answer
+    from finrag.tools.answering.reader import ReaderResult
+
+    report = [one("PFIZER_2021_10K", 98, "We have served as the Company's auditor since 2000, KPMG LLP, New York, "
+                                         "New York, our independent registered public accounting firm.")]
+    question = "Who is Pfizer's independent registered public accounting firm and what share of fees did it bill?"
+    note = ReaderResult(answer="No revenue row for the part whose share is asked was found in PFIZER_2021_10K's tables.",
+                        confident=False, kind="item")
+    answer = offline_answer(question, ["independent", "registered", "public", "accounting", "firm", "fees"], report,
+                            note, read_question(question))
+    assert "KPMG LLP" in answer.split("[PFIZER_2021_10K")[0] and answer.endswith(note.answer), answer

@@ -22,6 +22,7 @@ record (and HDRR's `retrieval.context`) says so: `window_tokens`, `cut_to_window
 from __future__ import annotations
 
 import base64
+import re
 from pathlib import Path
 from typing import Optional, cast
 
@@ -56,6 +57,7 @@ from finrag.tools.documents.file_identity import CHANGED, file_state
 from finrag.tools.llm.calls import cut_answer, try_text
 from finrag.tools.llm.chat import get_chat_model
 from finrag.tools.llm.tokens import count_tokens
+from finrag.tools.retrieval.form_evidence import form_evidence
 from finrag.tools.retrieval.model_window import (
     completion_limit,
     context_room,
@@ -64,7 +66,7 @@ from finrag.tools.retrieval.model_window import (
     server_token_ratio,
     window_record,
 )
-from finrag.tools.retrieval.query_rewrite import offline_rewrite
+from finrag.tools.retrieval.query_rewrite import offline_rewrite, without_company_words
 from finrag.tools.sequences import uniq
 
 
@@ -115,6 +117,31 @@ def window_room(cfg: Configuration, model, question: str, ratio: float = 1.0) ->
     return window, context_room(window, int(fixed * ratio), completion_limit(cfg))
 
 
+def _form_evidence(state: FinragState, cfg: Configuration, contexts: list[dict]) -> list[dict]:
+    """The routed filings' chunks holding the sentence a count, date or name question asks, not in `contexts` yet
+    (`tools/retrieval/form_evidence.py`); [] for other questions, or when the index cannot be read."""
+    facts = question_facts(state)
+    if not facts.form:
+        return []
+    question, routed = state.get("question", ""), list(state.get("routed_docs") or [])
+    keywords = without_company_words(list(state.get("keywords") or []) or offline_rewrite(question).keywords, question,
+                                     cast(Optional[dict], state.get("extracted")))
+    try:
+        store = reader_of(cfg)
+        return form_evidence(store, routed, facts, keywords, contexts, _company_words(state, cfg))
+    except Exception:  # no index to read chunks from: the context stays as retrieved
+        return []
+
+
+def _company_words(state: FinragState, cfg: Configuration) -> frozenset[str]:
+    """The words of the routed companies' names, lower-cased ('amazon', 'com' of 'Amazon.com, Inc.')."""
+    try:
+        registry = registry_of(cfg)
+    except Exception:  # no index: no names
+        return frozenset()
+    return frozenset(w for d in state.get("routed_docs") or [] for w in re.findall(r"[a-z]{3,}", registry.name_of(d).lower()))
+
+
 @timed("generate")
 def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_document: bool = False,
              fast_path_default: bool = False) -> dict:
@@ -141,8 +168,10 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
     else:
         contexts = [{k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "score", "text")}
                     for c in (state.get("reranked") or [])]
-    fast = fast_path_enabled(cfg.fast_path, fast_path_default)
     fallback = fallback_of(state)
+    if not whole_document and fallback is None and state.get("routed_docs"):  # the sentence a count/date/name asks
+        contexts = contexts + _form_evidence(state, cfg, contexts)
+    fast = fast_path_enabled(cfg.fast_path, fast_path_default)
     result, reader_error = None, ""
     if cfg.reader and contexts:
         try:
@@ -209,7 +238,7 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         if fallback is not None:
             answer = fallback_answer(question, keywords, contexts, result, fallback, registry_of(cfg)) + withheld
         else:
-            answer = offline_answer(question, keywords, contexts, result, question_facts(state))
+            answer = offline_answer(question, keywords, contexts, result, question_facts(state), _company_words(state, cfg))
     caveats = answer_caveats(cast(Optional[dict], state.get("extracted")), str(state.get("routing_status") or ""),
                              str(state.get("routing_reason") or ""))
     caveats += _replaced_files(cfg, list(state.get("routed_docs") or []))

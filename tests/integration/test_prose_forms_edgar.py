@@ -17,3 +17,13 @@ def test_a_list_question_leads_with_the_segments(boeing_index):
     for segment in ("Commercial Airplanes", "Defense, Space & Security", "Global Services"):
         assert segment in lead.split(" (the filing:")[0], answer  # the items lead, before the quoted sentence
     assert "three reportable segments" in lead and "[ba-10-k-2025-02-03, p" in answer
+
+
+def test_a_count_found_in_the_routed_filing(boeing_index):
+    """"How many people work for Boeing?" writes none of the words of the sentence that answers it ("Boeing's total
+    workforce was approximately 172,000", p. 3 of the 10-K): the routed filing's chunks that state a count of the
+    workforce are read (`retrieval/form_evidence.py`), and the answer leads with the whole count, cited."""
+    res = run_query("Roughly how many people work for Boeing?", system="hdrr", index_dir=str(boeing_index))
+    lead = res["answer"].split("[ba-10-k-2025-02-03")[0]
+    assert "172,000" in lead, res["answer"]
+    assert any("172,000" in c["text"] for c in res["contexts"])

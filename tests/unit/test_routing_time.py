@@ -77,6 +77,34 @@ def test_time_reasoning(reg, question, doc, status):
     assert 0 < res.confidence <= 1
 
 
+@pytest.mark.parametrize("question, doc", [
+    ("How many employees does Acme have?", "ACME_2023_10K"),         # a count: the business as the 10-K states it
+    ("Has Acme ever paid a cash dividend?", "ACME_2023_10K"),         # yes/no
+    ("What are Acme's reportable segments?", "ACME_2023_10K"),        # a list
+    ("What is Acme's cash and cash equivalents?", "ACME_2024Q2_10Q"),  # a figure: the latest filing, as before
+    ("How many employees did Acme have in its 10-Q?", "ACME_2024Q2_10Q"),  # the form named wins
+])
+def test_prose_without_a_period_reads_the_annual_report(reg, question, doc):
+    """A prose question that names no period reads the latest annual report, not a later quarterly report; a
+    figure question, or one that names the form, is routed as before."""
+    res = route(reg, question)
+    assert res.doc_ids == [doc], (question, res)
+    assert res.status == "default_year"
+
+
+def test_an_undated_date_question_reads_the_companys_periodic_reports(reg):
+    """A date asked without a period is an event's, whose year the question does not say: the latest annual report,
+    then the reports filed after it, then the earlier annual reports; a date question naming its year reads that
+    year's filing only."""
+    res = route(reg, "When did Acme first ship its product?")
+    assert res.doc_ids == ["ACME_2023_10K", "ACME_2024Q2_10Q"] and res.status == "company_scope", res
+    res = route(reg, "When did Apple announce the acquisition of Beats?")
+    assert res.doc_ids == ["AAPL_2024", "AAPL_2023", "AAPL_2022", "AAPL_2021"], res
+    assert route(reg, "When did Apple announce the acquisition in fiscal 2022?").doc_ids == ["AAPL_2022"]
+    assert reg.resolve(reg.link("When did Acme first ship its product?"), "When did Acme first ship its product?",
+                       default_year=2024, scope="filing").doc_ids == ["ACME_2023_10K"]  # one filing when asked
+
+
 def test_event_items():
     assert event_items("Does the new CEO have experience?") == {"5.02"}
     assert "5.07" in event_items("nominees with more votes against")

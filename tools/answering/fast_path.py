@@ -8,7 +8,8 @@
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
-  what it could not find (for a drivers question after the sentence that names the causes); else the sentence that
+  what it could not find (for a drivers question after the sentence that names the causes, for a count, date or name
+  question that it found nothing of after that sentence's answer); else the sentence that
   answers the question's form (`prose.py`: a count, a date, a name, yes/no, drivers, a list); else the evidence
   sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when the reader is off).
 * `fast_path_enabled`: with an LLM, whether a confident reader answer skips the generator call
@@ -117,15 +118,17 @@ def cited_page_contexts(result: ReaderResult, source: StorePages, contexts: list
 
 
 def offline_answer(question: str, keywords: list[str], contexts: list[dict], result: Optional[ReaderResult],
-                   facts: Optional[QuestionFacts] = None) -> str:
+                   facts: Optional[QuestionFacts] = None, company: frozenset[str] = frozenset()) -> str:
     """The answer without an LLM (see the module docstring); `facts`: the question's one reading (`read_question`
     when not given). A drivers question asks the causes, not the figure: the sentence that names them leads, the
-    reader's figures follow."""
+    reader's figures follow. `company`: the words of the routed companies' names (no topic of a prose answer)."""
     facts = facts if facts is not None else read_question(question)
     figure = result.answer if result is not None and result.kind in ("item", "metric") and result.answer else ""
-    if figure and facts.form != "drivers":
+    # a reader that found nothing only says so: the sentence a count, date or name question asks still leads
+    found = result is not None and (result.confident or bool(result.found))
+    if figure and facts.form != "drivers" and (found or facts.form not in ("count", "date", "name")):
         return figure
-    prose = prose_answer(question, keywords, contexts, facts=facts)  # the sentence that answers the question's form
+    prose = prose_answer(question, keywords, contexts, company, facts=facts)  # the sentence that answers the question's form
     if prose:
         return f"{prose}\n\n{figure}" if figure else prose
     if figure:

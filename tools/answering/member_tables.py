@@ -91,7 +91,8 @@ def answer_member_from_tables(facts: QuestionFacts, contexts: list[dict], source
     if hit is None:
         if (facts.member_cue is None and not facts.share_of_total) or change:
             return None  # a member's change not found: the evidence answer says what it can
-        return ReaderResult(answer=f"No {display} row for the {facts.member_cue} asked was found in {doc_id}'s tables "
+        cue_text = facts.member_cue or "part whose share is"  # a share asked without naming the part
+        return ReaderResult(answer=f"No {display} row for the {cue_text} asked was found in {doc_id}'s tables "
                                    f"for the period asked. The consolidated total is not the asked measure.",
                             confident=False, kind="item", asked="member")
     _n, bd, part = hit

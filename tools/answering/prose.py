@@ -9,49 +9,27 @@ questions) are answered by `evidence.py` and `extractive.py` as before.
 """
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.drivers_answer import drivers_answer
 from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.list_answer import list_answer
-from finrag.tools.answering.prose_units import closest, company_words, quote, repeats
+from finrag.tools.answering.prose_units import (
+    closest,
+    company_words,
+    form_topic,
+    period_fit,
+    quote,
+    repeats,
+    topic_words,
+)
 from finrag.tools.answering.yesno_answer import yesno_answer
 from finrag.tools.question import read_question
-from finrag.tools.vocabulary.dates import MONTH_WORDS
+from finrag.tools.retrieval.form_evidence import MIN_COVER, TopicCover, topic_of
+from finrag.tools.vocabulary.answer_shapes import answer_piece, period_date, whole_count
 
 __all__ = ["form_answer", "prose_answer"]
-
-_NUMBER = r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million))?"
-_MONTH = MONTH_WORDS + r"\.?"
-_A_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}, (?:19|20)\d\d\b|\b{_MONTH} (?:19|20)\d\d\b|\b(?:in|since|during) (?:19|20)\d\d\b")
-_A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){0,3}[A-Z][A-Za-z&.'-]+,? (?:LLP|LLC|Inc\.|Corporation|Company|& Co\.|"
-                     r"L\.P\.)|"
-                     r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )|"
-                     r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?= \d\d (?:[A-Z][a-z]+ )*(?:President|Chief|Executive|Senior|Vice|"
-                     r"Chair|Director|Treasurer|Controller|General|Secretary)\b)")  # an officers' table: name, age, title
-
-
-def _holds(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[str] = frozenset()) -> Optional[str]:
-    """The piece of `unit` that answers a question of `form` (a count with its noun, a date, a name), or None;
-    `own`: the words naming the asked company, which a name answering the question does not hold."""
-    if form == "count":
-        for noun in nouns:
-            stem = re.escape(noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun)
-            m = (re.search(rf"(?i)\b{_NUMBER}(?: [a-z-]+){{0,3}} {stem}(?:s|es)?\b", unit)  # "73,300 employees"
-                 or re.search(rf"(?i)\b{stem}(?:s|es)?(?: [a-z-]+){{0,3}} (?:was|were|totaled|of)(?: approximately| about)? "
-                              rf"\d[\d,]*(?:\.\d+)?\b", unit))                                # "headcount was 125,665"
-            if m:
-                return m.group(0)
-        return None
-    if form == "date":
-        m = _A_DATE.search(unit)
-        return m.group(0) if m else None
-    for m in _A_NAME.finditer(unit):  # a name, not the asked company's own ("Pfizer Inc." in its auditor's report)
-        if not own or not (set(re.findall(r"[a-z]{3,}", m.group(0).lower())) & own):
-            return m.group(0)
-    return None
 
 
 def prose_answer(question: str, keywords: list[str], contexts: list[dict], company_words: frozenset[str] = frozenset(),
@@ -64,7 +42,7 @@ def prose_answer(question: str, keywords: list[str], contexts: list[dict], compa
     if not contexts:
         return ""
     if facts.form in ("count", "date", "name"):
-        return form_answer(question, facts.form, tuple(facts.form_nouns), keywords, contexts, company_words)
+        return form_answer(question, facts.form, tuple(facts.form_nouns), keywords, contexts, company_words, facts)
     if facts.form == "yesno":
         return yesno_answer(question, keywords, contexts, facts)
     if facts.form == "drivers":
@@ -75,24 +53,40 @@ def prose_answer(question: str, keywords: list[str], contexts: list[dict], compa
 
 
 def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list[str], contexts: list[dict],
-                company: frozenset[str] = frozenset()) -> str:
+                company: frozenset[str] = frozenset(), facts: Optional[QuestionFacts] = None) -> str:
     """The sentence that answers a count, date or name question, cited, then at most one supporting sentence;
     when none holds such an answer, that is said and the closest passage shown, marked.
-    `company`: the words of the asked company's name (a name question's answer is someone else)."""
-    if form == "name" and not company:  # the company the question names, and the filings' own ids
-        company = company_words(question, contexts)
+    `company`: the words of the asked company's name (a name question's answer is someone else).
+
+    A sentence answers when it holds an answer of the form (`answer_piece`) and speaks of at least half of the
+    question's topic (`form_evidence.topic_of` over `prose_units.topic_words`: its content words without the
+    company's, the years, the words that ask the form and the asked noun: "how many people work for J&J
+    worldwide" speaks of 'worldwide'); a question whose topic is only its form ("Meta's headcount at the end of
+    2024") takes any such sentence, and a date question whose topic is its frame ("When does Adobe's fiscal year
+    end?") speaks of that (`form_topic`). The one covering most of the topic leads, a sentence naming an asked
+    year first (`period_fit`), a date that is a period's end ("the year ended December 31, 2018") last
+    (`period_date`: a date question asks an event's or a calendar's date, not a report's period), and for a count
+    whose topic is only its noun, the company's whole count before a part of it (`whole_count`)."""
+    facts = facts if facts is not None else read_question(question)
+    if form == "name":  # the company the question names, and the filings' own ids
+        company = company | company_words(question, contexts)
     if form == "count" and not nouns:
         return ""
+    topic = topic_of(topic_words(question, contexts, also_drop=company), nouns) or (
+        form_topic(question, contexts, company) if form == "date" else [])
+    cover = TopicCover(topic)
     scored, holding = [], []
-    passage, before = -1, 0.0  # the coverage of the passage so far, fading by sentence: a name often follows the sentence that asks
+    passage, before = -1, 0.0  # the topic coverage of the passage so far, fading by sentence: a name often follows the sentence that asks
     for cov, s, rank, unit, ctx in covered_units(question, keywords, contexts):
         if rank != passage:
             passage, before = rank, 0.0
         scored.append((s, rank, unit, ctx))
-        near = max(cov, before * 0.8) if form == "name" else cov
-        if _holds(form, unit, nouns, company) is not None and near >= 0.3:
-            holding.append((near + s - cov, rank, unit, ctx))
-        before = max(cov, before * 0.8)
+        on_topic = cover(unit)
+        near = max(on_topic, before * 0.8) if form == "name" else on_topic
+        if near >= MIN_COVER and answer_piece(form, unit, nouns, company) is not None:
+            whole = 0.1 if form == "count" and not topic and whole_count(unit, nouns) else 0.0
+            holding.append((near + period_fit(unit, facts) - period_date(form, unit) + whole + s - cov, rank, unit, ctx))
+        before = max(on_topic, before * 0.8)
     if not scored:
         return ""
     scored.sort(key=lambda t: (-t[0], t[1]))

@@ -22,7 +22,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 
-__all__ = ["best_passage", "closest", "company_words", "named_words", "period_fit", "quote", "repeats", "topic_words"]
+__all__ = ["best_passage", "closest", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
 _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading line joined to the sentence after it
 # words of a question's frame, not of its topic: periods, filings, and how it asks
@@ -72,6 +72,15 @@ def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] =
         if tok not in out:
             out.append(tok)
     return out
+
+
+def form_topic(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:
+    """A date question's topic when its content words are all of its frame ("When does Adobe's fiscal year end?"):
+    the frame words it writes ("fiscal", "year", "end"), without the asked company's and the question words."""
+    drop = _asked_company(question, contexts) | company | {"when", "what", "which", "date", "day", "does", "did", "do"}
+    asked = re.split(r"\?\s+(?=\S)", question.strip())[0].lower()
+    return [w for w in dict.fromkeys(re.findall(r"[a-z][a-z-]+", asked)) if w in _FRAME and w not in drop
+            and w not in ("of", "as", "per", "us", "company", "company's", "form", "report", "filing")]
 
 
 def named_words(question: str, topic: list[str]) -> list[str]:

@@ -59,8 +59,11 @@ _LIST = re.compile(
 _MEASURE_NOUN = re.compile(r"(?i)(?:revenues|sales|earnings|expenses|costs|assets|liabilities|margins|rates|ratios|"
                            r"flows|amounts|figures|totals|values|numbers|years|periods|days|months|quarters|"
                            r"dollars|percentages|shares)$")
-_SYNONYMS = {"employees": ("employees", "employee", "people", "associates", "team members", "workers", "staff"),
-             "headcount": ("employees", "employee", "people", "associates", "team members", "workers")}
+_WORKFORCE = ("employees", "employee", "people", "associates", "team members", "workers", "staff", "workforce",
+              "headcount")
+# the nouns of a workforce: a count of any is written with any ("how many people work for" / "152,700 employees")
+_SYNONYMS = {noun: _WORKFORCE for noun in ("employees", "headcount", "people", "workers", "staff", "associates",
+                                           "workforce", "ftes", "personnel")}
 _NOUN_AFTER = re.compile(r"(?i)\b(?:how many|number of)\s+(?:(?:full|part)-time\s+(?:and\s+(?:full|part)-time\s+)?|total\s+|"
                          r"retail\s+|active\s+)?([a-z][a-z-]+)")
 _NOUN_BEFORE = re.compile(r"(?i)\b([a-z]+)\s+count\b")

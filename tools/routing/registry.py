@@ -447,7 +447,8 @@ class Registry:
             pick = best_document(self._docs_by_company[k], self._companies[k].name, ex, cues, default_year,
                                  forward=fwd, items=items, cover_date=facts.cover == "shares_outstanding",
                                  ytd_quarter=ytd_quarter(facts),
-                                 whole_years=bool(facts.series_years) and not facts.years_written)
+                                 whole_years=bool(facts.series_years) and not facts.years_written,
+                                 form=facts.form)
             pick.confidence = round(pick.confidence * min(1.0, self.confidence_of(ex, k)), 3)
             picks.append((k, pick))
         return self._combine(picks, missing, scope)
@@ -494,6 +495,7 @@ class Registry:
         for k, p in picks:
             widen = scope == "confidence" and p.alternates and p.confidence < 0.8
             ids = [p.doc_id, *p.alternates[:2]] if widen else [p.doc_id]
+            ids += [] if scope == "filing" else [i for i in p.wider if i not in ids]
             rows.append({"company": self._companies[k].name, "doc_id": p.doc_id, "status": p.status,
                          "confidence": p.confidence, "reason": p.reason, "alternates": list(p.alternates),
                          "scope": [i for i in ids if i]})
@@ -504,8 +506,8 @@ class Registry:
         if len(rows) == 1:
             r = rows[0]
             status = "company_scope" if len(r["scope"]) > 1 else r["status"]
-            reason = r["reason"] + (f"; tied filings also read: {', '.join(r['scope'][1:])}" if len(r["scope"]) > 1
-                                    else "")
+            tied = [i for i in r["scope"][1:] if i in r["alternates"]]  # the wider reading says its own
+            reason = r["reason"] + (f"; tied filings also read: {', '.join(tied)}" if tied else "")
             return Resolution(doc_ids=doc_ids, status=status, reason=reason + note, confidence=confidence,
                               candidates=rows, missing=missing)
         reason = "; ".join(f"{r['company']}: {r['doc_id'] or '-'} ({r['status']}: {r['reason']})" for r in rows)

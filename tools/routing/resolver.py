@@ -19,7 +19,16 @@ Resolution of one company, in order of precedence (each step says how sure it is
 * **No filing for the period** – stay inside the company: its nearest filing(s), status
   `period_not_in_index`; never another company's.
 * **No period** – a named form ("in its 10-Q", "the 8-K") picks among the company's filings of that form;
-  otherwise `default_year`, else the company's latest fiscal year.
+  otherwise `default_year`, else the company's latest fiscal year. A prose question (a count, a date, a name,
+  yes/no, drivers, a list: `QuestionFacts.form`) that names no period, no form and no earnings or event cue asks
+  about the company as its filings describe it: a quarterly report tells only the quarter's changes (its Part I
+  is the quarter's statements, not the business), so where that year holds no annual report the company's
+  latest annual report is read instead of a later 10-Q (`form`; "Has Tesla ever paid a cash dividend?",
+  "What day does Apple's fiscal year end on?"). A date asked that way ("When did Microsoft announce the LinkedIn
+  deal?") is an event's, and the event's year is what the question does not say: the company's other periodic
+  reports are read too (`Pick.wider`: the reports filed after that annual report, then the earlier annual reports,
+  newest first), and the sentence that states the date on the question's topic decides
+  (`retrieval/form_evidence.py`).
 
 Within the selected period the filings are scored::
 
@@ -69,6 +78,7 @@ class Pick:
     reason: str
     confidence: float = 1.0
     alternates: list[str] = field(default_factory=list)
+    wider: list[str] = field(default_factory=list)  # filings read with it whatever the confidence (an event's date)
 
 
 def _doc_year(d: DocumentInfo) -> Optional[int]:
@@ -151,12 +161,15 @@ def _cover_dated(docs: list[DocumentInfo], dates: list[str]) -> Optional[tuple[D
 
 def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cues: set[str],
                   default_year: int, forward: tuple[int, ...] = (), items: frozenset[str] = frozenset(), *,
-                  cover_date: bool = False, ytd_quarter: Optional[int] = None, whole_years: bool = False) -> Pick:
+                  cover_date: bool = False, ytd_quarter: Optional[int] = None, whole_years: bool = False,
+                  form: str = "") -> Pick:
     """The filing of one company (`docs`, display `name`) to read for a question (see the module docstring).
     `cover_date`: the question asks a cover count as of its date (shares outstanding): the filing whose cover
     date that is (`_cover_dated`); `ytd_quarter`: the quarter of the year to date it asks (`ytd_quarter`);
     `whole_years`: it asks values of whole fiscal years without naming one ("for each of the last three fiscal
-    years"): an annual report, as if it named the form."""
+    years"): an annual report, as if it named the form; `form`: the prose answer it asks (count, date, name,
+    yesno, drivers, list; `QuestionFacts.form`), which a question naming no period reads from an annual report,
+    a date from all the periodic reports (module docstring)."""
     forms = {f for f in (ex.forms or []) if f in FORMS}
     if whole_years and not forms:
         forms = {f for f in ("10K", "ANNUALREPORT") if f in FORMS}
@@ -221,11 +234,44 @@ def best_document(docs: list[DocumentInfo], name: str, ex: ExtractedMetadata, cu
         evented = [d for d in docs if d.form == "8K" and set(d.items) & items]
         if evented and not any(d in evented for d in cands):
             cands = evented
+    prose = bool(form) and not cues
+    annual = _latest_annual(docs, year) if prose and (form == "date" or not any(d.form in _FORM_ANNUAL for d in cands)) \
+        else None
+    if annual is not None:  # a prose question about the company: its latest annual report, not a later 10-Q
+        pick = _pick(annual, "year", ctx, f"{name} fiscal {_doc_year(annual[0])}")
+        pick.status, pick.confidence = "default_year", 0.75 if len(have) > 1 else 0.95
+        pick.reason = f"no period in the question, a prose question: the latest annual report: {pick.reason}"
+        if form == "date":  # an event's date: the reports after it, then the earlier annual reports
+            pick.wider = _event_reports(docs, annual[0], pick.doc_id)
+            pick.reason += (f"; a date asked without a period (an event's): also read {', '.join(pick.wider)}"
+                            if pick.wider else "")
+        return pick
     pick = _pick(cands, "year", ctx, f"{name} fiscal {year}")
     how = "default year" if year == default_year else f"latest year (none in {default_year})"
     pick.status, pick.confidence = "default_year", 0.75 if len(have) > 1 else 0.95
     pick.reason = f"no period in the question, {how}: {pick.reason}"
     return pick
+
+
+def _latest_annual(docs: list[DocumentInfo], year: Optional[int]) -> Optional[list[DocumentInfo]]:
+    """The annual reports (10-K, annual report) of the company's latest fiscal year that has one, not after `year`
+    (any year when `year` is None); None when it has none."""
+    years = sorted({y for d in docs if d.form in _FORM_ANNUAL and (y := _doc_year(d)) and (year is None or y <= year)})
+    if not years:
+        return None
+    return [d for d in docs if d.form in _FORM_ANNUAL and _doc_year(d) == years[-1]]
+
+
+def _event_reports(docs: list[DocumentInfo], annual: DocumentInfo, chosen: Optional[str]) -> list[str]:
+    """The company's periodic reports (10-K, annual report, 10-Q) other than `chosen`: those filed after the
+    annual report `annual` (latest first), then the earlier annual reports (newest first)."""
+    def period(d: DocumentInfo) -> tuple:  # an annual report closes its fiscal year, after the year's 10-Qs
+        return _doc_year(d) or 0, 5 if d.form in _FORM_ANNUAL else d.quarter or 0, d.filed_date or ""
+
+    periodic = [d for d in docs if d.doc_id != chosen and (d.form in _FORM_ANNUAL or d.form == "10Q")]
+    later = sorted((d for d in periodic if period(d) > period(annual)), key=period, reverse=True)
+    earlier = sorted((d for d in periodic if d.form in _FORM_ANNUAL and d not in later), key=period, reverse=True)
+    return [d.doc_id for d in [*later, *earlier]]
 
 
 def _missing_period(docs: list[DocumentInfo], name: str, asked: list[int], have: list[int], ctx) -> Pick:

@@ -7,4 +7,5 @@ judgements.py: the judgement catalog (`data/judgement_catalog.toml`): which cata
     question, against which threshold, in which words.
 statements.py: the financial statements' titles and what a question asks of them.
 dates.py: month names and abbreviations, ISO dates, two-digit years, dates as filings write them.
+answer_shapes.py: what a sentence answering a count, date or name question holds.
 """

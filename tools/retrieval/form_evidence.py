@@ -1,0 +1,111 @@
+"""The sentences of a routed filing that answer a count, date or name question, as context (issue 50).
+
+A count, date or name question is answered by one sentence ("... approximately 152,700 employees worldwide ...",
+"... has been audited by PricewaterhouseCoopers LLP ..."), and the ranking of chunks by the question's words often
+leaves it out: its words are few, and the sentence writes the asked thing, not the question's words ("how many
+people work for" / "employees"). Inside the routed filing every chunk can be read, so `form_evidence` reads them:
+a chunk holds evidence when one of its sentences holds an answer of the question's form
+(`vocabulary.answer_shapes.answer_piece`) and speaks of the question's topic (`topic_of`: its keywords without the
+company's words, the years and the words that ask the form itself: "how", "many", the asked noun; `TopicCover`:
+a word or its derivation). The best
+`limit` such chunks not in the context yet join it, best first: a sentence covering more of the topic, then one
+naming an asked year, then the earlier chunk. A question whose topic is only its form ("Meta's headcount at the end
+of 2024") takes the sentences that state the form with the asked year, if any.
+"""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from finrag.state.index_reader import IndexReader
+from finrag.state.question import QuestionFacts
+from finrag.tools.retrieval.vocabulary import STOPWORDS, stem
+from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, answer_piece
+
+__all__ = ["MIN_COVER", "TopicCover", "form_evidence", "topic_of"]
+
+# the words that ask a count, a date or a name, not what it is of
+_FORM_WORDS = frozenset((
+    "how", "many", "much", "number", "count", "headcount", "total", "roughly", "approximately", "about", "when",
+    "date", "day", "month", "year", "years", "fiscal", "fy", "who", "whom", "which", "what", "name", "named",
+    "end", "ended", "ending", "as", "of", "per", "according", "report", "form", "filing", "10-k", "10-q", "10",
+    "k", "q", "latest", "current", "currently", "work", "works", "worked", "working", "employ", "employs",
+    "employed", "did", "does", "do", "is", "was", "were", "are", "company", "company's", "firm"))
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"$])")
+MIN_COVER = 0.5  # the share of the topic a sentence must speak of
+
+
+def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
+    """The keywords a sentence answering the question speaks of (see the module docstring)."""
+    noun_stems = {stem(w.lower()) for noun in nouns for w in noun.split()}
+    out = []
+    for k in keywords:
+        low = k.lower().removesuffix("'s").removesuffix("’s")
+        if (low in STOPWORDS or low in _FORM_WORDS or any(ch.isdigit() for ch in low) or len(low) < 2
+                or stem(low) in noun_stems or low in out):
+            continue
+        out.append(low)
+    return out
+
+
+# an officer's title and research and development are asked by their letters and written in words
+_SPELLED = {"ceo": "chief executive officer", "cfo": "chief financial officer", "coo": "chief operating officer",
+            "cto": "chief technology officer", "r&d": "research and development"}
+
+
+class TopicCover:
+    """The share of `topic`'s words a text speaks of: a word counts where a word of the text starts with its first
+    five letters (a shorter word whole, or with an inflection: "end", "ends", "ended"): a word and its derivations
+    share them ("acquire", "acquired", "acquisition"; "divest", "Divestiture"; "close", "closing"); an officer's
+    title asked by its letters counts where it is written in words ("CEO", "Chief Executive Officer")."""
+
+    def __init__(self, topic: Sequence[str]):
+        self.probes = [re.compile(r"(?<![a-z0-9])(?:" + re.escape(w[:5]) + (r"" if len(w) > 5 else
+                                                                             r"(?:s|es|d|ed|ing)?(?![a-z0-9])")
+                                  + (f"|{re.escape(_SPELLED[w])}" if w in _SPELLED else "") + ")")
+                       for w in dict.fromkeys(t.lower() for t in topic)]
+
+    def __call__(self, text: str) -> float:
+        if not self.probes:
+            return 1.0
+        low = text.lower()
+        return sum(1 for p in self.probes if p.search(low)) / len(self.probes)
+
+
+def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFacts, keywords: Sequence[str],
+                  contexts: Sequence[dict], own: frozenset[str] = frozenset(), limit: int = 2) -> list[dict]:
+    """Chunks of `doc_ids` (the routed filings) holding a sentence that answers the question's form on its topic,
+    not in `contexts` already, as contexts (best first, at most `limit`); [] for another form or no route.
+    `keywords`: the question's, without the company's words; `own`: the words of the asked company's name."""
+    if facts.form not in ANSWER_FORMS or not doc_ids or (facts.form == "count" and not facts.form_nouns):
+        return []
+    nouns = tuple(facts.form_nouns)
+    topic = topic_of(keywords, nouns)
+    cover = TopicCover(topic)
+    years = [str(y) for y in facts.years_written]
+    have = {int(c["chunk_id"]) for c in contexts if c.get("chunk_id") is not None}
+    found: list[tuple[float, int, int, dict]] = []
+    for doc in doc_ids:
+        ids = [int(i) for i in store.chunk_ids_of([doc])]
+        chunks = store.get_chunks([i for i in ids if i not in have])
+        for place, cid in enumerate(ids):
+            chunk = chunks.get(cid)
+            if chunk is None:
+                continue
+            best = None
+            lines = [ln for ln in chunk.text.splitlines() if 20 <= len(ln) <= 300]  # a table's row: a name, age, title
+            for sentence in [*_SENTENCE_END.split(" ".join(chunk.text.split())), *lines]:
+                if len(sentence) > 600 or answer_piece(facts.form, sentence, nouns, own) is None:
+                    continue
+                cov = cover(sentence)
+                if cov < MIN_COVER:
+                    continue
+                key = (cov, int(any(y in sentence for y in years)))
+                best = key if best is None or key > best else best
+            if best is not None:
+                found.append((best[0], best[1], -place, chunk.model_dump()))
+    found.sort(key=lambda t: (-t[0], -t[1], -t[2]))
+    out = []
+    for _cov, _year, _place, c in found[:limit]:
+        out.append({k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "text")} | {"score": 0.0})
+    return out

@@ -1,0 +1,89 @@
+"""What a sentence that answers a count, date or name question holds (issue 50): the shapes of the answer.
+
+`answer_piece(form, unit, nouns, own)` returns the piece of `unit` that answers a question of `form`, or None:
+
+* `count`: a number with the asked noun ("approximately 73,300 employees", "815 warehouses") or the noun then
+  the number ("headcount was 125,665"); `nouns` are the words the noun may be written with
+  (`question.form.form_nouns`);
+* `date`: a date as filings write it ("July 2, 2015", "November 2023", "in 2002"), or a calendar's ("the last
+  Saturday of September", "the Friday closest to November 30"); `period_date` says when it is a period's end;
+* `name`: a firm's name with its legal form ("PricewaterhouseCoopers LLP"), a titled person ("Mr. Jassy"), a
+  person named before a verb or in an officers' table; not the asked company's own (`own`: its name's words).
+
+The prose answerer picks the sentence that leads the answer with it (`answering/prose.py`), and retrieval looks for
+such sentences in the routed filing (`retrieval/form_evidence.py`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from finrag.tools.vocabulary.dates import MONTH_WORDS
+
+__all__ = ["ANSWER_FORMS", "answer_piece", "period_date", "whole_count"]
+
+ANSWER_FORMS = ("count", "date", "name")
+
+_NUMBER = r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million))?"
+_MONTH = MONTH_WORDS + r"\.?"
+_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+_A_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}, (?:19|20)\d\d\b|\b{_MONTH} (?:19|20)\d\d\b|\b(?:in|since|during) (?:19|20)\d\d\b|"
+                     # a calendar's date: "the last Saturday of September", "the Friday closest to November 30"
+                     rf"\b(?:first|last) {_WEEKDAY} (?:of|in) {_MONTH}|\b{_WEEKDAY} (?:closest|nearest) to {_MONTH} \d{{1,2}}\b")
+_PERIOD_DATE = re.compile(r"(?i)\b(?:ended|ending|as of|through|until|to|at)\s*$")  # a span's end, a snapshot
+_A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){0,3}[A-Z][A-Za-z&.'-]+,? (?:LLP|LLC|Inc\.|Corporation|Company|& Co\.|"
+                     r"L\.P\.)|"
+                     r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )|"
+                     r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?= (?:\| )?\d\d (?:\| )?(?:[A-Z][a-z]+ )*(?:President|Chief|Executive|Senior|Vice|"
+                     r"Chair|Director|Treasurer|Controller|General|Secretary)\b)")  # an officers' table: name, age, title ("|" cells)
+
+
+_WHOLE = re.compile(r"(?i)\btotal\b|\bworldwide\b|\bglobal\b|\bin all\b|"
+                    r"\b(?:we|company\)?|it|inc\.|corporation)\s+(?:had|have|has|employ\w*)\b")
+
+
+def whole_count(unit: str, nouns: tuple[str, ...]) -> bool:
+    """Does the count that `unit` states (`answer_piece`) count the whole ("we had approximately 73,300 employees",
+    "Boeing's total workforce was approximately 172,000", "152,700 employees worldwide"), not a part of it
+    ("14,000 Boeing employees leveraged our tuition assistance program")? Read in the 40 characters before the count
+    and the 20 after it."""
+    unit = " ".join(unit.split())
+    piece = answer_piece("count", unit, nouns)
+    if piece is None:
+        return False
+    at = unit.find(piece)
+    return bool(_WHOLE.search(unit[max(0, at - 40): at + len(piece) + 20]))
+
+
+def period_date(form: str, unit: str) -> float:
+    """0.15 when the first date of a date question's answer `unit` is a period's end or a snapshot's date ("the year
+    ended December 31, 2018", "as of June 30", "to December 31, 2018"), not an event's: a ranking's penalty; 0.0 otherwise."""
+    if form != "date":
+        return 0.0
+    unit = " ".join(unit.split())
+    m = _A_DATE.search(unit)
+    return 0.15 if m and _PERIOD_DATE.search(unit[max(0, m.start() - 12): m.start()]) else 0.0
+
+
+def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[str] = frozenset()) -> Optional[str]:
+    """The piece of `unit` that answers a question of `form` (see the module docstring), or None. Any run of
+    white space counts as one space (PDF text writes no-break spaces between words: "audited\xa0by")."""
+    unit = " ".join(unit.split())
+    if form == "count":
+        for noun in nouns:
+            stem = re.escape(noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun)
+            m = (re.search(rf"(?i)\b{_NUMBER}(?: [a-z-]+){{0,3}} {stem}(?:s|es)?\b", unit)  # "73,300 employees"
+                 or re.search(rf"(?i)\b{stem}(?:s|es)?(?: [a-z-]+){{0,3}} (?:was|were|totaled|of)(?: approximately| about)? "
+                              rf"\d[\d,]*(?:\.\d+)?\b", unit))                                # "headcount was 125,665"
+            if m:
+                return m.group(0)
+        return None
+    if form == "date":
+        m = _A_DATE.search(unit)
+        return m.group(0) if m else None
+    if form != "name":
+        return None
+    for m in _A_NAME.finditer(unit):  # a name, not the asked company's own ("Pfizer Inc." in its auditor's report)
+        if not own or not (set(re.findall(r"[a-z]{3,}", m.group(0).lower())) & own):
+            return m.group(0)
+    return None

@@ -44,9 +44,10 @@ from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_long
 from finrag.tools.routing.shapes import (
     asked_of_group,
     asked_of_named,
-    listed_capitals,
     calendar_token,
     calendar_word,
+    listed_capitals,
+    only_capitals,
     products_of_unknown,
     veto_by_shape,
 )
@@ -292,7 +293,6 @@ class Linker:
                     continue
                 start, end = toks[i][1], toks[i + n - 1][2]
                 surface = text[start:end]
-                lower = surface == surface.lower()
                 found = []
                 other_ticker = self._caps_ticker(surface)
                 calendar = n == 1 and calendar_word(text, start, end)
@@ -313,16 +313,15 @@ class Linker:
                     if conf > 0 and _TAG_COLON.match(text[end:end + 6]) and EXCHANGE_BEFORE.match(surface + ":"):
                         conf, why = 0.0, f"'{surface}:' tags the ticker after it: the exchange, not a company asked about"
                     if conf >= ACCEPT and (ckey in no_cue or (
-                            (kind in ("prefix", "head") or (lower and len(key) >= 2))
+                            (kind in ("prefix", "head") or (surface.islower() and len(key) >= 2))
                             and all(zipf(w) >= 3.5 for w in key if w != "&")
                             and not prominent(self.companies[ckey].tickers) and not self._name_cue(text, start, end))):
                         conf, why = ALTERNATIVE, f"'{surface}': English words beginning a small registrant's name, " \
                                                  "no company cue (a place or a phrase: 'Gulf Coast')"
                         no_cue.add(ckey)  # nor its head alone inside the phrase
-                    if conf >= ACCEPT and kind in ("prefix", "head", "initialism") and blank_check(comp := self.companies[ckey]) \
-                            and not self._name_cue(text, start, end):
-                        conf, why = ALTERNATIVE, f"'{surface}' only begins the name of a blank-check company " \
-                                                 f"({comp.name}), whose name borrows its words: its whole name names it"
+                    if conf >= ACCEPT and kind in ("prefix", "head", "initialism") and not self._name_cue(text, start, end) \
+                            and (borrowed := blank_check(self.companies[ckey])):  # a SPAC's words are borrowed
+                        conf, why = ALTERNATIVE, f"'{surface}' only begins a blank-check company's name ({borrowed})"
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
                     comp = self.companies[ckey]
@@ -436,10 +435,8 @@ class Linker:
             why.append(f"English word '{core.lower()}'")
             if not shouting and core not in ("A", "I"):
                 score += min(pen, 0.15)  # an English word written in capitals on purpose
-                if len(core) >= 2 and not is_finance_abbreviation(core) \
-                        and not re.search(r"[A-Z]", text[:start] + text[end:]):
-                    score += 0.15  # "how much did WELL spend": the one word in capitals of a lower-case question
-                    why.append("the only word in capitals")
+                if len(core) >= 2 and not is_finance_abbreviation(core) and only_capitals(text, start, end):
+                    score, why = score + 0.15, [*why, "the only word in capitals"]  # "how much did WELL spend"
         if is_finance_abbreviation(core):
             score -= 0.45
             why.append("finance abbreviation")
@@ -583,8 +580,6 @@ class Linker:
         unknown = []
         for cand in unknown_names(text, taken):
             fixed = self._typos.fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
-            if fixed is not None and fixed.key and blank_check(self.companies[fixed.key]):
-                fixed = None  # a blank-check company's whole name names it, not a near miss of a word it begins with
             unknown.append(fixed or cand)
         unknown += self._typos.lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
         products_of_unknown(text, names, [*names, *tickers])

@@ -99,8 +99,9 @@ _BLANK_CHECK = re.compile(r"(?i)\bacquisitions?(?:\s+(?:corp(?:oration)?|co|comp
                           r"(?:\s*,?\s*(?:[IVX]+|\d+))?\.?\s*$")
 
 
-def blank_check(company) -> bool:
+def blank_check(company) -> str:
     """Whether a registrant is a blank-check company (a SPAC: "Starlink AI Acquisition Corp", "Social Capital
     Acquisition Corp. IV"): its name borrows words of other businesses, so only its whole name (or its ticker)
-    names it, never a word it begins with."""
-    return bool(_BLANK_CHECK.search(str(getattr(company, "name", "") or "")))
+    names it, never a word it begins with. Returns the name ('' when it is none)."""
+    name = str(getattr(company, "name", "") or "")
+    return name if _BLANK_CHECK.search(name) else ""

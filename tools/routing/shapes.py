@@ -28,7 +28,7 @@ from finrag.tools.routing.subject import GENERIC_SUBJECT
 from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["asked_of_group", "asked_of_named", "listed_capitals", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
+__all__ = ["asked_of_group", "asked_of_named", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
            "veto_by_shape"]
 
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
@@ -114,6 +114,12 @@ def asked_of_group(text: str, tickers: Iterable[Candidate]) -> None:
         if _ASKED_OF_GROUP.match(text[t.end:t.end + 60]):
             t.confidence = 0.0
             t.reason += "; what the question asks of a group of companies"
+
+
+def only_capitals(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is the only word with a capital letter in the question ("how much did WELL spend on
+    acquisitions"): written in capitals on purpose, as a ticker, in a question typed in lower case."""
+    return not re.search(r"[A-Z]", text[:start] + text[end:])
 
 
 _LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+|&\s+)?|&\s*|/\s*|and\s+)$")

@@ -50,8 +50,9 @@ _LEGAL_END = re.compile(rf"^{CASED_SUFFIX_WORD.pattern}$")
 _INSTITUTION = re.compile(r"^(?:Union|Bank|Bancorp|Bancshares|Foundation|University|Hospital|Association|Cooperative)$")
 """A capitalised run after a company's name that ends in the noun of an institution ("Boeing Employees Credit Union",
 "Apple Bank") names that institution, listed with the SEC or not."""
-_PARTICLE = re.compile(r"^(?:de|del|do|da|das|dos|di|du|des|della|van|von)$")
-"""A lower-case name particle ("Walmart de Mexico"): the capitalised word after it goes on the name."""
+_PARTICLE = re.compile(r"^(?:de|del|do|du|des)$")
+"""The 'of' of a company's name in Romance languages ("Walmart de Mexico", "Visa do Brasil"): the capitalised word
+after it goes on the name (not 'da', 'di', 'van': a person's name, "Intuitive da Vinci", is a product's)."""
 _COMMON = 3.5
 """Words of a company's name are ordinary English words ('Materials', 'Hospitality'); coined words name products."""
 _NOT_NAME = re.compile(rf"(?i)^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|[1-4]Q\w*|H[12]|CY\w*|YE\w*|\d.*)$")

@@ -313,7 +313,7 @@ class Linker:
                     if conf > 0 and _TAG_COLON.match(text[end:end + 6]) and EXCHANGE_BEFORE.match(surface + ":"):
                         conf, why = 0.0, f"'{surface}:' tags the ticker after it: the exchange, not a company asked about"
                     if conf >= ACCEPT and (ckey in no_cue or (
-                            (kind in ("prefix", "head") or (surface.islower() and len(key) >= 2))
+                            (kind in ("prefix", "head") or (surface.islower() and len(key) >= 2 and key not in self.full_names.get(ckey, ())))
                             and all(zipf(w) >= 3.5 for w in key if w != "&")
                             and not prominent(self.companies[ckey].tickers) and not self._name_cue(text, start, end))):
                         conf, why = ALTERNATIVE, f"'{surface}': English words beginning a small registrant's name, " \
@@ -435,7 +435,8 @@ class Linker:
             why.append(f"English word '{core.lower()}'")
             if not shouting and core not in ("A", "I"):
                 score += min(pen, 0.15)  # an English word written in capitals on purpose
-                if len(core) >= 2 and not is_finance_abbreviation(core) and only_capitals(text, start, end):
+                if len(core) >= 2 and not is_finance_abbreviation(core) and only_capitals(text, start, end) \
+                        and text[:start].strip():
                     score, why = score + 0.15, [*why, "the only word in capitals"]  # "how much did WELL spend"
         if is_finance_abbreviation(core):
             score -= 0.45

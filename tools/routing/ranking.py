@@ -74,23 +74,13 @@ def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
     if first.end > second.start:
         return False
     if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue; a word only
-        # derived from a name, not strong alone, qualifies the other ("Exxon Permian production", "FEMSA Brazil");
-        # "UPS FDX volume": two tickers in capitals side by side, neither a word nor an abbreviation, are a pair
-        if all(_plain_capitals(c) for c in (first, second)):
-            return True
+        # derived from a name, not strong alone, qualifies the other ("Exxon Permian production", "FEMSA Brazil")
         return all(_distinct(c, text, starts) and not (c.kind in ("head", "prefix") and c.confidence < STRONG)
                    for c in (first, second))
     if not _GLUE.match(gap):
         return False
     abbreviation = any(c.kind in ("ticker", "initialism") and is_finance_abbreviation(c.text) for c in (a, b))
     return not abbreviation or bool(re.search(r"[A-Za-z&/]", gap))  # "vs FCF, AbbVie": a comma lists no abbreviation
-
-
-def _plain_capitals(c: Candidate) -> bool:
-    """A reading written in capitals as its company's ticker is, no word or finance abbreviation ('FDX', 'UPS')."""
-    written = (c.kind == "ticker" and not c.wordish) or (c.kind != "ticker" and c.confidence >= STRONG)
-    return written and c.text.isupper() and len(c.text) >= 2 and not is_finance_abbreviation(c.text) \
-        and zipf(c.text) < 4.8
 
 
 def _parenthesised_owner(text: str, cands: list[Candidate]) -> None:

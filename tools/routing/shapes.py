@@ -118,7 +118,8 @@ def asked_of_group(text: str, tickers: Iterable[Candidate]) -> None:
 
 def only_capitals(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is the only word with a capital letter in the question ("how much did WELL spend on
-    acquisitions"): written in capitals on purpose, as a ticker, in a question typed in lower case."""
+    acquisitions"): written in capitals on purpose, as a ticker, in a question typed in lower case (the caller
+    leaves out a first word: "ON balance sheet vs off" shouts a word)."""
     return not re.search(r"[A-Z]", text[:start] + text[end:])
 
 

@@ -55,7 +55,8 @@ def test_a_month_in_capitals_before_a_period_noun_is_a_calendar_word(reg, key, q
 
 @pytest.mark.parametrize("question, gold", [
     ("median ETR of large banks in 2023", []),
-    ("average ETR among S&P 500 companies last year", []),
+    ("average ETR for S&P 500 companies last year", []),
+    ("AAPL among S&P 500 companies by market cap", ["AAPL"]),   # a company placed in a group stays
     ("ETR's dividend in 2024", ["ETR"]),                    # a possessive: the company
 ])
 def test_a_ticker_shaped_word_asked_of_a_group_is_no_company(reg, key, question, gold):

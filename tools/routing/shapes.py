@@ -39,7 +39,7 @@ _CAPITALISED_WORD_BEFORE = re.compile(r"(?<![\w'’.&\-])[A-Z][a-z]+\s+$")
 _POSSESSIVE_AFTER = re.compile(r"^['’]s\b")
 _UNKNOWN_BEFORE = re.compile(r"(?<![\w'’&.\-])([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*) $")
 _ASKED_OF = re.compile(r"^\s+(?:for|of|at)\s+(?:the\s+)?$", re.I)
-_ASKED_OF_GROUP = re.compile(r"(?i)^\s+(?:for|of|at|among|across|in)\s+(?:the\s+|all\s+|most\s+)?(?:[\w&\-]+\s+){0,2}"
+_ASKED_OF_GROUP = re.compile(r"(?i)^\s+(?:for|of|at)\s+(?:the\s+|all\s+|most\s+)?(?:[\w&\-]+\s+){0,2}"
                              + GENERIC_SUBJECT.pattern.replace("(?i)", "").removeprefix("\\b"))
 
 
@@ -105,8 +105,9 @@ def asked_of_named(text: str, tickers: Iterable[Candidate], named: Iterable[Cand
 
 def asked_of_group(text: str, tickers: Iterable[Candidate]) -> None:
     """'the typical ETR for US corporates', 'ROE of large banks': a ticker in capitals without ticker context or a
-    possessive, right before 'for'/'of'/'at'/'among'/'across' and a word for many companies (`GENERIC_SUBJECT`), is
-    what the question asks of that group, not a company (its confidence goes to 0); changed in place."""
+    possessive, right before 'for'/'of'/'at' and a word for many companies (`GENERIC_SUBJECT`), is what the question
+    asks of that group, not a company (its confidence goes to 0; "AAPL among S&P 500 companies" places a company in
+    a group and stays); changed in place."""
     for t in tickers:
         if t.kind != "ticker" or not t.accepted or not t.text.isupper() or "ticker context" in t.reason \
                 or "parentheses" in t.reason or "next to 'ticker'" in t.reason or "possessive" in t.reason:

@@ -50,6 +50,9 @@ _LEGAL_END = re.compile(rf"^{CASED_SUFFIX_WORD.pattern}$")
 _INSTITUTION = re.compile(r"^(?:Union|Bank|Bancorp|Bancshares|Foundation|University|Hospital|Association|Cooperative)$")
 """A capitalised run after a company's name that ends in the noun of an institution ("Boeing Employees Credit Union",
 "Apple Bank") names that institution, listed with the SEC or not."""
+_PARTICLE = re.compile(r"^(?:de|del|do|du|des)$")
+"""The 'of' of a company's name in Romance languages ("Walmart de Mexico", "Visa do Brasil"): the capitalised word
+after it goes on the name (not 'da', 'di', 'van': a person's name, "Intuitive da Vinci", is a product's)."""
 _COMMON = 3.5
 """Words of a company's name are ordinary English words ('Materials', 'Hospitality'); coined words name products."""
 _NOT_NAME = re.compile(rf"(?i)^(?:{MONTH_RE}|FY\w*|Q[1-4]\w*|[1-4]Q\w*|H[12]|CY\w*|YE\w*|\d.*)$")
@@ -122,6 +125,16 @@ def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: in
     if best is not None:
         return best
     j = i + n
+    if j + 1 < len(tokens) and _PARTICLE.match(text[tokens[j][1]:tokens[j][2]]) \
+            and _capitalised(text[tokens[j + 1][1]:tokens[j + 1][2]]) and not lower \
+            and not text[tokens[j - 1][2]:tokens[j + 1][1]].replace(text[tokens[j][1]:tokens[j][2]], "").strip():
+        # "Walmart de Mexico": a lower-case name particle and a capitalised word go on the name: another company's
+        k = j + 2
+        while k < len(tokens) and k < j + 4 and _capitalised(text[tokens[k][1]:tokens[k][2]]) \
+                and not text[tokens[k - 1][2]:tokens[k][1]].strip():
+            k += 1
+        shown = text[tokens[i][1]:tokens[k - 1][2]]
+        return LongerName(k - 1, shown, (), f"'{shown}' goes on past a name particle: a longer name")
     while j < len(tokens) and j < i + n + 3 and tokens[j][1] - tokens[j - 1][2] <= 2 \
             and _capitalised(word := text[tokens[j][1]:tokens[j][2]]) and not _LEGAL_WORD.match(word) \
             and text[tokens[j - 1][2]:tokens[j][1]].strip() in ("", "-"):
@@ -131,7 +144,8 @@ def longer_name(text: str, tokens: Sequence[tuple[str, int, int]], i: int, n: in
                 j < len(tokens) and _LEGAL_END.match(text[tokens[j][1]:tokens[j][2]])
                 and text[end:tokens[j][1]].strip() in ("", ",")) or _INSTITUTION.match(word):
             shown = text[tokens[i][1]:end]
-            if any(zipf(text[a:b]) < _COMMON for _t, a, b in tokens[i + n:j]):
+            legal = j < len(tokens) and bool(_LEGAL_END.match(text[tokens[j][1]:tokens[j][2]]))
+            if not legal and any(zipf(text[a:b]) < _COMMON for _t, a, b in tokens[i + n:j]):
                 return None  # a product or a brand of the company's own ('Microsoft Azure's'), not a company's name
             return LongerName(j - 1, shown, (), f"'{shown}' ends in a possessive or a legal form: a longer name")
     return None

@@ -39,12 +39,15 @@ from finrag.tools.routing.mentions import (
     sentence_initial,
 )
 from finrag.tools.routing.name_words import name_word_readings, name_words
-from finrag.tools.routing.names import derived_names
+from finrag.tools.routing.names import blank_check, derived_names
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
 from finrag.tools.routing.shapes import (
+    asked_of_group,
     asked_of_named,
     calendar_token,
     calendar_word,
+    listed_capitals,
+    only_capitals,
     products_of_unknown,
     veto_by_shape,
 )
@@ -310,11 +313,15 @@ class Linker:
                     if conf > 0 and _TAG_COLON.match(text[end:end + 6]) and EXCHANGE_BEFORE.match(surface + ":"):
                         conf, why = 0.0, f"'{surface}:' tags the ticker after it: the exchange, not a company asked about"
                     if conf >= ACCEPT and (ckey in no_cue or (
-                            kind == "prefix" and all(zipf(w) >= 3.5 for w in key if w != "&")
+                            (kind in ("prefix", "head") or (surface.islower() and len(key) >= 2 and key not in self.full_names.get(ckey, ())))
+                            and all(zipf(w) >= 3.5 for w in key if w != "&")
                             and not prominent(self.companies[ckey].tickers) and not self._name_cue(text, start, end))):
                         conf, why = ALTERNATIVE, f"'{surface}': English words beginning a small registrant's name, " \
                                                  "no company cue (a place or a phrase: 'Gulf Coast')"
                         no_cue.add(ckey)  # nor its head alone inside the phrase
+                    if conf >= ACCEPT and kind in ("prefix", "head", "initialism") and not self._name_cue(text, start, end) \
+                            and (borrowed := blank_check(self.companies[ckey])):  # a SPAC's words are borrowed
+                        conf, why = ALTERNATIVE, f"'{surface}' only begins a blank-check company's name ({borrowed})"
                     if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
                     comp = self.companies[ckey]
@@ -428,6 +435,9 @@ class Linker:
             why.append(f"English word '{core.lower()}'")
             if not shouting and core not in ("A", "I"):
                 score += min(pen, 0.15)  # an English word written in capitals on purpose
+                if len(core) >= 2 and not is_finance_abbreviation(core) and only_capitals(text, start, end) \
+                        and text[:start].strip():
+                    score, why = score + 0.15, [*why, "the only word in capitals"]  # "how much did WELL spend"
         if is_finance_abbreviation(core):
             score -= 0.45
             why.append("finance abbreviation")
@@ -527,6 +537,7 @@ class Linker:
                 if unknown:
                     out.append(unknown)
         self._compared_tickers(text, out)
+        listed_capitals(text, out, is_finance_abbreviation, ACCEPT)
         return out
 
     @staticmethod
@@ -562,6 +573,7 @@ class Linker:
         tickers = self._find_tickers(text, taken, named)
         veto_by_shape(text, tickers)
         asked_of_named(text, tickers, names)
+        asked_of_group(text, tickers)
         taken += [(c.start, c.end) for c in tickers if c.accepted]
         tickers += name_word_readings(text, self._name_words, self.companies,
                                       [(c.start, c.end) for c in [*names, *tickers] if c.confidence > 0 or c.key])

@@ -93,3 +93,15 @@ def derived_names(name: str) -> list[tuple[str, str]]:
             seen.add(form.lower())
             uniq.append((form, kind))
     return uniq
+
+
+_BLANK_CHECK = re.compile(r"(?i)\bacquisitions?(?:\s+(?:corp(?:oration)?|co|company|inc|ltd|limited|holdings?))?\.?"
+                          r"(?:\s*,?\s*(?:[IVX]+|\d+))?\.?\s*$")
+
+
+def blank_check(company) -> str:
+    """Whether a registrant is a blank-check company (a SPAC: "Starlink AI Acquisition Corp", "Social Capital
+    Acquisition Corp. IV"): its name borrows words of other businesses, so only its whole name (or its ticker)
+    names it, never a word it begins with. Returns the name ('' when it is none)."""
+    name = str(getattr(company, "name", "") or "")
+    return name if _BLANK_CHECK.search(name) else ""

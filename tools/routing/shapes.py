@@ -24,10 +24,11 @@ import re
 from typing import Iterable
 
 from finrag.tools.routing.mentions import Candidate
+from finrag.tools.routing.subject import GENERIC_SUBJECT
 from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["asked_of_named", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
+__all__ = ["asked_of_group", "asked_of_named", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
            "veto_by_shape"]
 
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
@@ -38,23 +39,29 @@ _CAPITALISED_WORD_BEFORE = re.compile(r"(?<![\w'’.&\-])[A-Z][a-z]+\s+$")
 _POSSESSIVE_AFTER = re.compile(r"^['’]s\b")
 _UNKNOWN_BEFORE = re.compile(r"(?<![\w'’&.\-])([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*) $")
 _ASKED_OF = re.compile(r"^\s+(?:for|of|at)\s+(?:the\s+)?$", re.I)
+_ASKED_OF_GROUP = re.compile(r"(?i)^\s+(?:for|of|at)\s+(?:the\s+|all\s+|most\s+)?(?:[\w&\-]+\s+){0,2}"
+                             + GENERIC_SUBJECT.pattern.replace("(?i)", "").removeprefix("\\b"))
 
 
 _PERIOD_WORD = re.compile(r"(?i)^(?:Q[1-4]|[1-4]Q|H[12]|[12]H|FY|CY|YE|FYE)$")
 _MONTH_WORD = re.compile(rf"(?i)^{MONTH_RE}$")
 _NUMBER_NEAR = re.compile(r"^\s*(?:['’]?\d)")
+_PERIOD_NOUN_AFTER = re.compile(r"(?i)^\s*(?:qtrs?|quarters?|months?|mos?|year[- ]?end|quarter[- ]?end|fiscal|fy|"
+                                r"qtd|mtd|ytd)\b")
 
 
 def calendar_word(text: str, start: int, end: int) -> bool:
     """Whether the word at text[start:end] is a calendar word, never a company by itself (unless written as a
     ticker: '$NOV', 'NYSE: NOV', 'ticker NOV'): a quarter, half or fiscal-period word ('Q2', 'H1', 'FY'); a month
-    or its abbreviation not written in capitals ('Nov', 'Dec'), or next to a number ('DEC 2023', "NOV '23")."""
+    or its abbreviation not written in capitals ('Nov', 'Dec'), or next to a number ('DEC 2023', "NOV '23") or before
+    a period noun ('DEC qtr', 'the DEC quarter', 'JUN year-end')."""
     word = text[start:end]
     if _PERIOD_WORD.match(word):
         return True
     if not _MONTH_WORD.match(word):
         return False
     return not word.isupper() or bool(_NUMBER_NEAR.match(text[end:end + 4])) \
+        or bool(_PERIOD_NOUN_AFTER.match(text[end:end + 14])) \
         or bool(re.search(r"\d\s*$", text[max(0, start - 4):start]))
 
 
@@ -94,6 +101,53 @@ def asked_of_named(text: str, tickers: Iterable[Candidate], named: Iterable[Cand
                 t.confidence = 0.0
                 t.reason += f"; what the question asks of {owner.name} ('{text[t.start:s]}{owner.text}')"
                 break
+
+
+def asked_of_group(text: str, tickers: Iterable[Candidate]) -> None:
+    """'the typical ETR for US corporates', 'ROE of large banks': a ticker in capitals without ticker context or a
+    possessive, right before 'for'/'of'/'at' and a word for many companies (`GENERIC_SUBJECT`), is what the question
+    asks of that group, not a company (its confidence goes to 0; "AAPL among S&P 500 companies" places a company in
+    a group and stays); changed in place."""
+    for t in tickers:
+        if t.kind != "ticker" or not t.accepted or not t.text.isupper() or "ticker context" in t.reason \
+                or "parentheses" in t.reason or "next to 'ticker'" in t.reason or "possessive" in t.reason:
+            continue
+        if _ASKED_OF_GROUP.match(text[t.end:t.end + 60]):
+            t.confidence = 0.0
+            t.reason += "; what the question asks of a group of companies"
+
+
+def only_capitals(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is the only word with a capital letter in the question ("how much did WELL spend on
+    acquisitions"): written in capitals on purpose, as a ticker, in a question typed in lower case (the caller
+    leaves out a first word: "ON balance sheet vs off" shouts a word)."""
+    return not re.search(r"[A-Z]", text[:start] + text[end:])
+
+
+_LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+|&\s+)?|&\s*|/\s*|and\s+)$")
+
+
+def listed_capitals(text: str, tickers: list[Candidate], abbreviation, accept: float) -> None:
+    """'JPM, BAC, WFC, C and GS': in a list of three or more known tickers in capitals joined by commas, 'and', '&'
+    or '/', two of them accepted and no word ('JPM', 'WFC'), every member is a ticker, a letter or a word among
+    them included ('C', 'GS'); finance abbreviations (`abbreviation`) break the list. Changed in place."""
+    known = sorted((t for t in tickers if t.kind == "ticker" and t.key and t.text.isupper()), key=lambda t: t.start)
+    runs: list[list[Candidate]] = []
+    for t in known:
+        if runs and runs[-1][-1].start == t.start:
+            runs[-1].append(t)  # another company of the same ticker
+        elif runs and runs[-1][-1].end <= t.start and _LIST_GAP.match(text[runs[-1][-1].end:t.start]) \
+                and not abbreviation(t.text):
+            runs[-1].append(t)
+        elif not abbreviation(t.text):
+            runs.append([t])
+    for run in runs:
+        if len({t.start for t in run}) < 3 or sum(1 for t in run if t.accepted and not t.wordish) < 2:
+            continue
+        for t in run:
+            if not t.accepted and t.confidence > 0:
+                t.confidence = accept + 0.05
+                t.reason += ", one of a list of tickers"
 
 
 def veto_by_shape(text: str, found: list[Candidate]) -> None:

@@ -28,7 +28,7 @@ from finrag.tools.question.shorthand import expand_shorthand
 from finrag.tools.routing.mentions import ACCEPT, Candidate
 from finrag.tools.routing.size import PROMINENT_RANK, size_rank
 from finrag.tools.routing.text import SUFFIX_WORDS
-from finrag.tools.routing.words import QUESTION_WORDS, zipf
+from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
 
 __all__ = ["GENERIC_SUBJECT", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
            "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
@@ -57,7 +57,7 @@ next to them names a company."""
 LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?!(?:the|a|an|of|for|in|on|at|to|and|or|its|their|all)\b)"
                              r"[\w\-]+\s+)?" + LINE_ITEM.pattern.replace("(?i)", ""))
 """A line item right after a word, or after one more word of its own ("GM EV capex", "NOW subscription revenue")."""
-GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
+GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|corporates|corporations|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
                               r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
 """Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
 _ITEM_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
@@ -89,6 +89,13 @@ _POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|my|our|your|its|their)\s+$")
 _SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
 _PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
+_CLAUSE_END = re.compile(r"[,;?!:]|\.(?:\s|$)")
+_COMPARISON_GLUE = re.compile(r"(?i)\b(?:compared\s+(?:to|with)|relative\s+to|against)\b")
+
+
+def _abbreviation(word: str) -> bool:
+    """A finance abbreviation written in capitals ('ARPU', 'GMV'): a metric asked, as a line item is."""
+    return word.isupper() and len(word) >= 2 and is_finance_abbreviation(word)
 
 
 def legal_form_after(text: str, end: int) -> bool:
@@ -105,8 +112,12 @@ def business_subject(text: str, start: int, end: int) -> str:
         return "a possessive after it, before a line item"
     rest = expand_shorthand(after)
     if not text[:start].strip():
-        words = _WORD.findall(rest)
-        if words and not any(w.lower() in QUESTION_WORDS - _GLUE - _LINE_ITEM_WORDS for w in words) and (METRIC.search(rest) or PERIOD.search(rest)):
+        # the question's first clause ("nike Dec qtr gross margin, how many bps down?"), a comparison's glue
+        # ("netflix compared to disney ...") taken as the glue it is
+        clause = _COMPARISON_GLUE.sub(" vs ", _CLAUSE_END.split(rest, 1)[0])
+        words = _WORD.findall(clause)
+        if words and not any(w.lower() in QUESTION_WORDS - _GLUE - _LINE_ITEM_WORDS for w in words) and (
+                METRIC.search(clause) or PERIOD.search(clause) or any(_abbreviation(w) for w in words)):
             return "it opens a terse question about a line item or a period"
         return ""
     if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):

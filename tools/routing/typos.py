@@ -5,6 +5,7 @@ import re
 from typing import Mapping, Optional
 
 from finrag.tools.routing.mentions import Candidate, Company
+from finrag.tools.routing.names import blank_check
 from finrag.tools.routing.words import zipf
 
 __all__ = ["Typos"]
@@ -38,6 +39,8 @@ class Typos:
             return None
         ckey = hits.pop()
         comp = self.companies[ckey]
+        if blank_check(comp):  # a blank-check company's whole name names it, not a near miss of a word it begins with
+            return None
         return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one letter from "
                          f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
 

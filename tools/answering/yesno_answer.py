@@ -103,15 +103,14 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
         names = not named or any(re.search(rf"(?i)(?<![\w-]){re.escape(n)}", unit) for n in named)
         decides = (cov > _DECIDES and cov >= least) and names and _is_prose(unit)
         scored.append((s + period_fit(unit, facts), rank, unit, ctx, decides))
-    if not scored:
-        return ""
     scored.sort(key=lambda t: (-t[0], t[1]))
     # a fact decides before an intention or expectation (the best-scored of each first)
     deciding = sorted((t for t in scored if t[4]),
                       key=lambda t: states_intention(_deciding_clause(t[2], coverage), question))
     if not deciding:
         shown = evidence_answer(question, keywords, contexts)
-        passages = shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored])
+        passages = (shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored]) if scored
+                    else f"{quote(contexts[0].get('text', ''), 400)} {context_label(contexts[0])}")
         return ("Undecided: no sentence of the retrieved passages says yes or no to this question (a \"No\" would be a "
                 "guess). The passages that bear on it (not an answer): " + passages)
     _s, _r, unit, ctx, _d = deciding[0]

@@ -90,3 +90,15 @@ def test_a_measure_named_in_capitals_is_written_by_its_initials():
               "to higher 737 and 787 deliveries in 2022.")
     text = answer("What drove the increase in Boeing Commercial Airplanes revenue in 2022?", [table, bca])
     assert text.startswith("Primarily due to higher 737 and 787 deliveries"), text
+
+
+def test_an_intention_is_one_before_the_topic_it_speaks_of():
+    from finrag.tools.answering.yesno_answer import states_intention
+
+    question = "Did Lockheed Martin go through with its proposed acquisition of Aerojet Rocketdyne?"
+    lmt = ("U.S. regulators have increased their scrutiny of mergers and acquisitions in recent years, which could "
+           "continue to limit our ability to execute certain transactions that we might otherwise pursue, such as the "
+           "termination of our proposed acquisition of Aerojet Rocketdyne in 2022.")
+    assert not states_intention(lmt, question, ["go", "proposed", "acquisition", "aerojet", "rocketdyne"])
+    assert states_intention("we currently intend to continue to pay a quarterly cash dividend",
+                            "Does Meta pay a dividend?", ["pay", "dividend"])

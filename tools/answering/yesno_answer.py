@@ -16,8 +16,8 @@ A verb of the topic also matches its irregular past forms ("pay" / "paid", "buy"
 English irregular verbs a filing writes in the past tense). A sentence that states a fact decides before one that
 states an intention or expectation ("we have not declared or paid any cash dividends" before "we do not anticipate
 paying any cash dividends", "we declared and paid four quarterly cash dividends" before "we intend to continue to
-pay"): its deciding clause anticipates, intends, expects, plans or speaks of the future (`_INTENTION`), unless the
-question itself asks about the future ("Will ...", "going to keep paying").
+pay"): its deciding clause anticipates, intends, expects, plans or speaks of the future (`_INTENTION`) before the
+first topic word it holds, unless the question itself asks about the future ("Will ...", "going to keep paying").
 """
 from __future__ import annotations
 
@@ -76,9 +76,18 @@ class _VerbCoverage:
         return sum(1 for w in self.words if w(text) > 0) / len(self.words) if self.words else 0.0
 
 
-def states_intention(clause: str, question: str) -> bool:
-    """Does `clause` state an intention or expectation rather than a fact (a question about the future excepted)?"""
-    return bool(_INTENTION.search(clause)) and not _ASKS_FUTURE.search(question)
+def states_intention(clause: str, question: str, topic: list[str]) -> bool:
+    """Does `clause` state an intention or expectation of the topic rather than a fact: a word of intention before the
+    first of the topic's words it speaks of ("we intend to continue to pay a dividend"; not "scrutiny of mergers and
+    acquisitions ..., which could continue to limit ..."); a question about the future excepted."""
+    if _ASKS_FUTURE.search(question):
+        return False
+    intent = _INTENTION.search(clause)
+    if intent is None:
+        return False
+    found = [m.start() for w in topic for form in (w, *_IRREGULAR.get(w, ()))
+             for m in [re.search(rf"(?i)\b{re.escape(form[:5])}", clause)] if m]
+    return not found or intent.start() < min(found)
 
 
 def _deciding_clause(unit: str, coverage: "_VerbCoverage") -> str:
@@ -106,7 +115,7 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     scored.sort(key=lambda t: (-t[0], t[1]))
     # a fact decides before an intention or expectation (the best-scored of each first)
     deciding = sorted((t for t in scored if t[4]),
-                      key=lambda t: states_intention(_deciding_clause(t[2], coverage), question))
+                      key=lambda t: states_intention(_deciding_clause(t[2], coverage), question, topic))
     if not deciding:
         shown = evidence_answer(question, keywords, contexts)
         passages = (shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored]) if scored

@@ -75,11 +75,13 @@ def _direction(text: str) -> int:
     return -1 if down else 0
 
 
-def drivers_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts) -> str:
-    """'<the causes> (the filing: "<sentence>") [doc, p. N]', then at most one more; '' when none names them."""
+def drivers_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts,
+                   company: frozenset[str] = frozenset()) -> str:
+    """'<the causes> (the filing: "<sentence>") [doc, p. N]', then at most one more; '' when none names them.
+    `company`: the words of the routed companies' names, no part of the measure."""
     if not contexts:
         return ""
-    measure = topic_words(question, contexts, also_drop=_ASKING)
+    measure = topic_words(question, contexts, also_drop=_ASKING | company)
     of_measure = MeasureCoverage(measure or keywords, question)
     asked = _direction(question)
     units = list(covered_units(question, keywords, contexts))

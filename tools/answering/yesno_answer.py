@@ -96,12 +96,14 @@ def _deciding_clause(unit: str, coverage: "_VerbCoverage") -> str:
     return max(clauses, key=coverage)
 
 
-def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts) -> str:
+def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts,
+                 company: frozenset[str] = frozenset()) -> str:
     """'Yes: <sentence> [doc, p. N]' or 'No: ...'; that nothing decides it, with the closest passage; '' without
-    contexts."""
+    contexts. `company`: the words of the routed companies' names, no topic (a filing calls itself "the Company":
+    "Did Apple repurchase shares" is decided by "the Company repurchased 499 million shares")."""
     if not contexts:
         return ""
-    topic = topic_words(question, contexts) or keywords
+    topic = topic_words(question, contexts, also_drop=company) or keywords
     named = named_words(question, topic)
     coverage = _VerbCoverage(topic)
     least = min(_WORDS, len(topic)) / len(topic) - 1e-9 if topic else 0.0  # two of its words, at least

@@ -102,3 +102,15 @@ def test_an_intention_is_one_before_the_topic_it_speaks_of():
     assert not states_intention(lmt, question, ["go", "proposed", "acquisition", "aerojet", "rocketdyne"])
     assert states_intention("we currently intend to continue to pay a quarterly cash dividend",
                             "Does Meta pay a dividend?", ["pay", "dividend"])
+
+
+def test_the_routed_companys_name_is_no_topic_of_a_yes_or_no():
+    """A filing calls itself "the Company": the name the question writes is no word the deciding sentence must hold."""
+    plan = ctx("aapl-10-k-2024-11-01", 46, "A maximum of approximately 1.3 billion shares were authorized for issuance "
+               "pursuant to 2022 Plan awards. 2014 Employee Stock Plan The Apple Inc. 2014 Employee Stock Plan is a "
+               "shareholder-approved plan.")
+    note = ctx("aapl-10-k-2024-11-01", 40, "Note 10 – Shareholders' Equity Share Repurchase Program During 2024, the "
+               "Company repurchased 499 million shares of its common stock for $95.0 billion.")
+    question = "Did Apple repurchase shares in fiscal 2024?"
+    text = prose_answer(question, offline_rewrite(question).keywords, [plan, note], frozenset({"apple", "inc"}))
+    assert text.startswith("Yes: ") and "$95.0 billion" in text.split("[")[0], text

@@ -8,7 +8,8 @@ result of <causes>, <the measure changed>", the part after the causes): the ques
 Of those, the one whose subject covers the most of the measure leads, ranked by that share, a change in the asked
 direction (a rise for "what drove the increase", a fall for "why did it decline"; the other direction counts
 against), the asked year (`prose_units.period_fit`), the measure opening the sentence (its subject, not after
-"Excluding the impact of ..."), causes the sentence names itself (not only "due to:"), then by its coverage of the
+"Excluding the impact of ...", by the share of the measure its first 40 characters name: "BCA revenues" for
+"Boeing Commercial Airplanes revenue" before "Revenues The following table ..."), causes the sentence names itself (not only "due to:"), then by its coverage of the
 whole question and the context's rank. The answer opens with the causes (the text from the marker on, up to a
 bullet; "driven by: • A • B" its bullets; a sentence that ends at its marker, "was primarily due to:", the lines
 after it), then quotes the whole sentence, cited; at most one more such sentence follows, then the unit that states
@@ -18,14 +19,14 @@ answer then shows the passages that bear on it).
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.prose_units import period_fit, quote, repeats, topic_words
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
-__all__ = ["CAUSE", "drivers_answer"]
+__all__ = ["CAUSE", "MeasureCoverage", "drivers_answer"]
 
 CAUSE = re.compile(
     r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
@@ -48,6 +49,24 @@ _BULLET = re.compile(r"\s*[•\u2022]")
 _FIGURE = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:%|percent|basis points|points)")
 
 
+class MeasureCoverage:
+    """The share of the measure's words a text speaks of, a name the question writes in capitals also by its initials
+    ("Boeing Commercial Airplanes" by "BCA", "Health Care Benefits" by "HCB": a filing names its segments so)."""
+
+    def __init__(self, measure: list[str], question: str):
+        self.coverage = KeywordCoverage(measure)
+        self.initials = []
+        for m in re.finditer(r"\b[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)+", question):
+            words = m.group(0).split()
+            for i in range(len(words) - 2):  # every run of three words or more, to the name's end
+                self.initials.append((re.compile(r"\b" + "".join(w[0] for w in words[i:]) + r"\b"),
+                                      " ".join(words[i:]).lower()))
+
+    def __call__(self, text: str) -> float:
+        named = [words for abbr, words in self.initials if abbr.search(text)]
+        return self.coverage(" ".join([text, *named]) if named else text)
+
+
 def _direction(text: str) -> int:
     """+1 for a rise, -1 for a fall, 0 for neither or both (the first word of change said decides)."""
     up, down = _UP.search(text), _DOWN.search(text)
@@ -56,12 +75,14 @@ def _direction(text: str) -> int:
     return -1 if down else 0
 
 
-def drivers_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts) -> str:
-    """'<the causes> (the filing: "<sentence>") [doc, p. N]', then at most one more; '' when none names them."""
+def drivers_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts,
+                   company: frozenset[str] = frozenset()) -> str:
+    """'<the causes> (the filing: "<sentence>") [doc, p. N]', then at most one more; '' when none names them.
+    `company`: the words of the routed companies' names, no part of the measure."""
     if not contexts:
         return ""
-    measure = topic_words(question, contexts, also_drop=_ASKING)
-    of_measure = KeywordCoverage(measure or keywords)
+    measure = topic_words(question, contexts, also_drop=_ASKING | company)
+    of_measure = MeasureCoverage(measure or keywords, question)
     asked = _direction(question)
     units = list(covered_units(question, keywords, contexts))
     candidates = []
@@ -78,7 +99,7 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         fit = 0.3 if asked and said == asked else -0.3 if asked and said == -asked else 0.0
         fit += period_fit(unit, facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
         opening = quote(unit)[:40].lower()  # the measure as the sentence's subject, not after a qualifying clause
-        fit += 0.1 if any(w[:5] in opening for w in measure) else 0.0
+        fit += 0.1 * of_measure(quote(unit)[:40]) if any(w[:5] in opening for w in measure) else 0.0
         candidates.append((subject + fit, s, rank, unit, causes, ctx))
     if not candidates:
         return ""
@@ -94,7 +115,7 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     return answer
 
 
-def _causes_of(unit: str, of_measure: KeywordCoverage) -> Optional[tuple[float, str, str]]:
+def _causes_of(unit: str, of_measure: Callable[[str], float]) -> Optional[tuple[float, str, str]]:
     """(the share of the measure its subject speaks of, the causes, the part that states the change) of a unit that
     names a change's causes: "<the measure changed> <marker> <causes>", or a marker opening it, "As a result of <causes>,
     <the measure changed>"; None for a unit that names none, or whose subject is not the measure."""
@@ -117,7 +138,7 @@ def _causes_of(unit: str, of_measure: KeywordCoverage) -> Optional[tuple[float, 
     return subject, bullets[0].rstrip("."), unit[: marker.start()]  # a bullet after the causes begins another statement
 
 
-def _around(unit: str, measure: list[str], of_measure: KeywordCoverage) -> str:
+def _around(unit: str, measure: list[str], of_measure: Callable[[str], float]) -> str:
     """The part of `unit` (up to 240 characters) that names the whole measure with its figures: a long table's row
     "Operating income margin 19.1 % 20.8 % (1.7)%" rather than the table's first rows."""
     if len(unit) <= 240 or not measure:
@@ -129,7 +150,7 @@ def _around(unit: str, measure: list[str], of_measure: KeywordCoverage) -> str:
     return unit[:240]
 
 
-def _the_change(units: list, of_measure: KeywordCoverage, facts: QuestionFacts, quoted: set[str]):
+def _the_change(units: list, of_measure: Callable[[str], float], facts: QuestionFacts, quoted: set[str]):
     """The unit that states the asked measure with its figures (a table's row "Operating income margin 19.1 % 20.8 %
     (1.7)%", a sentence "Gross margin decreased 250 basis points to 43.5%"): all of the measure's words and a figure,
     the asked year's preferred, the shortest first; None when no unit states one."""

@@ -43,9 +43,20 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
     footers: `furniture.without_furniture`) is no part of any unit.
     """
     lines = [ln.strip() for ln in without_furniture(text).splitlines()]
-    sentences = _SENTENCE_END.split(" ".join(ln for ln in lines if ln))
-    if window and len(sentences) > 1:
-        sentences = sentences[1:] if re.search(r"[.!?;]\W*$", sentences[-1]) else sentences[1:-1]
+    # a table's row ("Products | 37.2% | 36.5%") is no part of a sentence: the prose between rows is read apart
+    runs: list[list[str]] = [[]]
+    for ln in (ln for ln in lines if ln):
+        if "|" in ln:
+            runs.append([])
+        else:
+            runs[-1].append(ln)
+    parts = [_SENTENCE_END.split(" ".join(run)) for run in runs if run]
+    if window and sum(map(len, parts)) > 1:  # the window's cut ends, where prose begins or ends it
+        if runs[0]:
+            parts[0] = parts[0][1:]
+        if runs[-1] and not re.search(r"[.!?;]\W*$", parts[-1][-1] if parts[-1] else "."):
+            parts[-1] = parts[-1][:-1]
+    sentences = [sent for part in parts for sent in part]
     units = [s.strip() for s in sentences if 25 <= len(s.strip()) <= 600]
     for i, line in enumerate(lines):
         if not _LABEL.search(line) or len(line) > 160:

@@ -44,9 +44,9 @@ def prose_answer(question: str, keywords: list[str], contexts: list[dict], compa
     if facts.form in ("count", "date", "name"):
         return form_answer(question, facts.form, tuple(facts.form_nouns), keywords, contexts, company_words, facts)
     if facts.form == "yesno":
-        return yesno_answer(question, keywords, contexts, facts)
+        return yesno_answer(question, keywords, contexts, facts, company_words)
     if facts.form == "drivers":
-        return drivers_answer(question, keywords, contexts, facts)
+        return drivers_answer(question, keywords, contexts, facts, company_words)
     if facts.form == "list":
         return list_answer(question, tuple(facts.form_nouns), keywords, contexts)
     return ""

@@ -7,7 +7,8 @@ words, and the closest passage shown when no sentence answers.
   name answering a question is someone else's; a topic word is no company word).
 * `topic_words(question, contexts)`: what a sentence must speak of to answer the question: its content words,
   without the asked company's, the years and form numbers, and the words every question has ("fiscal", "year"), of
-  its first sentence only (a second one, "If gross margin is not a useful metric, say so", instructs);
+  its first sentence only (a second one, "If gross margin is not a useful metric, say so", instructs); a
+  compound of frame words ("year-end", "fiscal-year") is frame too (a sentence says "As of December 31");
   `named_words`: those the question writes as names ("Mexico", "737").
 * `period_fit(unit, facts)`: a small preference for the unit that names the asked year, and against a quarter's
   unit when the question asks none.
@@ -67,6 +68,7 @@ def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] =
     for tok in re.findall(r"[a-z0-9][a-z0-9&-]*", asked.lower().replace("’", "'")):
         tok = tok.strip("-")
         if (len(tok) < 2 or tok in STOPWORDS or tok in _FRAME or tok in also_drop or tok in company
+                or ("-" in tok and all(part in _FRAME for part in tok.split("-")))  # "year-end", "fiscal-year"
                 or re.fullmatch(r"(?:fy|q)?(?:19|20)\d\d|(?:fy|q)\d+|\d{1,2}|\d+-[kq]", tok)):
             continue
         if tok not in out:

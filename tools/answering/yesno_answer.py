@@ -11,6 +11,13 @@ clause that holds the most of the topic (a sentence joins clauses with ";", ", a
 itself; else "Yes". A figure the sentence states is part of the quote. Where no sentence decides it, the answer says
 so ("Undecided: ...", never read as a "No") and shows the passages that bear on it (`evidence.evidence_answer`), else
 the closest passage, marked as not an answer.
+
+A verb of the topic also matches its irregular past forms ("pay" / "paid", "buy" / "bought": `_IRREGULAR`, the
+English irregular verbs a filing writes in the past tense). A sentence that states a fact decides before one that
+states an intention or expectation ("we have not declared or paid any cash dividends" before "we do not anticipate
+paying any cash dividends", "we declared and paid four quarterly cash dividends" before "we intend to continue to
+pay"): its deciding clause anticipates, intends, expects, plans or speaks of the future (`_INTENTION`) before the
+first topic word it holds, unless the question itself asks about the future ("Will ...", "going to keep paying").
 """
 from __future__ import annotations
 
@@ -22,12 +29,24 @@ from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.prose_units import best_passage, named_words, period_fit, quote, repeats, topic_words
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
-__all__ = ["decides_no", "yesno_answer"]
+__all__ = ["decides_no", "states_intention", "yesno_answer"]
 
 _CLAUSES = re.compile(r";|,\s+(?:and|but|while|whereas|although|though|except)\b|\bexcept\b|\bhowever\b")
 _NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b|\bno longer\b")
 _REVERSAL = re.compile(r"(?i)\b(?:terminat\w*|discontinu\w*|ceas(?:e|ed|es|ing)|abandon\w*|withdr[ae]wn?|withdrawal|"
                        r"cancel+(?:ed|ation|ing)?|rescind\w*|suspend\w*)\b")
+_INTENTION = re.compile(r"(?i)\b(?:anticipat\w*|intend\w*|intention|expect\w*|plan(?:s|ned)? to|foreseeable|future|"
+                        r"may|might|will|would|could|believe\w*|outlook)\b")
+_ASKS_FUTURE = re.compile(r"(?i)\b(?:will|going to|plan\w*|intend\w*|expect\w*|future|anticipat\w*|keep|continue\w*)\b")
+# the English irregular verbs whose past form a filing writes for a question's present ("pay" -> "paid")
+_IRREGULAR = {"pay": ("paid",), "buy": ("bought",), "sell": ("sold",), "make": ("made",), "hold": ("held",),
+              "spend": ("spent",), "build": ("built",), "lead": ("led",), "win": ("won",), "lose": ("lost",),
+              "grow": ("grew", "grown"), "begin": ("began", "begun"), "take": ("took", "taken"), "give": ("gave", "given"),
+              "keep": ("kept",), "meet": ("met",), "raise": ("raised",), "bring": ("brought",), "seek": ("sought",),
+              "sink": ("sank", "sunk"), "rise": ("rose", "risen"), "fall": ("fell", "fallen"), "leave": ("left",),
+              "write": ("wrote", "written"), "run": ("ran",), "go": ("went", "gone"), "do": ("did", "done"),
+              "issue": ("issued",), "get": ("got", "gotten"), "find": ("found",), "sit": ("sat",), "bear": ("bore", "borne"),
+              "undertake": ("undertook", "undertaken"), "withdraw": ("withdrew", "withdrawn"), "forgo": ("forwent", "forgone")}
 _DECIDES = 0.5  # a deciding sentence speaks of more than this share of the topic words (most of them)
 _WORDS = 2  # and at least this many of them (one word of two decides nothing: "capital-intensive business")
 
@@ -47,33 +66,62 @@ def _is_prose(unit: str) -> bool:
     return "|" not in unit and len(unit) <= 400 and figures <= len(words) / 5
 
 
-def _deciding_clause(unit: str, coverage: KeywordCoverage) -> str:
+class _VerbCoverage:
+    """The share of the topic words a text speaks of, a verb also by its irregular past forms (`_IRREGULAR`)."""
+
+    def __init__(self, topic: list[str]):
+        self.words = [KeywordCoverage([w, *_IRREGULAR.get(w, ())]) for w in topic]
+
+    def __call__(self, text: str) -> float:
+        return sum(1 for w in self.words if w(text) > 0) / len(self.words) if self.words else 0.0
+
+
+def states_intention(clause: str, question: str, topic: list[str]) -> bool:
+    """Does `clause` state an intention or expectation of the topic rather than a fact: a word of intention before the
+    first of the topic's words it speaks of ("we intend to continue to pay a dividend"; not "scrutiny of mergers and
+    acquisitions ..., which could continue to limit ..."); a question about the future excepted."""
+    if _ASKS_FUTURE.search(question):
+        return False
+    intent = _INTENTION.search(clause)
+    if intent is None:
+        return False
+    found = [m.start() for w in topic for form in (w, *_IRREGULAR.get(w, ()))
+             for m in [re.search(rf"(?i)\b{re.escape(form[:5])}", clause)] if m]
+    return not found or intent.start() < min(found)
+
+
+def _deciding_clause(unit: str, coverage: "_VerbCoverage") -> str:
     """The clause of `unit` that holds the most of the topic (the first of equals)."""
     clauses = [c for c in _CLAUSES.split(unit) if c.strip()] or [unit]
     return max(clauses, key=coverage)
 
 
-def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts) -> str:
+def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts,
+                 company: frozenset[str] = frozenset()) -> str:
     """'Yes: <sentence> [doc, p. N]' or 'No: ...'; that nothing decides it, with the closest passage; '' without
-    contexts."""
+    contexts. `company`: the words of the routed companies' names, no topic (a filing calls itself "the Company":
+    "Did Apple repurchase shares" is decided by "the Company repurchased 499 million shares")."""
     if not contexts:
         return ""
-    topic = topic_words(question, contexts) or keywords
+    topic = topic_words(question, contexts, also_drop=company) or keywords
     named = named_words(question, topic)
-    coverage = KeywordCoverage(topic)
+    coverage = _VerbCoverage(topic)
     least = min(_WORDS, len(topic)) / len(topic) - 1e-9 if topic else 0.0  # two of its words, at least
     scored = []
-    for cov, s, rank, unit, ctx in covered_units(question, topic, contexts):
+    for _cov, s, rank, unit, ctx in covered_units(question, topic, contexts):
+        cov = coverage(unit)
+        s += cov - _cov
         names = not named or any(re.search(rf"(?i)(?<![\w-]){re.escape(n)}", unit) for n in named)
         decides = (cov > _DECIDES and cov >= least) and names and _is_prose(unit)
         scored.append((s + period_fit(unit, facts), rank, unit, ctx, decides))
-    if not scored:
-        return ""
     scored.sort(key=lambda t: (-t[0], t[1]))
-    deciding = [t for t in scored if t[4]]
+    # a fact decides before an intention or expectation (the best-scored of each first)
+    deciding = sorted((t for t in scored if t[4]),
+                      key=lambda t: states_intention(_deciding_clause(t[2], coverage), question, topic))
     if not deciding:
         shown = evidence_answer(question, keywords, contexts)
-        passages = shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored])
+        passages = (shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored]) if scored
+                    else f"{quote(contexts[0].get('text', ''), 400)} {context_label(contexts[0])}")
         return ("Undecided: no sentence of the retrieved passages says yes or no to this question (a \"No\" would be a "
                 "guess). The passages that bear on it (not an answer): " + passages)
     _s, _r, unit, ctx, _d = deciding[0]

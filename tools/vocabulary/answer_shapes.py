@@ -45,14 +45,14 @@ _WHOLE = re.compile(r"(?i)\btotal\b|\bworldwide\b|\bglobal\b|\bin all\b|"
 def whole_count(unit: str, nouns: tuple[str, ...]) -> bool:
     """Does the count that `unit` states (`answer_piece`) count the whole ("we had approximately 73,300 employees",
     "Boeing's total workforce was approximately 172,000", "152,700 employees worldwide"), not a part of it
-    ("14,000 Boeing employees leveraged our tuition assistance program")? Read in the 40 characters before the count
-    and the 20 after it."""
+    ("14,000 Boeing employees leveraged our tuition assistance program")? Read in the 80 characters before the count
+    (a clause: "we had a highly skilled workforce made up of approximately 116,000") and the 20 after it."""
     unit = " ".join(unit.split())
     piece = answer_piece("count", unit, nouns)
     if piece is None:
         return False
     at = unit.find(piece)
-    return bool(_WHOLE.search(unit[max(0, at - 40): at + len(piece) + 20]))
+    return bool(_WHOLE.search(unit[max(0, at - 80): at + len(piece) + 20]))
 
 
 def period_date(form: str, unit: str) -> float:

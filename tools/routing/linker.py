@@ -69,7 +69,7 @@ from finrag.tools.routing.subject import (
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
 from finrag.tools.routing.typos import Typos
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
-from finrag.tools.routing.words import is_finance_abbreviation, zipf
+from finrag.tools.routing.words import english_penalty, is_finance_abbreviation, is_shouting, zipf
 from finrag.tools.sequences import uniq
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
@@ -115,16 +115,6 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
 
 def alias_tokens(alias: str) -> tuple[str, ...]:
     return tuple(t for t, _, _ in _tokens(alias))
-
-
-def _is_shouting(text: str) -> bool:
-    upper, lower = len(re.findall(r"[A-Z]", text)), len(re.findall(r"[a-z]", text))
-    return upper + lower > 20 and upper > 0.6 * (upper + lower)
-
-
-def _english_penalty(word: str) -> float:
-    """0 for non-words ('AAPL'), up to 0.45 for the commonest English words ('ON', 'IT', 'ALL')."""
-    return max(0.0, min(0.45, (zipf(word) - 4.8) * 0.25))
 
 
 class Linker:
@@ -429,7 +419,7 @@ class Linker:
             score += 0.1
             why.append("possessive")
         core = tick.split(".")[0].split("-")[0]
-        pen = _english_penalty(core)
+        pen = english_penalty(core)
         if pen:
             score -= pen
             why.append(f"English word '{core.lower()}'")
@@ -483,10 +473,10 @@ class Linker:
         return max(0.0, min(0.97, score)), ", ".join(why) or "ticker"
 
     def _find_tickers(self, text: str, taken: list[tuple[int, int]], named: set[str]) -> list[Candidate]:
-        shouting = _is_shouting(text)
+        shouting = is_shouting(text)
         out = []
         spans_named = list(taken) + [(m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)
-                                     if m.group(2) in self.ticker_index and not _english_penalty(m.group(2))
+                                     if m.group(2) in self.ticker_index and not english_penalty(m.group(2))
                                      and not is_finance_abbreviation(m.group(2)) and len(m.group(2)) >= 2]
         spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)]
         spans += [(True, m.group(1).upper(), m.start(1), m.end(1)) for m in _DOLLAR_TICKER.finditer(text)
@@ -523,7 +513,7 @@ class Linker:
                 subject = bool(_POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
                     or e >= len(bare)
                 context = self._ticker_context(text, s, e, dollar)
-                wordish = not context and (bool(_english_penalty(core)) or is_finance_abbreviation(core)
+                wordish = not context and (bool(english_penalty(core)) or is_finance_abbreviation(core)
                                            or len(core) == 1 or zipf(core) >= 3.0 or bool(LINE_ITEM.match(text, s)))
                 wordish = wordish and s not in in_list and s not in alone
                 weak = wordish or (not context and not subject and s not in in_list) or s in alone

@@ -14,7 +14,8 @@ import re
 from finrag.tools.routing.text import LEGAL_SUFFIXES
 from finrag.tools.routing.zipf_table import PLAIN, table
 
-__all__ = ["FINANCE_ABBREVIATIONS", "LEGAL_SUFFIXES", "QUESTION_WORDS", "is_finance_abbreviation", "zipf"]
+__all__ = ["FINANCE_ABBREVIATIONS", "LEGAL_SUFFIXES", "QUESTION_WORDS", "english_penalty", "is_finance_abbreviation",
+           "is_shouting", "zipf"]
 
 FINANCE_ABBREVIATIONS = frozenset("""
 EPS DEPS BPS DPS BVPS TBV BV ROE ROA ROIC ROI ROCE RONA ROTE FCF FCFF FCFE OCF CFO CFI CFF NI OI GP GM OM NIM NII
@@ -70,3 +71,14 @@ def zipf(word: str) -> float:
 def is_finance_abbreviation(token: str) -> bool:
     """'EPS', 'ROE', 'SG&A', 'PP&E' ... (case-insensitive, '&' and '/' ignored)."""
     return re.sub(r"[&/.\-]", "", str(token or "").upper()) in FINANCE_ABBREVIATIONS
+
+
+def english_penalty(word: str) -> float:
+    """0 for non-words ('AAPL'), up to 0.45 for the commonest English words ('ON', 'IT', 'ALL')."""
+    return max(0.0, min(0.45, (zipf(word) - 4.8) * 0.25))
+
+
+def is_shouting(text: str) -> bool:
+    """Mostly capitals over more than 20 letters: a question typed in capitals, whose words are not tickers."""
+    upper, lower = len(re.findall(r"[A-Z]", text)), len(re.findall(r"[a-z]", text))
+    return upper + lower > 20 and upper > 0.6 * (upper + lower)

@@ -105,7 +105,7 @@ _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|the
 _OWN_MEASURE = re.compile(r"(?i)\b(?:efficiency|productivity|value added|retention)$")
 """Metric nouns that make a measure of their own whatever line item stands before them ("net revenue retention")."""
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
-                      r"percent|\bpercent(?:age)?\b|%")
+                      r"percent|\bpercent(?:age)?\b|\bpct\b|\bper ?cent\b|%")
 """A percentage asked ("as a share of" asks one too; "as a fraction of" asks a ratio)."""
 
 

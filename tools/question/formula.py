@@ -322,6 +322,8 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
     rhs = "; ".join(f"{k or 'it'} = {v[1]}" for k, v in definitions.items())
     percent = any(v[2] for v in definitions.values())
     composed = arithmetic(head, exprs)
+    if composed is not None and expr_unknowns(composed[0]):
+        composed = (_noun_of_name(composed[0], head, exprs), composed[1], composed[2])
     if composed is not None and expr_unknowns(composed[0]) and "" in definitions and \
             not expr_unknowns(definitions[""][0]):
         composed = None  # the head's short words ("stock-based comp") that the question's own definition spells out
@@ -347,6 +349,21 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
 _MAGNITUDES = re.compile(r"(?i)\b(?:taken|treated|expressed|used|counted) as (?:a )?positive\b|\bas positive (?:amounts|"
                          r"numbers|values|costs)\b|\babsolute values?\b|\bmagnitudes?\b")
 """The question asks each operand's magnitude ("all taken as positive amounts from the cash flow statement")."""
+
+
+def _noun_of_name(expr: Expr, head: str, exprs: dict[str, Expr]) -> Expr:
+    """The expression with an operand that is the asked name's last word ("margin over net operating revenues" after
+    "EBITDA margin:", EBITDA defined) read as the defined name written before that word in the head: the noun of a
+    measure named "<defined> <noun>" stands for its defined part."""
+    if isinstance(expr, Unknown):
+        word = name_key(clean_phrase(expr.phrase))
+        key = next((k for k in exprs if k and word and re.search(rf"\b{re.escape(k)} {re.escape(word)}\b",
+                                                                 name_key(head))), None)
+        return exprs[key] if key is not None else expr
+    if isinstance(expr, BinOp):
+        return expr.model_copy(update={"left": _noun_of_name(expr.left, head, exprs),
+                                       "right": _noun_of_name(expr.right, head, exprs)})
+    return expr
 
 
 def composed_name(head: str, exprs: dict[str, Expr]) -> str:

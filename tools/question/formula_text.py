@@ -31,12 +31,14 @@ _OPS = re.compile(
     rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])(?!\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?|q[1-4]\s*)?'?\d{{2,4}}\b|\s+the\s+(?:past|last|next|prior|first|same|whole|full|fiscal|year|quarter|period|six|nine|three|twelve)\b)|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b|\b(?:relative|in relation|as a ratio) to\b)"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b)"
-    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$)))"
+    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$))(?!\s+(?:the\s+)?(?:current (?:portions?|"
+    r"maturities)|accumulated|allowances?|unamortized|reserves?)\b))"
     r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
 _SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}
-"""'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C))."""
+"""'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C)). "Net of" a
+contra account ("debt, net of current portion", "PP&E, net of accumulated depreciation") is the row's own label."""
 _SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|, (?:sum|add)(?: up)?)\s+(.+)$")
 _DIFFERENCE = re.compile(r"(?i)\b(?:the )?(?:difference|gap) between\s+(.+)$")
 _RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")

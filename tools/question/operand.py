@@ -99,7 +99,7 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
             got = _resolve(" ".join(re.sub(r"\([^()]*\)", " ", text).split()), defined, anchor)
     if isinstance(got, Unknown):  # "total current liabilities, as of September 28, 2024": the operand ends at the clause
         head = re.split(r",\s|\s[—–-]\s|;\s|\?", text, maxsplit=1)[0]
-        if head != text and head.strip():
+        if head != text and head.strip() and not _label_comma(text[len(head):]):
             cut = _resolve(head, defined, anchor)
             if not isinstance(cut, Unknown):
                 return cut
@@ -112,6 +112,24 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
                 return total
         return Unknown(phrase=text or phrase.strip() or "(nothing)")
     return got
+
+
+_CLAUSE_START = re.compile(r"(?i)(?:as|at|for|in|on|during|ended|ending|net|excluding|including|incl|excl|ex|which|where|"
+                           r"i\.e|e\.g|from|per|the|each|both|all|then|so|that|this|these|those|round(?:ed)?|expressed|"
+                           r"to|with|without|before|after|not|only|see|reported|shown|less|plus|minus|times|over|"
+                           r"divided|multiplied)\b")
+
+
+def _label_comma(rest: str) -> bool:
+    """Is the comma that starts `rest` a list's inside one row's label ("cash, cash equivalents and short-term
+    investments"), not the end of the operand before a clause ("total current liabilities, as of ...")? A label
+    goes on with words of a list (no period, no clause word, an "and" before its last item)."""
+    m = re.match(r",\s+(.+)$", rest)
+    if not m:
+        return False
+    tail = m.group(1).strip(" .")
+    return bool(re.search(r"\band\b", tail)) and not _CLAUSE_START.match(tail) and not re.search(r"[\d,;:()⟦]", tail) \
+        and not _PERIOD.search(tail) and len(tail.split()) <= 6
 
 
 def _is_period(words: str) -> bool:

@@ -178,7 +178,16 @@ def years_written(text: str) -> list[int]:
     order of appearance, without repeats."""
     out = [(m.start(), int(m.group(1))) for m in _FY4.finditer(text)]
     out += [(m.start(), 2000 + int(m.group(1))) for m in _FY2.finditer(text)]
+    filing = [a for a, _y in out if any(m.start() <= a < m.end() for m in _FILING_YEAR.finditer(text))]
+    if filing and len(filing) < len(out):  # "In Meta's FY2024 10-K, ... the prior year (2023)": the filing's year
+        out = [(a, y) for a, y in out if a not in filing]  # dates the document, the other year is the one asked
     return uniq(y for _, y in sorted(out))
+
+
+_FILING_YEAR = re.compile(r"(?i)\b(?:FY|fiscal(?:\s+year)?)?\s*['’]?(?:19|20)?\d\d\s+(?:form\s+)?(?:10-?[KQ]|annual report|"
+                          r"quarterly report|proxy(?: statement)?)\b|\b(?:10-?[KQ]|annual report)\s+(?:for|of)\s+(?:the\s+)?"
+                          r"(?:fiscal\s+(?:year\s+)?|FY\s*)?['’]?(?:19|20)?\d\d\b")
+"""A year that names a filing ("FY2024 10-K", "the 10-K for fiscal 2024"), not a period asked of it."""
 
 
 def year_mentions(text: str) -> int:

@@ -25,11 +25,17 @@ def arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str,
     """Arithmetic the head writes over known operands, sentence by sentence (the first that holds some): the span
     from its first operand to its last, when every operand between resolves (else None: "over the past three
     years" is no division)."""
+    head = _REQUEST_DASH.sub("? ", head)  # "A net of B - what's that in USD millions?": the dash ends the arithmetic
     for sentence in re.split(r"(?<=[?;:])\s+|(?<=\.)\s+(?=[A-Z])", head):  # "Apple asset turnover, 9M: A over B"
         found = _sentence_arithmetic(sentence, defined)
         if found is not None:
             return found
     return None
+
+
+_REQUEST_DASH = re.compile(r"(?i)\s+[-–—]+\s+(?=(?:what|what's|how|which|give|report|answer|please|express|round|"
+                           r"show|tell|state|in (?:usd|\$|dollars|millions|billions|percent))\b)")
+"""A dash before a request or the answer's format is punctuation, no subtraction."""
 
 
 def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str, bool]]:

@@ -496,9 +496,11 @@ def _has_metric(expr: Expr) -> bool:
 
 def _unknown(head: str) -> Optional[Formula]:
     """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
+    asked = _METRIC_NOUN.search(head)
     if not re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|tell)\b",
-                     head):
-        return None
+                     head) and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?",
+                                                       head[asked.end():])):
+        return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
     qualified = _QUALIFIED.search(head)
     if qualified:  # "autonomy-adjusted EBITDA margin": a known metric under a qualifier finrag does not model
         name = qualified.group(0)
@@ -508,7 +510,7 @@ def _unknown(head: str) -> Optional[Formula]:
     m = _METRIC_NOUN.search(head)
     if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
         return None  # a cover fact ("Central Index Key") or a metric the catalog knows
-    name = _bare_name(m.group("name"))
+    name = re.sub(r"^(?:[A-Z][\w&.-]*\s+)+(?=[a-z])", "", _bare_name(m.group("name")))  # not the company's name
     if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or (
             item_in_question(name) and not _OWN_MEASURE.search(name)):
         return None  # a line item's ratio or score may be the item's; a line item's retention or efficiency is not

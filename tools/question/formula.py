@@ -64,7 +64,7 @@ _DEFINE = [
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}\s*:\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+[^=?.;:]{{1,40}}?)?\s*:\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
 ]
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
@@ -260,7 +260,7 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                                 "of a filing")
                 continue
             if index >= len(_DEFINE) - 2 and (expr is None or not arithmetic or any(
-                    not label_like(u) for u in expr_unknowns(expr))):
+                    not label_like(_qualified_out(u)) for u in expr_unknowns(expr))):
                 continue  # "Name: words", "Name is words" define only when arithmetic over line items or rows
             taken.append(m.span())
             spans.append((m.start(), m.end()))
@@ -289,6 +289,13 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 out[""] = (expr, rhs, percent, n)
                 spans.append(found.span())
     return out, spans, problems
+
+
+def _qualified_out(phrase: str) -> str:
+    """An operand's words without its period, its source and its glosses ("number of employees at quarter end (as
+    reported in this 10-Q)" is "number of employees"): what must read as a row's label."""
+    t = clean_phrase(re.sub(r"\([^()]*\)|⟦[^⟧]*⟧", " ", phrase))
+    return " ".join(re.sub(r"(?i)\b(?:at|as of)\s+(?:the\s+)?(?:quarter|year|period)[- ]end\b", " ", t).split())
 
 
 def _arithmetic_in(text: str) -> bool:

@@ -254,7 +254,7 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
     m = _AVERAGE.match(low)
     if m:
         words = _AVERAGE_WORDS.sub(" ", m.group(1))
-        inner = _item(words)
+        inner = _item(words) or _item(m.group(1).strip())  # a label with "and" of its own ("property, plant and ...")
         subject = defined.get(SUBJECT)
         if inner is None and not words.strip() and isinstance(subject, Item):
             inner = subject  # "the average of the opening and closing balances": of the measure the question names

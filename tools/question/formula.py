@@ -170,7 +170,7 @@ _DAYS = re.compile(r"(?i)\b(?:in|as|answer in|expressed in) days\b")
 _CHANGE = re.compile(r"(?i)\bby how many percentage points\b|\bchange in percentage points\b|\bpercentage[- ]points? "
                      r"change\b|\bchange\b[^.?]*\bin (?:percentage )?points\b|\b(?:(?:19|20)\d\d|current) minus "
                      r"(?:(?:19|20)\d\d|prior)\b|\b(?:minus|less|subtract(?:ing)?) the same (?:ratio|metric|measure|"
-                     r"margin|figure|percentage|number)\b|\bpp\b")
+                     r"margin|figure|percentage|number)\b|\bpp\b(?!&)")
 """The question asks how its metric changed between two periods (in percentage points for a percentage)."""
 _SAME = re.compile(r"(?i),?\s*(?:and\s+)?(?:then\s+)?(?:minus|less|subtract(?:ing)?)\s+the same\s+(?:ratio|metric|measure|"
                    r"margin|figure|percentage|number)\b[^.?;]*")

@@ -139,3 +139,15 @@ def test_a_row_of_the_items_words_in_a_table_of_the_other_kind_is_not_read():
     assert bound is not None and bound.concepts == ["us-gaap:DepreciationDepletionAndAmortization"]
     balance = bind_row(tagged, ROW + "depreciation and amortization", "")  # no line item: both rows are candidates
     assert balance is not None and len(balance.concepts) == 2
+
+
+@pytest.mark.parametrize("question, expected", [
+    # an amount plus a ratio of amounts measures nothing: the sum is over the divisor
+    ("Nike FY2024 cost ratio (cost of sales + SG&A over revenues). Percent.", "(cogs + sga) / revenue"),
+    ("EBIT + D&A divided by interest expense for Pepsi 2024", "(operating income + depreciation amortization) / "
+                                                               "interest expense"),
+    # a ratio less a number stays as written (growth), and so does a sum over an explicit group
+    ("Pepsi growth := revenue 2024 / revenue 2023 - 1", "revenue / revenue (a year before) - 1"),
+])
+def test_an_amount_plus_a_ratio_is_the_sum_over_its_divisor(question, expected):
+    assert _read(question) == expected

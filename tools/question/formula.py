@@ -37,6 +37,7 @@ from finrag.state.formula import (
 from finrag.tools.question.asks import aggregate_of, definition_head
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
+from finrag.tools.question.listed import summed_list
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve
 from finrag.tools.question.role_operators import fraction_roles
@@ -111,7 +112,7 @@ _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s
 
 def formula_of(text: str) -> Optional[Formula]:
     """The question's formula (see the module docstring), or None when it defines, composes and names none."""
-    q = _listed(" ".join(text.replace("’", "'").split()))
+    q = summed_list(" ".join(text.replace("’", "'").split()))
     q = re.sub(r"(?i)\bvs\.", "vs", q)  # "vs." ends no sentence
     change = bool(_CHANGE.search(q)) or aggregate_of(definition_head(q)) == "change"
     q = _SAME.sub("", q)  # "..., minus the same ratio in 2023": the change is asked, the clause read
@@ -136,31 +137,6 @@ def formula_of(text: str) -> Optional[Formula]:
             _divides(found.expression):
         found = found.model_copy(update={"unit": "days"})
     return _as_change(found) if change and found is not None else found
-
-
-_LISTED = re.compile(r"(?i)\b(?:parts|components|items|inputs|lines|made up of|consisting of)\s*:\s*(?P<list>(?:[-•*–]\s+"
-                     r"[^•*–]+?\s*){2,}?)(?:[.;]\s*)?(?P<those>\b(?:then\s+|now\s+)?(?:add|sum|total)\s+(?:up\s+)?(?:those|"
-                     r"these|them|the\s+\w+)(?:\s+\w+)?(?:\s+up)?)(?P<rest>\s*,?\s*(?:and|then)\s+(?:divide|multiply)\b"
-                     r"[^.?]*)?")
-
-
-def _listed(q: str) -> str:
-    """A bulleted list of operands ("Parts: - A - B - C Add those three up and divide by revenue", its lines joined)
-    written as the sum it asks: "Calculate it as (A + B + C) / revenue." A list not summed after it stays as written
-    (its dashes may be minus signs)."""
-    m = _LISTED.search(q)
-    if not m:
-        return q
-    items = [i.strip(" ;,.") for i in re.split(r"(?:^|\s)[-•*–]\s+", " " + m.group("list")) if i.strip(" ;,.")]
-    if len(items) < 2:
-        return q
-    how = re.sub(r"(?i)^\s*,?\s*(?:and|then)\s+(divide|multiply)\b\s*(?:it|that|them|the (?:sum|total))?\s*(?:by\b)?",
-                 lambda d: " divided by " if d.group(1).lower() == "divide" else " multiplied by ", m.group("rest") or "")
-    before = q[:m.start()].rstrip(" :.")
-    name = re.sub(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\bq[1-4]\b", " ", re.split(r"[.?!:;]\s+", before)[-1])
-    name = " ".join(re.sub(r"^(?:[A-Z][\w&.'-]*\s+)+(?=[a-z])", "", name.strip()).split())  # not the company's name
-    verb = f"Define {name} as" if re.fullmatch(r"[a-z][\w&' -]{2,40}", name) else "Calculate it as"
-    return f"{before}. {verb} ({' + '.join(items)}){how}{q[m.end():]}"
 
 
 _DAYS = re.compile(r"(?i)\b(?:in|as|answer in|expressed in) days\b")

@@ -15,7 +15,7 @@ import functools
 import re
 from typing import Callable, Optional
 
-from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
+from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
 from finrag.tools.question.operand import SUBJECT, name_key, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
 from finrag.tools.question.role_operators import after, bare_to, distinct_parts, framed
@@ -256,7 +256,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
             right = operand()
             if right is None:
                 return None
-            left = BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
+            left = _amounts_over(op, left, right) if op in "+-" else BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
         return left
 
     def expr() -> Optional[Expr]:
@@ -288,6 +288,21 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     if out is None or at[0] != len(tokens):
         return None, percent, n
     return out, percent, n
+
+
+def _amount(e: Expr) -> bool:
+    """Is the expression an amount (a line item, a balance's average, a row, or their sum), not a ratio or a number?"""
+    if isinstance(e, (Item, Average, Unknown)):
+        return True
+    return isinstance(e, BinOp) and e.op in "+-" and _amount(e.left) and _amount(e.right)
+
+
+def _amounts_over(op: str, left: Expr, right: Expr) -> Expr:
+    """`left op right`, except that an amount plus (or less) a ratio of amounts, which measures nothing, is the sum
+    over the ratio's divisor: "R&D + SG&A over total net sales" is (R&D + SG&A) / total net sales."""
+    if _amount(left) and isinstance(right, BinOp) and right.op == "/" and _amount(right.left) and _amount(right.right):
+        return BinOp(op="/", left=BinOp(op=op, left=left, right=right.left), right=right.right)  # type: ignore[arg-type]
+    return BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
 
 
 def defined_in_place(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:

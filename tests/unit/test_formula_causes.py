@@ -151,3 +151,12 @@ def test_a_row_of_the_items_words_in_a_table_of_the_other_kind_is_not_read():
 ])
 def test_an_amount_plus_a_ratio_is_the_sum_over_its_divisor(question, expected):
     assert _read(question) == expected
+
+
+def test_balances_named_by_role_and_a_subject_qualified_away():
+    """"end balance / year-end balance - 1" of a balance is the ending balance over the prior one; a line item
+    qualified by a word that makes it another measure ("deferred revenue") is no subject of bare roles."""
+    assert _read("Nike inventories growth := end balance / year-end balance - 1, in %") == \
+        "inventory / inventory (a year before) - 1"
+    f = formula_of("How much did Nike's current deferred revenue grow? growth = end balance / year-end balance - 1")
+    assert f is not None and f.expression is not None and "revenue" not in expr_text(f.expression)

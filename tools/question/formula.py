@@ -183,7 +183,9 @@ def _roles_defined(q: str) -> tuple[str, Optional[Formula]]:
 def _subject(q: str) -> dict[str, Expr]:
     """The measure bare period operands refer to ("(current - prior) / prior" of "total revenues"): the first line item
     the question names, as `operand.SUBJECT`; {} when it names none."""
-    items = item_in_question(re.sub(r"(?i)\baverage\b", " ", q))
+    text = re.sub(r"(?i)\baverage\b", " ", q)
+    items = [(at, item) for at, item in item_in_question(text)  # "deferred revenue" names no revenue
+             if not any(re.search(x + r"\W*$", text[max(0, at - 24):at], re.I) for x in LINE_ITEMS[item].exclude)]
     return {SUBJECT: Item(item=items[0][1])} if items else {}
 
 

@@ -232,7 +232,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     not parse (unbalanced parentheses, an operator without an operand); more than `MAX_TERMS` operands are
     counted, not built."""
     defined = defined or {}
-    text = rewrite(" ".join(text.split()), defined)
+    text = rewrite(_roles_dated(" ".join(text.split())), defined)
     percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?|share) of\b", text))  # a fraction: a ratio
     tokens = defined_in_place(split_operators(text))
     years = [y for w in re.findall(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\b[1-4][qh]\s*'?\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
@@ -288,6 +288,20 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     if out is None or at[0] != len(tokens):
         return None, percent, n
     return out, percent, n
+
+
+_END_ROLE = re.compile(r"(?i)(?<![\w-])(?:(?:period|quarter)[- ])?end(?:ing)? balance\b")
+_YEAR_END_ROLE = re.compile(r"(?i)(?<!prior )(?<!previous )\b(?:fiscal )?year[- ]end balance\b")
+
+
+def _roles_dated(text: str) -> str:
+    """Two balances named by role, "end balance / year-end balance": the end balance is the asked period's, the
+    year-end balance the fiscal year's end before it (a 10-Q's comparative balance), so "year-end" is read "prior" and
+    "end" is "ending"."""
+    if _END_ROLE.search(text) and _YEAR_END_ROLE.search(text):
+        text = _YEAR_END_ROLE.sub("prior balance", text)
+        text = _END_ROLE.sub("ending balance", text)
+    return text
 
 
 def _amount(e: Expr) -> bool:

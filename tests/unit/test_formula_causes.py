@@ -160,3 +160,10 @@ def test_balances_named_by_role_and_a_subject_qualified_away():
         "inventory / inventory (a year before) - 1"
     f = formula_of("How much did Nike's current deferred revenue grow? growth = end balance / year-end balance - 1")
     assert f is not None and f.expression is not None and "revenue" not in expr_text(f.expression)
+
+
+def test_relative_to_a_period_is_a_comparison_and_a_company_before_a_colon_is_no_name():
+    assert formula_of("Please provide the percentage change in Nike's net income for the fiscal year ended May 31, "
+                      "2024 relative to the fiscal year ended May 31, 2023") is None  # no division by a period
+    f = formula_of("Nike: research and development spend relative to revenue for fiscal 2024")
+    assert f is not None and f.name != "nike" and expr_text(f.expression) == "rnd / revenue"  # "spend" is expense

@@ -70,7 +70,8 @@ _DEFINE = [
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
 _PERIOD_NAME = re.compile(r"(?:(?:the|this|that|current|prior|fiscal)\s+)?(?:quarter|year|period|month|half|ytd)")
-"""A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's."""
+"""A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's (nor
+does one capitalised word alone that finrag reads as no measure, the company's: "Meta: R&D relative to revenue")."""
 _FORMAT_WORDS = r"(?:%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
                 r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
                 r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
@@ -248,7 +249,9 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             name, rhs = m.group("name").strip(" ,"), strip_format(m.group("rhs"))
             if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
-            key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
+            key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) or (
+                index == len(_DEFINE) - 1 and re.fullmatch(r"[A-Z][a-z][\w&.'’-]*", name)
+                and not _known(name_key(name))) else \
                 name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
                                                     and not _arithmetic_in(rhs))
@@ -507,8 +510,9 @@ def _has_metric(expr: Expr) -> bool:
 def _unknown(head: str) -> Optional[Formula]:
     """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
     asked = _METRIC_NOUN.search(head)
-    if not re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|tell)\b",
-                     head) and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?",
+    worded = bool(re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|"
+                            r"tell)\b", head))
+    if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?",
                                                        head[asked.end():])):
         return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
     qualified = _QUALIFIED.search(head)
@@ -520,7 +524,9 @@ def _unknown(head: str) -> Optional[Formula]:
     m = _METRIC_NOUN.search(head)
     if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
         return None  # a cover fact ("Central Index Key") or a metric the catalog knows
-    name = re.sub(r"^(?:[A-Z][\w&.-]*\s+)+(?=[a-z])", "", _bare_name(m.group("name")))  # not the company's name
+    name = _bare_name(m.group("name"))
+    if not worded:  # a terse query begins with the company's name: no part of the metric's
+        name = re.sub(r"^(?:[A-Z][\w&.-]*\s+)+(?=[a-z])", "", name)
     if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or (
             item_in_question(name) and not _OWN_MEASURE.search(name)):
         return None  # a line item's ratio or score may be the item's; a line item's retention or efficiency is not

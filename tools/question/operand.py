@@ -46,7 +46,7 @@ _AVERAGE_WORDS = re.compile(r"(?i)\b(?:the|of|its|balances?|beginning|ending|ope
                             r"(?:end-of-)?year(?:[- ]end)?s?|prior|previous|current|two|2|and|between|at|over|for|"
                             r"fiscal|period|(?:fy ?)?(?:19|20)\d\d)\b|-")
 _FILLER = {"the", "a", "an", "its", "their", "company", "company's", "companys", "firm's", "total's", "reported",
-           "gaap", "unadjusted", "consolidated", "expense", "expenses", "cost", "costs", "amount", "amounts", "figure",
+           "gaap", "unadjusted", "consolidated", "expense", "expenses", "spend", "spending", "cost", "costs", "amount", "amounts", "figure",
            "value", "balance", "balances", "line", "item", "of", "from", "in", "on", "for", "at", "to", "year",
            "period", "quarter", "quarterly", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
            "then", "by", "that", "this", "it", "which"}

@@ -54,6 +54,9 @@ _SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compu
 _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate|report|give|find|determine|estimate|"\
         r"of|for|in|during|and|as|by|here|where|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
+_A_PERIOD = r"(?:the\s+)?(?:fy\s*|fiscal\s+|q[1-4]\b|[1-4]q|[12]h|h[12]\b|(?:first|second|third|fourth)\s+(?:quarter|half)|" \
+            r"(?:three|six|nine|twelve)\s+months|(?:19|20)\d\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
+"""The start of a period after a name ("revenue per employee for Q2 2025: ..."), not of another name ("for Amazon")."""
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
                rf"(?:(?:[\w&.-]+\s+){{0,3}}?[\w&.-]+(?:'s|s')\s+)?(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
@@ -65,13 +68,13 @@ _DEFINE = [
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+[^=?.;:]{{1,40}}?)?\s*:\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?)?\s*:\s+(?P<rhs>[^:]*?)"
+               rf"{_SENTENCE_END}"),
 ]
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
 _PERIOD_NAME = re.compile(r"(?:(?:the|this|that|current|prior|fiscal)\s+)?(?:quarter|year|period|month|half|ytd)")
-"""A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's (nor
-does one capitalised word alone that finrag reads as no measure, the company's: "Meta: R&D relative to revenue")."""
+"""A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's."""
 _FORMAT_WORDS = r"(?:%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
                 r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
                 r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
@@ -249,9 +252,9 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             name, rhs = m.group("name").strip(" ,"), strip_format(m.group("rhs"))
             if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
-            key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) or (
-                index == len(_DEFINE) - 1 and re.fullmatch(r"[A-Z][a-z][\w&.'’-]*", name)
-                and not _known(name_key(name))) else \
+            if index == len(_DEFINE) - 1 and re.fullmatch(r"[A-Z][a-z][\w&.'’-]*", name) and not _known(name_key(name)):
+                continue  # "Meta: R&D relative to revenue": the company before a colon; the head's arithmetic is read
+            key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
                 name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
                                                     and not _arithmetic_in(rhs))

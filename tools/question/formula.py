@@ -252,8 +252,6 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             name, rhs = m.group("name").strip(" ,"), strip_format(m.group("rhs"))
             if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
-            if index == len(_DEFINE) - 1 and re.fullmatch(r"[A-Z][a-z][\w&.'’-]*", name) and not _known(name_key(name)):
-                continue  # "Meta: R&D relative to revenue": the company before a colon; the head's arithmetic is read
             key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
                 name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")

@@ -43,6 +43,7 @@ from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resol
 from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
+from finrag.tools.vocabulary.dates import MONTH_WORDS
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, item_in_question
 
 __all__ = ["formula_of"]
@@ -55,8 +56,7 @@ _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate
         r"of|for|in|during|and|as|by|here|where|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
 _A_PERIOD = r"(?:the\s+)?(?:fy\s*|fiscal\s+|q[1-4]\b|[1-4]q|[12]h|h[12]\b|(?:first|second|third|fourth)\s+(?:quarter|half)|" \
-            r"(?:three|six|nine|twelve)\s+months|(?:19|20)\d\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
-"""The start of a period after a name ("revenue per employee for Q2 2025: ..."), not of another name ("for Amazon")."""
+            rf"(?:three|six|nine|twelve)\s+months|(?:19|20)\d\d|{MONTH_WORDS}\.?\s+\d)"  # "for Q2 2025:", not "for Amazon"
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
                rf"(?:(?:[\w&.-]+\s+){{0,3}}?[\w&.-]+(?:'s|s')\s+)?(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
@@ -301,8 +301,7 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
 
 
 def _qualified_out(phrase: str) -> str:
-    """An operand's words without its period, its source and its glosses ("number of employees at quarter end (as
-    reported in this 10-Q)" is "number of employees"): what must read as a row's label."""
+    """An operand's words without period, source and glosses: what must read as a row's label."""
     t = clean_phrase(re.sub(r"\([^()]*\)|⟦[^⟧]*⟧", " ", phrase))
     return " ".join(re.sub(r"(?i)\b(?:at|as of)\s+(?:the\s+)?(?:quarter|year|period)[- ]end\b", " ", t).split())
 
@@ -368,9 +367,8 @@ _MAGNITUDES = re.compile(r"(?i)\b(?:taken|treated|expressed|used|counted) as (?:
 
 
 def _noun_of_name(expr: Expr, head: str, exprs: dict[str, Expr]) -> Expr:
-    """The expression with an operand that is the asked name's last word ("margin over net operating revenues" after
-    "EBITDA margin:", EBITDA defined) read as the defined name written before that word in the head: the noun of a
-    measure named "<defined> <noun>" stands for its defined part."""
+    """An operand that is the asked name's noun ("margin over revenues" after "EBITDA margin:", EBITDA defined) read
+    as the defined name written before that noun in the head."""
     if isinstance(expr, Unknown):
         word = name_key(clean_phrase(expr.phrase))
         key = next((k for k in exprs if k and word and re.search(rf"\b{re.escape(k)} {re.escape(word)}\b",
@@ -515,8 +513,7 @@ def _unknown(head: str) -> Optional[Formula]:
     asked = _METRIC_NOUN.search(head)
     worded = bool(re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|"
                             r"tell)\b", head))
-    if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?",
-                                                       head[asked.end():])):
+    if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?", head[asked.end():])):
         return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
     qualified = _QUALIFIED.search(head)
     if qualified:  # "autonomy-adjusted EBITDA margin": a known metric under a qualifier finrag does not model

@@ -250,8 +250,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             if any(a <= m.start() < b or a < m.end() <= b for a, b in taken):
                 continue
             name, rhs = m.group("name").strip(" ,"), strip_format(m.group("rhs"))
-            if index == len(_DEFINE) - 1 and m.end("name") < m.start("rhs") - 3 and re.fullmatch(r"[A-Z][\w&.'’-]*", name):
-                continue  # "cost of debt for Amazon in 2024:": the period follows a measure's name, not a company's
+            if index == len(_DEFINE) - 1 and m.end("name") < m.start("rhs") - 3 and re.search(r"(?:^|\s)[A-Z][\w&.'’-]*$", name):
+                continue  # "cost of debt for Amazon in 2024:", "mix at Boeing in 2024:": a period follows no company
             if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
             key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \

@@ -301,8 +301,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
 
 
 def _qualified_out(phrase: str) -> str:
-    """An operand's words without period, source and glosses: what must read as a row's label."""
-    t = clean_phrase(re.sub(r"\([^()]*\)|⟦[^⟧]*⟧", " ", phrase))
+    """An operand's words without article, glosses and "at quarter end": what must read as a row's label."""
+    t = re.sub(r"(?i)^\s*(?:the|a|an)\s+", "", re.sub(r"\([^()]*\)|⟦[^⟧]*⟧", " ", phrase))
     return " ".join(re.sub(r"(?i)\b(?:at|as of)\s+(?:the\s+)?(?:quarter|year|period)[- ]end\b", " ", t).split())
 
 

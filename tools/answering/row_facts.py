@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX
-from finrag.tools.vocabulary.line_items import ROW, match_score
+from finrag.tools.vocabulary.line_items import LINE_ITEMS, ROW, match_score
 
 __all__ = ["RowBinding", "bind_row", "words_of"]
 
@@ -75,10 +75,15 @@ def _score(item: str, fact: dict, want: set[str]) -> float:
     return 0.0
 
 
-def _best(facts: list[dict], item: str, like: str) -> list[str]:
+def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = None) -> list[str]:
     want = words_of(item[len(ROW):].partition("@")[0])
     scored: dict[str, float] = {}
+    flow = LINE_ITEMS[like].flow if like in LINE_ITEMS else None
     for f in facts:
+        if flow is not None and contexts is not None and f.get("context") in contexts and \
+                ("instant" in contexts[f["context"]]) == flow:
+            continue  # a row of the line item's words in a table of the other kind (a deferred tax asset's
+            # "Depreciation and amortization" is no flow of the year): never another measure
         s = _score(item, f, want)
         if s:
             scored[str(f["concept"])] = max(scored.get(str(f["concept"]), 0.0), s)
@@ -93,11 +98,11 @@ def _best(facts: list[dict], item: str, like: str) -> list[str]:
 def bind_row(tagged: dict, item: str, like: str = "") -> Optional[RowBinding]:
     """The concepts and facts the row item reads (see the module docstring), or None when the filing shows no such
     row."""
-    concepts = _best(tagged.get("facts") or [], item, like)
+    concepts = _best(tagged.get("facts") or [], item, like, tagged.get("contexts"))
     if concepts:
         return RowBinding(concepts, tagged)
     members = tagged.get("member_facts") or []
-    concepts = _best(members, item, like)
+    concepts = _best(members, item, like, tagged.get("member_contexts"))
     if not concepts:
         return None
     contexts = tagged.get("member_contexts") or {}

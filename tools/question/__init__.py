@@ -10,6 +10,7 @@ formula.py: the formula a question asks for (`finrag.state.formula.Formula`).
 formula_text.py: arithmetic written in words, read into an expression.
 head_arithmetic.py: arithmetic the head of a question writes ("What is Tesla's EBITDA less capex for 2024?",
     "(Marketing and sales + General and administrative) / Revenue"), read into an expression over known operands.
+listed.py: a bulleted list of parts that the question then sums, written as the definition it is.
 measure.py: the measure a question asks for.
 operand.py: one operand of a formula written in words, resolved.
 role_operators.py: arithmetic written by where the operands stand ("A to B", "A after B", a numerator and a

@@ -46,8 +46,9 @@ _ALTERNATIVES = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|highe
 _DRIVERS = re.compile(r"(?i)\bwhat (?:drove|drives|caused|led to|explains?|were the (?:main |primary )?(?:drivers|reasons))\b|"
                       r"\bwhy did\b|\bwhat (?:is|was|were) the (?:main |primary )?(?:driver|reason)s?\b|\bwhy\b")
 _SCALE = re.compile(r"(?i)\b(?:in|usd|\$)\s*(?:usd\s*)?(thousands|millions|billions)\b|\bunits of (?:usd )?(millions|billions|thousands)")
-_DECIMALS = re.compile(r"(?i)\b(one|two|three|four|zero|no|\d) (?:decimal(?:s|\s+(?:places?|points?|digits?))?\b|dp\b)")
-"""The decimals asked however written: "round to two decimal places", "to 3 decimals", "One decimal.", "4 dp"."""
+_DECIMALS = re.compile(r"(?i)\b(one|two|three|four|zero|no|\d)\s?(?:decimal(?:s|\s+(?:places?|points?|digits?))?\b|dp\b|"
+                       r"d\.p\.)")
+"""The decimals asked however written: "round to two decimal places", "to 3 decimals", "One decimal.", "4 dp", "2dp"."""
 _WORDNUM = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4}
 
 

@@ -37,11 +37,13 @@ from finrag.state.formula import (
 from finrag.tools.question.asks import aggregate_of, definition_head
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
+from finrag.tools.question.listed import summed_list
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve
 from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
+from finrag.tools.vocabulary.dates import MONTH_WORDS
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, item_in_question
 
 __all__ = ["formula_of"]
@@ -53,6 +55,8 @@ _SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compu
 _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate|report|give|find|determine|estimate|"\
         r"of|for|in|during|and|as|by|here|where|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
+_A_PERIOD = r"(?:the\s+)?(?:fy\s*|fiscal\s+|q[1-4]\b|[1-4]q|[12]h|h[12]\b|(?:first|second|third|fourth)\s+(?:quarter|half)|" \
+            rf"(?:three|six|nine|twelve)\s+months|(?:19|20)\d\d|{MONTH_WORDS}\.?\s+\d)"  # "for Q2 2025:", not "for Amazon"
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
                rf"(?:(?:[\w&.-]+\s+){{0,3}}?[\w&.-]+(?:'s|s')\s+)?(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
@@ -64,7 +68,8 @@ _DEFINE = [
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}\s*:\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?)?\s*:\s+(?P<rhs>[^:]*?)"
+               rf"{_SENTENCE_END}"),
 ]
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
@@ -105,13 +110,13 @@ _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|the
 _OWN_MEASURE = re.compile(r"(?i)\b(?:efficiency|productivity|value added|retention)$")
 """Metric nouns that make a measure of their own whatever line item stands before them ("net revenue retention")."""
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
-                      r"percent|\bpercent(?:age)?\b|%")
+                      r"percent|\bpercent(?:age)?\b|\bpct\b|\bper ?cent\b|%")
 """A percentage asked ("as a share of" asks one too; "as a fraction of" asks a ratio)."""
 
 
 def formula_of(text: str) -> Optional[Formula]:
     """The question's formula (see the module docstring), or None when it defines, composes and names none."""
-    q = " ".join(text.replace("’", "'").split())
+    q = summed_list(" ".join(text.replace("’", "'").split()))
     q = re.sub(r"(?i)\bvs\.", "vs", q)  # "vs." ends no sentence
     change = bool(_CHANGE.search(q)) or aggregate_of(definition_head(q)) == "change"
     q = _SAME.sub("", q)  # "..., minus the same ratio in 2023": the change is asked, the clause read
@@ -145,7 +150,7 @@ _DAYS = re.compile(r"(?i)\b(?:in|as|answer in|expressed in) days\b")
 _CHANGE = re.compile(r"(?i)\bby how many percentage points\b|\bchange in percentage points\b|\bpercentage[- ]points? "
                      r"change\b|\bchange\b[^.?]*\bin (?:percentage )?points\b|\b(?:(?:19|20)\d\d|current) minus "
                      r"(?:(?:19|20)\d\d|prior)\b|\b(?:minus|less|subtract(?:ing)?) the same (?:ratio|metric|measure|"
-                     r"margin|figure|percentage|number)\b|\bpp\b")
+                     r"margin|figure|percentage|number)\b|\bpp\b(?!&)")
 """The question asks how its metric changed between two periods (in percentage points for a percentage)."""
 _SAME = re.compile(r"(?i),?\s*(?:and\s+)?(?:then\s+)?(?:minus|less|subtract(?:ing)?)\s+the same\s+(?:ratio|metric|measure|"
                    r"margin|figure|percentage|number)\b[^.?;]*")
@@ -182,7 +187,9 @@ def _roles_defined(q: str) -> tuple[str, Optional[Formula]]:
 def _subject(q: str) -> dict[str, Expr]:
     """The measure bare period operands refer to ("(current - prior) / prior" of "total revenues"): the first line item
     the question names, as `operand.SUBJECT`; {} when it names none."""
-    items = item_in_question(re.sub(r"(?i)\baverage\b", " ", q))
+    text = re.sub(r"(?i)\baverage\b", " ", q)
+    items = [(at, item) for at, item in item_in_question(text)  # "deferred revenue" names no revenue
+             if not any(re.search(x + r"\W*$", text[max(0, at - 24):at], re.I) for x in LINE_ITEMS[item].exclude)]
     return {SUBJECT: Item(item=items[0][1])} if items else {}
 
 
@@ -243,6 +250,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             if any(a <= m.start() < b or a < m.end() <= b for a, b in taken):
                 continue
             name, rhs = m.group("name").strip(" ,"), strip_format(m.group("rhs"))
+            if index == len(_DEFINE) - 1 and m.end("name") < m.start("rhs") - 3 and re.search(r"(?:^|\s)[A-Z][\w&.'’-]*$", name):
+                continue  # "cost of debt for Amazon in 2024:", "mix at Boeing in 2024:": a period follows no company
             if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
             key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
@@ -260,7 +269,7 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                                 "of a filing")
                 continue
             if index >= len(_DEFINE) - 2 and (expr is None or not arithmetic or any(
-                    not label_like(u) for u in expr_unknowns(expr))):
+                    not label_like(_qualified_out(u)) for u in expr_unknowns(expr))):
                 continue  # "Name: words", "Name is words" define only when arithmetic over line items or rows
             taken.append(m.span())
             spans.append((m.start(), m.end()))
@@ -289,6 +298,12 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 out[""] = (expr, rhs, percent, n)
                 spans.append(found.span())
     return out, spans, problems
+
+
+def _qualified_out(phrase: str) -> str:
+    """An operand's words without article, glosses and "at quarter end": what must read as a row's label."""
+    t = re.sub(r"(?i)^\s*(?:the|a|an)\s+", "", re.sub(r"\([^()]*\)|⟦[^⟧]*⟧", " ", phrase))
+    return " ".join(re.sub(r"(?i)\b(?:at|as of)\s+(?:the\s+)?(?:quarter|year|period)[- ]end\b", " ", t).split())
 
 
 def _arithmetic_in(text: str) -> bool:
@@ -322,6 +337,8 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
     rhs = "; ".join(f"{k or 'it'} = {v[1]}" for k, v in definitions.items())
     percent = any(v[2] for v in definitions.values())
     composed = arithmetic(head, exprs)
+    if composed is not None and expr_unknowns(composed[0]):
+        composed = (_noun_of_name(composed[0], head, exprs), composed[1], composed[2])
     if composed is not None and expr_unknowns(composed[0]) and "" in definitions and \
             not expr_unknowns(definitions[""][0]):
         composed = None  # the head's short words ("stock-based comp") that the question's own definition spells out
@@ -347,6 +364,20 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
 _MAGNITUDES = re.compile(r"(?i)\b(?:taken|treated|expressed|used|counted) as (?:a )?positive\b|\bas positive (?:amounts|"
                          r"numbers|values|costs)\b|\babsolute values?\b|\bmagnitudes?\b")
 """The question asks each operand's magnitude ("all taken as positive amounts from the cash flow statement")."""
+
+
+def _noun_of_name(expr: Expr, head: str, exprs: dict[str, Expr]) -> Expr:
+    """An operand that is the asked name's noun ("margin over revenues" after "EBITDA margin:", EBITDA defined) read
+    as the defined name written before that noun in the head."""
+    if isinstance(expr, Unknown):
+        word = name_key(clean_phrase(expr.phrase))
+        key = next((k for k in exprs if k and word and re.search(rf"\b{re.escape(k)} {re.escape(word)}\b",
+                                                                 name_key(head))), None)
+        return exprs[key] if key is not None else expr
+    if isinstance(expr, BinOp):
+        return expr.model_copy(update={"left": _noun_of_name(expr.left, head, exprs),
+                                       "right": _noun_of_name(expr.right, head, exprs)})
+    return expr
 
 
 def composed_name(head: str, exprs: dict[str, Expr]) -> str:
@@ -479,9 +510,11 @@ def _has_metric(expr: Expr) -> bool:
 
 def _unknown(head: str) -> Optional[Formula]:
     """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
-    if not re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|tell)\b",
-                     head):
-        return None
+    asked = _METRIC_NOUN.search(head)
+    worded = bool(re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|"
+                            r"tell)\b", head))
+    if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?", head[asked.end():])):
+        return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
     qualified = _QUALIFIED.search(head)
     if qualified:  # "autonomy-adjusted EBITDA margin": a known metric under a qualifier finrag does not model
         name = qualified.group(0)
@@ -492,6 +525,8 @@ def _unknown(head: str) -> Optional[Formula]:
     if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
         return None  # a cover fact ("Central Index Key") or a metric the catalog knows
     name = _bare_name(m.group("name"))
+    if not worded:  # a terse query begins with the company's name: no part of the metric's
+        name = re.sub(r"^(?:[A-Z][\w&.-]*\s+)+(?=[a-z])", "", name)
     if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or (
             item_in_question(name) and not _OWN_MEASURE.search(name)):
         return None  # a line item's ratio or score may be the item's; a line item's retention or efficiency is not

@@ -15,7 +15,7 @@ import functools
 import re
 from typing import Callable, Optional
 
-from finrag.state.formula import BinOp, Expr, Item, Number, Unknown
+from finrag.state.formula import Average, BinOp, Expr, Item, Number, Unknown
 from finrag.tools.question.operand import SUBJECT, name_key, resolve, year_number
 from finrag.tools.question.operand import split_and as _split_and
 from finrag.tools.question.role_operators import after, bare_to, distinct_parts, framed
@@ -28,15 +28,17 @@ MAX_TERMS = 50
 
 _PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|as %|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
-    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])(?!\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?|q[1-4]\s*)?'?\d{{2,4}}\b|\s+the\s+(?:past|last|next|prior|first|same|whole|full|fiscal|year|quarter|period|six|nine|three|twelve)\b)|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b)"
+    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])(?!\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?|q[1-4]\s*)?'?\d{{2,4}}\b|\s+the\s+(?:past|last|next|prior|first|same|whole|full|fiscal|year|quarter|period|six|nine|three|twelve)\b)|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b|\b(?:relative|in relation|as a ratio) to\b(?!\s+(?:the\s+)?(?:(?:fy|fiscal|q[1-4]|year|quarter|period|prior|previous|same|last|first|second|third|fourth|six|nine|three|twelve)\b|'?\d)))"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b)"
-    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$)))"
+    r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$))(?!\s+(?:the\s+)?(?:current (?:portions?|"
+    r"maturities)|accumulated|allowances?|unamortized|reserves?)\b))"
     r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
 _SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}
-"""'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C))."""
+"""'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C)). "Net of" a
+contra account ("debt, net of current portion", "PP&E, net of accumulated depreciation") is the row's own label."""
 _SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|, (?:sum|add)(?: up)?)\s+(.+)$")
 _DIFFERENCE = re.compile(r"(?i)\b(?:the )?(?:difference|gap) between\s+(.+)$")
 _RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")
@@ -230,7 +232,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     not parse (unbalanced parentheses, an operator without an operand); more than `MAX_TERMS` operands are
     counted, not built."""
     defined = defined or {}
-    text = rewrite(" ".join(text.split()), defined)
+    text = rewrite(_roles_dated(" ".join(text.split())), defined)
     percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?|share) of\b", text))  # a fraction: a ratio
     tokens = defined_in_place(split_operators(text))
     years = [y for w in re.findall(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\b[1-4][qh]\s*'?\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
@@ -254,7 +256,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
             right = operand()
             if right is None:
                 return None
-            left = BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
+            left = _amounts_over(op, left, right) if op in "+-" else BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
         return left
 
     def expr() -> Optional[Expr]:
@@ -286,6 +288,35 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     if out is None or at[0] != len(tokens):
         return None, percent, n
     return out, percent, n
+
+
+_END_ROLE = re.compile(r"(?i)(?<![\w-])(?:(?:period|quarter)[- ])?end(?:ing)? balance\b")
+_YEAR_END_ROLE = re.compile(r"(?i)(?<!prior )(?<!previous )\b(?:fiscal )?year[- ]end balance\b")
+
+
+def _roles_dated(text: str) -> str:
+    """Two balances named by role, "end balance / year-end balance": the end balance is the asked period's, the
+    year-end balance the fiscal year's end before it (a 10-Q's comparative balance), so "year-end" is read "prior" and
+    "end" is "ending"."""
+    if _END_ROLE.search(text) and _YEAR_END_ROLE.search(text):
+        text = _YEAR_END_ROLE.sub("prior balance", text)
+        text = _END_ROLE.sub("ending balance", text)
+    return text
+
+
+def _amount(e: Expr) -> bool:
+    """Is the expression an amount (a line item, a balance's average, a row, or their sum), not a ratio or a number?"""
+    if isinstance(e, (Item, Average, Unknown)):
+        return True
+    return isinstance(e, BinOp) and e.op in "+-" and _amount(e.left) and _amount(e.right)
+
+
+def _amounts_over(op: str, left: Expr, right: Expr) -> Expr:
+    """`left op right`, except that an amount plus (or less) a ratio of amounts, which measures nothing, is the sum
+    over the ratio's divisor: "R&D + SG&A over total net sales" is (R&D + SG&A) / total net sales."""
+    if _amount(left) and isinstance(right, BinOp) and right.op == "/" and _amount(right.left) and _amount(right.right):
+        return BinOp(op="/", left=BinOp(op=op, left=left, right=right.left), right=right.right)  # type: ignore[arg-type]
+    return BinOp(op=op, left=left, right=right)  # type: ignore[arg-type]
 
 
 def defined_in_place(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:

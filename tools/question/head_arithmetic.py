@@ -16,7 +16,7 @@ from typing import Optional
 
 from finrag.state.formula import Expr, Number, Unknown, expr_unknowns
 from finrag.tools.question.formula_text import defined_in_place, expression_of, rewrite, split_operators
-from finrag.tools.question.operand import clean_phrase, resolve
+from finrag.tools.question.operand import clean_phrase, name_key, resolve
 
 __all__ = ["arithmetic", "label_like"]
 
@@ -25,11 +25,17 @@ def arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str,
     """Arithmetic the head writes over known operands, sentence by sentence (the first that holds some): the span
     from its first operand to its last, when every operand between resolves (else None: "over the past three
     years" is no division)."""
+    head = _REQUEST_DASH.sub("? ", head)  # "A net of B - what's that in USD millions?": the dash ends the arithmetic
     for sentence in re.split(r"(?<=[?;:])\s+|(?<=\.)\s+(?=[A-Z])", head):  # "Apple asset turnover, 9M: A over B"
         found = _sentence_arithmetic(sentence, defined)
         if found is not None:
             return found
     return None
+
+
+_REQUEST_DASH = re.compile(r"(?i)\s+[-–—]+\s+(?=(?:what|what's|how|which|give|report|answer|please|express|round|"
+                           r"show|tell|state|in (?:usd|\$|dollars|millions|billions|percent))\b)")
+"""A dash before a request or the answer's format is punctuation, no subtraction."""
 
 
 def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[Expr, str, bool]]:
@@ -76,6 +82,15 @@ def _sentence_arithmetic(head: str, defined: dict[str, Expr]) -> Optional[tuple[
     return expr, name, percent
 
 
+def _reads(cand: str, defined: dict[str, Expr]) -> Optional[Expr]:
+    """The operand the words name, or None: a name the question defines is one whatever its own operands are (its
+    unknowns are the definition's to say), else what `operand.resolve` reads when it holds no unknown."""
+    if name_key(clean_phrase(cand)) in defined:
+        return defined[name_key(clean_phrase(cand))]
+    got = resolve(cand, defined)
+    return None if expr_unknowns(got) else got
+
+
 def _grouped_period(tokens: list[tuple[str, str]], i: int) -> bool:
     """Is token i a bare period in a group of its own ("⟨revenue Q2 2025⟩ / ⟨Q2 2024⟩": the operand before it at that
     period), not a period after an operator word ("change in working capital over 2024": no division)?"""
@@ -108,7 +123,7 @@ def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
     row's label ("Marketing and sales", "cloud services and license support revenues")."""
     phrase = re.split(r",\s(?!(?:19|20)\d\d\b)|:\s|;\s|\s[—–]\s|\bi\.e\.,?\s|\be\.g\.,?\s|\bI mean\s", _LABEL_COMMA.sub(r" \1", phrase))[-1]
     phrase = phrase.strip(" ,")
-    if not expr_unknowns(resolve(phrase, defined)):
+    if _reads(phrase, defined) is not None:
         return phrase
     return _operand_suffix(phrase, defined) or (phrase if label_like(phrase) and len(phrase.split()) <= 8 else None)
 
@@ -117,8 +132,8 @@ def _closing(phrase: str, defined: dict[str, Expr], numbers: bool) -> Optional[s
     """The last operand of the head's arithmetic, as `_opening` reads the first (its beginning, before a word that can
     follow an operand: "capex for fiscal 2024")."""
     phrase = re.split(r",\s(?!(?:19|20)\d\d\b)|;\s|\?|\.\s|\s[—–]\s", _LABEL_COMMA.sub(r" \1", phrase))[0].strip(" .")
-    got = resolve(phrase, defined)
-    if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
+    got = _reads(phrase, defined)
+    if got is not None and (numbers or not isinstance(got, Number)):
         return phrase
     return _operand_prefix(phrase, defined, numbers=numbers) or (
         phrase if label_like(phrase) and len(phrase.split()) <= 8 else None)
@@ -133,10 +148,10 @@ def _operand_suffix(phrase: str, defined: dict[str, Expr], shortest: bool = Fals
         cand = " ".join(words[k:])
         if re.match(r"(?i)(?:and|or|of|to|by|with)\b", words[k]):
             continue  # "and sales" is no operand of "Marketing and sales"
-        got = resolve(cand, defined)
+        got = _reads(cand, defined)
         if shortest and _PERIOD_WORDS.fullmatch(cand):
             continue  # "current" of "current liabilities" names no operand of its own
-        if not expr_unknowns(got) and not isinstance(got, Number):
+        if got is not None and not isinstance(got, Number):
             return cand if k == 0 or _boundary(words[k - 1]) else None
     return None
 
@@ -162,10 +177,10 @@ def _operand_prefix(phrase: str, defined: dict[str, Expr], shortest: bool = Fals
     words = phrase.split()
     for k in (range(1, len(words) + 1) if shortest else range(len(words), 0, -1)):
         cand = " ".join(words[:k])
-        got = resolve(cand, defined)
+        got = _reads(cand, defined)
         if shortest and _PERIOD_WORDS.fullmatch(cand):
             continue  # "current" of "current liabilities" names no operand of its own
-        if not expr_unknowns(got) and (numbers or not isinstance(got, Number)):
+        if got is not None and (numbers or not isinstance(got, Number)):
             after = words[k] if k < len(words) else ""
             return cand if not after or _follows(after) or cand.endswith((",", ".", "?", ";", ":")) else None
     return None

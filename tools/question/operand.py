@@ -32,7 +32,7 @@ _DURATION = r"(?:three|six|nine|twelve|3|6|9|12)[- ]months?"
 _PERIOD = re.compile(rf"(?i)\b(?:(?:for|in|during|over|of)\s+)?(?:the\s+)?(?:first\s+)?{_DURATION}(?:\s+(?:ended|ending|to|"
                      r"through|period))?\b|\b(?:for|in|during|over)\s+the\s+(?:first\s+)?(?:half|quarter|nine months)\b|"
                      r"\b(?:h[12]|[369]m|ytd|year[- ]to[- ]date|first half)\b|\b[1-4]q\s*'?\d\d(?:\d\d)?\b|\b[12]h\s*'?\d\d(?:\d\d)?\b|"
-                     rf"\b(?:(?:at|as of|on|for|ended|ending)\s+)?{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d\b|"
+                     rf"\b(?:(?:at|as of|on|for|ended|ending)\s+)?{MONTH_WORDS}\.? \d{{1,2}}(?:,? (?:19|20)\d\d)?\b|"
                      r"\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
                      r"\bq[1-4]\s*(?:fy\s*)?'?\d{2,4}\b|"
@@ -46,7 +46,7 @@ _AVERAGE_WORDS = re.compile(r"(?i)\b(?:the|of|its|balances?|beginning|ending|ope
                             r"(?:end-of-)?year(?:[- ]end)?s?|prior|previous|current|two|2|and|between|at|over|for|"
                             r"fiscal|period|(?:fy ?)?(?:19|20)\d\d)\b|-")
 _FILLER = {"the", "a", "an", "its", "their", "company", "company's", "companys", "firm's", "total's", "reported",
-           "gaap", "unadjusted", "consolidated", "expense", "expenses", "cost", "costs", "amount", "amounts", "figure",
+           "gaap", "unadjusted", "consolidated", "expense", "expenses", "spend", "spending", "cost", "costs", "amount", "amounts", "figure",
            "value", "balance", "balances", "line", "item", "of", "from", "in", "on", "for", "at", "to", "year",
            "period", "quarter", "quarterly", "fiscal", "net", "us", "usd", "dollars", "dollar", "$", "and", "as", "is", "was",
            "then", "by", "that", "this", "it", "which"}
@@ -99,7 +99,7 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
             got = _resolve(" ".join(re.sub(r"\([^()]*\)", " ", text).split()), defined, anchor)
     if isinstance(got, Unknown):  # "total current liabilities, as of September 28, 2024": the operand ends at the clause
         head = re.split(r",\s|\s[—–-]\s|;\s|\?", text, maxsplit=1)[0]
-        if head != text and head.strip():
+        if head != text and head.strip() and not _label_comma(text[len(head):]):
             cut = _resolve(head, defined, anchor)
             if not isinstance(cut, Unknown):
                 return cut
@@ -112,6 +112,24 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
                 return total
         return Unknown(phrase=text or phrase.strip() or "(nothing)")
     return got
+
+
+_CLAUSE_START = re.compile(r"(?i)(?:as|at|for|in|on|during|ended|ending|net|excluding|including|incl|excl|ex|which|where|"
+                           r"i\.e|e\.g|from|per|the|each|both|all|then|so|that|this|these|those|round(?:ed)?|expressed|"
+                           r"to|with|without|before|after|not|only|see|reported|shown|less|plus|minus|times|over|"
+                           r"divided|multiplied)\b")
+
+
+def _label_comma(rest: str) -> bool:
+    """Is the comma that starts `rest` a list's inside one row's label ("cash, cash equivalents and short-term
+    investments"), not the end of the operand before a clause ("total current liabilities, as of ...")? A label
+    goes on with words of a list (no period, no clause word, an "and" before its last item)."""
+    m = re.match(r",\s+(.+)$", rest)
+    if not m:
+        return False
+    tail = m.group(1).strip(" .")
+    return bool(re.search(r"\band\b", tail)) and not _CLAUSE_START.match(tail) and not re.search(r"[\d,;:()⟦]", tail) \
+        and not _PERIOD.search(tail) and len(tail.split()) <= 6
 
 
 def _is_period(words: str) -> bool:
@@ -236,7 +254,7 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
     m = _AVERAGE.match(low)
     if m:
         words = _AVERAGE_WORDS.sub(" ", m.group(1))
-        inner = _item(words)
+        inner = _item(words) or _item(m.group(1).strip())  # a label with "and" of its own ("property, plant and ...")
         subject = defined.get(SUBJECT)
         if inner is None and not words.strip() and isinstance(subject, Item):
             inner = subject  # "the average of the opening and closing balances": of the measure the question names

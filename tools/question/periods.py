@@ -136,7 +136,7 @@ _RANGE = re.compile(r"(?i)(?:from|between)?\s*(?:fy|fiscal(?: year)?)?\s*'?((?:1
                     r"(?:the\s+)?(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)?\d\d)\b")
 _QUARTER = re.compile(r"(?i)\bq([1-4])\b|\b(first|second|third|fourth) quarter\b|\b([1-4])q\s*['’]?\d{2}(?:\d{2})?\b")
 YTD = re.compile(r"(?i)\b(?:six|nine) months\b|\byear[- ]to[- ]date\b|\bytd\b|\bfirst[- ](?:half|six|nine)\b|"
-                 r"\b(?:first|1st) (?:two|three) quarters\b|\bh1\b|\bthrough (?:the end of )?(?:q[23]\b|(?:the )?"
+                 r"\b(?:first|1st) (?:two|three) quarters\b|\bh1\b|\b1h(?=\s*['’]?\d\d\b|\b)|\b[69]m(?=\s*(?:fy\s*)?['’]?\d\d|\b)|\bthrough (?:the end of )?(?:q[23]\b|(?:the )?"
                  r"(?:second|third|2nd|3rd) (?:fiscal )?quarter\b)")
 """Words naming a year-to-date period of a 10-Q."""
 QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q(?:\s*['’]?\d{2}(?:\d{2})?)?\b")
@@ -144,7 +144,8 @@ QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q(?:\s*['�
 ANNUAL = re.compile(r"(?i)\bfiscal(?: year)?\b|\bfy\s*'?\d|\bannual\b|\bfull[- ]year\b|\bfor (?:the )?(?:year|twelve months)\b|"
                     r"\bin (?:19|20)\d\d\b")
 """Words naming a (fiscal) year."""
-_YTD_MONTHS = re.compile(r"(?i)\b(six|nine) months\b|\bfirst[- ](half|six|nine)\b|\b(?:first|1st) (two|three) quarters\b|\b(h1)\b|"
+_YTD_MONTHS = re.compile(r"(?i)\b(six|nine) months\b|\bfirst[- ](half|six|nine)\b|\b(?:first|1st) (two|three) quarters\b|\b(h1|1h)(?=\s*['’]?\d\d\b|\b)|"
+                         r"\b([69])m(?=\s*(?:fy\s*)?['’]?\d\d|\b)|"
                          r"\bthrough (?:the end of )?(?:q([23])\b|(?:the )?(second|third|2nd|3rd) (?:fiscal )?quarter\b)")
 _AS_OF = re.compile(r"(?i)\b(?:as of|as at|at|on|ended|ending)\s+((?:[A-Z][a-z]+\.? \d{1,2},? (?:19|20)\d{2})|"
                     r"(?:19|20)\d{2}-\d{2}-\d{2})")
@@ -178,7 +179,16 @@ def years_written(text: str) -> list[int]:
     order of appearance, without repeats."""
     out = [(m.start(), int(m.group(1))) for m in _FY4.finditer(text)]
     out += [(m.start(), 2000 + int(m.group(1))) for m in _FY2.finditer(text)]
+    filing = [a for a, _y in out if any(m.start() <= a < m.end() for m in _FILING_YEAR.finditer(text))]
+    if filing and len(filing) < len(out):  # "In Meta's FY2024 10-K, ... the prior year (2023)": the filing's year
+        out = [(a, y) for a, y in out if a not in filing]  # dates the document, the other year is the one asked
     return uniq(y for _, y in sorted(out))
+
+
+_FILING_YEAR = re.compile(r"(?i)\b(?:FY|fiscal(?:\s+year)?)?\s*['’]?(?:19|20)?\d\d\s+(?:form\s+)?(?:10-?[KQ]|annual report|"
+                          r"quarterly report|proxy(?: statement)?)\b|\b(?:10-?[KQ]|annual report)\s+(?:for|of)\s+(?:the\s+)?"
+                          r"(?:fiscal\s+(?:year\s+)?|FY\s*)?['’]?(?:19|20)?\d\d\b")
+"""A year that names a filing ("FY2024 10-K", "the 10-K for fiscal 2024"), not a period asked of it."""
 
 
 def year_mentions(text: str) -> int:
@@ -202,7 +212,7 @@ def ytd_months_named(text: str) -> Optional[int]:
     if not m:
         return None
     word = next(g for g in m.groups() if g).lower()
-    return {"six": 6, "half": 6, "two": 6, "h1": 6, "nine": 9, "three": 9, "2": 6, "3": 9, "second": 6, "2nd": 6,
+    return {"six": 6, "half": 6, "two": 6, "h1": 6, "1h": 6, "6": 6, "9": 9, "nine": 9, "three": 9, "2": 6, "3": 9, "second": 6, "2nd": 6,
             "third": 9, "3rd": 9}[word]
 
 

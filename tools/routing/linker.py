@@ -86,6 +86,8 @@ def comp_tickers(comp: "Company") -> list[str]:
     return [t.replace(".", "").replace("-", "") for t in comp.tickers]
 _TICKER_TOKEN = re.compile(r"(?<![\w&.\-$])(\$)?([A-Z]{1,5}(?:[.\-][A-Z])?)(?![\w&]|[.\-][A-Za-z0-9])")
 _DOLLAR_TICKER = re.compile(r"\$([A-Za-z]{1,5}(?:\.[A-Za-z])?)\b")
+# "$bn", "$mm", "USD bn": a scale written after the currency sign is the answer's unit, never a cashtag
+_SCALE_AFTER_DOLLAR = re.compile(r"(?i)(?:bn|b|mm|mn|m|k|mil|bil|thousands?|millions?|billions?)")
 _TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
 _POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _TAG_COLON = re.compile(r"^\s*:\s*\$?[A-Za-z]")  # 'NASDAQ: PLTR': the exchange's name tags the ticker after it
@@ -480,7 +482,7 @@ class Linker:
                                      and not is_finance_abbreviation(m.group(2)) and len(m.group(2)) >= 2]
         spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)]
         spans += [(True, m.group(1).upper(), m.start(1), m.end(1)) for m in _DOLLAR_TICKER.finditer(text)
-                  if not m.group(1).isupper()]
+                  if not m.group(1).isupper() and not _SCALE_AFTER_DOLLAR.fullmatch(m.group(1))]
         listed = lower_ticker_list(text, lambda t: t in self.ticker_index, lambda w: zipf(w) < 3.5)
         spans += [(False, t, s, e) for t, s, e in listed if not any(a <= s < b for a, b in taken)]
         in_list = {s for _t, s, _e in listed}

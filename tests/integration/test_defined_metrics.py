@@ -178,3 +178,14 @@ def test_a_quarter_against_the_same_quarter_a_year_before_is_growth_from_each_op
     before = fact(doc, "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", start="2023-06-01", end="2023-08-31")
     assert result.confident, result.answer
     assert f"{(now / before - 1) * 100:.1f}%" in result.answer.split(". Formula")[0]
+
+
+
+def test_a_company_name_heading_the_definition_names_no_measure():
+    doc = "tsla-10-k-2025-01-30"
+    result = ask(doc, "Tesla: research and development relative to total revenues for fiscal 2024")
+    year = {"start": "2024-01-01", "end": "2024-12-31"}
+    expected = fact(doc, "us-gaap:ResearchAndDevelopmentExpense", **year) / fact(doc, "us-gaap:Revenues", **year)
+    head = result.answer.split(". Formula")[0]
+    assert result.confident and result.value == pytest.approx(expected)
+    assert "research and development / total revenue" in head  # named by its formula, not "Tesla's tesla"

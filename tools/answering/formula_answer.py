@@ -123,8 +123,10 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
     if not computable(formula):
         return refusal(formula, info)
     formula = with_rows(formula)
-    metric = metric_for(formula, facts.decimals)
     info = info or {}
+    if _names_the_company(formula.name, str(info.get("company") or "")):  # "Meta: R&D relative to revenue"
+        formula = formula.model_copy(update={"name": expr_text(formula.expression, _named)})
+    metric = metric_for(formula, facts.decimals)
     asked = facts
     facts = _undated(facts, formula)
     # the statement tables take the definition's dates as its operands' only when it dates them apart ("inventories
@@ -207,6 +209,13 @@ def _undated(facts: QuestionFacts, formula: Formula) -> QuestionFacts:
         if not years or not any(d[:4] in formula.definition for d in written):
             return facts
     return facts.model_copy(update={"as_of": None, "dates": [], "years_written": [max(years + facts.years_written)]})
+
+
+def _names_the_company(name: str, company: str) -> bool:
+    """A defined name made only of the routed company's name words ("Meta: A relative to B") heads the question; it
+    names no measure, so the measure is named by its formula."""
+    words, own = re.findall(r"[a-z0-9&]+", name.lower()), set(re.findall(r"[a-z0-9&]+", company.lower()))
+    return bool(words) and bool(own) and all(w in own for w in words)
 
 
 def _named(item: str, offset: int) -> str:

@@ -52,7 +52,10 @@ def whole_count(unit: str, nouns: tuple[str, ...]) -> bool:
     if piece is None:
         return False
     at = unit.find(piece)
-    return bool(_WHOLE.search(unit[max(0, at - 80): at + len(piece) + 20]))
+    # after the last count before it: a cue before another count is that count's ("we had 9 unions in the U.S.
+    # with 27 independent agreements and 18 employee representative bodies": the 18 counts no whole)
+    before = re.split(r"\b\d(?:[\d,.]*\d)?\s+(?=[a-z])", unit[max(0, at - 80): at])[-1]
+    return bool(_WHOLE.search(before + unit[at: at + len(piece) + 20]))
 
 
 def period_date(form: str, unit: str) -> float:

@@ -13,8 +13,8 @@
 from __future__ import annotations
 
 import pytest
+from support.scale_routing import expect, routed, scale_registry, ticker_key
 
-from finrag.eval.routing_scale_corpus import scale_companies, scale_documents
 from finrag.tools.routing.registry import Registry
 
 NEEDED = ["NOV", "COST", "ADBE", "MAR", "HD", "ETR", "GOOGL", "VGES", "OTAI", "META", "NKE", "LULU", "SNAP", "NFLX",
@@ -23,23 +23,12 @@ NEEDED = ["NOV", "COST", "ADBE", "MAR", "HD", "ETR", "GOOGL", "VGES", "OTAI", "M
 
 @pytest.fixture(scope="module")
 def reg() -> Registry:
-    return Registry(scale_documents(scale_companies(0, required=NEEDED)))
+    return scale_registry(NEEDED)
 
 
 @pytest.fixture(scope="module")
 def key(reg):
-    companies = scale_companies(0, required=NEEDED)
-    doc = {t: c.doc_ids()[0] for c in companies for t in (c.ticker, *c.files)}
-    return lambda ticker: reg.company_of(doc[ticker])
-
-
-def routed(reg: Registry, q: str) -> set[str]:
-    res = reg.resolve(reg.link(q), q, default_year=2024)
-    return {reg.company_of(d) for d in res.doc_ids}
-
-
-def expect(reg, key, q, gold):
-    assert routed(reg, q) == {key(t) for t in gold}, (q, reg.link(q).candidates)
+    return ticker_key(reg, NEEDED)
 
 
 @pytest.mark.parametrize("question, gold", [

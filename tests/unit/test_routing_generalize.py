@@ -18,8 +18,8 @@ its own, on a registry holding the development corpus and the SEC registrants th
 from __future__ import annotations
 
 import pytest
+from support.scale_routing import expect, routed, scale_registry, ticker_key
 
-from finrag.eval.routing_scale_corpus import scale_companies, scale_documents
 from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.size import far_larger, size_rank
 
@@ -30,23 +30,12 @@ NEEDED = ["ISRG", "LUNR", "TM", "TYHOY", "VRTX", "VERX", "EPD", "NVDA", "NFLX", 
 
 @pytest.fixture(scope="module")
 def reg() -> Registry:
-    return Registry(scale_documents(scale_companies(0, required=NEEDED)))
+    return scale_registry(NEEDED)
 
 
 @pytest.fixture(scope="module")
 def key(reg):
-    companies = scale_companies(0, required=NEEDED)
-    doc = {t: c.doc_ids()[0] for c in companies for t in (c.ticker, *c.files)}
-    return lambda ticker: reg.company_of(doc[ticker])
-
-
-def routed(reg: Registry, q: str) -> set[str]:
-    res = reg.resolve(reg.link(q), q, default_year=2024)
-    return {reg.company_of(d) for d in res.doc_ids}
-
-
-def expect(reg, key, q, gold):
-    assert routed(reg, q) == {key(t) for t in gold}, (q, reg.link(q).candidates)
+    return ticker_key(reg, NEEDED)
 
 
 def test_far_larger_needs_a_large_company_and_a_wide_margin():

@@ -39,7 +39,7 @@ from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.listed import summed_list
 from finrag.tools.question.measure import cover_fact
-from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve
+from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve, shifted
 from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
@@ -198,7 +198,7 @@ def _as_change(formula: Formula) -> Formula:
     ratio, in percent for an amount ("year-over-year growth of that free cash flow")."""
     if formula.expression is None or formula.problems or _dated(formula.expression):
         return formula
-    now, prior = formula.expression, _shifted(formula.expression, -1)
+    now, prior = formula.expression, shifted(formula.expression, -1)
     if formula.unit == "currency":
         growth = BinOp(op="*", left=BinOp(op="/", left=BinOp(op="-", left=now, right=prior),
                                             right=Call(fn="abs", args=[prior])), right=Number(value=100.0))
@@ -219,21 +219,6 @@ def _only_averages(expr: Expr) -> bool:
     if isinstance(expr, BinOp):
         return _only_averages(expr.left) and _only_averages(expr.right)
     return True
-
-
-def _shifted(expr: Expr, by: int) -> Expr:
-    """The expression with every operand's period moved by `by` years."""
-    if isinstance(expr, Item):
-        return expr.model_copy(update={"offset": expr.offset + by})
-    if isinstance(expr, Average):
-        return expr.model_copy(update={"of": expr.of.model_copy(update={"offset": expr.of.offset + by})})
-    if isinstance(expr, BinOp):
-        return expr.model_copy(update={"left": _shifted(expr.left, by), "right": _shifted(expr.right, by)})
-    if isinstance(expr, Call):
-        return expr.model_copy(update={"args": [_shifted(a, by) for a in expr.args]})
-    if isinstance(expr, Unknown):
-        return expr.model_copy(update={"offset": expr.offset + by})
-    return expr
 
 
 def _definitions(q: str, known: Optional[dict[str, Expr]] = None

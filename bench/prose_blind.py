@@ -48,6 +48,13 @@ def states(fact: str, text: str) -> bool:
                      else re.escape(fact), text) is not None
 
 
+def scored(facts: list[str], answer: str) -> dict[str, bool]:
+    """Does the answer's first sentence (`lead_states`), and does the answer anywhere, state every gold fact?"""
+    lead = lead_of(answer)
+    return {"lead_states": bool(facts) and all(states(f, lead) for f in facts),
+            "anywhere": bool(facts) and all(states(f, answer) for f in facts)}
+
+
 def lead_of(answer: str) -> str:
     """The answer's first sentence: up to the end of its first citation, else its first 400 characters."""
     m = _CITATION_END.search(answer)
@@ -80,8 +87,7 @@ def rescore(result: Path, questions: Path) -> dict:
     rows = json.loads(result.read_text(encoding="utf-8"))["rows"]
     for r in rows:
         facts = gold[r["id"]].get("gold_facts") or []
-        r["lead_states"] = bool(facts) and all(states(f, lead_of(r["answer"])) for f in facts)
-        r["anywhere"] = bool(facts) and all(states(f, r["answer"]) for f in facts)
+        r.update(scored(facts, r["answer"]))
     return {"summary": summarize(rows), "rows": rows}
 
 
@@ -108,7 +114,6 @@ def main(argv: list[str] | None = None) -> int:
         edgar = q.get("page") is None and not re.match(r"^[A-Z0-9_]+_\d{4}", q["doc"])
         res = run_query(q["question"], args.system, index=args.edgar_index if edgar else args.fb_index)
         answer = res["answer"]
-        lead = lead_of(answer).lower()
         facts = [f.lower() for f in q.get("gold_facts") or []]
         evidence = None
         if q.get("page") is not None:
@@ -116,8 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                            for c in res["contexts"])
         rows.append({"id": q["id"], "form": q["form"], "question": q["question"], "doc": q["doc"],
                      "routed": list(res["routing"]["routed_docs"]),
-                     "lead_states": bool(facts) and all(states(f, lead) for f in facts),
-                     "anywhere": bool(facts) and all(states(f, answer) for f in facts),
+                     **scored(facts, answer),
                      "evidence": evidence, "furniture": furniture_in(answer),
                      "says_missing": bool(_SAYS_MISSING.search(answer)), "answer": answer[:600]})
     summary = summarize(rows)

@@ -9,3 +9,16 @@ cover.py: the cover page's dei facts (`CoverFacts`: shares outstanding, public f
 Adding an evidence source is one module here with a class that has `doc_id`, `reads(item)` and
 `fact(item, asked, years_back=0)` (docs/architecture.md, "Add an evidence source").
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from finrag.state.facts import FactSource
+    from finrag.tools.answering.fact_sources.cover import CoverFacts
+    from finrag.tools.answering.fact_sources.tables import TableFacts
+    from finrag.tools.answering.fact_sources.xbrl import XbrlFacts
+
+    def _conforms(xbrl: XbrlFacts, tables: TableFacts, cover: CoverFacts) -> tuple[FactSource, FactSource, FactSource]:
+        """Every source satisfies `FactSource`: mypy checks this return; never run."""
+        return xbrl, tables, cover

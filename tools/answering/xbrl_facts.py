@@ -112,7 +112,8 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     """The answer to a single line-item question from the filing's facts (see the module docstring), or None
     when the question names no known item, the filing has no facts, or no fact matches the period. `asked` is
     the question's one reading (`read_question(question)` when not given)."""
-    if not facts or not facts.get("facts"):
+    source = XbrlFacts(facts, doc_id, info or {})
+    if not source:
         return None
     asked = asked if asked is not None else read_question(question)
     if asked.aggregate != "single" or asked.metric is not None:
@@ -121,7 +122,6 @@ def answer_from_facts(question: str, facts: Optional[dict], doc_id: str, info: O
     if item is None:
         return None
     info = info or {}
-    source = XbrlFacts(facts, doc_id, info)
     fact = source.fact(item, asked)
     if fact is None:
         return None

@@ -256,6 +256,11 @@ class XbrlFacts:
         """Does the source hold any fact?"""
         return bool(self.tagged and self.tagged.get("facts"))
 
+    @property
+    def has_members(self) -> bool:
+        """Does the filing tag any fact of a one-member context (a segment, product or region)?"""
+        return bool((self.tagged or {}).get("member_facts"))
+
     def reads(self, item: str) -> bool:
         """A line item with concepts (`CONCEPTS`), or a row item bound to the filing's row."""
         return item in CONCEPTS or self.rows.get(item) is not None

@@ -40,4 +40,6 @@ rankings.py: ranking answers.
 row_facts.py: an operand read from the filing's own rows.
 table_file.py: a filing page's tables kept on disk beside the index, shared by every process that reads the index.
 table_types.py: the types of a table read from a page.
+fact_sources/: one module per evidence source (inline XBRL, statement tables, cover), each a
+    `finrag.state.facts.FactSource` yielding typed `Fact`s.
 """

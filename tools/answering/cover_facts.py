@@ -14,13 +14,13 @@ import re
 from typing import Optional
 
 from finrag.state.question import CoverFact, QuestionFacts
+from finrag.tools.answering.fact_sources.cover import CoverFacts
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.xbrl_facts import owner
 from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 __all__ = ["answer_cover"]
 
-_TAGGED = {"shares_outstanding": "dei:EntityCommonStockSharesOutstanding", "public_float": "dei:EntityPublicFloat"}
 _YEAR_END = re.compile(r"^-?-?(\d{2})-(\d{2})$|^(\d{1,2})[/-](\d{1,2})$")
 
 
@@ -33,16 +33,6 @@ def _year_end(text: str) -> str:
         if 1 <= month <= 12 and 1 <= day <= 31:
             return f"{MONTH_NAMES[month - 1]} {day}"
     return t.title() if t.isupper() else t
-
-
-def _tagged(facts: dict, concept: str) -> list[tuple[dict, str]]:
-    contexts = facts.get("contexts") or {}
-    out = []
-    for f in facts.get("facts") or []:
-        ctx = contexts.get(f.get("context")) or {}
-        if f.get("concept") == concept and ctx.get("instant"):
-            out.append((f, str(ctx["instant"])))
-    return out
 
 
 _ENDED = re.compile(r"(?i)\b(?:quarter|year|period|months|weeks)\s+end(?:ed|ing)\b")
@@ -106,16 +96,15 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
     if cover is None or not facts:
         return None
     info = info or {}
-    dei = facts.get("dei") or {}
+    source = CoverFacts(facts, doc_id)
+    dei = source.dei
     whose = owner(info)
-    if cover in _TAGGED:
-        tagged = _tagged(facts, _TAGGED[cover])
-        if len(tagged) != 1:  # absent, or one per class of stock without a total: not one number to state
+    if source.reads(cover):
+        fact = source.fact(cover, asked)
+        if fact is None:  # absent, or one per class of stock without a total: not one number to state
             return None
-        fact, instant = tagged[0]
-        value = float(fact["value"])
-        page = int(fact.get("page", -1))
-        cite = f"[{doc_id}, p. {page}]" if page >= 0 else f"[{doc_id}, inline XBRL]"
+        instant, value, page = fact.period.instant, fact.value, fact.citation.page
+        cite = fact.citation.text
         # a date the question gives as the filing's period ("its 10-Q for the quarter ended August 31, 2024") names
         # the filing, not the count's date
         period_end = str(info.get("period_end") or "")
@@ -129,10 +118,10 @@ def answer_cover(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
         else:
             stated = (f"{whose} public float (the aggregate market value of the voting stock held by non-affiliates) "
                       f"as of {instant}: ${value:,.0f} (${value / 1e9:,.2f} billion)")
-        answer = (f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact {fact['concept']} "
-                  f"(displayed as {fact.get('text') or value}).")
-        found = Found(item=cover, year=int(info.get("fiscal_year") or 0), value=value, label=fact["concept"],
-                      raw=str(fact.get("text") or ""), header=f"as of {instant}", doc_id=doc_id, page=max(page, 0),
+        answer = (f"{stated} {cite}. Source: the filing's cover page, inline XBRL fact {fact.concept} "
+                  f"(displayed as {fact.text or value}).")
+        found = Found(item=cover, year=int(info.get("fiscal_year") or 0), value=value, label=fact.concept,
+                      raw=fact.text, header=f"as of {instant}", doc_id=doc_id, page=max(page, 0),
                       scale=None, statement=None, score=1.0)
         return ReaderResult(answer=answer, confident=True, kind="item", asked="cover", found=[found] if page >= 0 else [],
                             pages_added=[(doc_id, page)] if page >= 0 else [], value=value)

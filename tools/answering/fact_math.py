@@ -23,15 +23,17 @@ function returns None and the statement-table reader answers as before: nothing 
 """
 from __future__ import annotations
 
+import datetime as _dt
 from typing import Callable, Optional, Sequence
 
+from finrag.state.facts import Fact, FactSource
 from finrag.state.question import QuestionFacts
+from finrag.tools.answering.fact_sources.xbrl import XbrlFacts
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import Found, ReaderResult
 from finrag.tools.answering.xbrl_facts import (
     CONCEPTS,
     asked_item,
-    choose_fact,
     fact_cite,
     item_display,
     money,
@@ -41,20 +43,19 @@ from finrag.tools.answering.xbrl_facts import (
 from finrag.tools.vocabulary.metrics import METRICS, Input, Metric, as_asked
 
 __all__ = ["answer_computed", "change_answer", "change_of", "found_of", "metric_answer", "metric_inputs", "number",
-           "picked_inputs",
-           "years_of"]
+           "picked_inputs", "years_of"]
 
 _TOTAL_DEBT_CONCEPTS = {"us-gaap:LongTermDebt", "us-gaap:LongTermDebtAndCapitalLeaseObligationsIncludingCurrentMaturities"}
 
 
-def found_of(item: str, fact: dict, period: str, doc_id: str, info: dict, label: str = "") -> Found:
-    """A tagged fact as one of the reader's inputs (`label`: its concept unless given, "concept [member]")."""
-    return Found(item=item, year=int(info.get("fiscal_year") or 0), value=float(fact["value"]),
-                 label=label or str(fact["concept"]), raw=str(fact.get("text") or ""), header=period, doc_id=doc_id,
-                 page=max(int(fact.get("page", -1)), 0), scale=None, statement=None, score=1.0)
+def found_of(item: str, fact: Fact, info: dict, label: str = "") -> Found:
+    """A fact as one of the reader's inputs (`label`: its concept unless given, "concept [member]")."""
+    return Found(item=item, year=int(info.get("fiscal_year") or 0), value=fact.value, label=label or fact.concept,
+                 raw=fact.text, header=fact.period.words, doc_id=fact.doc_id, page=max(fact.citation.page, 0),
+                 scale=None, statement=None, score=1.0)
 
 
-def number(value: float, item: str, fact: dict) -> str:
+def number(value: float, item: str, fact: Fact) -> str:
     """An input as the answer shows it: money in millions (per share to the cent)."""
     return money(value, fact, item).split(" (")[0]
 
@@ -64,36 +65,32 @@ def years_of(info: dict) -> list[int]:
     return [int(info["fiscal_year"])] if info.get("fiscal_year") else []
 
 
-Pick = Callable[[str, int], Optional[tuple[dict, str]]]
-"""The fact of a line item for the asked period, or `years_back` years before it: (fact, period in words)."""
-MetricInputs = tuple[dict[tuple[str, int], float], list[tuple[str, int, dict, str]]]
-"""A metric's input values by (item, offset), and the facts picked: (item, offset, fact, period)."""
+MetricInputs = tuple[dict[tuple[str, int], float], list[tuple[str, int, Fact]]]
+"""A metric's input values by (item, offset), and the facts picked: (item, offset, fact)."""
 
 
-def picked_inputs(inputs: Sequence[Input], pick: Pick) -> MetricInputs:
-    """Each input as `pick` finds it, by (item, offset), and the facts picked; an input it lacks is left out (capital
-    expenditure as its magnitude)."""
+def picked_inputs(inputs: Sequence[Input], source: FactSource, asked: QuestionFacts) -> MetricInputs:
+    """Each input as `source` reports it for the asked period (an offset of -1: the year before), by (item, offset),
+    and the facts picked; an input it lacks is left out (capital expenditure as its magnitude)."""
     values: dict[tuple[str, int], float] = {}
-    picked: list[tuple[str, int, dict, str]] = []
+    picked: list[tuple[str, int, Fact]] = []
     for inp in inputs:
-        hit = pick(inp.item, -inp.offset)
-        if hit is None:
+        fact = source.fact(inp.item, asked, -inp.offset)
+        if fact is None:
             continue
-        fact, period = hit
-        value = float(fact["value"])
-        values[(inp.item, inp.offset)] = abs(value) if inp.item == "capex" else value
-        picked.append((inp.item, inp.offset, fact, period))
+        values[(inp.item, inp.offset)] = abs(fact.value) if inp.item == "capex" else fact.value
+        picked.append((inp.item, inp.offset, fact))
     return values, picked
 
 
-def metric_inputs(metric: Metric, pick: Pick) -> Optional[MetricInputs]:
-    """Each input of `metric` as `pick` finds it (an input it lacks is left out: the formula decides whether it can
-    do without, as gross profit or revenue - COGS); None when the metric takes an input no fact can give."""
-    if any(inp.item not in CONCEPTS or inp.offset not in (0, -1) for inp in metric.inputs):
+def metric_inputs(metric: Metric, source: FactSource, asked: QuestionFacts) -> Optional[MetricInputs]:
+    """Each input of `metric` as `source` reports it (an input it lacks is left out: the formula decides whether it
+    can do without, as gross profit or revenue - COGS); None when the metric takes an input the source cannot read."""
+    if any(not source.reads(inp.item) or inp.offset not in (0, -1) for inp in metric.inputs):
         return None
-    values, picked = picked_inputs(metric.inputs, pick)
-    lt = next((f for item, off, f, _ in picked if item == "long_term_debt" and off == 0), None)
-    if lt is not None and lt.get("concept") in _TOTAL_DEBT_CONCEPTS and ("current_debt", 0) in values:
+    values, picked = picked_inputs(metric.inputs, source, asked)
+    lt = next((f for item, off, f in picked if item == "long_term_debt" and off == 0), None)
+    if lt is not None and lt.concept in _TOTAL_DEBT_CONCEPTS and ("current_debt", 0) in values:
         del values[("current_debt", 0)]  # LongTermDebt holds the current maturities already
         picked = [p for p in picked if p[0] != "current_debt"]
     return values, picked
@@ -111,7 +108,7 @@ def metric_answer(metric: Metric, inputs: MetricInputs, doc_id: str, info: dict,
         return None
     if result is None:
         return None
-    when = picked[0][3] if picked else ""
+    when = picked[0][2].period.words if picked else ""
     days = 1 if metric.name in METRICS and metric.decimals == METRICS[metric.name].decimals else metric.decimals
     shown = {"percent": f"{result:.{metric.decimals}f}%", "ratio": f"{result:.{metric.decimals}f}",
              "days": f"{result:.{days}f} days"}
@@ -123,63 +120,61 @@ def metric_answer(metric: Metric, inputs: MetricInputs, doc_id: str, info: dict,
             stated += f" ({100 * result:.2f}%)"
     named = (lambda item: f"{of} {part_display(item)}") if of else item_display
     listed = "; ".join(f"{named(item)}{' (the year before)' if off else ''} = "
-                       f"{number(values.get((item, off), float(f['value'])), item, f)} ({f['concept']}, {p}) "
-                       f"{fact_cite(doc_id, f)}" for item, off, f, p in picked)
+                       f"{number(values.get((item, off), f.value), item, f)} ({f.concept}, {f.period.words}) "
+                       f"{fact_cite(f)}" for item, off, f in picked)
     whose = f"{owner(info)} {metric.display}" + (f" of {of}" if of else "")
     of_member = f", of the member {member[0]} ({member[1]})" if member else ""
     answer = (f"{whose} {('for ' + when) if not when.startswith('as of') else when} was {stated}. Formula: "
               f"{metric.display} = {metric.formula}{of_member}. Inputs (the filing's inline XBRL facts"
               f"{' for ' + of if of else ''}): {listed}.")
-    shown_inputs = [(item, f, p) for item, _off, f, p in picked if int(f.get("page", -1)) >= 0]
+    shown_inputs = [(item, f) for item, _off, f in picked if f.citation.shown]
     tag = f" [{member[0]}]" if member else ""
     return ReaderResult(answer=answer, confident=True, kind="metric",
-                        found=[found_of(item, f, p, doc_id, info, f"{f['concept']}{tag}") for item, f, p in shown_inputs],
-                        pages_added=list(dict.fromkeys((doc_id, int(f["page"])) for _i, f, _p in shown_inputs)),
+                        found=[found_of(item, f, info, f"{f.concept}{tag}") for item, f in shown_inputs],
+                        pages_added=list(dict.fromkeys((f.doc_id, f.citation.page) for _i, f in shown_inputs)),
                         value=float(result), plan=Plan(kind="metric", metric=metric, years=years_of(info)),
                         asked="metric", formula=f"{metric.display} = {metric.formula} = {stated}",
                         member=f"{member[0]} ({member[1]})" if member else "")
 
 
-def _metric(asked: QuestionFacts, metric: Metric, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+def _metric(asked: QuestionFacts, metric: Metric, source: XbrlFacts, info: dict) -> Optional[ReaderResult]:
     metric = as_asked(metric, asked.text, asked.asks_percent, asked.decimals)
-    inputs = metric_inputs(metric, lambda item, back: choose_fact(facts, item, asked, info, years_back=back))
-    return metric_answer(metric, inputs, doc_id, info) if inputs is not None else None
+    inputs = metric_inputs(metric, source, asked)
+    return metric_answer(metric, inputs, source.doc_id, info) if inputs is not None else None
 
 
-def change_of(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict,
+def change_of(asked: QuestionFacts, item: str, source: FactSource, info: dict,
               subject: Optional[str] = None) -> Optional[ReaderResult]:
     """The change of `item` from the same period a year (or the years written) before to the asked period, both
-    facts from `facts` (a filing's, or one member's); None when either is not tagged. `subject`: `change_answer`'s."""
+    facts from `source` (a filing's, or one member's); None when either is not reported. `subject`:
+    `change_answer`'s."""
     years = sorted(set(asked.years_written))
     back = max(years[-1] - years[0] if len(years) >= 2 else 1, 1)
-    now = choose_fact(facts, item, asked, info)
-    before = choose_fact(facts, item, asked, info, years_back=back)
-    if now is None or before is None or now[0] is before[0]:
+    now = source.fact(item, asked)
+    before = source.fact(item, asked, back)
+    if now is None or before is None or now == before:
         return None
     plan = Plan(kind="item", item=item, aggregate="change",
                 years=sorted({y - back for y in years_of(info)} | set(years_of(info))))
-    return change_answer(item, (*now, doc_id), (*before, doc_id), info, plan, subject=subject)
+    return change_answer(item, now, before, info, plan, subject=subject)
 
 
-Operand = tuple[dict, str, str]
-"""A change's operand: the fact, its period in words, the filing it is tagged in."""
 Related = Callable[[], list[tuple[str, Optional[dict], dict]]]
 """The company's other filings in the index: (doc_id, tagged facts, DocumentInfo as a dict), read when called."""
 
 
-def change_answer(item: str, now: Operand, before: Operand, info: dict, plan: Plan,
+def change_answer(item: str, now: Fact, before: Fact, info: dict, plan: Plan,
                   subject: Optional[str] = None) -> ReaderResult:
     """The change from `before` to `now`: the percent and the absolute change, both inputs cited, the arithmetic;
     `subject` names what changed (default: the company's line item; "Amazon's revenue from AWS" for a member)."""
-    (new_fact, new_period, new_doc), (old_fact, old_period, old_doc) = now, before
-    new, old = float(new_fact["value"]), float(old_fact["value"])
+    new, old = now.value, before.value
     if item == "capex":
         new, old = abs(new), abs(old)
     diff = new - old
     sign = "+" if diff >= 0 else "-"
-    a, b = number(new, item, new_fact), number(old, item, old_fact)
-    delta = f"{sign}{number(abs(diff), item, new_fact)}"
-    shown_new, shown_old = str(new_fact.get("text") or a), str(old_fact.get("text") or b)
+    a, b = number(new, item, now), number(old, item, before)
+    delta = f"{sign}{number(abs(diff), item, now)}"
+    shown_new, shown_old = now.text or a, before.text or b
     if new < 0 and not shown_new.startswith("-"):
         shown_new = f"-{shown_new}"
     if old < 0 and not shown_old.startswith("-"):
@@ -194,45 +189,44 @@ def change_answer(item: str, now: Operand, before: Operand, info: dict, plan: Pl
         arithmetic += f"; ({shown_new} - {shown_old}) / {base} = {pct:+.1f}%"
         if old < 0:
             arithmetic += " (the earlier value is negative: the percent is taken on its absolute value)"
-    concepts = (f"fact {new_fact['concept']} of both periods" if old_fact["concept"] == new_fact["concept"] else
-                f"facts {old_fact['concept']} and {new_fact['concept']}")
-    source = (f"the filing's inline XBRL {concepts}" if old_doc == new_doc else
-              f"the inline XBRL {concepts}, of two filings ({old_doc} and {new_doc})")
-    when_old, when_new = (p if p.startswith("as of") else "for " + p for p in (old_period, new_period))
-    answer = (f"{head} from {b} {when_old} {fact_cite(old_doc, old_fact)} to {a} {when_new} "
-              f"{fact_cite(new_doc, new_fact)}. Arithmetic: {arithmetic}. Source: {source}.")
-    shown = [(f, p, d) for f, p, d in (before, now) if int(f.get("page", -1)) >= 0]
+    concepts = (f"fact {now.concept} of both periods" if before.concept == now.concept else
+                f"facts {before.concept} and {now.concept}")
+    source = (f"the filing's inline XBRL {concepts}" if before.doc_id == now.doc_id else
+              f"the inline XBRL {concepts}, of two filings ({before.doc_id} and {now.doc_id})")
+    when_old, when_new = (p if p.startswith("as of") else "for " + p for p in (before.period.words, now.period.words))
+    answer = (f"{head} from {b} {when_old} {fact_cite(before)} to {a} {when_new} "
+              f"{fact_cite(now)}. Arithmetic: {arithmetic}. Source: {source}.")
+    shown = [f for f in (before, now) if f.citation.shown]
     return ReaderResult(answer=answer, confident=True, kind="metric",
-                        found=[found_of(item, f, p, d, info) for f, p, d in shown],
-                        pages_added=list(dict.fromkeys((d, int(f["page"])) for f, _p, d in shown)),
+                        found=[found_of(item, f, info) for f in shown],
+                        pages_added=list(dict.fromkeys((f.doc_id, f.citation.page) for f in shown)),
                         value=pct if pct is not None else diff, asked="change", formula=arithmetic, plan=plan)
 
 
-def _dated_change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict,
+def _dated_change(asked: QuestionFacts, item: str, source: XbrlFacts, info: dict,
                   related: Optional[Related]) -> ReaderResult:
     """A change between the two dates the question names ("from December 31, 2024 to June 30, 2025"): each
     operand is the fact at (or for the period ending on) its date, within a week, from the routed filing or else
     from the company's other filing that tags it; a date no filing tags is said, and nothing is computed (another
     date's value is not the asked one)."""
+    doc_id = source.doc_id
     first, last = min(asked.dates), max(asked.dates)
     others: Optional[list[tuple[str, Optional[dict], dict]]] = None
-    picked: list[Operand] = []
+    picked: list[Fact] = []
     missing: list[str] = []
     for date in (last, first):
         at = asked.model_copy(update={"as_of": date, "years_written": [], "dates": [date]})
-        hit = choose_fact(facts, item, at, info)
-        source = doc_id
+        hit = source.fact(item, at)
         if hit is None and related is not None:
             others = related() if others is None else others
             for other, other_facts, other_info in sorted(others, key=lambda o: _distance(o[2], date)):
-                hit = choose_fact(other_facts, item, at, other_info) if other_facts else None
+                hit = XbrlFacts(other_facts, other, other_info).fact(item, at) if other_facts else None
                 if hit is not None:
-                    source = other
                     break
         if hit is None:
             missing.append(date)
         else:
-            picked.append((*hit, source))
+            picked.append(hit)
     display = item_display(item)
     if missing:
         where = f"{doc_id} or the company's other filings in the index" if related is not None else doc_id
@@ -247,32 +241,31 @@ def _dated_change(asked: QuestionFacts, item: str, facts: dict, doc_id: str, inf
 
 def _distance(info: dict, date: str) -> int:
     """Days between a filing's period end and `date` (a filing without one last)."""
-    import datetime as _dt
-
     try:
         return abs((_dt.date.fromisoformat(str(info.get("period_end") or "")[:10]) - _dt.date.fromisoformat(date)).days)
     except ValueError:
         return 10 ** 6
 
 
-def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dict) -> Optional[ReaderResult]:
+def _series(asked: QuestionFacts, item: str, source: XbrlFacts, info: dict) -> Optional[ReaderResult]:
     """One value per fiscal year, the latest asked (or the filing's) last; the years the filing does not tag are
     said to be missing; None when it tags none of them or the periods are not fiscal years."""
+    doc_id = source.doc_id
     n = int(asked.series_years or 0)
     fy = int(info["fiscal_year"]) if info.get("fiscal_year") else None
     years = sorted(set(asked.years_written))
     last = years[-1] if years else fy
-    picked: list[tuple[int, dict, str]] = []
+    picked: list[tuple[int, Fact]] = []
     missing: list[int] = []
     for back in range(n - 1, -1, -1):
-        hit = choose_fact(facts, item, asked, info, years_back=back)  # from the latest year asked (choose_fact)
+        hit = source.fact(item, asked, back)  # from the latest year asked (choose_fact)
         label_year = (last or 0) - back
-        if hit is None or any(hit[0] is f for _y, f, _p in picked):
+        if hit is None or any(hit == f for _y, f in picked):
             missing.append(label_year)
             continue
-        if "fiscal year" not in hit[1] and "as of" not in hit[1]:
+        if "fiscal year" not in hit.period.words and "as of" not in hit.period.words:
             return None  # a 10-Q's quarters are not fiscal years: the reader says what it can
-        picked.append((label_year, hit[0], hit[1]))
+        picked.append((label_year, hit))
     if not picked:
         return None
     display = item_display(item)
@@ -281,42 +274,43 @@ def _series(asked: QuestionFacts, item: str, facts: dict, doc_id: str, info: dic
         date = period.rsplit(" ", 1)[-1]
         return f"FY{year} ({'ended' if 'ended' in period else 'as of'} {date})" if year else period
 
-    cells = [(when(y, p), number(abs(float(f["value"])) if item == "capex" else float(f["value"]), item, f), f)
-             for y, f, p in picked]
-    listed = "; ".join(f"{w}: {value} {fact_cite(doc_id, f)}" for w, value, f in cells)
-    rows = "\n".join(f"| {w} | {value} | {f['concept']} | {fact_cite(doc_id, f)} |" for w, value, f in cells)
+    cells = [(when(y, f.period.words), number(abs(f.value) if item == "capex" else f.value, item, f), f)
+             for y, f in picked]
+    listed = "; ".join(f"{w}: {value} {fact_cite(f)}" for w, value, f in cells)
+    rows = "\n".join(f"| {w} | {value} | {f.concept} | {fact_cite(f)} |" for w, value, f in cells)
     gap = (f" No tagged {display} for {', '.join(f'FY{y}' for y in missing)} is in {doc_id} (its statements "
            f"hold fewer comparative years)." if missing else "")
     answer = (f"{owner(info)} {display} by fiscal year: {listed}.{gap} Source: the filing's inline XBRL facts.\n\n"
               f"| fiscal year | {display} | concept | source |\n|---|---|---|---|\n{rows}")
-    shown = [(f, p) for _y, f, p in picked if int(f.get("page", -1)) >= 0]
+    shown = [f for _y, f in picked if f.citation.shown]
     return ReaderResult(answer=answer, confident=not missing, kind="item",
-                        found=[found_of(item, f, p, doc_id, info) for f, p in shown],
-                        pages_added=[(doc_id, int(f["page"])) for f, _p in shown],
-                        value=float(picked[-1][1]["value"]), asked="series",
+                        found=[found_of(item, f, info) for f in shown],
+                        pages_added=[(doc_id, f.citation.page) for f in shown],
+                        value=picked[-1][1].value, asked="series",
                         missing=[f"{display} FY{y}" for y in missing],
-                        plan=Plan(kind="item", item=item, years=[y for y, _f, _p in picked if y]))
+                        plan=Plan(kind="item", item=item, years=[y for y, _f in picked if y]))
 
 
 def answer_computed(asked: QuestionFacts, facts: Optional[dict], doc_id: str,
                     info: Optional[dict], related: Optional[Related] = None) -> Optional[ReaderResult]:
     """A metric or a change computed from the tagged facts (see the module docstring), or None; `related` gives
     the company's other filings, for a change between two named dates that the routed filing does not both tag."""
-    if not facts or not facts.get("facts") or asked.yesno:
+    source = XbrlFacts(facts, doc_id, info)
+    if not source or asked.yesno:
         return None
     info = info or {}
     if asked.metric is not None:
         metric = METRICS.get(asked.metric)
         if metric is None or asked.aggregate != "single":
             return None
-        return _metric(asked, metric, facts, doc_id, info)
+        return _metric(asked, metric, source, info)
     if asked.aggregate != "change" and not asked.series_years:
         return None
     item = asked_item(asked.head or asked.text)
     if item is None or item not in CONCEPTS:
         return None
     if asked.aggregate == "change" and len(set(asked.dates)) >= 2:
-        return _dated_change(asked, item, facts, doc_id, info, related)
+        return _dated_change(asked, item, source, info, related)
     if asked.aggregate == "change":
-        return change_of(asked, item, facts, doc_id, info)
-    return _series(asked, item, facts, doc_id, info)
+        return change_of(asked, item, source, info)
+    return _series(asked, item, source, info)

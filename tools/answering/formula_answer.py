@@ -34,10 +34,11 @@ from finrag.state.formula import (
 )
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import metric_answer, number, picked_inputs
+from finrag.tools.answering.fact_sources.xbrl import XbrlFacts
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.row_facts import bind_row
-from finrag.tools.answering.xbrl_facts import CONCEPTS, choose_fact, fact_cite, item_display, owner
+from finrag.tools.answering.xbrl_facts import fact_cite, item_display, owner
 from finrag.tools.question.operand import clean_phrase
 from finrag.tools.vocabulary.arithmetic import Undefined, evaluate
 from finrag.tools.vocabulary.line_items import ROW, line_item, row_item_name
@@ -133,25 +134,21 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
     # at 12/31/2023 + inventories at 12/31/2024"); one date for all ("..., at August 31, 2024") is the asked period's
     table_facts = facts if (formula.source == "question" and any(
         offset < 0 for _item, offset in expr_items(formula.expression))) or _averages(formula.expression) else asked
-    if doc_id and tagged and tagged.get("facts"):
-        rows = {i.item: bind_row(tagged, i.item) for i in metric.inputs if i.item.startswith(ROW)}
+    source = XbrlFacts(tagged, doc_id, info)
+    if doc_id and source:
+        source = source.with_rows({i.item: bind_row(tagged or {}, i.item) for i in metric.inputs if i.item.startswith(ROW)})
         if metric.name not in METRICS:  # the row the question names word for word ("Long-term debt") first
-            rows.update({item: bound for item, phrase in _phrases(formula).items()
-                         if (bound := bind_row(tagged, row_item_name(phrase), item)) is not None})
-        if all(i.item in CONCEPTS or rows.get(i.item) for i in metric.inputs):
-            def pick(item: str, back: int) -> Optional[tuple[dict, str]]:
-                bound = rows.get(item)
-                return choose_fact(bound.facts if bound else tagged, item, facts, info, years_back=back,
-                                   concepts=bound.concepts if bound else None)
-
-            values, picked = picked_inputs(metric.inputs, pick)
+            source = source.with_rows({item: bind_row(tagged or {}, row_item_name(phrase), item)
+                                       for item, phrase in _phrases(formula).items()})
+        if all(source.reads(i.item) for i in metric.inputs):
+            values, picked = picked_inputs(metric.inputs, source, facts)
             assert formula.expression is not None
             try:
                 evaluate(formula.expression, values, _named)
             except Undefined as err:
                 if "was not found" not in str(err):  # a divisor zero in the filing: said, with what was found
                     listed = "; ".join(f"{_named(item, off)} = {number(values[(item, off)], item, f)} "
-                                       f"{fact_cite(doc_id, f)}" for item, off, f, _p in picked)
+                                       f"{fact_cite(f)}" for item, off, f in picked)
                     return refusal(formula, info, [str(err)], listed)
             else:
                 answered = metric_answer(metric, (values, picked), doc_id, info)

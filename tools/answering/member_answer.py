@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from finrag.state.question import QuestionFacts
+from finrag.tools.answering.fact_sources.xbrl import XbrlFacts, member_view
 from finrag.tools.answering.member_facts import ambiguous_members, available, company_words, members_of, ranked_members
 from finrag.tools.answering.member_math import answer_member_math
 from finrag.tools.answering.reader import Found, ReaderResult
@@ -14,7 +15,6 @@ from finrag.tools.answering.xbrl_facts import (
     CONCEPTS,
     PREFIX,
     asked_item,
-    choose_fact,
     fact_cite,
     fact_line,
     money,
@@ -61,28 +61,23 @@ def answer_member(asked: QuestionFacts, facts: Optional[dict], doc_id: str, info
                             confident=False, kind="item", asked="member")
     top = scored[0][0][0]
     for (_n, name), _i, m in [s for s in scored if s[0][0] == top]:
-        picked = choose_fact({"contexts": facts.get("member_contexts") or {}, "facts": m.facts,
-                              "dei": facts.get("dei") or {}}, item, asked, info)
-        if picked is None:
+        source = XbrlFacts(member_view(facts, m.facts), doc_id, info, dimensions=((m.axis, m.member),))
+        fact = source.fact(item, asked)
+        if fact is None:
             continue
-        fact, period = picked
-        value = abs(float(fact["value"])) if item == "capex" else float(fact["value"])
-        page = int(fact.get("page", -1))
-        cite = fact_cite(doc_id, fact)
-        scale = SCALE_OF_POWER.get(str(fact.get("scale") or ""), "")
-        text = str(fact.get("text") or "")
-        shown = (f"({text})" if fact.get("sign") == "-" else text) + (f" in {scale}" if scale else "")
+        period = fact.period.words
+        value = abs(fact.value) if item == "capex" else fact.value
+        page = fact.citation.page
+        scale = SCALE_OF_POWER.get(fact.scale, "")
+        shown = fact.displayed + (f" in {scale}" if scale else "")
         when = period if period.startswith("as of") else "for " + period
-        answer = (f"{whose} {display} from {name} {when} was {money(value, fact, item)} {cite}. Source: the "
-                  f"filing's inline XBRL fact {fact['concept']} for the member {m.member} ({m.axis}), displayed "
+        answer = (f"{whose} {display} from {name} {when} was {money(value, fact, item)} {fact_cite(fact)}. Source: "
+                  f"the filing's inline XBRL fact {fact.concept} for the member {m.member} ({m.axis}), displayed "
                   f"as {shown}.")
-        found = Found(item=item, year=int(info.get("fiscal_year") or 0), value=value, label=f"{fact['concept']} "
-                      f"[{m.member}]", raw=text, header=period, doc_id=doc_id, page=max(page, 0), scale=None,
+        found = Found(item=item, year=int(info.get("fiscal_year") or 0), value=value, label=f"{fact.concept} "
+                      f"[{m.member}]", raw=fact.text, header=period, doc_id=doc_id, page=max(page, 0), scale=None,
                       statement=None, score=1.0)
-        ctxs = facts.get("member_contexts") or {}
-        lines = [fact_line(fact, ctxs.get(fact["context"]) or {}, doc_id) + f" | member {m.member}"]
-        lines += [fact_line(f, ctxs.get(f["context"]) or {}, doc_id) + f" | member {m.member}"
-                  for f in m.facts if f is not fact][:5]
+        lines = [fact_line(f) + f" | member {m.member}" for f in source.same_group(fact)][:6]
         block = (f"Tagged inline-XBRL facts of {doc_id} for the member {m.member} ({m.axis}; concept | period | "
                  "value | where displayed); the first answers the question:\n" + "\n".join("- " + x for x in lines))
         return ReaderResult(answer=answer, confident=True, kind="item", found=[found] if page >= 0 else [],

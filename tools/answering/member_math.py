@@ -19,17 +19,20 @@ consolidated answerers go on).
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import Optional
 
+from finrag.state.facts import Fact
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.fact_math import change_of, found_of, metric_answer, metric_inputs, number, years_of
+from finrag.tools.answering.fact_sources.xbrl import XbrlFacts, member_view
 from finrag.tools.answering.member_facts import Member, available, members_of
 from finrag.tools.answering.questions import Plan
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.xbrl_facts import (
     CONCEPTS,
     PREFIX,
-    choose_fact,
     fact_cite,
     item_display,
     owner,
@@ -42,9 +45,28 @@ __all__ = ["answer_member_math"]
 Ranked = list[tuple[tuple[int, str], int, Member]]
 
 
-def _facts_of(facts: dict, group: list[dict]) -> dict:
-    """A facts dict of `choose_fact`'s shape holding one member's facts."""
-    return {"contexts": facts.get("member_contexts") or {}, "facts": group, "dei": facts.get("dei") or {}}
+def _member_source(facts: dict, m: Member, doc_id: str, info: dict) -> XbrlFacts:
+    """One member's facts (`m.facts`) as a fact source."""
+    return XbrlFacts(member_view(facts, m.facts), doc_id, info, dimensions=((m.axis, m.member),))
+
+
+@dataclass(frozen=True)
+class _SameMember:
+    """A `FactSource` over one member (axis and member) of each line item's breakdown: a metric's inputs of the
+    member the question names ("AWS": the product axis's member for revenue, the segment axis's for income)."""
+
+    facts: dict
+    member: Member
+    doc_id: str
+    info: dict
+
+    def reads(self, item: str) -> bool:
+        return item in CONCEPTS
+
+    def fact(self, item: str, asked: QuestionFacts, years_back: int = 0) -> Optional[Fact]:
+        same = [x for x in members_of(self.facts, [PREFIX + c for c in CONCEPTS[item]])
+                if (x.axis, x.member) == (self.member.axis, self.member.member)]
+        return _member_source(self.facts, same[0], self.doc_id, self.info).fact(item, asked, years_back) if same else None
 
 
 def _not_found(what: str, doc_id: str, consolidated: str) -> ReaderResult:
@@ -56,7 +78,7 @@ def _not_found(what: str, doc_id: str, consolidated: str) -> ReaderResult:
 def _change(asked: QuestionFacts, item: str, facts: dict, m: Member, name: str, doc_id: str,
             info: dict) -> ReaderResult:
     subject = f"{owner(info)} {part_display(item)} from {name}"
-    result = change_of(asked, item, _facts_of(facts, m.facts), doc_id, info, subject=subject)
+    result = change_of(asked, item, _member_source(facts, m, doc_id, info), info, subject=subject)
     if result is None:
         return _not_found(f"The change of {subject} needs its fact for both periods:", doc_id,
                           f"{item_display(item)}'s change")
@@ -66,28 +88,34 @@ def _change(asked: QuestionFacts, item: str, facts: dict, m: Member, name: str, 
 
 def _share(asked: QuestionFacts, item: str, facts: dict, m: Member, name: str, doc_id: str,
            info: dict) -> ReaderResult:
-    part = choose_fact(_facts_of(facts, m.facts), item, asked, info)
-    total = choose_fact(facts, item, asked, info)
+    part = _member_source(facts, m, doc_id, info).fact(item, asked)
+    total = XbrlFacts(facts, doc_id, info).fact(item, asked)
     whose, display = owner(info), part_display(item)
-    if part is None or total is None or not float(total[0]["value"]):
+    if part is None or total is None or not total.value:
         return _not_found(f"{name}'s share of {whose} {display} needs the member's and the total's fact:", doc_id,
                           item_display(item))
-    (pf, period), (tf, _tp) = part, total
-    pv, tv = float(pf["value"]), float(tf["value"])
+    period = part.period.words
+    pv, tv = part.value, total.value
     pct = 100.0 * pv / tv
     when = period if period.startswith("as of") else "for " + period
-    a, b = number(pv, item, pf), number(tv, item, tf)
+    a, b = number(pv, item, part), number(tv, item, total)
     arithmetic = f"{a} / {b} = {pct:.1f}%"
     answer = (f"{name} accounted for {pct:.1f}% of {whose} {display} {when}. Arithmetic: {name} {display} {a} "
-              f"{fact_cite(doc_id, pf)} / {item_display(item)} {b} {fact_cite(doc_id, tf)} = {pct:.1f}%. Source: the "
-              f"filing's inline XBRL facts {pf['concept']} for the member {m.member} ({m.axis}) and {tf['concept']}.")
-    shown = [(f, lab) for f, lab in ((pf, f"{pf['concept']} [{m.member}]"), (tf, str(tf["concept"])))
-             if int(f.get("page", -1)) >= 0]
+              f"{fact_cite(part)} / {item_display(item)} {b} {fact_cite(total)} = {pct:.1f}%. Source: the "
+              f"filing's inline XBRL facts {part.concept} for the member {m.member} ({m.axis}) and {total.concept}.")
+    shown = [(f, lab) for f, lab in ((part, f"{part.concept} [{m.member}]"), (total, total.concept))
+             if f.citation.shown]
+    # both inputs are said for the member's period (the total's own period words are the same period's)
     return ReaderResult(answer=answer, confident=True, kind="metric", value=pct, asked="share",
-                        found=[found_of(item, f, period, doc_id, info, lab) for f, lab in shown],
-                        pages_added=list(dict.fromkeys((doc_id, int(f["page"])) for f, _l in shown)),
+                        found=[found_of(item, _at(f, period), info, lab) for f, lab in shown],
+                        pages_added=list(dict.fromkeys((doc_id, f.citation.page) for f, _l in shown)),
                         formula=arithmetic, member=f"{m.member} ({m.axis})",
                         plan=Plan(kind="item", item=item, years=years_of(info)))
+
+
+def _at(fact: Fact, words: str) -> Fact:
+    """`fact` with its period said as `words`."""
+    return dataclasses.replace(fact, period=dataclasses.replace(fact.period, words=words))
 
 
 def _metric(asked: QuestionFacts, facts: dict, m: Member, name: str, doc_id: str, info: dict) -> Optional[ReaderResult]:
@@ -95,12 +123,7 @@ def _metric(asked: QuestionFacts, facts: dict, m: Member, name: str, doc_id: str
     if metric is None:
         return None
 
-    def pick(item: str, back: int) -> Optional[tuple[dict, str]]:  # the same member (axis and member) of each input
-        same = [x for x in members_of(facts, [PREFIX + c for c in CONCEPTS[item]])
-                if (x.axis, x.member) == (m.axis, m.member)]
-        return choose_fact(_facts_of(facts, same[0].facts), item, asked, info, years_back=back) if same else None
-
-    inputs = metric_inputs(metric, pick)
+    inputs = metric_inputs(metric, _SameMember(facts, m, doc_id, info), asked)
     if inputs is None:
         return None
     result = metric_answer(metric, inputs, doc_id, info, of=name, member=(m.member, m.axis))

@@ -17,10 +17,10 @@ import re
 from typing import Optional
 
 from finrag.state.question import QuestionFacts
+from finrag.tools.answering.fact_sources.xbrl import CONCEPTS, PREFIX, XbrlFacts, member_view
 from finrag.tools.answering.member_facts import Member, members_of
 from finrag.tools.answering.rankings import Breakdown, Part, is_aggregate, operands, render_ranking
 from finrag.tools.answering.reader import ReaderResult
-from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX, choose_fact
 
 __all__ = ["answer_member_ranking"]
 
@@ -53,20 +53,18 @@ def answer_member_ranking(asked: QuestionFacts, facts: Optional[dict], doc_id: s
     by_axis: dict[str, list[Member]] = {}
     for m in members_of(facts, [PREFIX + c for c in CONCEPTS[item]]):
         by_axis.setdefault(m.axis, []).append(m)
-    tagged = {"contexts": facts.get("member_contexts") or {}, "dei": facts.get("dei") or {}}
     axes: list[tuple[bool, int, str, list[tuple[Part, str]]]] = []
     for axis, members in by_axis.items():
         parts: list[tuple[Part, str]] = []
         for m in members:
-            picked = choose_fact({**tagged, "facts": m.facts}, item, asked, info)
-            if picked is None:
+            source = XbrlFacts(member_view(facts, m.facts), doc_id, info, dimensions=((m.axis, m.member),))
+            fact = source.fact(item, asked)
+            if fact is None:
                 continue
-            fact, period = picked
-            prior = choose_fact({**tagged, "facts": m.facts}, item, asked, info, years_back=1)
-            part = Part(name=_name(m), value=float(fact["value"]) / 1e6,
-                        prior=float(prior[0]["value"]) / 1e6 if prior is not None else None,
-                        raw=str(fact.get("text") or ""), page=int(fact.get("page", -1)))
-            parts.append((part, period))
+            prior = source.fact(item, asked, 1)
+            part = Part(name=_name(m), value=fact.value / 1e6, prior=prior.value / 1e6 if prior is not None else None,
+                        raw=fact.text, page=fact.citation.page)
+            parts.append((part, fact.period.words))
         values = [p.value for p, _per in parts]
         parts = [t for i, t in enumerate(parts) if not is_aggregate(t[0].value, values[:i] + values[i + 1:])]
         if len(parts) >= 2:
@@ -74,8 +72,9 @@ def answer_member_ranking(asked: QuestionFacts, facts: Optional[dict], doc_id: s
     if not axes:
         return None
     _fits, _n, axis, chosen = max(axes, key=lambda a: (a[0], a[1]))
-    total = choose_fact(facts, item, asked, info)
-    prior_total = choose_fact(facts, item, asked, info, years_back=1)
+    consolidated = XbrlFacts(facts, doc_id, info)
+    total = consolidated.fact(item, asked)
+    prior_total = consolidated.fact(item, asked, 1)
     fy = int(info.get("fiscal_year") or 0)
     period = chosen[0][1]
     shown = [p for p, _per in chosen if p.page >= 0]
@@ -84,7 +83,7 @@ def answer_member_ranking(asked: QuestionFacts, facts: Optional[dict], doc_id: s
                    title=f"the members of {axis} tagged with {item.replace('_', ' ')}", period=period,
                    prior_period="the same period a year earlier" if prior_total is not None or any(
                        p.prior is not None for p, _per in chosen) else "",
-                   scale="millions", total=float(total[0]["value"]) / 1e6 if total is not None else None,
+                   scale="millions", total=total.value / 1e6 if total is not None else None,
                    total_label=f"consolidated {item.replace('_', ' ')}" if total is not None else "", source="facts")
     company = str(info.get("company") or "")
     text, named = render_ranking(ranking, bd, company=company)

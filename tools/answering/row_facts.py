@@ -19,21 +19,12 @@ the line item `like` are taken (a note's "Stock-based compensation" among deferr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional
 
-from finrag.tools.answering.xbrl_facts import CONCEPTS, PREFIX
+from finrag.tools.answering.fact_sources.xbrl import CONCEPTS, PREFIX, RowBinding
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, ROW, match_score
 
 __all__ = ["RowBinding", "bind_row", "words_of"]
-
-
-@dataclass(frozen=True)
-class RowBinding:
-    """The concepts (QNames) a row item reads, and the facts to read them from (the filing's, or one member's)."""
-
-    concepts: list[str]
-    facts: dict
 
 
 _FILLER = {"total", "net", "and", "of", "the", "for", "from", "in", "on", "to", "a", "an"}

@@ -8,6 +8,7 @@ statement-table reader.
 from __future__ import annotations
 
 from finrag.tools.answering.fact_math import answer_computed
+from finrag.tools.answering.fact_sources.xbrl import XbrlFacts
 from finrag.tools.answering.kinds.evidence import Evidence
 from finrag.tools.answering.member_answer import answer_member
 from finrag.tools.answering.member_tables import answer_member_from_tables
@@ -24,7 +25,7 @@ def answer(ev: Evidence) -> ReaderResult:
     member = answer_member(ev.facts, ev.tagged, ev.doc_id, ev.info)
     if member is not None:  # a segment, product or region: the table reader would read the total beside it
         return member
-    if not (ev.tagged or {}).get("member_facts"):  # no tagged members (a PDF, HTML without inline XBRL): the tables'
+    if not XbrlFacts(ev.tagged, ev.doc_id, ev.info).has_members:  # no tagged members (a PDF, HTML without inline XBRL): the tables'
         member = answer_member_from_tables(ev.facts, ev.contexts, ev.source, doc_id=ev.doc_id, info=ev.info)
         if member is not None:
             return member

@@ -14,7 +14,7 @@ page does (app/web_static/app.js), over HTTP:
 
 With Chromium on PATH it also asks in the page itself (tests/support/headless.py): the time from the click
 to the rendered answer, and from a citation's click to the page image with its highlight (first and again),
-as the page measures them (`data-ms`); and, on the demo index, a conversation (`CONVERSATION`, "Conversation"
+as the page measures them (`data-ms`); and, on the demo index, a conversation (bench/data/web_conversation.jsonl, "Conversation"
 ticked: each question a turn of one thread, POST /{system}/stream): each turn's time from the click to its
 rendered answer, how many showed their resolved question, and the time a reload takes to read the turns back
 (GET /threads/{id}). One JSON object is printed and, with --json-out, written.
@@ -41,9 +41,18 @@ from bench.load_test import HOST, build_demo_index, free_port, percentile
 
 REPO = Path(__file__).resolve().parents[1]
 
-CONVERSATION = ["What was Acme Widgets' revenue in FY2022?", "And in FY2023?", "What was its net income?",
-                "What about Cobalt?", "How about 2022?"]
-"""The page's conversation on the demo index: a first question, then follow-ups (period, measure, company, period)."""
+CONVERSATION_FILE = REPO / "bench" / "data" / "web_conversation.jsonl"
+"""The page's conversation on the demo index, one turn a line: a first question, then follow-ups (period, measure,
+company, period)."""
+
+
+def conversation(path: Path = CONVERSATION_FILE) -> list[str]:
+    """The conversation's questions in turn order (bench/data/web_conversation.jsonl)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [r["question"] for r in sorted(rows, key=lambda r: r["turn"])]
+
+
+CONVERSATION = conversation()
 CITE = re.compile(r"\[([A-Za-z0-9_.&-]+), pp?\. (\d+)(?:-\d+)?\]")
 
 

@@ -86,3 +86,31 @@ def test_the_hand_written_analyst_sets_are_read_from_jsonl():
             assert cls and filing and question.strip() and isinstance(spec, tuple) and spec[0] in known, (name, spec)
         total += len(rows) if name.startswith("analyst_blind") else 0
     assert total == 367  # the five blind sets' questions, as docs/analyst_questions.md reports them
+
+
+def _question_literals(tree: ast.Module) -> list[int]:
+    """Lines of list/tuple/set/dict literals holding three or more questions (strings ending in '?')."""
+    def asks(nodes) -> int:
+        return sum(isinstance(e, ast.Constant) and isinstance(e.value, str) and e.value.rstrip().endswith("?")
+                   for e in nodes)
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and asks(node.elts) >= 3:
+            found.append(node.lineno)
+        elif isinstance(node, ast.Dict) and asks([*node.keys, *node.values]) >= 3:
+            found.append(node.lineno)
+    return found
+
+
+def test_no_question_set_is_a_python_literal():
+    """Question sets live as JSONL under bench/data/ (issue 52), not as lists in a script."""
+    assert {name: lines for name, tree in _modules().items() if (lines := _question_literals(tree))} == {}
+    assert _question_literals(ast.parse('QS = ["A?", "B?", "C?"]')) == [1]  # the check finds a list of questions
+
+
+def test_the_page_conversation_is_read_from_jsonl():
+    from bench.web_page import CONVERSATION, CONVERSATION_FILE
+
+    assert CONVERSATION_FILE.parent == BENCH / "data" and len(CONVERSATION) == 5
+    assert CONVERSATION[0].startswith("What was Acme Widgets'") and all(q.strip() for q in CONVERSATION)

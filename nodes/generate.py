@@ -24,7 +24,7 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import Optional, cast
+from typing import Callable, Optional, Sequence, cast
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -142,6 +142,14 @@ def _company_words(state: FinragState, cfg: Configuration) -> frozenset[str]:
     return frozenset(w for d in state.get("routed_docs") or [] for w in re.findall(r"[a-z]{3,}", registry.name_of(d).lower()))
 
 
+def _pages_of(cfg: Configuration) -> Optional[Callable[[str], Sequence[str]]]:
+    """The open index's page texts by filing id, or None without an index."""
+    try:
+        return reader_of(cfg).pages_of
+    except Exception:  # no index: the contexts alone
+        return None
+
+
 @timed("generate")
 def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_document: bool = False,
              fast_path_default: bool = False) -> dict:
@@ -238,7 +246,8 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         if fallback is not None:
             answer = fallback_answer(question, keywords, contexts, result, fallback, registry_of(cfg)) + withheld
         else:
-            answer = offline_answer(question, keywords, contexts, result, question_facts(state), _company_words(state, cfg))
+            answer = offline_answer(question, keywords, contexts, result, question_facts(state), _company_words(state, cfg),
+                                    _pages_of(cfg))
     caveats = answer_caveats(cast(Optional[dict], state.get("extracted")), str(state.get("routing_status") or ""),
                              str(state.get("routing_reason") or ""))
     caveats += _replaced_files(cfg, list(state.get("routed_docs") or []))

@@ -40,4 +40,5 @@ rankings.py: ranking answers.
 row_facts.py: an operand read from the filing's own rows.
 table_file.py: a filing page's tables kept on disk beside the index, shared by every process that reads the index.
 table_types.py: the types of a table read from a page.
+unstated.py: an answer led by "not stated" when no retrieved passage mentions a thing the question names.
 """

@@ -119,7 +119,7 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     deciding = sorted((t for t in scored if t[4]),
                       key=lambda t: states_intention(_deciding_clause(t[2], coverage), question, topic))
     if not deciding:
-        shown = evidence_answer(question, keywords, contexts)
+        shown = evidence_answer(question, keywords, contexts, facts=facts)
         passages = (shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored]) if scored
                     else f"{quote(contexts[0].get('text', ''), 400)} {context_label(contexts[0])}")
         return ("Undecided: no sentence of the retrieved passages says yes or no to this question (a \"No\" would be a "

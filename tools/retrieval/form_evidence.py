@@ -48,16 +48,19 @@ def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
     return out
 
 
-# an officer's title and research and development are asked by their letters and written in words
+# an officer's title and research and development are asked by their letters and written in words; a company's
+# headquarters are written as its filing's cover writes them, "principal executive offices"
 _SPELLED = {"ceo": "chief executive officer", "cfo": "chief financial officer", "coo": "chief operating officer",
-            "cto": "chief technology officer", "r&d": "research and development"}
+            "cto": "chief technology officer", "r&d": "research and development",
+            "headquartered": "principal executive office", "headquarters": "principal executive office"}
 
 
 class TopicCover:
     """The share of `topic`'s words a text speaks of: a word counts where a word of the text starts with its first
     five letters (a shorter word whole, or with an inflection: "end", "ends", "ended"): a word and its derivations
     share them ("acquire", "acquired", "acquisition"; "divest", "Divestiture"; "close", "closing"); an officer's
-    title asked by its letters counts where it is written in words ("CEO", "Chief Executive Officer")."""
+    title asked by its letters counts where it is written in words ("CEO", "Chief Executive Officer"), headquarters
+    where the cover's "principal executive offices" are."""
 
     def __init__(self, topic: Sequence[str]):
         self.probes = [re.compile(r"(?<![a-z0-9])(?:" + re.escape(w[:5]) + (r"" if len(w) > 5 else

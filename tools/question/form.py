@@ -5,7 +5,8 @@ A question's words say what its answer is, whatever the company or the measure:
 * `count` ("how many employees", "headcount", "number of stores"): a number with its noun;
 * `date` ("when", "on what date", "in which year"): a date;
 * `name` ("who is the auditor", "which firm", "what city is ... headquartered in", "which exchange is ... listed
-  on": one thing by its kind): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city");
+  on", "LMT's biggest customer"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
+  "customer" (the answer is the party a share of sales is from);
 * `drivers` ("what drove", "why", "the primary reasons for", "due to what"): the causes of a change, whatever the
   measure ("why did the employee count fall" asks the causes, not the count);
 * `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", not an either-or, not "Could you list"): Yes
@@ -42,6 +43,8 @@ _FIGURE_KIND = re.compile(r"(?i)\b(?:percent\w*|amount|portion|proportion|share|
                           r"trend|type|kind|way|part|role|purpose|nature|reason|basis|extent|method|status|"
                           r"date|day|year|month|quarter|period|time|age|float|worth|capitali[sz]ation|revenue|income|profit|loss|debt|"
                           r"cash|spend|expense|earnings|eps|dividend|yield|multiple|guidance|outlook)$")
+# one customer asked by its rank ("LMT's biggest customer in 2022?"); "the primary customers" asks a list
+_CUSTOMER = re.compile(r"(?i)\b(?:largest|biggest|principal|main|major|top|primary|single largest) customer\b(?!s)")
 # a place asked by "where" ("Where is Nike headquartered?") or "in which city/state/country"
 _WHERE = re.compile(r"(?i)^\s*(?:where\s+(?:is|are|was|were|does|did)\b[^?]*\b(?:headquarter\w*|located|based|"
                     r"incorporated|offices?)\b|in (?:which|what) (city|town|state|country)\b)")
@@ -117,7 +120,7 @@ def answer_form(text: str, *, figure: bool = False, ranking: bool = False) -> An
         return "drivers"
     if not figure and not ranking and _list_noun(text):
         return "list"
-    if not figure and not ranking and _kind_noun(text):
+    if not figure and not ranking and (_kind_noun(text) or _CUSTOMER.search(text)):
         return "name"
     return ""
 
@@ -145,7 +148,9 @@ def form_nouns(text: str, form: str) -> tuple[str, ...]:
         return tuple(_list_noun(text).split()[-1:])
     if form == "name":  # the kind of place asked ("city"): a place, not a firm's or a person's name, answers it
         kind = _kind_noun(text)
-        return (kind,) if kind in PLACE_KINDS else ()
+        if kind in PLACE_KINDS:
+            return (kind,)
+        return ("customer",) if re.search(r"(?i)\bcustomer\b(?!s)", text) else ()
     if form != "count":
         return ()
     m = _NOUN_AFTER.search(text) or _NOUN_BEFORE.search(text)

@@ -20,9 +20,9 @@ from typing import Sequence
 from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.tools.retrieval.vocabulary import STOPWORDS, stem
-from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, answer_piece
+from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, CUSTOMER_SHAPE_WORDS, answer_piece
 
-__all__ = ["MIN_COVER", "TopicCover", "form_evidence", "topic_of"]
+__all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "form_evidence", "topic_of"]
 
 # the words that ask a count, a date or a name, not what it is of
 _FORM_WORDS = frozenset((
@@ -38,10 +38,11 @@ MIN_COVER = 0.5  # the share of the topic a sentence must speak of
 def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
     """The keywords a sentence answering the question speaks of (see the module docstring)."""
     noun_stems = {stem(w.lower()) for noun in nouns for w in noun.split()}
+    shape = CUSTOMER_SHAPE_WORDS if "customer" in nouns else frozenset()  # a customer's rank and share: its shape
     out = []
     for k in keywords:
         low = k.lower().removesuffix("'s").removesuffix("’s")
-        if (low in STOPWORDS or low in _FORM_WORDS or any(ch.isdigit() for ch in low) or len(low) < 2
+        if (low in STOPWORDS or low in _FORM_WORDS or low in shape or any(ch.isdigit() for ch in low) or len(low) < 2
                 or stem(low) in noun_stems or low in out):
             continue
         out.append(low)
@@ -50,7 +51,7 @@ def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
 
 # an officer's title and research and development are asked by their letters and written in words; a company's
 # headquarters are written as its filing's cover writes them, "principal executive offices"
-_SPELLED = {"ceo": "chief executive officer", "cfo": "chief financial officer", "coo": "chief operating officer",
+SPELLED_OUT = {"ceo": "chief executive officer", "cfo": "chief financial officer", "coo": "chief operating officer",
             "cto": "chief technology officer", "r&d": "research and development",
             "headquartered": "principal executive office", "headquarters": "principal executive office"}
 
@@ -65,7 +66,7 @@ class TopicCover:
     def __init__(self, topic: Sequence[str]):
         self.probes = [re.compile(r"(?<![a-z0-9])(?:" + re.escape(w[:5]) + (r"" if len(w) > 5 else
                                                                              r"(?:s|es|d|ed|ing)?(?![a-z0-9])")
-                                  + (f"|{re.escape(_SPELLED[w])}" if w in _SPELLED else "") + ")")
+                                  + (f"|{re.escape(SPELLED_OUT[w])}" if w in SPELLED_OUT else "") + ")")
                        for w in dict.fromkeys(t.lower() for t in topic)]
 
     def __call__(self, text: str) -> float:

@@ -11,7 +11,9 @@
   person named before a verb or in an officers' table; not the asked company's own (`own`: its name's words, or
   its initials: "Advanced Micro Devices, Inc." is AMD's own). A
   place asked (`nouns` holds a kind of `PLACE_KINDS`: "What city ...", "Where is X headquartered") is a place, a
-  town then its U.S. state ("Los Gatos, California", "Austin, TX") or its country, and nothing else.
+  town then its U.S. state ("Los Gatos, California", "Austin, TX") or its country, and nothing else; a customer
+  asked (`nouns` holds "customer": "Who is PepsiCo's largest customer") is the party a sentence gives a share of
+  sales to or from ("sales to Walmart Inc. ... represented approximately 14% of our consolidated net revenue").
 
 The prose answerer picks the sentence that leads the answer with it (`answering/prose.py`), and retrieval looks for
 such sentences in the routed filing (`retrieval/form_evidence.py`).
@@ -23,7 +25,7 @@ from typing import Optional
 
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 
-__all__ = ["ANSWER_FORMS", "PLACE_KINDS", "answer_piece", "period_date", "whole_count"]
+__all__ = ["ANSWER_FORMS", "CUSTOMER_SHAPE_WORDS", "PLACE_KINDS", "answer_piece", "period_date", "whole_count"]
 
 ANSWER_FORMS = ("count", "date", "name")
 # the kinds of a place a name question asks ("what city", "where ... headquartered"): its answer is a place
@@ -50,7 +52,19 @@ _A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){0,3}[A-Z][A-Za-z&.'-]+,? (?:LLP
                      r"L\.P\.)|"
                      r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )|"
                      r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?= (?:\| )?\d\d (?:\| )?(?:[A-Z][a-z]+ )*(?:President|Chief|Executive|Senior|Vice|"
-                     r"Chair|Director|Treasurer|Controller|General|Secretary)\b)")  # an officers' table: name, age, title ("|" cells)
+                     r"Chair|Director|Treasurer|Controller|General|Secretary)\b)|"  # an officers' table: name, age, title ("|" cells)
+                     # a person, then an appositive that holds an officer's title: "Elon Musk, Technoking of Tesla and
+                     # our Chief Executive Officer", "Andrew R. Jassy, President and Chief Executive Officer"
+                     r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=, [^.;]{0,50}?\b(?:Chief [A-Z][a-z]+ Officer|President|Chair(?:man|woman)?)\b)")
+# a customer named where the sentence gives its share of sales: "sales to Walmart Inc. (Walmart) ... represented
+# approximately 14% of our consolidated net revenue", "71% of our $67.0 billion in net sales were from the U.S. Government"
+# the words that ask for that shape itself (its rank among customers, its share), not a topic a sentence must write
+CUSTOMER_SHAPE_WORDS = frozenset(("largest", "biggest", "principal", "main", "major", "top", "primary", "single", "share",
+                                  "percentage", "percent", "portion", "proportion", "account", "accounted", "accounts"))
+# (sales are made "to" the customer; "from" names it only after the share: "Net sales from Aeronautics' combat
+# aircraft represented 32%" names a source of sales, not a customer)
+_A_CUSTOMER = re.compile(r"(?:\bsales to|%[^;]{0,80}?\bfrom) (?:the )?((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})")
+_A_SHARE = re.compile(r"\d+(?:\.\d+)?\s?%[^.;]{0,80}?\b(?:sales|revenues?)\b|\b(?:sales|revenues?)\b[^.;]{0,80}?\d+(?:\.\d+)?\s?%")
 
 
 _LEGAL = frozenset(("the", "llp", "llc", "inc", "corporation", "company"))
@@ -106,6 +120,13 @@ def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[st
         m = _A_DATE.search(unit)
         return m.group(0) if m else None
     if form != "name":
+        return None
+    if "customer" in nouns:  # a customer asked: the party a share of sales is from
+        if not _A_SHARE.search(unit):
+            return None
+        for m in _A_CUSTOMER.finditer(unit):
+            if not (own and set(re.findall(r"[a-z]{3,}", m.group(1).lower())) & own):
+                return m.group(1)
         return None
     if PLACE_KINDS & set(nouns):  # a place asked: a town and its state or country
         m = _A_PLACE.search(unit)

@@ -35,7 +35,7 @@ from finrag.tools.answering.kinds import answer as answer_by_kind
 from finrag.tools.answering.prose import prose_answer
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.sources import StorePages
-from finrag.tools.answering.unstated import PagesOf, unstated_answer
+from finrag.tools.answering.unstated import Corpus, unstated_answer
 from finrag.tools.question import read_question
 from finrag.tools.routing.text import strip_legal_suffix
 
@@ -121,11 +121,11 @@ def cited_page_contexts(result: ReaderResult, source: StorePages, contexts: list
 
 def offline_answer(question: str, keywords: list[str], contexts: list[dict], result: Optional[ReaderResult],
                    facts: Optional[QuestionFacts] = None, company: frozenset[str] = frozenset(),
-                   pages_of: Optional[PagesOf] = None) -> str:
+                   index: Optional[Corpus] = None) -> str:
     """The answer without an LLM (see the module docstring); `facts`: the question's one reading (`read_question`
     when not given). A drivers question asks the causes, not the figure: the sentence that names them leads, the
     reader's figures follow. `company`: the words of the routed companies' names (no topic of a prose answer);
-    `pages_of`: a filing's page texts by its id (whether the filing names what the question names anywhere)."""
+    `index`: the open index (whether the filing, and how many companies' filings, write what the question names)."""
     facts = facts if facts is not None else read_question(question)
     figure = result.answer if result is not None and result.kind in ("item", "metric") and result.answer else ""
     # a reader that found nothing only says so: the sentence a count, date or name question asks still leads
@@ -140,7 +140,7 @@ def offline_answer(question: str, keywords: list[str], contexts: list[dict], res
     if result is None:  # the reader is off: the plain extractive answer
         return extractive_answer(question, keywords, contexts)
     text = evidence_answer(question, keywords, contexts, facts=facts) or extractive_answer(question, keywords, contexts)
-    return unstated_answer(question, text, contexts, company, pages_of)  # a thing the question names that no passage mentions
+    return unstated_answer(question, text, contexts, company, index)  # a thing the question names that no passage mentions
 
 
 def reader_context(result: Optional[ReaderResult]) -> str:

@@ -17,7 +17,7 @@ the index at hand (`index`) it is a name only where it is one:
   ("the Real change in Sales", "the Highest EBITDAR Contribution") is written by most companies' filings.
 
 Without an index the contexts alone decide. A context mentions a word when a word of its text starts with it
-("robot" in "robots"), case aside.
+("robot" in "robots"), case aside, or writes out what it abbreviates ("R&D": "research and development").
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from typing import Optional, Protocol, Sequence
 
 from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.answering.prose_units import named_words, topic_words
+from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 
 __all__ = ["NAME_SPREAD", "RARE_PAGES", "unmentioned", "unstated_answer"]
 
@@ -48,7 +49,9 @@ class Corpus(Protocol):
 
 
 def _mentions(word: str, text: str) -> bool:
-    return re.search(rf"(?i)(?<![\w-]){re.escape(word)}", text) is not None
+    """Does `text` write `word`, or the words it abbreviates ("R&D": "research and development")?"""
+    probe = re.escape(word) + (f"|{re.escape(SPELLED_OUT[word])}" if word in SPELLED_OUT else "")
+    return re.search(rf"(?i)(?<![\w-])(?:{probe})", text) is not None
 
 
 def _company(doc_id: str) -> str:

@@ -31,7 +31,8 @@ _FORM_WORDS = frozenset((
     "end", "ended", "ending", "as", "of", "per", "according", "report", "form", "filing", "10-k", "10-q", "10",
     "k", "q", "latest", "current", "currently", "work", "works", "worked", "working", "employ", "employs",
     "employed", "did", "does", "do", "is", "was", "were", "are", "company", "company's", "firm"))
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"$])")
+# a sentence ends at ". X"; not a legal form before the short name it defines: "sales to Walmart Inc. (Walmart) and"
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\"$])|(?<=[.;!?])(?<!\bInc\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bCo\.)\s+(?=\()")
 MIN_COVER = 0.5  # the share of the topic a sentence must speak of
 
 

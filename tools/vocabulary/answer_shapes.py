@@ -61,9 +61,9 @@ _A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){0,3}[A-Z][A-Za-z&.'-]+,? (?:LLP
 # the words that ask for that shape itself (its rank among customers, its share), not a topic a sentence must write
 CUSTOMER_SHAPE_WORDS = frozenset(("largest", "biggest", "principal", "main", "major", "top", "primary", "single", "share",
                                   "percentage", "percent", "portion", "proportion", "account", "accounted", "accounts"))
-# (sales are made "to" the customer; "from" names it only after the share: "Net sales from Aeronautics' combat
-# aircraft represented 32%" names a source of sales, not a customer)
-_A_CUSTOMER = re.compile(r"(?:\bsales to|%[^;]{0,80}?\bfrom) (?:the )?((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})")
+# (sales are made "to" the customer, or are "from" it: "Revenues from the U.S. Government ... represented 42%"; a
+# possessive is a seller's own line, not a customer: "Net sales from Aeronautics' combat aircraft represented 32%")
+_A_CUSTOMER = re.compile(r"(?:\b(?i:sales|revenues?) (?:to|from)|%[^;]{0,80}?\bfrom) (?:the )?((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})")
 _A_SHARE = re.compile(r"\d+(?:\.\d+)?\s?%[^.;]{0,80}?\b(?:sales|revenues?)\b|\b(?:sales|revenues?)\b[^.;]{0,80}?\d+(?:\.\d+)?\s?%")
 
 
@@ -125,6 +125,8 @@ def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[st
         if not _A_SHARE.search(unit):
             return None
         for m in _A_CUSTOMER.finditer(unit):
+            if m.group(1).endswith(("'", "’", "'s", "’s")):
+                continue
             if not (own and set(re.findall(r"[a-z]{3,}", m.group(1).lower())) & own):
                 return m.group(1)
         return None

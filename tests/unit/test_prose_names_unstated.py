@@ -189,3 +189,23 @@ def test_a_name_written_out_or_mentioned_is_not_missing():
     shown = "From the filings: x"
     assert unstated_answer("What did Tesla say of its Annual Meeting?", shown, _PASSAGES, frozenset({"tesla"})) == shown
     assert unmentioned("anything", [], frozenset()) == {}
+
+
+# ---------------------------------------------------------------- yes/no: the act done decides before its noun
+
+def test_the_act_done_decides_before_the_act_named_as_a_noun():
+    from finrag.tools.answering.yesno_answer import states_act, yesno_answer
+
+    topic = ["repurchase", "shares"]
+    assert states_act("During 2024, the Company repurchased 499 million shares of its common stock", topic)
+    assert not states_act("the Company was authorized to purchase up to $110 billion under a share repurchase program",
+                          topic)
+    assert states_act("We paid four quarterly cash dividends", ["pay", "dividend"])  # an irregular past
+    question = "Did Apple repurchase shares in fiscal 2024?"
+    ctx = [_ctx("As of September 28, 2024, the Company was authorized by the Board to repurchase up to $110 billion of "
+                "the Company's shares under a share repurchase program, of which $20.9 billion had been utilized.",
+                "aapl-10-k-2024-11-01", 21),
+           _ctx("Share Repurchase Program. During 2024, the Company repurchased 499 million shares of its common stock "
+                "for $95.0 billion.", "aapl-10-k-2024-11-01", 45)]
+    answer = yesno_answer(question, ["repurchase", "shares"], ctx, read_question(question), frozenset({"apple", "inc"}))
+    assert answer.startswith("Yes: ") and "$95.0 billion" in answer.split("[aapl")[0], answer

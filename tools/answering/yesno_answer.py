@@ -18,6 +18,8 @@ states an intention or expectation ("we have not declared or paid any cash divid
 paying any cash dividends", "we declared and paid four quarterly cash dividends" before "we intend to continue to
 pay"): its deciding clause anticipates, intends, expects, plans or speaks of the future (`_INTENTION`) before the
 first topic word it holds, unless the question itself asks about the future ("Will ...", "going to keep paying").
+Among facts, one that states the act done, a topic word as a past verb (`states_act`: "the Company repurchased $95.0
+billion"), decides before one that names the act only as a noun ("authorized ... under a share repurchase program").
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.prose_units import best_passage, named_words, period_fit, quote, repeats, topic_words
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
-__all__ = ["decides_no", "states_intention", "yesno_answer"]
+__all__ = ["decides_no", "states_act", "states_intention", "yesno_answer"]
 
 _CLAUSES = re.compile(r";|,\s+(?:and|but|while|whereas|although|though|except)\b|\bexcept\b|\bhowever\b")
 _NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b|\bno longer\b")
@@ -90,6 +92,18 @@ def states_intention(clause: str, question: str, topic: list[str]) -> bool:
     return not found or intent.start() < min(found)
 
 
+def states_act(clause: str, topic: list[str]) -> bool:
+    """Does `clause` state an act of the topic done: a topic word as a past verb ("repurchased", "paid", "declared"),
+    not only as a noun ("a share repurchase program", "the authorization")?"""
+    for w in topic:
+        if not re.fullmatch(r"[a-z]{3,}", w):
+            continue
+        past = _IRREGULAR.get(w, ()) + ((w + "d",) if w.endswith("e") else (w + "ed",))
+        if any(re.search(rf"(?i)\b{re.escape(p)}\b", clause) for p in past if p != w):
+            return True
+    return False
+
+
 def _deciding_clause(unit: str, coverage: "_VerbCoverage") -> str:
     """The clause of `unit` that holds the most of the topic (the first of equals)."""
     clauses = [c for c in _CLAUSES.split(unit) if c.strip()] or [unit]
@@ -115,9 +129,11 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
         decides = (cov > _DECIDES and cov >= least) and names and _is_prose(unit)
         scored.append((s + period_fit(unit, facts), rank, unit, ctx, decides))
     scored.sort(key=lambda t: (-t[0], t[1]))
-    # a fact decides before an intention or expectation (the best-scored of each first)
+    # a fact decides before an intention or expectation, and an act done ("the Company repurchased $95.0 billion")
+    # before the act named only as a noun ("authorized ... under a share repurchase program"); the best-scored first
     deciding = sorted((t for t in scored if t[4]),
-                      key=lambda t: states_intention(_deciding_clause(t[2], coverage), question, topic))
+                      key=lambda t: (states_intention(_deciding_clause(t[2], coverage), question, topic),
+                                     not states_act(_deciding_clause(t[2], coverage), topic)))
     if not deciding:
         shown = evidence_answer(question, keywords, contexts, facts=facts)
         passages = (shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored]) if scored

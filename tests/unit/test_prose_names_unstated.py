@@ -209,3 +209,35 @@ def test_the_act_done_decides_before_the_act_named_as_a_noun():
                 "for $95.0 billion.", "aapl-10-k-2024-11-01", 45)]
     answer = yesno_answer(question, ["repurchase", "shares"], ctx, read_question(question), frozenset({"apple", "inc"}))
     assert answer.startswith("Yes: ") and "$95.0 billion" in answer.split("[aapl")[0], answer
+
+
+# ---------------------------------------------------------------- drivers: the asked measure, the company's, a fact
+
+def test_drivers_lead_with_the_company_s_own_unqualified_measure():
+    from finrag.tools.answering.drivers_answer import drivers_answer
+
+    question = "What caused Kraft Heinz's net sales decline in 2019?"
+    doc = "KRAFTHEINZ_2019_10K"
+    ctx = [_ctx("Organic Net Sales decreased 1.9% to $1.7 billion in 2019 compared to $1.7 billion in 2018 due to "
+                "lower pricing (3.4 pp), partially offset by favorable volume/mix (1.5 pp).", doc, 31),
+           _ctx("Net sales decreased 13.4% to $1.9 billion in 2019 compared to $2.2 billion in 2018 primarily due to "
+                "the unfavorable impacts of acquisitions and divestitures.", doc, 31),
+           _ctx("Net sales decreased 4.9% to $25.0 billion in 2019 compared to $26.3 billion in 2018 primarily due to "
+                "the unfavorable impacts of foreign currency (1.9 pp) and acquisitions and divestitures (1.3 pp).", doc, 27)]
+    answer = drivers_answer(question, ["net", "sales", "decline"], ctx, read_question(question),
+                            frozenset({"kraft", "heinz", "company"}))
+    assert answer.startswith("Primarily due to the unfavorable impacts of foreign currency (1.9 pp) and acquisitions"), answer
+
+
+def test_drivers_lead_with_a_fact_not_an_outlook():
+    from finrag.tools.answering.drivers_answer import drivers_answer
+
+    question = "What drove CVS's Health Care Benefits segment revenue growth in 2022?"
+    doc = "CVSHEALTH_2022_10K"
+    ctx = [_ctx("With respect to 2023, the Health Care Benefits segment revenue is expected to continue to benefit from "
+                "Medicare membership growth, partially offset by declines in Medicaid due to redeterminations.", doc, 60),
+           _ctx("Health Care Benefits segment total revenues increased $9.2 billion, or 11.2%, to $91.4 billion in 2022 "
+                "compared to 2021 driven by growth across all product lines.", doc, 80)]
+    answer = drivers_answer(question, ["health", "care", "benefits", "revenue", "growth"], ctx, read_question(question),
+                            frozenset({"cvs", "health", "corporation"}))
+    assert answer.startswith("Driven by growth across all product lines"), answer

@@ -85,6 +85,10 @@ def test_a_customer_is_the_party_a_share_of_sales_is_to_or_from():
     segment = "Net sales from Aeronautics’ combat aircraft products represented 32% of our total consolidated net sales"
     assert answer_piece("name", segment, ("customer",), own) is None
     assert answer_piece("name", "We sell to Walmart Inc. and other retailers.", ("customer",), own) is None
+    # the customer as the subject of its share, the share in words
+    gis = ("During fiscal 2020, Walmart Inc. and its affiliates (Walmart) accounted for 21 percent of our consolidated "
+           "net sales and 30 percent of net sales of our North America Retail segment.")
+    assert answer_piece("name", gis, ("customer",), frozenset({"general", "mills"})) == "Walmart Inc."
 
 
 def test_an_officer_named_before_an_appositive_title():

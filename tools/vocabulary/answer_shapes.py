@@ -13,7 +13,8 @@
   place asked (`nouns` holds a kind of `PLACE_KINDS`: "What city ...", "Where is X headquartered") is a place, a
   town then its U.S. state ("Los Gatos, California", "Austin, TX") or its country, and nothing else; a customer
   asked (`nouns` holds "customer": "Who is PepsiCo's largest customer") is the party a sentence gives a share of
-  sales to or from ("sales to Walmart Inc. ... represented approximately 14% of our consolidated net revenue").
+  sales to or from ("sales to Walmart Inc. ... represented approximately 14% of our consolidated net revenue"), or
+  that is the subject of its share ("Walmart Inc. and its affiliates (Walmart) accounted for 21 percent of ...").
 
 The prose answerer picks the sentence that leads the answer with it (`answering/prose.py`), and retrieval looks for
 such sentences in the routed filing (`retrieval/form_evidence.py`).
@@ -64,7 +65,11 @@ CUSTOMER_SHAPE_WORDS = frozenset(("largest", "biggest", "principal", "main", "ma
 # (sales are made "to" the customer, or are "from" it: "Revenues from the U.S. Government ... represented 42%"; a
 # possessive is a seller's own line, not a customer: "Net sales from Aeronautics' combat aircraft represented 32%")
 _A_CUSTOMER = re.compile(r"(?:\b(?i:sales|revenues?) (?:to|from)|%[^;]{0,80}?\bfrom) (?:the )?((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})")
-_A_SHARE = re.compile(r"\d+(?:\.\d+)?\s?%[^.;]{0,80}?\b(?:sales|revenues?)\b|\b(?:sales|revenues?)\b[^.;]{0,80}?\d+(?:\.\d+)?\s?%")
+_PCT = r"\d+(?:\.\d+)?\s?(?:%|percent\b)"
+_A_SHARE = re.compile(rf"{_PCT}[^.;]{{0,80}}?\b(?:sales|revenues?)\b|\b(?:sales|revenues?)\b[^.;]{{0,80}}?{_PCT}")
+# or the customer as the subject of its share: "Walmart Inc. and its affiliates (Walmart) accounted for 21 percent"
+_CUSTOMER_SUBJECT = re.compile(r"((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})(?: and its (?:affiliates|subsidiaries)"
+                               r"[^,;]{0,30}?)? (?:accounted for|represented|comprised) (?:approximately |about )?\d")
 
 
 _LEGAL = frozenset(("the", "llp", "llc", "inc", "corporation", "company"))
@@ -124,8 +129,8 @@ def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[st
     if "customer" in nouns:  # a customer asked: the party a share of sales is from
         if not _A_SHARE.search(unit):
             return None
-        for m in _A_CUSTOMER.finditer(unit):
-            if m.group(1).endswith(("'", "’", "'s", "’s")):
+        for m in [*_A_CUSTOMER.finditer(unit), *_CUSTOMER_SUBJECT.finditer(unit)]:
+            if m.group(1).endswith(("'", "’", "'s", "’s")) or m.group(1) in ("In", "During", "The", "We", "Our"):
                 continue
             if not (own and set(re.findall(r"[a-z]{3,}", m.group(1).lower())) & own):
                 return m.group(1)

@@ -205,6 +205,10 @@ def test_the_act_done_decides_before_the_act_named_as_a_noun():
     assert not states_act("the Company was authorized to purchase up to $110 billion under a share repurchase program",
                           topic)
     assert states_act("We paid four quarterly cash dividends", ["pay", "dividend"])  # an irregular past
+    # an act denied is a fact too; a possibility is not an act
+    assert states_act("Verizon did not repurchase any shares of the Company's common stock", topic)
+    assert states_act("There were no repurchases of common stock during 2022 and 2021", topic)
+    assert not states_act("Under the program, shares may be repurchased in privately negotiated transactions", topic)
     question = "Did Apple repurchase shares in fiscal 2024?"
     ctx = [_ctx("As of September 28, 2024, the Company was authorized by the Board to repurchase up to $110 billion of "
                 "the Company's shares under a share repurchase program, of which $20.9 billion had been utilized.",

@@ -18,8 +18,9 @@ states an intention or expectation ("we have not declared or paid any cash divid
 paying any cash dividends", "we declared and paid four quarterly cash dividends" before "we intend to continue to
 pay"): its deciding clause anticipates, intends, expects, plans or speaks of the future (`_INTENTION`) before the
 first topic word it holds, unless the question itself asks about the future ("Will ...", "going to keep paying").
-Among facts, one that states the act done, a topic word as a past verb (`states_act`: "the Company repurchased $95.0
-billion"), decides before one that names the act only as a noun ("authorized ... under a share repurchase program").
+Among facts, one that states the act done or not done, a topic word as a past verb or denied (`states_act`: "the
+Company repurchased $95.0 billion", "Verizon did not repurchase any shares"), decides before one that names the act
+only as a noun or a possibility ("authorized ... under a share repurchase program", "shares may be repurchased").
 """
 from __future__ import annotations
 
@@ -92,14 +93,21 @@ def states_intention(clause: str, question: str, topic: list[str]) -> bool:
     return not found or intent.start() < min(found)
 
 
+_MODAL_BE = r"(?<!\bmay be )(?<!\bmight be )(?<!\bcan be )(?<!\bcould be )(?<!\bwill be )(?<!\bwould be )(?<!\bshould be )(?<!\bto be )"
+
+
 def states_act(clause: str, topic: list[str]) -> bool:
-    """Does `clause` state an act of the topic done: a topic word as a past verb ("repurchased", "paid", "declared"),
-    not only as a noun ("a share repurchase program", "the authorization")?"""
+    """Does `clause` state an act of the topic done or not done: a topic word as a past verb ("repurchased",
+    "paid"; not after a modal, "may be repurchased"), or denied ("did not repurchase", "never paid", "no
+    repurchases"); not the act named only as a noun ("a share repurchase program", "the authorization")?"""
     for w in topic:
         if not re.fullmatch(r"[a-z]{3,}", w):
             continue
-        past = _IRREGULAR.get(w, ()) + ((w + "d",) if w.endswith("e") else (w + "ed",))
-        if any(re.search(rf"(?i)\b{re.escape(p)}\b", clause) for p in past if p != w):
+        past = [p for p in (*_IRREGULAR.get(w, ()), w + "d" if w.endswith("e") else w + "ed") if p != w]
+        if any(re.search(rf"(?i){_MODAL_BE}\b{re.escape(p)}\b", clause) for p in past):
+            return True
+        if re.search(rf"(?i)\b(?:(?:did|does|do|has|have|had)\s+(?:not|never)|didn['’]t|never|no)\s+{re.escape(w[:5])}",
+                     clause):
             return True
     return False
 

@@ -84,6 +84,8 @@ def test_a_customer_is_the_party_a_share_of_sales_is_to_or_from():
     # a segment's own products are a source of sales, not a customer; a customer without its share is no answer
     segment = "Net sales from Aeronautics’ combat aircraft products represented 32% of our total consolidated net sales"
     assert answer_piece("name", segment, ("customer",), own) is None
+    rms = "Net sales from RMS’ Sikorsky helicopter programs represented 10% of our consolidated net sales in 2021"
+    assert answer_piece("name", rms, ("customer",), own) is None
     assert answer_piece("name", "We sell to Walmart Inc. and other retailers.", ("customer",), own) is None
     # the customer as the subject of its share, the share in words
     gis = ("During fiscal 2020, Walmart Inc. and its affiliates (Walmart) accounted for 21 percent of our consolidated "
@@ -209,6 +211,12 @@ def test_the_act_done_decides_before_the_act_named_as_a_noun():
     assert states_act("Verizon did not repurchase any shares of the Company's common stock", topic)
     assert states_act("There were no repurchases of common stock during 2022 and 2021", topic)
     assert not states_act("Under the program, shares may be repurchased in privately negotiated transactions", topic)
+    from finrag.tools.answering.yesno_answer import asked_verb
+
+    assert asked_verb("Did Apple repurchase shares in fiscal 2024?", ["repurchase", "shares"]) == ["repurchase"]
+    # "have plans to pay": the act asked is no payment ("the price paid for our common stock" decides nothing first)
+    assert asked_verb("did AMD have plans to pay a dividend on its common stock in 2015?",
+                      ["plans", "pay", "dividend", "common", "stock"]) == []
     question = "Did Apple repurchase shares in fiscal 2024?"
     ctx = [_ctx("As of September 28, 2024, the Company was authorized by the Board to repurchase up to $110 billion of "
                 "the Company's shares under a share repurchase program, of which $20.9 billion had been utilized.",

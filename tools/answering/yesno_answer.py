@@ -18,7 +18,8 @@ states an intention or expectation ("we have not declared or paid any cash divid
 paying any cash dividends", "we declared and paid four quarterly cash dividends" before "we intend to continue to
 pay"): its deciding clause anticipates, intends, expects, plans or speaks of the future (`_INTENTION`) before the
 first topic word it holds, unless the question itself asks about the future ("Will ...", "going to keep paying").
-Among facts, one that states the act done or not done, a topic word as a past verb or denied (`states_act`: "the
+Among facts, one that states the act the question asks (its verb, `asked_verb`) done or not done, the verb in the
+past or denied (`states_act`: "the
 Company repurchased $95.0 billion", "Verizon did not repurchase any shares"), decides before one that names the act
 only as a noun or a possibility ("authorized ... under a share repurchase program", "shares may be repurchased").
 """
@@ -32,7 +33,7 @@ from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.prose_units import best_passage, named_words, period_fit, quote, repeats, topic_words
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
-__all__ = ["decides_no", "states_act", "states_intention", "yesno_answer"]
+__all__ = ["asked_verb", "decides_no", "states_act", "states_intention", "yesno_answer"]
 
 _CLAUSES = re.compile(r";|,\s+(?:and|but|while|whereas|although|though|except)\b|\bexcept\b|\bhowever\b")
 _NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b|\bno longer\b")
@@ -93,6 +94,16 @@ def states_intention(clause: str, question: str, topic: list[str]) -> bool:
     return not found or intent.start() < min(found)
 
 
+def asked_verb(question: str, topic: list[str]) -> list[str]:
+    """The verb whose act the question asks, a topic word right after its auxiliary and subject ("Did Apple
+    repurchase shares" -> ['repurchase'], "Does Meta pay a dividend" -> ['pay']); [] for another ("did AMD have
+    plans to pay": its verb is "have", and "pay" is no act it asks was done)."""
+    m = re.match(r"\s*(?:[^,?]{3,60},\s*)?(?:[Dd]id|[Dd]oes|[Dd]o|[Hh]as|[Hh]ave|[Hh]ad)\s+(?:[A-Z][\w&.'’-]*\s+){1,4}"
+                 r"([a-z]+)\b",
+                 question)
+    return [m.group(1).lower()] if m and m.group(1).lower() in topic else []
+
+
 _MODAL_BE = r"(?<!\bmay be )(?<!\bmight be )(?<!\bcan be )(?<!\bcould be )(?<!\bwill be )(?<!\bwould be )(?<!\bshould be )(?<!\bto be )"
 
 
@@ -139,9 +150,10 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     scored.sort(key=lambda t: (-t[0], t[1]))
     # a fact decides before an intention or expectation, and an act done ("the Company repurchased $95.0 billion")
     # before the act named only as a noun ("authorized ... under a share repurchase program"); the best-scored first
+    verb = asked_verb(question, topic)
     deciding = sorted((t for t in scored if t[4]),
                       key=lambda t: (states_intention(_deciding_clause(t[2], coverage), question, topic),
-                                     not states_act(_deciding_clause(t[2], coverage), topic)))
+                                     bool(verb) and not states_act(_deciding_clause(t[2], coverage), verb)))
     if not deciding:
         shown = evidence_answer(question, keywords, contexts, facts=facts)
         passages = (shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored]) if scored

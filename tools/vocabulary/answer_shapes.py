@@ -130,7 +130,7 @@ def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[st
         if not _A_SHARE.search(unit):
             return None
         for m in [*_A_CUSTOMER.finditer(unit), *_CUSTOMER_SUBJECT.finditer(unit)]:
-            if m.group(1).endswith(("'", "’", "'s", "’s")) or m.group(1) in ("In", "During", "The", "We", "Our"):
+            if re.search(r"['’]", m.group(1)) or m.group(1) in ("In", "During", "The", "We", "Our"):  # a seller's line
                 continue
             if not (own and set(re.findall(r"[a-z]{3,}", m.group(1).lower())) & own):
                 return m.group(1)

@@ -33,6 +33,7 @@ from finrag.nodes.common import configuration, question_facts, reader_of, regist
 from finrag.state.configuration import Configuration
 from finrag.state.contract import NO_RETRIEVAL_STATUSES, Reader
 from finrag.state.graph_state import FinragState
+from finrag.state.index_reader import IndexReader
 from finrag.tools.answering.citations import check_citations, escape_labels
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.answering.fallback_answer import (
@@ -142,6 +143,14 @@ def _company_words(state: FinragState, cfg: Configuration) -> frozenset[str]:
     return frozenset(w for d in state.get("routed_docs") or [] for w in re.findall(r"[a-z]{3,}", registry.name_of(d).lower()))
 
 
+def _index_of(cfg: Configuration) -> Optional[IndexReader]:
+    """The open index, or None without one."""
+    try:
+        return reader_of(cfg)
+    except Exception:  # no index: the contexts alone
+        return None
+
+
 @timed("generate")
 def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_document: bool = False,
              fast_path_default: bool = False) -> dict:
@@ -238,7 +247,8 @@ def generate(state: FinragState, runtime: Runtime[Configuration], *, whole_docum
         if fallback is not None:
             answer = fallback_answer(question, keywords, contexts, result, fallback, registry_of(cfg)) + withheld
         else:
-            answer = offline_answer(question, keywords, contexts, result, question_facts(state), _company_words(state, cfg))
+            answer = offline_answer(question, keywords, contexts, result, question_facts(state), _company_words(state, cfg),
+                                    _index_of(cfg))
     caveats = answer_caveats(cast(Optional[dict], state.get("extracted")), str(state.get("routing_status") or ""),
                              str(state.get("routing_reason") or ""))
     caveats += _replaced_files(cfg, list(state.get("routed_docs") or []))

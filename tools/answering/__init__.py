@@ -42,4 +42,5 @@ table_file.py: a filing page's tables kept on disk beside the index, shared by e
 table_types.py: the types of a table read from a page.
 fact_sources/: one module per evidence source (inline XBRL, statement tables, cover), each a
     `finrag.state.facts.FactSource` yielding typed `Fact`s.
+unstated.py: an answer led by "not stated" when no retrieved passage mentions a thing the question names.
 """

@@ -9,7 +9,12 @@ Of those, the one whose subject covers the most of the measure leads, ranked by 
 direction (a rise for "what drove the increase", a fall for "why did it decline"; the other direction counts
 against), the asked year (`prose_units.period_fit`), the measure opening the sentence (its subject, not after
 "Excluding the impact of ...", by the share of the measure its first 40 characters name: "BCA revenues" for
-"Boeing Commercial Airplanes revenue" before "Revenues The following table ..."), causes the sentence names itself (not only "due to:"), then by its coverage of the
+"Boeing Commercial Airplanes revenue" before "Revenues The following table ..."), causes the sentence names itself
+(not only "due to:"), a fact before an outlook ("is expected to continue to benefit from ...": an intention or
+expectation before the measure, `yesno_answer.states_intention`), the asked measure before a qualified one the
+question does not ask ("Organic Net Sales" for "net sales", `_qualified`), and, where the question names no segment,
+the sentence stating the largest amount (`_amount`: the company's own statement of the measure, not a segment's part
+of it), then by its coverage of the
 whole question and the context's rank. The answer opens with the causes (the text from the marker on, up to a
 bullet; "driven by: • A • B" its bullets; a sentence that ends at its marker, "was primarily due to:", the lines
 after it), then quotes the whole sentence, cited; at most one more such sentence follows, then the unit that states
@@ -24,6 +29,7 @@ from typing import Callable, Optional
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.prose_units import period_fit, quote, repeats, topic_words
+from finrag.tools.answering.yesno_answer import states_intention
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
 __all__ = ["CAUSE", "MeasureCoverage", "drivers_answer"]
@@ -100,9 +106,16 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         fit += period_fit(unit, facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
         opening = quote(unit)[:40].lower()  # the measure as the sentence's subject, not after a qualifying clause
         fit += 0.1 * of_measure(quote(unit)[:40]) if any(w[:5] in opening for w in measure) else 0.0
+        fit -= 0.2 if _qualified(stated, measure, question) else 0.0
+        fit -= 0.3 if states_intention(stated, question, measure) else 0.0  # an outlook is no past change's cause
         candidates.append((subject + fit, s, rank, unit, causes, ctx))
     if not candidates:
         return ""
+    if not re.search(r"\b[A-Z][a-z]+\s+[A-Z]", _without_owner(question)):  # no segment named: the whole company's
+        sizes = [_amount(c[3]) for c in candidates]
+        top = max(sizes)
+        if top > 0:  # the company's own statement of the measure is its largest; a segment's is a part of it
+            candidates = [(c[0] + (0.15 if size == top else 0.0), *c[1:]) for c, size in zip(candidates, sizes)]
     candidates.sort(key=lambda t: (-t[0], -t[1], t[2]))
     best, _s, _r, unit, causes, ctx = candidates[0]
     answer = f"{causes[:1].upper()}{causes[1:400]} (the filing: \"{quote(unit)}\") {context_label(ctx)}"
@@ -113,6 +126,33 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     if change is not None:
         answer += f" The change itself: {_around(quote(change[0], 2000), measure, of_measure)} {context_label(change[1])}"
     return answer
+
+
+_AMOUNT = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)\s*(billion|million|thousand)?")
+_SCALE = {"billion": 1e9, "million": 1e6, "thousand": 1e3}
+
+
+def _amount(unit: str) -> float:
+    """The first dollar amount `unit` states, in dollars (0.0 without one)."""
+    m = _AMOUNT.search(unit)
+    return float(m.group(1).replace(",", "")) * _SCALE.get(m.group(2) or "", 1.0) if m else 0.0
+
+
+def _without_owner(question: str) -> str:
+    """The question without its possessive company name and its opening word ("What caused Kraft Heinz's net sales
+    decline" -> "caused net sales decline"): what is left names a segment in capitals, if any."""
+    return re.sub(r"\b(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*(?:'s|’s|s'|s’)", "", question.split(None, 1)[-1])
+
+
+def _qualified(stated: str, measure: list[str], question: str) -> bool:
+    """Is the measure the sentence states a qualified one the question does not ask: a capitalised word right before
+    its first word that the question does not write ("Organic Net Sales decreased" for "net sales", "Adjusted
+    Operating Income" for "operating income")?"""
+    if not measure:
+        return False
+    m = re.search(rf"\b([A-Z][a-z]+)\s+{re.escape(measure[0][:5])}", stated, re.I)
+    return bool(m and m.group(1)[0].isupper() and not re.search(rf"(?i)\b{re.escape(m.group(1))}\b", question)
+                and m.group(1).lower() not in ("the", "our", "total", "consolidated", "its", "net", "gross"))
 
 
 def _causes_of(unit: str, of_measure: Callable[[str], float]) -> Optional[tuple[float, str, str]]:

@@ -3,18 +3,20 @@
 The answer is extractive and says so: the sentences (and table rows) of the context that best cover the
 question, each cited. For "what drove" questions sentences that give a cause ("driven by", "due to",
 "primarily reflecting", "offset by") come first. The offline strategy does not decide yes or no itself:
-it shows the evidence.
+it shows the evidence. Whether a question asks the causes or a yes/no is its form, read once with the question
+(`QuestionFacts.form`, `question/form.py`); this module only adds the selection a question opening with "which",
+"who" or "among" asks.
 """
 from __future__ import annotations
 
 import re
 
+from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label, covered_units
+from finrag.tools.question import read_question
 
-__all__ = ["question_style", "evidence_answer"]
+__all__ = ["evidence_style", "evidence_answer"]
 
-_YESNO = re.compile(r"(?i)^\s*(?:does|did|is|are|has|have|was|were|can|could|will|would|should)\b")
-_DRIVERS = re.compile(r"(?i)\bwhat (?:drove|drives|caused|led to|explains?)\b|\bwhy\b|\b(?:drivers?|reasons?) (?:for|of|behind)\b")
 _WHICH = re.compile(r"(?i)^\s*(?:which|who|among)\b")
 _CAUSE = re.compile(r"(?i)\b(?:driven by|due (?:primarily |mainly |largely )?to|primarily (?:due to|reflect\w*|as a result)|"
                     r"as a result of|reflect(?:s|ed|ing)|attributable to|because of|resulting from|offset by|"
@@ -22,21 +24,20 @@ _CAUSE = re.compile(r"(?i)\b(?:driven by|due (?:primarily |mainly |largely )?to|
                     r"led by|benefit(?:ed)? from|partially offset)\b")
 
 
-def question_style(question: str) -> str:
-    """'drivers', 'yesno', 'which' or 'open'."""
-    if _DRIVERS.search(question):
-        return "drivers"
-    if _YESNO.match(question):
-        return "yesno"
-    if _WHICH.match(question):
-        return "which"
-    return "open"
+def evidence_style(question: str, facts: QuestionFacts) -> str:
+    """'drivers' or 'yesno' by the question's form (`facts.form`), else 'which' for a question opening with
+    "which", "who" or "among", else 'open'."""
+    if facts.form in ("drivers", "yesno"):
+        return facts.form
+    return "which" if _WHICH.match(question) else "open"
 
 
-def evidence_answer(question: str, keywords: list[str], contexts: list[dict], max_units: int = 3) -> str:
+def evidence_answer(question: str, keywords: list[str], contexts: list[dict], max_units: int = 3,
+                    facts: QuestionFacts | None = None) -> str:
     """The best evidence sentences for a yes/no, drivers or which question, marked as extractive; '' when
-    the context has none worth quoting (less than half of the question's keywords)."""
-    style = question_style(question)
+    the context has none worth quoting (less than half of the question's keywords). `facts`: the question's one
+    reading (`read_question` when not given)."""
+    style = evidence_style(question, facts if facts is not None else read_question(question))
     if style == "open" or not contexts:
         return ""
     scored = []

@@ -25,7 +25,8 @@ NO_CONTEXT = ("I could not find passages in the indexed filings that answer this
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"$])")
+# a sentence ends at ". X"; not a legal form before the short name it defines: "sales to Walmart Inc. (Walmart) and"
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\"$])|(?<=[.;!?])(?<!\bInc\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bCo\.)\s+(?=\()")
 _LABEL = re.compile(r"[A-Za-z]{3}")
 
 

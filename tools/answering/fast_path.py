@@ -11,7 +11,8 @@
   what it could not find (for a drivers question after the sentence that names the causes, for a count, date or name
   question that it found nothing of after that sentence's answer); else the sentence that
   answers the question's form (`prose.py`: a count, a date, a name, yes/no, drivers, a list); else the evidence
-  sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when the reader is off).
+  sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when the reader is off),
+  led by "Not stated in the retrieved passages" when none of them mentions a thing the question names (`unstated.py`).
 * `fast_path_enabled`: with an LLM, whether a confident reader answer skips the generator call
   (`Configuration.fast_path`: 'auto' = on for the graphs that ask for it (HDRR), 'on', 'off').
 * `reader_context`: the reader's tables (and an iXBRL filing's tagged facts, as a structured block) as extra
@@ -34,6 +35,7 @@ from finrag.tools.answering.kinds import answer as answer_by_kind
 from finrag.tools.answering.prose import prose_answer
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.sources import StorePages
+from finrag.tools.answering.unstated import Corpus, unstated_answer
 from finrag.tools.question import read_question
 from finrag.tools.routing.text import strip_legal_suffix
 
@@ -118,10 +120,12 @@ def cited_page_contexts(result: ReaderResult, source: StorePages, contexts: list
 
 
 def offline_answer(question: str, keywords: list[str], contexts: list[dict], result: Optional[ReaderResult],
-                   facts: Optional[QuestionFacts] = None, company: frozenset[str] = frozenset()) -> str:
+                   facts: Optional[QuestionFacts] = None, company: frozenset[str] = frozenset(),
+                   index: Optional[Corpus] = None) -> str:
     """The answer without an LLM (see the module docstring); `facts`: the question's one reading (`read_question`
     when not given). A drivers question asks the causes, not the figure: the sentence that names them leads, the
-    reader's figures follow. `company`: the words of the routed companies' names (no topic of a prose answer)."""
+    reader's figures follow. `company`: the words of the routed companies' names (no topic of a prose answer);
+    `index`: the open index (whether the filing, and how many companies' filings, write what the question names)."""
     facts = facts if facts is not None else read_question(question)
     figure = result.answer if result is not None and result.kind in ("item", "metric") and result.answer else ""
     # a reader that found nothing only says so: the sentence a count, date or name question asks still leads
@@ -135,8 +139,8 @@ def offline_answer(question: str, keywords: list[str], contexts: list[dict], res
         return figure
     if result is None:  # the reader is off: the plain extractive answer
         return extractive_answer(question, keywords, contexts)
-    text = evidence_answer(question, keywords, contexts)
-    return text or extractive_answer(question, keywords, contexts)
+    text = evidence_answer(question, keywords, contexts, facts=facts) or extractive_answer(question, keywords, contexts)
+    return unstated_answer(question, text, contexts, company, index)  # a thing the question names that no passage mentions
 
 
 def reader_context(result: Optional[ReaderResult]) -> str:

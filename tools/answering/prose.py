@@ -9,6 +9,7 @@ questions) are answered by `evidence.py` and `extractive.py` as before.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from finrag.state.question import QuestionFacts
@@ -75,6 +76,7 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
     topic = topic_of(topic_words(question, contexts, also_drop=company), nouns) or (
         form_topic(question, contexts, company) if form == "date" else [])
     cover = TopicCover(topic)
+    asked = frozenset(re.findall(r"[a-z]{3,}", question.lower())) if form == "name" else frozenset()  # no echo of it
     scored, holding = [], []
     passage, before = -1, 0.0  # the topic coverage of the passage so far, fading by sentence: a name often follows the sentence that asks
     for cov, s, rank, unit, ctx in covered_units(question, keywords, contexts):
@@ -83,7 +85,7 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         scored.append((s, rank, unit, ctx))
         on_topic = cover(unit)
         near = max(on_topic, before * 0.8) if form == "name" else on_topic
-        if near >= MIN_COVER and answer_piece(form, unit, nouns, company) is not None:
+        if near >= MIN_COVER and answer_piece(form, unit, nouns, company, asked) is not None:
             whole = 0.1 if form == "count" and not topic and whole_count(unit, nouns) else 0.0
             holding.append((near + period_fit(unit, facts) - period_date(form, unit) + whole + s - cov, rank, unit, ctx))
         before = max(on_topic, before * 0.8)

@@ -4,7 +4,8 @@ words, and the closest passage shown when no sentence answers.
 * `quote(unit, limit)`: a unit as quoted: whitespace collapsed, a heading line joined to its sentence removed
   ("EMPLOYEE BASE As of May 31, ..." -> "As of May 31, ..."), cut at `limit` characters.
 * `company_words(question, contexts)`: the words of the company a question names and of the filings' own ids (a
-  name answering a question is someone else's; a topic word is no company word).
+  name answering a question is someone else's; a topic word is no company word, nor a title written by its letters,
+  "CEO").
 * `topic_words(question, contexts)`: what a sentence must speak of to answer the question: its content words,
   without the asked company's, the years and form numbers, and the words every question has ("fiscal", "year"), of
   its first sentence only (a second one, "If gross margin is not a useful metric, say so", instructs); a
@@ -21,6 +22,7 @@ import re
 
 from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label
+from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 
 __all__ = ["best_passage", "closest", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
@@ -42,7 +44,7 @@ def company_words(question: str, contexts: list[dict]) -> frozenset[str]:
     """The capitalised words of `question` after its first word (the company it names, and other proper names) and the
     words of the contexts' document ids' first part ('NIKE_2021_10K' -> 'nike'), lower-cased."""
     named = {w.lower() for w in re.findall(r"(?<!^)\b[A-Z][A-Za-z]{2,}", question.strip())}
-    return frozenset(named | _id_words(contexts))
+    return frozenset((named - SPELLED_OUT.keys()) | _id_words(contexts))  # "CEO" is a title, not a name
 
 
 def _id_words(contexts: list[dict]) -> set[str]:

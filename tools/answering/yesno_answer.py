@@ -18,6 +18,10 @@ states an intention or expectation ("we have not declared or paid any cash divid
 paying any cash dividends", "we declared and paid four quarterly cash dividends" before "we intend to continue to
 pay"): its deciding clause anticipates, intends, expects, plans or speaks of the future (`_INTENTION`) before the
 first topic word it holds, unless the question itself asks about the future ("Will ...", "going to keep paying").
+Among facts, one that states the act the question asks (its verb, `asked_verb`) done or not done, the verb in the
+past or denied (`states_act`: "the
+Company repurchased $95.0 billion", "Verizon did not repurchase any shares"), decides before one that names the act
+only as a noun or a possibility ("authorized ... under a share repurchase program", "shares may be repurchased").
 """
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.prose_units import best_passage, named_words, period_fit, quote, repeats, topic_words
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
-__all__ = ["decides_no", "states_intention", "yesno_answer"]
+__all__ = ["asked_verb", "decides_no", "states_act", "states_intention", "yesno_answer"]
 
 _CLAUSES = re.compile(r";|,\s+(?:and|but|while|whereas|although|though|except)\b|\bexcept\b|\bhowever\b")
 _NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b|\bno longer\b")
@@ -90,6 +94,35 @@ def states_intention(clause: str, question: str, topic: list[str]) -> bool:
     return not found or intent.start() < min(found)
 
 
+def asked_verb(question: str, topic: list[str]) -> list[str]:
+    """The verb whose act the question asks, a topic word right after its auxiliary and subject ("Did Apple
+    repurchase shares" -> ['repurchase'], "Does Meta pay a dividend" -> ['pay']); [] for another ("did AMD have
+    plans to pay": its verb is "have", and "pay" is no act it asks was done)."""
+    m = re.match(r"\s*(?:[^,?]{3,60},\s*)?(?:[Dd]id|[Dd]oes|[Dd]o|[Hh]as|[Hh]ave|[Hh]ad)\s+(?:[A-Z][\w&.'’-]*\s+){1,4}"
+                 r"([a-z]+)\b",
+                 question)
+    return [m.group(1).lower()] if m and m.group(1).lower() in topic else []
+
+
+_MODAL_BE = r"(?<!\bmay be )(?<!\bmight be )(?<!\bcan be )(?<!\bcould be )(?<!\bwill be )(?<!\bwould be )(?<!\bshould be )(?<!\bto be )"
+
+
+def states_act(clause: str, topic: list[str]) -> bool:
+    """Does `clause` state an act of the topic done or not done: a topic word as a past verb ("repurchased",
+    "paid"; not after a modal, "may be repurchased"), or denied ("did not repurchase", "never paid", "no
+    repurchases"); not the act named only as a noun ("a share repurchase program", "the authorization")?"""
+    for w in topic:
+        if not re.fullmatch(r"[a-z]{3,}", w):
+            continue
+        past = [p for p in (*_IRREGULAR.get(w, ()), w + "d" if w.endswith("e") else w + "ed") if p != w]
+        if any(re.search(rf"(?i){_MODAL_BE}\b{re.escape(p)}\b", clause) for p in past):
+            return True
+        if re.search(rf"(?i)\b(?:(?:did|does|do|has|have|had)\s+(?:not|never)|didn['’]t|never|no)\s+{re.escape(w[:5])}",
+                     clause):
+            return True
+    return False
+
+
 def _deciding_clause(unit: str, coverage: "_VerbCoverage") -> str:
     """The clause of `unit` that holds the most of the topic (the first of equals)."""
     clauses = [c for c in _CLAUSES.split(unit) if c.strip()] or [unit]
@@ -115,11 +148,14 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
         decides = (cov > _DECIDES and cov >= least) and names and _is_prose(unit)
         scored.append((s + period_fit(unit, facts), rank, unit, ctx, decides))
     scored.sort(key=lambda t: (-t[0], t[1]))
-    # a fact decides before an intention or expectation (the best-scored of each first)
+    # a fact decides before an intention or expectation, and an act done ("the Company repurchased $95.0 billion")
+    # before the act named only as a noun ("authorized ... under a share repurchase program"); the best-scored first
+    verb = asked_verb(question, topic)
     deciding = sorted((t for t in scored if t[4]),
-                      key=lambda t: states_intention(_deciding_clause(t[2], coverage), question, topic))
+                      key=lambda t: (states_intention(_deciding_clause(t[2], coverage), question, topic),
+                                     bool(verb) and not states_act(_deciding_clause(t[2], coverage), verb)))
     if not deciding:
-        shown = evidence_answer(question, keywords, contexts)
+        shown = evidence_answer(question, keywords, contexts, facts=facts)
         passages = (shown.split(": ", 1)[1] if shown else best_passage([t[:4] for t in scored]) if scored
                     else f"{quote(contexts[0].get('text', ''), 400)} {context_label(contexts[0])}")
         return ("Undecided: no sentence of the retrieved passages says yes or no to this question (a \"No\" would be a "

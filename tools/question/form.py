@@ -4,7 +4,9 @@ A question's words say what its answer is, whatever the company or the measure:
 
 * `count` ("how many employees", "headcount", "number of stores"): a number with its noun;
 * `date` ("when", "on what date", "in which year"): a date;
-* `name` ("who is the auditor", "which firm"): one name;
+* `name` ("who is the auditor", "which firm", "what city is ... headquartered in", "which exchange is ... listed
+  on", "LMT's biggest customer"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
+  "customer" (the answer is the party a share of sales is from);
 * `drivers` ("what drove", "why", "the primary reasons for", "due to what"): the causes of a change, whatever the
   measure ("why did the employee count fall" asks the causes, not the count);
 * `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", not an either-or, not "Could you list"): Yes
@@ -20,6 +22,7 @@ from __future__ import annotations
 import re
 
 from finrag.state.question import AnswerForm
+from finrag.tools.vocabulary.answer_shapes import PLACE_KINDS
 
 __all__ = ["answer_form", "form_nouns"]
 
@@ -31,6 +34,20 @@ _WHO = re.compile(r"(?i)^\s*(?:who (?:is|was|signed|audits|audited|serves|served
                   r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive|company|entity|buyer|acquirer|"
                   r"purchaser|bank|director|officer)\b|"
                   r"what (?:is|was) the name of\b|name the (?:auditor|ceo|cfo|chief)\b)")
+# one thing named by its kind: "What city is Apple headquartered in?", "Which exchange is META's stock listed on?",
+# "Which foundry did AMD ...": a singular noun after "which"/"what", then a verb; not a figure's noun ("what
+# percentage is ..."), not a period's ("what year": a date), not a plural (a list)
+_KIND = re.compile(r"(?i)^\s*(?:which|what)\s+((?:[a-z-]+\s+)?[a-z-]+?)\s+(?:is|was|are|were|did|does|do|has|had)\b")
+_FIGURE_KIND = re.compile(r"(?i)\b(?:percent\w*|amount|portion|proportion|share|value|ratio|number|rate|level|price|"
+                          r"figure|total|sum|margin|growth|change|difference|return|cost|size|balance|impact|effect|"
+                          r"trend|type|kind|way|part|role|purpose|nature|reason|basis|extent|method|status|"
+                          r"date|day|year|month|quarter|period|time|age|float|worth|capitali[sz]ation|revenue|income|profit|loss|debt|"
+                          r"cash|spend|expense|earnings|eps|dividend|yield|multiple|guidance|outlook)$")
+# one customer asked by its rank ("LMT's biggest customer in 2022?"); "the primary customers" asks a list
+_CUSTOMER = re.compile(r"(?i)\b(?:largest|biggest|principal|main|major|top|primary|single largest) customer\b(?!s)")
+# a place asked by "where" ("Where is Nike headquartered?") or "in which city/state/country"
+_WHERE = re.compile(r"(?i)^\s*(?:where\s+(?:is|are|was|were|does|did)\b[^?]*\b(?:headquarter\w*|located|based|"
+                    r"incorporated|offices?)\b|in (?:which|what) (city|town|state|country)\b)")
 # the auxiliary verb opens the question, or its main clause after a short opening phrase ("At the time of its 2019
 # 10-K, was ...", "Per the 10-K, does ..."); "Could you list ..." is a request, not a yes/no
 _YESNO = re.compile(r"(?i)^\s*(?:[^,?]{3,60},\s*)?(?:does|did|do|is|are|has|have|had|was|were|can|could|will|would|should)\b"
@@ -103,7 +120,24 @@ def answer_form(text: str, *, figure: bool = False, ranking: bool = False) -> An
         return "drivers"
     if not figure and not ranking and _list_noun(text):
         return "list"
+    if not figure and not ranking and (_kind_noun(text) or _CUSTOMER.search(text)):
+        return "name"
     return ""
+
+
+def _kind_noun(text: str) -> str:
+    """The kind of one thing a "which/what <noun> <verb>" question names ("What city is ..." -> 'city'), or ''."""
+    where = _WHERE.match(text)
+    if where:
+        return (where.group(1) or "headquarters").lower()
+    m = _KIND.match(text)
+    if not m:
+        return ""
+    noun = m.group(1).lower().split()[-1]
+    if (_FIGURE_KIND.search(noun) or _MEASURE_NOUN.search(noun) or noun.endswith("s") and not noun.endswith("ss")
+            or noun in ("of", "the", "a", "an", "kind", "sort")):
+        return ""
+    return noun
 
 
 def form_nouns(text: str, form: str) -> tuple[str, ...]:
@@ -112,6 +146,11 @@ def form_nouns(text: str, form: str) -> tuple[str, ...]:
     text = re.split(r"\?\s+(?=\S)", text.strip())[0]
     if form == "list":
         return tuple(_list_noun(text).split()[-1:])
+    if form == "name":  # the kind of place asked ("city"): a place, not a firm's or a person's name, answers it
+        kind = _kind_noun(text)
+        if kind in PLACE_KINDS:
+            return (kind,)
+        return ("customer",) if re.search(r"(?i)\bcustomer\b(?!s)", text) else ()
     if form != "count":
         return ()
     m = _NOUN_AFTER.search(text) or _NOUN_BEFORE.search(text)

@@ -20,9 +20,9 @@ from typing import Sequence
 from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.tools.retrieval.vocabulary import STOPWORDS, stem
-from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, answer_piece
+from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, CUSTOMER_SHAPE_WORDS, answer_piece
 
-__all__ = ["MIN_COVER", "TopicCover", "form_evidence", "topic_of"]
+__all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "form_evidence", "topic_of"]
 
 # the words that ask a count, a date or a name, not what it is of
 _FORM_WORDS = frozenset((
@@ -31,38 +31,43 @@ _FORM_WORDS = frozenset((
     "end", "ended", "ending", "as", "of", "per", "according", "report", "form", "filing", "10-k", "10-q", "10",
     "k", "q", "latest", "current", "currently", "work", "works", "worked", "working", "employ", "employs",
     "employed", "did", "does", "do", "is", "was", "were", "are", "company", "company's", "firm"))
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"$])")
+# a sentence ends at ". X"; not a legal form before the short name it defines: "sales to Walmart Inc. (Walmart) and"
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\"$])|(?<=[.;!?])(?<!\bInc\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bCo\.)\s+(?=\()")
 MIN_COVER = 0.5  # the share of the topic a sentence must speak of
 
 
 def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
     """The keywords a sentence answering the question speaks of (see the module docstring)."""
     noun_stems = {stem(w.lower()) for noun in nouns for w in noun.split()}
+    shape = CUSTOMER_SHAPE_WORDS if "customer" in nouns else frozenset()  # a customer's rank and share: its shape
     out = []
     for k in keywords:
         low = k.lower().removesuffix("'s").removesuffix("’s")
-        if (low in STOPWORDS or low in _FORM_WORDS or any(ch.isdigit() for ch in low) or len(low) < 2
+        if (low in STOPWORDS or low in _FORM_WORDS or low in shape or any(ch.isdigit() for ch in low) or len(low) < 2
                 or stem(low) in noun_stems or low in out):
             continue
         out.append(low)
     return out
 
 
-# an officer's title and research and development are asked by their letters and written in words
-_SPELLED = {"ceo": "chief executive officer", "cfo": "chief financial officer", "coo": "chief operating officer",
-            "cto": "chief technology officer", "r&d": "research and development"}
+# an officer's title and research and development are asked by their letters and written in words; a company's
+# headquarters are written as its filing's cover writes them, "principal executive offices"
+SPELLED_OUT = {"ceo": "chief executive officer", "cfo": "chief financial officer", "coo": "chief operating officer",
+            "cto": "chief technology officer", "r&d": "research and development",
+            "headquartered": "principal executive office", "headquarters": "principal executive office"}
 
 
 class TopicCover:
     """The share of `topic`'s words a text speaks of: a word counts where a word of the text starts with its first
     five letters (a shorter word whole, or with an inflection: "end", "ends", "ended"): a word and its derivations
     share them ("acquire", "acquired", "acquisition"; "divest", "Divestiture"; "close", "closing"); an officer's
-    title asked by its letters counts where it is written in words ("CEO", "Chief Executive Officer")."""
+    title asked by its letters counts where it is written in words ("CEO", "Chief Executive Officer"), headquarters
+    where the cover's "principal executive offices" are."""
 
     def __init__(self, topic: Sequence[str]):
         self.probes = [re.compile(r"(?<![a-z0-9])(?:" + re.escape(w[:5]) + (r"" if len(w) > 5 else
                                                                              r"(?:s|es|d|ed|ing)?(?![a-z0-9])")
-                                  + (f"|{re.escape(_SPELLED[w])}" if w in _SPELLED else "") + ")")
+                                  + (f"|{re.escape(SPELLED_OUT[w])}" if w in SPELLED_OUT else "") + ")")
                        for w in dict.fromkeys(t.lower() for t in topic)]
 
     def __call__(self, text: str) -> float:

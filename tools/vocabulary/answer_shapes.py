@@ -8,7 +8,13 @@
 * `date`: a date as filings write it ("July 2, 2015", "November 2023", "in 2002"), or a calendar's ("the last
   Saturday of September", "the Friday closest to November 30"); `period_date` says when it is a period's end;
 * `name`: a firm's name with its legal form ("PricewaterhouseCoopers LLP"), a titled person ("Mr. Jassy"), a
-  person named before a verb or in an officers' table; not the asked company's own (`own`: its name's words).
+  person named before a verb or in an officers' table; not the asked company's own (`own`: its name's words, or
+  its initials: "Advanced Micro Devices, Inc." is AMD's own). A
+  place asked (`nouns` holds a kind of `PLACE_KINDS`: "What city ...", "Where is X headquartered") is a place, a
+  town then its U.S. state ("Los Gatos, California", "Austin, TX") or its country, and nothing else; a customer
+  asked (`nouns` holds "customer": "Who is PepsiCo's largest customer") is the party a sentence gives a share of
+  sales to or from ("sales to Walmart Inc. ... represented approximately 14% of our consolidated net revenue"), or
+  that is the subject of its share ("Walmart Inc. and its affiliates (Walmart) accounted for 21 percent of ...").
 
 The prose answerer picks the sentence that leads the answer with it (`answering/prose.py`), and retrieval looks for
 such sentences in the routed filing (`retrieval/form_evidence.py`).
@@ -20,9 +26,21 @@ from typing import Optional
 
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 
-__all__ = ["ANSWER_FORMS", "answer_piece", "period_date", "whole_count"]
+__all__ = ["ANSWER_FORMS", "CUSTOMER_SHAPE_WORDS", "PLACE_KINDS", "answer_piece", "period_date", "whole_count"]
 
 ANSWER_FORMS = ("count", "date", "name")
+# the kinds of a place a name question asks ("what city", "where ... headquartered"): its answer is a place
+PLACE_KINDS = frozenset(("city", "town", "state", "country", "location", "headquarters", "place"))
+_STATES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|"
+           "Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|"
+           "Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|"
+           "North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|"
+           "Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|District of Columbia|D\\.C\\.|"
+           "A[LKZR]|C[AOT]|DE|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[TA]|W[AVIY]|"
+           "Ireland|Switzerland|United Kingdom|England|Canada|Netherlands|Germany|France|Japan|Bermuda|Israel")
+# a town (one to three capitalised words) then its state or country: "Cupertino, California", "Los Gatos, CA"
+_STREET = re.compile(r"\b(?:Way|Street|Avenue|Road|Drive|Circle|Boulevard|Parkway|Plaza|Lane|Court|Suite|Floor|Center) ")
+_A_PLACE = re.compile(rf"\b(?:[A-Z][a-z]+(?:[ -][A-Z][a-z]+){{0,2}}), (?:{_STATES})\b")
 
 _NUMBER = r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million))?"
 _MONTH = MONTH_WORDS + r"\.?"
@@ -35,7 +53,26 @@ _A_NAME = re.compile(r"\b(?:[A-Z][A-Za-z&.'-]+ ){0,3}[A-Z][A-Za-z&.'-]+,? (?:LLP
                      r"L\.P\.)|"
                      r"\b(?:Mr\.|Ms\.|Dr\.) [A-Z][a-z]+|\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=,? (?:our|the Company's|who|has served|serves|is|was) )|"
                      r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?= (?:\| )?\d\d (?:\| )?(?:[A-Z][a-z]+ )*(?:President|Chief|Executive|Senior|Vice|"
-                     r"Chair|Director|Treasurer|Controller|General|Secretary)\b)")  # an officers' table: name, age, title ("|" cells)
+                     r"Chair|Director|Treasurer|Controller|General|Secretary)\b)|"  # an officers' table: name, age, title ("|" cells)
+                     # a person, then an appositive that holds an officer's title: "Elon Musk, Technoking of Tesla and
+                     # our Chief Executive Officer", "Andrew R. Jassy, President and Chief Executive Officer"
+                     r"\b[A-Z][a-z]+ (?:[A-Z]\. )?[A-Z][a-z]+(?=, [^.;]{0,50}?\b(?:Chief [A-Z][a-z]+ Officer|President|Chair(?:man|woman)?)\b)")
+# a customer named where the sentence gives its share of sales: "sales to Walmart Inc. (Walmart) ... represented
+# approximately 14% of our consolidated net revenue", "71% of our $67.0 billion in net sales were from the U.S. Government"
+# the words that ask for that shape itself (its rank among customers, its share), not a topic a sentence must write
+CUSTOMER_SHAPE_WORDS = frozenset(("largest", "biggest", "principal", "main", "major", "top", "primary", "single", "share",
+                                  "percentage", "percent", "portion", "proportion", "account", "accounted", "accounts"))
+# (sales are made "to" the customer, or are "from" it: "Revenues from the U.S. Government ... represented 42%"; a
+# possessive is a seller's own line, not a customer: "Net sales from Aeronautics' combat aircraft represented 32%")
+_A_CUSTOMER = re.compile(r"(?:\b(?i:sales|revenues?) (?:to|from)|%[^;]{0,80}?\bfrom) (?:the )?((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})")
+_PCT = r"\d+(?:\.\d+)?\s?(?:%|percent\b)"
+_A_SHARE = re.compile(rf"{_PCT}[^.;]{{0,80}}?\b(?:sales|revenues?)\b|\b(?:sales|revenues?)\b[^.;]{{0,80}}?{_PCT}")
+# or the customer as the subject of its share: "Walmart Inc. and its affiliates (Walmart) accounted for 21 percent"
+_CUSTOMER_SUBJECT = re.compile(r"((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})(?: and its (?:affiliates|subsidiaries)"
+                               r"[^,;]{0,30}?)? (?:accounted for|represented|comprised) (?:approximately |about )?\d")
+
+
+_LEGAL = frozenset(("the", "llp", "llc", "inc", "corporation", "company"))
 
 
 _WHOLE = re.compile(r"(?i)\btotal\b|\bworldwide\b|\bglobal\b|\bin all\b|"
@@ -68,9 +105,12 @@ def period_date(form: str, unit: str) -> float:
     return 0.15 if m and _PERIOD_DATE.search(unit[max(0, m.start() - 12): m.start()]) else 0.0
 
 
-def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[str] = frozenset()) -> Optional[str]:
+def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[str] = frozenset(),
+                 asked: frozenset[str] = frozenset()) -> Optional[str]:
     """The piece of `unit` that answers a question of `form` (see the module docstring), or None. Any run of
-    white space counts as one space (PDF text writes no-break spaces between words: "audited\xa0by")."""
+    white space counts as one space (PDF text writes no-break spaces between words: "audited\xa0by"). `asked`: the
+    question's own words, lower-cased: a name made only of them and of legal forms echoes the question ("The Foundry
+    Company" for "Which foundry ..."), it does not answer it."""
     unit = " ".join(unit.split())
     if form == "count":
         for noun in nouns:
@@ -86,7 +126,22 @@ def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[st
         return m.group(0) if m else None
     if form != "name":
         return None
+    if "customer" in nouns:  # a customer asked: the party a share of sales is from
+        if not _A_SHARE.search(unit):
+            return None
+        for m in [*_A_CUSTOMER.finditer(unit), *_CUSTOMER_SUBJECT.finditer(unit)]:
+            if re.search(r"['’]", m.group(1)) or m.group(1) in ("In", "During", "The", "We", "Our"):  # a seller's line
+                continue
+            if not (own and set(re.findall(r"[a-z]{3,}", m.group(1).lower())) & own):
+                return m.group(1)
+        return None
+    if PLACE_KINDS & set(nouns):  # a place asked: a town and its state or country
+        m = _A_PLACE.search(unit)
+        return _STREET.split(m.group(0))[-1] if m else None  # "Park Way Cupertino, California": the town after the street
     for m in _A_NAME.finditer(unit):  # a name, not the asked company's own ("Pfizer Inc." in its auditor's report)
-        if not own or not (set(re.findall(r"[a-z]{3,}", m.group(0).lower())) & own):
-            return m.group(0)
+        words = set(re.findall(r"[a-z]{3,}", m.group(0).lower()))
+        initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", m.group(0)) if w.lower() not in _LEGAL).lower()
+        if own and (words & own or initials in own) or asked and words <= asked | _LEGAL:
+            continue
+        return m.group(0)
     return None

@@ -1,0 +1,105 @@
+"""A question the retrieved passages cannot answer, said first (issue 50).
+
+Where neither the reader nor a form's answerer answers, the offline answer quotes the passages that cover the
+question best. When the question asks about a thing it names ("the Optimus robot", "Geek Squad agents", "Azure's
+revenue") and no retrieved passage mentions that name at all, no sentence of them can answer it: the answer then
+says so in its first sentence, naming what is missing, and shows the passages as the closest ones, not as an answer.
+
+The test is the absence of a name, not a weak match: a name is the one word a paraphrase cannot replace, so a
+passage that never writes it does not speak of it. A candidate is a word of the question's topic
+(`prose_units.topic_words`: not the asked company's, not a year or a frame word) that the question writes
+capitalised or with digits (`prose_units.named_words`) and that is not a word of the routed companies' names. With
+the index at hand (`index`) it is a name only where it is one:
+
+* the contexts' filings write it on at most `RARE_PAGES` pages (Tesla's 10-K names "Optimus" on one page, not one of
+  those retrieved): a word the filing writes on many pages is its common vocabulary, and the passages may bear on it;
+* the corpus writes it in the filings of at most `NAME_SPREAD` companies (its BM25 hits): a capitalised common word
+  ("the Real change in Sales", "the Highest EBITDAR Contribution") is written by most companies' filings.
+
+Without an index the contexts alone decide. A context mentions a word when a word of its text starts with it
+("robot" in "robots"), case aside, or writes out what it abbreviates ("R&D": "research and development").
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional, Protocol, Sequence
+
+from finrag.tools.answering.furniture import without_furniture
+from finrag.tools.answering.prose_units import named_words, topic_words
+from finrag.tools.retrieval.form_evidence import SPELLED_OUT
+
+__all__ = ["NAME_SPREAD", "RARE_PAGES", "unmentioned", "unstated_answer"]
+
+RARE_PAGES = 2  # a named word the filing writes on more pages than this is its common vocabulary
+NAME_SPREAD = 3  # a word the filings of more companies than this write is no name of one thing
+_HITS = 100  # the corpus' BM25 hits a word's spread is read from
+
+
+class _Hit(Protocol):
+    doc_id: str
+
+
+class Corpus(Protocol):
+    """What the test reads of the index (`IndexReader` is one)."""
+
+    def pages_of(self, doc_id: str) -> list[str]: ...
+
+    def search_fts(self, query: str, k: int = 20, doc_ids: Sequence[str] | None = None,
+                   variant: str = "base") -> Sequence[_Hit]: ...
+
+
+def _mentions(word: str, text: str) -> bool:
+    """Does `text` write `word`, or the words it abbreviates ("R&D": "research and development")?"""
+    probe = re.escape(word) + (f"|{re.escape(SPELLED_OUT[word])}" if word in SPELLED_OUT else "")
+    return re.search(rf"(?i)(?<![\w-])(?:{probe})", text) is not None
+
+
+def _company(doc_id: str) -> str:
+    return re.split(r"[_-]", doc_id.lower())[0]
+
+
+def _spread(word: str, index: Corpus) -> int:
+    """How many companies' filings write `word` among its corpus' BM25 hits (0 when the search fails)."""
+    try:
+        return len({_company(h.doc_id) for h in index.search_fts(word, k=_HITS)})
+    except Exception:  # no full-text search: the word's spread is not known
+        return 0
+
+
+def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = frozenset(),
+                index: Optional[Corpus] = None) -> dict[str, int]:
+    """The names of `question` (see the module docstring) that no context mentions, each with the number of pages
+    of the contexts' filings that write it (0 without `index`); {} when there is none, or there are no contexts."""
+    if not contexts:
+        return {}
+    named = [w for w in named_words(question, topic_words(question, contexts, also_drop=company))
+             if len(w) >= 3 and w not in company]
+    text = " ".join(without_furniture(str(c.get("text") or "")) for c in contexts)
+    missing = {w: 0 for w in named if not _mentions(w, text)}
+    if not missing or index is None:
+        return missing
+    for doc in dict.fromkeys(str(c.get("doc_id")) for c in contexts if c.get("doc_id")):
+        try:
+            pages = list(index.pages_of(doc))
+        except Exception:  # pages not readable: the contexts decide
+            continue
+        for w in missing:
+            missing[w] += sum(_mentions(w, page) for page in pages)
+    return {w: n for w, n in missing.items() if n <= RARE_PAGES and _spread(w, index) <= NAME_SPREAD}
+
+
+def unstated_answer(question: str, passages: str, contexts: list[dict], company: frozenset[str] = frozenset(),
+                    index: Optional[Corpus] = None) -> str:
+    """`passages` (an extractive answer's quoted passages) led by the sentence that the retrieved passages do not
+    state what the question asks, when a name it asks about is in none of them (`unmentioned`); `passages`
+    unchanged otherwise."""
+    missing = unmentioned(question, contexts, company, index)
+    if not missing:
+        return passages
+    docs = ", ".join(dict.fromkeys(str(c.get("doc_id")) for c in contexts if c.get("doc_id")))
+    said = "; ".join(f"'{w}'" + (f" (the filing writes it on {n} page{'s' if n > 1 else ''}, none retrieved)" if n
+                                  else " (not in the filing)" if index is not None else "")
+                     for w, n in missing.items())
+    shown = re.sub(r"^(?:From the filings|Extractive answer, [^:]+): ", "", passages)
+    return (f"Not stated in the retrieved passages: none of them mentions {said} ({docs}), so they do not answer this "
+            f"question. The closest passages (not an answer): {shown}")

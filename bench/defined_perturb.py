@@ -3,6 +3,7 @@ gold is unchanged, run through HDRR offline and judged as `bench.defined_blind` 
 
     python -m bench.defined_perturb --index /work/main/runs/s53/edgar --out runs/perturb.json
     python -m bench.defined_perturb --write runs/perturbed.jsonl        # the paraphrases only, no run
+    python -m bench.defined_perturb --reading --per-family 0 --show      # the question model's readings only (fast)
     python -m bench.defined_perturb --index IDX --families units,periods --per-family 80 --seed 7 --out x.json
 
 Each family rewrites one aspect of a question and leaves everything else (and so the gold) as it is; a transform
@@ -28,6 +29,10 @@ Seeded and reproducible: each (question, family) draws its variant from `random.
 so a question's paraphrase does not depend on which others are sampled. The sample per family is the first
 `--per-family` applicable questions in a seeded shuffle. The same questions unperturbed are run too, so each
 family's rates sit beside the originals' rates on the same questions ("delta").
+
+`--reading` runs no retrieval: it compares what the question model (`read_question`) reads from each paraphrase
+with what it reads from the original (the formula's expression, unit and problems, the decimals, the years, the
+year-to-date months). A paraphrase read differently is a cause in the question model, found in seconds.
 """
 from __future__ import annotations
 
@@ -108,10 +113,12 @@ def operators(q: dict, rng: random.Random) -> str | None:
     """Write each operator of one kind (all its occurrences) in another of its words."""
     text = q["question"]
     kinds = []
-    if re.search(r" divided by | / ", text):
-        kinds.append((r" divided by | / ", _DIV))
+    if re.search(r" divided by | / ", text):  # "as a share of" asks a percentage: only where the gold is one
+        kinds.append((r" divided by | / ", _DIV if q["unit"] == "percent" else [w for w in _DIV if "share" not in w]))
     if re.search(r" minus | less ", text) and not re.search(r"(?i)\bless than\b", text):
-        kinds.append((r" minus | less ", _MINUS))
+        # "net of" a number or of "the same ratio" is no phrase anyone writes
+        net = not re.search(r"(?i) (?:minus|less) (?:\d|one\b|the same\b)", text)
+        kinds.append((r" minus | less ", _MINUS if net else [w for w in _MINUS if "net" not in w]))
     if re.search(r" plus | \+ ", text):
         kinds.append((r" plus | \+ ", _PLUS))
     if q["unit"] == "percent" and re.search(r"(?i) as a percent(?:age)? of ", text):
@@ -230,16 +237,16 @@ def periods(q: dict, rng: random.Random) -> str | None:
         year = int(m.group(1) or m.group(2))
         year += 2000 if year < 100 else 0
         forms = [f"FY{year}", f"FY{year % 100:02d}", f"fiscal {year}", f"fiscal year {year}"]
-        options.append(lambda: text[:m.start()] + _choose(rng, forms, m.group(0)) + text[m.end():])
+        options.append(lambda fy=forms: text[:m.start()] + _choose(rng, fy, m.group(0)) + text[m.end():])
         end = _year_end(q, year)
         if end and "10-k" in q["doc"].lower() and text[:m.start()].rstrip().lower().endswith(("for", "in", "during")):
             options.append(lambda: text[:m.start()] + f"the fiscal year ended {end}" + text[m.end():])
     if mm := _MONTHS_ENDED.search(text):
         n = {"three": 3, "six": 6, "nine": 9}.get(mm.group(1).lower(), 0) or int(mm.group(1))
-        forms = {3: ["quarter ended", "3 months ended", "three-month period ended"],
+        spans = {3: ["quarter ended", "3 months ended", "three-month period ended"],
                  6: ["6 months ended", "six-month period ended", "year-to-date period ended", "6M ended"],
                  9: ["9 months ended", "nine-month period ended", "year-to-date period ended", "9M ended"]}[n]
-        options.append(lambda: text[:mm.start()] + rng.choice(forms) + text[mm.end():])
+        options.append(lambda: text[:mm.start()] + rng.choice(spans) + text[mm.end():])
     if (dy := re.search(r"\b(at|as of) December 31, (20\d\d)\b", text)) and "10-k" in q["doc"].lower():
         options.append(lambda: text[:dy.start()] + rng.choice([f"at year-end {dy.group(2)}",
                                                                 f"as of the {dy.group(2)} year-end"]) + text[dy.end():])
@@ -349,6 +356,44 @@ def _rates(rows: list[dict]) -> dict:
             "other_measure": n(val, "other"), "refusal_said": n(ref, "said")}
 
 
+def _canon(node: object) -> object:
+    """An expression's dump without the words of operands that resolved to a line item (a phrase's case or a moved
+    period word is no other reading); other operands keep their words, lower-cased."""
+    if isinstance(node, dict):
+        return {k: (" ".join(str(v).lower().split()) if k == "phrase" else _canon(v)) for k, v in node.items()
+                if not (k == "phrase" and node.get("item"))}
+    if isinstance(node, list):
+        return [_canon(v) for v in node]
+    return node
+
+
+def reading(question: str) -> dict:
+    """What the question model reads that the gold depends on: the formula (expression, unit, whether it has
+    problems), the decimals, the years written and the year-to-date months."""
+    from finrag.tools.question.read import read_question
+
+    f = read_question(question)
+    fm = f.formula
+    return {"expression": _canon(fm.expression.model_dump()) if fm and fm.expression else None,
+            "unit": fm.unit if fm else None, "problems": bool(fm and fm.problems), "decimals": f.decimals,
+            "years": sorted(set(f.years_written)), "ytd_months": f.ytd_months}
+
+
+def readings(rows: list[dict]) -> dict[str, dict]:
+    """Per family: how many paraphrases the question model reads differently from their original, and in what."""
+    out: dict[str, dict] = {}
+    for r in rows:
+        a, b = reading(r["original"]), reading(r["question"])
+        diff = sorted(k for k in a if a[k] != b[k])
+        r["reading_diff"] = diff
+        fam = out.setdefault(r["family"], {"n": 0, "changed": 0, "by_field": {}})
+        fam["n"] += 1
+        fam["changed"] += bool(diff)
+        for k in diff:
+            fam["by_field"][k] = fam["by_field"].get(k, 0) + 1
+    return out
+
+
 def _ask(question: str, index: str, system: str) -> dict:
     from finrag.api import QuestionError, run_query
 
@@ -366,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=55)
     ap.add_argument("--per-family", type=int, default=60)
     ap.add_argument("--system", default="hdrr")
+    ap.add_argument("--reading", action="store_true",
+                    help="compare the question model's reading of each paraphrase with its original's (no index, fast)")
     ap.add_argument("--write", help="write the paraphrases (JSONL) and stop")
     ap.add_argument("--out", help="write every row and the rates (JSON)")
     ap.add_argument("--show", action="store_true", help="print the paraphrases whose outcome differs from the original's")
@@ -375,6 +422,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         Path(args.write).write_text("".join(json.dumps(r) + "\n" for r in rows))
         print(f"{len(rows)} paraphrases -> {args.write}")
+        return 0
+    if args.reading:
+        table = readings(rows)
+        for fam, t in table.items():
+            print(f"{fam:<12} {t['n']:>4} read differently: {t['changed']:>4} ({t['changed'] / t['n']:.3f}) "
+                  f"{t['by_field']}")
+        if args.show:
+            for r in rows:
+                if r["reading_diff"]:
+                    print(f"\n{r['id']} [{r['family']}] {r['reading_diff']}\n  O: {r['original']}\n  P: {r['question']}")
+        if args.out:
+            Path(args.out).write_text(json.dumps({"readings": table, "rows": rows}, indent=1))
         return 0
     if not args.index:
         ap.error("--index is needed to run the questions")

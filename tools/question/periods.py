@@ -144,7 +144,7 @@ QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q(?:\s*['�
 ANNUAL = re.compile(r"(?i)\bfiscal(?: year)?\b|\bfy\s*'?\d|\bannual\b|\bfull[- ]year\b|\bfor (?:the )?(?:year|twelve months)\b|"
                     r"\bin (?:19|20)\d\d\b")
 """Words naming a (fiscal) year."""
-_YTD_MONTHS = re.compile(r"(?i)\b(six|nine) months\b|\bfirst[- ](half|six|nine)\b|\b(?:first|1st) (two|three) quarters\b|\b(h1|1h)(?=\s*['’]?\d\d\b|\b)|"
+_YTD_MONTHS = re.compile(r"(?i)\b(six|nine|[69])[ -]months?\b|\bfirst[- ](half|six|nine)\b|\b(?:first|1st) (two|three) quarters\b|\b(h1|1h)(?=\s*['’]?\d\d\b|\b)|"
                          r"\b([69])m(?=\s*(?:fy\s*)?['’]?\d\d|\b)|"
                          r"\bthrough (?:the end of )?(?:q([23])\b|(?:the )?(second|third|2nd|3rd) (?:fiscal )?quarter\b)")
 _AS_OF = re.compile(r"(?i)\b(?:as of|as at|at|on|ended|ending)\s+((?:[A-Z][a-z]+\.? \d{1,2},? (?:19|20)\d{2})|"

@@ -394,6 +394,10 @@ def readings(rows: list[dict]) -> dict[str, dict]:
     return out
 
 
+def _cell(before: dict, after: dict, key: str) -> str:
+    return f"{'-' if before[key] is None else before[key]} -> {'-' if after[key] is None else after[key]}"
+
+
 def _ask(question: str, index: str, system: str) -> dict:
     from finrag.api import QuestionError, run_query
 
@@ -452,9 +456,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'family':<12} {'n(v/r)':>8} {'value':>13} {'other':>13} {'said':>13}   (original -> perturbed)")
     for fam, t in table.items():
         p, o = t["perturbed"], t["original"]
-        cell = lambda k: f"{o[k] if o[k] is not None else '-'} -> {p[k] if p[k] is not None else '-'}"  # noqa: E731
-        print(f"{fam:<12} {p['n_value']:>4}/{p['n_refuse']:<3} {cell('value_stated'):>13} {cell('other_measure'):>13} "
-              f"{cell('refusal_said'):>13}")
+        print(f"{fam:<12} {p['n_value']:>4}/{p['n_refuse']:<3} {_cell(o, p, 'value_stated'):>13} "
+              f"{_cell(o, p, 'other_measure'):>13} {_cell(o, p, 'refusal_said'):>13}")
     print(f"{len(rows)} paraphrases, {len(originals)} originals, {time.perf_counter() - t0:.0f} s")
     if args.show:
         for r in rows:

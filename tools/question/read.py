@@ -29,14 +29,15 @@ def _scope(text: str) -> QuestionScope:
     return question_scope(text, bool(statement_intent(text)))
 
 
-_BULLET = re.compile(r"(?:^|(?<=[.?!])[ \t]*\n)[ \t]*[-–•*][ \t]+")
-"""A list marker opening the question or a line after a finished sentence is layout, not a minus sign ("- Define X
-as A / B.\n- What is X?"); a dash after "Parts:" or inside a sentence is left to the arithmetic."""
+_BULLET = re.compile(r"^\s*[-–•*][ \t]+|(?<=[.?!])(\s+)[-–•*][ \t]+(?=[A-Z(])")
+"""A list marker opening the question, or a sentence after a finished one, is layout, not a minus sign ("- Define X
+as A / B.\n- What is X?", the same with its lines joined); a dash after "Parts:" or inside a sentence is left to
+the arithmetic."""
 
 
 def unbulleted(text: str) -> str:
     """The question without the list markers that open its sentences."""
-    return _BULLET.sub(lambda m: "\n" if "\n" in m.group(0) else "", text)
+    return _BULLET.sub(lambda m: m.group(1) or "", text)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -72,3 +72,11 @@ def test_list_markers_opening_sentences_are_layout_not_minus():
                                            ("six months ended", 6), ("16 months", None)])
 def test_months_in_digits_name_the_year_to_date(text, months):
     assert ytd_months_named(text) == months
+
+
+@pytest.mark.parametrize("text, ytd, quarter", [("Nike free cash flow for the 6 months ended Nov 30, 2024", True, False),
+                                                ("Nike revenue, 3-month period ended Nov 30, 2024", False, True),
+                                                ("Nike revenue, six months ended Nov 30, 2024", True, False)])
+def test_a_period_length_in_digits_is_the_same_period(text, ytd, quarter):
+    facts = read_question(text)
+    assert (facts.asks_ytd, facts.asks_quarter) == (ytd, quarter)

@@ -62,7 +62,7 @@ _DEFINED_AS = r"(?:is|be|being)\s+(?:defined|computed|calculated|measured)\s+as"
 """The copula a definition's verb may take after "where X" / "let X" ("where capex is defined as A", "let A be
 computed as B"): the same definition as "where capex = A"."""
 _A_PERIOD = r"(?:the\s+)?(?:fy\s*|fiscal\s+|q[1-4]\b|[1-4]q|[12]h|h[12]\b|(?:first|second|third|fourth)\s+(?:quarter|half)|" \
-            rf"(?:three|six|nine|twelve)\s+months|(?:19|20)\d\d|{MONTH_WORDS}\.?\s+\d)"  # "for Q2 2025:", not "for Amazon"
+            rf"(?:three|six|nine|twelve|3|6|9|12)[\s-]+months?|(?:19|20)\d\d|{MONTH_WORDS}\.?\s+\d)"  # "for Q2 2025:", not "for Amazon"
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
                rf"{_POSSESSOR}(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"

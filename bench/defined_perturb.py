@@ -253,7 +253,7 @@ def periods(q: dict, rng: random.Random) -> str | None:
     if len(_PERIOD_PHRASE.findall(text)) == 1 and (mp := _PERIOD_PHRASE.search(text)) and mp.start() > 0:
         phrase = re.sub(r"(?i)^(?:,\s*)?(?:for|in|during) ", "", mp.group(0))
         rest = (text[:mp.start()] + text[mp.end():]).strip()
-        options.append(lambda: f"{phrase[0].upper()}{phrase[1:]}: {rest[0].lower() if rest[:2].istitle() and not rest.startswith(('I ', 'The ')) else rest[0]}{rest[1:]}")
+        options.append(lambda: f"{phrase[0].upper()}{phrase[1:]}: {rest}")  # the rest as written (its company's case)
     rng.shuffle(options)
     for make in options:
         if new := make():

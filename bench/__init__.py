@@ -10,6 +10,7 @@ Answers and questions
 - edgar_real: routing, evidence and exact values on the real EDGAR inline-XBRL filings.
 - defined_blind: issue 47's blind sets, metrics the question defines or composes, judged on the first sentence.
 - defined_blind47_gold: computes those sets' gold from the filings' inline XBRL (writes bench/data/defined_blind47*.jsonl).
+- defined_perturb: mechanical paraphrases of the defined sets (gold unchanged), rates per transform family.
 - prose_blind: prose questions written blind (counts, dates, names, drivers), gold facts in the first sentence.
 - fallback_blind: questions about companies the index does not hold: no other company's figure as the answer.
 - conversations: follow-up questions on LangGraph threads (period and company changes), resolved and answered.

@@ -55,15 +55,21 @@ _SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compu
 _STOP = r"(?:what|which|how|is|was|are|were|the|a|an|its|their|compute|calculate|report|give|find|determine|estimate|"\
         r"of|for|in|during|and|as|by|here|where|please|us|me|tell|with|using|then|also|now|let|define|[\w&.-]+'s|[\w&.-]+s'|fy\s?\d+|q[1-4]|\d{4})"
 _NAME = rf"(?<![\w'’&%/-])(?P<name>(?:(?!{_STOP}\b)[\w&%'’/-]+\s+){{0,5}}(?!{_STOP}\b)[\w&%'’/-]+)"
+_POSSESSOR = r"(?:(?:[\w&.-]+\s+){0,3}?[\w&.-]+(?:'s|s')\s+)?"
+"""Whose measure it is ("Boeing's", "The Coca-Cola Company's"): the same slot in every way a definition is
+introduced ("Define Boeing's X as", "Let Boeing's X be", "where Boeing's X ="); the name is what follows."""
+_DEFINED_AS = r"(?:is|be|being)\s+(?:defined|computed|calculated|measured)\s+as"
+"""The copula a definition's verb may take after "where X" / "let X" ("where capex is defined as A", "let A be
+computed as B"): the same definition as "where capex = A"."""
 _A_PERIOD = r"(?:the\s+)?(?:fy\s*|fiscal\s+|q[1-4]\b|[1-4]q|[12]h|h[12]\b|(?:first|second|third|fourth)\s+(?:quarter|half)|" \
-            rf"(?:three|six|nine|twelve)\s+months|(?:19|20)\d\d|{MONTH_WORDS}\.?\s+\d)"  # "for Q2 2025:", not "for Amazon"
+            rf"(?:three|six|nine|twelve|3|6|9|12)[\s-]+months?|(?:19|20)\d\d|{MONTH_WORDS}\.?\s+\d)"  # "for Q2 2025:", not "for Amazon"
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
-               rf"(?:(?:[\w&.-]+\s+){{0,3}}?[\w&.-]+(?:'s|s')\s+)?(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
+               rf"{_POSSESSOR}(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
                rf"(?!an?\s+(?:percent|percentage|share|fraction|ratio)\b)(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+[^?.;]{{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
+    re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+(?:(?!\bwhere\b)[^?.;]){{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_NAME}(?:\s+here)?\s*(?:=|:=|equals|is equal to|be|is|"
+    re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_POSSESSOR}{_NAME}(?:\s+here)?\s*(?:=|:=|equals|is equal to|{_DEFINED_AS}|be|is|"
                rf"means|denotes)\s+(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
@@ -167,6 +173,8 @@ def _roles_defined(q: str) -> tuple[str, Optional[Formula]]:
     sentence = re.split(r"[.?;:]\s+", rest[:at].strip())[-1]
     sentence = re.sub(r"(?i)^\s*(?:(?:what|how)\s+(?:is|was|were|are)|define|compute|calculate|find|give|report|"
                       r"determine)\s+", "", sentence)
+    sentence = re.sub(r"(?i),?\s+(?:(?:is\s+)?(?:defined|computed|calculated|measured)\s+)?as\s+(?:an?\s+|the\s+)?"
+                      r"(?:ratio|fraction|quotient)(?:\s+with)?\s*$", "", sentence)  # "X, defined as a ratio with ..."
     name = _bare_name(re.sub(r"(?i)\s+(?:for|in|of|at|during|as of|over|from)\s+.*$", "", sentence).strip(" ,:;")).strip(" ,:;") or \
         "the ratio"
     words = name.split()

@@ -3,8 +3,8 @@ liabilities", "(operating income + D&A) / interest expense", "the average of beg
 
     expression_of("net income over average total assets", defined={})  # -> (Expr, percent asked?)
 
-Operators: + (plus, added to, and in "the sum of"), - (minus, less, net of, subtract, "the difference between
-A and B"), * (times, multiplied by, x), / (divided by, over, "the ratio of A to B", "as a percentage of");
+Operators: + (plus, added to, together with, and in "the sum of"), - (minus, less, net of, subtract, "the difference between
+A and B"), * (times, multiplied by, x), / (divided by, over, per dollar of, "the ratio of A to B", "as a percentage of");
 parentheses group (a parenthesis without an operator inside is a gloss and is dropped). An operand is a line item
 (`operand.resolve`), a metric of the catalog or one the question defines (written out in place), a number, or the
 average of a balance. An operand that is none of these is kept as `Unknown`, so the answer can say which.
@@ -28,9 +28,9 @@ MAX_TERMS = 50
 
 _PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|as %|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
-    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])(?!\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?|q[1-4]\s*)?'?\d{{2,4}}\b|\s+the\s+(?:past|last|next|prior|first|same|whole|full|fiscal|year|quarter|period|six|nine|three|twelve)\b)|\b{_PERCENT_OF}\b|\bdivide(?:d)? (?:it |that |this )?by\b|\b(?:relative|in relation|as a ratio) to\b(?!\s+(?:the\s+)?(?:(?:fy|fiscal|q[1-4]|year|quarter|period|prior|previous|same|last|first|second|third|fourth|six|nine|three|twelve)\b|'?\d)))"
+    rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])(?!\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?|q[1-4]\s*)?'?\d{{2,4}}\b|\s+the\s+(?:past|last|next|prior|first|same|whole|full|fiscal|year|quarter|period|six|nine|three|twelve)\b)|\b{_PERCENT_OF}\b|\b(?:per|for (?:each|every)) (?:dollar|\$) of\b|\bdivide(?:d)? (?:it |that |this )?by\b|\b(?:relative|in relation|as a ratio) to\b(?!\s+(?:the\s+)?(?:(?:fy|fiscal|q[1-4]|year|quarter|period|prior|previous|same|last|first|second|third|fourth|six|nine|three|twelve)\b|'?\d)))"
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
-    r"|(?P<add>\bplus\b|\+|\badded to\b)"
+    r"|(?P<add>\bplus\b|\+|\badded to\b|\btogether with\b)"
     r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$))(?!\s+(?:the\s+)?(?:current (?:portions?|"
     r"maturities)|accumulated|allowances?|unamortized|reserves?)\b))"
     r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"

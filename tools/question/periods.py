@@ -135,16 +135,16 @@ _FY2 = re.compile(r"(?i)\bfy\s*'?(\d\d)\b")
 _RANGE = re.compile(r"(?i)(?:from|between)?\s*(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)?\d\d)\s*(?:-|–|to|and|through|until)\s*"
                     r"(?:the\s+)?(?:fy|fiscal(?: year)?)?\s*'?((?:19|20)?\d\d)\b")
 _QUARTER = re.compile(r"(?i)\bq([1-4])\b|\b(first|second|third|fourth) quarter\b|\b([1-4])q\s*['’]?\d{2}(?:\d{2})?\b")
-YTD = re.compile(r"(?i)\b(?:six|nine) months\b|\byear[- ]to[- ]date\b|\bytd\b|\bfirst[- ](?:half|six|nine)\b|"
+YTD = re.compile(r"(?i)\b(?:six|nine|[69])[ -]months?\b|\byear[- ]to[- ]date\b|\bytd\b|\bfirst[- ](?:half|six|nine)\b|"
                  r"\b(?:first|1st) (?:two|three) quarters\b|\bh1\b|\b1h(?=\s*['’]?\d\d\b|\b)|\b[69]m(?=\s*(?:fy\s*)?['’]?\d\d|\b)|\bthrough (?:the end of )?(?:q[23]\b|(?:the )?"
                  r"(?:second|third|2nd|3rd) (?:fiscal )?quarter\b)")
-"""Words naming a year-to-date period of a 10-Q."""
-QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\bthree months\b|\b[1-4]q(?:\s*['’]?\d{2}(?:\d{2})?)?\b")
+"""Words naming a year-to-date period of a 10-Q (a month count in words or digits: "six months", "6-month")."""
+QTR = re.compile(r"(?i)\bq[1-4]\b|\bquarter\b|\b(?:three|3)[ -]months?\b|\b[1-4]q(?:\s*['’]?\d{2}(?:\d{2})?)?\b")
 """Words naming a quarter."""
 ANNUAL = re.compile(r"(?i)\bfiscal(?: year)?\b|\bfy\s*'?\d|\bannual\b|\bfull[- ]year\b|\bfor (?:the )?(?:year|twelve months)\b|"
                     r"\bin (?:19|20)\d\d\b")
 """Words naming a (fiscal) year."""
-_YTD_MONTHS = re.compile(r"(?i)\b(six|nine) months\b|\bfirst[- ](half|six|nine)\b|\b(?:first|1st) (two|three) quarters\b|\b(h1|1h)(?=\s*['’]?\d\d\b|\b)|"
+_YTD_MONTHS = re.compile(r"(?i)\b(six|nine|[69])[ -]months?\b|\bfirst[- ](half|six|nine)\b|\b(?:first|1st) (two|three) quarters\b|\b(h1|1h)(?=\s*['’]?\d\d\b|\b)|"
                          r"\b([69])m(?=\s*(?:fy\s*)?['’]?\d\d|\b)|"
                          r"\bthrough (?:the end of )?(?:q([23])\b|(?:the )?(second|third|2nd|3rd) (?:fiscal )?quarter\b)")
 _AS_OF = re.compile(r"(?i)\b(?:as of|as at|at|on|ended|ending)\s+((?:[A-Z][a-z]+\.? \d{1,2},? (?:19|20)\d{2})|"

@@ -9,6 +9,7 @@ in a bounded memo, so a question asked again (a batch, a retry, a graph without 
 from __future__ import annotations
 
 import functools
+import re
 
 from finrag.state.configuration import MAX_QUESTION_CHARS
 from finrag.state.question import QuestionFacts, QuestionScope
@@ -28,9 +29,20 @@ def _scope(text: str) -> QuestionScope:
     return question_scope(text, bool(statement_intent(text)))
 
 
+_BULLET = re.compile(r"^\s*[-–•*][ \t]+|(?<=[.?!])(\s+)[-–•*][ \t]+(?=[A-Z(])")
+"""A list marker opening the question, or a sentence after a finished one, is layout, not a minus sign ("- Define X
+as A / B.\n- What is X?", the same with its lines joined); a dash after "Parts:" or inside a sentence is left to
+the arithmetic."""
+
+
+def unbulleted(text: str) -> str:
+    """The question without the list markers that open its sentences."""
+    return _BULLET.sub(lambda m: m.group(1) or "", text)
+
+
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> QuestionFacts:
-    text = expand_shorthand(text)  # "KO 2Q25 op mgn" is read as "KO 2Q25 operating margin"
+    text = expand_shorthand(unbulleted(text))  # "KO 2Q25 op mgn" is read as "KO 2Q25 operating margin"
     years, named_periods, dates = periods.extract_periods(text)
     q = " ".join(text.split())
     head = asks.definition_head(q)

@@ -162,13 +162,14 @@ def _already_after(lhs: str, rhs: str, defined: dict[str, Expr]) -> bool:
     return INCOME_ORDER[b.item] < INCOME_ORDER[a.item]
 
 
-_ROLE_IS = r"(?i)(?:,\s*)?(?:\b(?:where|with|and|in which|such that|whereby)\s+)?(?:the\s+)?{role}\s*(?:is equal to|is|being|=|:|equals|equal to)\s+(?P<op>.+?)(?=,?\s+(?:and\s+)?(?:the\s+)?(?:numerator|denominator)\b|\.\s|[;?]|\.$|$)"
+_ROLE_IS = r"(?i)(?:,\s*)?(?:\b(?:where|with|and|in which|such that|whereby)\s+)?(?:the\s+)?{role}(?:\s*(?:is equal to|is (?:defined|computed|calculated) as|is|being|=|:|equals|equal to))?\s+(?!(?:and|or|are|were|of|to)\b)(?P<op>.+?)(?=,?\s+(?:and\s+)?(?:the\s+)?(?:numerator|denominator)\b|\.\s|[;?]|\.$|$)"
 _ROLE_AS = r"(?i)(?:,\s*)?(?P<op>[^,;.?\x00]+?)\s+(?:as|in|for)\s+the\s+{role}\b"
 
 
 def fraction_roles(question: str) -> tuple[Optional[str], Optional[str], str, int]:
     """(numerator, denominator, the question without the clauses that name them, where the first clause stood):
-    "where the numerator is A and the denominator is B", "with A as the numerator and B as the denominator", "A in
+    "where the numerator is A and the denominator is B", "with numerator A and denominator B" (the role's copula
+    may be left out), "with A as the numerator and B as the denominator", "A in
     the numerator, B in the denominator"; None for a role the question does not name."""
     found: dict[str, Optional[str]] = {"numerator": None, "denominator": None}
     spans: list[tuple[int, int]] = []

@@ -63,7 +63,16 @@ from finrag.tools.routing.subject import (
     prominent,
 )
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
-from finrag.tools.routing.ticker_score import COMPARE_GLUE, POSSESSIVE, compared_tickers, ticker_context, ticker_score
+from finrag.tools.routing.ticker_score import (
+    COMPARE_GLUE,
+    POSSESSIVE,
+    abbreviated_metric,
+    closes,
+    compared_tickers,
+    opens,
+    ticker_context,
+    ticker_score,
+)
 from finrag.tools.routing.typos import Typos
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import english_penalty, is_finance_abbreviation, is_shouting, zipf
@@ -396,14 +405,18 @@ class Linker:
         in_list = {s for _t, s, _e in listed}
         lone = [(t, s, e, why) for t, s, e, why in lower_tickers(  # 'msft azure growth': a lower-case ticker alone
             text, lambda t: t in self.ticker_index, lambda t: prominent([t]),
-            lambda w: is_finance_abbreviation(w) or calendar_token(w))
+            lambda w: is_finance_abbreviation(w) or calendar_token(w), lambda s: opens(text, s))
             if s not in in_list and not any(a <= s < b for a, b in taken)]
         spans += [(False, t, s, e) for t, s, e, _why in lone]
         alone = {s: why for _t, s, _e, why in lone}
         known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
                  and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
+        # a finance abbreviation right after another ticker is the metric asked of it ("CRM ARR", "GM ASR")
+        known = [k for i, k in enumerate(known) if not (i and is_finance_abbreviation(k[0])
+                                                        and not text[known[i - 1][2]:k[1]].strip())]
         sole = (not named and not taken and len(known) == 1 and not GENERIC_SUBJECT.search(text)
-                and bool(LINE_ITEM.search(text[:known[0][1]] + " " + text[known[0][2]:])))
+                and bool(LINE_ITEM.search(rest := text[:known[0][1]] + " " + text[known[0][2]:])
+                         or abbreviated_metric(rest)))
         for dollar, tick, s, e in spans:
             if any(a <= s < b for a, b in taken):
                 continue
@@ -419,9 +432,7 @@ class Linker:
                 elif s in alone:
                     conf, why = 0.6, alone[s]
                 core = norm.split(".")[0]
-                bare = text.strip().rstrip("?.!")
-                subject = bool(POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
-                    or e >= len(bare)
+                subject = bool(POSSESSIVE.match(text[e:e + 3])) or opens(text, s) or closes(text, e)
                 context = ticker_context(text, s, e, dollar)
                 wordish = not context and (bool(english_penalty(core)) or is_finance_abbreviation(core)
                                            or len(core) == 1 or zipf(core) >= 3.0 or bool(LINE_ITEM.match(text, s)))

@@ -162,18 +162,25 @@ _RARE_LOWER = 2.5
 """A lower-case word rarer than this in English (Zipf) is no word people write ('msft', 'nflx', 'lly')."""
 
 
-def lower_tickers(text: str, is_ticker, large, excluded) -> list[tuple[str, int, int, str]]:
+def lower_tickers(text: str, is_ticker, large, excluded, opening=None) -> list[tuple[str, int, int, str]]:
     """Tickers written alone in lower case ("msft azure growth", "lly q3 eps beat?", "inventory ... at amd"): a
     lower-case word that is a known ticker (`is_ticker`) of one of the largest registrants (`large`), no finance
     abbreviation or calendar word (`excluded`), and either no English word at all (Zipf below `_RARE_LOWER`) or a
     rare one (below 4) that is the subject of a business question (`business_subject`). Returns (TICKER, start, end,
-    why) for each."""
+    why) for each. A registrant of any size is read so when its ticker opens the question (`opening(start)`: "aple
+    RevPAR 2024", "gsbd non-accruals") and is no English word at all: analysts open terse queries with the
+    ticker."""
     out, rare = [], []
     for m in _LOWER_TOKEN.finditer(text):
         w = m.group(1)
-        if len(w) < 2 or excluded(w) or not is_ticker(w.upper()) or not large(w.upper()):
+        if len(w) < 2 or excluded(w) or not is_ticker(w.upper()):
             continue
         z = zipf(w)
+        if not large(w.upper()):
+            if opening is not None and z < _RARE_LOWER and opening(m.start()):
+                out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word and opens the "
+                                                          "question"))
+            continue
         if z < _RARE_LOWER:
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word"))
         elif z < 4.0 and (why := business_subject(text, m.start(), m.end())):

@@ -17,7 +17,7 @@ from finrag.tools.routing.shapes import calendar_token, only_capitals
 from finrag.tools.routing.subject import LINE_ITEM, asks_its_line_item
 from finrag.tools.routing.words import english_penalty, is_finance_abbreviation, zipf
 
-__all__ = ["COMPARE_GLUE", "POSSESSIVE", "TICKER_WORD_AFTER", "compared_tickers", "question_edges", "ticker_context",
+__all__ = ["COMPARE_GLUE", "POSSESSIVE", "TICKER_WORD_AFTER", "abbreviated_metric", "closes", "compared_tickers", "metric_next", "opens", "ticker_context",
            "ticker_score"]
 
 LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
@@ -29,6 +29,7 @@ TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b
 POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
 """A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
+_AT_BEFORE = re.compile(r"(?i)\bat\s+$")
 _EDGE_WORD = re.compile(r"[\w'’/&.\-]+")
 
 
@@ -45,12 +46,11 @@ def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shout
     if TICKER_WORD_BEFORE.search(before) or TICKER_WORD_AFTER.match(after):
         score += 0.35
         why.append("next to 'ticker'/'stock'")
-    stripped = text.strip().rstrip("?.!")
-    first = start <= len(text) - len(text.lstrip())
+    first = opens(text, start)
     if first and _FUNCTION_NEXT.match(after):
         score -= 0.15
         why.append(f"opens the question before '{after.split()[0]}'")
-    elif first or end >= len(stripped):
+    elif first or closes(text, end):
         score += 0.15
         why.append("first or last word")
     item = LINE_ITEM.match(text, start)
@@ -86,19 +86,23 @@ def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shout
         score -= 0.25
         why.append("question in capitals")
     elif sole_subject and (pen or is_finance_abbreviation(core) or len(core) == 1) \
-            and not LINE_ITEM.fullmatch(core) and asks_its_line_item(before, text[end:end + 40]):
+            and not LINE_ITEM.fullmatch(core) and (asks_its_line_item(before, text[end:end + 40])
+                                                    or metric_next(text, end)):
         # an analyst's terse query: the only company-like word, asking for a line item ("CRM total revenue in
         # its 2025 fiscal year", "total revenue for V in fiscal 2024"): the line item says a company is meant
         score += 0.25
         why.append("the only company-like word, with a line item")
     keys = set(keys)
-    cue = bool(POSSESSIVE.match(after)) and not _ARTICLE_BEFORE.search(before)
+    # a possessive after it ("CRM's"), or 'at' before it as the last word ("restructuring at CRM FY2024"): the
+    # cues that make a name a company's (`Linker._name_cue`) make a ticker one too
+    cue = (bool(POSSESSIVE.match(after)) and not _ARTICLE_BEFORE.search(before)) or (
+        bool(_AT_BEFORE.search(before)) and closes(text, end))
     if cue and not (named - keys) and (pen or is_finance_abbreviation(core) or len(core) == 1) and not shouting \
             and score < 0.7:
         # "CRM's gross margin", "V's current ratio": a possessive makes a capitalised token a company's ticker,
         # even when it is also a word or an abbreviation, unless another company is named
         score = 0.7
-        why.append("possessive, no other company named")
+        why.append("possessive or 'at', no other company named")
     if keys & named:
         score += 0.2
         why.append("company also named")
@@ -143,16 +147,28 @@ def _edge_word(word: str) -> bool:
                                                                           r"['’]?\d{0,4}", w)))
 
 
-def question_edges(text: str) -> tuple[int, int]:
-    """(start of the question's first word, end of its last word), calendar words, numbers and finance
-    abbreviations at either edge set aside: "Q2 2024 GM EV capex" opens with GM, "HR costs at CRM Q3 FY2024" ends
-    with CRM. Terse analyst queries put the company first or last."""
-    words = [(m.start(), m.end()) for m in _EDGE_WORD.finditer(text)]
-    lo, hi = 0, len(words)
-    while lo < hi - 1 and _edge_word(text[words[lo][0]:words[lo][1]]):
-        lo += 1
-    while hi - 1 > lo and _edge_word(text[words[hi - 1][0]:words[hi - 1][1]]):
-        hi -= 1
-    if not words:
-        return 0, 0
-    return words[lo][0], words[hi - 1][1]
+def metric_next(text: str, end: int) -> bool:
+    """Whether the next word is a metric written as an analysts' abbreviation in capitals ("CRM ARR and NRR",
+    "GM ASR completed"): it asks for a company's metric as a line item does."""
+    m = _EDGE_WORD.match(text[end:].lstrip())
+    word = m.group(0).rstrip(".,;:") if m else ""
+    return len(word) >= 2 and word[0].isupper() and is_finance_abbreviation(word)
+
+
+def abbreviated_metric(text: str) -> bool:
+    """Whether the text holds a metric written as an analysts' abbreviation in capitals (two letters or more)."""
+    return any(len(w) >= 2 and w[0].isupper() and is_finance_abbreviation(w.rstrip(".,;:"))
+               for w in _EDGE_WORD.findall(text))
+
+
+def opens(text: str, start: int) -> bool:
+    """Whether the word at `start` opens the question, calendar words, numbers and finance abbreviations before it
+    set aside ("Q2 2024 GM EV capex", "OCF GM Cruise losses" open with GM): terse analyst queries put the company
+    first or last, and dates and measures around it do not move it."""
+    return all(_edge_word(m.group(0)) for m in _EDGE_WORD.finditer(text[:start]))
+
+
+def closes(text: str, end: int) -> bool:
+    """Whether the word ending at `end` closes the question, calendar words, numbers and finance abbreviations after
+    it set aside ("HR costs at CRM Q3 FY2024" closes with CRM)."""
+    return all(_edge_word(m.group(0)) for m in _EDGE_WORD.finditer(text[end:]))

@@ -7,6 +7,8 @@ blind sets' phrases):
   F in 2023");
 * an analysts' metric abbreviation right after a ticker asks for that company's metric as a line item does
   ("CRM NRR trend"); the abbreviation is the metric, not a second company;
+* two tickers side by side name both when neither registrant is far larger than the other ("LMT NOC backlog"),
+  and the far larger one when one is (its product or segment shares a small registrant's ticker);
 * a lower-case ticker that is no English word at all and opens the question names its registrant, whatever its
   size ("prdo enrollment 2024"); elsewhere in the question only the largest registrants' do.
 
@@ -23,7 +25,8 @@ from bench.routing_perturb import FAMILIES, Forms, find_mention, perturb
 from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.ticker_score import closes, metric_next, opens
 
-NEEDED = ["GM", "F", "CRM", "T", "PRDO", "TGLS", "XPEL", "DD", "AAPL", "MSFT"]
+NEEDED = ["GM", "F", "CRM", "T", "PRDO", "TGLS", "XPEL", "DD", "AAPL", "MSFT", "LMT", "NOC", "HBM", "MU", "DUK",
+          "NVDA", "PTC", "PEG", "ETR"]
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +72,17 @@ def test_position_cues_and_metric_abbreviations(reg, key, question, gold):
     ("ebitda bridge for FY24", []),
 ])
 def test_a_lower_case_ticker_opening_the_question(reg, key, question, gold):
+    expect(reg, key, question, gold)
+
+
+@pytest.mark.parametrize("question, gold", [
+    ("LMT NOC backlog 2024", ["LMT", "NOC"]),               # two defence primes of a size: a pair
+    ("DUK NVDA capex growth", ["DUK", "NVDA"]),             # both among the largest registrants: a pair
+    ("MU HBM revenue FY2024", ["MU"]),                      # Hudbay far smaller than Micron: Micron's memory
+    ("ETR NVDA data center revenue", ["NVDA"]),             # whichever comes first
+    ("PSEG (PEG) nuclear PTC 2024", ["PEG"]),               # a ticker before a year is not the last word
+])
+def test_two_tickers_side_by_side(reg, key, question, gold):
     expect(reg, key, question, gold)
 
 

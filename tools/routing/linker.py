@@ -67,7 +67,6 @@ from finrag.tools.routing.ticker_score import (
     COMPARE_GLUE,
     POSSESSIVE,
     abbreviated_metric,
-    closes,
     compared_tickers,
     opens,
     ticker_context,
@@ -432,7 +431,8 @@ class Linker:
                 elif s in alone:
                     conf, why = 0.6, alone[s]
                 core = norm.split(".")[0]
-                subject = bool(POSSESSIVE.match(text[e:e + 3])) or opens(text, s) or closes(text, e)
+                subject = bool(POSSESSIVE.match(text[e:e + 3])) or opens(text, s) \
+                    or e >= len(text.strip().rstrip("?.!"))
                 context = ticker_context(text, s, e, dollar)
                 wordish = not context and (bool(english_penalty(core)) or is_finance_abbreviation(core)
                                            or len(core) == 1 or zipf(core) >= 3.0 or bool(LINE_ITEM.match(text, s)))

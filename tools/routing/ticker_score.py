@@ -1,8 +1,8 @@
 """Scoring a ticker-shaped token (a part of the linker, `linker.py`): how sure a word in capitals is a ticker.
 
 `ticker_score` weighs the evidence around one known ticker in a question: ticker context ('$X', 'NYSE: X', '(X)',
-'ticker X'), where it sits (the first or last word of the question, calendar words and finance abbreviations at
-its edges set aside: "Q2 2024 GM EV capex" opens with GM), a possessive or 'at' before it (a company cue), whether
+'ticker X'), where it sits (the first word of the question, calendar words, numbers and finance abbreviations
+before it set aside: "Q2 2024 GM EV capex" opens with GM; or the last), a possessive or 'at' before it (a company cue), whether
 it is also an English word, a finance abbreviation or a single letter, whether the question shouts, and whether
 another company is named, compared or listed with it. `compared_tickers` lifts two tickers compared with each
 other; `ticker_context` says whether a token is written as a ticker.
@@ -50,7 +50,7 @@ def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shout
     if first and _FUNCTION_NEXT.match(after):
         score -= 0.15
         why.append(f"opens the question before '{after.split()[0]}'")
-    elif first or closes(text, end):
+    elif first or end >= len(text.strip().rstrip("?.!")):  # the last word: a year after it is common ("PTC 2024")
         score += 0.15
         why.append("first or last word")
     item = LINE_ITEM.match(text, start)

@@ -10,7 +10,7 @@ blind sets' phrases):
 * two tickers side by side name both when neither registrant is far larger than the other ("LMT NOC backlog"),
   and the far larger one when one is (its product or segment shares a small registrant's ticker);
 * a lower-case ticker that is no English word at all and opens the question names its registrant, whatever its
-  size ("prdo enrollment 2024"); elsewhere in the question only the largest registrants' do.
+  size ("gsbd non-accrual loans"), unless it is one letter from a common word ("prdo": 'pro'); elsewhere in the question only the largest registrants' do.
 
 And the perturbation bench's own parts: finding a company's mention and rewriting it.
 """
@@ -26,7 +26,7 @@ from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.ticker_score import closes, metric_next, opens
 
 NEEDED = ["GM", "F", "CRM", "T", "PRDO", "TGLS", "XPEL", "DD", "AAPL", "MSFT", "LMT", "NOC", "HBM", "MU", "DUK",
-          "NVDA", "PTC", "PEG", "ETR"]
+          "NVDA", "PTC", "PEG", "ETR", "GSBD"]
 
 
 @pytest.fixture(scope="module")
@@ -64,10 +64,11 @@ def test_position_cues_and_metric_abbreviations(reg, key, question, gold):
 
 
 @pytest.mark.parametrize("question, gold", [
-    ("prdo enrollment 2024", ["PRDO"]),                     # no English word, opening the query: any registrant
+    ("gsbd non-accrual loans 2024", ["GSBD"]),              # no English word, opening the query: any registrant
     ("tgls backlog FY2023", ["TGLS"]),
     ("xpel revenue growth", ["XPEL"]),
     ("how did the opex of fn change", []),                  # an abbreviation-like word, not opening
+    ("prdo enrollment 2024", []),                           # one letter from 'pro': perhaps a typo, no ticker
     ("capex guidance 2024", []),
     ("ebitda bridge for FY24", []),
 ])

@@ -9,6 +9,8 @@ blind sets' phrases):
   ("CRM NRR trend"); the abbreviation is the metric, not a second company;
 * two tickers side by side name both when neither registrant is far larger than the other ("LMT NOC backlog"),
   and the far larger one when one is (its product or segment shares a small registrant's ticker);
+* a legal form ends a company's name: a comparison or list after it joins the next company ("Lockheed Martin
+  Corporation vs NOC");
 * a lower-case ticker that is no English word at all and opens the question names its registrant, whatever its
   size ("gsbd non-accrual loans"), unless it is one letter from a common word ("prdo": 'pro'); elsewhere in the question only the largest registrants' do.
 
@@ -84,6 +86,16 @@ def test_a_lower_case_ticker_opening_the_question(reg, key, question, gold):
     ("PSEG (PEG) nuclear PTC 2024", ["PEG"]),               # a ticker before a year is not the last word
 ])
 def test_two_tickers_side_by_side(reg, key, question, gold):
+    expect(reg, key, question, gold)
+
+
+@pytest.mark.parametrize("question, gold", [
+    ("Lockheed Martin Corporation vs NOC backlog", ["LMT", "NOC"]),
+    ("Duke Energy Corp. and F capex 2024", ["DUK", "F"]),
+    ("Northrop Grumman Corporation versus GM pension", ["NOC", "GM"]),
+    ("Lockheed Martin Corporation backlog 2024", ["LMT"]),   # a legal form alone adds nobody
+])
+def test_a_legal_form_ends_the_name_before_a_comparison(reg, key, question, gold):
     expect(reg, key, question, gold)
 
 

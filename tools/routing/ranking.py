@@ -25,6 +25,7 @@ from typing import Mapping
 
 from finrag.tools.routing.mentions import Candidate, Company
 from finrag.tools.routing.size import far_larger, size_rank
+from finrag.tools.routing.ticker_score import after_legal_form
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 __all__ = ["COMPARISON", "MARGIN", "STRONG", "rank", "set_aside_inside_longer_names"]
@@ -71,7 +72,8 @@ def _distinct(c: Candidate, text: str, starts: set[int]) -> bool:
 
 def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
     first, second = (a, b) if a.start <= b.start else (b, a)
-    gap = _LISTED_TICKER.sub("", text[first.end:second.start])  # "AAPL, SSNLF, HON": a list goes on past SSNLF
+    gap = _LISTED_TICKER.sub("", after_legal_form(text[first.end:second.start]))  # "AAPL, SSNLF, HON": a list goes
+    # on past SSNLF; "General Motors Company vs F": the legal form ends the name, the comparison comes after it
     if first.end > second.start:
         return False
     if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue; a word only

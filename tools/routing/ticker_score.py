@@ -15,9 +15,10 @@ from typing import Iterable
 from finrag.tools.routing.mentions import EXCHANGE_BEFORE, TICKER_WORD_BEFORE, Candidate
 from finrag.tools.routing.shapes import calendar_token, only_capitals
 from finrag.tools.routing.subject import LINE_ITEM, asks_its_line_item
+from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import english_penalty, is_finance_abbreviation, zipf
 
-__all__ = ["COMPARE_GLUE", "POSSESSIVE", "TICKER_WORD_AFTER", "abbreviated_metric", "closes", "compared_tickers", "metric_next", "opens", "ticker_context",
+__all__ = ["COMPARE_GLUE", "POSSESSIVE", "after_legal_form", "TICKER_WORD_AFTER", "abbreviated_metric", "closes", "compared_tickers", "metric_next", "opens", "ticker_context",
            "ticker_score"]
 
 LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
@@ -29,6 +30,7 @@ TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b
 POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
 """A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
+_LEGAL_FORM_START = re.compile(rf"^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?(?=\s)", re.I)
 _AT_BEFORE = re.compile(r"(?i)\bat\s+$")
 _EDGE_WORD = re.compile(r"[\w'’/&.\-]+")
 
@@ -106,10 +108,11 @@ def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shout
     if keys & named:
         score += 0.2
         why.append("company also named")
-    elif any(COMPARE_GLUE.match(text[b:start]) or COMPARE_GLUE.match(text[end:a]) for a, b in named_spans):
+    elif any(COMPARE_GLUE.match(after_legal_form(text[b:start])) or COMPARE_GLUE.match(text[end:a])
+             for a, b in named_spans):
         score += 0.45
         why.append("compared with another company")
-    elif any(glue.match(text[b:start]) or glue.match(text[end:a]) for a, b in named_spans
+    elif any(glue.match(after_legal_form(text[b:start])) or glue.match(text[end:a]) for a, b in named_spans
              for glue in [WORD_GLUE if is_finance_abbreviation(core) else LIST_GLUE]):
         score += 0.3  # an abbreviation needs a word to be listed ("CF and Nutrien", not "vs FCF, AbbVie")
         why.append("listed with another company")
@@ -117,6 +120,12 @@ def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shout
         score -= 0.15
         why.append("another company is named")
     return max(0.0, min(0.97, score)), ", ".join(why) or "ticker"
+
+
+def after_legal_form(gap: str) -> str:
+    """The gap after a company's name less the legal form that ends the name ("General Motors Company vs F",
+    "Cloudflare, Inc. and ZS": the name goes on to its legal form, and the comparison or list comes after it)."""
+    return _LEGAL_FORM_START.sub("", gap, count=1)
 
 
 def compared_tickers(text: str, found: list[Candidate]) -> None:

@@ -23,6 +23,8 @@ Retrieval and routing
 - routing_bench: the offline linker + resolver on the open-world development set (410 companies).
 - routing_scale: the same as the registry grows to every SEC registrant.
 - routing_calibration: a reliability table of the linker's confidence on labelled routing sets (issue 48).
+- routing_perturb: the labelled routing queries rewritten one way each (ticker, lower case, name, position, words
+  around it), gold unchanged: robustness per family (issue 48).
 - bm25_baselines: plain BM25 top-k (whole store and scoped to the gold filing), evidence-page recall.
 - scale: retrieval cost at 1x, 10x, 100x copies of a real index.
 - bm25_scale: corpus-wide BM25 alone as the corpus grows: the pruned search against the exhaustive scorer.

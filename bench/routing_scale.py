@@ -62,12 +62,16 @@ def all_documents(cache: Path | None):
     return docs
 
 
-def route_all(questions: list[dict], registry: Registry, gold_key) -> list[dict]:
+def route_all(questions: list[dict], registry: Registry, gold_key, repeat: int = 1) -> list[dict]:
+    """Each question linked and resolved `repeat` times: its time is the fastest pass (a busy machine's pauses
+    left out), its route the last one's."""
     rows = []
     for q in questions:
-        t = time.perf_counter()
-        res = registry.resolve(registry.link(q["question"]), q["question"], default_year=2024)
-        ms = (time.perf_counter() - t) * 1000
+        ms = float("inf")
+        for _ in range(max(1, repeat)):
+            t = time.perf_counter()
+            res = registry.resolve(registry.link(q["question"]), q["question"], default_year=2024)
+            ms = min(ms, (time.perf_counter() - t) * 1000)
         gold = {gold_key(t) for t in q["gold_tickers"]}
         got = {registry.company_of(d) for d in res.doc_ids}
         rows.append({"id": q.get("id", ""), "question": q["question"], "category": q["category"],
@@ -148,6 +152,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-memory", action="store_true", help="skip the second, traced registry build")
     ap.add_argument("--cache", type=Path, default=None, help="keep the generated DocumentInfo here between runs")
     ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument("--repeat", type=int, default=1, help="link + resolve each query this many times; its latency is "
+                                                          "the fastest (best of N on a busy machine)")
     ap.add_argument("--out", help="write the summary and the misses at the largest size as JSON here")
     ap.add_argument("--index-files", type=int, default=0, help="instead: time `finrag index` of this many small "
                                                                "filings of the corpus (PDFs written under --index-work)")
@@ -186,7 +192,7 @@ def main(argv=None) -> int:
             # the SEC writes share classes with a hyphen (BRK-B), the corpus's files with a dot (BRK.B)
             return registry.company_of(ticker_doc.get(tick) or ticker_doc.get(tick.replace("-", "."), ""))
 
-        rows = route_all(questions, registry, gold_key)
+        rows = route_all(questions, registry, gold_key, args.repeat)
         parts = {"scale_tuned_on": [r for r in rows if "/" not in r["category"]],
                  "scale_holdout": [r for r in rows if r["category"].startswith("holdout/")],
                  "scale_fresh": [r for r in rows if r["category"].startswith("fresh/")]}
@@ -194,7 +200,7 @@ def main(argv=None) -> int:
                  "build_s": round(build_s, 2), "scale": summarise(rows),
                  **{k: summarise(v) for k, v in parts.items() if v}}
         if dev:
-            entry["dev"] = summarise(route_all(dev, registry, gold_key))
+            entry["dev"] = summarise(route_all(dev, registry, gold_key, args.repeat))
         if not args.no_memory:
             entry["registry_mb"], entry["registry_build_peak_mb"] = registry_memory(sub)
         results.append(entry)

@@ -24,6 +24,7 @@ router_check.py: an LLM router's choice checked against the question (issue 34 c
 continuation.py: names that continue an indexed company's name into another registrant's (issue 48).
 registrants.py: the SEC's list of registrants with tickers (`data/sec_registrants.jsonl.gz`), as routing reads it.
 subject.py: a company name in lower case that is a common word, read as the company only as a question's subject.
+ticker_score.py: how sure a word in capitals is a ticker (a part of the linker, `linker.py`).
 unknown.py: company-like mentions the index does not hold (a part of the linker, `linker.py`).
 size.py: a prior from how large a registrant is (its row in the SEC's list), to break ties one word makes (issue 48).
 shapes.py: where a word sits (calendar words, hyphenated compounds, units, name particles, nicknames, a metric asked of a

@@ -26,14 +26,12 @@ when its confidence reaches `ACCEPT` (0.5); the rest stay in the list with their
 from __future__ import annotations
 
 import re
-from typing import Iterable
 
 from finrag.tools.routing.continuation import continued
 from finrag.tools.routing.mentions import (
     ACCEPT,
     ALTERNATIVE,
     EXCHANGE_BEFORE,
-    TICKER_WORD_BEFORE,
     Candidate,
     Company,
     sentence_initial,
@@ -47,7 +45,6 @@ from finrag.tools.routing.shapes import (
     calendar_token,
     calendar_word,
     listed_capitals,
-    only_capitals,
     products_of_unknown,
     veto_by_shape,
 )
@@ -57,7 +54,6 @@ from finrag.tools.routing.subject import (
     LINE_ITEM,
     LINE_ITEM_NEXT,
     SUBJECT_MARK,
-    asks_its_line_item,
     business_subject,
     compared_lower_names,
     legal_form_after,
@@ -67,6 +63,15 @@ from finrag.tools.routing.subject import (
     prominent,
 )
 from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
+from finrag.tools.routing.ticker_score import (
+    COMPARE_GLUE,
+    POSSESSIVE,
+    abbreviated_metric,
+    compared_tickers,
+    opens,
+    ticker_context,
+    ticker_score,
+)
 from finrag.tools.routing.typos import Typos
 from finrag.tools.routing.unknown import unknown_names, unknown_ticker
 from finrag.tools.routing.words import english_penalty, is_finance_abbreviation, is_shouting, zipf
@@ -75,21 +80,16 @@ from finrag.tools.sequences import uniq
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
 
 _TOKEN = re.compile(r"[^\W_]+|&")
-_LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
-_WORD_GLUE = re.compile(r"^\s*(?:&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
-_COMPARE_GLUE = re.compile(r"^\s*(?:,\s*)?(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against|than)\s*$", re.I)
-_FUNCTION_NEXT = re.compile(r"^\s+(?:a|an|the|this|that|these|those|its|their|our|of|to|is|are|was|were|be|by|with|"
-                            r"from|as)\b")
 
 
 def comp_tickers(comp: "Company") -> list[str]:
     return [t.replace(".", "").replace("-", "") for t in comp.tickers]
+
+
 _TICKER_TOKEN = re.compile(r"(?<![\w&.\-$])(\$)?([A-Z]{1,5}(?:[.\-][A-Z])?)(?![\w&]|[.\-][A-Za-z0-9])")
 _DOLLAR_TICKER = re.compile(r"\$([A-Za-z]{1,5}(?:\.[A-Za-z])?)\b")
 # "$bn", "$mm", "USD bn": a scale written after the currency sign is the answer's unit, never a cashtag
 _SCALE_AFTER_DOLLAR = re.compile(r"(?i)(?:bn|b|mm|mn|m|k|mil|bil|thousands?|millions?|billions?)")
-_TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)
-_POSSESSIVE = re.compile(r"^(?:['’]s\b|['’](?=\s|$))")
 _TAG_COLON = re.compile(r"^\s*:\s*\$?[A-Za-z]")  # 'NASDAQ: PLTR': the exchange's name tags the ticker after it
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
 _GENERIC_TAIL_NAME = re.compile(r"^[A-Za-z]+\s+(?:international|worldwide|global|holdings|group|systems|"
@@ -102,8 +102,6 @@ _TAIL_COMMON = 5.0
 _SIZED_ZIPF = 4.3
 """A head word shared by several registrants goes to a far larger one (`size.far_larger`: "Unity", "Intuitive",
 "Toyota") only when it is rarer than this in English ('Enterprise', 'Liberty', 'General' stay shared)."""
-_ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each|every)\s+$")
-"""A word after an article is a noun of the sentence ("the CEO's pay"), not a ticker."""
 _AT_BEFORE = re.compile(r"(?i)\bat\s+$")
 
 
@@ -215,7 +213,7 @@ class Linker:
                     return 0.0, f"'{surface}': common words in lower case that only begin a name"
                 return 0.6, "common words in lower case"
             if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
-                if not lower and (_POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])
+                if not lower and (POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])
                                   or LINE_ITEM_NEXT.match(text[end:end + 40])):
                     return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive, " \
                                  "a line item after it)"
@@ -248,7 +246,7 @@ class Linker:
             if z < 3.5:
                 return 0.8, f"'{surface}' is not an English word"
             if z < 4.2:  # 'visa requirements': a common word is a company only with a company cue
-                if _POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
+                if POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
                                                                       text[end:end + 16]):
                     return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
             if kind == "name" and (why := business_subject(text, start, end)):
@@ -288,7 +286,7 @@ class Linker:
                 found = []
                 other_ticker = self._caps_ticker(surface)
                 calendar = n == 1 and calendar_word(text, start, end)
-                context = (calendar or bool(other_ticker)) and self._ticker_context(text, start, end,
+                context = (calendar or bool(other_ticker)) and ticker_context(text, start, end,
                                                                                     text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
                     conf, why = self._name_confidence(kind, key, surface, text, start, end)
@@ -314,7 +312,7 @@ class Linker:
                     if conf >= ACCEPT and kind in ("prefix", "head", "initialism") and not self._name_cue(text, start, end) \
                             and (borrowed := blank_check(self.companies[ckey])):  # a SPAC's words are borrowed
                         conf, why = ALTERNATIVE, f"'{surface}' only begins a blank-check company's name ({borrowed})"
-                    if conf > 0 and _POSSESSIVE.match(text[end:end + 3]):
+                    if conf > 0 and POSSESSIVE.match(text[end:end + 3]):
                         conf, why = min(0.99, conf + 0.05), why + ", possessive"
                     comp = self.companies[ckey]
                     # a derived initialism, or a short word in capitals the company does not spell so ('ARM' of Arm
@@ -340,7 +338,7 @@ class Linker:
     @staticmethod
     def _name_cue(text: str, start: int, end: int) -> bool:
         """A possessive or a legal form after a name, 'at' before it, or a line item right after it."""
-        return bool(_POSSESSIVE.match(text[end:end + 3]) or legal_form_after(text, end)
+        return bool(POSSESSIVE.match(text[end:end + 3]) or legal_form_after(text, end)
                     or _AT_BEFORE.search(text[:start]) or LINE_ITEM_NEXT.match(text[end:end + 40]))
 
     def _caps_ticker(self, surface: str) -> str:
@@ -392,88 +390,6 @@ class Linker:
             c.reason += f" (shared by {len(found)} companies)"
 
     # ---------------------------------------------------------------- tickers
-    def _ticker_score(self, tick: str, dollar: bool, text: str, start: int, end: int, shouting: bool,
-                      named: set[str], keys: Iterable[str], named_spans: Iterable[tuple[int, int]] = (),
-                      sole_subject: bool = False) -> tuple[float, str]:
-        before, after = text[max(0, start - 24):start], text[end:end + 16]
-        if dollar or EXCHANGE_BEFORE.search(before):
-            return 0.97, "ticker context ($ or exchange prefix)"
-        score, why = 0.55, []
-        if before.rstrip().endswith("(") and after.lstrip().startswith(")"):
-            score += 0.35
-            why.append("in parentheses")
-        if TICKER_WORD_BEFORE.search(before) or _TICKER_WORD_AFTER.match(after):
-            score += 0.35
-            why.append("next to 'ticker'/'stock'")
-        stripped = text.strip().rstrip("?.!")
-        first = start <= len(text) - len(text.lstrip())
-        if first and _FUNCTION_NEXT.match(after):
-            score -= 0.15
-            why.append(f"opens the question before '{after.split()[0]}'")
-        elif first or end >= len(stripped):
-            score += 0.15
-            why.append("first or last word")
-        item = LINE_ITEM.match(text, start)
-        if item and item.end() > end:
-            score -= 0.5
-            why.append(f"begins the line item '{item.group(0)}'")
-        if _POSSESSIVE.match(after):
-            score += 0.1
-            why.append("possessive")
-        core = tick.split(".")[0].split("-")[0]
-        pen = english_penalty(core)
-        if pen:
-            score -= pen
-            why.append(f"English word '{core.lower()}'")
-            if not shouting and core not in ("A", "I"):
-                score += min(pen, 0.15)  # an English word written in capitals on purpose
-                if len(core) >= 2 and not is_finance_abbreviation(core) and only_capitals(text, start, end) \
-                        and text[:start].strip():
-                    score, why = score + 0.15, [*why, "the only word in capitals"]  # "how much did WELL spend"
-        if is_finance_abbreviation(core):
-            score -= 0.45
-            why.append("finance abbreviation")
-        if len(core) == 1:
-            score -= 0.2
-            why.append("single letter")
-            if first and core not in ("A", "I") and not shouting:
-                score += 0.1  # no English sentence opens with a lone 'T' or 'F'
-                why.append("a lone letter opening the question")
-        elif len(core) >= 3 and zipf(core) < 3.0:
-            score += 0.1
-            why.append("not an English word")
-        if shouting:
-            score -= 0.25
-            why.append("question in capitals")
-        elif sole_subject and (pen or is_finance_abbreviation(core) or len(core) == 1) \
-                and not LINE_ITEM.fullmatch(core) and asks_its_line_item(before, text[end:end + 40]):
-            # an analyst's terse query: the only company-like word, asking for a line item ("CRM total revenue in
-            # its 2025 fiscal year", "total revenue for V in fiscal 2024"): the line item says a company is meant
-            score += 0.25
-            why.append("the only company-like word, with a line item")
-        keys = set(keys)
-        cue = bool(_POSSESSIVE.match(after)) and not _ARTICLE_BEFORE.search(before)
-        if cue and not (named - keys) and (pen or is_finance_abbreviation(core) or len(core) == 1) and not shouting \
-                and score < 0.7:
-            # "CRM's gross margin", "V's current ratio": a possessive makes a capitalised token a company's ticker,
-            # even when it is also a word or an abbreviation, unless another company is named
-            score = 0.7
-            why.append("possessive, no other company named")
-        if keys & named:
-            score += 0.2
-            why.append("company also named")
-        elif any(_COMPARE_GLUE.match(text[b:start]) or _COMPARE_GLUE.match(text[end:a]) for a, b in named_spans):
-            score += 0.45
-            why.append("compared with another company")
-        elif any(glue.match(text[b:start]) or glue.match(text[end:a]) for a, b in named_spans
-                 for glue in [_WORD_GLUE if is_finance_abbreviation(core) else _LIST_GLUE]):
-            score += 0.3  # an abbreviation needs a word to be listed ("CF and Nutrien", not "vs FCF, AbbVie")
-            why.append("listed with another company")
-        elif named and (pen or is_finance_abbreviation(core)):
-            score -= 0.15
-            why.append("another company is named")
-        return max(0.0, min(0.97, score)), ", ".join(why) or "ticker"
-
     def _find_tickers(self, text: str, taken: list[tuple[int, int]], named: set[str]) -> list[Candidate]:
         shouting = is_shouting(text)
         out = []
@@ -488,33 +404,36 @@ class Linker:
         in_list = {s for _t, s, _e in listed}
         lone = [(t, s, e, why) for t, s, e, why in lower_tickers(  # 'msft azure growth': a lower-case ticker alone
             text, lambda t: t in self.ticker_index, lambda t: prominent([t]),
-            lambda w: is_finance_abbreviation(w) or calendar_token(w))
+            lambda w: is_finance_abbreviation(w) or calendar_token(w), lambda s: opens(text, s))
             if s not in in_list and not any(a <= s < b for a, b in taken)]
         spans += [(False, t, s, e) for t, s, e, _why in lone]
         alone = {s: why for _t, s, _e, why in lone}
         known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
                  and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
+        # a finance abbreviation right after another ticker is the metric asked of it ("CRM ARR", "GM ASR")
+        known = [k for i, k in enumerate(known) if not (i and is_finance_abbreviation(k[0])
+                                                        and not text[known[i - 1][2]:k[1]].strip())]
         sole = (not named and not taken and len(known) == 1 and not GENERIC_SUBJECT.search(text)
-                and bool(LINE_ITEM.search(text[:known[0][1]] + " " + text[known[0][2]:])))
+                and bool(LINE_ITEM.search(rest := text[:known[0][1]] + " " + text[known[0][2]:])
+                         or abbreviated_metric(rest)))
         for dollar, tick, s, e in spans:
             if any(a <= s < b for a, b in taken):
                 continue
             norm = tick.replace("-", ".")
             keys = self.ticker_index.get(norm) or self.ticker_index.get(norm.replace(".", ""))
-            if calendar_word(text, s, e) and not self._ticker_context(text, s, e, dollar):
+            if calendar_word(text, s, e) and not ticker_context(text, s, e, dollar):
                 continue  # 'Dec vs Nov', 'Q2', 'FY': a calendar word is never a ticker by itself
             if keys:
-                conf, why = self._ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
+                conf, why = ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
                                                sole_subject=sole)
                 if s in in_list:
                     conf, why = max(conf, 0.7), "one of a list of tickers written in lower case"
                 elif s in alone:
                     conf, why = 0.6, alone[s]
                 core = norm.split(".")[0]
-                bare = text.strip().rstrip("?.!")
-                subject = bool(_POSSESSIVE.match(text[e:e + 3])) or s <= len(text) - len(text.lstrip()) \
-                    or e >= len(bare)
-                context = self._ticker_context(text, s, e, dollar)
+                subject = bool(POSSESSIVE.match(text[e:e + 3])) or opens(text, s) \
+                    or e >= len(text.strip().rstrip("?.!"))
+                context = ticker_context(text, s, e, dollar)
                 wordish = not context and (bool(english_penalty(core)) or is_finance_abbreviation(core)
                                            or len(core) == 1 or zipf(core) >= 3.0 or bool(LINE_ITEM.match(text, s)))
                 wordish = wordish and s not in in_list and s not in alone
@@ -528,29 +447,9 @@ class Linker:
                 unknown = unknown_ticker(norm, dollar, text, s, e, shouting)
                 if unknown:
                     out.append(unknown)
-        self._compared_tickers(text, out)
+        compared_tickers(text, out)
         listed_capitals(text, out, is_finance_abbreviation, ACCEPT)
         return out
-
-    @staticmethod
-    def _compared_tickers(text: str, found: list[Candidate]) -> None:
-        """'GM vs F': two known tickers compared with each other name two companies (unless both are finance
-        abbreviations: 'CF vs NI conversion')."""
-        tick = sorted((c for c in found if c.kind == "ticker" and c.key), key=lambda c: c.start)
-        for a, b in zip(tick, tick[1:]):
-            if a.end <= b.start and _COMPARE_GLUE.match(text[a.end:b.start]) and "compared with" not in a.reason \
-                    and not (is_finance_abbreviation(a.ticker) and is_finance_abbreviation(b.ticker)):
-                for c in (a, b):
-                    c.confidence = min(0.97, c.confidence + 0.3)
-                    c.reason += ", compared with another ticker"
-
-    @staticmethod
-    def _ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
-        """'$X', 'NYSE: X', '(X)', 'ticker X', 'X stock': written as a ticker."""
-        before, after = text[max(0, s - 24):s], text[e:e + 16]
-        return bool(dollar or EXCHANGE_BEFORE.search(before) or TICKER_WORD_BEFORE.search(before)
-                    or _TICKER_WORD_AFTER.match(after)
-                    or (before.rstrip().endswith("(") and after.lstrip().startswith(")")))
 
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
@@ -584,7 +483,7 @@ class Linker:
             if not c.key and known_named and c.confidence < 0.9:
                 c.confidence = min(c.confidence, 0.4)
                 c.reason += "; a known company is named"
-        compared_lower_names(text, names, [*names, *tickers], _COMPARE_GLUE)
+        compared_lower_names(text, names, [*names, *tickers], COMPARE_GLUE)
         for c in tickers:
             if c.kind == "unknown" and compared and known_named and 0.45 <= c.confidence < ACCEPT:
                 c.confidence = 0.55  # every company a comparison names is routed or said to be missing

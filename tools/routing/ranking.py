@@ -24,6 +24,8 @@ import re
 from typing import Mapping
 
 from finrag.tools.routing.mentions import Candidate, Company
+from finrag.tools.routing.size import far_larger, size_rank
+from finrag.tools.routing.ticker_score import after_legal_form
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 __all__ = ["COMPARISON", "MARGIN", "STRONG", "rank", "set_aside_inside_longer_names"]
@@ -70,7 +72,8 @@ def _distinct(c: Candidate, text: str, starts: set[int]) -> bool:
 
 def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
     first, second = (a, b) if a.start <= b.start else (b, a)
-    gap = _LISTED_TICKER.sub("", text[first.end:second.start])  # "AAPL, SSNLF, HON": a list goes on past SSNLF
+    gap = _LISTED_TICKER.sub("", after_legal_form(text[first.end:second.start]))  # "AAPL, SSNLF, HON": a list goes
+    # on past SSNLF; "General Motors Company vs F": the legal form ends the name, the comparison comes after it
     if first.end > second.start:
         return False
     if not gap.strip():  # "Apple Microsoft revenue": two names side by side, a list without glue; a word only
@@ -173,6 +176,7 @@ def rank(text: str, cands: list[Candidate]) -> None:
     for run in _side_by_side(text, known):  # "NVDA AMD AVGO": three or more companies side by side are a list
         if kept & {c.key for c in run}:
             kept |= {c.key for c in run}
+    kept = _sized_pairs(text, known, kept)
     grown = True
     while grown:  # a comparison or list cue joins a company to one already kept
         grown = False
@@ -184,6 +188,42 @@ def rank(text: str, cands: list[Candidate]) -> None:
     for c in known:
         if c.key not in kept:
             c.set_aside(top.name, f"weaker evidence than '{top.text}' ({top.confidence:.2f}) and no comparison cue")
+
+
+PAIR_RANK = 300
+"""Two registrants both above this row of the SEC's market-value order (about the S&P 500's largest) side by side
+are a pair whatever their sizes ("DUK NVDA")."""
+
+
+def _capitals_pair(text: str, a: Candidate, b: Candidate) -> bool:
+    """Two readings side by side, nothing but a space between, each a token in capitals that is no word nor
+    abbreviation, a ticker among them ("UPS FDX", "ETR AVGO", "MU HBM")."""
+    return (a.end < b.start and not text[a.end:b.start].strip() and "ticker" in (a.kind, b.kind)
+            and all(c.text.isupper() and c.text.isalpha() and not c.wordish for c in (a, b)))
+
+
+def _sized_pairs(text: str, known: list[Candidate], kept: set[str]) -> set[str]:
+    """Two tickers side by side ("UPS FDX volume"): when neither registrant is far larger than the other (`size`),
+    or both are among the `PAIR_RANK` largest, they are a pair and both are named; when one is far larger, the other is a product or segment of it that shares
+    a smaller registrant's ticker ("MU HBM revenue": Micron's memory) and the larger one is the company, whichever
+    comes first ("ETR AVGO semis revenue")."""
+    kept = set(kept)
+    ordered = sorted(known, key=lambda c: c.start)
+    for a, b in zip(ordered, ordered[1:]):
+        if a.key == b.key or not _capitals_pair(text, a, b) or not (kept & {a.key, b.key}):
+            continue
+        ra, rb = size_rank([a.ticker or a.text]), size_rank([b.ticker or b.text])
+        if ra is not None and rb is not None and max(ra, rb) < PAIR_RANK:
+            kept |= {a.key, b.key}  # two of the largest registrants: no product shares either's ticker
+        elif far_larger(ra, [rb]):
+            kept.discard(b.key)
+            kept.add(a.key)
+        elif far_larger(rb, [ra]):
+            kept.discard(a.key)
+            kept.add(b.key)
+        elif ra is not None and rb is not None:
+            kept |= {a.key, b.key}
+    return kept or {known[0].key}
 
 
 def set_aside_inside_longer_names(text: str, names: list[Candidate], companies: Mapping[str, Company]) -> None:

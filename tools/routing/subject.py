@@ -162,18 +162,35 @@ _RARE_LOWER = 2.5
 """A lower-case word rarer than this in English (Zipf) is no word people write ('msft', 'nflx', 'lly')."""
 
 
-def lower_tickers(text: str, is_ticker, large, excluded) -> list[tuple[str, int, int, str]]:
+def near_common_word(word: str, common: float = 4.0) -> bool:
+    """Whether a lower-case word is one edit (a letter dropped, added, changed or two swapped) from an English word
+    at least this common (Zipf): a typo of it as likely as a ticker ("unty" of "unity")."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1} \
+        | {a + c + b[1:] for a, b in splits if b for c in letters} | {a + c + b for a, b in splits for c in letters}
+    return any(zipf(e) >= common for e in edits - {word} if len(e) >= 3)
+
+
+def lower_tickers(text: str, is_ticker, large, excluded, opening=None) -> list[tuple[str, int, int, str]]:
     """Tickers written alone in lower case ("msft azure growth", "lly q3 eps beat?", "inventory ... at amd"): a
     lower-case word that is a known ticker (`is_ticker`) of one of the largest registrants (`large`), no finance
     abbreviation or calendar word (`excluded`), and either no English word at all (Zipf below `_RARE_LOWER`) or a
     rare one (below 4) that is the subject of a business question (`business_subject`). Returns (TICKER, start, end,
-    why) for each."""
+    why) for each. A registrant of any size is read so when its ticker opens the question (`opening(start)`: "aple
+    RevPAR 2024", "gsbd non-accruals") and is no English word at all: analysts open terse queries with the
+    ticker; unless it is one letter from a common word, which it may be a typo of ("unty", "aple")."""
     out, rare = [], []
     for m in _LOWER_TOKEN.finditer(text):
         w = m.group(1)
-        if len(w) < 2 or excluded(w) or not is_ticker(w.upper()) or not large(w.upper()):
+        if len(w) < 2 or excluded(w) or not is_ticker(w.upper()):
             continue
         z = zipf(w)
+        if not large(w.upper()):
+            if opening is not None and z < _RARE_LOWER and opening(m.start()) and not near_common_word(w):
+                out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word and opens the "
+                                                          "question"))
+            continue
         if z < _RARE_LOWER:
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word"))
         elif z < 4.0 and (why := business_subject(text, m.start(), m.end())):

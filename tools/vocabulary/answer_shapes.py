@@ -67,9 +67,10 @@ CUSTOMER_SHAPE_WORDS = frozenset(("largest", "biggest", "principal", "main", "ma
 _A_CUSTOMER = re.compile(r"(?:\b(?i:sales|revenues?) (?:to|from)|%[^;]{0,80}?\bfrom) (?:the )?((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})")
 _PCT = r"\d+(?:\.\d+)?\s?(?:%|percent\b)"
 _A_SHARE = re.compile(rf"{_PCT}[^.;]{{0,80}}?\b(?:sales|revenues?)\b|\b(?:sales|revenues?)\b[^.;]{{0,80}}?{_PCT}")
-# or the customer as the subject of its share: "Walmart Inc. and its affiliates (Walmart) accounted for 21 percent"
+# or the customer as the subject of its share: "Walmart Inc. and its affiliates (Walmart) accounted for 21 percent",
+# also in apposition to the customer: "Our largest customer, Walmart Inc., represented approximately 22% of our net sales"
 _CUSTOMER_SUBJECT = re.compile(r"((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})(?: and its (?:affiliates|subsidiaries)"
-                               r"[^,;]{0,30}?)? (?:accounted for|represented|comprised) (?:approximately |about )?\d")
+                               r"[^,;]{0,30}?)?,? (?:accounted for|represented|comprised) (?:approximately |about )?\d")
 
 
 _LEGAL = frozenset(("the", "llp", "llc", "inc", "corporation", "company"))

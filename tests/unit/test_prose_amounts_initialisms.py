@@ -88,3 +88,9 @@ def test_the_company_by_its_ticker_and_a_month_are_no_topic():
     answer = form_answer(question, "count", tuple(facts.form_nouns), ["fl", "store", "count", "jan"], ctx,
                          frozenset({"footlocker"}), facts)
     assert "2,858" in answer.split("[FOOTLOCKER")[0], answer
+
+
+def test_a_year_is_no_count():
+    row = "($ in millions) 2021 2020 2019 Sales by Channel Stores $ 7,029 $ 5,447 $ 6,720"
+    assert answer_piece("count", row, ("store",)) is None
+    assert answer_piece("count", "We had 1,138 stores at the end of fiscal 2023.", ("store",)) == "1,138 stores"

@@ -42,7 +42,9 @@ _STATES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Dela
 _STREET = re.compile(r"\b(?:Way|Street|Avenue|Road|Drive|Circle|Boulevard|Parkway|Plaza|Lane|Court|Suite|Floor|Center) ")
 _A_PLACE = re.compile(rf"\b(?:[A-Z][a-z]+(?:[ -][A-Z][a-z]+){{0,2}}), (?:{_STATES})\b")
 
-_NUMBER = r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million))?"
+# a count; a year is none ("2019 Sales by Channel Stores": a count of a thousand or more is written with its comma)
+_NUMBER = (r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?(?!(?:19|20)\d\d\b)\d[\d,]*"
+           r"(?:\.\d+)?(?: (?:thousand|million))?")
 _MONTH = MONTH_WORDS + r"\.?"
 _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 _A_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}, (?:19|20)\d\d\b|\b{_MONTH} (?:19|20)\d\d\b|\b(?:in|since|during) (?:19|20)\d\d\b|"

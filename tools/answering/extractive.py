@@ -10,7 +10,7 @@ import re
 from typing import Iterator
 
 from finrag.tools.answering.furniture import without_furniture
-from finrag.tools.retrieval.vocabulary import KeywordCoverage
+from finrag.tools.retrieval.vocabulary import SENTENCE_END, KeywordCoverage
 
 
 def context_label(chunk: dict) -> str:
@@ -25,8 +25,7 @@ NO_CONTEXT = ("I could not find passages in the indexed filings that answer this
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-# a sentence ends at ". X"; not a legal form before the short name it defines: "sales to Walmart Inc. (Walmart) and"
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\"$])|(?<=[.;!?])(?<!\bInc\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bCo\.)\s+(?=\()")
+_SENTENCE_END = SENTENCE_END  # `vocabulary.SENTENCE_END`
 _LABEL = re.compile(r"[A-Za-z]{3}")
 
 

@@ -32,7 +32,11 @@ _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading l
 _FRAME = frozenset(("fiscal", "year", "years", "fy", "quarter", "quarters", "annual", "report", "form", "filing",
                     "10-k", "10-q", "10k", "10q", "time", "per", "according", "end", "ended", "period", "company",
                     "company's", "tell", "please", "list", "name", "identify", "still", "currently", "latest", "us",
-                    "as", "of", "total"))
+                    "as", "of", "total",
+                    # a month, as the year, names the period asked ("as of Jan 29 2022"), not what a sentence speaks of
+                    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january",
+                    "february", "march", "april", "june", "july", "august", "september", "october", "november",
+                    "december"))
 
 
 def quote(unit: str, limit: int = 500) -> str:
@@ -58,7 +62,15 @@ def _asked_company(question: str, contexts: list[dict]) -> set[str]:
     out = {w.lower() for m in re.finditer(r"\b([A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})(?:'s|’s|s')", question)
            for w in [m.group(1), *re.split(r"[\s-]+", m.group(1))]}
     out |= {w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]{1,}", question) if any(w.lower() in i for i in ids)}
+    out |= {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", question) if any(_shortens(w.lower(), i) for i in ids)}
     return out | ids
+
+
+def _shortens(short: str, name: str) -> bool:
+    """Is `short` a ticker or initialism of the one-word `name` ("fl" of 'footlocker', "lmt" of 'lockheedmartin'):
+    its first letter then its others, in order, in the name?"""
+    letters = iter(name[1:])
+    return name[:1] == short[:1] and len(name) > len(short) + 2 and all(c in letters for c in short[1:])
 
 
 def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] = frozenset()) -> list[str]:

@@ -16,8 +16,10 @@ the index at hand (`index`) it is a name only where it is one:
 * the corpus writes it in the filings of at most `NAME_SPREAD` companies (its BM25 hits): a capitalised common word
   ("the Real change in Sales", "the Highest EBITDAR Contribution") is written by most companies' filings.
 
-Without an index the contexts alone decide. A context mentions a word when a word of its text starts with it
-("robot" in "robots"), case aside, or writes out what it abbreviates ("R&D": "research and development").
+An amount is no name ("the $40B buyback program", "$10bn": the filing writes "$40.0 billion"), so it is never a
+candidate. Without an index the contexts alone decide. A context mentions a word when a word of its text starts with
+it ("robot" in "robots"), case aside, writes out what it abbreviates ("R&D": "research and development"), or writes a
+name the word is the initialism of (`initialism_of`: "PwC" for "PricewaterhouseCoopers LLP", "EY" for "Ernst & Young").
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.answering.prose_units import named_words, topic_words
 from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 
-__all__ = ["NAME_SPREAD", "RARE_PAGES", "unmentioned", "unstated_answer"]
+__all__ = ["NAME_SPREAD", "RARE_PAGES", "initialism_of", "unmentioned", "unstated_answer"]
 
 RARE_PAGES = 2  # a named word the filing writes on more pages than this is its common vocabulary
 NAME_SPREAD = 3  # a word the filings of more companies than this write is no name of one thing
@@ -48,10 +50,53 @@ class Corpus(Protocol):
                    variant: str = "base") -> Sequence[_Hit]: ...
 
 
-def _mentions(word: str, text: str) -> bool:
-    """Does `text` write `word`, or the words it abbreviates ("R&D": "research and development")?"""
+# an amount, however its scale is written: "40b", "$10bn", "2.5m", "15%"
+_AMOUNT = re.compile(r"(?i)\$?\d[\d,.]*(?:k|m|mm|mn|b|bn|t|tn|thousand|million|billion|trillion|%)")
+# a name as a text writes it: capitalised words, "&" / "and" / "of" between them ("Ernst & Young", "Bank of America")
+_NAME_RUN = re.compile(r"[A-Z][A-Za-z'’-]*(?:\s+(?:(?:&|and|of|the)\s+)?[A-Z][A-Za-z'’-]*)*")
+_MAX_INITIALS = 5  # an initialism is short: "PwC", "EY", "KPMG", "IBM"
+
+
+def _spells(abbr: str, words: list[str]) -> bool:
+    """Is `abbr` (lower case) the initialism of `words`: each word gives its first letter and then, in order, none or
+    more of its other letters ("pwc": "Pricewaterhouse" gives 'p', 'w'; "Coopers" gives 'c')?"""
+    if not words:
+        return not abbr
+    word = words[0].lower()
+    if not abbr or abbr[0] != word[0]:
+        return False
+    rest, inner = abbr[1:], iter(word[1:])
+    for k in range(len(rest) + 1):
+        if _spells(rest[k:], words[1:]):
+            return True
+        if k < len(rest) and rest[k] not in inner:  # the word's next letters hold abbr's next one: it gives it too
+            return False
+    return False
+
+
+def initialism_of(word: str, text: str) -> str:
+    """The name in `text` that `word` is the initialism of ("pwc": "PricewaterhouseCoopers"; "ey": "Ernst & Young"),
+    '' when there is none or `word` is no initialism (letters only, at most `_MAX_INITIALS`). The name is longer than
+    the initialism by more than a letter or two, so a word is not its own initialism."""
+    if not (word.isalpha() and 2 <= len(word) <= _MAX_INITIALS):
+        return ""
+    abbr = word.lower()
+    for run in _NAME_RUN.finditer(text):
+        words = [w for w in re.split(r"\s+", run.group(0)) if w[:1].isupper()]
+        for i, first in enumerate(words):
+            if first[0].lower() != abbr[0]:
+                continue
+            for j in range(i + 1, min(len(words), i + len(abbr)) + 1):
+                if sum(map(len, words[i:j])) > len(abbr) + 2 and _spells(abbr, words[i:j]):
+                    return " ".join(words[i:j])
+    return ""
+
+
+def _mentions(word: str, text: str, initials: bool = False) -> bool:
+    """Does `text` write `word`, the words it abbreviates ("R&D": "research and development") or, where `initials`
+    (the question writes the word as an initialism), the name it is the initialism of ("PwC": "PricewaterhouseCoopers")?"""
     probe = re.escape(word) + (f"|{re.escape(SPELLED_OUT[word])}" if word in SPELLED_OUT else "")
-    return re.search(rf"(?i)(?<![\w-])(?:{probe})", text) is not None
+    return re.search(rf"(?i)(?<![\w-])(?:{probe})", text) is not None or initials and bool(initialism_of(word, text))
 
 
 def _company(doc_id: str) -> str:
@@ -73,9 +118,11 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
     if not contexts:
         return {}
     named = [w for w in named_words(question, topic_words(question, contexts, also_drop=company))
-             if len(w) >= 3 and w not in company]
+             if len(w) >= 3 and w not in company and not _AMOUNT.fullmatch(w)]
     text = " ".join(without_furniture(str(c.get("text") or "")) for c in contexts)
-    missing = {w: 0 for w in named if not _mentions(w, text)}
+    # an initialism is written with two capitals or more ("PwC", "EY"), not as a word ("Dojo")
+    initials = {w.lower() for w in re.findall(r"\b[A-Za-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\b", question)}
+    missing = {w: 0 for w in named if not _mentions(w, text, w in initials)}
     if not missing or index is None:
         return missing
     for doc in dict.fromkeys(str(c.get("doc_id")) for c in contexts if c.get("doc_id")):
@@ -84,7 +131,7 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
         except Exception:  # pages not readable: the contexts decide
             continue
         for w in missing:
-            missing[w] += sum(_mentions(w, page) for page in pages)
+            missing[w] += sum(_mentions(w, page, w in initials) for page in pages)
     return {w: n for w, n in missing.items() if n <= RARE_PAGES and _spread(w, index) <= NAME_SPREAD}
 
 

@@ -19,7 +19,7 @@ from typing import Sequence
 
 from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
-from finrag.tools.retrieval.vocabulary import STOPWORDS, stem
+from finrag.tools.retrieval.vocabulary import SENTENCE_END, STOPWORDS, stem
 from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, CUSTOMER_SHAPE_WORDS, answer_piece
 
 __all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "form_evidence", "topic_of"]
@@ -31,8 +31,7 @@ _FORM_WORDS = frozenset((
     "end", "ended", "ending", "as", "of", "per", "according", "report", "form", "filing", "10-k", "10-q", "10",
     "k", "q", "latest", "current", "currently", "work", "works", "worked", "working", "employ", "employs",
     "employed", "did", "does", "do", "is", "was", "were", "are", "company", "company's", "firm"))
-# a sentence ends at ". X"; not a legal form before the short name it defines: "sales to Walmart Inc. (Walmart) and"
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\"$])|(?<=[.;!?])(?<!\bInc\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bCo\.)\s+(?=\()")
+_SENTENCE_END = SENTENCE_END  # `vocabulary.SENTENCE_END`
 MIN_COVER = 0.5  # the share of the topic a sentence must speak of
 
 

@@ -20,6 +20,14 @@ STOPWORDS = frozenset(
     percents percent percentage calculate calculation compute amount data assume assuming analyst banker
     investment resource resources help want need approximately roughly""".split())
 
+# a sentence ends at ". X"; not a legal form before the short name it defines ("sales to Walmart Inc. (Walmart) and"),
+# nor a dotted initialism before the capitalised noun it qualifies ("net sales from the U.S. Government"): after
+# "U.S." a sentence ends only where a function word opens the next one ("... in the U.S. We also ...")
+_OPENERS = "|".join(sorted((w.capitalize() for w in STOPWORDS if w.isalpha()), key=len, reverse=True))
+SENTENCE_END = re.compile(r"(?<=[.;!?])(?<!\b[A-Z]\.[A-Z]\.)\s+(?=[A-Z\"$])|"
+                          rf"(?<=\b[A-Z]\.[A-Z]\.)\s+(?=(?:{_OPENERS})\b|\")|"
+                          r"(?<=[.;!?])(?<!\bInc\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bCo\.)\s+(?=\()")
+
 
 
 @functools.lru_cache(maxsize=262_144)  # pure and called for every word of every candidate chunk: remembered

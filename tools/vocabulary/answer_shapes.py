@@ -42,7 +42,9 @@ _STATES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Dela
 _STREET = re.compile(r"\b(?:Way|Street|Avenue|Road|Drive|Circle|Boulevard|Parkway|Plaza|Lane|Court|Suite|Floor|Center) ")
 _A_PLACE = re.compile(rf"\b(?:[A-Z][a-z]+(?:[ -][A-Z][a-z]+){{0,2}}), (?:{_STATES})\b")
 
-_NUMBER = r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?\d[\d,]*(?:\.\d+)?(?: (?:thousand|million))?"
+# a count; a year is none ("2019 Sales by Channel Stores": a count of a thousand or more is written with its comma)
+_NUMBER = (r"(?:approximately |about |over |more than |nearly |roughly |some |a total of )?(?!(?:19|20)\d\d\b)\d[\d,]*"
+           r"(?:\.\d+)?(?: (?:thousand|million))?")
 _MONTH = MONTH_WORDS + r"\.?"
 _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
 _A_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}, (?:19|20)\d\d\b|\b{_MONTH} (?:19|20)\d\d\b|\b(?:in|since|during) (?:19|20)\d\d\b|"
@@ -67,9 +69,10 @@ CUSTOMER_SHAPE_WORDS = frozenset(("largest", "biggest", "principal", "main", "ma
 _A_CUSTOMER = re.compile(r"(?:\b(?i:sales|revenues?) (?:to|from)|%[^;]{0,80}?\bfrom) (?:the )?((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})")
 _PCT = r"\d+(?:\.\d+)?\s?(?:%|percent\b)"
 _A_SHARE = re.compile(rf"{_PCT}[^.;]{{0,80}}?\b(?:sales|revenues?)\b|\b(?:sales|revenues?)\b[^.;]{{0,80}}?{_PCT}")
-# or the customer as the subject of its share: "Walmart Inc. and its affiliates (Walmart) accounted for 21 percent"
+# or the customer as the subject of its share: "Walmart Inc. and its affiliates (Walmart) accounted for 21 percent",
+# also in apposition to the customer: "Our largest customer, Walmart Inc., represented approximately 22% of our net sales"
 _CUSTOMER_SUBJECT = re.compile(r"((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,3})(?: and its (?:affiliates|subsidiaries)"
-                               r"[^,;]{0,30}?)? (?:accounted for|represented|comprised) (?:approximately |about )?\d")
+                               r"[^,;]{0,30}?)?,? (?:accounted for|represented|comprised) (?:approximately |about )?\d")
 
 
 _LEGAL = frozenset(("the", "llp", "llc", "inc", "corporation", "company"))

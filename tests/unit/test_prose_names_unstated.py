@@ -189,6 +189,29 @@ def test_a_word_the_filing_or_the_corpus_writes_widely_is_no_missing_name():
         "What did Tesla spend on Optimus in 2024?", "From the filings: x", _PASSAGES, frozenset({"tesla"}), once)
 
 
+def test_a_word_no_filing_writes_is_the_question_s_own_abbreviation_not_a_missing_name():
+    # FinanceBench's "what is the year end FY2018 net PPNE for 3M?": no filing writes "PPNE" (they write "property,
+    # plant and equipment"), so the passages' silence on it says nothing; a word one filing writes still counts
+    ctx = [_ctx("Property, plant and equipment, net was $8,738 million.", "3M_2018_10K", 60)]
+    question = "What is the year end FY2018 net PPNE for 3M? Answer in USD billions."
+    nowhere = _Index({"3M_2018_10K": ["Property, plant and equipment"]}, {"ppne": []})
+    assert unmentioned(question, ctx, frozenset({"3m"}), nowhere) == {}
+    shown = "From the filings: Property, plant and equipment, net was $8,738 million. [3M_2018_10K, p. 60]"
+    assert unstated_answer(question, shown, ctx, frozenset({"3m"}), nowhere) == shown
+    once = _Index({"3M_2018_10K": []}, {"ppne": ["3M_2018_10K"]})
+    assert unmentioned(question, ctx, frozenset({"3m"}), once) == {"ppne": 0}
+
+
+class _NoSearch(_Index):
+    def search_fts(self, query, k=20, doc_ids=None, variant="base"):
+        raise RuntimeError("no full-text search")
+
+
+def test_without_a_search_the_pages_decide():
+    question = "How much did Tesla spend developing the Dojo supercomputer in 2024?"
+    assert unmentioned(question, _PASSAGES, frozenset({"tesla"}), _NoSearch({_TSLA: []}, {})) == {"dojo": 0}
+
+
 def test_a_name_written_out_or_mentioned_is_not_missing():
     ctx = [_ctx("Long served as Vice President, Research and Development, of The Coca-Cola Company.", "COCACOLA_2017_10K", 25)]
     assert unmentioned("How much did Coca-Cola spend on R&D in 2017?", ctx, frozenset({"coca", "cola"})) == {}

@@ -13,8 +13,10 @@ the index at hand (`index`) it is a name only where it is one:
 
 * the contexts' filings write it on at most `RARE_PAGES` pages (Tesla's 10-K names "Optimus" on one page, not one of
   those retrieved): a word the filing writes on many pages is its common vocabulary, and the passages may bear on it;
-* the corpus writes it in the filings of at most `NAME_SPREAD` companies (its BM25 hits): a capitalised common word
-  ("the Real change in Sales", "the Highest EBITDAR Contribution") is written by most companies' filings.
+* the corpus writes it in the filings of at least one and at most `NAME_SPREAD` companies (its BM25 hits): a
+  capitalised common word ("the Real change in Sales", "the Highest EBITDAR Contribution") is written by most
+  companies' filings, and a word no filing writes ("net PPNE", "FCF", "DPO") is the question's own abbreviation of
+  what the filings write out.
 
 An amount is no name ("the $40B buyback program", "$10bn": the filing writes "$40.0 billion"), so it is never a
 candidate. Without an index the contexts alone decide. A context mentions a word when a word of its text starts with
@@ -103,12 +105,20 @@ def _company(doc_id: str) -> str:
     return re.split(r"[_-]", doc_id.lower())[0]
 
 
-def _spread(word: str, index: Corpus) -> int:
-    """How many companies' filings write `word` among its corpus' BM25 hits (0 when the search fails)."""
+def _spread(word: str, index: Corpus) -> Optional[int]:
+    """How many companies' filings write `word` among its corpus' BM25 hits (None when the search fails)."""
     try:
         return len({_company(h.doc_id) for h in index.search_fts(word, k=_HITS)})
     except Exception:  # no full-text search: the word's spread is not known
-        return 0
+        return None
+
+
+def _a_name_of_the_corpus(word: str, index: Corpus) -> bool:
+    """Is `word` a name some filing of the corpus writes, and the filings of few companies (`NAME_SPREAD`)? A word no
+    filing writes is the question's own vocabulary ("PPNE", "FCF", "DPO", "CAGR": an abbreviation or a spelling the
+    filings write out), not a thing whose absence from the passages says they cannot answer."""
+    spread = _spread(word, index)
+    return spread is None or 1 <= spread <= NAME_SPREAD
 
 
 def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = frozenset(),
@@ -132,7 +142,7 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
             continue
         for w in missing:
             missing[w] += sum(_mentions(w, page, w in initials) for page in pages)
-    return {w: n for w, n in missing.items() if n <= RARE_PAGES and _spread(w, index) <= NAME_SPREAD}
+    return {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index)}
 
 
 def unstated_answer(question: str, passages: str, contexts: list[dict], company: frozenset[str] = frozenset(),

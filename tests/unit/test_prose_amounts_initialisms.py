@@ -67,6 +67,10 @@ def test_a_dotted_initialism_before_its_noun_ends_no_sentence():
                                         "in 2022.", "Our net sales grew.", "Most of our sales are in the U.S.",
                                         "We also sell abroad."]
     assert any(u.endswith("U.S. Government in 2022.") for u in _units(text))
+    # without its article an initialism ends a sentence as any word does: a cover page's lines stay units of their own
+    cover = "Delaware (I.R.S. Employer Identification No.) 200 Vesey Street. Securities registered: None."
+    assert SENTENCE_END.split(cover) == ["Delaware (I.R.S.", "Employer Identification No.) 200 Vesey Street.",
+                                         "Securities registered: None."]
     sentence = "We derived 73% of our total consolidated net sales from the U.S. Government in 2022."
     assert answer_piece("name", sentence, ("customer",), own=frozenset({"lockheed", "martin"})) == "U.S. Government"
 

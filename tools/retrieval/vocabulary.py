@@ -21,11 +21,13 @@ STOPWORDS = frozenset(
     investment resource resources help want need approximately roughly""".split())
 
 # a sentence ends at ". X"; not a legal form before the short name it defines ("sales to Walmart Inc. (Walmart) and"),
-# nor a dotted initialism before the capitalised noun it qualifies ("net sales from the U.S. Government"): after
-# "U.S." a sentence ends only where a function word opens the next one ("... in the U.S. We also ...")
+# nor a dotted initialism that an article makes part of a noun phrase ("net sales from the U.S. Government"): after
+# "the U.S." a sentence ends only where a function word opens the next one ("... in the U.S. We also ..."). An
+# initialism without its article ends a sentence as any word does ("(I.R.S. Employer Identification No.) 200 Vesey
+# Street ...": the cover's lines stay units of their own)
 _OPENERS = "|".join(sorted((w.capitalize() for w in STOPWORDS if w.isalpha()), key=len, reverse=True))
-SENTENCE_END = re.compile(r"(?<=[.;!?])(?<!\b[A-Z]\.[A-Z]\.)\s+(?=[A-Z\"$])|"
-                          rf"(?<=\b[A-Z]\.[A-Z]\.)\s+(?=(?:{_OPENERS})\b|\")|"
+SENTENCE_END = re.compile(r"(?<=[.;!?])(?<!\b[Tt]he [A-Z]\.[A-Z]\.)\s+(?=[A-Z\"$])|"
+                          rf"(?<=\b[Tt]he [A-Z]\.[A-Z]\.)\s+(?=(?:{_OPENERS})\b|\")|"
                           r"(?<=[.;!?])(?<!\bInc\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bCo\.)\s+(?=\()")
 
 

@@ -14,6 +14,7 @@ head_arithmetic.py: arithmetic the head of a question writes ("What is Tesla's E
 listed.py: a bulleted list of parts that the question then sums, written as the definition it is.
 measure.py: the measure a question asks for.
 operand.py: one operand of a formula written in words, resolved.
+unnamed_measure.py: a measure asked to decimals whose name nothing finrag reads names (said unknown).
 spelling.py: a typo inside an operand, corrected against the words of the catalog's line items.
 role_operators.py: arithmetic written by where the operands stand ("A to B", "A after B", a numerator and a
     denominator named by role), not by an operator word.

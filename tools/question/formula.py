@@ -34,7 +34,7 @@ from finrag.state.formula import (
     expr_text,
     expr_unknowns,
 )
-from finrag.tools.question.asks import aggregate_of, definition_head
+from finrag.tools.question.asks import aggregate_of, decimals_asked, definition_head
 from finrag.tools.question.format_tail import strip_format
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
@@ -42,6 +42,7 @@ from finrag.tools.question.listed import summed_list
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve, shifted
 from finrag.tools.question.role_operators import fraction_roles
+from finrag.tools.question.unnamed_measure import asked_measure
 from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
 from finrag.tools.vocabulary.dates import MONTH_WORDS
@@ -495,7 +496,7 @@ def _unknown(head: str) -> Optional[Formula]:
     """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
     asked = _METRIC_NOUN.search(head)
     worded = bool(re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|"
-                            r"tell)\b", head))
+                            r"tell)\b", head) or decimals_asked(head) is not None)
     if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?", head[asked.end():])):
         return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
     qualified = _QUALIFIED.search(head)
@@ -505,6 +506,9 @@ def _unknown(head: str) -> Optional[Formula]:
                        problems=[f"'{name}' is not a metric finrag knows ('{qualified.group(1)}' changes what is "
                                  "measured), and the question does not define it"])
     m = _METRIC_NOUN.search(head)
+    if not m and asked_measure(head):  # a measure asked to decimals that nothing finrag reads names
+        return Formula(name=asked_measure(head) or "", source="unknown", expression=None,
+                       problems=[f"'{asked_measure(head)}' is not a metric finrag knows, and the question does not define it"])
     if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
         return None  # a cover fact ("Central Index Key") or a metric the catalog knows
     name = _bare_name(m.group("name"))

@@ -278,7 +278,7 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
         if found:
             rhs = (found.group("rhs") or found.group("rhs2") or found.group("rhs3") or "").strip()
             expr, percent, n = expression_of(rhs, {})
-            if expr is not None and n >= 2 and 0 < n <= MAX_TERMS:
+            if expr is not None and n >= 2 and 0 < n <= MAX_TERMS and not (found.group("rhs3") and expr_unknowns(expr)):
                 out[""] = (expr, rhs, percent, n)
                 spans.append(found.span())
     return out, spans, problems

@@ -9,6 +9,7 @@ import pytest
 
 from finrag.eval.routing_corpus import corpus_documents, load_companies
 from finrag.state.formula import Unknown, expr_text
+from finrag.tools.question import read_question
 from finrag.tools.question.formula import formula_of
 from finrag.tools.question.operand import resolve
 from finrag.tools.question.spelling import corrected, one_edit
@@ -92,3 +93,9 @@ def test_an_upper_case_scale_after_the_dollar_sign_is_no_ticker(reg, question):
     ex = reg.link(question)
     assert len(ex.companies) == 1 and "macy" not in " ".join(ex.companies).lower(), ex.companies
     assert not any(c["text"] in ("M", "B") for c in ex.candidates), ex.candidates
+
+
+def test_arithmetic_after_the_question_mark_defines_the_asked_measure():
+    f = read_question("Nike revenue growth for fiscal 2024? = revenue / prior-year revenue - 1, percent, 1 decimal").formula
+    assert f is not None and f.expression is not None and f.unit == "percent", f
+    assert expr_text(f.expression) == "revenue / revenue (a year before) - 1"

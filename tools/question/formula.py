@@ -90,9 +90,9 @@ _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}|"
                        rf"(?:^|(?<=[.?!:]\s))(?P<rhs3>(?:take|start(?:ing)? (?:from|with)|begin(?:ning)? with)\s+.*?)"
-                       rf"{_SENTENCE_END}")
-"""Arithmetic that names no measure: "calculated as A / B", "using the formula A - B", or a sentence of steps "Take A,
-subtract B, then subtract C" (the asked measure, computed in that order)."""
+                       rf"{_SENTENCE_END}|\?\s*:?=\s*(?P<rhs4>.*?){_SENTENCE_END}")
+"""Arithmetic that names no measure: "calculated as A / B", "using the formula A - B", a sentence of steps "Take A,
+subtract B, then subtract C", or "? = A / B - 1" after the question (the asked measure, computed in that order)."""
 _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
                           r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
                           r"productivity|value added|retention))\b")
@@ -276,12 +276,22 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
     if not out and not problems:
         found = _NAMELESS.search(q)
         if found:
-            rhs = (found.group("rhs") or found.group("rhs2") or found.group("rhs3") or "").strip()
+            rhs = strip_format(found.group("rhs") or found.group("rhs2") or found.group("rhs3") or found.group("rhs4") or "")
             expr, percent, n = expression_of(rhs, {})
-            if expr is not None and n >= 2 and 0 < n <= MAX_TERMS and not (found.group("rhs3") and expr_unknowns(expr)):
+            if expr is not None and n >= 2 and 0 < n <= MAX_TERMS and not (found.group("rhs3") and (
+                    expr_unknowns(expr) or _head_reads(q))):  # steps the head's own arithmetic reads keep its reading
                 out[""] = (expr, rhs, percent, n)
                 spans.append(found.span())
     return out, spans, problems
+
+
+def _head_reads(q: str) -> bool:
+    found = arithmetic(q, {})
+    return found is not None and not expr_unknowns(found[0])
+
+
+_WRITES_ARITHMETIC = re.compile(r"(?i)[=/÷]|\b(?:defined|computed|calculated|divided|minus|plus|over)\b")
+"""A question that writes arithmetic defines (or tries to define) its measure: never "a metric it does not define"."""
 
 
 def _qualified_out(phrase: str) -> str:
@@ -496,7 +506,8 @@ def _unknown(head: str) -> Optional[Formula]:
     """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
     asked = _METRIC_NOUN.search(head)
     worded = bool(re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|"
-                            r"tell)\b", head) or decimals_asked(head) is not None)
+                            r"tell)\b", head) or (decimals_asked(head) is not None
+                                                                      and not _WRITES_ARITHMETIC.search(head)))
     if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?", head[asked.end():])):
         return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
     qualified = _QUALIFIED.search(head)

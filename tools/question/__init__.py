@@ -8,11 +8,14 @@ section_intent.py: the question's scope (a line item, a section, the whole filin
 read.py: `read_question`, the one builder (bounded memo).
 formula.py: the formula a question asks for (`finrag.state.formula.Formula`).
 formula_text.py: arithmetic written in words, read into an expression.
+format_tail.py: a definition's trailing clauses that only say how to write the answer.
 head_arithmetic.py: arithmetic the head of a question writes ("What is Tesla's EBITDA less capex for 2024?",
     "(Marketing and sales + General and administrative) / Revenue"), read into an expression over known operands.
 listed.py: a bulleted list of parts that the question then sums, written as the definition it is.
 measure.py: the measure a question asks for.
 operand.py: one operand of a formula written in words, resolved.
+unnamed_measure.py: a measure asked to decimals whose name nothing finrag reads names (said unknown).
+spelling.py: a typo inside an operand, corrected against the words of the catalog's line items.
 role_operators.py: arithmetic written by where the operands stand ("A to B", "A after B", a numerator and a
     denominator named by role), not by an operator word.
 ranking.py: ranking questions.

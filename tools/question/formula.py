@@ -34,21 +34,23 @@ from finrag.state.formula import (
     expr_text,
     expr_unknowns,
 )
-from finrag.tools.question.asks import aggregate_of, definition_head
+from finrag.tools.question.asks import aggregate_of, decimals_asked, definition_head
+from finrag.tools.question.format_tail import strip_format
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.listed import summed_list
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve, shifted
 from finrag.tools.question.role_operators import fraction_roles
+from finrag.tools.question.unnamed_measure import asked_measure
 from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, item_in_question
 
-__all__ = ["formula_of"]
+__all__ = ["formula_of", "strip_format"]
 
-_SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;|\s+(?:and|then)\s+(?:what|compute|calculate|report|give)\b|\.\s+(?:what|"\
+_SENTENCE_END = r"(?=\.\s+[A-Z\[(\d]|\.\s*$|\?|;(?!\s*(?:then\s+)?(?:plus|minus|less|add|subtract|deduct|multiply|divide|times)\b)|\s+(?:and|then)\s+(?:what|compute|calculate|report|give)\b|\.\s+(?:what|"\
                 r"round|answer|base|use|using|please|express|show|give|report)\b|,\s*where\b|,?\s+and\s+(?:the\s+)?"\
                 r"(?:(?!and\b)[\w&'-]+\s+){0,4}?(?!and\b)[\w&'-]+\s*(?:=|:=|\bis\b|\bare\b|\bmeans\b|\bas\b(?!\s+(?:a|an)\s))|"\
                 r"(?:,|\s+(?:with|where))\s+(?:the\s+)?(?:[\w&'-]+\s+){0,2}?[\w&'-]+\s*:?=\s|$)"
@@ -81,35 +83,16 @@ _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
 _PERIOD_NAME = re.compile(r"(?:(?:the|this|that|current|prior|fiscal)\s+)?(?:quarter|year|period|month|half|ytd)")
 """A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's."""
-_FORMAT_WORDS = r"(?:%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
-                r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
-                r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
-                r"nearest|tenth|hundredth|whole)"
-_FORMAT_TAIL = re.compile(rf"(?i)(?:[,.;(]|\s—\s|^)\s*(?:{_FORMAT_WORDS}[\s,]*)+[.)]*\s*$")
-"""A definition's last clause that only says how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in
-percent to one decimal place"): the answer's format, no operand."""
-
-
-def strip_format(rhs: str) -> str:
-    """The definition without its trailing clauses of format (`_FORMAT_TAIL`) and an unmatched closing parenthesis."""
-    out = rhs.strip().rstrip(" .,;:")
-    while True:
-        m = _FORMAT_TAIL.search(out)
-        if not m or m.start() == 0 or not re.search(r"(?i)\d|one|two|three|four|%|percent|pct|decimal|dp|usd|million|"
-                                                    r"billion|days", m.group(0)):
-            break
-        out = out[:m.start()].strip()
-    while out.endswith(")") and out.count(")") > out.count("("):
-        out = out[:-1].strip()
-    return out
-
-
 _EXPLICIT = (0, 1, 2)
 """The patterns that say outright that a definition follows ("define X as", "X, defined as"): words there that are
 not arithmetic are said, not skipped (unless they name what finrag already knows)."""
 _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "the ratio", "metric", "ratio"}
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
-                       rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}")
+                       rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}|"
+                       rf"(?:^|(?<=[.?!:]\s))(?P<rhs3>(?:take|start(?:ing)? (?:from|with)|begin(?:ning)? with)\s+.*?)"
+                       rf"{_SENTENCE_END}|\?\s*:?=\s*(?P<rhs4>.*?){_SENTENCE_END}")
+"""Arithmetic that names no measure: "calculated as A / B", "using the formula A - B", a sentence of steps "Take A,
+subtract B, then subtract C", or "? = A / B - 1" after the question (the asked measure, computed in that order)."""
 _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
                           r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
                           r"productivity|value added|retention))\b")
@@ -186,10 +169,18 @@ def _roles_defined(q: str) -> tuple[str, Optional[Formula]]:
         return q, Formula(name=name, source="question", expression=None,
                           problems=[f"the question names the {'denominator' if role == 'numerator' else 'numerator'} "
                                     f"of {name} but not its {role}"])
+    step = _ROLE_STEP.match(rest[at:])  # "numerator: A; denominator: B; multiply by 365": a step on the fraction
+    scale = f" {'*' if step.group(1).lower().startswith('m') else '/'} {step.group(2)}" if step else ""
+    if step:
+        rest = rest[:at] + " " + rest[at + step.end():]
     if _arithmetic_in(re.split(r"(?i),?\s+(?:where|with|in which)\b", sentence)[0]):  # "stock-based comp as a share of operating cash flow. Numerator = ..., denominator = ...":
         # the head writes the same ratio in short words; the roles spell its operands out and define it
-        return f"{rest[:at].rstrip()} Define it as ({numerator}) / ({denominator}). {rest[at:].strip()}", None
-    return f"{rest.rstrip()} Define {name} as ({numerator}) / ({denominator}).", None
+        return f"{rest[:at].rstrip()} Define it as ({numerator}) / ({denominator}){scale}. {rest[at:].strip()}", None
+    return f"{rest.rstrip()} Define {name} as ({numerator}) / ({denominator}){scale}.", None
+
+
+_ROLE_STEP = re.compile(r"(?i)^[\s,;:—–-]*(?:and\s+)?(?:then\s+)?(multiply|multiplied|divide|divided)(?:\s+(?:it|that|this|the "
+                        r"(?:ratio|result)))?\s+by\s+(\d+(?:\.\d+)?)\b")
 
 
 def _subject(q: str) -> dict[str, Expr]:
@@ -285,12 +276,22 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
     if not out and not problems:
         found = _NAMELESS.search(q)
         if found:
-            rhs = (found.group("rhs") or found.group("rhs2") or "").strip()
+            rhs = strip_format(found.group("rhs") or found.group("rhs2") or found.group("rhs3") or found.group("rhs4") or "")
             expr, percent, n = expression_of(rhs, {})
-            if expr is not None and n >= 2 and 0 < n <= MAX_TERMS:
+            if expr is not None and n >= 2 and 0 < n <= MAX_TERMS and not (found.group("rhs3") and (
+                    expr_unknowns(expr) or _head_reads(q))):  # steps the head's own arithmetic reads keep its reading
                 out[""] = (expr, rhs, percent, n)
                 spans.append(found.span())
     return out, spans, problems
+
+
+def _head_reads(q: str) -> bool:
+    found = arithmetic(q, {})
+    return found is not None and not expr_unknowns(found[0])
+
+
+_WRITES_ARITHMETIC = re.compile(r"(?i)[=/÷]|\b(?:defined|computed|calculated|divided|minus|plus|over)\b")
+"""A question that writes arithmetic defines (or tries to define) its measure: never "a metric it does not define"."""
 
 
 def _qualified_out(phrase: str) -> str:
@@ -505,7 +506,8 @@ def _unknown(head: str) -> Optional[Formula]:
     """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
     asked = _METRIC_NOUN.search(head)
     worded = bool(re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|"
-                            r"tell)\b", head))
+                            r"tell)\b", head) or (decimals_asked(head) is not None
+                                                                      and not _WRITES_ARITHMETIC.search(head)))
     if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?", head[asked.end():])):
         return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
     qualified = _QUALIFIED.search(head)
@@ -515,6 +517,9 @@ def _unknown(head: str) -> Optional[Formula]:
                        problems=[f"'{name}' is not a metric finrag knows ('{qualified.group(1)}' changes what is "
                                  "measured), and the question does not define it"])
     m = _METRIC_NOUN.search(head)
+    if not m and asked_measure(head):  # a measure asked to decimals that nothing finrag reads names
+        return Formula(name=asked_measure(head) or "", source="unknown", expression=None,
+                       problems=[f"'{asked_measure(head)}' is not a metric finrag knows, and the question does not define it"])
     if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
         return None  # a cover fact ("Central Index Key") or a metric the catalog knows
     name = _bare_name(m.group("name"))

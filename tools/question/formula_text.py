@@ -43,7 +43,7 @@ _SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|,
 _DIFFERENCE = re.compile(r"(?i)\b(?:the )?(?:difference|gap) between\s+(.+)$")
 _RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")
 _TAKE = re.compile(r"(?i)^\s*(?:take|start with|begin with)\s+(.+?)\s*,?\s+(?:and|then)\s+(divide|subtract|add|"
-                   r"multiply)\b(.*)$")
+                   r"multiply)(?:\s+back)?\b(.*)$")
 
 
 def split_operators(text: str) -> list[tuple[str, str]]:

@@ -9,7 +9,8 @@ a metric the question defines or the catalog knows (written out), or `Unknown`.
 The line item is the one whose row label the phrase is (`line_items.match_score`), else the one a question pattern
 finds in it with the fewest words left over; words left over must be the kind that do not change the measure
 (where it is reported, "unadjusted", "expense", "GAAP"), else the operand is unknown: a measure finrag does not read
-is never replaced by the nearest line item it does.
+is never replaced by the nearest line item it does. A word one edit from a word of the line items' labels
+("opertaing") is read as that word (`spelling.corrected`) when the phrase resolves to nothing as written.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import re
 from typing import Optional
 
 from finrag.state.formula import Average, BinOp, Call, Expr, Item, Number, Unknown
+from finrag.tools.question.spelling import corrected
 from finrag.tools.vocabulary.catalog import CATALOG
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, match_score
@@ -276,6 +278,11 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
     metric = _metric(bare)
     if metric is not None:
         return metric
+    fixed = corrected(text)  # "opertaing income": the line item it misspells, one edit from a word of its labels
+    if fixed != text:
+        again = _resolve(fixed, defined, anchor)
+        if not isinstance(again, Unknown):
+            return again
     return Unknown(phrase=text)
 
 

@@ -90,6 +90,7 @@ _TICKER_TOKEN = re.compile(r"(?<![\w&.\-$])(\$)?([A-Z]{1,5}(?:[.\-][A-Z])?)(?![\
 _DOLLAR_TICKER = re.compile(r"\$([A-Za-z]{1,5}(?:\.[A-Za-z])?)\b")
 # "$bn", "$mm", "USD bn": a scale written after the currency sign is the answer's unit, never a cashtag
 _SCALE_AFTER_DOLLAR = re.compile(r"(?i)(?:bn|b|mm|mn|m|k|mil|bil|thousands?|millions?|billions?)")
+_SCALE_BEFORE = re.compile(r"(?i)(?:\d|\bin|\busd)\s*$")  # "5,000 $M", "in $B": upper-case scales, never Macy's or a cashtag
 _TAG_COLON = re.compile(r"^\s*:\s*\$?[A-Za-z]")  # 'NASDAQ: PLTR': the exchange's name tags the ticker after it
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
 _GENERIC_TAIL_NAME = re.compile(r"^[A-Za-z]+\s+(?:international|worldwide|global|holdings|group|systems|"
@@ -396,7 +397,8 @@ class Linker:
         spans_named = list(taken) + [(m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)
                                      if m.group(2) in self.ticker_index and not english_penalty(m.group(2))
                                      and not is_finance_abbreviation(m.group(2)) and len(m.group(2)) >= 2]
-        spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)]
+        spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)
+                 if not (m.group(1) and _SCALE_AFTER_DOLLAR.fullmatch(m.group(2)) and _SCALE_BEFORE.search(text[:m.start()]))]
         spans += [(True, m.group(1).upper(), m.start(1), m.end(1)) for m in _DOLLAR_TICKER.finditer(text)
                   if not m.group(1).isupper() and not _SCALE_AFTER_DOLLAR.fullmatch(m.group(1))]
         listed = lower_ticker_list(text, lambda t: t in self.ticker_index, lambda w: zipf(w) < 3.5)

@@ -1,0 +1,32 @@
+"""A definition's trailing clauses that only say how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in
+percent to one decimal place"), cut off before its words are read as arithmetic.
+
+    strip_format("operating income / revenue, in percent to one decimal place")  # "operating income / revenue"
+"""
+from __future__ import annotations
+
+import re
+
+__all__ = ["strip_format"]
+
+_FORMAT_WORDS = r"(?:%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
+                r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
+                r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
+                r"nearest|tenth|hundredth|whole)"
+_FORMAT_TAIL = re.compile(rf"(?i)(?:[,.;(]|\s—\s|^)\s*(?:{_FORMAT_WORDS}[\s,]*)+[.)]*\s*$")
+"""A definition's last clause that only says how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in
+percent to one decimal place"): the answer's format, no operand."""
+
+
+def strip_format(rhs: str) -> str:
+    """The definition without its trailing clauses of format (`_FORMAT_TAIL`) and an unmatched closing parenthesis."""
+    out = rhs.strip().rstrip(" .,;:")
+    while True:
+        m = _FORMAT_TAIL.search(out)
+        if not m or m.start() == 0 or not re.search(r"(?i)\d|one|two|three|four|%|percent|pct|decimal|dp|usd|million|"
+                                                    r"billion|days", m.group(0)):
+            break
+        out = out[:m.start()].strip()
+    while out.endswith(")") and out.count(")") > out.count("("):
+        out = out[:-1].strip()
+    return out

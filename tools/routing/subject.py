@@ -58,7 +58,8 @@ LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?!(?:the|a|an|of|for|in|on|
                              r"[\w\-]+\s+)?" + LINE_ITEM.pattern.replace("(?i)", ""))
 """A line item right after a word, or after one more word of its own ("GM EV capex", "NOW subscription revenue")."""
 GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|corporates|corporations|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
-                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
+                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500|"
+                              r"(?:mega|large|mid|small|micro)[\s\-]?caps)\b")
 """Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
 _ITEM_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
 _PHRASE_END_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)")

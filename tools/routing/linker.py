@@ -340,7 +340,8 @@ class Linker:
         """'Grocery Outlet' of Grocery Outlet Holding Corp.: the name's every word but its legal and holding words,
         each capitalised, is the whole distinctive name, not English words that only begin it."""
         return len(toks) >= 2 and all(w[:1].isupper() for w in surface.split()) \
-            and toks == tuple(name_core(self.companies[ckey].name).split())
+            and [t for t in toks if t not in ("&", "and")] == \
+            [t for t in name_core(self.companies[ckey].name).split() if t != "and"]
 
     @staticmethod
     def _name_cue(text: str, start: int, end: int) -> bool:

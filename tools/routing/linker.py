@@ -62,7 +62,7 @@ from finrag.tools.routing.subject import (
     owner_of_line_item,
     prominent,
 )
-from finrag.tools.routing.text import CASED_SUFFIX_WORD, strip_accents, strip_legal_suffix
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, name_core, strip_accents, strip_legal_suffix
 from finrag.tools.routing.ticker_score import (
     COMPARE_GLUE,
     POSSESSIVE,
@@ -306,7 +306,8 @@ class Linker:
                     if conf >= ACCEPT and (ckey in no_cue or (
                             (kind in ("prefix", "head") or (surface.islower() and len(key) >= 2 and key not in self.full_names.get(ckey, ())))
                             and all(zipf(w) >= 3.5 for w in key if w != "&")
-                            and not prominent(self.companies[ckey].tickers) and not self._name_cue(text, start, end))):
+                            and not prominent(self.companies[ckey].tickers) and not self._name_cue(text, start, end)
+                            and not self._whole_core(ckey, key, surface))):
                         conf, why = ALTERNATIVE, f"'{surface}': English words beginning a small registrant's name, " \
                                                  "no company cue (a place or a phrase: 'Gulf Coast')"
                         no_cue.add(ckey)  # nor its head alone inside the phrase
@@ -335,6 +336,13 @@ class Linker:
                     break
             i += taken or 1
         return out
+
+    def _whole_core(self, ckey: str, toks: tuple[str, ...], surface: str) -> bool:
+        """'Grocery Outlet' of Grocery Outlet Holding Corp.: the name's every word but its legal and holding words,
+        each capitalised, is the whole distinctive name, not English words that only begin it."""
+        return len(toks) >= 2 and all(w[:1].isupper() for w in surface.split()) \
+            and [t for t in toks if t not in ("&", "and")] == \
+            [t for t in name_core(self.companies[ckey].name).split() if t != "and"]
 
     @staticmethod
     def _name_cue(text: str, start: int, end: int) -> bool:

@@ -35,7 +35,7 @@ STRONG = 0.85
 MARGIN = 0.1
 """A second company's strong evidence is as strong as the first's when it is at most this much less confident."""
 
-_GLUE = re.compile(r"^[\s()]*(?:['’]s?\s*)?[\s()]*(?:,\s*(?:and|or)\b|,|&|/|\+|\band\b|\bor\b|\bplus\b|\bvs\.?|"
+_GLUE = re.compile(r"^[\s()]*(?:['’]s?\s*)?[\s()]*(?:,\s*(?:and|or)\b|,|&|/|\+|\band\b|\bor\b|\bplus\b|\bvs\.?|\bv\.?|"
                    r"\bversus\b|\bcompared\s+(?:with|to)\b|\brelative\s+to\b|\bagainst\b|\bthan\b)[\s()$]*$", re.I)
 _NAME_RUN = re.compile(r"((?:[A-Z0-9][\w&'’.\-]*\s+(?:(?:&|of|and|de|the)\s+)?){0,5}[A-Z0-9][\w&'’.\-]*),?\s*\($")
 _NEXT_CAPITAL = re.compile(r"^\s+(?!(?:FY|Q[1-4]|H[12]|CY)\b)[A-Z][a-z]")

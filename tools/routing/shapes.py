@@ -34,6 +34,17 @@ __all__ = ["asked_of_group", "asked_of_named", "listed_capitals", "only_capitals
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
 _COMPOUND_AFTER = re.compile(r"^-[A-Z0-9]")
 _UNIT_AFTER = re.compile(r"^/[a-z]{1,4}\b")
+_SLASH_LIST = re.compile(r"[A-Za-z]{1,5}(?:/[A-Za-z]{1,5}){2,}")
+"""Three or more short words joined by slashes ("jpm/bac/c/wfc") are a list: a rate has one slash ("$/bbl")."""
+
+
+def _slashed(text: str, start: int, end: int) -> str:
+    """The run of letters and slashes around text[start:end]."""
+    while start > 0 and (text[start - 1].isalpha() or text[start - 1] == "/"):
+        start -= 1
+    while end < len(text) and (text[end].isalpha() or text[end] == "/"):
+        end += 1
+    return text[start:end]
 _PARTICLE_BEFORE = re.compile(r"(?<![\w'’])(?:da|de|di|del|della|van|von|der|den|du|le|la|dos|das)\s+$")
 _CAPITALISED_WORD_BEFORE = re.compile(r"(?<![\w'’.&\-])[A-Z][a-z]+\s+$")
 _POSSESSIVE_AFTER = re.compile(r"^['’]s\b")
@@ -75,7 +86,7 @@ def not_a_company_alone(text: str, start: int, end: int) -> str:
     before, after = text[max(0, start - 2):start], text[end:end + 6]
     if (_COMPOUND_BEFORE.search(before) and text[start:start + 1].isupper()) or _COMPOUND_AFTER.match(after):
         return "part of a hyphenated compound of capitalised words"
-    if _UNIT_AFTER.match(after):
+    if _UNIT_AFTER.match(after) and not _SLASH_LIST.fullmatch(_slashed(text, start, end)):
         return "a unit (a rate after a slash)"
     head = text[max(0, start - 12):start]
     if _PARTICLE_BEFORE.search(head) and text[start:start + 1].isupper():

@@ -58,7 +58,8 @@ LINE_ITEM_NEXT = re.compile(r"(?i)(?:['’]s)?\s+(?:(?!(?:the|a|an|of|for|in|on|
                              r"[\w\-]+\s+)?" + LINE_ITEM.pattern.replace("(?i)", ""))
 """A line item right after a word, or after one more word of its own ("GM EV capex", "NOW subscription revenue")."""
 GENERIC_SUBJECT = re.compile(r"(?i)\b(?:companies|corporates|corporations|firms|peers|sectors?|industry|industries|banks|retailers|reits|"
-                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500)\b")
+                              r"insurers|hyperscalers|issuers|lenders|utilities|automakers|airlines|s&p\s*500|"
+                              r"(?:mega|large|mid|small|micro)[\s\-]?caps)\b")
 """Words of a question about many companies: a lone abbreviation there is not one company's ticker."""
 _ITEM_SUBJECT_BEFORE = re.compile(r"(?i)\b(?:for|of|at)\s+$")
 _PHRASE_END_AFTER = re.compile(r"(?i)(?:['’]s\b|\s+(?:in|during)\b|\s*[,?.]|\s*$)")
@@ -89,6 +90,9 @@ _POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|my|our|your|its|their)\s+$")
 _SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
 _PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
+_ITEM_OF = re.compile(r"(?i)(?<=[a-z])\s+of\s+(?=[a-z])")
+_COMMA_BEFORE = re.compile(r",\s*$")
+_CLAUSE_ALONE_AFTER = re.compile(r"^\s*(?:[,;?!]|\.?\s*$)")
 _CLAUSE_END = re.compile(r"[,;?!:]|\.(?:\s|$)")
 _COMPARISON_GLUE = re.compile(r"(?i)\b(?:compared\s+(?:to|with)|relative\s+to|against)\b")
 
@@ -115,13 +119,18 @@ def business_subject(text: str, start: int, end: int) -> str:
         # the question's first clause ("nike Dec qtr gross margin, how many bps down?"), a comparison's glue
         # ("netflix compared to disney ...") taken as the glue it is
         clause = _COMPARISON_GLUE.sub(" vs ", _CLAUSE_END.split(rest, 1)[0])
-        words = _WORD.findall(clause)
+        # "of" between two words of a line item is the item's own ("family of apps", "cost of revenue")
+        words = _WORD.findall(_ITEM_OF.sub(" ", clause))
         if words and not any(w.lower() in QUESTION_WORDS - _GLUE - _LINE_ITEM_WORDS for w in words) and (
                 METRIC.search(clause) or PERIOD.search(clause) or any(_abbreviation(w) for w in words)):
             return "it opens a terse question about a line item or a period"
         return ""
     if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):
         return "the subject of the line item the question asks for"
+    if _COMMA_BEFORE.search(text[:start]) and _CLAUSE_ALONE_AFTER.match(after) \
+            and METRIC.search(expand_shorthand(text[:start])):
+        # "iphone rev vs june quarter, apple, HY basis too": a name that is a clause by itself after a line item
+        return "a clause of its own after the line item the question asks for"
     return ""
 
 

@@ -23,7 +23,7 @@ __all__ = ["COMPARE_GLUE", "POSSESSIVE", "after_legal_form", "TICKER_WORD_AFTER"
 
 LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 WORD_GLUE = re.compile(r"^\s*(?:&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
-COMPARE_GLUE = re.compile(r"^\s*(?:,\s*)?(?:vs\.?|versus|compared\s+(?:with|to)|relative\s+to|against|than)\s*$", re.I)
+COMPARE_GLUE = re.compile(r"^\s*(?:,\s*)?(?:vs\.?|v\.?|versus|compared\s+(?:with|to)|relative\s+to|against|than)\s*$", re.I)
 _FUNCTION_NEXT = re.compile(r"^\s+(?:a|an|the|this|that|these|those|its|their|our|of|to|is|are|was|were|be|by|with|"
                             r"from|as)\b")
 TICKER_WORD_AFTER = re.compile(r"^\s*(?:stock|shares|ticker|equity|'s\s+stock)\b", re.I)

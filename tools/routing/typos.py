@@ -23,17 +23,18 @@ class Typos:
             self._by_len.setdefault(len(name), []).append(name)
 
     def fuzzy(self, cand: Candidate) -> Optional[Candidate]:
-        """A typo of a known one-word name ('Nvidea' -> NVIDIA): one edit, five letters or more."""
+        """A typo of a known one-word name ('Nvidea' -> NVIDIA, 'Chipolte' -> Chipotle): one edit (a letter added,
+        dropped or changed, or two letters side by side swapped), five letters or more."""
         w = cand.text.casefold()
         if len(w) < 5 or " " in w:
             return None
         try:
             from rapidfuzz import process
-            from rapidfuzz.distance import Levenshtein
+            from rapidfuzz.distance import OSA
         except ImportError:  # pragma: no cover
             return None
         near = [t for n in (len(w) - 1, len(w), len(w) + 1) for t in self._by_len.get(n, ())]
-        hits = {k for t, _d, _i in process.extract(w, near, scorer=Levenshtein.distance, score_cutoff=1, limit=None)
+        hits = {k for t, _d, _i in process.extract(w, near, scorer=OSA.distance, score_cutoff=1, limit=None)
                 for k in self.alias_index[self._names[t]]}
         if len(hits) != 1:
             return None
@@ -41,7 +42,7 @@ class Typos:
         comp = self.companies[ckey]
         if blank_check(comp):  # a blank-check company's whole name names it, not a near miss of a word it begins with
             return None
-        return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one letter from "
+        return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one typo from "
                          f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
 
     def lower_typos(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:

@@ -45,6 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.defined_blind import judge
+from finrag.tools.vocabulary.dates import MONTH_NAMES
 
 SETS = ("defined_blind47", "defined_blind47c", "defined_blind47d", "defined_blind53", "defined_blind54")
 DATA = Path(__file__).resolve().parent / "data"
@@ -59,8 +60,7 @@ COMPANIES = {
     "meta": ("META", "Meta", ("Meta Platforms, Inc.", "Meta Platforms", "Meta")),
     "oracle": ("ORCL", "Oracle", ("Oracle Corporation", "Oracle")), "tsla": ("TSLA", "Tesla", ("Tesla, Inc.", "Tesla")),
 }
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+MONTHS = MONTH_NAMES
 _NUM_WORD = {1: "one", 2: "two", 3: "three", 4: "four", 0: "zero"}
 Transform = Callable[[dict, random.Random], "str | None"]
 

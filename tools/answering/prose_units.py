@@ -24,6 +24,7 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 from finrag.tools.retrieval.vocabulary import STOPWORDS
+from finrag.tools.vocabulary.dates import MONTH_TOKENS
 
 __all__ = ["best_passage", "closest", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
@@ -32,11 +33,8 @@ _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading l
 _FRAME = frozenset(("fiscal", "year", "years", "fy", "quarter", "quarters", "annual", "report", "form", "filing",
                     "10-k", "10-q", "10k", "10q", "time", "per", "according", "end", "ended", "period", "company",
                     "company's", "tell", "please", "list", "name", "identify", "still", "currently", "latest", "us",
-                    "as", "of", "total",
-                    # a month, as the year, names the period asked ("as of Jan 29 2022"), not what a sentence speaks of
-                    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january",
-                    "february", "march", "april", "june", "july", "august", "september", "october", "november",
-                    "december"))
+                    "as", "of", "total")) | (MONTH_TOKENS - {"may"})
+# a month, as the year, names the period asked ("as of Jan 29 2022"), not what a sentence speaks of ("may" is a verb)
 
 
 def quote(unit: str, limit: int = 500) -> str:

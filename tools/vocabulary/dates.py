@@ -7,7 +7,7 @@ import datetime as _dt
 import re
 from typing import Optional
 
-__all__ = ["MONTH_NAMES", "MONTH_PREFIXES", "MONTH_RE", "MONTH_WORDS", "dei_date", "iso_date", "month_num", "two_digit_year"]
+__all__ = ["MONTH_NAMES", "MONTH_PREFIXES", "MONTH_RE", "MONTH_TOKENS", "MONTH_WORDS", "dei_date", "iso_date", "month_num", "two_digit_year"]
 
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                "November", "December")
@@ -15,6 +15,8 @@ MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "
 _MONTHS = {m.lower(): i for i, m in enumerate(MONTH_NAMES, 1)}
 _MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
                "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+MONTH_TOKENS = frozenset(_MONTHS) | frozenset(_MONTH_ABBR)
+"""A month as one lower-case word: its name or its abbreviation ('january', 'jan', 'sept', 'may')."""
 MONTH_WORDS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
                r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)")
 """A month's name or abbreviation, as a non-capturing group (compile with (?i) for any case)."""

@@ -189,7 +189,7 @@ def test_a_word_the_filing_or_the_corpus_writes_widely_is_no_missing_name():
         "What did Tesla spend on Optimus in 2024?", "From the filings: x", _PASSAGES, frozenset({"tesla"}), once)
 
 
-def test_a_word_no_filing_writes_is_the_question_s_own_abbreviation_not_a_missing_name():
+def test_an_initialism_no_filing_writes_is_the_question_s_own_abbreviation_not_a_missing_name():
     # FinanceBench's "what is the year end FY2018 net PPNE for 3M?": no filing writes "PPNE" (they write "property,
     # plant and equipment"), so the passages' silence on it says nothing; a word one filing writes still counts
     ctx = [_ctx("Property, plant and equipment, net was $8,738 million.", "3M_2018_10K", 60)]
@@ -200,6 +200,11 @@ def test_a_word_no_filing_writes_is_the_question_s_own_abbreviation_not_a_missin
     assert unstated_answer(question, shown, ctx, frozenset({"3m"}), nowhere) == shown
     once = _Index({"3M_2018_10K": []}, {"ppne": ["3M_2018_10K"]})
     assert unmentioned(question, ctx, frozenset({"3m"}), once) == {"ppne": 0}
+    # a name written as a name is absent though no filing writes it ("the Optimus robot" asked of a Boeing corpus)
+    boeing = _Index({"BOEING_2022_10K": ["Commercial Airplanes"]}, {"optimus": []})
+    ba = [_ctx("Research and development expense increased.", "BOEING_2022_10K", 30)]
+    assert unmentioned("How much did Boeing spend on the Optimus robot?", ba, frozenset({"boeing"}), boeing) == {
+        "optimus": 0}
 
 
 class _NoSearch(_Index):

@@ -15,8 +15,8 @@ the index at hand (`index`) it is a name only where it is one:
   those retrieved): a word the filing writes on many pages is its common vocabulary, and the passages may bear on it;
 * the corpus writes it in the filings of at least one and at most `NAME_SPREAD` companies (its BM25 hits): a
   capitalised common word ("the Real change in Sales", "the Highest EBITDAR Contribution") is written by most
-  companies' filings, and a word no filing writes ("net PPNE", "FCF", "DPO") is the question's own abbreviation of
-  what the filings write out.
+  companies' filings, and an initialism no filing writes ("net PPNE", "FCF", "DPO") is the question's own
+  abbreviation of what the filings write out (a name written as a name, "Optimus", may be written by none).
 
 An amount is no name ("the $40B buyback program", "$10bn": the filing writes "$40.0 billion"), so it is never a
 candidate. Without an index the contexts alone decide. A context mentions a word when a word of its text starts with
@@ -113,12 +113,13 @@ def _spread(word: str, index: Corpus) -> Optional[int]:
         return None
 
 
-def _a_name_of_the_corpus(word: str, index: Corpus) -> bool:
-    """Is `word` a name some filing of the corpus writes, and the filings of few companies (`NAME_SPREAD`)? A word no
-    filing writes is the question's own vocabulary ("PPNE", "FCF", "DPO", "CAGR": an abbreviation or a spelling the
-    filings write out), not a thing whose absence from the passages says they cannot answer."""
+def _a_name_of_the_corpus(word: str, index: Corpus, initialism: bool) -> bool:
+    """Is `word` a name of one thing: written by the filings of few companies (`NAME_SPREAD`), and, when the question
+    writes it as an initialism, by at least one? An initialism no filing writes is the question's own abbreviation
+    ("PPNE", "FCF", "DPO", "CAGR": the filings write it out), not a thing whose absence says the passages cannot
+    answer; a name written as a name that no filing writes ("the Optimus robot" asked of Boeing) is absent."""
     spread = _spread(word, index)
-    return spread is None or 1 <= spread <= NAME_SPREAD
+    return spread is None or (1 if initialism else 0) <= spread <= NAME_SPREAD
 
 
 def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = frozenset(),
@@ -142,7 +143,7 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
             continue
         for w in missing:
             missing[w] += sum(_mentions(w, page, w in initials) for page in pages)
-    return {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index)}
+    return {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index, w in initials)}
 
 
 def unstated_answer(question: str, passages: str, contexts: list[dict], company: frozenset[str] = frozenset(),

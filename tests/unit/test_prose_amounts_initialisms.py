@@ -98,3 +98,26 @@ def test_a_year_is_no_count():
     row = "($ in millions) 2021 2020 2019 Sales by Channel Stores $ 7,029 $ 5,447 $ 6,720"
     assert answer_piece("count", row, ("store",)) is None
     assert answer_piece("count", "We had 1,138 stores at the end of fiscal 2023.", ("store",)) == "1,138 stores"
+
+
+def test_only_the_asked_company_s_passages_decide_a_yes_or_no():
+    # corpus-wide search brings other companies' passages: Target's buyback decides nothing for Walmart (it had: the
+    # Walmart filing among the contexts made "Walmart" the company, no topic word, and Target's sentence said "Yes")
+    from finrag.state.question import QuestionFacts
+    from finrag.tools.answering.prose_units import asked_company_docs
+    from finrag.tools.answering.yesno_answer import yesno_answer
+    target = _ctx("During 2023 we repurchased 10.2 million shares of our common stock for a total of $1.5 billion.",
+                  "TARGET_2023_10K", 30)
+    walmart = _ctx("Our board approved a dividend of $2.28 per share for fiscal 2024, paid quarterly to our "
+                   "shareholders.", "WALMART_2023_10K", 40)
+    amex = _ctx("x", "AMERICANEXPRESS_2022_10K", 40)
+    question = "Did Walmart repurchase shares in 2023?"
+    assert asked_company_docs(question, [target, walmart]) == {"WALMART_2023_10K"}
+    assert asked_company_docs("Does AMEX have an improving margin?", [walmart, amex]) == {"AMERICANEXPRESS_2022_10K"}
+    assert asked_company_docs("Does the company pay a dividend?", [target, walmart]) == set()
+    answer = yesno_answer(question, ["repurchase", "shares"], [target, walmart], QuestionFacts())
+    assert answer.startswith("Undecided"), answer
+    own = _ctx("During fiscal 2023 we repurchased 29.1 million shares of our common stock for a total of $4.5 billion.",
+               "WALMART_2023_10K", 41)
+    assert yesno_answer(question, ["repurchase", "shares"], [target, own], QuestionFacts()).startswith(
+        "Yes: During fiscal 2023 we repurchased 29.1 million shares")

@@ -26,7 +26,7 @@ from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 from finrag.tools.vocabulary.dates import MONTH_TOKENS
 
-__all__ = ["best_passage", "closest", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
+__all__ = ["asked_company_docs", "best_passage", "closest", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
 _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading line joined to the sentence after it
 # words of a question's frame, not of its topic: periods, filings, and how it asks
@@ -62,6 +62,24 @@ def _asked_company(question: str, contexts: list[dict]) -> set[str]:
     out |= {w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]{1,}", question) if any(w.lower() in i for i in ids)}
     out |= {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", question) if any(_shortens(w.lower(), i) for i in ids)}
     return out | ids
+
+
+def asked_company_docs(question: str, contexts: list[dict]) -> set[str]:
+    """The contexts' filings of the company the question names: a capitalised word of the question (four letters or
+    more, no stopword) opens the filing's id ('AMCOR' of 'AMCOR_2023_10K') or, five or more, is inside it ('Express'),
+    or a word in capitals is a ticker or initialism of it ("AMEX" of 'AMERICANEXPRESS_2022_10K'); empty when the
+    question names none of the contexts' companies."""
+    caps = [w for w in (m.lower() for m in re.findall(r"\b[A-Z][A-Za-z&]{3,}", question)) if w not in STOPWORDS]
+    initials = [w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", question)]
+    out = set()
+    for c in contexts:
+        doc = str(c.get("doc_id") or "")
+        name = re.split(r"[_-]", doc)[0].lower()
+        # a name word opens the id ('Pfizer' of 'PFIZER'), or a longer one is inside it ('Express' of 'AMERICANEXPRESS')
+        if len(name) >= 3 and (any(name.startswith(w) or len(w) >= 5 and w in name for w in caps)
+                               or any(_shortens(w, name) for w in initials)):
+            out.add(doc)
+    return out
 
 
 def _shortens(short: str, name: str) -> bool:

@@ -26,7 +26,7 @@ from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 from finrag.tools.vocabulary.dates import MONTH_TOKENS
 
-__all__ = ["asked_company_docs", "best_passage", "closest", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
+__all__ = ["asked_company_docs", "best_passage", "closest", "company_of_id", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
 _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading line joined to the sentence after it
 # words of a question's frame, not of its topic: periods, filings, and how it asks
@@ -49,8 +49,14 @@ def company_words(question: str, contexts: list[dict]) -> frozenset[str]:
     return frozenset((named - SPELLED_OUT.keys()) | _id_words(contexts))  # "CEO" is a title, not a name
 
 
+def company_of_id(doc_id: str) -> str:
+    """The company word of a filing's id, lower case ('americanexpress' of 'AMERICANEXPRESS_2022_10K', 'aapl' of
+    'aapl-10-k-2024-11-01')."""
+    return re.split(r"[_-]", doc_id)[0].lower()
+
+
 def _id_words(contexts: list[dict]) -> set[str]:
-    return {w for c in contexts for w in re.findall(r"[a-z0-9]{2,}", re.split(r"[_-]", str(c.get("doc_id") or ""))[0].lower())}
+    return {w for c in contexts for w in re.findall(r"[a-z0-9]{2,}", company_of_id(str(c.get("doc_id") or "")))}
 
 
 def _asked_company(question: str, contexts: list[dict]) -> set[str]:
@@ -74,7 +80,7 @@ def asked_company_docs(question: str, contexts: list[dict]) -> set[str]:
     out = set()
     for c in contexts:
         doc = str(c.get("doc_id") or "")
-        name = re.split(r"[_-]", doc)[0].lower()
+        name = company_of_id(doc)
         # a name word opens the id ('Pfizer' of 'PFIZER'), or a longer one is inside it ('Express' of 'AMERICANEXPRESS')
         if len(name) >= 3 and (any(name.startswith(w) or len(w) >= 5 and w in name for w in caps)
                                or any(_shortens(w, name) for w in initials)):

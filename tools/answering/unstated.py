@@ -29,7 +29,7 @@ import re
 from typing import Optional, Protocol, Sequence
 
 from finrag.tools.answering.furniture import without_furniture
-from finrag.tools.answering.prose_units import named_words, topic_words
+from finrag.tools.answering.prose_units import company_of_id, named_words, topic_words
 from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 
 __all__ = ["NAME_SPREAD", "RARE_PAGES", "initialism_of", "unmentioned", "unstated_answer"]
@@ -101,14 +101,10 @@ def _mentions(word: str, text: str, initials: bool = False) -> bool:
     return re.search(rf"(?i)(?<![\w-])(?:{probe})", text) is not None or initials and bool(initialism_of(word, text))
 
 
-def _company(doc_id: str) -> str:
-    return re.split(r"[_-]", doc_id.lower())[0]
-
-
 def _spread(word: str, index: Corpus) -> Optional[int]:
     """How many companies' filings write `word` among its corpus' BM25 hits (None when the search fails)."""
     try:
-        return len({_company(h.doc_id) for h in index.search_fts(word, k=_HITS)})
+        return len({company_of_id(h.doc_id) for h in index.search_fts(word, k=_HITS)})
     except Exception:  # no full-text search: the word's spread is not known
         return None
 

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.openai_stub import OpenAIStub
 from support.servers import CLI_PYTHON, HOST, free_port
 
 CLI = [CLI_PYTHON, "-m", "finrag.cli"]
@@ -152,6 +153,14 @@ def _wait_for_an_answer(proc: subprocess.Popen, out: Path, timeout: float = 180)
     raise AssertionError("no answer written in time")
 
 
+def _wait_until(cond, proc: subprocess.Popen, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert proc.poll() is None, f"the batch ended (exit {proc.returncode}) before it could be stopped"
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
 def test_a_killed_batch_leaves_the_old_answers_or_the_new_ones_for_resume(demo_index, demo_qas, many, tmp_path):
     """kill -9 while the first question waits for its LLM (a server that never answers): the old file is
     intact. kill -9 after answers were written: they are in --out, and `--resume` finishes the run."""
@@ -191,27 +200,37 @@ def test_a_killed_batch_leaves_the_old_answers_or_the_new_ones_for_resume(demo_i
 
 
 def test_ctrl_c_keeps_the_answers_so_far_for_resume(demo_index, many, tmp_path):
+    """Ctrl-C while the batch waits on its LLM server (the usual reason to press it): the answers so far stay for
+    `--resume`. The server hangs from the second question on, so the signal always finds the batch running
+    (an offline batch of the demo questions answers 150 of them in ~2.5 s: a busy machine could let it end
+    before the signal came, and the signal then only met the interpreter's shutdown)."""
     out = _old_answers(tmp_path / "answers.jsonl")
-    # SIGINT as a terminal's Ctrl-C delivers it: a job started in the background (nohup, `&`, some CI runners)
-    # inherits SIGINT ignored, and Python then never raises KeyboardInterrupt, so the child restores the default
-    proc = subprocess.Popen([*CLI, "batch", "--index", str(demo_index), "--system", "cbr", "--in", str(many),
-                             "--out", str(out), "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_env(), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        _wait_for_an_answer(proc, out)
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    with OpenAIStub() as stub:
+        # SIGINT as a terminal's Ctrl-C delivers it: a job started in the background (nohup, `&`, some CI runners)
+        # inherits SIGINT ignored, and Python then never raises KeyboardInterrupt, so the child restores the default
+        proc = subprocess.Popen([*CLI, "batch", "--index", str(demo_index), "--system", "cbr", "--in", str(many),
+                                 "--out", str(out), "-q", "--llm", "openai/stub-model", "--llm-base-url",
+                                 stub.base_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=_env(OPENAI_API_KEY="x"),
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        try:
+            _wait_for_an_answer(proc, out)
+            stub.mode = "hang"
+            _wait_until(lambda: stub.hanging > 0, proc)
+            proc.send_signal(signal.SIGINT)
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
     assert proc.returncode == 130, (proc.returncode, stderr[-2000:])
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert rows and all(r["id"].startswith("q") for r in rows)  # the new answers, none of the old file
+    assert len(rows) < 150
     line = one_error_line(subprocess.CompletedProcess([], 130, stdout, stderr))
     assert f"{len(rows)} answer(s) written to {out}" in line and "--resume" in line, line
     assert _left_over(tmp_path, {"q.jsonl", "answers.jsonl"}) == []
     r = finrag("batch", "--index", str(demo_index), "--system", "cbr", "--in", str(many), "--out", str(out), "-q",
-               "--resume")
+               "--resume")  # offline: the rest answered without the server
     assert r.returncode == 0, r.stderr[-2000:]
     assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == [f"q{i}" for i in range(150)]
 

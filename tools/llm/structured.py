@@ -240,11 +240,22 @@ def _runnable(model: Any, schema: Any, method: str) -> Any:
     return runnable
 
 
+def _invoke_here(runnable: Any, messages: list) -> Any:
+    """`runnable.invoke(messages)` with the model's request made in this thread. `with_structured_output(...,
+    include_raw=True)` is `RunnableParallel(raw=model) | parser`, and a RunnableParallel sends its step to a
+    worker thread and joins it: a Ctrl-C while the server hangs then waited for the request's timeout and retries
+    (minutes) before the batch stopped. Any other shape is invoked as it is."""
+    steps = getattr(getattr(runnable, "first", None), "steps__", None)
+    if isinstance(steps, dict) and list(steps) == ["raw"] and not getattr(runnable, "middle", None):
+        return runnable.last.invoke({"raw": steps["raw"].invoke(messages)})
+    return runnable.invoke(messages)
+
+
 def _once(model: Any, schema: Any, messages: list, method: str) -> Outcome:
     """One request (two for `prompt` when the repair is needed) by one method."""
     runnable = _runnable(model, schema, method)
     if runnable is not None:
-        out = cast("dict[str, Any]", runnable.invoke(messages))
+        out = cast("dict[str, Any]", _invoke_here(runnable, messages))
         if not isinstance(out, dict):  # some fakes return the parsed object itself
             out = {"parsed": out, "raw": None, "parsing_error": None}
         raw = out.get("raw")

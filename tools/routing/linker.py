@@ -38,6 +38,7 @@ from finrag.tools.routing.mentions import (
 )
 from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import blank_check, derived_names
+from finrag.tools.routing.peers import peer_readings, peer_tails
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
 from finrag.tools.routing.shapes import (
     asked_of_group,
@@ -193,6 +194,7 @@ class Linker:
         for t in self.alias_index:
             self._longest_from[t[0]] = max(self._longest_from.get(t[0], 0), len(t))
         self._typos = Typos(self.alias_index, companies)
+        self._peer_tails = peer_tails(companies)
 
     # ------------------------------------------------------------------ names
     def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
@@ -502,6 +504,7 @@ class Linker:
                     (c.end >= len(text.strip().rstrip("?.!")) or c.start == len(text) - len(text.lstrip())):
                 c.confidence = 0.55
                 c.reason += ", first or last word and no known company"
-        out = sorted([*names, *tickers, *unknown], key=lambda c: (c.start, -c.confidence))
+        peers = peer_readings(text, [*names, *tickers], self._peer_tails, self.companies) if known_named else []
+        out = sorted([*names, *tickers, *unknown, *peers], key=lambda c: (c.start, -c.confidence))
         rank(text, out)
         return out

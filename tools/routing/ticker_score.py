@@ -33,6 +33,9 @@ _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each
 _LEGAL_FORM_START = re.compile(rf"^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?(?=\s)", re.I)
 _AT_BEFORE = re.compile(r"(?i)\bat\s+$")
 _EDGE_WORD = re.compile(r"[\w'’/&.\-]+")
+_ORDINAL_PERIOD = re.compile(r"(?i)(?:(?:[1-4](?:st|nd|rd|th)|first|second|third|fourth|last)"
+                             r"(?:-(?:quarter|qtr|half))?|quarter|qtr|half)")
+"""An ordinal period ('3rd quarter', 'second half', 'fourth-quarter'), word by word: a calendar phrase, like 'Q3'."""
 
 
 def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shouting: bool,
@@ -149,9 +152,11 @@ def ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
 
 def _edge_word(word: str) -> bool:
     """A word that dates or measures, not a word of the sentence: a calendar word ("Q2", "FY24", "Dec", "1H25",
-    "Q4'24"), a number or year, or a finance abbreviation ("TTM", "OCF", "YoY")."""
+    "Q4'24"), an ordinal period's word ("3rd", "qtr", "second", "fourth-quarter"), a number or year, or a finance
+    abbreviation ("TTM", "OCF", "YoY")."""
     w = word.strip(".,;:!?()'’").rstrip("'’")
     return bool(w) and (calendar_token(w) or bool(re.fullmatch(r"[\d.,%$'’\-/]+", w))
+                        or bool(_ORDINAL_PERIOD.fullmatch(w))
                         or is_finance_abbreviation(w) or bool(re.fullmatch(r"(?i)(?:[1-4]q|q[1-4]|[12]h|h[12]|fy|cy)"
                                                                           r"['’]?\d{0,4}", w)))
 

@@ -214,7 +214,7 @@ def perturb(question: str, span: tuple[int, int], forms: Forms, family: str, rng
         mid = min(gaps, key=lambda i: (abs(i - len(words) / 2), i))
         return " ".join([*words[:mid], mention, *words[mid:]])
     if family in WRITTEN[:-2]:
-        if family.startswith("suffix") and re.match(r"\s+[A-Z]", question[b:]):
+        if family.startswith("suffix") and re.match(r"\s+[A-Z][a-z]", question[b:]):
             return None  # the mention only begins a longer name in the query ('Vertex' of 'Vertex Pharmaceuticals')
         got = written(forms, family, rng)
         return None if got is None else question[:a] + got + question[b:]

@@ -6,6 +6,12 @@ open misses (cases of their own, none of a benchmark set's phrases):
 * an ordinal period before the company ("3rd quarter", "second half", "fourth-quarter") is a calendar phrase: the
   ticker after it still opens the question, as after "Q3";
 * nicknames and brands are data (the alias book): "Golden Arches", "Ma Bell";
+* a large registrant's name in lower case right after the line item that opens a terse question is the company
+  it is asked of ("free cash flow nike 2024"), unless it is a common English word ("revenue growth target");
+* a word derived from a small registrant's name right after a brand the alias book names is that company's product
+  ("SpaceX Starlink" is SpaceX's unit, not Starlink AI Acquisition);
+* one ticker of a comparison written as a ticker ("$KO vs PEP") makes the other a ticker too, though it is also a
+  finance abbreviation ("$F vs GM");
 * a registrant on the SEC list without an exchange (SpaceX, SPCX) is routed like any other when the index holds
   its filings: routing follows the index, listed or not.
 """
@@ -16,9 +22,11 @@ from support.scale_routing import expect, scale_registry, ticker_key
 
 from finrag.tools.routing.peers import _same_words
 from finrag.tools.routing.registry import Registry
+from finrag.tools.routing.subject import after_opening_item
 from finrag.tools.routing.ticker_score import opens
 
-NEEDED = ["F", "GM", "UAL", "DAL", "AAL", "AAPL", "MCD", "T", "SPCX", "URI", "AXP", "GIS"]
+NEEDED = ["F", "GM", "UAL", "DAL", "AAL", "AAPL", "MCD", "T", "SPCX", "URI", "AXP", "GIS", "NKE", "SBUX", "KO", "PEP",
+          "TGT", "OTAI"]
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +61,21 @@ def test_ordinal_period_opens():
     ("Golden Arches franchise fees 2023", ["MCD"]),                 # a nickname in the alias book
     ("Ma Bell fiber adds 2024", ["T"]),
     ("SpaceX launch revenue 2024", ["SPCX"]),                       # listed without an exchange: routed
+    ("SpaceX Starlink launch cadence 2025", ["SPCX"]),              # an alias brand's unit
+    ("free cash flow nike 2024", ["NKE"]),                          # lower case after an opening line item
+    ("eps starbucks FY2023", ["SBUX"]),
+    ("revenue growth target 2024", []),                             # a common English word stays a word
+    ("operating income guidance 2025", []),
+    ("$F vs GM warranty costs 2023", ["F", "GM"]),                  # a cashtag's peer is a ticker
+    ("CF vs NI conversion 2023", []),                               # two abbreviations compared
 ])
+
 def test_session56_principles(reg, key, question, gold):
     expect(reg, key, question, gold)
+
+
+def test_opening_item():
+    assert after_opening_item("net income tesla 2023", len("net income "))
+    assert after_opening_item("free cash flow nike", len("free cash flow "))
+    assert not after_opening_item("why did tesla", len("why did "))
+    assert not after_opening_item("Revenue tesla", len("Revenue "))

@@ -55,6 +55,7 @@ from finrag.tools.routing.subject import (
     LINE_ITEM,
     LINE_ITEM_NEXT,
     SUBJECT_MARK,
+    after_opening_item,
     business_subject,
     compared_lower_names,
     legal_form_after,
@@ -254,6 +255,8 @@ class Linker:
                     return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
             if kind == "name" and (why := business_subject(text, start, end)):
                 return ACCEPT, f"'{surface}' in lower case, an English word: {why}; {SUBJECT_MARK}"
+            if z < 4.2 and kind == "name" and (why := after_opening_item(text, start)):
+                return 0.55, f"'{surface}' in lower case, a rare English word: {why}; {SUBJECT_MARK}"
             if z < 4.2:
                 return 0.4, f"'{surface}' in lower case, an English word without a company cue"
             return 0.0, f"'{surface}' in lower case is an English word"

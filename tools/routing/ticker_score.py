@@ -133,14 +133,18 @@ def after_legal_form(gap: str) -> str:
 
 def compared_tickers(text: str, found: list[Candidate]) -> None:
     """'GM vs F': two known tickers compared with each other name two companies (unless both are finance
-    abbreviations: 'CF vs NI conversion')."""
+    abbreviations: 'CF vs NI conversion'); one of them written as a ticker ('$F versus GM', 'NYSE: F vs GM') makes
+    the other one a ticker, though it is also a finance abbreviation."""
     tick = sorted((c for c in found if c.kind == "ticker" and c.key), key=lambda c: c.start)
     for a, b in zip(tick, tick[1:]):
         if a.end <= b.start and COMPARE_GLUE.match(text[a.end:b.start]) and "compared with" not in a.reason \
                 and not (is_finance_abbreviation(a.ticker) and is_finance_abbreviation(b.ticker)):
-            for c in (a, b):
+            for c, other in ((a, b), (b, a)):
                 c.confidence = min(0.97, c.confidence + 0.3)
                 c.reason += ", compared with another ticker"
+                if "ticker context" in other.reason and "ticker context" not in c.reason:
+                    c.confidence = max(c.confidence, 0.6)  # '$F versus GM': a cashtag's peer is a ticker too
+                    c.reason += " written as a ticker"
 
 def ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
     """'$X', 'NYSE: X', '(X)', 'ticker X', 'X stock': written as a ticker."""

@@ -219,6 +219,8 @@ def perturb(question: str, span: tuple[int, int], forms: Forms, family: str, rng
         got = written(forms, family, rng)
         return None if got is None else question[:a] + got + question[b:]
     if family == "ordinal_period":  # 'the 3rd quarter' right before the name
+        if re.search(r"(?i)(?:[(:$]|\bticker|\bsymbol)\s*$", question[:a]):
+            return None  # a ticker's own context ('(NYSE: T)', 'ticker T') is no place for a period
         return question[:a] + rng.choice(ORDINAL_PERIODS) + " " + question[a:]
     if family == "item_lower_name":  # 'revenue apple ...': a line item, then the name in lower case
         rest = _remove(question, span)

@@ -17,6 +17,13 @@ time (seeded: `--seed`):
 * moved (queries with one gold company): the ticker or the short name at the `start`, in the `middle` or at the
   `end` of the rest of the query (`start_ticker`, `middle_name`, ...; a preposition left dangling before the old
   place is dropped);
+* written as analysts also write it (session 56): `amp_and` ("&" and "and" swapped in the name), `suffix_added`
+  ("Apple Inc", "Nvidia, Corp."), `suffix_dropped` (the legal name without its legal-form words), `all_caps`
+  ("APPLE"), `punct_dropped` (a hyphen or a period dropped: "Coca Cola", "JP Morgan"), `dollar_ticker` ("$AAPL"),
+  `item_lower_name` (one company: a line item, then the name in lower case, at the start: "revenue apple ..."),
+  `ordinal_period` (an ordinal period right before the name: "3rd quarter Apple", "second half Apple");
+* `compare_glue` (two companies or more, written side by side): the glue between them ("and", ",", "vs.", "versus",
+  "against", "&") swapped for another;
 * with words added right before or after it: `calendar` (Q3, FY24, "Dec qtr", 1H25, TTM ...) and `finance`
   (YoY, EPS, FCF, GM, NII, ETR ...), with the mention as written and, `calendar_ticker` / `finance_ticker`, with
   the ticker in its place.
@@ -47,11 +54,23 @@ from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 REPO = Path(__file__).resolve().parents[1]
 SETS = {"scale_dev": DATA / "routing_scale_dev.jsonl", "blind48": REPO / "bench/data/routing_blind48.jsonl",
-        "blind53": REPO / "bench/data/routing_blind53.jsonl", "blind54": REPO / "bench/data/routing_blind54.jsonl"}
+        "blind53": REPO / "bench/data/routing_blind53.jsonl", "blind54": REPO / "bench/data/routing_blind54.jsonl",
+        "blind55": REPO / "bench/data/routing_blind55.jsonl"}
+DEFAULT_SETS = ["scale_dev", "blind48", "blind53", "blind54"]  # blind55 by name: older runs stay comparable
 IN_PLACE = ["ticker", "lower_ticker", "full_name", "short_name", "possessive", "exchange_tag"]
 MOVED = [f"{where}_{form}" for form in ("ticker", "name") for where in ("start", "middle", "end")]
 AROUND = ["calendar", "calendar_ticker", "finance", "finance_ticker"]
-FAMILIES = IN_PLACE + MOVED + AROUND
+# session 56: spellings analysts use that the families above do not write
+WRITTEN = ["amp_and", "suffix_added", "suffix_dropped", "all_caps", "punct_dropped", "dollar_ticker",
+           "item_lower_name", "ordinal_period"]
+GLUE = ["compare_glue"]
+FAMILIES = IN_PLACE + MOVED + AROUND + WRITTEN + GLUE
+ORDINAL_PERIODS = ["1st qtr", "2nd quarter", "3rd-quarter", "4th qtr", "first quarter", "second half", "third qtr",
+                   "fourth-quarter", "1st half", "2nd half"]
+LOWER_ITEMS = ["revenue", "net income", "gross margin", "capex", "free cash flow", "operating income", "eps",
+               "total debt", "buybacks", "dividends"]
+GLUES = [" and ", ", ", " vs. ", " versus ", " against ", " vs ", " & "]
+_GLUE_BETWEEN = re.compile(r"(?i)^\s*(?:,\s*(?:and\s+)?|and|&|vs\.?|versus|v\.?|against|compared (?:to|with)|/)\s*$")
 CALENDAR = ["Q3", "Q4'24", "FY24", "FY2023", "Dec qtr", "1H25", "Nov", "Q2 2024", "3Q23", "TTM", "YTD", "CY2024",
             "Mar-24", "H2", "Sept quarter"]
 FINANCE = ["YoY", "EPS", "FCF", "GM", "NII", "ETR", "OCF", "EBITDA", "ROE", "opex", "capex", "rev", "Op margin",
@@ -73,6 +92,7 @@ class Forms:
     short: str
     exchange: str
     known: list[str]  # every form the query may already use, longest first
+    spoken: str = ""  # the legal name without its legal-form words ('Apple' of 'Apple Inc.')
 
 
 def _people_case(name: str) -> str:
@@ -91,7 +111,42 @@ def company_forms(company: ScaleCompany, aliases: dict[str, list[str]], exchange
     short = (company.bench.short or alias or [spoken])[0]
     known = {legal, spoken, short, *company.bench.short, *alias, *tickers}
     return Forms(company.ticker, legal, short, exchanges.get(company.ticker, "NYSE"),
-                 sorted((k for k in known if k), key=len, reverse=True))
+                 sorted((k for k in known if k), key=len, reverse=True), spoken)
+
+
+def _legal_word(legal: str) -> str:
+    """The legal-form word a legal name ends with, as a person types it ('Corp' of 'NVIDIA CORP'), else ''."""
+    m = re.search(r"(?i)\b(inc|corp|corporation|co|company|ltd|plc)\.?\s*$", legal)
+    return m.group(1).capitalize() if m else ""
+
+
+def written(forms: Forms, family: str, rng: random.Random) -> str | None:
+    """The company written one of the WRITTEN families' ways; None when the family does not apply to it."""
+    named = [n for n in (forms.short, forms.spoken, forms.legal) if n]
+    if family == "amp_and":
+        for n in named:
+            if " & " in n:
+                return n.replace(" & ", " and ")
+            if re.search(r"(?i) and ", n):
+                return re.sub(r"(?i) and ", " & ", n, count=1)
+        return None
+    if family == "suffix_added":  # the name people use and the legal name's own legal-form word: 'Apple Inc'
+        word = _legal_word(forms.legal)
+        if not word or not forms.spoken or _LEGAL_TAIL.search(forms.spoken) or forms.spoken.split()[-1] == "ASA":
+            return None
+        return forms.spoken + rng.choice([" ", ", "]) + word + rng.choice(["", "."])
+    if family == "suffix_dropped":
+        return forms.spoken if forms.spoken and forms.spoken != forms.legal else None
+    if family == "all_caps":
+        return forms.short.upper() if any(c.islower() for c in forms.short) else None
+    if family == "punct_dropped":
+        for n in named:
+            if re.search(r"\w[-.]\w", n):  # 'Coca-Cola' -> 'Coca Cola', 'J.P. Morgan' -> 'JP Morgan'
+                return re.sub(r"(?<=\w)\.(?=\w)|(?<=\b\w)\.(?=\s)", "", n).replace("-", " ")
+        return None
+    if family == "dollar_ticker":
+        return "$" + forms.ticker
+    raise ValueError(family)
 
 
 def find_mention(question: str, forms: Forms) -> tuple[int, int] | None:
@@ -158,6 +213,20 @@ def perturb(question: str, span: tuple[int, int], forms: Forms, family: str, rng
             return None
         mid = min(gaps, key=lambda i: (abs(i - len(words) / 2), i))
         return " ".join([*words[:mid], mention, *words[mid:]])
+    if family in WRITTEN[:-2]:
+        if family.startswith("suffix") and re.match(r"\s+[A-Z][a-z]", question[b:]):
+            return None  # the mention only begins a longer name in the query ('Vertex' of 'Vertex Pharmaceuticals')
+        got = written(forms, family, rng)
+        return None if got is None else question[:a] + got + question[b:]
+    if family == "ordinal_period":  # 'the 3rd quarter' right before the name
+        if re.search(r"(?i)(?:[(:$]|\bticker|\bsymbol)\s*$", question[:a]):
+            return None  # a ticker's own context ('(NYSE: T)', 'ticker T') is no place for a period
+        return question[:a] + rng.choice(ORDINAL_PERIODS) + " " + question[a:]
+    if family == "item_lower_name":  # 'revenue apple ...': a line item, then the name in lower case
+        rest = _remove(question, span)
+        if len(rest.split()) < 2:
+            return None
+        return f"{rng.choice(LOWER_ITEMS)} {forms.short.lower()} {rest}"
     if family in AROUND:
         kind, _, ticker = family.partition("_")
         text = question[:a] + forms.ticker + question[b:] if ticker else question
@@ -167,9 +236,24 @@ def perturb(question: str, span: tuple[int, int], forms: Forms, family: str, rng
     raise ValueError(family)
 
 
+def reglue(question: str, spans: list[tuple[int, int]], rng: random.Random) -> str | None:
+    """A comparison's glue between its companies ('and', ',', 'vs.', 'versus', 'against') swapped for another one;
+    None when the companies are not written side by side."""
+    spans = sorted(spans)
+    out, last, changed = [], 0, False
+    glue = rng.choice(GLUES)
+    for (_a, b), (c, _d) in zip(spans, spans[1:]):
+        between = question[b:c]
+        if b <= c and _GLUE_BETWEEN.match(between):
+            new = glue if glue.strip() != between.strip() else rng.choice([g for g in GLUES if g != glue])
+            out += [question[last:b], new]
+            last, changed = c, True
+    return "".join(out) + question[last:] if changed else None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    ap.add_argument("--sets", nargs="+", default=DEFAULT_SETS, choices=list(SETS))
     ap.add_argument("--families", nargs="+", default=FAMILIES, choices=FAMILIES)
     ap.add_argument("--seed", type=int, default=55)
     ap.add_argument("--cache", type=Path, default=None, help="keep the generated DocumentInfo here between runs")
@@ -210,8 +294,20 @@ def main(argv=None) -> int:
         for family in args.families:
             rng = random.Random(f"{args.seed}|{q['question']}|{family}")
             company, span = rng.choice(found)
-            if family in MOVED and len(gold) > 1:
+            if family == "ordinal_period":  # the period opens the query's first company, not one inside a list
+                company, span = min(found, key=lambda f: f[1][0])
+            if family in MOVED + ["item_lower_name"] and len(gold) > 1:
                 continue  # a comparison's order is its meaning
+            if family == "compare_glue":
+                got_text = reglue(q["question"], [sp for _c, sp in found], rng) if len(found) > 1 else None
+                if got_text is None:
+                    continue
+                text = got_text
+                got = routed(text)
+                rows[family].append({"set": q["set"], "original": q["question"], "question": text,
+                                     "gold": sorted(gold), "routed": sorted(got), "exact": got == gold,
+                                     "extra": bool(got - gold), "nowhere": not got, "base_exact": base})
+                continue
             text = perturb(q["question"], span, company_forms(company, aliases, exchanges), family, rng)
             if text is None:
                 continue

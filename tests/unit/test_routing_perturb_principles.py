@@ -23,7 +23,7 @@ import random
 import pytest
 from support.scale_routing import expect, scale_registry, ticker_key
 
-from bench.routing_perturb import FAMILIES, Forms, find_mention, perturb
+from bench.routing_perturb import FAMILIES, Forms, find_mention, perturb, reglue
 from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.ticker_score import closes, metric_next, opens
 
@@ -116,7 +116,7 @@ def test_a_mention_is_found_with_its_tag_and_possessive():
 def test_each_family_rewrites_only_the_mention():
     q = "Fox Factory (FOXF) OEM sales 2024"
     span = find_mention(q, FORMS)
-    out = {f: perturb(q, span, FORMS, f, random.Random(1)) for f in FAMILIES}
+    out = {f: perturb(q, span, FORMS, f, random.Random(1)) for f in FAMILIES if f != "compare_glue"}
     assert out["ticker"] == "FOXF OEM sales 2024"
     assert out["lower_ticker"] == "foxf OEM sales 2024"
     assert out["possessive"] == "Fox Factory's OEM sales 2024"
@@ -128,3 +128,30 @@ def test_each_family_rewrites_only_the_mention():
     q = "store count growth at Fox Factory in 2024"
     assert perturb(q, find_mention(q, FORMS), FORMS, "start_ticker", random.Random(1)) == \
         "FOXF store count growth in 2024"
+
+
+def test_session56_families_write_the_name_as_analysts_do():
+    forms = Forms("FOXF", "Fox Factory Holding Corp", "Fox Factory", "Nasdaq",
+                  ["Fox Factory Holding Corp", "Fox Factory", "FOXF"], "Fox Factory Holding")
+    q = "Fox Factory OEM sales 2024"
+    span = find_mention(q, forms)
+    rng = random.Random(3)
+    assert perturb(q, span, forms, "all_caps", rng) == "FOX FACTORY OEM sales 2024"
+    assert perturb(q, span, forms, "dollar_ticker", rng) == "$FOXF OEM sales 2024"
+    assert perturb(q, span, forms, "suffix_dropped", rng) == "Fox Factory Holding OEM sales 2024"
+    assert perturb(q, span, forms, "suffix_added", rng).startswith("Fox Factory Holding")
+    assert perturb(q, span, forms, "amp_and", rng) is None and perturb(q, span, forms, "punct_dropped", rng) is None
+    assert perturb(q, span, forms, "ordinal_period", rng).endswith(" Fox Factory OEM sales 2024")
+    assert perturb(q, span, forms, "item_lower_name", rng).endswith(" fox factory OEM sales 2024")
+    hyph = Forms("KO", "The Coca-Cola Company", "Coca-Cola", "NYSE", ["Coca-Cola", "KO"], "Coca-Cola")
+    assert perturb("Coca-Cola volume", (0, 9), hyph, "punct_dropped", rng) == "Coca Cola volume"
+    amp = Forms("PG", "Procter & Gamble Co", "Procter & Gamble", "NYSE", ["Procter & Gamble", "PG"], "Procter & Gamble")
+    assert perturb("Procter & Gamble organic growth", (0, 16), amp, "amp_and", rng) == "Procter and Gamble organic growth"
+
+
+def test_compare_glue_swaps_only_the_glue_between_companies():
+    q = "Fox Factory vs Acme Corp margins, 2024"
+    got = reglue(q, [(0, 11), (15, 24)], random.Random(2))
+    assert got is not None and got.startswith("Fox Factory") and got.endswith("Acme Corp margins, 2024")
+    assert " vs " not in got
+    assert reglue("Fox Factory margins and Acme Corp", [(0, 11), (24, 33)], random.Random(2)) is None

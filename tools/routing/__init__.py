@@ -26,6 +26,7 @@ registrants.py: the SEC's list of registrants with tickers (`data/sec_registrant
 subject.py: a company name in lower case that is a common word, read as the company only as a question's subject.
 ticker_score.py: how sure a word in capitals is a ticker (a part of the linker, `linker.py`).
 unknown.py: company-like mentions the index does not hold (a part of the linker, `linker.py`).
+peers.py: a comparison's bare common word read with the compared peer's name words (issue 48).
 size.py: a prior from how large a registrant is (its row in the SEC's list), to break ties one word makes (issue 48).
 shapes.py: where a word sits (calendar words, hyphenated compounds, units, name particles, nicknames, a metric asked of a
 named company): evidence that it is no company by itself (issue 48).

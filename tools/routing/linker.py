@@ -38,6 +38,7 @@ from finrag.tools.routing.mentions import (
 )
 from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import blank_check, derived_names
+from finrag.tools.routing.peers import peer_readings, peer_tails
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
 from finrag.tools.routing.shapes import (
     asked_of_group,
@@ -54,6 +55,7 @@ from finrag.tools.routing.subject import (
     LINE_ITEM,
     LINE_ITEM_NEXT,
     SUBJECT_MARK,
+    after_opening_item,
     business_subject,
     compared_lower_names,
     legal_form_after,
@@ -193,6 +195,7 @@ class Linker:
         for t in self.alias_index:
             self._longest_from[t[0]] = max(self._longest_from.get(t[0], 0), len(t))
         self._typos = Typos(self.alias_index, companies)
+        self._peer_tails = peer_tails(companies)
 
     # ------------------------------------------------------------------ names
     def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
@@ -252,6 +255,8 @@ class Linker:
                     return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
             if kind == "name" and (why := business_subject(text, start, end)):
                 return ACCEPT, f"'{surface}' in lower case, an English word: {why}; {SUBJECT_MARK}"
+            if z < 4.2 and kind == "name" and (why := after_opening_item(text, start)):
+                return 0.55, f"'{surface}' in lower case, a rare English word: {why}; {SUBJECT_MARK}"
             if z < 4.2:
                 return 0.4, f"'{surface}' in lower case, an English word without a company cue"
             return 0.0, f"'{surface}' in lower case is an English word"
@@ -502,6 +507,7 @@ class Linker:
                     (c.end >= len(text.strip().rstrip("?.!")) or c.start == len(text) - len(text.lstrip())):
                 c.confidence = 0.55
                 c.reason += ", first or last word and no known company"
-        out = sorted([*names, *tickers, *unknown], key=lambda c: (c.start, -c.confidence))
+        peers = peer_readings(text, [*names, *tickers], self._peer_tails, self.companies) if known_named else []
+        out = sorted([*names, *tickers, *unknown, *peers], key=lambda c: (c.start, -c.confidence))
         rank(text, out)
         return out

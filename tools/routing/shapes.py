@@ -173,14 +173,18 @@ def veto_by_shape(text: str, found: list[Candidate]) -> None:
 def products_of_unknown(text: str, names: list[Candidate], known: list[Candidate]) -> None:
     """'SpaceX Starlink subscribers': a word derived from a registrant's name ('Starlink' of Starlink AI
     Acquisition) right after a capitalised word that is no English word or is written in camel case ('SpaceX',
-    'OpenAI'), and no company the linker knows,
-    nothing but a space between, is that company's product or unit: set aside (changed in place)."""
+    'OpenAI'), nothing but a space between, is that company's product or unit: set aside (changed in place),
+    whether the brand is no company the linker knows or a company it names by its own name (an alias: 'SpaceX')."""
     for c in names:
         if not (c.accepted and c.kind in ("head", "prefix", "word")):
             continue
         m = _UNKNOWN_BEFORE.search(text[:c.start])
-        if not m or (zipf(m.group(1)) >= 2.0 and not re.search(r"[a-z][A-Z]", m.group(1))) or any(k.key and k.confidence > 0 and k.start < m.end(1) and
-                                                  m.start(1) < k.end for k in known):
+        if not m or (zipf(m.group(1)) >= 2.0 and not re.search(r"[a-z][A-Z]", m.group(1))):
             continue
-        c.set_aside(m.group(1), f"'{c.text}' right after '{m.group(1)}', a company the index does not hold: its "
-                                "product or unit")
+        owner = [k for k in known if k.key and k.confidence > 0 and k.start < m.end(1) and m.start(1) < k.end]
+        if not owner:
+            c.set_aside(m.group(1), f"'{c.text}' right after '{m.group(1)}', a company the index does not hold: its "
+                                    "product or unit")
+        elif owner[0].accepted and owner[0].kind == "name" and owner[0].key != c.key and c.kind != "word":
+            c.set_aside(owner[0].name, f"'{c.text}' right after the brand '{m.group(1)}', a company named by its "
+                                       "own name: its product or unit")

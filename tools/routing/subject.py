@@ -30,7 +30,7 @@ from finrag.tools.routing.size import PROMINENT_RANK, size_rank
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
 
-__all__ = ["GENERIC_SUBJECT", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
+__all__ = ["GENERIC_SUBJECT", "after_opening_item", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
            "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
            "owner_of_line_item", "prominent"]
 
@@ -105,6 +105,22 @@ def _abbreviation(word: str) -> bool:
 def legal_form_after(text: str, end: int) -> bool:
     """Whether a legal-form word follows the word that ends at `end` ("gap inc", "Visa, Inc.")."""
     return bool(_LEGAL_AFTER.match(text[end:end + 16]))
+
+
+_OPENING_ITEM = re.compile(r"(?i)^\s*(?:(?:total|net|operating|gross|free|quarterly|annual)\s+)?(?:[a-z&]+\s+){0,2}$")
+
+
+def after_opening_item(text: str, start: int) -> str:
+    """Why a lower-case word is the company an opening line item is asked of ('' when it is not): everything before
+    it is one line item, in lower case, a few words long ("revenue adobe ...", "net income tesla ...", "free cash
+    flow nike ..."): a terse question names its measure, then its company, as "apple cost of sales" names them the
+    other way round."""
+    head = text[:start]
+    if head != head.lower() or not _OPENING_ITEM.match(head):
+        return ""
+    item = expand_shorthand(head.strip())
+    return "it follows the line item that opens a terse question" if LINE_ITEM.fullmatch(item) or (
+        METRIC.fullmatch(item)) else ""
 
 
 def business_subject(text: str, start: int, end: int) -> str:

@@ -33,6 +33,9 @@ _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|its|their|his|her|your|each
 _LEGAL_FORM_START = re.compile(rf"^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?(?=\s)", re.I)
 _AT_BEFORE = re.compile(r"(?i)\bat\s+$")
 _EDGE_WORD = re.compile(r"[\w'’/&.\-]+")
+_ORDINAL_PERIOD = re.compile(r"(?i)(?:(?:[1-4](?:st|nd|rd|th)|first|second|third|fourth|last)"
+                             r"(?:-(?:quarter|qtr|half))?|quarter|qtr|half)")
+"""An ordinal period ('3rd quarter', 'second half', 'fourth-quarter'), word by word: a calendar phrase, like 'Q3'."""
 
 
 def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shouting: bool,
@@ -130,14 +133,18 @@ def after_legal_form(gap: str) -> str:
 
 def compared_tickers(text: str, found: list[Candidate]) -> None:
     """'GM vs F': two known tickers compared with each other name two companies (unless both are finance
-    abbreviations: 'CF vs NI conversion')."""
+    abbreviations: 'CF vs NI conversion'); one of them written as a ticker ('$F versus GM', 'NYSE: F vs GM') makes
+    the other one a ticker, though it is also a finance abbreviation."""
     tick = sorted((c for c in found if c.kind == "ticker" and c.key), key=lambda c: c.start)
     for a, b in zip(tick, tick[1:]):
         if a.end <= b.start and COMPARE_GLUE.match(text[a.end:b.start]) and "compared with" not in a.reason \
                 and not (is_finance_abbreviation(a.ticker) and is_finance_abbreviation(b.ticker)):
-            for c in (a, b):
+            for c, other in ((a, b), (b, a)):
                 c.confidence = min(0.97, c.confidence + 0.3)
                 c.reason += ", compared with another ticker"
+                if "ticker context" in other.reason and "ticker context" not in c.reason:
+                    c.confidence = max(c.confidence, 0.6)  # '$F versus GM': a cashtag's peer is a ticker too
+                    c.reason += " written as a ticker"
 
 def ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
     """'$X', 'NYSE: X', '(X)', 'ticker X', 'X stock': written as a ticker."""
@@ -149,9 +156,11 @@ def ticker_context(text: str, s: int, e: int, dollar: bool) -> bool:
 
 def _edge_word(word: str) -> bool:
     """A word that dates or measures, not a word of the sentence: a calendar word ("Q2", "FY24", "Dec", "1H25",
-    "Q4'24"), a number or year, or a finance abbreviation ("TTM", "OCF", "YoY")."""
+    "Q4'24"), an ordinal period's word ("3rd", "qtr", "second", "fourth-quarter"), a number or year, or a finance
+    abbreviation ("TTM", "OCF", "YoY")."""
     w = word.strip(".,;:!?()'’").rstrip("'’")
     return bool(w) and (calendar_token(w) or bool(re.fullmatch(r"[\d.,%$'’\-/]+", w))
+                        or bool(_ORDINAL_PERIOD.fullmatch(w))
                         or is_finance_abbreviation(w) or bool(re.fullmatch(r"(?i)(?:[1-4]q|q[1-4]|[12]h|h[12]|fy|cy)"
                                                                           r"['’]?\d{0,4}", w)))
 

@@ -65,9 +65,14 @@ _DEFINED_AS = r"(?:is|be|being)\s+(?:defined|computed|calculated|measured)\s+as"
 computed as B"): the same definition as "where capex = A"."""
 _A_PERIOD = r"(?:the\s+)?(?:fy\s*|fiscal\s+|q[1-4]\b|[1-4]q|[12]h|h[12]\b|(?:first|second|third|fourth)\s+(?:quarter|half)|" \
             rf"(?:three|six|nine|twelve|3|6|9|12)[\s-]+months?|(?:19|20)\d\d|{MONTH_WORDS}\.?\s+\d)"  # "for Q2 2025:", not "for Amazon"
+_NAME_PERIOD = r"(?:,?\s+(?:for|in|during|at|as of|on|over)\s+(?:(?!\b(?:as|by|where)\b)[^=?.;:]){0,30}?" \
+               r"(?:(?:19|20)\d\d|fy\s?'?\d\d|q[1-4]|[1-4]q|[12]h|h[12]|quarter|year|months|half|ytd)\b" \
+               r"(?:(?!\b(?:as|by|where)\b)[^=?.;:]){0,20}?,?)?"
+"""The period a defined name may carry before its definition ("Define Amazon's capex coverage for 2024 as ...", "Define
+X at the end of fiscal 2024 as ..."): it dates the question, it is no part of the name."""
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
-               rf"{_POSSESSOR}(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
+               rf"{_POSSESSOR}(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}{_NAME_PERIOD}\s+(?:as|to be|by)\s*:?\s+"
                rf"(?!an?\s+(?:percent|percentage|share|fraction|ratio)\b)(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+(?:(?!\bwhere\b)[^?.;]){{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),

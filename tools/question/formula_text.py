@@ -32,13 +32,14 @@ _OPS = re.compile(
     r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b|\btogether with\b)"
     r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$))(?!\s+(?:the\s+)?(?:current (?:portions?|"
-    r"maturities)|accumulated|allowances?|unamortized|reserves?)\b))"
+    r"maturities)(?!\s+of\b)|accumulated|allowances?|unamortized|reserves?)\b))"
     r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
 _SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}
 """'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C)). "Net of" a
-contra account ("debt, net of current portion", "PP&E, net of accumulated depreciation") is the row's own label."""
+contra account ("debt, net of current portion", "PP&E, net of accumulated depreciation") is the row's own label; a
+current portion that says what it is of ("cash, net of the current portion of long-term debt") is an operand."""
 _SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|, (?:sum|add)(?: up)?)\s+(.+)$")
 _DIFFERENCE = re.compile(r"(?i)\b(?:the )?(?:difference|gap) between\s+(.+)$")
 _RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")

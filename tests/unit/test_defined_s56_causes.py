@@ -1,0 +1,102 @@
+"""General causes of defined-metric misses found in session 56 (issue 47) by writing new analysts' phrasings, each
+tested with other companies and wordings than any benchmark set's: a defined name may carry its period before "as", "in
+times" is a unit and no multiplication, "net of the current portion of X" subtracts X, a label written twice across
+"and" is two rows, the owners' word filers vary is one, a measure's own noun over revenue is no part's share, and a
+head's first operand is the label after a name or a period."""
+from __future__ import annotations
+
+import pytest
+
+from finrag.state.formula import BinOp, Item, Unknown, expr_text
+from finrag.tools.question import read_question
+from finrag.tools.question.format_tail import strip_format
+from finrag.tools.question.formula import formula_of
+from finrag.tools.question.operand import resolve
+
+
+def _formula(q: str):
+    f = formula_of(q)
+    assert f is not None and f.expression is not None, (q, f)
+    return f
+
+
+@pytest.mark.parametrize("q", [
+    "Define Globex's freight coverage for 2023 as operating income divided by interest expense.",
+    "Define Initech's liquidity buffer at the end of fiscal 2023 as cash and cash equivalents over total current liabilities.",
+    "Define Hooli's fiscal 2023 liquidity buffer as cash and cash equivalents over total current liabilities.",
+    "Define Umbrella's Q3 FY24 liquidity buffer as cash and cash equivalents over total current liabilities.",
+    "Define the asset yield for the six months ended March 31, 2024 as net income / total assets.",
+])
+def test_a_defined_name_may_carry_its_period(q: str) -> None:
+    f = _formula(q)
+    assert f.source == "question" and "/" in expr_text(f.expression) and not f.problems, f
+    assert not any(ch.isdigit() for ch in f.name), f.name  # the period dates the question; it is no part of the name
+
+
+def test_a_name_followed_by_other_words_before_as_is_still_no_definition_of_those_words() -> None:
+    f = _formula("Define Globex's freight coverage as operating income divided by interest expense for 2023.")
+    assert f.name == "freight coverage"
+
+
+@pytest.mark.parametrize("rhs, kept", [
+    ("operating income divided by interest expense, in times", "operating income divided by interest expense"),
+    ("total assets / total equity, as a multiple", "total assets / total equity"),
+    ("operating income / interest expense, in times, two decimals", "operating income / interest expense"),
+    ("net income, times 100", "net income, times 100"),  # arithmetic, not a unit
+])
+def test_times_and_multiple_are_the_answer_s_unit(rhs: str, kept: str) -> None:
+    assert strip_format(rhs) == kept
+
+
+def test_in_times_after_a_ratio_of_is_no_multiplication() -> None:
+    f = _formula("What is Globex's ratio of total liabilities to total equity at June 30, 2024, in times?")
+    assert isinstance(f.expression, BinOp) and f.expression.op == "/"
+    assert "*" not in expr_text(f.expression)
+
+
+def test_net_of_the_current_portion_of_something_subtracts_it() -> None:
+    f = _formula("Define Initech's cash cushion as cash and cash equivalents, net of the current portion of long-term "
+                 "debt, at June 30, 2024.")
+    text = expr_text(f.expression)
+    assert "-" in text and "current" in text, text
+    # a contra account that says nothing of what it is of stays the row's own label
+    g = _formula("Define Initech's leverage as long-term debt, net of current portion, divided by total assets.")
+    assert "-" not in expr_text(g.expression), expr_text(g.expression)
+
+
+@pytest.mark.parametrize("phrase, items", [
+    ("current portion of long-term debt and long-term debt", {"current_debt", "long_term_debt"}),
+    ("current maturities of long-term debt and capital leases and long-term debt and capital leases",
+     {"current_debt", "long_term_debt"}),
+])
+def test_a_label_written_twice_is_two_rows(phrase: str, items: set[str]) -> None:
+    got = resolve(phrase, {})
+    assert isinstance(got, BinOp) and got.op == "+", got
+    assert {e.item for e in (got.left, got.right) if isinstance(e, Item)} == items
+
+
+@pytest.mark.parametrize("phrase", ["short-term debt and current portion of long-term debt", "cash and cash equivalents",
+                                    "accounts payable and accrued liabilities"])
+def test_one_label_with_and_stays_one_row(phrase: str) -> None:
+    assert isinstance(resolve(phrase, {}), Item)
+
+
+@pytest.mark.parametrize("phrase", ["shareowners' equity", "total stockholders' equity", "shareholders equity",
+                                    "total shareowners equity"])
+def test_the_owners_word_is_one_word(phrase: str) -> None:
+    got = resolve(phrase, {})
+    assert isinstance(got, Item) and got.item == "total_equity", got
+
+
+def test_a_measure_noun_over_revenue_is_no_part_share() -> None:
+    f = _formula("Globex 2023 freight expense as a share of total net sales, percent.")
+    assert isinstance(f.expression, BinOp) and isinstance(f.expression.left, Unknown)
+    assert f.unit == "percent"
+    # a part's name over revenue stays the member answerer's
+    assert read_question("What was Globex's Cloud as a share of net sales in 2023?").formula is None
+
+
+def test_the_first_operand_is_the_label_after_a_name_and_a_period() -> None:
+    f = _formula("Hooli 2023 warehouse expense as a percentage of total revenue.")
+    assert isinstance(f.expression, BinOp) and isinstance(f.expression.left, Unknown)
+    assert f.expression.left.phrase == "warehouse expense"

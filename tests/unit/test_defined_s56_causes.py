@@ -100,3 +100,17 @@ def test_the_first_operand_is_the_label_after_a_name_and_a_period() -> None:
     f = _formula("Hooli 2023 warehouse expense as a percentage of total revenue.")
     assert isinstance(f.expression, BinOp) and isinstance(f.expression.left, Unknown)
     assert f.expression.left.phrase == "warehouse expense"
+
+
+def test_how_much_x_per_dollar_of_y_composes_the_ratio() -> None:
+    f = _formula("How much SG&A did Globex spend per dollar of net sales in 2023?")
+    assert expr_text(f.expression) == "sga / revenue", expr_text(f.expression)
+    assert f.unit == "ratio"
+
+
+def test_a_catalog_percentage_asked_per_dollar_is_a_ratio() -> None:
+    from finrag.tools.vocabulary.metrics import METRICS, as_asked
+    name = next(n for n, m in METRICS.items() if m.unit == "percent" and m.expression is not None)
+    metric = METRICS[name]
+    assert as_asked(metric, "how many cents per dollar of revenue", False, None).unit == "ratio"
+    assert as_asked(metric, "per dollar of revenue, as a percent", True, None).unit == "percent"

@@ -190,7 +190,7 @@ def _boundary(word: str) -> bool:
 
 
 _REQUEST = {"what", "is", "was", "are", "were", "the", "a", "an", "its", "their", "of", "for", "in", "to", "compute",
-            "calculate", "give", "report", "find", "show", "mean", "then", "take", "using", "our", "your"}
+            "calculate", "give", "report", "find", "show", "mean", "then", "take", "using", "our", "your", "much"}
 
 
 def _operand_prefix(phrase: str, defined: dict[str, Expr], shortest: bool = False, numbers: bool = False

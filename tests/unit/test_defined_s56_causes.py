@@ -114,3 +114,20 @@ def test_a_catalog_percentage_asked_per_dollar_is_a_ratio() -> None:
     metric = METRICS[name]
     assert as_asked(metric, "how many cents per dollar of revenue", False, None).unit == "ratio"
     assert as_asked(metric, "per dollar of revenue, as a percent", True, None).unit == "percent"
+
+
+@pytest.mark.parametrize("rhs, kept", [
+    ("capex/revenue in percent", "capex/revenue"),
+    ("(operating cash flow / total revenues) expressed in percent", "(operating cash flow / total revenues)"),
+    ("cash held in banks", "cash held in banks"),
+    ("net income in 2024", "net income in 2024"),
+])
+def test_a_format_tail_needs_no_comma(rhs: str, kept: str) -> None:
+    assert strip_format(rhs) == kept
+
+
+def test_a_catalog_name_inside_one_operand_of_a_to_b_still_divides() -> None:
+    f = _formula("Globex: what was the 2023 free cash flow to total debt ratio, with total debt = long-term debt plus "
+                 "current portion of long-term debt? 2 decimals.")
+    assert isinstance(f.expression, BinOp) and f.expression.op == "/", expr_text(f.expression)
+    assert read_question("What is Globex's debt to equity for 2023?").formula is None  # the catalog's own name

@@ -1,5 +1,6 @@
 """A definition's trailing clauses that only say how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in
-percent to one decimal place", ", in times", ", as a multiple"), cut off before its words are read as arithmetic.
+percent to one decimal place", ", in times", ", as a multiple"; also with no comma: "A / B in percent", "(A / B)
+expressed in percent"), cut off before its words are read as arithmetic.
 
     strip_format("operating income / revenue, in percent to one decimal place")  # "operating income / revenue"
 """
@@ -13,7 +14,7 @@ _FORMAT_WORDS = r"(?:in\s+times|(?:as\s+)?(?:a\s+)?multiples?|turns|x(?![\w-])|%
                 r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
                 r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
                 r"nearest|tenth|hundredth|whole)"
-_FORMAT_TAIL = re.compile(rf"(?i)(?:[,.;(]|\s—\s|^)\s*(?:{_FORMAT_WORDS}[\s,]*)+[.)]*\s*$")
+_FORMAT_TAIL = re.compile(rf"(?i)(?:[,.;(]|\s—\s|^|(?<=\))|\s(?=(?:in|as|expressed)\s))\s*(?:{_FORMAT_WORDS}[\s,]*)+[.)]*\s*$")
 """A definition's last clause that only says how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in
 percent to one decimal place"): the answer's format, no operand."""
 

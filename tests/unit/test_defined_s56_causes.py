@@ -131,3 +131,14 @@ def test_a_catalog_name_inside_one_operand_of_a_to_b_still_divides() -> None:
                  "current portion of long-term debt? 2 decimals.")
     assert isinstance(f.expression, BinOp) and f.expression.op == "/", expr_text(f.expression)
     assert read_question("What is Globex's debt to equity for 2023?").formula is None  # the catalog's own name
+
+
+def test_an_ampersand_between_words_is_and() -> None:
+    got = resolve("depreciation & amortization (cash flow statement)", {})
+    assert isinstance(got, Item) and got.item == "depreciation_amortization"
+
+
+def test_a_group_s_opening_is_no_part_of_a_to_operand() -> None:
+    from finrag.tools.question.role_operators import bare_to
+    out = bare_to("net income per dollar of ((total equity at the start + at the end) / 2)", {})
+    assert "⟨((" not in out, out

@@ -27,7 +27,7 @@ from finrag.tools.vocabulary.line_items import LINE_ITEMS, ROW, match_score
 __all__ = ["RowBinding", "bind_row", "words_of"]
 
 
-_FILLER = {"total", "net", "and", "of", "the", "for", "from", "in", "on", "to", "a", "an"}
+_FILLER = {"total", "net", "and", "&", "of", "the", "for", "from", "in", "on", "to", "a", "an"}
 
 
 def words_of(text: str) -> set[str]:

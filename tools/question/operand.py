@@ -345,6 +345,9 @@ def _item(text: str) -> Optional[Item]:
         return None
     if _SHORT.get(t):
         return Item(item=_SHORT[t])
+    anded = re.sub(r"\s+&\s+", " and ", t)
+    if anded != t:  # "depreciation & amortization": an ampersand between words is "and"
+        return _item(anded)
     owners = _OWNERS.sub("shareholders'", t)
     if owners != t:  # "shareowners' equity", "stockholders' deficit": the owners' one word, however the filer writes it
         return _item(owners)

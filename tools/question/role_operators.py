@@ -34,6 +34,8 @@ def _operand(phrase: str, defined: dict[str, Expr]) -> bool:
     """Are the words one known operand (a line item, a defined or catalog metric), neither a number nor a period?"""
     if re.search(r"(?i)[,;:?]|\d|\b(?:fiscal|year|quarter|period|months?)\b", phrase):
         return False  # an operand here ends at its clause and holds no period
+    if phrase.count("(") != phrase.count(")"):
+        return False  # "((total equity": a group's opening is no part of an operand
     got = resolve(phrase, defined)
     return not expr_unknowns(got) and not isinstance(got, Number) and not re.fullmatch(
         r"(?i)(?:fy\s*|q[1-4]\s*)?'?\d{2,4}", phrase.strip(" ,.?;:"))

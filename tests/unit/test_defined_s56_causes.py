@@ -142,3 +142,25 @@ def test_a_group_s_opening_is_no_part_of_a_to_operand() -> None:
     from finrag.tools.question.role_operators import bare_to
     out = bare_to("net income per dollar of ((total equity at the start + at the end) / 2)", {})
     assert "⟨((" not in out, out
+
+
+def _tagged(concept: str, member: bool) -> dict:
+    fact = {"concept": concept, "row": "Total liabilities", "context": "c1", "value": 1.0}
+    contexts = {"c1": {"instant": "2024-12-31", **({"member": "us-gaap:InvesteeMember"} if member else {})}}
+    return {"member_facts": [fact], "member_contexts": contexts, "facts": [], "contexts": {}} if member else \
+        {"facts": [fact], "contexts": contexts}
+
+
+def test_a_note_s_disclosure_concept_is_no_line_of_the_statements() -> None:
+    from finrag.tools.answering.row_facts import bind_row
+    from finrag.tools.vocabulary.line_items import row_item_name
+    row = row_item_name("total liabilities", like="total_liabilities")
+    assert bind_row(_tagged("us-gaap:LiabilitiesFairValueDisclosure", False), row, "total_liabilities") is None
+    assert bind_row(_tagged("us-gaap:Liabilities", False), row, "total_liabilities") is not None
+
+
+def test_a_balance_sheet_line_is_never_read_from_one_member_s_facts() -> None:
+    from finrag.tools.answering.row_facts import bind_row
+    from finrag.tools.vocabulary.line_items import row_item_name
+    row = row_item_name("total liabilities", like="total_liabilities")
+    assert bind_row(_tagged("us-gaap:Liabilities", True), row, "total_liabilities") is None

@@ -72,7 +72,7 @@ _NAME_PERIOD = r"(?:,?\s+(?:for|in|during|at|as of|on|over)\s+(?:(?!\b(?:as|by|w
 X at the end of fiscal 2024 as ..."): it dates the question, it is no part of the name."""
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
-               rf"{_POSSESSOR}(?:(?:fy\s?|fiscal\s+(?:year\s+)?|q[1-4]\s*(?:fy\s?)?)?'?(?:\d{{4}}|\d\d)\s+)?{_NAME}{_NAME_PERIOD}\s+(?:as|to be|by)\s*:?\s+"
+               rf"{_POSSESSOR}(?:(?:fy\s?|fiscal\s+(?:year\s+)?|(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s?)?)?'?(?:\d{{4}}|\d\d)\s+)?{_NAME}{_NAME_PERIOD}\s+(?:as|to be|by)\s*:?\s+"
                rf"(?!an?\s+(?:percent|percentage|share|fraction|ratio)\b)(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+(?:(?!\bwhere\b)[^?.;]){{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),

@@ -164,3 +164,10 @@ def test_a_balance_sheet_line_is_never_read_from_one_member_s_facts() -> None:
     from finrag.tools.vocabulary.line_items import row_item_name
     row = row_item_name("total liabilities", like="total_liabilities")
     assert bind_row(_tagged("us-gaap:Liabilities", True), row, "total_liabilities") is None
+
+
+@pytest.mark.parametrize("phrase", ["the prior year's net sales", "previous fiscal year's total assets",
+                                    "prior-year inventory"])
+def test_a_prior_year_s_operand_is_the_year_before(phrase: str) -> None:
+    got = resolve(phrase, {})
+    assert isinstance(got, Item) and got.offset == -1, got

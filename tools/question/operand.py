@@ -40,7 +40,8 @@ _PERIOD = re.compile(rf"(?i)\b(?:(?:for|in|during|over|of)\s+)?(?:the\s+)?(?:fir
                      r"\bq[1-4]\s*(?:fy\s*)?'?\d{2,4}\b|"
                      r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
 _BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
-                    r"year)?|prior[- ]year(?:[- ]end)?|previous[- ]year(?:[- ]end)?|last year'?s?|year[- ]ago)\b")
+                    r"year)?|prior[- ](?:fiscal[- ])?year(?:[- ]end)?(?:'s)?|previous[- ](?:fiscal[- ])?year(?:[- ]end)?(?:'s)?|last year'?s?|"
+                    r"year[- ]ago)(?!\w)")
 _END = re.compile(r"(?i)\b(?:ending|closing|end(?:ing)? of (?:the )?(?:fiscal )?year|year[- ]end|current[- ](?:year|quarter|period)|"
                   r"this year'?s?)\b")
 _AVERAGE = re.compile(r"(?i)^(?:the )?(?:simple )?(?:average|avg\.?|mean)(?: of)?\s+(.+)$")

@@ -171,3 +171,10 @@ def test_a_balance_sheet_line_is_never_read_from_one_member_s_facts() -> None:
 def test_a_prior_year_s_operand_is_the_year_before(phrase: str) -> None:
     got = resolve(phrase, {})
     assert isinstance(got, Item) and got.offset == -1, got
+
+
+def test_a_percentage_of_inside_a_parenthesis_groups_only_there() -> None:
+    f = _formula("Globex's pre-tax margin (income before income taxes as a share of total revenue) for 2023, as a "
+                 "percentage with one decimal.")
+    assert expr_text(f.expression) == "pretax income / revenue", expr_text(f.expression)
+    assert f.unit == "percent"

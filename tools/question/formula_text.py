@@ -138,8 +138,28 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
             text = f"{text[:m.start()]}⟨{' + '.join(parts)}⟩{rest}"
     m = re.search(rf"(?i)\s+{_PERCENT_OF}\s+", text)
     if m and "⟨" not in text[:m.start()]:
-        text = f"⟨{text[:m.start()]}⟩ {m.group(0).strip()} ⟨{text[m.end():]}⟩"
+        lo, hi = _enclosing(text, m.start(), m.end())  # inside a parenthesis, all before it there, not before that
+        text = f"{text[:lo]}⟨{text[lo:m.start()]}⟩ {m.group(0).strip()} ⟨{text[m.end():hi]}⟩{text[hi:]}"
     return text
+
+
+def _enclosing(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the innermost parenthesis around text[start:end] ("margin (A as a share of B) for Q2": A and B), or
+    the whole text."""
+    depth, lo = 0, 0
+    for i in range(start - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth < 0:
+            lo = i + 1
+            break
+    else:
+        return 0, len(text)
+    depth = 0
+    for j in range(end, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        if depth < 0:
+            return lo, j
+    return 0, len(text)
 
 
 _VERSUS = re.compile(r"(?i)(?P<a>(?:[^,.;:?(]|\.\d|\d,\d)+?)\s+(?:vs\.?|versus|compared (?:with|to)|against)\s+(?P<b>[^,.;:?()]+?)"

@@ -108,7 +108,9 @@ def metric_answer(metric: Metric, inputs: MetricInputs, doc_id: str, info: dict,
         return None
     if result is None:
         return None
-    when = picked[0][2].period.words if picked else ""
+    # the answer is dated by the asked period's inputs, never by "the year before"'s (a growth's earlier year)
+    dated = [f for _item, off, f in picked if not off] or [f for _item, _off, f in picked]
+    when = dated[0].period.words if dated else ""
     days = 1 if metric.name in METRICS and metric.decimals == METRICS[metric.name].decimals else metric.decimals
     shown = {"percent": f"{result:.{metric.decimals}f}%", "ratio": f"{result:.{metric.decimals}f}",
              "days": f"{result:.{days}f} days"}

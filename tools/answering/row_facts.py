@@ -27,7 +27,7 @@ from finrag.tools.vocabulary.line_items import LINE_ITEMS, ROW, match_score
 __all__ = ["RowBinding", "bind_row", "words_of"]
 
 
-_FILLER = {"total", "net", "and", "of", "the", "for", "from", "in", "on", "to", "a", "an"}
+_FILLER = {"total", "net", "and", "&", "of", "the", "for", "from", "in", "on", "to", "a", "an"}
 
 
 def words_of(text: str) -> set[str]:
@@ -75,6 +75,9 @@ def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = No
                 ("instant" in contexts[f["context"]]) == flow:
             continue  # a row of the line item's words in a table of the other kind (a deferred tax asset's
             # "Depreciation and amortization" is no flow of the year): never another measure
+        if like in LINE_ITEMS and str(f.get("concept", "")).endswith("Disclosure"):
+            continue  # a note's fair-value table ("LiabilitiesFairValueDisclosure" on its "Total liabilities" row) is
+            # no line of the statements: Coca-Cola prints no total liabilities, and that is said, not another measure
         s = _score(item, f, want)
         if s:
             scored[str(f["concept"])] = max(scored.get(str(f["concept"]), 0.0), s)
@@ -92,6 +95,9 @@ def bind_row(tagged: dict, item: str, like: str = "") -> Optional[RowBinding]:
     concepts = _best(tagged.get("facts") or [], item, like, tagged.get("contexts"))
     if concepts:
         return RowBinding(concepts, tagged)
+    if like in LINE_ITEMS and LINE_ITEMS[like].statement == "balance":
+        return None  # a balance-sheet line is the consolidated one, never an investee's or a segment's (Coca-Cola's
+        # equity-method investees' "Total liabilities"): without a consolidated row it is said missing
     members = tagged.get("member_facts") or []
     concepts = _best(members, item, like, tagged.get("member_contexts"))
     if not concepts:

@@ -1,5 +1,6 @@
 """A definition's trailing clauses that only say how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in
-percent to one decimal place"), cut off before its words are read as arithmetic.
+percent to one decimal place", ", in times", ", as a multiple"; also with no comma: "A / B in percent", "(A / B)
+expressed in percent"), cut off before its words are read as arithmetic.
 
     strip_format("operating income / revenue, in percent to one decimal place")  # "operating income / revenue"
 """
@@ -9,11 +10,11 @@ import re
 
 __all__ = ["strip_format"]
 
-_FORMAT_WORDS = r"(?:%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
+_FORMAT_WORDS = r"(?:in\s+times|(?:as\s+)?(?:a\s+)?multiples?|turns|x(?![\w-])|%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
                 r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
                 r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
                 r"nearest|tenth|hundredth|whole)"
-_FORMAT_TAIL = re.compile(rf"(?i)(?:[,.;(]|\s—\s|^)\s*(?:{_FORMAT_WORDS}[\s,]*)+[.)]*\s*$")
+_FORMAT_TAIL = re.compile(rf"(?i)(?:[,.;(]|\s—\s|^|(?<=\))|\s(?=(?:in|as|expressed)\s))\s*(?:{_FORMAT_WORDS}[\s,]*)+[.)]*\s*$")
 """A definition's last clause that only says how to write the answer ("..., 2 dp)", ". % to 2 decimals", ", in
 percent to one decimal place"): the answer's format, no operand."""
 
@@ -24,7 +25,7 @@ def strip_format(rhs: str) -> str:
     while True:
         m = _FORMAT_TAIL.search(out)
         if not m or m.start() == 0 or not re.search(r"(?i)\d|one|two|three|four|%|percent|pct|decimal|dp|usd|million|"
-                                                    r"billion|days", m.group(0)):
+                                                    r"billion|days|in\s+times|multiple|turns|\bx\b", m.group(0)):
             break
         out = out[:m.start()].strip()
     while out.endswith(")") and out.count(")") > out.count("("):

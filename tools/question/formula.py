@@ -65,9 +65,14 @@ _DEFINED_AS = r"(?:is|be|being)\s+(?:defined|computed|calculated|measured)\s+as"
 computed as B"): the same definition as "where capex = A"."""
 _A_PERIOD = r"(?:the\s+)?(?:fy\s*|fiscal\s+|q[1-4]\b|[1-4]q|[12]h|h[12]\b|(?:first|second|third|fourth)\s+(?:quarter|half)|" \
             rf"(?:three|six|nine|twelve|3|6|9|12)[\s-]+months?|(?:19|20)\d\d|{MONTH_WORDS}\.?\s+\d)"  # "for Q2 2025:", not "for Amazon"
+_NAME_PERIOD = r"(?:,?\s+(?:for|in|during|at|as of|on|over)\s+(?:(?!\b(?:as|by|where)\b)[^=?.;:]){0,40}?" \
+               r"(?:(?:19|20)\d\d|fy\s?'?\d\d|q[1-4]|[1-4]q|[12]h|h[12]|quarter|year|months|half|ytd)\b" \
+               r"(?:(?!\b(?:as|by|where)\b)[^=?.;:]){0,30}?,?)?"
+"""The period a defined name may carry before its definition ("Define Amazon's capex coverage for 2024 as ...", "Define
+X at the end of fiscal 2024 as ..."): it dates the question, it is no part of the name."""
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
-               rf"{_POSSESSOR}(?:(?:fy\s?)?\d{{4}}\s+)?{_NAME}\s+(?:as|to be|by)\s*:?\s+"
+               rf"{_POSSESSOR}(?:(?:fy\s?|fiscal\s+(?:year\s+)?|(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s?)?)?'?(?:\d{{4}}|\d\d)\s+)?{_NAME}{_NAME_PERIOD}\s+(?:as|to be|by)\s*:?\s+"
                rf"(?!an?\s+(?:percent|percentage|share|fraction|ratio)\b)(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+(?:(?!\bwhere\b)[^?.;]){{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),
@@ -485,9 +490,17 @@ def _averaged(head: str) -> Optional[Formula]:
 
 
 def _part_share(expr: Expr) -> bool:
-    """Is the expression a name finrag does not know over revenue (a segment's, product's or region's share)?"""
+    """Is the expression a name finrag does not know over revenue (a segment's, product's or region's share)? A name
+    that ends in a measure's own noun ("fulfillment expense", "income from continuing operations before income taxes",
+    "stock-based compensation") is a row of the statement, no part of revenue's breakdown."""
     return isinstance(expr, BinOp) and expr.op == "/" and isinstance(expr.left, Unknown) and \
-        isinstance(expr.right, Item) and expr.right.item == "revenue"
+        isinstance(expr.right, Item) and expr.right.item == "revenue" and not _MEASURE_NOUN.search(clean_phrase(expr.left.phrase))
+
+
+_MEASURE_NOUN = re.compile(r"(?i)\b(?:expenses?|costs?|income|taxes|profits?|loss(?:es)?|earnings|provision|charges?|"
+                           r"compensation|amortization|depreciation|payments?|purchases?|proceeds|outflows?|inflows?|"
+                           r"liabilit(?:y|ies)|assets?|debt|equity|cash flows?)$")
+"""The last word of a measure of the statements, never of a segment, product or region ("Services", "AWS")."""
 
 
 def _has_metric(expr: Expr) -> bool:

@@ -29,16 +29,17 @@ MAX_TERMS = 50
 _PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|as %|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
     rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])(?!\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?|q[1-4]\s*)?'?\d{{2,4}}\b|\s+the\s+(?:past|last|next|prior|first|same|whole|full|fiscal|year|quarter|period|six|nine|three|twelve)\b)|\b{_PERCENT_OF}\b|\b(?:per|for (?:each|every)) (?:dollar|\$) of\b|\bdivide(?:d)? (?:it |that |this )?by\b|\b(?:relative|in relation|as a ratio) to\b(?!\s+(?:the\s+)?(?:(?:fy|fiscal|q[1-4]|year|quarter|period|prior|previous|same|last|first|second|third|fourth|six|nine|three|twelve)\b|'?\d)))"
-    r"|(?P<mul>\bmultiplied by\b|\btimes\b|\*|×|(?<=\s)x(?=\s))"
+    r"|(?P<mul>\bmultiplied by\b|(?<!\bin )(?<!\bas )\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b|\btogether with\b)"
     r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$))(?!\s+(?:the\s+)?(?:current (?:portions?|"
-    r"maturities)|accumulated|allowances?|unamortized|reserves?)\b))"
+    r"maturities)(?!\s+of\b)|accumulated|allowances?|unamortized|reserves?)\b))"
     r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
 _SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}
 """'~' is "net of": a subtraction bound to the operand before it ("A less B, net of C" is A - (B - C)). "Net of" a
-contra account ("debt, net of current portion", "PP&E, net of accumulated depreciation") is the row's own label."""
+contra account ("debt, net of current portion", "PP&E, net of accumulated depreciation") is the row's own label; a
+current portion that says what it is of ("cash, net of the current portion of long-term debt") is an operand."""
 _SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|, (?:sum|add)(?: up)?)\s+(.+)$")
 _DIFFERENCE = re.compile(r"(?i)\b(?:the )?(?:difference|gap) between\s+(.+)$")
 _RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")
@@ -137,8 +138,28 @@ def rewrite(text: str, defined: dict[str, Expr]) -> str:
             text = f"{text[:m.start()]}⟨{' + '.join(parts)}⟩{rest}"
     m = re.search(rf"(?i)\s+{_PERCENT_OF}\s+", text)
     if m and "⟨" not in text[:m.start()]:
-        text = f"⟨{text[:m.start()]}⟩ {m.group(0).strip()} ⟨{text[m.end():]}⟩"
+        lo, hi = _enclosing(text, m.start(), m.end())  # inside a parenthesis, all before it there, not before that
+        text = f"{text[:lo]}⟨{text[lo:m.start()]}⟩ {m.group(0).strip()} ⟨{text[m.end():hi]}⟩{text[hi:]}"
     return text
+
+
+def _enclosing(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the innermost parenthesis around text[start:end] ("margin (A as a share of B) for Q2": A and B), or
+    the whole text."""
+    depth, lo = 0, 0
+    for i in range(start - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth < 0:
+            lo = i + 1
+            break
+    else:
+        return 0, len(text)
+    depth = 0
+    for j in range(end, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        if depth < 0:
+            return lo, j
+    return 0, len(text)
 
 
 _VERSUS = re.compile(r"(?i)(?P<a>(?:[^,.;:?(]|\.\d|\d,\d)+?)\s+(?:vs\.?|versus|compared (?:with|to)|against)\s+(?P<b>[^,.;:?()]+?)"

@@ -125,7 +125,29 @@ def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
     phrase = phrase.strip(" ,")
     if _reads(phrase, defined) is not None:
         return phrase
-    return _operand_suffix(phrase, defined) or (phrase if label_like(phrase) and len(phrase.split()) <= 8 else None)
+    return _operand_suffix(phrase, defined) or (phrase if label_like(phrase) and len(phrase.split()) <= 8 else None) \
+        or _label_after_boundary(phrase)
+
+
+def _label_after_boundary(phrase: str) -> Optional[str]:
+    """The longest ending after a name, a possessive or a period that reads as a row's label ("Amazon 2024
+    fulfillment expense" -> "fulfillment expense"), or None."""
+    words = phrase.split()
+    for k in range(1, len(words)):
+        cand = " ".join(words[k:])
+        if _prefix_word(words[k - 1]) and label_like(cand) and len(words) - k <= 8 and \
+                not re.fullmatch(r"[A-Z][\w&.-]*", words[k]):
+            return cand if all(_prefix_word(w) for w in words[:k]) else None
+    return None
+
+
+def _prefix_word(word: str) -> bool:
+    """A word of what may stand before a head's first operand without asking anything: a name, a possessive, a period
+    ("Amazon", "Coca-Cola's", "2024", "FY24", "Q3"), never a question word ("How many ...")."""
+    w = word.strip(",:;")
+    return not re.fullmatch(r"(?i)what|how|which|who|when|where|why|did|does|do|is|was|give|compute|calculate|report|"
+                            r"find|show|tell|please", w) and \
+        bool(re.fullmatch(r"[A-Z][\w&.-]*(?:'s|s')?|(?i:(?:fy|q[1-4]|h[12])?\s*'?\d{2,4}|fiscal)", w))
 
 
 def _closing(phrase: str, defined: dict[str, Expr], numbers: bool) -> Optional[str]:
@@ -168,7 +190,7 @@ def _boundary(word: str) -> bool:
 
 
 _REQUEST = {"what", "is", "was", "are", "were", "the", "a", "an", "its", "their", "of", "for", "in", "to", "compute",
-            "calculate", "give", "report", "find", "show", "mean", "then", "take", "using", "our", "your"}
+            "calculate", "give", "report", "find", "show", "mean", "then", "take", "using", "our", "your", "much"}
 
 
 def _operand_prefix(phrase: str, defined: dict[str, Expr], shortest: bool = False, numbers: bool = False

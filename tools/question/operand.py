@@ -40,7 +40,8 @@ _PERIOD = re.compile(rf"(?i)\b(?:(?:for|in|during|over|of)\s+)?(?:the\s+)?(?:fir
                      r"\bq[1-4]\s*(?:fy\s*)?'?\d{2,4}\b|"
                      r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
 _BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
-                    r"year)?|prior[- ]year(?:[- ]end)?|previous[- ]year(?:[- ]end)?|last year'?s?|year[- ]ago)\b")
+                    r"year)?|prior[- ](?:fiscal[- ])?year(?:[- ]end)?(?:'s)?|previous[- ](?:fiscal[- ])?year(?:[- ]end)?(?:'s)?|last year'?s?|"
+                    r"year[- ]ago)(?!\w)")
 _END = re.compile(r"(?i)\b(?:ending|closing|end(?:ing)? of (?:the )?(?:fiscal )?year|year[- ]end|current[- ](?:year|quarter|period)|"
                   r"this year'?s?)\b")
 _AVERAGE = re.compile(r"(?i)^(?:the )?(?:simple )?(?:average|avg\.?|mean)(?: of)?\s+(.+)$")
@@ -86,6 +87,9 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
         return BinOp(op="+", left=resolve(f"current {base}", defined, anchor),
                      right=resolve(f"non-current {base}", defined, anchor))
     text = re.sub(r"⟦([^⟧]*)⟧", lambda m: f" {m.group(1)} " if _is_period(m.group(1)) else m.group(0), text)
+    twice = _label_twice(text, defined, anchor)
+    if twice is not None:
+        return twice
     side = re.fullmatch(r"(?i)\s*(.+?)\s*⟦\s*(?:the\s+)?((?:non-?|long-term |short-term )?current|long-term|short-term)"
                         r"(?:\s+portion)?\s*⟧\s*", text)
     if side:  # "term debt (current)", "term debt (non-current)": the qualifier names which row, it is no gloss
@@ -114,6 +118,25 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
                 return total
         return Unknown(phrase=text or phrase.strip() or "(nothing)")
     return got
+
+
+def _label_twice(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Optional[Expr]:
+    """A phrase that writes the same words twice across an "and" names two rows, whatever one label pattern would
+    swallow ("current portion of debt and finance leases and debt and finance leases" is the current row plus the
+    long-term one; "short-term debt and current portion of long-term debt", one row's label, repeats no two words)."""
+    words = text.split()
+    for i, w in enumerate(words):
+        if w.lower() != "and" or i in (0, len(words) - 1):
+            continue
+        left, right = " ".join(words[:i]), " ".join(words[i + 1:])
+        lw, rw = [x.lower().strip(",") for x in words[:i]], [x.lower().strip(",") for x in words[i + 1:]]
+        pairs = {tuple(lw[k:k + 2]) for k in range(len(lw) - 1)}
+        if not any(tuple(rw[k:k + 2]) in pairs and "and" not in rw[k:k + 2] for k in range(len(rw) - 1)):
+            continue
+        a, b = _resolve(left, defined, anchor), _resolve(right, defined, anchor)
+        if isinstance(a, Item) and isinstance(b, Item) and a.item != b.item:
+            return BinOp(op="+", left=a, right=b)
+    return None
 
 
 _CLAUSE_START = re.compile(r"(?i)(?:as|at|for|in|on|during|ended|ending|net|excluding|including|incl|excl|ex|which|where|"
@@ -312,6 +335,10 @@ _SHORT = {"cfo": "cfo", "ocf": "cfo", "operating cash flow": "cfo", "operating c
 """Short forms an operand takes that no row label or question pattern reads alone."""
 
 
+_OWNERS = re.compile(r"(?i)\b(?:share|stock|equity ?)(?:owner|holder)s?(?:'s?|’s?)?(?=\s|$)(?<!shareholders')")
+"""The owners' word filers vary ("stockholders'", "shareowners'", "shareholder"), written as one."""
+
+
 def _item(text: str) -> Optional[Item]:
     """The line item `text` names, or None (see the module docstring)."""
     t = " ".join(text.split()).strip(" .,;:")
@@ -319,6 +346,12 @@ def _item(text: str) -> Optional[Item]:
         return None
     if _SHORT.get(t):
         return Item(item=_SHORT[t])
+    anded = re.sub(r"\s+&\s+", " and ", t)
+    if anded != t:  # "depreciation & amortization": an ampersand between words is "and"
+        return _item(anded)
+    owners = _OWNERS.sub("shareholders'", t)
+    if owners != t:  # "shareowners' equity", "stockholders' deficit": the owners' one word, however the filer writes it
+        return _item(owners)
     scored = [(match_score(name, t), name) for name in LINE_ITEMS]
     best = max(scored)
     if best[0] > 0:

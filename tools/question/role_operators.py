@@ -34,9 +34,19 @@ def _operand(phrase: str, defined: dict[str, Expr]) -> bool:
     """Are the words one known operand (a line item, a defined or catalog metric), neither a number nor a period?"""
     if re.search(r"(?i)[,;:?]|\d|\b(?:fiscal|year|quarter|period|months?)\b", phrase):
         return False  # an operand here ends at its clause and holds no period
+    if phrase.count("(") != phrase.count(")"):
+        return False  # "((total equity": a group's opening is no part of an operand
     got = resolve(phrase, defined)
     return not expr_unknowns(got) and not isinstance(got, Number) and not re.fullmatch(
         r"(?i)(?:fy\s*|q[1-4]\s*)?'?\d{2,4}", phrase.strip(" ,.?;:"))
+
+
+def _catalog_spans(left: str, rhs: str) -> bool:
+    """Does a catalog metric's name span the "to" of "<left> <rhs>" ("debt to equity")? A name inside one operand
+    ("total debt" of "operating cash flow to total debt") is that operand's, and the two operands still divide."""
+    span = left + rhs
+    return any(g.start() < len(left.rstrip()) and g.end() > len(left) for e in CATALOG.values() for p in e.names
+               for g in re.finditer(p, span, re.I))
 
 
 def bare_to(text: str, defined: dict[str, Expr]) -> str:
@@ -54,7 +64,7 @@ def bare_to(text: str, defined: dict[str, Expr]) -> str:
                     and not re.fullmatch(r"(?i)ratio|multiple", right[k - 1].rstrip(",.?;:")) and _operand(" ".join(right[:k]).rstrip(",.?;:"), defined)), None)
         if lhs is None or rhs is None or _in_defined_name(f"{lhs} {m.group(0).strip()} {rhs}", defined):
             continue
-        if any(re.search(p, f"{lhs} {m.group(0).strip()} {rhs}", re.I) for e in CATALOG.values() for p in e.names):
+        if _catalog_spans(f"{lhs} {m.group(0).strip()} ", rhs):
             continue  # "debt to equity": the catalog's metric of that name
         start = m.start() - len(lhs)
         end = m.end() + text[m.end():].find(rhs) + len(rhs)

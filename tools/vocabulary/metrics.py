@@ -155,6 +155,10 @@ _ASKS_RATIO = re.compile(r"(?i)\b(?:as|expressed as|express it as|in the form of
                          r"\bratio with \w+ decimals?\b|\bthe ratio of\b|\bratio \(not (?:a )?percent")
 
 
+_PER_DOLLAR = re.compile(r"(?i)\b(?:per|for (?:each|every)|of each|on each) (?:dollar|\$1?) of\b|\bhow many cents\b")
+"""An amount per dollar of another is a ratio (cents on the dollar), unless a percentage is asked."""
+
+
 def as_asked(metric: Metric, text: str, asks_percent: bool, decimals: Optional[int]) -> Metric:
     """A catalog metric stated the way the question asks: a ratio as a percentage when it asks a percentage ("ROE ...
     Percent, 2 decimals"), a percentage as a ratio when it asks a ratio ("the ratio of SG&A to net sales"), to the
@@ -164,7 +168,7 @@ def as_asked(metric: Metric, text: str, asks_percent: bool, decimals: Optional[i
     unit, compute, dec = metric.unit, metric.compute, metric.decimals
     if asks_percent and unit == "ratio":
         unit, compute, dec = "percent", computer(metric.expression, True), 2
-    elif unit == "percent" and _ASKS_RATIO.search(text):
+    elif unit == "percent" and (_ASKS_RATIO.search(text) or (not asks_percent and _PER_DOLLAR.search(text))):
         unit, compute, dec = "ratio", computer(metric.expression, False), 4
     if decimals is not None:
         dec = decimals

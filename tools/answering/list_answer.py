@@ -2,8 +2,10 @@
 
 A filing enumerates in one shape: the asked noun ("segments", "products", "brands"; `QuestionFacts.form_nouns`),
 often with how many there are ("four reportable segments"), then the items, after a colon, a dash or "are",
-"include", "consist of", "comprising", "as follows", separated by commas, semicolons or bullets (a last "and" kept
-with its item: "Safety and Industrial" is one). A sentence enumerates when at least three items follow its noun (two
+"include", "consist of", "comprising", "as follows", or, after a noun that says how many, a comma
+("two reportable segments, Flexibles and Rigid Packaging"), separated by commas, semicolons or bullets (a last "and" kept
+with its item: "Safety and Industrial" is one, unless the filing says one item more: "three segments, A, B and
+C"). A sentence enumerates when at least three items follow its noun (two
 when it says how many, and never more than it says), each a name (a few words, no figure: a table's row is no list).
 Of those, the one that says how many (a number word right before the noun), then the one that covers the question
 best, then the one that spells its items out, then the context's earliest, leads. A context's text is read whole
@@ -25,6 +27,7 @@ __all__ = ["list_answer", "listed_items"]
 
 _INTRO = re.compile(r"(?i)(?::|[—–]|\b(?:are|were|include|includes|included|including|consist(?:s|ed)? of|comprise[sd]?|"
                     r"comprising|as follows|namely|such as|is comprised of|are comprised of)\b:?)\s*")
+_APPOSITION = re.compile(r"\s*,\s*(?=[A-Z])")
 _SEPARATOR = re.compile(r"\s*(?:;|,|•)\s*(?:and\s+|or\s+)?")
 _STRONG = re.compile(r"\s*(?:;|•)\s*(?:and\s+|or\s+)?")
 _STRIP = " .:;•\"'\u201c\u201d"
@@ -45,11 +48,12 @@ def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[
     for noun in nouns:
         for m in re.finditer(rf"(?i)\b{re.escape(noun)}\b", text):
             rest = text[m.end():]
-            intro = _INTRO.search(rest[:60])
+            said = _HOW_MANY.search(text[max(0, m.start() - 40): m.start()])
+            # items in apposition to a noun that says how many ("two reportable segments, Flexibles and Rigid Packaging")
+            intro = _INTRO.search(rest[:60]) or (_APPOSITION.match(rest) if said else None)
             if intro is None:
                 continue
             body = _BODY_END.split(rest[intro.end():])[0]
-            said = _HOW_MANY.search(text[max(0, m.start() - 40): m.start()])
             strong = bool(_STRONG.search(body))  # semicolons or bullets: commas are inside the items
             pieces = (_STRONG if strong else _SEPARATOR).split(body)
             if len(pieces) == 1 and said:  # "two reportable segments: Flexibles and Rigid Packaging"
@@ -59,6 +63,8 @@ def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[
             if not items or not all(_NAME.fullmatch(i) for i in items):  # a table's numbers, or clauses
                 continue
             most = _COUNT.get(said.group(1).lower(), int(said.group(1)) if said.group(1).isdigit() else 99) if said else 99
+            if len(items) == most - 1 and " and " in items[-1]:  # "three segments, A, B and C": the last "and" parts two
+                items[-1:] = items[-1].rsplit(" and ", 1)
             if len(items) > most:
                 if strong or len(body) > 200:
                     continue  # more items than it says it has: its items are described, not listed

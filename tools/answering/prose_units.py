@@ -9,7 +9,8 @@ words, and the closest passage shown when no sentence answers.
 * `topic_words(question, contexts)`: what a sentence must speak of to answer the question: its content words,
   without the asked company's, the years and form numbers, and the words every question has ("fiscal", "year"), of
   its first sentence only (a second one, "If gross margin is not a useful metric, say so", instructs); a
-  compound of frame words ("year-end", "fiscal-year") is frame too (a sentence says "As of December 31");
+  compound of frame words ("year-end", "fiscal-year") is frame too (a sentence says "As of December 31"); a phrase
+  read in the filing's words first (`vocabulary.synonyms.filing_words`: "buy back" -> "repurchase");
   `named_words`: those the question writes as names ("Mexico", "737").
 * `period_fit(unit, facts)`: a small preference for the unit that names the asked year, and against a quarter's
   unit when the question asks none.
@@ -25,6 +26,7 @@ from finrag.tools.answering.extractive import context_label
 from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 from finrag.tools.vocabulary.dates import MONTH_TOKENS
+from finrag.tools.vocabulary.synonyms import filing_words
 
 __all__ = ["asked_company_docs", "best_passage", "closest", "company_of_id", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
@@ -99,7 +101,8 @@ def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] =
     """The question's content words a sentence answering it speaks of (see the module docstring); `also_drop`: the
     words of the form itself ("why", "drove")."""
     company = _asked_company(question, contexts) - {"gross", "net", "operating"}
-    asked = re.split(r"\?\s+(?=\S)", question.strip())[0]  # its first sentence: "If X is not useful, say so" is no topic
+    # its first sentence ("If X is not useful, say so" is no topic), in the filing's words ("buy back": "repurchase")
+    asked = filing_words(re.split(r"\?\s+(?=\S)", question.strip())[0])
     out: list[str] = []
     for tok in re.findall(r"[a-z0-9][a-z0-9&-]*", asked.lower().replace("’", "'")):
         tok = tok.strip("-")

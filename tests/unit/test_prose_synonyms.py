@@ -1,0 +1,93 @@
+"""Prose answers, session 56 (issue 50): a question's word is matched by the filing's word for the same thing
+(`vocabulary.synonyms`), a workforce's "size" is a count, a sentence cut by its chunk's start leads after a whole
+one, and a list in apposition to a noun that says how many is a list. Passages are made up (fictional companies)."""
+from __future__ import annotations
+
+from finrag.tools.answering.list_answer import listed_items
+from finrag.tools.answering.prose import cut_short, prose_answer
+from finrag.tools.question import read_question
+from finrag.tools.retrieval.form_evidence import TopicCover
+from finrag.tools.retrieval.query_rewrite import offline_rewrite
+from finrag.tools.vocabulary.answer_shapes import whole_count
+from finrag.tools.vocabulary.synonyms import filing_words, same_as
+
+
+def ctx(doc: str, page: int, text: str) -> dict:
+    return {"doc_id": doc, "page_start": page, "page_end": page, "chunk_id": None, "text": text}
+
+
+def answer(question: str, contexts: list[dict]) -> str:
+    return prose_answer(question, offline_rewrite(question).keywords, contexts)
+
+
+def test_same_as_reads_a_class_and_its_inflections():
+    assert "employees" in same_as("workforce") and "workforce" in same_as("team members")
+    assert "buy back" in same_as("repurchased") and "repurchase" in same_as("buybacks")
+    assert "locations" in same_as("store")
+    assert same_as("revenue") == () and same_as("due") == ()  # "due" alone is "due to" as often
+
+
+def test_filing_words_writes_a_phrase_as_the_filing_does():
+    assert filing_words("Did Zephyr buy back shares?") == "Did Zephyr repurchase shares?"
+    assert filing_words("Has it debt coming  due next year?") == "Has it debt maturing next year?"
+    assert filing_words("Is the dividend due to rise?") == "Is the dividend due to rise?"
+
+
+def test_a_workforce_size_is_a_count_of_employees():
+    for q in ("What was Zephyr Tools' total workforce size at the end of 2031?",
+              "What is the size of Zephyr's workforce?", "Roughly how many ppl does Zephyr employ?"):
+        facts = read_question(q)
+        assert facts.form == "count" and "employees" in facts.form_nouns, (q, facts.form, facts.form_nouns)
+    assert read_question("What is the size of the board?").form != "count"
+
+
+def test_a_store_count_counts_locations():
+    facts = read_question("Quillmart store count at year end 2031?")
+    assert facts.form == "count" and "locations" in facts.form_nouns
+    part = ctx("QUILLMART_2031_10K", 30, "Capital spending funded the remodel of 140 stores and 25 new stores.")
+    whole = ctx("QUILLMART_2031_10K", 4, "As of December 31, 2031, we operated 1,912 retail locations in nine countries.")
+    text = answer("Quillmart store count at year end 2031?", [part, whole])
+    assert text.startswith("As of December 31, 2031, we operated 1,912 retail locations"), text
+    assert whole_count(whole["text"], tuple(facts.form_nouns))
+
+
+def test_topic_cover_finds_the_filing_word():
+    assert TopicCover(["workforce", "engineers"])("We had 9,100 employees, of whom 3,000 engineers.") == 1.0
+
+
+def test_a_workforce_question_is_answered_by_the_employees_sentence():
+    pay = ctx("ZEPHYR_2031_10K", 40, "Employee compensation rose 6% in 2031 as we added benefits for 2,000 new hires.")
+    count = ctx("ZEPHYR_2031_10K", 7, "At December 31, 2031, Zephyr had approximately 48,200 employees worldwide.")
+    text = answer("What was Zephyr's total workforce size at the end of 2031?", [pay, count])
+    assert text.startswith("At December 31, 2031, Zephyr had approximately 48,200 employees"), text
+
+
+def test_buy_back_is_decided_by_a_repurchase_sentence():
+    none = ctx("ZEPHYR_2031_10K", 61, "There were no repurchases of common stock in 2029, 2030 or 2031.")
+    other = ctx("ZEPHYR_2031_10K", 62, "Common shares outstanding totaled 410 million as of December 31, 2031.")
+    text = answer("Did Zephyr buy back any stock in 2031?", [other, none])
+    assert text.startswith("No: There were no repurchases of common stock"), text
+
+
+def test_debt_coming_due_is_decided_by_a_maturing_sentence():
+    due = ctx("QUILLMART_2031_10K", 48, "We have $2.4 billion of debt maturing in the next twelve months, which we "
+              "expect to repay with cash on hand.")
+    text = answer("Does Quillmart have debt coming due within the next twelve months?", [due])
+    assert text.startswith("Yes: We have $2.4 billion of debt maturing"), text
+
+
+def test_a_sentence_cut_by_its_chunk_leads_after_a_whole_one():
+    assert cut_short("and 610 depots at June 30, 2031 and 2030, respectively.") == 0.1
+    assert cut_short("At June 30, 2031, Pellworth operated 640 depots worldwide.") == 0.0
+    cut = ctx("PELLWORTH_2031_10K", 3, "and 610 depots worldwide at June 30, 2031 and 2030, respectively. We also sell online.")
+    whole = ctx("PELLWORTH_2031_10K", 40, "At June 30, 2031, Pellworth operated 640 depots worldwide: 500 in the "
+                "United States and 140 in Canada.")
+    text = answer("how many depots did Pellworth have worldwide at the end of FY31?", [cut, whole])
+    assert text.startswith("At June 30, 2031, Pellworth operated 640 depots"), text
+
+
+def test_a_list_in_apposition_to_a_counted_noun():
+    text = "After review, we have concluded we have three reportable segments, Cables, Sensors and Field Services. Next."
+    found = list(listed_items(text, ("segments",)))
+    assert found and found[0][1] == ["Cables", "Sensors", "Field Services"], found
+    assert not list(listed_items("The Company reports two segments, which are described below.", ("segments",)))

@@ -91,3 +91,39 @@ def test_a_list_in_apposition_to_a_counted_noun():
     found = list(listed_items(text, ("segments",)))
     assert found and found[0][1] == ["Cables", "Sensors", "Field Services"], found
     assert not list(listed_items("The Company reports two segments, which are described below.", ("segments",)))
+
+
+def test_a_bulleted_list_names_each_item_before_its_description():
+    text = ("After the reorganisation, we have the following two reportable segments: • the Rotor and Blades segment, "
+            "which primarily includes hubs and blades; and • the Controls, Sensors and Software segment, which "
+            "primarily includes firmware. Revenue rose.")
+    found = list(listed_items(text, ("segments",)))
+    assert found and found[0][1] == ["the Rotor and Blades segment", "the Controls, Sensors and Software segment"]
+
+
+class _Store:
+    """An index of one filing's chunks, as `list_evidence` reads it."""
+
+    def __init__(self, texts: list[str]):
+        from finrag.state.schema import RetrievedChunk
+        self.chunks = {i: RetrievedChunk(chunk_id=i, doc_id="ZEPHYR_2031_10K", page_start=i + 1, page_end=i + 1,
+                                         text=t, score=0.0) for i, t in enumerate(texts)}
+
+    def chunk_ids_of(self, doc_ids):
+        return list(self.chunks)
+
+    def get_chunks(self, ids):
+        return {i: self.chunks[i] for i in ids if i in self.chunks}
+
+
+def test_list_evidence_adds_the_chunk_that_enumerates_the_noun():
+    from finrag.tools.answering.list_answer import list_evidence
+    store = _Store(["Segment results: North Rail revenue rose 4%.",
+                    "Zephyr operates in four reportable segments: North Rail, South Rail, Freight Services and Marine Logistics.",
+                    "Our two reportable segments, Alpha and Beta, are described below."])
+    got = list_evidence(store, ["ZEPHYR_2031_10K"], ("segments",), [])
+    assert [c["chunk_id"] for c in got] == [1]
+    have = [{"chunk_id": 1, "doc_id": "ZEPHYR_2031_10K", "page_start": 2, "page_end": 2, "text": store.chunks[1].text}]
+    assert list_evidence(store, ["ZEPHYR_2031_10K"], ("segments",), have) == []  # already in the context
+    text = prose_answer("What are Zephyr's reportable segments?", ["reportable", "segments"], have)
+    assert text.startswith("North Rail; South Rail; Freight Services; Marine Logistics"), text

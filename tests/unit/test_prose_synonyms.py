@@ -127,3 +127,21 @@ def test_list_evidence_adds_the_chunk_that_enumerates_the_noun():
     assert list_evidence(store, ["ZEPHYR_2031_10K"], ("segments",), have) == []  # already in the context
     text = prose_answer("What are Zephyr's reportable segments?", ["reportable", "segments"], have)
     assert text.startswith("North Rail; South Rail; Freight Services; Marine Logistics"), text
+
+
+def test_drivers_of_the_change_the_question_sizes():
+    organic = ctx("ZEPHYR_2031_10K", 30, "Organic net sales decreased 1.2% to $9.1 billion in 2031 compared to $9.2 "
+                  "billion in 2030 due to lower volume (1.5 pp), partially offset by pricing (0.3 pp).")
+    reported = ctx("ZEPHYR_2031_10K", 29, "Net sales decreased 6.1% to $9.1 billion in 2031 compared to $9.7 billion "
+                   "in 2030 primarily due to the divestiture of the valves business and unfavorable foreign currency.")
+    text = answer("Zephyr net sales fell ~6% in 2031, what were the main reasons", [organic, reported])
+    assert text.startswith("Primarily due to the divestiture of the valves business"), text
+
+
+def test_drivers_read_an_anaphor_as_the_change_before_it():
+    part = ctx("QUILLMART_2031_10K", 44, "For fiscal 2031, the decrease in gross profit rate at Quill Club was primarily "
+               "due to markdowns on seasonal goods and higher freight costs.")
+    whole = ctx("QUILLMART_2031_10K", 40, "Our consolidated gross profit rate decreased 41 basis points in fiscal 2031. "
+                "For fiscal 2031, the decrease was primarily due to price investments and the mix impact from online sales.")
+    text = answer("Why did Quillmart's consolidated gross profit rate go down in FY2031?", [part, whole])
+    assert text.startswith("Primarily due to price investments"), text

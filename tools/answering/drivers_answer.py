@@ -14,7 +14,8 @@ against), the asked year (`prose_units.period_fit`), the measure opening the sen
 expectation before the measure, `yesno_answer.states_intention`), the asked measure before a qualified one the
 question does not ask ("Organic Net Sales" for "net sales", `_qualified`), and, where the question names no segment,
 the sentence stating the largest amount (`_amount`: the company's own statement of the measure, not a segment's part
-of it), then by its coverage of the
+of it), a change of the size the question states ("net sales fell ~5%": "decreased 4.9%", `_near`), a subject that
+refers back ("the decrease was primarily due to") read as the change the sentence before states, then by its coverage of the
 whole question and the context's rank. The answer opens with the causes (the text from the marker on, up to a
 bullet; "driven by: • A • B" its bullets; a sentence that ends at its marker, "was primarily due to:", the lines
 after it), then quotes the whole sentence, cited; at most one more such sentence follows, then the unit that states
@@ -92,8 +93,11 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     asked = _direction(question)
     units = list(covered_units(question, keywords, contexts))
     candidates = []
+    sizes = _percents(question)
     for i, (_cov, s, rank, unit, ctx) in enumerate(units):
-        found = _causes_of(unit, of_measure)
+        # "the decrease was primarily due to ...": its change is the one the sentence before states
+        before = units[i - 1][3] if i and units[i - 1][2] == rank and _ANAPHOR.match(quote(unit)) else ""
+        found = _causes_of(unit, of_measure, before)
         if found is None:
             continue
         subject, causes, stated = found
@@ -108,6 +112,8 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         fit += 0.1 * of_measure(quote(unit)[:40]) if any(w[:5] in opening for w in measure) else 0.0
         fit -= 0.2 if _qualified(stated, measure, question) else 0.0
         fit -= 0.3 if states_intention(stated, question, measure) else 0.0  # an outlook is no past change's cause
+        # the change the question states ("net sales fell ~5%") is the one whose causes it asks: "decreased 4.9%"
+        fit += 0.3 if sizes and any(_near(p, q) for p in _percents(f"{before} {stated}") for q in sizes) else 0.0
         candidates.append((subject + fit, s, rank, unit, causes, ctx))
     if not candidates:
         return ""
@@ -155,10 +161,26 @@ def _qualified(stated: str, measure: list[str], question: str) -> bool:
                 and m.group(1).lower() not in ("the", "our", "total", "consolidated", "its", "net", "gross"))
 
 
-def _causes_of(unit: str, of_measure: Callable[[str], float]) -> Optional[tuple[float, str, str]]:
+_ANAPHOR = re.compile(r"(?i)^\W*(?:(?:for|in) [^,]{3,40},\s*)?(?:the|this|these|that|such) (?:increases?|decreases?|"
+                      r"declines?|changes?|improvements?|growth|rises?|reductions?|deteriorations?)\b(?! in\b| of\b)")
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)")
+
+
+def _percents(text: str) -> list[float]:
+    """The percentages `text` writes ("~5%", "36 percent")."""
+    return [float(m.group(1)) for m in _PERCENT.finditer(text)]
+
+
+def _near(stated: float, asked: float) -> bool:
+    """Is the stated change the asked one, rounded as a question rounds it ("~5%" for 4.9%, "36%" for 36.2%)?"""
+    return abs(stated - asked) <= max(0.6, 0.1 * asked)
+
+
+def _causes_of(unit: str, of_measure: Callable[[str], float], before: str = "") -> Optional[tuple[float, str, str]]:
     """(the share of the measure its subject speaks of, the causes, the part that states the change) of a unit that
     names a change's causes: "<the measure changed> <marker> <causes>", or a marker opening it, "As a result of <causes>,
-    <the measure changed>"; None for a unit that names none, or whose subject is not the measure."""
+    <the measure changed>"; None for a unit that names none, or whose subject is not the measure. `before`: the
+    sentence before, when this one's subject is an anaphor of its change ("the decrease was primarily due to")."""
     marker = CAUSE.search(unit)
     if marker is None:
         return None
@@ -169,7 +191,7 @@ def _causes_of(unit: str, of_measure: Callable[[str], float]) -> Optional[tuple[
         stated = unit[comma + 2:]
         subject = of_measure(stated)
         return (subject, " ".join(unit[marker.start(): comma].split()), stated) if subject >= _MEASURED else None
-    subject = of_measure(unit[: marker.start()])
+    subject = of_measure(f"{before} {unit[: marker.start()]}")  # an anaphor's change: the sentence before's
     if subject < _MEASURED:
         return None
     bullets = [b.strip(" ;") for b in _BULLET.split(" ".join(unit[marker.start():].split()))]

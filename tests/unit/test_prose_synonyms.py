@@ -145,3 +145,19 @@ def test_drivers_read_an_anaphor_as_the_change_before_it():
                 "For fiscal 2031, the decrease was primarily due to price investments and the mix impact from online sales.")
     text = answer("Why did Quillmart's consolidated gross profit rate go down in FY2031?", [part, whole])
     assert text.startswith("Primarily due to price investments"), text
+
+
+def test_a_ticker_of_the_asked_company_is_no_name_a_sentence_must_write():
+    heading = ctx("ZEPHYR_2031_10K", 17, "Market for the Registrant’s Common Stock and Issuer Purchases of Equity Securities "
+                  "Our common stock is traded under the symbol “ZPHR.”")
+    none = ctx("ZEPHYR_2031_10K", 61, "There were no repurchases of common stock in 2029, 2030 or 2031.")
+    text = answer("Did ZPHR buy back any stock in 2031?", [heading, none])
+    assert text.startswith("No: There were no repurchases of common stock"), text
+
+
+def test_a_year_end_written_as_ye_is_a_period_not_a_topic():
+    from finrag.tools.answering.prose_units import topic_words
+    assert topic_words("Zephyr total headcount at YE2031", [ctx("ZEPHYR_2031_10K", 3, "")]) == ["headcount"]
+    count = ctx("ZEPHYR_2031_10K", 3, "As of December 31, 2031, we had approximately 7,700 total employees.")
+    text = answer("Zephyr total headcount at YE2031", [count])
+    assert text.startswith("As of December 31, 2031, we had approximately 7,700"), text

@@ -161,3 +161,12 @@ def test_a_year_end_written_as_ye_is_a_period_not_a_topic():
     count = ctx("ZEPHYR_2031_10K", 3, "As of December 31, 2031, we had approximately 7,700 total employees.")
     text = answer("Zephyr total headcount at YE2031", [count])
     assert text.startswith("As of December 31, 2031, we had approximately 7,700"), text
+
+
+def test_an_anaphor_opens_with_the_measure_of_the_sentence_before():
+    part = ctx("QUILLMART_2031_10K", 44, "For fiscal 2031, the decrease in gross profit rate at Quill Club was primarily "
+               "due to markdowns on seasonal goods and higher freight costs.")
+    whole = ctx("QUILLMART_2031_10K", 40, "Our gross profit rate decreased 41 basis points in fiscal 2031. For fiscal 2031, "
+                "the decrease was primarily due to price investments and the mix impact from online sales.")
+    text = answer("Why did Quillmart's consolidated gross profit rate go down in FY2031?", [part, whole])
+    assert text.startswith("Primarily due to price investments"), text

@@ -108,8 +108,9 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         said = _direction(stated)
         fit = 0.3 if asked and said == asked else -0.3 if asked and said == -asked else 0.0
         fit += period_fit(unit, facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
-        opening = quote(unit)[:40].lower()  # the measure as the sentence's subject, not after a qualifying clause
-        fit += 0.1 * of_measure(quote(unit)[:40]) if any(w[:5] in opening for w in measure) else 0.0
+        # the measure as the sentence's subject, not after a qualifying clause (an anaphor's: the sentence before's)
+        opening = quote(before or unit)[:40]
+        fit += 0.1 * of_measure(opening) if any(w[:5] in opening.lower() for w in measure) else 0.0
         fit -= 0.2 if _qualified(stated, measure, question) else 0.0
         fit -= 0.3 if states_intention(stated, question, measure) else 0.0  # an outlook is no past change's cause
         # the change the question states ("net sales fell ~5%") is the one whose causes it asks: "decreased 4.9%"

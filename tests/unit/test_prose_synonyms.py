@@ -170,3 +170,21 @@ def test_an_anaphor_opens_with_the_measure_of_the_sentence_before():
                 "the decrease was primarily due to price investments and the mix impact from online sales.")
     text = answer("Why did Quillmart's consolidated gross profit rate go down in FY2031?", [part, whole])
     assert text.startswith("Primarily due to price investments"), text
+
+
+def test_a_period_as_subject_explains_the_change_just_stated():
+    seg = ctx("PELLWORTH_2031_10K", 38, "Asia net revenues were $0.7 billion in 2031, compared to $1.1 billion in 2030, a "
+              "decrease of 36%, due to lower visitation.")
+    whole = ctx("PELLWORTH_2031_10K", 37, "Consolidated net revenues were $8.2 billion in 2031 compared to $6.0 billion in "
+                "2030, an increase of 37%. The current year benefited from the opening of the Harbor resort and a full "
+                "year of revenues from the Ridge casino, partially offset by the sale of the Dune hotel.")
+    text = answer("Pellworth consolidated net revenue was up 37% in 2031. What drove it?", [seg, whole])
+    assert text.startswith("Benefited from the opening of the Harbor resort"), text
+
+
+def test_drivers_quote_the_whole_sentence_not_its_cut_line():
+    page = ctx("ZEPHYR_2031_10K", 27, "Net sales decreased 6.1% to $9.1 billion in 2031 compared to $9.7 billion in 2030 "
+               "primarily due to unfavorable foreign currency (2.2 pp) and\nthe divestiture of the valves business "
+               "(3.0 pp). Organic Net Sales decreased 0.9% due to lower volume.")
+    text = answer("Zephyr net sales fell ~6% in 2031, what were the main reasons", [page])
+    assert "the divestiture of the valves business" in text.split("(the filing")[0], text

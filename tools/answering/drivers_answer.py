@@ -15,7 +15,8 @@ expectation before the measure, `yesno_answer.states_intention`), the asked meas
 question does not ask ("Organic Net Sales" for "net sales", `_qualified`), and, where the question names no segment,
 the sentence stating the largest amount (`_amount`: the company's own statement of the measure, not a segment's part
 of it), a change of the size the question states ("net sales fell ~5%": "decreased 4.9%", `_near`), a subject that
-refers back ("the decrease was primarily due to") read as the change the sentence before states, then by its coverage of the
+refers back ("the decrease was primarily due to", "The current year benefited from") read as the change the sentence
+before states, a whole sentence before a line of it cut mid-sentence (`_ends_cut`: "... foreign currency (1.9 pp) and"), then by its coverage of the
 whole question and the context's rank. The answer opens with the causes (the text from the marker on, up to a
 bullet; "driven by: • A • B" its bullets; a sentence that ends at its marker, "was primarily due to:", the lines
 after it), then quotes the whole sentence, cited; at most one more such sentence follows, then the unit that states
@@ -39,7 +40,7 @@ CAUSE = re.compile(
     r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
     r"(?:driven by|due (?:primarily |mainly |largely |principally |in part |partly )?to|as a result of|resulting from|"
     r"result(?:ed|s)? from|attributable to|attributed to|caused by|because of|reflect(?:s|ed|ing)|owing to|"
-    r"led by|on account of|associated with higher|associated with lower)\b")
+    r"led by|on account of|associated with higher|associated with lower|benefit(?:t?ed|s)? from)\b")
 # words of asking for causes and of a change, which every sentence of a change holds or none does
 _ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
                      "reason", "reasons", "explain", "explains", "led", "lead", "factors", "factor", "contributed",
@@ -113,6 +114,7 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         fit += 0.1 * of_measure(opening) if any(w[:5] in opening.lower() for w in measure) else 0.0
         fit -= 0.2 if _qualified(stated, measure, question) else 0.0
         fit -= 0.3 if states_intention(stated, question, measure) else 0.0  # an outlook is no past change's cause
+        fit -= 0.2 if _ends_cut(unit) else 0.0  # a line cut mid-sentence after the whole sentence that holds it
         # the change the question states ("net sales fell ~5%") is the one whose causes it asks: "decreased 4.9%"
         fit += 0.3 if sizes and any(_near(p, q) for p in _percents(f"{before} {stated}") for q in sizes) else 0.0
         candidates.append((subject + fit, s, rank, unit, causes, ctx))
@@ -162,9 +164,20 @@ def _qualified(stated: str, measure: list[str], question: str) -> bool:
                 and m.group(1).lower() not in ("the", "our", "total", "consolidated", "its", "net", "gross"))
 
 
-_ANAPHOR = re.compile(r"(?i)^\W*(?:(?:for|in) [^,]{3,40},\s*)?(?:the|this|these|that|such) (?:increases?|decreases?|"
-                      r"declines?|changes?|improvements?|growth|rises?|reductions?|deteriorations?)\b(?! in\b| of\b)")
+_ANAPHOR = re.compile(r"(?i)^\W*(?:(?:for|in) [^,]{3,40},\s*)?(?:(?:the|this|these|that|such) (?:increases?|decreases?|"
+                      r"declines?|changes?|improvements?|growth|rises?|reductions?|deteriorations?)\b(?! in\b| of\b)|"
+                      r"(?:the current|this|the) (?:year|period|quarter)\b(?=\s+(?:was|were|benefit|reflect)))")
+# a subject that refers back to the change the sentence before states: "the decrease was primarily due to", "The
+# current year benefited from" (a period as the subject: the change is the one just stated)
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)")
+
+
+def _ends_cut(unit: str) -> bool:
+    """Does `unit` end mid-sentence: a conjunction, preposition, article or comma last, or no closing punctuation
+    ("... foreign currency (1.9 pp) and": a line of the sentence that goes on at the next line)?"""
+    tail = " ".join(unit.split())
+    return bool(tail) and (re.search(r"(?i)(?:\b(?:and|or|of|the|a|an|to|by|with|for|in|from|as|higher|lower)|,)$", tail)
+                           is not None or tail[-1] not in ".;:!?)]\"”’'%")
 
 
 def _percents(text: str) -> list[float]:

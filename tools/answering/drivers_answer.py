@@ -40,7 +40,7 @@ CAUSE = re.compile(
     r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
     r"(?:driven by|due (?:primarily |mainly |largely |principally |in part |partly )?to|as a result of|resulting from|"
     r"result(?:ed|s)? from|attributable to|attributed to|caused by|because of|reflect(?:s|ed|ing)|owing to|"
-    r"led by|on account of|associated with higher|associated with lower|benefit(?:t?ed|s)? from)\b")
+    r"led by|on account of|associated with higher|associated with lower|benefit+ed from)\b")
 # words of asking for causes and of a change, which every sentence of a change holds or none does
 _ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
                      "reason", "reasons", "explain", "explains", "led", "lead", "factors", "factor", "contributed",
@@ -97,7 +97,7 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     sizes = _percents(question)
     for i, (_cov, s, rank, unit, ctx) in enumerate(units):
         # "the decrease was primarily due to ...": its change is the one the sentence before states
-        before = units[i - 1][3] if i and units[i - 1][2] == rank and _ANAPHOR.match(quote(unit)) else ""
+        before = _sentence_before(unit, ctx) if _ANAPHOR.match(quote(unit)) else ""
         found = _causes_of(unit, of_measure, before)
         if found is None:
             continue
@@ -106,9 +106,9 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         if own < 2:  # "... was primarily due to:" ending the unit: the causes are the lines after it
             after = [u for _c, _s, r, u, _x in units[i + 1: i + 4] if r == rank]
             causes = " ".join([causes.rstrip(":"), *(" ".join(_BULLET.sub(" ", u).split()) for u in after)])
-        said = _direction(stated)
+        said = _direction(f"{before} {stated}")  # an anaphor's change: the sentence before's direction and year
         fit = 0.3 if asked and said == asked else -0.3 if asked and said == -asked else 0.0
-        fit += period_fit(unit, facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
+        fit += period_fit(f"{before} {unit}", facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
         # the measure as the sentence's subject, not after a qualifying clause (an anaphor's: the sentence before's)
         opening = quote(before or unit)[:40]
         fit += 0.1 * of_measure(opening) if any(w[:5] in opening.lower() for w in measure) else 0.0
@@ -170,6 +170,15 @@ _ANAPHOR = re.compile(r"(?i)^\W*(?:(?:for|in) [^,]{3,40},\s*)?(?:(?:the|this|the
 # a subject that refers back to the change the sentence before states: "the decrease was primarily due to", "The
 # current year benefited from" (a period as the subject: the change is the one just stated)
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)")
+
+
+def _sentence_before(unit: str, ctx: dict) -> str:
+    """The sentence right before `unit` in its context's text ('' when it opens the context or is not found)."""
+    text = " ".join(str(ctx.get("text") or "").split())
+    at = text.find(" ".join(unit.split())[:60])
+    if at <= 0:
+        return ""
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text[:at].rstrip())[-1]
 
 
 def _ends_cut(unit: str) -> bool:

@@ -50,6 +50,7 @@ from finrag.tools.answering.fast_path import (
     reader_summary,
     run_reader,
 )
+from finrag.tools.answering.list_answer import list_evidence
 from finrag.tools.answering.number_check import unmatched_note, unmatched_numbers
 from finrag.tools.answering.page_labels import with_printed_labels
 from finrag.tools.answering.route_notes import answer_caveats, instruction_of_fallback, unanswerable_answer
@@ -120,7 +121,8 @@ def window_room(cfg: Configuration, model, question: str, ratio: float = 1.0) ->
 
 def _form_evidence(state: FinragState, cfg: Configuration, contexts: list[dict]) -> list[dict]:
     """The routed filings' chunks holding the sentence a count, date or name question asks, not in `contexts` yet
-    (`tools/retrieval/form_evidence.py`); [] for other questions, or when the index cannot be read."""
+    (`tools/retrieval/form_evidence.py`), or the one that enumerates a list question's noun saying how many
+    (`list_answer.list_evidence`); [] for other questions, or when the index cannot be read."""
     facts = question_facts(state)
     if not facts.form:
         return []
@@ -129,6 +131,8 @@ def _form_evidence(state: FinragState, cfg: Configuration, contexts: list[dict])
                                      cast(Optional[dict], state.get("extracted")))
     try:
         store = reader_of(cfg)
+        if facts.form == "list":  # the sentence that enumerates the asked noun, saying how many
+            return list_evidence(store, routed, facts.form_nouns, contexts)
         return form_evidence(store, routed, facts, keywords, contexts, _company_words(state, cfg))
     except Exception:  # no index to read chunks from: the context stays as retrieved
         return []

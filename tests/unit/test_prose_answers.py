@@ -31,7 +31,8 @@ def test_the_form_of_a_question():
     assert form("Who are the primary customers of Boeing as of FY2022?") == "list"  # several, not one name
     assert form("What was Nike's revenue in FY2021?") == ""
     assert "associates" in read_question("How many employees did Nike have?").form_nouns
-    assert read_question("how many retail stores does Nike operate").form_nouns == ["stores", "store"]
+    assert read_question("how many retail stores does Nike operate").form_nouns[:2] == ["stores", "store"]
+    assert "locations" in read_question("how many retail stores does Nike operate").form_nouns  # the filing's word
     assert read_question("How many full-time and part-time employees did Amazon have?").form_nouns[0] == "employees"
 
 

@@ -14,7 +14,9 @@ against), the asked year (`prose_units.period_fit`), the measure opening the sen
 expectation before the measure, `yesno_answer.states_intention`), the asked measure before a qualified one the
 question does not ask ("Organic Net Sales" for "net sales", `_qualified`), and, where the question names no segment,
 the sentence stating the largest amount (`_amount`: the company's own statement of the measure, not a segment's part
-of it), then by its coverage of the
+of it), a change of the size the question states ("net sales fell ~5%": "decreased 4.9%", `_near`), a subject that
+refers back ("the decrease was primarily due to", "The current year benefited from") read as the change the sentence
+before states, a whole sentence before a line of it cut mid-sentence (`_ends_cut`: "... foreign currency (1.9 pp) and"), then by its coverage of the
 whole question and the context's rank. The answer opens with the causes (the text from the marker on, up to a
 bullet; "driven by: • A • B" its bullets; a sentence that ends at its marker, "was primarily due to:", the lines
 after it), then quotes the whole sentence, cited; at most one more such sentence follows, then the unit that states
@@ -38,7 +40,7 @@ CAUSE = re.compile(
     r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
     r"(?:driven by|due (?:primarily |mainly |largely |principally |in part |partly )?to|as a result of|resulting from|"
     r"result(?:ed|s)? from|attributable to|attributed to|caused by|because of|reflect(?:s|ed|ing)|owing to|"
-    r"led by|on account of|associated with higher|associated with lower)\b")
+    r"led by|on account of|associated with higher|associated with lower|benefit+ed from)\b")
 # words of asking for causes and of a change, which every sentence of a change holds or none does
 _ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
                      "reason", "reasons", "explain", "explains", "led", "lead", "factors", "factor", "contributed",
@@ -92,8 +94,11 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     asked = _direction(question)
     units = list(covered_units(question, keywords, contexts))
     candidates = []
+    sizes = _percents(question)
     for i, (_cov, s, rank, unit, ctx) in enumerate(units):
-        found = _causes_of(unit, of_measure)
+        # "the decrease was primarily due to ...": its change is the one the sentence before states
+        before = _sentence_before(unit, ctx) if _ANAPHOR.match(quote(unit)) else ""
+        found = _causes_of(unit, of_measure, before)
         if found is None:
             continue
         subject, causes, stated = found
@@ -101,13 +106,17 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         if own < 2:  # "... was primarily due to:" ending the unit: the causes are the lines after it
             after = [u for _c, _s, r, u, _x in units[i + 1: i + 4] if r == rank]
             causes = " ".join([causes.rstrip(":"), *(" ".join(_BULLET.sub(" ", u).split()) for u in after)])
-        said = _direction(stated)
+        said = _direction(f"{before} {stated}")  # an anaphor's change: the sentence before's direction and year
         fit = 0.3 if asked and said == asked else -0.3 if asked and said == -asked else 0.0
-        fit += period_fit(unit, facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
-        opening = quote(unit)[:40].lower()  # the measure as the sentence's subject, not after a qualifying clause
-        fit += 0.1 * of_measure(quote(unit)[:40]) if any(w[:5] in opening for w in measure) else 0.0
+        fit += period_fit(f"{before} {unit}", facts) - (0.3 if own < 4 else 0.0)  # a sentence that names its causes itself first
+        # the measure as the sentence's subject, not after a qualifying clause (an anaphor's: the sentence before's)
+        opening = quote(before or unit)[:40]
+        fit += 0.1 * of_measure(opening) if any(w[:5] in opening.lower() for w in measure) else 0.0
         fit -= 0.2 if _qualified(stated, measure, question) else 0.0
         fit -= 0.3 if states_intention(stated, question, measure) else 0.0  # an outlook is no past change's cause
+        fit -= 0.2 if _ends_cut(unit) else 0.0  # a line cut mid-sentence after the whole sentence that holds it
+        # the change the question states ("net sales fell ~5%") is the one whose causes it asks: "decreased 4.9%"
+        fit += 0.3 if sizes and any(_near(p, q) for p in _percents(f"{before} {stated}") for q in sizes) else 0.0
         candidates.append((subject + fit, s, rank, unit, causes, ctx))
     if not candidates:
         return ""
@@ -155,10 +164,46 @@ def _qualified(stated: str, measure: list[str], question: str) -> bool:
                 and m.group(1).lower() not in ("the", "our", "total", "consolidated", "its", "net", "gross"))
 
 
-def _causes_of(unit: str, of_measure: Callable[[str], float]) -> Optional[tuple[float, str, str]]:
+_ANAPHOR = re.compile(r"(?i)^\W*(?:(?:for|in) [^,]{3,40},\s*)?(?:(?:the|this|these|that|such) (?:increases?|decreases?|"
+                      r"declines?|changes?|improvements?|growth|rises?|reductions?|deteriorations?)\b(?! in\b| of\b)|"
+                      r"(?:the current|this|the) (?:year|period|quarter)\b(?=\s+(?:was|were|benefit|reflect)))")
+# a subject that refers back to the change the sentence before states: "the decrease was primarily due to", "The
+# current year benefited from" (a period as the subject: the change is the one just stated)
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b)")
+
+
+def _sentence_before(unit: str, ctx: dict) -> str:
+    """The sentence right before `unit` in its context's text ('' when it opens the context or is not found)."""
+    text = " ".join(str(ctx.get("text") or "").split())
+    at = text.find(" ".join(unit.split())[:60])
+    if at <= 0:
+        return ""
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text[:at].rstrip())[-1]
+
+
+def _ends_cut(unit: str) -> bool:
+    """Does `unit` end mid-sentence: a conjunction, preposition, article or comma last, or no closing punctuation
+    ("... foreign currency (1.9 pp) and": a line of the sentence that goes on at the next line)?"""
+    tail = " ".join(unit.split())
+    return bool(tail) and (re.search(r"(?i)(?:\b(?:and|or|of|the|a|an|to|by|with|for|in|from|as|higher|lower)|,)$", tail)
+                           is not None or tail[-1] not in ".;:!?)]\"”’'%")
+
+
+def _percents(text: str) -> list[float]:
+    """The percentages `text` writes ("~5%", "36 percent")."""
+    return [float(m.group(1)) for m in _PERCENT.finditer(text)]
+
+
+def _near(stated: float, asked: float) -> bool:
+    """Is the stated change the asked one, rounded as a question rounds it ("~5%" for 4.9%, "36%" for 36.2%)?"""
+    return abs(stated - asked) <= max(0.6, 0.1 * asked)
+
+
+def _causes_of(unit: str, of_measure: Callable[[str], float], before: str = "") -> Optional[tuple[float, str, str]]:
     """(the share of the measure its subject speaks of, the causes, the part that states the change) of a unit that
     names a change's causes: "<the measure changed> <marker> <causes>", or a marker opening it, "As a result of <causes>,
-    <the measure changed>"; None for a unit that names none, or whose subject is not the measure."""
+    <the measure changed>"; None for a unit that names none, or whose subject is not the measure. `before`: the
+    sentence before, when this one's subject is an anaphor of its change ("the decrease was primarily due to")."""
     marker = CAUSE.search(unit)
     if marker is None:
         return None
@@ -169,7 +214,7 @@ def _causes_of(unit: str, of_measure: Callable[[str], float]) -> Optional[tuple[
         stated = unit[comma + 2:]
         subject = of_measure(stated)
         return (subject, " ".join(unit[marker.start(): comma].split()), stated) if subject >= _MEASURED else None
-    subject = of_measure(unit[: marker.start()])
+    subject = of_measure(f"{before} {unit[: marker.start()]}")  # an anaphor's change: the sentence before's
     if subject < _MEASURED:
         return None
     bullets = [b.strip(" ;") for b in _BULLET.split(" ".join(unit[marker.start():].split()))]

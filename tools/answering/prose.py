@@ -30,7 +30,14 @@ from finrag.tools.question import read_question
 from finrag.tools.retrieval.form_evidence import MIN_COVER, TopicCover, topic_of
 from finrag.tools.vocabulary.answer_shapes import answer_piece, period_date, whole_count
 
-__all__ = ["form_answer", "prose_answer"]
+__all__ = ["cut_short", "form_answer", "prose_answer"]
+
+
+def cut_short(unit: str) -> float:
+    """0.1 when `unit` opens in the middle of a sentence (its first word lower case, or a conjunction: the chunk
+    began there, so its subject and what it enumerates "respectively" are lost); 0.0 otherwise."""
+    head = unit.lstrip(" \t\n•●-–—")
+    return 0.1 if re.match(r"(?:[a-z]|(?:and|or|but|respectively)\b)", head) else 0.0
 
 
 def prose_answer(question: str, keywords: list[str], contexts: list[dict], company_words: frozenset[str] = frozenset(),
@@ -66,8 +73,10 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
     2024") takes any such sentence, and a date question whose topic is its frame ("When does Adobe's fiscal year
     end?") speaks of that (`form_topic`). The one covering most of the topic leads, a sentence naming an asked
     year first (`period_fit`), a date that is a period's end ("the year ended December 31, 2018") last
-    (`period_date`: a date question asks an event's or a calendar's date, not a report's period), and for a count
-    whose topic is only its noun, the company's whole count before a part of it (`whole_count`)."""
+    (`period_date`: a date question asks an event's or a calendar's date, not a report's period), a sentence cut
+    short by its chunk's start after a whole one (`cut_short`: "and 782 warehouses ... respectively" lost the
+    subject and the order of its counts), and for a count whose topic is only its noun, the company's whole count
+    before a part of it (`whole_count`)."""
     facts = facts if facts is not None else read_question(question)
     if form == "name":  # the company the question names, and the filings' own ids
         company = company | company_words(question, contexts)
@@ -87,7 +96,8 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         near = max(on_topic, before * 0.8) if form == "name" else on_topic
         if near >= MIN_COVER and answer_piece(form, unit, nouns, company, asked) is not None:
             whole = 0.1 if form == "count" and not topic and whole_count(unit, nouns) else 0.0
-            holding.append((near + period_fit(unit, facts) - period_date(form, unit) + whole + s - cov, rank, unit, ctx))
+            holding.append((near + period_fit(unit, facts) - period_date(form, unit) + whole - cut_short(unit) + s - cov,
+                            rank, unit, ctx))
         before = max(on_topic, before * 0.8)
     if not scored:
         return ""

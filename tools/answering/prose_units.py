@@ -7,9 +7,10 @@ words, and the closest passage shown when no sentence answers.
   name answering a question is someone else's; a topic word is no company word, nor a title written by its letters,
   "CEO").
 * `topic_words(question, contexts)`: what a sentence must speak of to answer the question: its content words,
-  without the asked company's, the years and form numbers, and the words every question has ("fiscal", "year"), of
+  without the asked company's, the years and form numbers ("FY21", "YE2017"), and the words every question has ("fiscal", "year"), of
   its first sentence only (a second one, "If gross margin is not a useful metric, say so", instructs); a
-  compound of frame words ("year-end", "fiscal-year") is frame too (a sentence says "As of December 31");
+  compound of frame words ("year-end", "fiscal-year") is frame too (a sentence says "As of December 31"); a phrase
+  read in the filing's words first (`vocabulary.synonyms.filing_words`: "buy back" -> "repurchase");
   `named_words`: those the question writes as names ("Mexico", "737").
 * `period_fit(unit, facts)`: a small preference for the unit that names the asked year, and against a quarter's
   unit when the question asks none.
@@ -25,6 +26,7 @@ from finrag.tools.answering.extractive import context_label
 from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 from finrag.tools.retrieval.vocabulary import STOPWORDS
 from finrag.tools.vocabulary.dates import MONTH_TOKENS
+from finrag.tools.vocabulary.synonyms import filing_words
 
 __all__ = ["asked_company_docs", "best_passage", "closest", "company_of_id", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
@@ -90,22 +92,23 @@ def asked_company_docs(question: str, contexts: list[dict]) -> set[str]:
 
 def _shortens(short: str, name: str) -> bool:
     """Is `short` a ticker or initialism of the one-word `name` ("fl" of 'footlocker', "lmt" of 'lockheedmartin'):
-    its first letter then its others, in order, in the name?"""
+    its first letter then its others, in order, in a name at least two letters longer ("amzn" of 'amazon')?"""
     letters = iter(name[1:])
-    return name[:1] == short[:1] and len(name) > len(short) + 2 and all(c in letters for c in short[1:])
+    return name[:1] == short[:1] and len(name) >= len(short) + 2 and all(c in letters for c in short[1:])
 
 
 def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] = frozenset()) -> list[str]:
     """The question's content words a sentence answering it speaks of (see the module docstring); `also_drop`: the
     words of the form itself ("why", "drove")."""
     company = _asked_company(question, contexts) - {"gross", "net", "operating"}
-    asked = re.split(r"\?\s+(?=\S)", question.strip())[0]  # its first sentence: "If X is not useful, say so" is no topic
+    # its first sentence ("If X is not useful, say so" is no topic), in the filing's words ("buy back": "repurchase")
+    asked = filing_words(re.split(r"\?\s+(?=\S)", question.strip())[0])
     out: list[str] = []
     for tok in re.findall(r"[a-z0-9][a-z0-9&-]*", asked.lower().replace("’", "'")):
         tok = tok.strip("-")
         if (len(tok) < 2 or tok in STOPWORDS or tok in _FRAME or tok in also_drop or tok in company
                 or ("-" in tok and all(part in _FRAME for part in tok.split("-")))  # "year-end", "fiscal-year"
-                or re.fullmatch(r"(?:fy|q)?(?:19|20)\d\d|(?:fy|q)\d+|\d{1,2}|\d+-[kq]", tok)):
+                or re.fullmatch(r"(?:fy|q|ye|cy)?(?:19|20)\d\d|(?:fy|q|ye|cy)\d+|\d{1,2}|\d+-[kq]", tok)):
             continue
         if tok not in out:
             out.append(tok)

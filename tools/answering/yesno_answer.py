@@ -40,6 +40,7 @@ from finrag.tools.answering.prose_units import (
     topic_words,
 )
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
+from finrag.tools.vocabulary.synonyms import filing_words, same_as
 
 __all__ = ["asked_verb", "decides_no", "states_act", "states_intention", "yesno_answer"]
 
@@ -72,17 +73,19 @@ def decides_no(clause: str, question: str) -> bool:
 
 def _is_prose(unit: str) -> bool:
     """A sentence, not a table's row or a run of cells (a list of exhibits, a table of figures): no cell bars, at most
-    400 characters, and under a fifth of its words figures."""
+    400 characters, and under a fifth of its words figures (a year is no figure: "no repurchases in 2029, 2030 or
+    2031" is a sentence)."""
     words = unit.split()
-    figures = sum(1 for w in words if re.fullmatch(r"[$(]*[\d.,%)]+", w))
+    figures = sum(1 for w in words if re.fullmatch(r"[$(]*[\d.,%)]+", w) and not re.fullmatch(r"(?:19|20)\d\d[.,]?", w))
     return "|" not in unit and len(unit) <= 400 and figures <= len(words) / 5
 
 
 class _VerbCoverage:
-    """The share of the topic words a text speaks of, a verb also by its irregular past forms (`_IRREGULAR`)."""
+    """The share of the topic words a text speaks of, a verb also by its irregular past forms (`_IRREGULAR`), a word
+    also by a filing's word for the same thing (`vocabulary.synonyms.same_as`: "workforce" by "employees")."""
 
     def __init__(self, topic: list[str]):
-        self.words = [KeywordCoverage([w, *_IRREGULAR.get(w, ())]) for w in topic]
+        self.words = [KeywordCoverage([w, *_IRREGULAR.get(w, ()), *same_as(w)]) for w in topic]
 
     def __call__(self, text: str) -> float:
         return sum(1 for w in self.words if w(text) > 0) / len(self.words) if self.words else 0.0
@@ -144,6 +147,7 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     "Did Apple repurchase shares" is decided by "the Company repurchased 499 million shares")."""
     if not contexts:
         return ""
+    question = filing_words(question)  # the act asked in the filing's words ("buy back": "repurchase")
     topic = topic_words(question, contexts, also_drop=company) or keywords
     named = named_words(question, topic)
     coverage = _VerbCoverage(topic)

@@ -23,10 +23,14 @@ import re
 
 from finrag.state.question import AnswerForm
 from finrag.tools.vocabulary.answer_shapes import PLACE_KINDS
+from finrag.tools.vocabulary.synonyms import WORKFORCE, same_as
 
 __all__ = ["answer_form", "form_nouns"]
 
-_COUNT = re.compile(r"(?i)\bhow many\b|\bnumber of\b|\b[a-z]+ count\b|\bheadcount\b")
+# a workforce's or a store count's size is its count ("total workforce size", "the size of its workforce")
+_COUNTED = "|".join(w for w in (*WORKFORCE, *same_as("stores"), "stores") if " " not in w)
+_COUNT = re.compile(r"(?i)\bhow many\b|\bnumber of\b|\b[a-z]+ count\b|\bheadcount\b|"
+                    rf"\b(?:{_COUNTED})\s+size\b|\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?(?:{_COUNTED})\b")
 _DATE = re.compile(r"(?i)^\s*(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
                    r"as of what date\b)")
 # one name asked for: "who is/was/signed ...", "which firm ..." ("who are the customers" asks for a list)
@@ -76,14 +80,13 @@ _LIST = re.compile(
 _MEASURE_NOUN = re.compile(r"(?i)(?:revenues|sales|earnings|expenses|costs|assets|liabilities|margins|rates|ratios|"
                            r"flows|amounts|figures|totals|values|numbers|years|periods|days|months|quarters|"
                            r"dollars|percentages|shares)$")
-_WORKFORCE = ("employees", "employee", "people", "associates", "team members", "workers", "staff", "workforce",
-              "headcount")
-# the nouns of a workforce: a count of any is written with any ("how many people work for" / "152,700 employees")
-_SYNONYMS = {noun: _WORKFORCE for noun in ("employees", "headcount", "people", "workers", "staff", "associates",
-                                           "workforce", "ftes", "personnel")}
+# the nouns of a workforce, of a store count: a count of any is written with any ("how many people work for" /
+# "152,700 employees"; "store count" / "2,858 stores"): `vocabulary.synonyms`
 _NOUN_AFTER = re.compile(r"(?i)\b(?:how many|number of)\s+(?:(?:full|part)-time\s+(?:and\s+(?:full|part)-time\s+)?|total\s+|"
                          r"retail\s+|active\s+)?([a-z][a-z-]+)")
-_NOUN_BEFORE = re.compile(r"(?i)\b([a-z]+)\s+count\b")
+_NOUN_BEFORE = re.compile(rf"(?i)\b([a-z]+)\s+count\b|\b({_COUNTED})\s+size\b")
+# the size of a workforce is its count ("Lockheed's total workforce size", "the size of its workforce")
+_SIZE_OF = re.compile(rf"(?i)\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?({_COUNTED})\b()")
 
 
 def _list_noun(text: str) -> str:
@@ -153,10 +156,10 @@ def form_nouns(text: str, form: str) -> tuple[str, ...]:
         return ("customer",) if re.search(r"(?i)\bcustomer\b(?!s)", text) else ()
     if form != "count":
         return ()
-    m = _NOUN_AFTER.search(text) or _NOUN_BEFORE.search(text)
-    noun = (m.group(1).lower() if m else "headcount" if re.search(r"(?i)headcount", text) else "")
+    m = _NOUN_AFTER.search(text) or _NOUN_BEFORE.search(text) or _SIZE_OF.search(text)
+    noun = ((m.group(1) or m.group(2)).lower() if m else "headcount" if re.search(r"(?i)headcount", text) else "")
     if noun == "employee":
         noun = "employees"
     if not noun:
         return ()
-    return _SYNONYMS.get(noun, (noun, noun.rstrip("s")))
+    return tuple(dict.fromkeys((noun, noun.rstrip("s"), *same_as(noun))))

@@ -21,12 +21,13 @@ from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.tools.retrieval.vocabulary import SENTENCE_END, STOPWORDS, stem
 from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, CUSTOMER_SHAPE_WORDS, answer_piece
+from finrag.tools.vocabulary.synonyms import same_as
 
 __all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "form_evidence", "topic_of"]
 
 # the words that ask a count, a date or a name, not what it is of
 _FORM_WORDS = frozenset((
-    "how", "many", "much", "number", "count", "headcount", "total", "roughly", "approximately", "about", "when",
+    "how", "many", "much", "number", "count", "size", "headcount", "total", "roughly", "approximately", "about", "when",
     "date", "day", "month", "year", "years", "fiscal", "fy", "who", "whom", "which", "what", "name", "named",
     "end", "ended", "ending", "as", "of", "per", "according", "report", "form", "filing", "10-k", "10-q", "10",
     "k", "q", "latest", "current", "currently", "work", "works", "worked", "working", "employ", "employs",
@@ -61,12 +62,14 @@ class TopicCover:
     five letters (a shorter word whole, or with an inflection: "end", "ends", "ended"): a word and its derivations
     share them ("acquire", "acquired", "acquisition"; "divest", "Divestiture"; "close", "closing"); an officer's
     title asked by its letters counts where it is written in words ("CEO", "Chief Executive Officer"), headquarters
-    where the cover's "principal executive offices" are."""
+    where the cover's "principal executive offices" are, a word where a filing's word for the same thing is
+    (`vocabulary.synonyms.same_as`: "workforce" where "employees" is)."""
 
     def __init__(self, topic: Sequence[str]):
         self.probes = [re.compile(r"(?<![a-z0-9])(?:" + re.escape(w[:5]) + (r"" if len(w) > 5 else
                                                                              r"(?:s|es|d|ed|ing)?(?![a-z0-9])")
-                                  + (f"|{re.escape(SPELLED_OUT[w])}" if w in SPELLED_OUT else "") + ")")
+                                  + (f"|{re.escape(SPELLED_OUT[w])}" if w in SPELLED_OUT else "")
+                                  + "".join(rf"|\b{re.escape(o)}" for o in same_as(w)) + ")")
                        for w in dict.fromkeys(t.lower() for t in topic)]
 
     def __call__(self, text: str) -> float:

@@ -8,4 +8,5 @@ judgements.py: the judgement catalog (`data/judgement_catalog.toml`): which cata
 statements.py: the financial statements' titles and what a question asks of them.
 dates.py: month names and abbreviations, ISO dates, two-digit years, dates as filings write them.
 answer_shapes.py: what a sentence answering a count, date or name question holds.
+synonyms.py: the words a filing writes for what a question asks with other words ("workforce" / "employees").
 """

@@ -79,11 +79,12 @@ _LEGAL = frozenset(("the", "llp", "llc", "inc", "corporation", "company"))
 
 
 _WHOLE = re.compile(r"(?i)\btotal\b|\bworldwide\b|\bglobal\b|\bin all\b|"
-                    r"\b(?:we|company\)?|it|inc\.|corporation)\s+(?:had|have|has|employ\w*)\b")
+                    r"\b(?:we|company\)?|it|inc\.|corporation)\s+(?:had|have|has|employ\w*|operat(?:ed|es|e))\b")
 
 
 def whole_count(unit: str, nouns: tuple[str, ...]) -> bool:
     """Does the count that `unit` states (`answer_piece`) count the whole ("we had approximately 73,300 employees",
+    "we operated 2,858 ... stores",
     "Boeing's total workforce was approximately 172,000", "152,700 employees worldwide"), not a part of it
     ("14,000 Boeing employees leveraged our tuition assistance program")? Read in the 80 characters before the count
     (a clause: "we had a highly skilled workforce made up of approximately 116,000") and the 20 after it."""

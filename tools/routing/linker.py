@@ -56,6 +56,7 @@ from finrag.tools.routing.subject import (
     LINE_ITEM_NEXT,
     SUBJECT_MARK,
     after_opening_item,
+    auxiliary_subject,
     business_subject,
     compared_lower_names,
     legal_form_after,
@@ -253,7 +254,8 @@ class Linker:
                 if POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
                                                                       text[end:end + 16]):
                     return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
-            if kind == "name" and (why := business_subject(text, start, end)):
+            if kind == "name" and ((why := business_subject(text, start, end))
+                                   or (z < 4.2 and (why := auxiliary_subject(text, start, end)))):
                 return ACCEPT, f"'{surface}' in lower case, an English word: {why}; {SUBJECT_MARK}"
             if z < 4.2 and kind == "name" and (why := after_opening_item(text, start)):
                 return 0.55, f"'{surface}' in lower case, a rare English word: {why}; {SUBJECT_MARK}"

@@ -31,7 +31,7 @@ from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
 
 __all__ = ["GENERIC_SUBJECT", "after_opening_item", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
-           "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
+           "auxiliary_subject", "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
            "owner_of_line_item", "prominent"]
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
@@ -121,6 +121,21 @@ def after_opening_item(text: str, start: int) -> str:
     item = expand_shorthand(head.strip())
     return "it follows the line item that opens a terse question" if LINE_ITEM.fullmatch(item) or (
         METRIC.fullmatch(item)) else ""
+
+
+_AUXILIARY = r"(?:did|does|do|is|was|are|were|has|have|had|will|can)"
+_AUX_OPENS = re.compile(rf"(?i)(?:^|[,;:?!.]\s*|\b(?:how|why|when|where|what|which|who)\b[^,;:?!.]*?\s){_AUXILIARY}\s+$")
+_AFTER_SUBJECT = re.compile(r"^(?:\s+[a-z][\w\-]*|\s*(?:[,?.!]|$)|\s+(?:in|during|for)\b)")
+
+
+def auxiliary_subject(text: str, start: int, end: int) -> str:
+    """Why the lower-case word at text[start:end] is the subject of a question's auxiliary ('' when it is not): right
+    after an auxiliary that opens the question or its clause ("did boeing pay ...", "how much did verizon spend
+    ...", "how capital intensive is adobe?"), with no article or determiner between: a common noun there takes one
+    ("did the company pay"), a bare singular word in that place is a name."""
+    if not _AUX_OPENS.search(text[:start]) or not _AFTER_SUBJECT.match(text[end:]):
+        return ""
+    return "the bare subject of the question's auxiliary"
 
 
 def business_subject(text: str, start: int, end: int) -> str:

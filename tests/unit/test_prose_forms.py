@@ -10,6 +10,7 @@ from finrag.tools.answering.fast_path import offline_answer
 from finrag.tools.answering.prose import prose_answer
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.question import read_question
+from finrag.tools.question.form import answer_form
 from finrag.tools.retrieval.query_rewrite import offline_rewrite
 
 
@@ -175,3 +176,16 @@ def test_the_plural_of_a_list_is_the_object_of_list_or_identify():
     for q, noun in (("Identify Boeing's business segments", "segments"), ("list all of Apple's segments", "segments"),
                     ("Name the three largest customers of Lockheed", "customers")):
         assert answer_form(q) == "list" and form_nouns(q, "list") == (noun,), q
+
+
+@pytest.mark.parametrize("question", [
+    "globex corp - did they cut the dividend in 2019?",
+    "Initech buybacks last year: were there any?",
+    "Acme Widgets 2020 \u2014 does it lease its plants?",
+])
+def test_a_yes_no_after_its_topic_set_off_by_a_dash_or_a_colon(question):
+    assert answer_form(question) == "yesno"
+
+
+def test_a_dash_before_no_auxiliary_asks_no_yes_no():
+    assert answer_form("What is Acme's dividend - annual?") != "yesno"

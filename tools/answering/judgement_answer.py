@@ -20,6 +20,8 @@ missing and gives no verdict.
 """
 from __future__ import annotations
 
+import re
+
 from typing import Callable, Optional
 
 from finrag.state.question import QuestionFacts
@@ -70,6 +72,20 @@ def _figures(result: ReaderResult) -> str:
     """The computation as the metric answer shows it: from its formula on (the formula, every input cited)."""
     at = result.answer.find("Formula:")
     return result.answer[at:].strip() if at >= 0 else result.answer.strip()
+
+
+_INPUT = re.compile(r"(?:^\s*|;\s*)([A-Za-z][\w&%,' -]*?) (?:FY|Q[1-4] )\d{4}[^=;]*= (\(?-?\$?[\d,.]+\)?(?: (?:million|billion|thousand))?)")
+
+
+def _inputs_brief(result: ReaderResult) -> str:
+    """The inputs of a computed figure, as its answer lists them after "Inputs:" ("capital expenditure $442 million,
+    total revenue $17,606 million"): a ratio judged is shown with the amounts it divides, which the filing states."""
+    at = result.answer.find("Inputs:")
+    if at < 0:
+        return ""
+    text = result.answer[at + len("Inputs:"):]
+    text = text[:m.start()] if (m := re.search(r"\. (?:Result|Average|Values)\b", text)) else text
+    return ", ".join(uniq(f"{name.strip()} {value}" for name, value in _INPUT.findall(text)))
 
 
 def _asked_year(facts: QuestionFacts, info: dict) -> Optional[int]:
@@ -132,6 +148,7 @@ def _level(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     reading = (metric.threshold_text if test.metric == NAMED and metric.threshold_text else test.reading)
     lead = (f"{'Yes' if passes else 'No'}: {_words(judgement, passes, info, metric)}, judged by its {period} figures: "
             f"its {metric.display} was {_value_text(metric, first.value)}"
+            + (f" ({inputs})" if (inputs := _inputs_brief(first)) else "")
             + (f" ({test.negative_reading})" if test.negative_reading and first.value < 0 else "")
             + f" {_cites(first)}.")
     parts = [lead]
@@ -201,7 +218,10 @@ def _trend(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     same = len(set(cites)) == 1  # one statement page for every year: cited once
     series = ", ".join(f"{period_label(y, quarter)} {_value_text(metric, v)}" + ("" if same else f" {c}") for (y, v), c in zip(values, cites))
     series += f" {cites[0]}" if same else ""
-    delta = (f"{v1 - v0:+.1f} percentage points" if metric.unit == "percent" else
+    # a margin's change is written in basis points too, as filings write it ("up 100 basis points")
+    places = metric.decimals if isinstance(metric.decimals, int) else 1
+    step = round(round(v1, places) - round(v0, places), places)  # the change between the values as shown
+    delta = (f"{step:+.1f} percentage points, {round(100 * step):+d} basis points" if metric.unit == "percent" else
              fmt_money(v1 - v0, "millions") if metric.unit == "currency" else f"{v1 - v0:+.2f}")
     moved = "rose" if v1 > v0 else "fell" if v1 < v0 else "was unchanged"
     change = (f"{moved} from {_value_text(metric, v0)} in {period_label(before, quarter)} to {_value_text(metric, v1)} "

@@ -53,8 +53,9 @@ _CUSTOMER = re.compile(r"(?i)\b(?:largest|biggest|principal|main|major|top|prima
 _WHERE = re.compile(r"(?i)^\s*(?:where\s+(?:is|are|was|were|does|did)\b[^?]*\b(?:headquarter\w*|located|based|"
                     r"incorporated|offices?)\b|in (?:which|what) (city|town|state|country)\b)")
 # the auxiliary verb opens the question, or its main clause after a short opening phrase ("At the time of its 2019
-# 10-K, was ...", "Per the 10-K, does ..."); "Could you list ..." is a request, not a yes/no
-_YESNO = re.compile(r"(?i)^\s*(?:[^,?]{3,60},\s*)?(?:does|did|do|is|are|has|have|had|was|were|can|could|will|would|should)\b"
+# 10-K, was ...", "Per the 10-K, does ..."), or after its topic set off by a dash or a colon ("acme dividends - did
+# they pay any?"); "Could you list ..." is a request, not a yes/no
+_YESNO = re.compile(r"(?i)^\s*(?:[^,?]{3,60}(?:,|\s[-–—:]|:))?\s*(?:does|did|do|is|are|has|have|had|was|were|can|could|will|would|should)\b"
                     r"(?!\s+(?:you|we|i)\b)")
 _EITHER_OR = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|higher|up) or (?:declined|decreased?|fallen|lower|"
                         r"worsened|down)\b")

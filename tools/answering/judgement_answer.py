@@ -21,7 +21,6 @@ missing and gives no verdict.
 from __future__ import annotations
 
 import re
-
 from typing import Callable, Optional
 
 from finrag.state.question import QuestionFacts

@@ -73,7 +73,8 @@ def _figures(result: ReaderResult) -> str:
     return result.answer[at:].strip() if at >= 0 else result.answer.strip()
 
 
-_INPUT = re.compile(r"(?:^\s*|;\s*)([A-Za-z][\w&%,' -]*?) (?:FY|Q[1-4] )\d{4}[^=;]*= (\(?-?\$?[\d,.]+\)?(?: (?:million|billion|thousand))?)")
+_INPUT = re.compile(r"(?:^\s*|;\s*)([A-Za-z][\w&%,' -]*?) ((?:FY|Q[1-4] )\d{4})[^=;]*= "
+                    r"(\(?-?\$?[\d,.]+\)?(?: (?:million|billion|thousand))?)")
 
 
 def _inputs_brief(result: ReaderResult) -> str:
@@ -84,7 +85,11 @@ def _inputs_brief(result: ReaderResult) -> str:
         return ""
     text = result.answer[at + len("Inputs:"):]
     text = text[:m.start()] if (m := re.search(r"\. (?:Result|Average|Values)\b", text)) else text
-    return ", ".join(uniq(f"{name.strip()} {value}" for name, value in _INPUT.findall(text)))
+    found = _INPUT.findall(text)
+    names = [name.strip() for name, _period, _value in found]
+    # an input read for two periods ("total revenue" of a growth) is named with its period
+    return ", ".join(uniq(f"{name}{f' {period}' if names.count(name) > 1 else ''} {value}"
+                          for name, (_n, period, value) in zip(names, found)))
 
 
 def _asked_year(facts: QuestionFacts, info: dict) -> Optional[int]:
@@ -218,8 +223,7 @@ def _trend(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     series = ", ".join(f"{period_label(y, quarter)} {_value_text(metric, v)}" + ("" if same else f" {c}") for (y, v), c in zip(values, cites))
     series += f" {cites[0]}" if same else ""
     # a margin's change is written in basis points too, as filings write it ("up 100 basis points")
-    places = metric.decimals if isinstance(metric.decimals, int) else 1
-    step = round(round(v1, places) - round(v0, places), places)  # the change between the values as shown
+    step = float(f"{v1 - v0:.1f}")  # the change in percentage points as shown; its basis points agree with it
     delta = (f"{step:+.1f} percentage points, {round(100 * step):+d} basis points" if metric.unit == "percent" else
              fmt_money(v1 - v0, "millions") if metric.unit == "currency" else f"{v1 - v0:+.2f}")
     moved = "rose" if v1 > v0 else "fell" if v1 < v0 else "was unchanged"

@@ -489,6 +489,8 @@ class Linker:
             fixed = self._typos.fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
         unknown += self._typos.lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
+        unknown += self._typos.opening_typo(text, [*taken, *((c.start, c.end) for c in [*names, *tickers, *unknown]
+                                                            if c.confidence > 0 or c.key)])
         products_of_unknown(text, names, [*names, *tickers])
         compared = bool(COMPARISON.search(text))
         if not compared:

@@ -40,6 +40,7 @@ from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import blank_check, derived_names
 from finrag.tools.routing.peers import peer_readings, peer_tails
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+from finrag.tools.routing.registrants import name_tails
 from finrag.tools.routing.shapes import (
     abbreviation_of_unknown,
     asked_of_group,
@@ -198,10 +199,6 @@ class Linker:
             self._longest_from[t[0]] = max(self._longest_from.get(t[0], 0), len(t))
         self._typos = Typos(self.alias_index, companies)
         self._peer_tails = peer_tails(companies)
-        self._name_tails: dict[str, int] = {}  # how many registrants' names end with each word ('bancorp')
-        for comp in companies.values():
-            if len(toks := alias_tokens(comp.name or "")) > 1:
-                self._name_tails[toks[-1]] = self._name_tails.get(toks[-1], 0) + 1
 
     # ------------------------------------------------------------------ names
     def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
@@ -499,7 +496,7 @@ class Linker:
                                                             if c.confidence > 0 or c.key)])
         products_of_unknown(text, names, [*names, *tickers])
         abbreviation_of_unknown(text, tickers, [*names, *tickers], LINE_ITEM)
-        generic_tail_of_unknown(text, names, self._name_tails, [*names, *tickers])
+        generic_tail_of_unknown(text, names, name_tails(), [*names, *tickers])
         compared = bool(COMPARISON.search(text))
         if not compared:
             owner_of_line_item(text, unknown, [*names, *tickers], LINE_ITEM_NEXT)

@@ -9,7 +9,8 @@ own, none of a benchmark set's phrases):
 * a registrant named by one generic word ("Bancorp") that ends an unknown capitalised name is not meant;
 * a ticker that is an English word, in capitals between the question's auxiliary and an adverb, is its subject;
 * a lower-case name of a large registrant as the bare subject of the question's verb ("did nike return"), and
-  "return on" inside a metric ("nike return on equity FY24").
+  "return on" inside a metric ("nike return on equity FY24"), a preposition dating the line item that a lower-case
+  name opens ("nike inventories at 5/31/2023").
 """
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ def key(reg):
     ("how much did nike spend on buybacks in fiscal 2023", ["NKE"]),    # the bare subject of the verb
     ("how much did the nike store spend", []),
     ("nike return on invested capital FY23", ["NKE"]),
+    ("nike inventories at 5/31/2023, as reported", ["NKE"]),          # a preposition that dates the item
 ])
 def test_tuned56_principles(reg, key, question, gold):
     expect(reg, key, question, gold)

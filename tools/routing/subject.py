@@ -91,6 +91,8 @@ _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|my|our|your|its|their
 _SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
 _PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
 _ITEM_OF = re.compile(r"(?i)(?<=[a-z])\s+of\s+(?=[a-z])|(?<=\breturn)\s+on\s+(?=[a-z])")
+_PERIOD_PREPOSITION = re.compile(r"(?i)\b(?:at|as\s+of|in|for|on|during)\s+(?:the\s+)?(?=\d|fy|q[1-4]|[1-4]q|h[12]|"
+                                 r"fiscal|year|quarter)")
 _AUXILIARY_BEFORE = re.compile(r"(?i)^\s*(?:how\s+(?:much|many)\s+[\w\s\-]{0,40}?|what\s+[\w\s\-]{0,40}?|why|when|"
                                r"where|how)?\s*\b(?:did|does|do|has|had|is|was|will|can|could|should)\s+$")
 _VERB_AFTER = re.compile(r"^\s+[a-z]{3,}\b")
@@ -138,6 +140,8 @@ def business_subject(text: str, start: int, end: int) -> str:
         # the question's first clause ("nike Dec qtr gross margin, how many bps down?"), a comparison's glue
         # ("netflix compared to disney ...") taken as the glue it is
         clause = _COMPARISON_GLUE.sub(" vs ", _CLAUSE_END.split(rest, 1)[0])
+        # a preposition that only dates the line item is the period's ("net debt at 12/31/2024", "capex in FY24")
+        clause = _PERIOD_PREPOSITION.sub(" ", clause)
         # "of" between two words of a line item is the item's own ("family of apps", "cost of revenue"), as "on"
         # is a return's ("return on assets")
         words = _WORD.findall(_ITEM_OF.sub(" ", clause))

@@ -5,7 +5,8 @@ own, none of a benchmark set's phrases):
   from a one-word name of five letters ("Merk"), the question's capitalised first word read for typos too;
 * well-known units and brands that file nothing of their own are the parent's aliases (TJX's store chains, GEICO);
 * a ticker listed between two companies is one more company, though it is also a finance abbreviation;
-* a short ticker in capitals right after the name of a company the index does not hold is that company's product;
+* a short ticker in capitals right after the name of a company the index does not hold (two capitalised words or
+  more, the last a word many registrants' names end with) is that company's product;
 * a registrant named by one generic word ("Bancorp") that ends an unknown capitalised name is not meant;
 * a ticker that is an English word, in capitals between the question's auxiliary and an adverb, is its subject;
 * a lower-case name of a large registrant as the bare subject of the question's verb ("did nike return"), and
@@ -47,7 +48,8 @@ def key(reg):
     ("Honda, F, Toyota recall costs 2023", ["HMC", "F", "TM"]),         # listed between two companies
     ("Ford, GM and Stellantis pension costs 2023", ["F", "GM", "STLA"]),
     ("Amgen, ROE, Pfizer 2023", ["AMGN", "PFE"]),                       # a metric listed by commas only
-    ("Zentrix Dynamics HBM shipments 2023", []),                        # an unknown company's product
+    ("Zentrix Holdings HBM shipments 2023", []),                        # an unknown company's product
+    ("Keytruda MRK sales growth 2023", ["MRK"]),                        # one word before: the ticker's own product
     ("Micron HBM shipments 2023", ["MU"]),                              # a known company's: as before
     ("Sony Group vs MSFT console revenue 2023", ["SONY", "MSFT"]),
     ("Quillfeather Valley Bancorp deposit costs 2023", []),             # a generic word ending an unknown name

@@ -495,7 +495,7 @@ class Linker:
         unknown += self._typos.opening_typo(text, [*taken, *((c.start, c.end) for c in [*names, *tickers, *unknown]
                                                             if c.confidence > 0 or c.key)])
         products_of_unknown(text, names, [*names, *tickers])
-        abbreviation_of_unknown(text, tickers, [*names, *tickers], LINE_ITEM)
+        abbreviation_of_unknown(text, tickers, [*names, *tickers], LINE_ITEM, name_tails())
         generic_tail_of_unknown(text, names, name_tails(), [*names, *tickers])
         compared = bool(COMPARISON.search(text))
         if not compared:

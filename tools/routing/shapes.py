@@ -217,17 +217,22 @@ def _unknown_run_before(text: str, start: int, known: list[Candidate]) -> str:
     return " ".join(words)
 
 
-def abbreviation_of_unknown(text: str, tickers: list[Candidate], known: list[Candidate], line_item) -> None:
+def abbreviation_of_unknown(text: str, tickers: list[Candidate], known: list[Candidate], line_item,
+                            tails: dict[str, int]) -> None:
     """'Samsung Electronics HBM': a ticker of three capitals or fewer (the length of an abbreviation; 'MSFT' is
-    nothing but a ticker), no '$', right after a run of capitalised words that names no known company is that
-    company's product or metric, not a second company: set aside (in place). A run that is a line item written in
-    title case ("Gross Margin AMD") is no company."""
+    nothing but a ticker), no '$', right after a run of capitalised words that names no known company and reads as
+    a company's name (two words or more, the last one a word that ends ten registrants' names or more on the SEC
+    list, `tails`: 'Electronics', 'Holdings') is that company's product or metric, not a second company: set aside
+    (in place). One capitalised word before a ticker is as often the ticker's own product ("Keytruda MRK"), and a
+    line item in title case ("Gross Margin AMD") is no company."""
     for c in tickers:
         if not (c.accepted and c.kind == "ticker" and c.text.isupper() and len(c.text) <= 3) \
                 or text[max(0, c.start - 1):c.start] == "$":
             continue
         run = _unknown_run_before(text, c.start, known)
-        if run and not line_item.search(run):
+        words = run.split()
+        if len(words) >= 2 and tails.get(words[-1].casefold(), 0) >= 10 and not line_item.search(run) \
+                and not any(re.search(r"[a-z][A-Z]", w) for w in words):
             c.set_aside(run, f"'{c.text}' right after '{run}', a company the index does not hold: its product or "
                              "metric")
 

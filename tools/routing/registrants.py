@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from finrag.tools.routing.text import strip_legal_suffix
+
 __all__ = ["REGISTRANTS_FILE", "SecRegistrant", "load_registrants", "name_tails"]
 
 REGISTRANTS_FILE = Path(__file__).resolve().parent / "data" / "sec_registrants.jsonl.gz"
@@ -51,8 +53,6 @@ def load_registrants(path: Path = REGISTRANTS_FILE) -> list[SecRegistrant]:
 def name_tails() -> dict[str, int]:
     """How many registrants' names of two words or more end with each word, legal form left out ('bancorp',
     'holdings'): a word that ends many names is generic, not one company's name."""
-    from finrag.tools.routing.text import strip_legal_suffix
-
     out: dict[str, int] = {}
     for r in load_registrants():
         words = re.findall(r"[a-z0-9&]+", strip_legal_suffix(r.name).casefold())

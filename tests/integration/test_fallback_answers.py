@@ -170,9 +170,10 @@ def test_a_thread_turn_and_its_follow_up_fall_back_the_same_way(small_index, tmp
 
 def test_a_weak_candidate_the_index_holds_gets_its_own_figure_only_under_if_you_meant(small_index):
     """'oracle' in lower case is a common word without a company cue (not the subject of the line item: issue 48's
-    "revenue at oracle" is): no filing is chosen, Oracle is offered, and the reader's figure, read from Oracle's own
-    filing only, is given under "If you meant Oracle (ORCL):"."""
-    res = ask(small_index, "What total revenue did oracle report in the first quarter of fiscal 2025?", **CORPUS)
+    "revenue at oracle" is; nor the bare subject of the question's verb: session 56's "did oracle report" is): no
+    filing is chosen, Oracle is offered, and the reader's figure, read from Oracle's own filing only, is given under
+    "If you meant Oracle (ORCL):"."""
+    res = ask(small_index, "What total revenue was reported by oracle in the first quarter of fiscal 2025?", **CORPUS)
     assert res["routing"]["routed_docs"] == []
     cand = res["routing"]["extracted"]["fallback"]["candidates"][0]
     assert cand["in_index"] is True and cand["ticker"] == "ORCL"

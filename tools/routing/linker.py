@@ -40,11 +40,14 @@ from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import blank_check, derived_names
 from finrag.tools.routing.peers import peer_readings, peer_tails
 from finrag.tools.routing.ranking import COMPARISON, rank, set_aside_inside_longer_names
+from finrag.tools.routing.registrants import name_tails
 from finrag.tools.routing.shapes import (
+    abbreviation_of_unknown,
     asked_of_group,
     asked_of_named,
     calendar_token,
     calendar_word,
+    generic_tail_of_unknown,
     listed_capitals,
     products_of_unknown,
     veto_by_shape,
@@ -491,7 +494,11 @@ class Linker:
             fixed = self._typos.fuzzy(cand) if cand.kind == "unknown" and cand.confidence < 0.9 else None
             unknown.append(fixed or cand)
         unknown += self._typos.lower_typos(text, [*taken, *((c.start, c.end) for c in unknown)])
+        unknown += self._typos.opening_typo(text, [*taken, *((c.start, c.end) for c in [*names, *tickers, *unknown]
+                                                            if c.confidence > 0 or c.key)])
         products_of_unknown(text, names, [*names, *tickers])
+        abbreviation_of_unknown(text, tickers, [*names, *tickers], LINE_ITEM, name_tails())
+        generic_tail_of_unknown(text, names, name_tails(), [*names, *tickers])
         compared = bool(COMPARISON.search(text))
         if not compared:
             owner_of_line_item(text, unknown, [*names, *tickers], LINE_ITEM_NEXT)

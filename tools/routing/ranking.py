@@ -25,7 +25,7 @@ from typing import Mapping
 
 from finrag.tools.routing.mentions import Candidate, Company
 from finrag.tools.routing.size import far_larger, size_rank
-from finrag.tools.routing.ticker_score import after_legal_form
+from finrag.tools.routing.ticker_score import LISTED_BETWEEN, after_legal_form
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
 
 __all__ = ["COMPARISON", "MARGIN", "STRONG", "rank", "set_aside_inside_longer_names"]
@@ -82,7 +82,8 @@ def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
                    for c in (first, second))
     if not _GLUE.match(gap):
         return False
-    abbreviation = any(c.kind in ("ticker", "initialism") and is_finance_abbreviation(c.text) for c in (a, b))
+    abbreviation = any(c.kind in ("ticker", "initialism") and is_finance_abbreviation(c.text)
+                       and LISTED_BETWEEN not in c.reason for c in (a, b))
     return not abbreviation or bool(re.search(r"[A-Za-z&/]", gap))  # "vs FCF, AbbVie": a comma lists no abbreviation
 
 

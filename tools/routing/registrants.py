@@ -11,12 +11,16 @@ not (`continuation.py`).
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["REGISTRANTS_FILE", "SecRegistrant", "load_registrants"]
+from finrag.tools.routing.text import strip_legal_suffix
+
+__all__ = ["REGISTRANTS_FILE", "SecRegistrant", "load_registrants", "name_tails"]
 
 REGISTRANTS_FILE = Path(__file__).resolve().parent / "data" / "sec_registrants.jsonl.gz"
 
@@ -42,4 +46,16 @@ def load_registrants(path: Path = REGISTRANTS_FILE) -> list[SecRegistrant]:
                 continue  # the header
             out.append(SecRegistrant(int(row["cik"]), tuple(row["tickers"]), str(row["name"]),
                                      str(row.get("exchange") or ""), int(row["rank"])))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def name_tails() -> dict[str, int]:
+    """How many registrants' names of two words or more end with each word, legal form left out ('bancorp',
+    'holdings'): a word that ends many names is generic, not one company's name."""
+    out: dict[str, int] = {}
+    for r in load_registrants():
+        words = re.findall(r"[a-z0-9&]+", strip_legal_suffix(r.name).casefold())
+        if len(words) > 1:
+            out[words[-1]] = out.get(words[-1], 0) + 1
     return out

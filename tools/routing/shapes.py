@@ -16,7 +16,10 @@ around it make it part of something else:
   of that company, not a second one;
 * **a product of a company the index does not hold**: a word derived from a registrant's name right after a
   capitalised word that is no English word or a camel-case brand, and no known company ("SpaceX Starlink"), is set aside
-  (`products_of_unknown`).
+  (`products_of_unknown`); so is a ticker in capitals right after a run of capitalised words that names no known
+  company ("Samsung Electronics HBM": the unknown company's product, `abbreviation_of_unknown`), and a registrant
+  named by one generic word that ends such a run ("Pellucid Harbor Bancorp" is not The Bancorp,
+  `generic_tail_of_unknown`).
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from finrag.tools.routing.subject import GENERIC_SUBJECT
 from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["asked_of_group", "asked_of_named", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
+__all__ = ["abbreviation_of_unknown", "generic_tail_of_unknown", "asked_of_group", "asked_of_named", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
            "veto_by_shape"]
 
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
@@ -188,3 +191,60 @@ def products_of_unknown(text: str, names: list[Candidate], known: list[Candidate
         elif owner[0].accepted and owner[0].kind == "name" and owner[0].key != c.key and c.kind != "word":
             c.set_aside(owner[0].name, f"'{c.text}' right after the brand '{m.group(1)}', a company named by its "
                                        "own name: its product or unit")
+
+
+_CAPITALISED_RUN_BEFORE = re.compile(r"((?:[A-Z][a-z][\w\-]*\s+){1,4})$")
+_RUN_WORDS_OUT = frozenset({"what", "how", "which", "who", "did", "does", "is", "are", "was", "compare", "show", "list",
+                            "the", "and", "of", "for", "in", "vs", "versus"})
+
+
+def _unknown_run_before(text: str, start: int, known: list[Candidate]) -> str:
+    """The run of capitalised words right before `start` (one space between), when it names no company the linker
+    knows and reads as a name: two words or more, or one that is no common English word; '' otherwise."""
+    m = _CAPITALISED_RUN_BEFORE.search(text[:start])
+    if not m:
+        return ""
+    words = m.group(1).split()
+    while words and words[0].lower() in _RUN_WORDS_OUT:
+        words.pop(0)
+    if not words or any(w.lower() in _RUN_WORDS_OUT or _MONTH_WORD.match(w) or _PERIOD_WORD.match(w) for w in words):
+        return ""
+    run_start = start - len(m.group(1)) + m.group(1).find(words[0])
+    if any(k.key and k.confidence > 0 and k.start < start and run_start < k.end for k in known):
+        return ""
+    if min(zipf(w) for w in words) >= (4.5 if len(words) > 1 else 3.0):
+        return ""
+    return " ".join(words)
+
+
+def abbreviation_of_unknown(text: str, tickers: list[Candidate], known: list[Candidate], line_item,
+                            tails: dict[str, int]) -> None:
+    """'Samsung Electronics HBM': a ticker of three capitals or fewer (the length of an abbreviation; 'MSFT' is
+    nothing but a ticker), no '$', right after a run of capitalised words that names no known company and reads as
+    a company's name (two words or more, the last one a word that ends ten registrants' names or more on the SEC
+    list, `tails`: 'Electronics', 'Holdings') is that company's product or metric, not a second company: set aside
+    (in place). One capitalised word before a ticker is as often the ticker's own product ("Keytruda MRK"), and a
+    line item in title case ("Gross Margin AMD") is no company."""
+    for c in tickers:
+        if not (c.accepted and c.kind == "ticker" and c.text.isupper() and len(c.text) <= 3) \
+                or text[max(0, c.start - 1):c.start] == "$":
+            continue
+        run = _unknown_run_before(text, c.start, known)
+        words = run.split()
+        if len(words) >= 2 and tails.get(words[-1].casefold(), 0) >= 10 and not line_item.search(run) \
+                and not any(re.search(r"[a-z][A-Z]", w) for w in words):
+            c.set_aside(run, f"'{c.text}' right after '{run}', a company the index does not hold: its product or "
+                             "metric")
+
+
+def generic_tail_of_unknown(text: str, names: list[Candidate], tails: dict[str, int], known: list[Candidate]) -> None:
+    """'Pellucid Harbor Bancorp': a registrant whose whole name is one word that ends many registrants' names
+    (`tails`: 'Bancorp', 'Holdings') read at the end of a run of capitalised words naming no known company is the
+    run's last word, not that registrant: set aside (in place)."""
+    for c in names:
+        if not (c.accepted and c.kind == "name" and " " not in c.text.strip()) or tails.get(c.text.casefold(), 0) < 10:
+            continue
+        run = _unknown_run_before(text, c.start, [k for k in known if k is not c])
+        if run:
+            c.set_aside(f"{run} {c.text}", f"'{c.text}' ends the name '{run} {c.text}', a company the index does "
+                                           "not hold")

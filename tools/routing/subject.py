@@ -90,7 +90,12 @@ _POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|my|our|your|its|their)\s+$")
 _SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
 _PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
-_ITEM_OF = re.compile(r"(?i)(?<=[a-z])\s+of\s+(?=[a-z])")
+_ITEM_OF = re.compile(r"(?i)(?<=[a-z])\s+of\s+(?=[a-z])|(?<=\breturn)\s+on\s+(?=[a-z])")
+_PERIOD_PREPOSITION = re.compile(r"(?i)\b(?:at|as\s+of|in|for|on|during)\s+(?:the\s+)?(?=\d|fy|q[1-4]|[1-4]q|h[12]|"
+                                 r"fiscal|year|quarter)")
+_AUXILIARY_BEFORE = re.compile(r"(?i)^\s*(?:how\s+(?:much|many)\s+[\w\s\-]{0,40}?|what\s+[\w\s\-]{0,40}?|why|when|"
+                               r"where|how)?\s*\b(?:did|does|do|has|had|is|was|will|can|could|should)\s+$")
+_VERB_AFTER = re.compile(r"^\s+[a-z]{3,}\b")
 _COMMA_BEFORE = re.compile(r",\s*$")
 _CLAUSE_ALONE_AFTER = re.compile(r"^\s*(?:[,;?!]|\.?\s*$)")
 _CLAUSE_END = re.compile(r"[,;?!:]|\.(?:\s|$)")
@@ -150,12 +155,20 @@ def business_subject(text: str, start: int, end: int) -> str:
         # the question's first clause ("nike Dec qtr gross margin, how many bps down?"), a comparison's glue
         # ("netflix compared to disney ...") taken as the glue it is
         clause = _COMPARISON_GLUE.sub(" vs ", _CLAUSE_END.split(rest, 1)[0])
-        # "of" between two words of a line item is the item's own ("family of apps", "cost of revenue")
+        # a preposition that only dates the line item is the period's ("net debt at 12/31/2024", "capex in FY24")
+        clause = _PERIOD_PREPOSITION.sub(" ", clause)
+        # "of" between two words of a line item is the item's own ("family of apps", "cost of revenue"), as "on"
+        # is a return's ("return on assets")
         words = _WORD.findall(_ITEM_OF.sub(" ", clause))
         if words and not any(w.lower() in QUESTION_WORDS - _GLUE - _LINE_ITEM_WORDS for w in words) and (
                 METRIC.search(clause) or PERIOD.search(clause) or any(_abbreviation(w) for w in words)):
             return "it opens a terse question about a line item or a period"
         return ""
+    if _AUXILIARY_BEFORE.match(text[:start]) and _VERB_AFTER.match(after) and (
+            METRIC.search(expand_shorthand(text)) or PERIOD.search(text)):
+        # "how much cash did nike return", "does visa expect": a singular common noun as a sentence's subject takes
+        # an article ("did the apple ..."); bare, it is a name
+        return "the bare subject of the question's verb"
     if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):
         return "the subject of the line item the question asks for"
     if _COMMA_BEFORE.search(text[:start]) and _CLAUSE_ALONE_AFTER.match(after) \

@@ -18,9 +18,15 @@ from finrag.tools.routing.subject import LINE_ITEM, asks_its_line_item
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import english_penalty, is_finance_abbreviation, zipf
 
-__all__ = ["COMPARE_GLUE", "POSSESSIVE", "after_legal_form", "TICKER_WORD_AFTER", "abbreviated_metric", "closes", "compared_tickers", "metric_next", "opens", "ticker_context",
+__all__ = ["COMPARE_GLUE", "LISTED_BETWEEN", "POSSESSIVE", "after_legal_form", "TICKER_WORD_AFTER", "abbreviated_metric", "closes", "compared_tickers", "metric_next", "opens", "ticker_context",
            "ticker_score"]
 
+_AUXILIARY_BEFORE = re.compile(r"(?i)(?:^|\b(?:how|what|why|when|where|much|many)\s+)(?:is|was|are|does|did|do|has|had|will|"
+                               r"can|could|should)\s+$")
+_ADVERB_AFTER = re.compile(r"(?i)^\s+(?:still|now|also|really|currently|actually|again|already|ever|finally|"
+                           r"even|just)\s+[a-z]")
+LISTED_BETWEEN = "listed between two companies"
+"""Marks a ticker read as an item of a list of companies ("Toyota, Honda, GM, Ford"), so ranking keeps it."""
 LIST_GLUE = re.compile(r"^\s*(?:,|&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 WORD_GLUE = re.compile(r"^\s*(?:&|/|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*$", re.I)
 COMPARE_GLUE = re.compile(r"^\s*(?:,\s*)?(?:vs\.?|v\.?|versus|compared\s+(?:with|to)|relative\s+to|against|than)\s*$", re.I)
@@ -75,6 +81,10 @@ def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shout
             if len(core) >= 2 and not is_finance_abbreviation(core) and only_capitals(text, start, end) \
                     and text[:start].strip():
                 score, why = score + 0.15, [*why, "the only word in capitals"]  # "how much did WELL spend"
+                if _AUXILIARY_BEFORE.search(before) and _ADVERB_AFTER.match(after):
+                    # "is ON still guiding", "has ALL now raised": the place of a sentence's subject, between its
+                    # auxiliary and an adverb; no English word in lower case stands there
+                    score, why = score + 0.15, [*why, "the subject of the question's verb"]
     if is_finance_abbreviation(core):
         score -= 0.45
         why.append("finance abbreviation")
@@ -115,6 +125,12 @@ def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shout
              for a, b in named_spans):
         score += 0.45
         why.append("compared with another company")
+    elif any(LIST_GLUE.match(after_legal_form(text[b:start])) for _a, b in named_spans) and \
+            any(LIST_GLUE.match(text[end:a]) for a, _b in named_spans):
+        # "Toyota, Honda, GM, Ford": a list item with a company on either side is one more company, even when it
+        # is also an abbreviation (a list of companies does not stop at a metric and go on)
+        score = max(score + 0.45, 0.65)
+        why.append(LISTED_BETWEEN)
     elif any(glue.match(after_legal_form(text[b:start])) or glue.match(text[end:a]) for a, b in named_spans
              for glue in [WORD_GLUE if is_finance_abbreviation(core) else LIST_GLUE]):
         score += 0.3  # an abbreviation needs a word to be listed ("CF and Nutrien", not "vs FCF, AbbVie")

@@ -1,4 +1,6 @@
-"""Typos of a company's one-word name (a part of the linker): "Nvidea", and "nvida" in lower case, are NVIDIA."""
+"""Typos of a company's name (a part of the linker): "Nvidea", and "nvida" in lower case, are NVIDIA; "Merk" (a letter
+dropped from a large registrant's name) is Merck; "Phillip Morris" (one word of a longer name a letter off) is Philip
+Morris."""
 from __future__ import annotations
 
 import re
@@ -6,6 +8,7 @@ from typing import Mapping, Optional
 
 from finrag.tools.routing.mentions import Candidate, Company
 from finrag.tools.routing.names import blank_check
+from finrag.tools.routing.size import PROMINENT_RANK, size_rank
 from finrag.tools.routing.words import zipf
 
 __all__ = ["Typos"]
@@ -21,12 +24,64 @@ class Typos:
         self._by_len: dict[int, list[str]] = {}
         for name in self._names:
             self._by_len.setdefault(len(name), []).append(name)
+        self._blanked: Optional[dict[tuple[str, ...], list[tuple[str, ...]]]] = None
+
+    def _names_blanked(self) -> dict[tuple[str, ...], list[tuple[str, ...]]]:
+        """Every full name of two words or more, keyed by itself with one word of five letters or more blanked."""
+        if self._blanked is None:
+            self._blanked = {}
+            for t, kinds in self.alias_index.items():
+                if len(t) >= 2 and "name" in kinds.values():
+                    for i, w in enumerate(t):
+                        if len(w) >= 5 and w.isalpha():
+                            self._blanked.setdefault((*t[:i], "", *t[i + 1:]), []).append(t)
+        return self._blanked
+
+    def _candidate(self, cand: Candidate, ckey: str, confidence: float) -> Optional[Candidate]:
+        comp = self.companies[ckey]
+        if blank_check(comp):  # a blank-check company's whole name names it, not a near miss of a word it begins with
+            return None
+        return Candidate(comp.name or ckey, ckey, comp.in_registry, confidence, f"'{cand.text}' is one typo from "
+                         f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
+
+    def fuzzy_words(self, cand: Candidate) -> Optional[Candidate]:
+        """A typo in one word of a company's name of two words or more ('Phillip Morris' -> Philip Morris, 'Exon
+        Mobil'): every other word as the name writes it, the one word (five letters or more) one edit off."""
+        from rapidfuzz.distance import OSA
+
+        words = tuple(re.findall(r"[\w&]+", cand.text.casefold()))
+        if len(words) < 2:
+            return None
+        hits = set()
+        for i, w in enumerate(words):
+            for t in self._names_blanked().get((*words[:i], "", *words[i + 1:]), ()):
+                if OSA.distance(w, t[i]) == 1 and w[:1] == t[i][:1]:
+                    hits |= {k for k, kind in self.alias_index[t].items() if kind == "name"}
+        return self._candidate(cand, hits.pop(), 0.65) if len(hits) == 1 else None
+
+    def dropped_letter(self, cand: Candidate) -> Optional[Candidate]:
+        """A large registrant's one-word name of five letters or more with one letter dropped, written capitalised
+        and no common English word ('Merk' -> Merck, 'Pfzer'): four letters are too few for any edit to be safe,
+        but a dropped letter of a name everyone writes is the commonest typo there is."""
+        w = cand.text.casefold()
+        if len(w) != 4 or not cand.text[:1].isupper() or zipf(w) >= 3.0:
+            return None
+        hits = set()
+        for t in self._by_len.get(5, ()):
+            if any(t[:i] + t[i + 1:] == w for i in range(5)) and t[0] == w[0]:
+                hits |= {k for k, kind in self.alias_index[self._names[t]].items() if kind == "name"
+                         and (rank := size_rank(self.companies[k].tickers)) is not None and rank < PROMINENT_RANK}
+        return self._candidate(cand, hits.pop(), 0.65) if len(hits) == 1 else None
 
     def fuzzy(self, cand: Candidate) -> Optional[Candidate]:
         """A typo of a known one-word name ('Nvidea' -> NVIDIA, 'Chipolte' -> Chipotle): one edit (a letter added,
         dropped or changed, or two letters side by side swapped), five letters or more."""
         w = cand.text.casefold()
-        if len(w) < 5 or " " in w:
+        if " " in w:
+            return self.fuzzy_words(cand)
+        if len(w) == 4:
+            return self.dropped_letter(cand)
+        if len(w) < 5:
             return None
         try:
             from rapidfuzz import process
@@ -36,14 +91,16 @@ class Typos:
         near = [t for n in (len(w) - 1, len(w), len(w) + 1) for t in self._by_len.get(n, ())]
         hits = {k for t, _d, _i in process.extract(w, near, scorer=OSA.distance, score_cutoff=1, limit=None)
                 for k in self.alias_index[self._names[t]]}
-        if len(hits) != 1:
-            return None
-        ckey = hits.pop()
-        comp = self.companies[ckey]
-        if blank_check(comp):  # a blank-check company's whole name names it, not a near miss of a word it begins with
-            return None
-        return Candidate(comp.name or ckey, ckey, comp.in_registry, 0.65, f"'{cand.text}' is one typo from "
-                         f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
+        return self._candidate(cand, hits.pop(), 0.65) if len(hits) == 1 else None
+
+    def opening_typo(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
+        """The question's first word, capitalised as every first word is, and rare in English (no run of
+        capitalised words marks it a name there): a typo of a known name ('Nvidea revenue', 'Merk pipeline')."""
+        m = re.match(r"\s*([A-Z][a-z]{3,})(?![\w'’\-])", text)
+        if not m or zipf(m.group(1)) >= 3.0 or any(a < m.end(1) and m.start(1) < b for a, b in taken):
+            return []
+        fixed = self.fuzzy(Candidate(m.group(1), text=m.group(1), start=m.start(1), end=m.end(1)))
+        return [fixed] if fixed else []
 
     def lower_typos(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
         """'nvida': a word in lower case that is no English word at all (wordfreq never saw it), five letters or

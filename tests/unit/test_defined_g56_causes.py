@@ -132,3 +132,27 @@ def test_an_operand_the_question_writes_is_not_optional() -> None:
     assert f is not None and f.expression is not None
     metric = metric_for(f)
     assert not any(i.optional for i in metric.inputs), metric.inputs
+
+
+def _flows(*rows: tuple[str, str]) -> dict:
+    facts = [{"concept": c, "row": r, "context": "d", "value": 1.0} for c, r in rows]
+    return {"facts": facts, "contexts": {"d": {"start": "2023-01-01", "end": "2023-12-31"}}}
+
+
+def test_an_operand_written_short_reads_the_one_row_holding_its_words() -> None:
+    from finrag.tools.answering.row_facts import bind_row
+    from finrag.tools.vocabulary.line_items import row_item_name
+    row = row_item_name("proceeds from disposals and rebates")
+    tagged = _flows(("glx:ProceedsFromEquipmentDisposalsAndRebates", "Proceeds from equipment disposals and rebates"),
+                    ("us-gaap:PaymentsToAcquireProductiveAssets", "Purchases of equipment"))
+    binding = bind_row(tagged, row)
+    assert binding is not None and binding.concepts == ["glx:ProceedsFromEquipmentDisposalsAndRebates"]
+
+
+def test_an_operand_written_short_that_several_rows_hold_is_not_read() -> None:
+    from finrag.tools.answering.row_facts import bind_row
+    from finrag.tools.vocabulary.line_items import row_item_name
+    tagged = _flows(("glx:A", "Proceeds from equipment disposals and rebates"),
+                    ("glx:B", "Proceeds from vehicle disposals and rebates"))
+    assert bind_row(tagged, row_item_name("proceeds from disposals and rebates")) is None
+    assert bind_row(tagged, row_item_name("rebates")) is None  # one word is never a row written short

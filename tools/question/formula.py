@@ -42,8 +42,8 @@ from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.listed import summed_list
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve, shifted
-from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.question.restated import restated
+from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.question.unnamed_measure import asked_measure
 from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula

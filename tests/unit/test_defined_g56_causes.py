@@ -156,3 +156,19 @@ def test_an_operand_written_short_that_several_rows_hold_is_not_read() -> None:
                     ("glx:B", "Proceeds from vehicle disposals and rebates"))
     assert bind_row(tagged, row_item_name("proceeds from disposals and rebates")) is None
     assert bind_row(tagged, row_item_name("rebates")) is None  # one word is never a row written short
+
+
+def test_a_short_row_needs_more_of_its_label_to_be_the_operands_and_no_line_item() -> None:
+    from finrag.tools.answering.row_facts import bind_row
+    from finrag.tools.vocabulary.line_items import row_item_name
+    tagged = _flows(("glx:PreferredStockParValue", "Preferred shares, par value"),
+                    ("glx:DistributionsToMinority", "Distributions paid to minority holders"))
+    assert bind_row(tagged, row_item_name("preferred shares")) is None  # as many other words as the operand's
+    assert bind_row(tagged, row_item_name("distributions paid to minority holders", like="dividends_paid"),
+                    "dividends_paid") is not None  # word for word still reads
+    assert bind_row(tagged, row_item_name("distributions paid", like="dividends_paid"), "dividends_paid") is None
+
+
+def test_a_hyphenated_word_in_a_parenthesis_is_no_arithmetic() -> None:
+    q = "Globex net cash = cash - term debt (current) - term debt (non-current). USD billions."
+    assert restated(q) == q

@@ -10,8 +10,8 @@ A row item (`line_items.ROW`) is matched against each fact's displayed row label
   revenues"; the same label tagged `...Expenses` is "... expenses");
 * or, for a hidden fact, the concept's words are the operand's in any order ("MarketableSecuritiesNoncurrent" is
   "non-current marketable securities");
-* or, failing all of those, the one row whose label holds all of the operand's words (two or more) and at most as many
-  more: the operand written short, its object named by the operand before it ("purchases of property and equipment,
+* or, failing all of those, for an operand that reads as no line item, the one row whose label holds all of the
+  operand's words (two or more) and fewer more: the operand written short, its object named by the operand before it ("purchases of property and equipment,
   net of proceeds from sales and incentives" reads "Proceeds from property and equipment sales and incentives").
 
 Facts of the consolidated contexts come first; a row tagged only with one member of an axis (Oracle's revenue by
@@ -54,7 +54,7 @@ def _camel(concept: str) -> set[str]:
     return words_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", local)))
 
 
-def _score(item: str, fact: dict, want: set[str]) -> float:
+def _score(item: str, fact: dict, want: set[str], like: str = "") -> float:
     row = str(fact.get("row") or "")
     concept = str(fact.get("concept", ""))
     if row:
@@ -66,7 +66,7 @@ def _score(item: str, fact: dict, want: set[str]) -> float:
             return 0.85  # "Cloud services and license support" (Revenues...) for "... support revenues"
     elif want and _camel(concept) == want:
         return 0.9  # a hidden fact: its concept's words are the operand's
-    if row and len(want) >= 2 and want <= (label := words_of(row)) and len(label - want) <= len(want):
+    if not like and row and len(want) >= 2 and want <= (label := words_of(row)) and len(label - want) < len(want):
         return _SHORT  # the operand written short ("proceeds from sales and incentives" after "purchases of
         # property and equipment"): all its words in the label, a few more; read only when one row alone holds them
     return 0.0
@@ -87,7 +87,7 @@ def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = No
         if like in LINE_ITEMS and str(f.get("concept", "")).endswith("Disclosure"):
             continue  # a note's fair-value table ("LiabilitiesFairValueDisclosure" on its "Total liabilities" row) is
             # no line of the statements: Coca-Cola prints no total liabilities, and that is said, not another measure
-        s = _score(item, f, want)
+        s = _score(item, f, want, like)
         if s:
             scored[str(f["concept"])] = max(scored.get(str(f["concept"]), 0.0), s)
     if not scored:
@@ -118,7 +118,7 @@ def bind_row(tagged: dict, item: str, like: str = "") -> Optional[RowBinding]:
     # the member whose row it is: the one displayed on the matching row most often
     counts: dict[str, int] = {}
     for f in members:
-        if str(f.get("concept")) in concepts and _score(item, f, want):
+        if str(f.get("concept")) in concepts and _score(item, f, want, like):
             key = str((contexts.get(f.get("context")) or {}).get("member", ""))
             counts[key] = counts.get(key, 0) + 1
     member = max(counts, key=lambda k: counts[k]) if counts else ""

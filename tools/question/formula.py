@@ -386,7 +386,8 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
         # "Calculate it as ...": the definition without a name is the question's measure
         key = "" if "" in definitions else (named[-1] if named else _root(definitions))
         expr, _rhs, percent, _n = definitions[key]
-        name = key or _asked_name(head) or (composed_name(head, exprs) if key == "" else "") or "the metric"
+        name = key or _asked_name(head) or (composed_name(head, exprs) if key == "" else "") or _catalog_named(head) \
+            or "the metric"
     times_100 = _times_100(expr)
     unit = _unit(name, expr, asks_percent or percent, times_100)
     return Formula(name=name, source="question", expression=expr, definition=rhs, unit=unit, times_100=times_100,
@@ -590,11 +591,14 @@ _DICTATED = re.compile(r"(?i)\b(?:ignore|disregard|forget)\b[^.?!]{0,40}?\b(?:in
 
 
 def _asked_name(head: str) -> str:
-    """The measure the head names: a metric noun's phrase, else the catalog metric it names; never the answer's
-    form ("answer as a multiple")."""
+    """The measure the head names by a metric noun, never the answer's form ("answer as a multiple")."""
     m = _METRIC_NOUN.search(strip_format(head))
-    entry = next((e for e in CATALOG.values() for p in e.names if re.search(p, head, re.I)), None)
-    return _bare_name(m.group("name")) if m else (entry.display if entry is not None else "")
+    return _bare_name(m.group("name")) if m else ""
+
+
+def _catalog_named(head: str) -> str:
+    """The catalog metric the head names, as finrag displays it ("" when none)."""
+    return next((e.display for e in CATALOG.values() for p in e.names if re.search(p, head, re.I)), "")
 
 
 def _bare_name(name: str) -> str:

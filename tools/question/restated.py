@@ -24,7 +24,8 @@ _ATTRIBUTED = re.compile(r"(?i)\s*,?\s+(?:the way|as|how)\s+(?:they|the company|
 _PAREN = re.compile(r"\s*\((?P<ie>(?:i\.\s?e\.|ie\b|that is|namely)[,:]?\s*)?(?P<body>[^()]*)\)"
                     r"(?=\s*(?:[.?;]|$|,\s*(?:\d|round|in\b|as\b|to\b|give|answer|express)))")
 _OPERATOR = re.compile(r"(?i)\b(?:of|less|minus|plus|over|by|to|and|net of|divided by|times|from)\b|[-+/*÷=]|\s[x×]\s")
-_ARITHMETIC = re.compile(r"(?i)[-+/*÷=×]|\s[x]\s|\b(?:minus|plus|less|divided|times|over)\b")
+_ARITHMETIC = re.compile(r"(?i)[+/*÷=×]|\s[-x]\s|\b(?:minus|plus|less|divided|times|over)\b")
+"""Arithmetic in a parenthesis; a hyphen inside a word ("non-current") is none."""
 
 
 def _first_word(text: str) -> str:

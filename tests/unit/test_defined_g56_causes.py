@@ -172,3 +172,8 @@ def test_a_short_row_needs_more_of_its_label_to_be_the_operands_and_no_line_item
 def test_a_hyphenated_word_in_a_parenthesis_is_no_arithmetic() -> None:
     q = "Globex net cash = cash - term debt (current) - term debt (non-current). USD billions."
     assert restated(q) == q
+
+
+def test_a_comparison_of_two_years_before_equals_names_no_vs() -> None:
+    f = formula_of("Globex R&D growth 2024 vs 2023 = R&D 2024 / R&D 2023 - 1. %, 1 decimal")
+    assert f is None or f.name != "vs", f

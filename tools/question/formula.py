@@ -80,7 +80,7 @@ _DEFINE = [
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_POSSESSOR}{_NAME}(?:\s+here)?\s*(?:=|:=|equals|is equal to|{_DEFINED_AS}|be|is|"
                rf"means|denotes)\s+(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?|\s+{_A_PERIOD}[\w']*)?(?:\s+here)?\s*(?::=|=)\s*"
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?)?\s*:\s+(?P<rhs>[^:]*?)"

@@ -9,7 +9,10 @@ A row item (`line_items.ROW`) is matched against each fact's displayed row label
   support" tagged `RevenueFromContractWithCustomer...` is the operand "cloud services and license support
   revenues"; the same label tagged `...Expenses` is "... expenses");
 * or, for a hidden fact, the concept's words are the operand's in any order ("MarketableSecuritiesNoncurrent" is
-  "non-current marketable securities").
+  "non-current marketable securities");
+* or, failing all of those, for an operand that reads as no line item, the one row whose label holds all of the
+  operand's words (two or more) and fewer more: the operand written short, its object named by the operand before it ("purchases of property and equipment,
+  net of proceeds from sales and incentives" reads "Proceeds from property and equipment sales and incentives").
 
 Facts of the consolidated contexts come first; a row tagged only with one member of an axis (Oracle's revenue by
 product on the face of its income statement) is read from that member's facts (`RowBinding.facts` is then a view of
@@ -51,7 +54,7 @@ def _camel(concept: str) -> set[str]:
     return words_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", local)))
 
 
-def _score(item: str, fact: dict, want: set[str]) -> float:
+def _score(item: str, fact: dict, want: set[str], like: str = "") -> float:
     row = str(fact.get("row") or "")
     concept = str(fact.get("concept", ""))
     if row:
@@ -63,7 +66,13 @@ def _score(item: str, fact: dict, want: set[str]) -> float:
             return 0.85  # "Cloud services and license support" (Revenues...) for "... support revenues"
     elif want and _camel(concept) == want:
         return 0.9  # a hidden fact: its concept's words are the operand's
+    if not like and row and len(want) >= 2 and want <= (label := words_of(row)) and len(label - want) < len(want):
+        return _SHORT  # the operand written short ("proceeds from sales and incentives" after "purchases of
+        # property and equipment"): all its words in the label, a few more; read only when one row alone holds them
     return 0.0
+
+
+_SHORT = 0.5
 
 
 def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = None) -> list[str]:
@@ -78,12 +87,14 @@ def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = No
         if like in LINE_ITEMS and str(f.get("concept", "")).endswith("Disclosure"):
             continue  # a note's fair-value table ("LiabilitiesFairValueDisclosure" on its "Total liabilities" row) is
             # no line of the statements: Coca-Cola prints no total liabilities, and that is said, not another measure
-        s = _score(item, f, want)
+        s = _score(item, f, want, like)
         if s:
             scored[str(f["concept"])] = max(scored.get(str(f["concept"]), 0.0), s)
     if not scored:
         return []
     top = max(scored.values())
+    if top == _SHORT and len(scored) > 1:
+        return []  # an operand written short that several rows' labels hold: no one of them is the asked row
     best = sorted((c for c, s in scored.items() if s == top), key=lambda c: not c.startswith(PREFIX))
     preferred = [c for c in (PREFIX + c for c in CONCEPTS.get(like, ())) if c in best]
     return preferred or best
@@ -107,7 +118,7 @@ def bind_row(tagged: dict, item: str, like: str = "") -> Optional[RowBinding]:
     # the member whose row it is: the one displayed on the matching row most often
     counts: dict[str, int] = {}
     for f in members:
-        if str(f.get("concept")) in concepts and _score(item, f, want):
+        if str(f.get("concept")) in concepts and _score(item, f, want, like):
             key = str((contexts.get(f.get("context")) or {}).get("member", ""))
             counts[key] = counts.get(key, 0) + 1
     member = max(counts, key=lambda k: counts[k]) if counts else ""

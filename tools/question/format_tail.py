@@ -10,7 +10,7 @@ import re
 
 __all__ = ["strip_format"]
 
-_FORMAT_WORDS = r"(?:in\s+times|(?:as\s+)?(?:a\s+)?multiples?|turns|x(?![\w-])|%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
+_FORMAT_WORDS = r"(?:\$|in\s+times|(?:as\s+)?(?:a\s+)?multiples?|turns|x(?![\w-])|%|percent(?:age)?s?|pct|per ?cent|in|as|a|an|to|with|w/|round(?:ed)?|decimals?|places?|dp|d\.p\.|" \
                 r"digits?|one|two|three|four|zero|no|\d{1,2}(?!\d)|usd|dollars?|millions?|billions?|mn|bn|days?|answer|give|express" \
                 r"(?:ed)?|it|the|result|of|and|figure|number|value|format|negative|if|fell|may|be|" \
                 r"nearest|tenth|hundredth|whole)"

@@ -35,12 +35,14 @@ from finrag.state.formula import (
     expr_unknowns,
 )
 from finrag.tools.question.asks import aggregate_of, decimals_asked, definition_head
+from finrag.tools.question.contradiction import clash, clashes, forbidden_form
 from finrag.tools.question.format_tail import strip_format
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.listed import summed_list
 from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve, shifted
+from finrag.tools.question.restated import restated
 from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.question.unnamed_measure import asked_measure
 from finrag.tools.vocabulary.arithmetic import always_zero
@@ -78,7 +80,7 @@ _DEFINE = [
                rf"determined|derived)\s+(?:here\s+)?(?:as|by|using|with)\s*:?\s+(?:the\s+formula:?\s+)?(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)\b(?:where|with|letting|let)\s+(?:the\s+)?{_POSSESSOR}{_NAME}(?:\s+here)?\s*(?:=|:=|equals|is equal to|{_DEFINED_AS}|be|is|"
                rf"means|denotes)\s+(?P<rhs>.*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?)?(?:\s+here)?\s*(?::=|=)\s*"
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?)?\s*:\s+(?P<rhs>[^:]*?)"
@@ -110,7 +112,7 @@ _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s
 
 def formula_of(text: str) -> Optional[Formula]:
     """The question's formula (see the module docstring), or None when it defines, composes and names none."""
-    q = summed_list(" ".join(text.replace("’", "'").split()))
+    q = restated(summed_list(" ".join(text.replace("’", "'").split())))
     q = re.sub(r"(?i)\bvs\.", "vs", q)  # "vs." ends no sentence
     change = bool(_CHANGE.search(q)) or aggregate_of(definition_head(q)) == "change"
     q = _SAME.sub("", q)  # "..., minus the same ratio in 2023": the change is asked, the clause read
@@ -122,6 +124,9 @@ def formula_of(text: str) -> Optional[Formula]:
     if len(definitions) > 1:
         definitions, spans, problems = _definitions(q, {**subject, **{k: v[0] for k, v in definitions.items()}})
     head = _head(q, spans)
+    asked = next((k for k in definitions if k and re.search(rf"\b{re.escape(k)}\b", name_key(head))), "")
+    twice = clashes({k: (v[0], v[1]) for k, v in definitions.items()}, asked)
+    problems = [*problems, twice] if twice else problems
     asks_percent = bool(_PERCENT.search(q))
     if definitions or problems:
         found: Optional[Formula] = _defined(q, head, definitions, spans, problems, asks_percent, subject)
@@ -131,6 +136,11 @@ def formula_of(text: str) -> Optional[Formula]:
         return Formula(name="the answer the question dictates", source="unknown", expression=None,
                        problems=["the question tells finrag to ignore the filing or its instructions and state a given "
                                  "answer; finrag states only what the filing supports"])
+    form = forbidden_form(q)
+    if form is not None:
+        return Formula(name=(found.name if found else "") or _asked_name(head) or "the asked measure", source="unknown",
+                       expression=None, problems=[f"the question asks the answer as {form} and forbids {form}; "
+                                                  "finrag does not pick one"])
     if found is not None and found.unit == "ratio" and _DAYS.search(q) and found.expression is not None and \
             _divides(found.expression):
         found = found.model_copy(update={"unit": "days"})
@@ -234,6 +244,7 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
     spans: list[tuple[int, int]] = []
     problems: list[str] = []
     taken: list[tuple[int, int]] = []
+    steps: list[str] = []
     for index, rx in enumerate(_DEFINE):
         for m in rx.finditer(q):
             if any(a <= m.start() < b or a < m.end() <= b for a, b in taken):
@@ -247,6 +258,9 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
                                                     and not _arithmetic_in(rhs))
+            rhs, step = _amount_step(key, rhs)
+            if step:  # "total debt = A + B; divide by C": the division is the asked measure's step
+                steps.append(f"{name} {step}")
             expr, percent, n = expression_of(rhs, {**{k: v[0] for k, v in out.items()}, **(known or {})})
             arithmetic = _arithmetic_in(rhs) or isinstance(expr, Average)  # an average is (a + b) / 2 in words
             if re.search(r"\w", rhs) and not arithmetic and (expr is None or expr_unknowns(expr) or _known(key)):
@@ -277,7 +291,14 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             if expr is None:
                 problems.append(f"the question's definition of {name} ('{rhs[:120]}') could not be read as arithmetic")
                 continue
+            if key in out and clash(out[key][0], expr):
+                problems.append(f"the question defines {name} twice, differently; finrag does not pick one")
+                continue
             out[key] = (expr, rhs, percent, n)
+    if steps and "" not in out and not problems:
+        expr, percent, n = expression_of(steps[0], {k: v[0] for k, v in out.items()})
+        if expr is not None and not expr_unknowns(expr):
+            out[""] = (expr, steps[0], percent, n)
     if not out and not problems:
         found = _NAMELESS.search(q)
         if found:
@@ -288,6 +309,18 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 out[""] = (expr, rhs, percent, n)
                 spans.append(found.span())
     return out, spans, problems
+
+
+_STEP = re.compile(r"(?i);\s*(?:and\s+)?(?:then\s+)?(divide|multiply)\b\s*(?:it|that|this|the\s+(?:result|sum|total))?\s*(.*)$")
+
+
+def _amount_step(key: str, rhs: str) -> tuple[str, str]:
+    """A defined amount's definition without a trailing "; divide by C" / "; multiply by C" step (the amount is no
+    ratio: finrag's reading of its name divides nothing), and that step written as arithmetic ("divided by C")."""
+    m = _STEP.search(rhs)
+    if not m or not key or not _known(key) or _divides(resolve(key, {})):
+        return rhs, ""
+    return rhs[:m.start()].strip(), f"{m.group(1).lower().rstrip('e')}ed {m.group(2)}".replace("multiplyed", "multiplied")
 
 
 def _head_reads(q: str) -> bool:
@@ -353,7 +386,8 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
         # "Calculate it as ...": the definition without a name is the question's measure
         key = "" if "" in definitions else (named[-1] if named else _root(definitions))
         expr, _rhs, percent, _n = definitions[key]
-        name = key or _asked_name(head) or (composed_name(head, exprs) if key == "" else "") or "the metric"
+        name = key or _asked_name(head) or (composed_name(head, exprs) if key == "" else "") or _catalog_named(head) \
+            or "the metric"
     times_100 = _times_100(expr)
     unit = _unit(name, expr, asks_percent or percent, times_100)
     return Formula(name=name, source="question", expression=expr, definition=rhs, unit=unit, times_100=times_100,
@@ -415,7 +449,9 @@ def _catalog_with(head: str, defined: dict[str, Expr]) -> Optional[tuple[str, Ex
         return None
     expressions = {e.name: e.expression for e in CATALOG.values()}
     try:
-        return entry.display, parse_formula(entry.formula, {**expressions, **overrides})
+        reread = parse_formula(entry.formula, {**expressions, **overrides})
+        # no definition enters its formula ("total debt" defined, debt-to-equity's own formula names no total debt)
+        return None if reread == parse_formula(entry.formula, expressions) else (entry.display, reread)
     except ValueError:
         return None
 
@@ -555,8 +591,14 @@ _DICTATED = re.compile(r"(?i)\b(?:ignore|disregard|forget)\b[^.?!]{0,40}?\b(?:in
 
 
 def _asked_name(head: str) -> str:
-    m = _METRIC_NOUN.search(head)
+    """The measure the head names by a metric noun, never the answer's form ("answer as a multiple")."""
+    m = _METRIC_NOUN.search(strip_format(head))
     return _bare_name(m.group("name")) if m else ""
+
+
+def _catalog_named(head: str) -> str:
+    """The catalog metric the head names, as finrag displays it ("" when none)."""
+    return next((e.display for e in CATALOG.values() for p in e.names if re.search(p, head, re.I)), "")
 
 
 def _bare_name(name: str) -> str:

@@ -131,6 +131,9 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
     same = next((m for m in _METRICS if formula.source in ("question", "composed") and m.expression is not None
                  and equivalent(m.expression, formula.expression)
                  and (m.unit == "percent") == (formula.unit == "percent" and not formula.times_100)), None)
+    if same is not None and _required(same, formula.expression):  # an operand the question writes is never optional
+        same = dataclasses.replace(same, inputs=inputs_of(formula.expression), expression=formula.expression,
+                                   compute=computer(formula.expression, same.unit == "percent", formula.magnitudes))
     if same is not None:  # the question defines the catalog's formula: the catalog's metric, under the question's name
         if formula.source == "composed" or any(re.search(p, formula.name, re.I) for p in same.question):
             return same  # composed as the catalog composes it ("EBIT as a percent of revenue"), or named as it is
@@ -149,6 +152,13 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
                   computer(formula.expression, percent, formula.magnitudes), formula.unit,
                   default if decimals is None else decimals,
                   expression=formula.expression)
+
+
+def _required(metric: Metric, written: Expr) -> bool:
+    """Does the question write plainly an operand that the catalog's formula of the same metric can do without
+    ("short-term debt + long-term debt" for debt-to-equity's `opt(current_debt)`)? Then a missing one is said."""
+    loose = {(i.item, i.offset) for i in metric.inputs if i.optional}
+    return bool(loose - {(i.item, i.offset) for i in inputs_of(written) if i.optional})
 
 
 _ASKS_RATIO = re.compile(r"(?i)\b(?:as|expressed as|express it as|in the form of) an? (?:ratio|decimal|fraction)\b|"

@@ -1,0 +1,67 @@
+"""A question that contradicts itself: said, never computed, since any value would pick one of its readings.
+
+* **The answer's form asked and forbidden at once** ("give it as a ratio, not as a ratio", "in days and not in
+  days"): `forbidden_form` names the form.
+* **The asked measure defined twice, differently** ("compute it as B / A, where the ratio is defined as A / B", or
+  one name given two definitions): `clashes` names the two definitions. Two writings of one computation (the
+  same operands and values, or one of them times 100) are no clash.
+
+    forbidden_form("Give the answer as a ratio, not as a ratio.")  # "a ratio"
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from finrag.state.formula import BinOp, Expr, Number
+from finrag.tools.vocabulary.arithmetic import equivalent
+
+__all__ = ["clash", "clashes", "forbidden_form"]
+
+_FORM = r"(?:(?:an?|the)\s+)?(?P<form>percent(?:age)?s?|%|ratios?|multiples?|decimals?|fractions?|days|basis points|" \
+        r"(?:usd\s+|\$\s*)?(?:millions|billions|thousands)|dollars)(?![\w%])(?!\s+of\b)"
+"""A form the answer may be written in; "as a percentage of B" is arithmetic, not a form."""
+_ASKED = re.compile(rf"(?i)(?<!\bnot\s)\b(?:as|in)\s+{_FORM}")
+_FORBIDDEN = re.compile(rf"(?i)\bnot\s+(?:as|in)\s+{_FORM}")
+_SENTENCE = re.compile(r"(?<=[.?!;])\s+")
+
+
+def _form(word: str) -> str:
+    w = re.sub(r"(?i)^(?:usd\s+|\$\s*)", "", word.lower().strip())
+    if w in ("%", "percent", "percents", "percentage", "percentages"):
+        return "a percentage"
+    if w in ("days", "basis points", "millions", "billions", "thousands", "dollars"):
+        return w
+    return "a " + w.rstrip("s")
+
+
+def forbidden_form(question: str) -> Optional[str]:
+    """The form a sentence of the question both asks the answer in and forbids ("as a percentage, not as a
+    percentage"), or None."""
+    for sentence in _SENTENCE.split(question):
+        forbidden = {_form(m.group("form")) for m in _FORBIDDEN.finditer(sentence)}
+        asked = {_form(m.group("form")) for m in _ASKED.finditer(sentence)}
+        both = sorted(forbidden & asked)
+        if both:
+            return both[0]
+    return None
+
+
+def clash(a: Expr, b: Expr) -> bool:
+    """Do two definitions of one measure compute different things (not one writing of the other, nor it times 100)?"""
+    hundred = Number(value=100.0)
+    return not (equivalent(a, b) or equivalent(BinOp(op="*", left=a, right=hundred), b)
+                or equivalent(a, BinOp(op="*", left=b, right=hundred)))
+
+
+def clashes(definitions: dict[str, tuple[Expr, str]], asked: str) -> Optional[str]:
+    """The problem when the question's definition without a name ("compute it as ...") and its definition of the
+    measure it asks (`asked`, a name key) differ, or None. A nameless definition that uses the named one builds on
+    it ("define EBITDA as ...; compute it as EBITDA / revenue"): no clash."""
+    if "" not in definitions or not asked or asked not in definitions:
+        return None
+    (nameless, text), (named, named_text) = definitions[""], definitions[asked]
+    if re.search(rf"(?i)\b{re.escape(asked)}\b", text) or not clash(nameless, named):
+        return None
+    return (f"the question defines {asked} twice, differently ('{text[:80]}' and '{named_text[:80]}'); finrag does not "
+            "pick one")

@@ -7,6 +7,9 @@ asks.py: what is asked of the values: aggregate, yes/no and direction, drivers, 
 section_intent.py: the question's scope (a line item, a section, the whole filing) and the sections it points to.
 read.py: `read_question`, the one builder (bounded memo).
 formula.py: the formula a question asks for (`finrag.state.formula.Formula`).
+expr_checks.py: what a read expression says of itself (an earlier period, an always-zero divisor, its unit).
+contradiction.py: a question that contradicts itself (a form asked and forbidden, a measure defined twice).
+restated.py: a definition attributed to someone, a parenthesis restating the arithmetic before it, normalized.
 formula_text.py: arithmetic written in words, read into an expression.
 format_tail.py: a definition's trailing clauses that only say how to write the answer.
 head_arithmetic.py: arithmetic the head of a question writes ("What is Tesla's EBITDA less capex for 2024?",

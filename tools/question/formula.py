@@ -19,7 +19,7 @@ or a metric-like name it neither defines nor finrag knows.
 from __future__ import annotations
 
 import re
-from typing import Literal, Optional
+from typing import Optional
 
 from finrag.state.formula import (
     Average,
@@ -30,12 +30,19 @@ from finrag.state.formula import (
     Item,
     Number,
     Unknown,
-    expr_items,
-    expr_text,
     expr_unknowns,
 )
 from finrag.tools.question.asks import aggregate_of, decimals_asked, definition_head
 from finrag.tools.question.contradiction import clash, clashes, forbidden_form
+from finrag.tools.question.expr_checks import (
+    dated,
+    divides,
+    has_metric,
+    part_share,
+    unit_of,
+    zero_divisors,
+)
+from finrag.tools.question.expr_checks import times_100 as multiplies_by_100
 from finrag.tools.question.format_tail import strip_format
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
@@ -45,7 +52,6 @@ from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resol
 from finrag.tools.question.restated import restated
 from finrag.tools.question.role_operators import fraction_roles
 from finrag.tools.question.unnamed_measure import asked_measure
-from finrag.tools.vocabulary.arithmetic import always_zero
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, item_in_question
@@ -142,7 +148,7 @@ def formula_of(text: str) -> Optional[Formula]:
                        expression=None, problems=[f"the question asks the answer as {form} and forbids {form}; "
                                                   "finrag does not pick one"])
     if found is not None and found.unit == "ratio" and _DAYS.search(q) and found.expression is not None and \
-            _divides(found.expression):
+            divides(found.expression):
         found = found.model_copy(update={"unit": "days"})
     return _as_change(found) if change and found is not None else found
 
@@ -210,7 +216,7 @@ def _subject(q: str) -> dict[str, Expr]:
 def _as_change(formula: Formula) -> Formula:
     """The formula's change from the year before to the asked period: in percentage points for a percentage or a
     ratio, in percent for an amount ("year-over-year growth of that free cash flow")."""
-    if formula.expression is None or formula.problems or _dated(formula.expression):
+    if formula.expression is None or formula.problems or dated(formula.expression):
         return formula
     now, prior = formula.expression, shifted(formula.expression, -1)
     if formula.unit == "currency":
@@ -220,19 +226,6 @@ def _as_change(formula: Formula) -> Formula:
                                           "name": f"growth of {formula.name} from the year before"})
     return formula.model_copy(update={"expression": BinOp(op="-", left=now, right=prior),
                                       "name": f"change in {formula.name} from the year before"})
-
-
-def _dated(expr: Expr) -> bool:
-    """Does the expression already read a period before the asked one (it is a change itself)?"""
-    return any(offset < 0 for _item, offset in expr_items(expr)) and not _only_averages(expr)
-
-
-def _only_averages(expr: Expr) -> bool:
-    if isinstance(expr, Item):
-        return expr.offset == 0
-    if isinstance(expr, BinOp):
-        return _only_averages(expr.left) and _only_averages(expr.right)
-    return True
 
 
 def _definitions(q: str, known: Optional[dict[str, Expr]] = None
@@ -318,7 +311,7 @@ def _amount_step(key: str, rhs: str) -> tuple[str, str]:
     """A defined amount's definition without a trailing "; divide by C" / "; multiply by C" step (the amount is no
     ratio: finrag's reading of its name divides nothing), and that step written as arithmetic ("divided by C")."""
     m = _STEP.search(rhs)
-    if not m or not key or not _known(key) or _divides(resolve(key, {})):
+    if not m or not key or not _known(key) or divides(resolve(key, {})):
         return rhs, ""
     return rhs[:m.start()].strip(), f"{m.group(1).lower().rstrip('e')}ed {m.group(2)}".replace("multiplyed", "multiplied")
 
@@ -388,10 +381,10 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
         expr, _rhs, percent, _n = definitions[key]
         name = key or _asked_name(head) or (composed_name(head, exprs) if key == "" else "") or _catalog_named(head) \
             or "the metric"
-    times_100 = _times_100(expr)
-    unit = _unit(name, expr, asks_percent or percent, times_100)
+    times_100 = multiplies_by_100(expr)
+    unit = unit_of(name, expr, asks_percent or percent, times_100)
     return Formula(name=name, source="question", expression=expr, definition=rhs, unit=unit, times_100=times_100,
-                   problems=_zero_divisors(expr), magnitudes=bool(_MAGNITUDES.search(q)))
+                   problems=zero_divisors(expr), magnitudes=bool(_MAGNITUDES.search(q)))
 
 
 _MAGNITUDES = re.compile(r"(?i)\b(?:taken|treated|expressed|used|counted) as (?:a )?positive\b|\bas positive (?:amounts|"
@@ -463,25 +456,6 @@ def _names_it(key: str, pattern: str) -> bool:
     return all(w in ("unadjusted", "adjusted", "reported", "gaap") for w in rest)
 
 
-def _zero_divisors(expr: Expr) -> list[str]:
-    """Divisions by a divisor that is zero whatever the filing says: the number 0, or A - A; and a difference or a
-    ratio of one figure with itself ("gross profit Q2 2025 less gross profit Q2 2024" read as one period), whose
-    value (0 or 1) says nothing of the filing: the operands' periods were not told apart."""
-    out: list[str] = []
-    if isinstance(expr, BinOp):
-        right = expr.right
-        if expr.op == "/" and always_zero(right):
-            out.append(f"the definition divides by {expr_text(right)}, which is zero whatever the filing reports")
-        elif expr.op in "-/" and isinstance(expr.left, Item) and isinstance(right, Item) and \
-                (expr.left.item, expr.left.offset) == (right.item, right.offset):
-            out.append(f"its operands {expr.left.phrase or expr_text(expr.left)!r} and {right.phrase or expr_text(right)!r} "
-                       "read as the same figure for the same period; finrag could not tell which period each one is")
-        if out:
-            return out
-        out += _zero_divisors(expr.left) + _zero_divisors(expr.right)
-    return out
-
-
 def _composed(head: str, asks_percent: bool, subject: Optional[dict[str, Expr]] = None) -> Optional[Formula]:
     """Arithmetic the head writes without a definition, when it composes more than one named metric would: a catalog
     metric inside ("EBITDA less capex"), two operators, or no catalog metric named at all."""
@@ -491,17 +465,17 @@ def _composed(head: str, asks_percent: bool, subject: Optional[dict[str, Expr]] 
     expr, name, percent = found
     grown = re.fullmatch(r"\(\((.+?)\) / \(the earlier period\) - 1\)", name)
     name = f"growth of {grown.group(1)}" if grown else name  # "revenue Q2 2025 vs Q2 2024, % change"
-    if _part_share(expr):
+    if part_share(expr):
         return None  # "AWS as a percent of net sales": a part's share of the total (the member answerer's)
     names_metric = any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names)
     operators = sum(1 for k, v in split_operators(name) if k == "op" and v in "+-*/~")
-    uses_metric = _has_metric(expr)
+    uses_metric = has_metric(expr)
     if names_metric and not uses_metric and operators < 2:
         return None  # "operating income as a % of revenue": the catalog's operating margin
-    times_100 = _times_100(expr)
+    times_100 = multiplies_by_100(expr)
     return Formula(name=name, source="composed", expression=expr, definition=name,
-                   unit=_unit(name, expr, asks_percent or percent, times_100), times_100=times_100,
-                   problems=_zero_divisors(expr))
+                   unit=unit_of(name, expr, asks_percent or percent, times_100), times_100=times_100,
+                   problems=zero_divisors(expr))
 
 
 _TWO_ENDS = re.compile(r"(?i)\baverage\b[^?.]*\b(?:beginning and end(?:ing)?|opening and closing|balances|year[- ]ends|"
@@ -523,32 +497,6 @@ def _averaged(head: str) -> Optional[Formula]:
     item = item.model_copy(update={"offset": 0})  # "opening and closing inventories": both ends, of the asked period
     return Formula(name=f"average {clean_phrase(m.group(1))}", source="composed", expression=Average(of=item),
                    definition=m.group(0), unit="currency")
-
-
-def _part_share(expr: Expr) -> bool:
-    """Is the expression a name finrag does not know over revenue (a segment's, product's or region's share)? A name
-    that ends in a measure's own noun ("fulfillment expense", "income from continuing operations before income taxes",
-    "stock-based compensation") is a row of the statement, no part of revenue's breakdown."""
-    return isinstance(expr, BinOp) and expr.op == "/" and isinstance(expr.left, Unknown) and \
-        isinstance(expr.right, Item) and expr.right.item == "revenue" and not _MEASURE_NOUN.search(clean_phrase(expr.left.phrase))
-
-
-_MEASURE_NOUN = re.compile(r"(?i)\b(?:expenses?|costs?|income|taxes|profits?|loss(?:es)?|earnings|provision|charges?|"
-                           r"compensation|amortization|depreciation|payments?|purchases?|proceeds|outflows?|inflows?|"
-                           r"liabilit(?:y|ies)|assets?|debt|equity|cash flows?)$")
-"""The last word of a measure of the statements, never of a segment, product or region ("Services", "AWS")."""
-
-
-def _has_metric(expr: Expr) -> bool:
-    """Does the expression hold a catalog metric written out (a subtree equal to a catalog expression)?"""
-    targets = [e.expression for e in CATALOG.values() if not isinstance(e.expression, Item)]
-
-    def walk(e: Expr) -> bool:
-        if any(e == t for t in targets):
-            return True
-        return isinstance(e, BinOp) and (walk(e.left) or walk(e.right))
-
-    return walk(expr)
 
 
 def _unknown(head: str) -> Optional[Formula]:
@@ -619,35 +567,3 @@ _MEASURE_WORDS = {"net", "free", "total", "gross", "operating", "current", "quic
 def _is_company_word(word: str) -> bool:
     """A capitalized word that names no measure (not "EBITDA", "ROA", "Net", "Free")."""
     return bool(expr_unknowns(resolve(word, {}))) and word.lower() not in _MEASURE_WORDS
-
-
-def _times_100(expr: Expr) -> bool:
-    return isinstance(expr, BinOp) and expr.op == "*" and any(
-        isinstance(x, Number) and x.value == 100 for x in (expr.left, expr.right))
-
-
-def _unit(name: str, expr: Expr, percent: bool, times_100: bool) -> Literal["ratio", "percent", "currency", "days"]:
-    """percent when asked (or the expression multiplies by 100, or the name is a margin, rate or yield) and the
-    expression divides; days for a days measure; a ratio for a division; else an amount (never an amount x 100)."""
-    low = name.lower()
-    divides = times_100 or _divides(expr)
-    if _has_number(expr, (365.0, 360.0)) or re.search(r"\bdays\b", low):
-        return "days"
-    if divides and (percent or times_100 or re.search(r"\b(?:margin|rate|yield|percentage|%)\b", low)):
-        return "percent"
-    return "ratio" if divides else "currency"
-
-
-def _divides(expr: Expr) -> bool:
-    """Does the expression divide by something other than a constant ("A / B", "A / B - 1"; not "(A + B) / 2")?"""
-    if not isinstance(expr, BinOp):
-        return False
-    if expr.op == "/" and not isinstance(expr.right, Number):
-        return True
-    return _divides(expr.left) or (expr.op in "+-" and _divides(expr.right))
-
-
-def _has_number(expr: Expr, values: tuple[float, ...]) -> bool:
-    if isinstance(expr, Number):
-        return expr.value in values
-    return isinstance(expr, BinOp) and (_has_number(expr.left, values) or _has_number(expr.right, values))

@@ -30,7 +30,7 @@ from finrag.tools.routing.size import PROMINENT_RANK, size_rank
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
 
-__all__ = ["GENERIC_SUBJECT", "after_opening_item", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
+__all__ = ["AUXILIARY_OPENS", "GENERIC_SUBJECT", "after_opening_item", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
            "auxiliary_subject", "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
            "owner_of_line_item", "prominent"]
 
@@ -93,8 +93,11 @@ _PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
 _ITEM_OF = re.compile(r"(?i)(?<=[a-z])\s+of\s+(?=[a-z])|(?<=\breturn)\s+on\s+(?=[a-z])")
 _PERIOD_PREPOSITION = re.compile(r"(?i)\b(?:at|as\s+of|in|for|on|during)\s+(?:the\s+)?(?=\d|fy|q[1-4]|[1-4]q|h[12]|"
                                  r"fiscal|year|quarter)")
-_AUXILIARY_BEFORE = re.compile(r"(?i)^\s*(?:how\s+(?:much|many)\s+[\w\s\-]{0,40}?|what\s+[\w\s\-]{0,40}?|why|when|"
-                               r"where|how)?\s*\b(?:did|does|do|has|had|is|was|will|can|could|should)\s+$")
+AUXILIARY_OPENS = re.compile(r"(?i)(?:^\s*|[,;:?!.]\s*|\b(?:how|why|when|where|what|which|who)\b[^,;:?!.]*?\s)"
+                             r"(?:did|does|do|is|was|are|were|has|have|had|will|can|could|should)\s+$")
+"""An auxiliary that opens the question or its clause, right before the place of its subject ("did |", "how much
+cash did |", "what is |"): the one test of that place, read with `.search(text[:start])` by every rule about a word
+standing there (a lower-case name: `auxiliary_subject`, `business_subject`; a ticker in capitals: `ticker_score`)."""
 _VERB_AFTER = re.compile(r"^\s+[a-z]{3,}\b")
 _COMMA_BEFORE = re.compile(r",\s*$")
 _CLAUSE_ALONE_AFTER = re.compile(r"^\s*(?:[,;?!]|\.?\s*$)")
@@ -128,8 +131,6 @@ def after_opening_item(text: str, start: int) -> str:
         METRIC.fullmatch(item)) else ""
 
 
-_AUXILIARY = r"(?:did|does|do|is|was|are|were|has|have|had|will|can)"
-_AUX_OPENS = re.compile(rf"(?i)(?:^|[,;:?!.]\s*|\b(?:how|why|when|where|what|which|who)\b[^,;:?!.]*?\s){_AUXILIARY}\s+$")
 _AFTER_SUBJECT = re.compile(r"^(?:\s+[a-z][\w\-]*|\s*(?:[,?.!]|$)|\s+(?:in|during|for)\b)")
 
 
@@ -138,7 +139,7 @@ def auxiliary_subject(text: str, start: int, end: int) -> str:
     after an auxiliary that opens the question or its clause ("did boeing pay ...", "how much did verizon spend
     ...", "how capital intensive is adobe?"), with no article or determiner between: a common noun there takes one
     ("did the company pay"), a bare singular word in that place is a name."""
-    if not _AUX_OPENS.search(text[:start]) or not _AFTER_SUBJECT.match(text[end:]):
+    if not AUXILIARY_OPENS.search(text[:start]) or not _AFTER_SUBJECT.match(text[end:]):
         return ""
     return "the bare subject of the question's auxiliary"
 
@@ -164,7 +165,7 @@ def business_subject(text: str, start: int, end: int) -> str:
                 METRIC.search(clause) or PERIOD.search(clause) or any(_abbreviation(w) for w in words)):
             return "it opens a terse question about a line item or a period"
         return ""
-    if _AUXILIARY_BEFORE.match(text[:start]) and _VERB_AFTER.match(after) and (
+    if AUXILIARY_OPENS.search(text[:start]) and _VERB_AFTER.match(after) and (
             METRIC.search(expand_shorthand(text)) or PERIOD.search(text)):
         # "how much cash did nike return", "does visa expect": a singular common noun as a sentence's subject takes
         # an article ("did the apple ..."); bare, it is a name

@@ -14,15 +14,13 @@ from typing import Iterable
 
 from finrag.tools.routing.mentions import EXCHANGE_BEFORE, TICKER_WORD_BEFORE, Candidate
 from finrag.tools.routing.shapes import calendar_token, only_capitals
-from finrag.tools.routing.subject import LINE_ITEM, asks_its_line_item
+from finrag.tools.routing.subject import AUXILIARY_OPENS, LINE_ITEM, asks_its_line_item
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import english_penalty, is_finance_abbreviation, zipf
 
 __all__ = ["COMPARE_GLUE", "LISTED_BETWEEN", "POSSESSIVE", "after_legal_form", "TICKER_WORD_AFTER", "abbreviated_metric", "closes", "compared_tickers", "metric_next", "opens", "ticker_context",
            "ticker_score"]
 
-_AUXILIARY_BEFORE = re.compile(r"(?i)(?:^|\b(?:how|what|why|when|where|much|many)\s+)(?:is|was|are|does|did|do|has|had|will|"
-                               r"can|could|should)\s+$")
 _ADVERB_AFTER = re.compile(r"(?i)^\s+(?:still|now|also|really|currently|actually|again|already|ever|finally|"
                            r"even|just)\s+[a-z]")
 LISTED_BETWEEN = "listed between two companies"
@@ -81,7 +79,7 @@ def ticker_score(tick: str, dollar: bool, text: str, start: int, end: int, shout
             if len(core) >= 2 and not is_finance_abbreviation(core) and only_capitals(text, start, end) \
                     and text[:start].strip():
                 score, why = score + 0.15, [*why, "the only word in capitals"]  # "how much did WELL spend"
-                if _AUXILIARY_BEFORE.search(before) and _ADVERB_AFTER.match(after):
+                if AUXILIARY_OPENS.search(before) and _ADVERB_AFTER.match(after):
                     # "is ON still guiding", "has ALL now raised": the place of a sentence's subject, between its
                     # auxiliary and an adverb; no English word in lower case stands there
                     score, why = score + 0.15, [*why, "the subject of the question's verb"]

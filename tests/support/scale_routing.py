@@ -28,3 +28,19 @@ def routed(reg: Registry, q: str) -> set[str]:
 def expect(reg: Registry, key: Callable[[str], str], q: str, gold: list[str]) -> None:
     """The question is routed to exactly the companies of the `gold` tickers."""
     assert routed(reg, q) == {key(t) for t in gold}, (q, reg.link(q).candidates)
+
+
+def registry_fixtures(needed: list[str]):
+    """The module-scoped `reg` (a scale registry holding `needed`) and `key` (their tickers' routing keys) fixtures of
+    a routing principles module: `reg, key = registry_fixtures(NEEDED)` at its top."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def reg() -> Registry:
+        return scale_registry(needed)
+
+    @pytest.fixture(scope="module")
+    def key(reg):
+        return ticker_key(reg, needed)
+
+    return reg, key

@@ -13,22 +13,13 @@
 from __future__ import annotations
 
 import pytest
-from support.scale_routing import expect, routed, scale_registry, ticker_key
-
-from finrag.tools.routing.registry import Registry
+from support.scale_routing import expect, registry_fixtures, routed
 
 NEEDED = ["NOV", "COST", "ADBE", "MAR", "HD", "ETR", "GOOGL", "VGES", "OTAI", "META", "NKE", "LULU", "SNAP", "NFLX",
           "DIS", "WELL", "JPM", "WFC", "USB", "C", "GS", "UNP", "CSX", "NSC", "V", "ISRG", "BBWI", "ON", "PEP", "CVS", "MDCE", "AAPL", "DEC"]
 
 
-@pytest.fixture(scope="module")
-def reg() -> Registry:
-    return scale_registry(NEEDED)
-
-
-@pytest.fixture(scope="module")
-def key(reg):
-    return ticker_key(reg, NEEDED)
+reg, key = registry_fixtures(NEEDED)
 
 
 @pytest.mark.parametrize("question, gold", [

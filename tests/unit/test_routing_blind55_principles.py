@@ -15,22 +15,14 @@ blind set's phrases):
 from __future__ import annotations
 
 import pytest
-from support.scale_routing import expect, scale_registry, ticker_key
+from support.scale_routing import expect, registry_fixtures
 
-from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.shapes import not_a_company_alone
 
 NEEDED = ["LMT", "NOC", "GM", "F", "MSFT", "AAPL", "NVDA", "GPK", "ETR", "CART"]
 
 
-@pytest.fixture(scope="module")
-def reg() -> Registry:
-    return scale_registry(NEEDED)
-
-
-@pytest.fixture(scope="module")
-def key(reg):
-    return ticker_key(reg, NEEDED)
+reg, key = registry_fixtures(NEEDED)
 
 
 def test_a_slash_list_is_no_rate():

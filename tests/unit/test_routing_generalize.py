@@ -18,9 +18,8 @@ its own, on a registry holding the development corpus and the SEC registrants th
 from __future__ import annotations
 
 import pytest
-from support.scale_routing import expect, routed, scale_registry, ticker_key
+from support.scale_routing import expect, registry_fixtures, routed
 
-from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.size import far_larger, size_rank
 
 NEEDED = ["ISRG", "LUNR", "TM", "TYHOY", "VRTX", "VERX", "EPD", "NVDA", "NFLX", "MSFT", "UNTY", "CVX", "BOE", "RENT",
@@ -28,14 +27,7 @@ NEEDED = ["ISRG", "LUNR", "TM", "TYHOY", "VRTX", "VERX", "EPD", "NVDA", "NFLX", 
           "EFSC", "KO", "PEP", "GOOGL", "AAPL", "MU", "HBM", "RTX", "OTAI", "COST", "ORAN", "WMT", "GULTU", "RMCF"]
 
 
-@pytest.fixture(scope="module")
-def reg() -> Registry:
-    return scale_registry(NEEDED)
-
-
-@pytest.fixture(scope="module")
-def key(reg):
-    return ticker_key(reg, NEEDED)
+reg, key = registry_fixtures(NEEDED)
 
 
 def test_far_larger_needs_a_large_company_and_a_wide_margin():

@@ -21,24 +21,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from support.scale_routing import expect, scale_registry, ticker_key
+from support.scale_routing import expect, registry_fixtures
 
 from bench.routing_perturb import FAMILIES, Forms, find_mention, perturb, reglue
-from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.ticker_score import closes, metric_next, opens
 
 NEEDED = ["GM", "F", "CRM", "T", "PRDO", "TGLS", "XPEL", "DD", "AAPL", "MSFT", "LMT", "NOC", "HBM", "MU", "DUK",
           "NVDA", "PTC", "PEG", "ETR", "GSBD"]
 
 
-@pytest.fixture(scope="module")
-def reg() -> Registry:
-    return scale_registry(NEEDED)
-
-
-@pytest.fixture(scope="module")
-def key(reg):
-    return ticker_key(reg, NEEDED)
+reg, key = registry_fixtures(NEEDED)
 
 
 def test_opens_and_closes_set_calendar_words_and_abbreviations_aside():

@@ -16,23 +16,15 @@ development corpus and the SEC registrants a token of the question could also na
 from __future__ import annotations
 
 import pytest
-from support.scale_routing import expect, routed, scale_registry, ticker_key
+from support.scale_routing import expect, registry_fixtures, routed
 
 from finrag.tools.routing.fallback import left_out
-from finrag.tools.routing.registry import Registry
 
 NEEDED = ["NOV", "QTWO", "EL", "DEC", "EQT", "SWK", "SWKH", "OPBK", "SCIA", "SW", "LUV", "CRM", "V", "T", "COO",
           "LYV", "BSX", "ABT", "MDT", "GRMN", "AAPL", "HON", "DHR", "MSFT", "WDC", "WD", "COMP", "IT", "DOW"]
 
 
-@pytest.fixture(scope="module")
-def reg() -> Registry:
-    return scale_registry(NEEDED)
-
-
-@pytest.fixture(scope="module")
-def key(reg):
-    return ticker_key(reg, NEEDED)
+reg, key = registry_fixtures(NEEDED)
 
 
 @pytest.mark.parametrize("question, gold", [

@@ -18,10 +18,9 @@ open misses (cases of their own, none of a benchmark set's phrases):
 from __future__ import annotations
 
 import pytest
-from support.scale_routing import expect, scale_registry, ticker_key
+from support.scale_routing import expect, registry_fixtures
 
 from finrag.tools.routing.peers import _same_words
-from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.subject import after_opening_item
 from finrag.tools.routing.ticker_score import opens
 
@@ -29,14 +28,7 @@ NEEDED = ["F", "GM", "UAL", "DAL", "AAL", "AAPL", "MCD", "T", "SPCX", "URI", "AX
           "TGT", "OTAI"]
 
 
-@pytest.fixture(scope="module")
-def reg() -> Registry:
-    return scale_registry(NEEDED)
-
-
-@pytest.fixture(scope="module")
-def key(reg):
-    return ticker_key(reg, NEEDED)
+reg, key = registry_fixtures(NEEDED)
 
 
 def test_same_words():

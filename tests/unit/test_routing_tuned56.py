@@ -16,23 +16,15 @@ own, none of a benchmark set's phrases):
 from __future__ import annotations
 
 import pytest
-from support.scale_routing import expect, scale_registry, ticker_key
+from support.scale_routing import expect, registry_fixtures
 
-from finrag.tools.routing.registry import Registry
 from finrag.tools.routing.subject import business_subject
 
 NEEDED = ["MRK", "PM", "PFE", "XOM", "NVDA", "TJX", "BRK.B", "TM", "HMC", "F", "GM", "STLA", "AMGN", "ON", "ALL",
           "MSFT", "TBBK", "HBM", "AAPL", "MU", "NKE", "SONY"]
 
 
-@pytest.fixture(scope="module")
-def reg() -> Registry:
-    return scale_registry(NEEDED)
-
-
-@pytest.fixture(scope="module")
-def key(reg):
-    return ticker_key(reg, NEEDED)
+reg, key = registry_fixtures(NEEDED)
 
 
 @pytest.mark.parametrize("question, gold", [

@@ -25,7 +25,6 @@ NO_CONTEXT = ("I could not find passages in the indexed filings that answer this
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-_SENTENCE_END = SENTENCE_END  # `vocabulary.SENTENCE_END`
 _LABEL = re.compile(r"[A-Za-z]{3}")
 
 
@@ -50,7 +49,7 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
             runs.append([])
         else:
             runs[-1].append(ln)
-    parts = [_SENTENCE_END.split(" ".join(run)) for run in runs if run]
+    parts = [SENTENCE_END.split(" ".join(run)) for run in runs if run]
     if window and sum(map(len, parts)) > 1:  # the window's cut ends, where prose begins or ends it
         if runs[0]:
             parts[0] = parts[0][1:]

@@ -22,6 +22,7 @@ from finrag.state.index_reader import IndexReader
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.answering.prose_units import quote
+from finrag.tools.retrieval.form_evidence import as_context, unread_chunks
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
 __all__ = ["list_answer", "list_evidence", "listed_items"]
@@ -129,19 +130,12 @@ def list_evidence(store: IndexReader, doc_ids: Sequence[str], nouns: Sequence[st
         return []
     if any(counted for c in contexts for _s, _i, counted in listed_items(" ".join(str(c.get("text") or "").split()), nouns)):
         return []
-    have = {int(c["chunk_id"]) for c in contexts if c.get("chunk_id") is not None}
     out: list[dict] = []
     for doc in doc_ids:
-        ids = [int(i) for i in store.chunk_ids_of([doc]) if int(i) not in have]
-        chunks = store.get_chunks(ids)
-        for cid in ids:
-            chunk = chunks.get(cid)
-            if chunk is None:
-                continue
+        for _place, chunk in unread_chunks(store, doc, contexts):
             text = " ".join(without_furniture(chunk.text).split())
             if any(counted for _s, _i, counted in listed_items(text, nouns)):
-                c = chunk.model_dump()
-                out.append({k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "text")} | {"score": 0.0})
+                out.append(as_context(chunk))
                 break
         if len(out) >= limit:
             break

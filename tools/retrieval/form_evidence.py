@@ -15,15 +15,16 @@ of 2024") takes the sentences that state the form with the asked year, if any.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
+from finrag.state.schema import RetrievedChunk
 from finrag.tools.retrieval.vocabulary import SENTENCE_END, STOPWORDS, stem
 from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, CUSTOMER_SHAPE_WORDS, answer_piece
 from finrag.tools.vocabulary.synonyms import same_as
 
-__all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "form_evidence", "topic_of"]
+__all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "as_context", "form_evidence", "topic_of", "unread_chunks"]
 
 # the words that ask a count, a date or a name, not what it is of
 _FORM_WORDS = frozenset((
@@ -32,7 +33,6 @@ _FORM_WORDS = frozenset((
     "end", "ended", "ending", "as", "of", "per", "according", "report", "form", "filing", "10-k", "10-q", "10",
     "k", "q", "latest", "current", "currently", "work", "works", "worked", "working", "employ", "employs",
     "employed", "did", "does", "do", "is", "was", "were", "are", "company", "company's", "firm"))
-_SENTENCE_END = SENTENCE_END  # `vocabulary.SENTENCE_END`
 MIN_COVER = 0.5  # the share of the topic a sentence must speak of
 
 
@@ -90,18 +90,12 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
     topic = topic_of(keywords, nouns)
     cover = TopicCover(topic)
     years = [str(y) for y in facts.years_written]
-    have = {int(c["chunk_id"]) for c in contexts if c.get("chunk_id") is not None}
-    found: list[tuple[float, int, int, dict]] = []
+    found: list[tuple[float, int, int, RetrievedChunk]] = []
     for doc in doc_ids:
-        ids = [int(i) for i in store.chunk_ids_of([doc])]
-        chunks = store.get_chunks([i for i in ids if i not in have])
-        for place, cid in enumerate(ids):
-            chunk = chunks.get(cid)
-            if chunk is None:
-                continue
+        for place, chunk in unread_chunks(store, doc, contexts):
             best = None
             lines = [ln for ln in chunk.text.splitlines() if 20 <= len(ln) <= 300]  # a table's row: a name, age, title
-            for sentence in [*_SENTENCE_END.split(" ".join(chunk.text.split())), *lines]:
+            for sentence in [*SENTENCE_END.split(" ".join(chunk.text.split())), *lines]:
                 if len(sentence) > 600 or answer_piece(facts.form, sentence, nouns, own) is None:
                     continue
                 cov = cover(sentence)
@@ -110,9 +104,24 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
                 key = (cov, int(any(y in sentence for y in years)))
                 best = key if best is None or key > best else best
             if best is not None:
-                found.append((best[0], best[1], -place, chunk.model_dump()))
+                found.append((best[0], best[1], -place, chunk))
     found.sort(key=lambda t: (-t[0], -t[1], -t[2]))
-    out = []
-    for _cov, _year, _place, c in found[:limit]:
-        out.append({k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "text")} | {"score": 0.0})
-    return out
+    return [as_context(chunk) for _cov, _year, _place, chunk in found[:limit]]
+
+
+def unread_chunks(store: IndexReader, doc_id: str, contexts: Sequence[dict]) -> Iterator[tuple[int, RetrievedChunk]]:
+    """The chunks of one routed filing that are not in `contexts` yet, in the filing's order, each with its place in
+    the filing (the chunks already in the context are not read)."""
+    have = {int(c["chunk_id"]) for c in contexts if c.get("chunk_id") is not None}
+    ids = [int(i) for i in store.chunk_ids_of([doc_id])]
+    chunks = store.get_chunks([i for i in ids if i not in have])
+    for place, cid in enumerate(ids):
+        chunk = chunks.get(cid)
+        if chunk is not None:
+            yield place, chunk
+
+
+def as_context(chunk: RetrievedChunk) -> dict:
+    """A chunk added to the context by its form rather than its retrieval score (score 0)."""
+    c = chunk.model_dump()
+    return {k: c.get(k) for k in ("chunk_id", "doc_id", "page_start", "page_end", "text")} | {"score": 0.0}

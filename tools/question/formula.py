@@ -33,7 +33,7 @@ from finrag.state.formula import (
     expr_unknowns,
 )
 from finrag.tools.question.asks import aggregate_of, decimals_asked, definition_head
-from finrag.tools.question.contradiction import clash, clashes, forbidden_form
+from finrag.tools.question.contradiction import clash, clashes, forbidden_form, mixed_forms
 from finrag.tools.question.expr_checks import (
     dated,
     divides,
@@ -89,7 +89,8 @@ _DEFINE = [
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?)?\s*:\s+(?P<rhs>[^:]*?)"
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)"
+               rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?\s*:\s+(?P<rhs>[^:]*?)"
                rf"{_SENTENCE_END}"),
 ]
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
@@ -102,10 +103,16 @@ not arithmetic are said, not skipped (unless they name what finrag already knows
 _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "the ratio", "metric", "ratio"}
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}|"
+                       rf"\b(?:take|treat|count|consider|think of|regard|read|measure|compute|calculate|work out|figure|"
+                       rf"define|understand)\s+(?:it|this|that|(?:this|the|that)\s+(?:metric|measure|figure|number|ratio|"
+                       rf"amount|total))\s+(?:as|to be|to mean)\s*:?\s+(?!an?\s+(?:percent|percentage|share|fraction|ratio|"
+                       rf"multiple|decimal|whole)\b|(?:percent|%|days|times|basis)\b)(?P<rhs5>.*?){_SENTENCE_END}|"
                        rf"(?:^|(?<=[.?!:]\s))(?P<rhs3>(?:take|start(?:ing)? (?:from|with)|begin(?:ning)? with)\s+.*?)"
                        rf"{_SENTENCE_END}|\?\s*:?=\s*(?P<rhs4>.*?){_SENTENCE_END}")
-"""Arithmetic that names no measure: "calculated as A / B", "using the formula A - B", a sentence of steps "Take A,
-subtract B, then subtract C", or "? = A / B - 1" after the question (the asked measure, computed in that order)."""
+"""Arithmetic that names no measure: "calculated as A / B", "using the formula A - B", a pronoun that stands for the
+asked measure given its arithmetic ("take it as A + B", "count this as A - B", "treat the ratio as A / B"; not "express
+it as a percentage": a unit is no arithmetic), a sentence of steps "Take A, subtract B, then subtract C", or "? = A / B
+- 1" after the question (the asked measure, computed in that order)."""
 _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
                           r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
                           r"productivity|value added|retention))\b")
@@ -147,12 +154,21 @@ def formula_of(text: str) -> Optional[Formula]:
         return Formula(name=(found.name if found else "") or _asked_name(head) or "the asked measure", source="unknown",
                        expression=None, problems=[f"the question asks the answer as {form} and forbids {form}; "
                                                   "finrag does not pick one"])
+    mixed = mixed_forms(q)
+    if mixed is not None:
+        return Formula(name=(found.name if found else "") or _asked_name(head) or "the asked measure", source="unknown",
+                       expression=None, problems=[f"the question asks one answer both {mixed[0]} and {mixed[1]}, "
+                                                  "which measure different things; finrag does not pick one"])
     if found is not None and found.unit == "ratio" and _DAYS.search(q) and found.expression is not None and \
             divides(found.expression):
         found = found.model_copy(update={"unit": "days"})
+    if found is not None and found.expression is not None and found.unit in ("ratio", "percent") and _BPS.search(q):
+        found = found.model_copy(update={"unit": "percent", "basis_points": True})
     return _as_change(found) if change and found is not None else found
 
 
+_BPS = re.compile(r"(?i)\b(?:in|as|into|to)\s+(?:basis[- ]points?|bps|bp)\b")
+"""The answer asked in basis points: a percentage stated in hundredths of a point (1% = 100 bps)."""
 _DAYS = re.compile(r"(?i)\b(?:in|as|answer in|expressed in) days\b")
 """The question asks its ratio in days ("accounts receivable / quarterly sales x 91. Answer in days")."""
 
@@ -295,7 +311,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
     if not out and not problems:
         found = _NAMELESS.search(q)
         if found:
-            rhs = strip_format(found.group("rhs") or found.group("rhs2") or found.group("rhs3") or found.group("rhs4") or "")
+            rhs = strip_format(found.group("rhs") or found.group("rhs2") or found.group("rhs3") or found.group("rhs4") or
+                                found.group("rhs5") or "")
             expr, percent, n = expression_of(rhs, {})
             if expr is not None and n >= 2 and 0 < n <= MAX_TERMS and not (found.group("rhs3") and (
                     expr_unknowns(expr) or _head_reads(q))):  # steps the head's own arithmetic reads keep its reading

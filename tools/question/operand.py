@@ -38,7 +38,11 @@ _PERIOD = re.compile(rf"(?i)\b(?:(?:for|in|during|over|of)\s+)?(?:the\s+)?(?:fir
                      r"\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
                      r"\bq[1-4]\s*(?:fy\s*)?'?\d{2,4}\b|"
-                     r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
+                     r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b|"
+                     rf"\b(?:(?:at|as of|by)\s+)?(?:the\s+)?(?:end|close)\s+of\s+(?:the\s+)?(?=(?:fy\s*'?\d|fiscal\s+(?:year\s+)?"
+                     rf"(?:19|20)\d\d|q[1-4]|[1-4]q|[12]h|(?:19|20)\d\d|{MONTH_WORDS}))")
+"""A period written beside an operand; "at (the) end of FY23" is its date as much as "FY23" is (the words before a
+dated token are its preposition, never the operand's)."""
 _BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
                     r"year)?|prior[- ](?:fiscal[- ])?year(?:[- ]end)?(?:'s)?|previous[- ](?:fiscal[- ])?year(?:[- ]end)?(?:'s)?|last year'?s?|"
                     r"year[- ]ago)(?!\w)")
@@ -219,7 +223,8 @@ def _year_of(low: str) -> Optional[int]:
 SUBJECT = "@subject"
 """The key of `defined` that holds the measure a bare period operand refers to ("(current - prior) / prior" of "total
 revenues"; "(beginning + ending) / 2" of "average inventories")."""
-_PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for)\s+)?(?:the\s+)?(?:(?P<year>(?:fy|fiscal(?: year)?)?\s*'?(?:(?:19|20)\d\d|"
+_PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for|by)\s+)?(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?(?=fy|fiscal|"
+                          r"q[1-4]|'|\d|[a-z]{3,9}\.? \d))?(?:(?P<year>fy\s*'?\d\d\b|(?:fy|fiscal(?: year)?)?\s*'?(?:(?:19|20)\d\d|"
                           rf"'\d\d)|{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d)|"
                           r"q[1-4]\s*(?:fy\s*)?'?(?P<qyear>\d{2}|\d{4})|(?P<now>current|ending|closing|this year'?s?|"
                           r"current (?:year|period|quarter)|end of (?:the )?(?:year|period))|(?P<then>prior|previous|"

@@ -99,7 +99,8 @@ def refusal(formula: Formula, info: Optional[dict], reasons: Optional[list[str]]
     shown = f" (the question's formula: {formula.name} = {expr_text(formula.expression, _named)})" \
         if formula.expression is not None and formula.source in ("question", "composed") else ""
     hint = (" Define it in the question (for example \"defined as total current assets divided by total current "
-            "liabilities\") to have it computed." if formula.source == "unknown" else "")
+            "liabilities\") to have it computed." if formula.source == "unknown" and any(
+                "is not a metric finrag knows" in p for p in why) else "")
     answer = f"{whose} {formula.name} was not computed{shown}: {'; '.join(why)}.{hint}"
     if found:
         answer += f" Found: {found}."

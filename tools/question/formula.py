@@ -79,7 +79,8 @@ _NAME_PERIOD = r"(?:,?\s+(?:for|in|during|at|as of|on|over)\s+(?:(?!\b(?:as|by|w
 """The period a defined name may carry before its definition ("Define Amazon's capex coverage for 2024 as ...", "Define
 X at the end of fiscal 2024 as ..."): it dates the question, it is no part of the name."""
 _DEFINE = [
-    re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
+    re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate|read|treat|take|count|consider|"
+               rf"understand|reckon|work out)\s+(?:the\s+|a\s+|an\s+)?"
                rf"{_POSSESSOR}(?:(?:fy\s?|fiscal\s+(?:year\s+)?|(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s?)?)?'?(?:\d{{4}}|\d\d)\s+)?{_NAME}{_NAME_PERIOD}\s+(?:as|to be|by)\s*:?\s+"
                rf"(?!an?\s+(?:percent|percentage|share|fraction|ratio)\b)(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+(?:(?!\bwhere\b)[^?.;]){{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
@@ -93,6 +94,14 @@ _DEFINE = [
                rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?\s*:\s+(?P<rhs>[^:]*?)"
                rf"{_SENTENCE_END}"),
 ]
+_DEFINE.insert(len(_DEFINE) - 2, re.compile(
+    rf"(?i){_NAME}\s*,?\s*(?:here\s+)?(?:(?:is|are)\s+)?(?:here\s+)?(?:means|denotes|stands for|i\.e\.,?|that is,?|"
+    rf"(?:given|worked out|arrived at|obtained|found|got|taken|understood|read|reckoned|built|formed)\s+(?:as|by|using|"
+    rf"from|to be)|which\s+(?:we|i|you|they|analysts)\s+(?:take|treat|read|count|compute|calculate|define|work out|"
+    rf"reckon|measure)\s+(?:to be|as))\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
+"""A definition introduced by words other than "defined as" or "=" ("X is given by A", "X here means A", "X, i.e. A",
+"X, which we take to be A", "X, worked out as A"): read as a definition only when its words are arithmetic (like
+"where X = ..."); words that are no arithmetic are no definition, never said as a broken one."""
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
 _PERIOD_NAME = re.compile(r"(?:(?:the|this|that|current|prior|fiscal)\s+)?(?:quarter|year|period|month|half|ytd)")
@@ -156,7 +165,7 @@ def formula_of(text: str) -> Optional[Formula]:
                                                   "finrag does not pick one"])
     mixed = mixed_forms(q)
     if mixed is not None:
-        return Formula(name=(found.name if found else "") or _asked_name(head) or "the asked measure", source="unknown",
+        return Formula(name=(found.name if found else "") or _asked_name(head) or "answer", source="unknown",
                        expression=None, problems=[f"the question asks one answer both {mixed[0]} and {mixed[1]}, "
                                                   "which measure different things; finrag does not pick one"])
     if found is not None and found.unit == "ratio" and _DAYS.search(q) and found.expression is not None and \
@@ -265,7 +274,7 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
             key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
                 name_key(_bare_name(name))
-            explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
+            explicit = index in _EXPLICIT and not (index == 0 and not m.group("verb").lower().endswith(("define", "defines"))
                                                     and not _arithmetic_in(rhs))
             rhs, step = _amount_step(key, rhs)
             if step:  # "total debt = A + B; divide by C": the division is the asked measure's step

@@ -33,7 +33,8 @@ _OPS = re.compile(
     r"|(?P<add>\bplus\b|\+|\badded to\b|\btogether with\b)"
     r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$))(?!\s+(?:the\s+)?(?:current (?:portions?|"
     r"maturities)(?!\s+of\b)|accumulated|allowances?|unamortized|reserves?)\b))"
-    r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
+    r"|(?P<sub>\bminus\b|\bless\b(?! than)|\b(?:after|by|when|once)\s+(?:subtracting|deducting|removing|taking away)\b|"
+    r"\bsubtract(?:ing|ed)?\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
 _SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}

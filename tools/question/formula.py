@@ -94,19 +94,24 @@ _DEFINE = [
                rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?\s*:\s+(?P<rhs>[^:]*?)"
                rf"{_SENTENCE_END}"),
 ]
-_DEFINE.insert(len(_DEFINE) - 2, re.compile(
-    rf"(?i){_NAME}\s*,?\s*(?:here\s+)?(?:(?:is|are)\s+)?(?:here\s+)?(?:means|denotes|stands for|i\.e\.,?|that is,?|"
-    rf"(?:given|worked out|arrived at|obtained|found|got|taken|understood|read|reckoned|built|formed)\s+(?:as|by|using|"
-    rf"from|to be)|which\s+(?:we|i|you|they|analysts)\s+(?:take|treat|read|count|compute|calculate|define|work out|"
-    rf"reckon|measure)\s+(?:to be|as))\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
-"""A definition introduced by words other than "defined as" or "=" ("X is given by A", "X here means A", "X, i.e. A",
-"X, which we take to be A", "X, worked out as A"): read as a definition only when its words are arithmetic (like
-"where X = ..."); words that are no arithmetic are no definition, never said as a broken one."""
+_INTRODUCED = re.compile(
+    rf"(?i){_NAME}\s*,?\s*(?:here\s+)?(?:(?:is|are)\s+)?(?:here\s+)?(?:(?:given|worked out|arrived at|obtained|taken|"
+    rf"understood|reckoned|built|formed)\s+(?:as|by|using|from|to be)|which\s+(?:we|i|you|they|analysts)\s+(?:take|"
+    rf"treat|read|count|compute|calculate|define|work out|reckon|measure)\s+(?:to be|as))\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}")
+"""A definition introduced by a verb other than "defined as" ("X is given by A", "X, which we take to be A", "X, worked
+out as A"): as explicit as "X, defined as A" (words that are no arithmetic are said)."""
+_GLOSSED = re.compile(
+    rf"(?i){_NAME}\s*,?\s*(?:here\s+)?(?:(?:is|are)\s+)?(?:here\s+)?(?:means|denotes|stands for|i\.e\.,?|that is,?)"
+    rf"\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}")
+"""A definition written as a gloss ("X here means A", "X, i.e. A", "X stands for A"): read as one only when its words
+are arithmetic (like "where X = ..."); other words after "means" are no definition, never said as a broken one."""
+_DEFINE.insert(len(_DEFINE) - 2, _INTRODUCED)
+_DEFINE.insert(len(_DEFINE) - 2, _GLOSSED)
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
 _PERIOD_NAME = re.compile(r"(?:(?:the|this|that|current|prior|fiscal)\s+)?(?:quarter|year|period|month|half|ytd)")
 """A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's."""
-_EXPLICIT = (0, 1, 2)
+_EXPLICIT = (0, 1, 2, _DEFINE.index(_INTRODUCED))
 """The patterns that say outright that a definition follows ("define X as", "X, defined as"): words there that are
 not arithmetic are said, not skipped (unless they name what finrag already knows)."""
 _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "the ratio", "metric", "ratio"}
@@ -275,7 +280,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
                 name_key(_bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and not m.group("verb").lower().endswith(("define", "defines"))
-                                                    and not _arithmetic_in(rhs))
+                                                    and not _arithmetic_in(rhs)) and not (
+                rx is _INTRODUCED and re.search(r"\w", rhs) and not item_in_question(rhs))  # "guidance is given by management"
             rhs, step = _amount_step(key, rhs)
             if step:  # "total debt = A + B; divide by C": the division is the asked measure's step
                 steps.append(f"{name} {step}")

@@ -18,7 +18,7 @@ from typing import Optional
 from finrag.state.formula import BinOp, Expr, Number
 from finrag.tools.vocabulary.arithmetic import equivalent
 
-__all__ = ["clash", "clashes", "forbidden_form", "mixed_forms"]
+__all__ = ["clash", "clashes", "forbidden_form", "form_clash", "mixed_forms"]
 
 _FORM = r"(?:(?:an?|the)\s+)?(?P<form>percent(?:age)?s?|%|ratios?|multiples?|decimals?|fractions?|days|basis points|" \
         r"(?:usd\s+|\$\s*)?(?:millions|billions|thousands)|dollars)(?![\w%])(?!\s+of\b)"
@@ -65,6 +65,19 @@ def mixed_forms(question: str) -> Optional[tuple[str, str]]:
             if _DIMENSION.get(fa, "number") != _DIMENSION.get(fb, "number") and len(between.split()) <= 2 and \
                     not _JOINED.search(between):
                 return tuple(f"{'in' if _DIMENSION.get(f) else 'as'} {f}" for f in (fa, fb))  # type: ignore[return-value]
+    return None
+
+
+def form_clash(question: str) -> Optional[str]:
+    """What is said when the question asks its answer's form in a way no answer can meet (`forbidden_form`,
+    `mixed_forms`), or None."""
+    form = forbidden_form(question)
+    if form is not None:
+        return f"the question asks the answer as {form} and forbids {form}; finrag does not pick one"
+    mixed = mixed_forms(question)
+    if mixed is not None:
+        return f"the question asks one answer both {mixed[0]} and {mixed[1]}, which measure different things; finrag " \
+            "does not pick one"
     return None
 
 

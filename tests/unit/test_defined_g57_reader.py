@@ -142,3 +142,17 @@ def test_no_basis_points_unless_asked() -> None:
     f = formula_of("Define Globex's gross margin as gross profit / revenue. What was it for 2024?")
     assert f is not None and not f.basis_points
 
+
+
+@pytest.mark.parametrize("rhs", ["the quotient of total liabilities and total stockholders' equity",
+                                 "total liabilities as a multiple of total stockholders' equity"])
+def test_a_quotient_or_a_multiple_of_is_a_division(rhs: str) -> None:
+    f = formula_of(f"Define Globex's leverage as {rhs}. What is it for 2024?")
+    assert f is not None and isinstance(f.expression, BinOp) and f.expression.op == "/" and f.unit == "ratio"
+    assert [i for i, _o in expr_items(f.expression)] == ["total_liabilities", "total_equity"]
+
+
+def test_a_listed_label_keeps_its_own_commas() -> None:
+    f = formula_of("Define Initech's opex as the sum of research and development expense and selling, general and "
+                   "administrative expense. What was it in 2024?")
+    assert f is not None and [i for i, _o in expr_items(f.expression)] == ["rnd", "sga"]

@@ -184,13 +184,25 @@ def split_and(text: str, defined: dict[str, Expr], anchor: Optional[int] = None,
     """A list "A, B and C" split into the fewest operands, each the longest run of pieces that is one ("research and
     development", "depreciation and amortization (cash flow statement)" stay one); words finrag does not read stay
     one row's label unless `listed` (the question says it lists: "the sum of A and B")."""
-    pieces = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if p.strip()]
+    parts = re.split(r"(\s*,\s*(?:and\s+)?|\s+and\s+)", text)
+    pieces, seps = parts[0::2], parts[1::2]
+    if not all(p.strip() for p in pieces):
+        pieces = [p for p in pieces if p.strip()]
+        seps = [" and "] * (len(pieces) - 1)
+
+    def run(i: int, j: int) -> Optional[str]:
+        """Pieces i..j-1 as one operand: as written, their commas kept ("selling, general and administrative"), or
+        joined by "and" ("cash, cash equivalents" as "cash and cash equivalents"); None when neither reads as one."""
+        written = pieces[i] + "".join(seps[k] + pieces[k + 1] for k in range(i, j - 1))
+        return next((t for t in (written, " and ".join(pieces[i:j]))
+                     if not isinstance(_resolve(_unglossed(t), defined, anchor), Unknown)), None)
+
     out: list[str] = []
     i = 0
     while i < len(pieces):
-        j = next((j for j in range(len(pieces), i, -1)
-                  if not isinstance(_resolve(_unglossed(" and ".join(pieces[i:j])), defined, anchor), Unknown)), i + 1)
-        out.append(" and ".join(pieces[i:j]))
+        j, text_ = next(((j, t) for j in range(len(pieces), i, -1) if (t := run(i, j)) is not None),
+                        (i + 1, pieces[i]))
+        out.append(text_)
         i = j
     if not listed and any(isinstance(_resolve(_unglossed(p), defined, anchor), Unknown) for p in out):
         # a row's own label ("proceeds from property and equipment sales and incentives"), unless the parts repeat

@@ -26,6 +26,10 @@ sample). The families:
   operands' words in title case, the whole question in lower case but the company.
 * `name_period` (session 56): the question's one period phrase moved into the defined name's slot ("Define X for
   FY2024 as A / B", "Define Apple's FY2024 X as ...").
+* `new_syntax` (session 57): one definition in syntax none of the older sets uses: another introducer ("X is given
+  by A", "We compute X as A", "Read X as A", "X here means A", "X, i.e. A", "X, which we take to be A"), an operator
+  word none wrote ("÷", "as a fraction of", "after subtracting", "deducting", "B divided into A"), or a sum's operands
+  in the other order.
 * `synonyms` (session 56): one operand's words as another name of the same line item (stockholders' / shareholders' /
   shareowners' equity, net cash provided by operating activities / operating cash flow / CFO, capex / purchases of
   property and equipment, SG&A, R&D, D&A, current assets, COGS).
@@ -55,7 +59,7 @@ from finrag.tools.vocabulary.dates import MONTH_NAMES
 SETS = ("defined_blind47", "defined_blind47c", "defined_blind47d", "defined_blind53", "defined_blind54")
 DATA = Path(__file__).resolve().parent / "data"
 FAMILIES = ("order", "operators", "syntax", "units", "rounding", "periods", "company", "punctuation", "name_period",
-            "synonyms")
+            "synonyms", "new_syntax")
 
 # the EDGAR filings' companies: the doc id's stem -> (ticker, name, the names a question may write)
 COMPANIES = {
@@ -379,9 +383,65 @@ def synonyms(q: dict, rng: random.Random) -> str | None:
     return _sub_once(pattern, _choose(rng, words, current.group(0) if current else ""), text)
 
 
+# -- the same definitions in syntax the older sets never used (session 57) -----------------------------------------
+_NAMED_VERB = re.compile(r"(?P<name>\b[\w&'’-]+(?: (?!is\b)[\w&'’-]+){0,4}),? (?:is )?(?:defined|computed|calculated|measured) as ")
+_NEW_OPERATORS: list[tuple[str, list[str]]] = [
+    (r" divided by ", [" ÷ ", " as a fraction of ", " into "]),
+    (r" (?:minus|less) (?!the same\b|\d|one\b)", [" after subtracting ", " deducting "]),
+    (r" plus ", [" added to "]),
+]
+_SUM = re.compile(r"(?P<a>\b[A-Za-z][\w'’&-]*(?: [\w'’&-]+){0,6}) (?P<op>\+|plus) (?P<b>[A-Za-z][\w'’&-]*(?: [\w'’&-]+){0,6})"
+                  r"(?=[.;?)]|$)")
+_NO_SWAP = re.compile(r"(?i)\b(?:the|of|for|in|at|as|to|by|and|divided|over|minus|less|times|define|defined|where|"
+                      r"what|is|was|(?:19|20)\d\d|fy\d+)$")
+
+
+def new_syntax(q: dict, rng: random.Random) -> str | None:
+    """One definition written in syntax none of the older sets uses: another introducer ("Define X as A" as "X is
+    given by A", "We compute X as A", "Read X as A", "X here means A"; "X, defined as A" as "X (which we take to be
+    A)", "X, i.e. A"), an operator word none wrote ("÷", "as a fraction of", "after subtracting", "deducting", "added
+    to"), or a sum's two operands in the other order."""
+    text = q["question"]
+    options: list[Callable[[], str | None]] = []
+    if (d := _DEFINE_NAME.search(text)) and d.group("name").lower() not in ("it", "this", "that"):
+        name = d.group("name")
+        forms = [f"{name} is given by ", f"We compute {name} as ", f"Read {name} as ", f"{name} here means "]
+        options.append(lambda: text[:d.start()] + rng.choice(forms) + text[d.end():])
+    elif v := _NAMED_VERB.search(text):
+        vname = v.group("name")
+        forms = [f"{vname}, i.e. ", f"{vname}, which we take to be ", f"{vname}, worked out as "]
+        options.append(lambda: text[:v.start()] + rng.choice(forms) + text[v.end():])
+    if q["unit"] == "percent" or not re.search(r"(?i)percent|%", text):  # "as a fraction of" asks a ratio
+        kinds = [(p, w) for p, w in _NEW_OPERATORS if re.search(p, text)]
+        if kinds:
+            pattern, words = rng.choice(kinds)
+            if q["unit"] == "percent":
+                words = [w for w in words if "fraction" not in w] or words
+            word = rng.choice(words)
+            if word == " into ":  # "B into A" is A / B: only a two-operand "A divided by B"
+                m = re.search(r"(?P<a>\b[A-Za-z][\w'’&-]*(?: [\w'’&-]+){0,5}) divided by (?P<b>[A-Za-z][\w'’&-]*"
+                              r"(?: [\w'’&-]+){0,5})(?=[.;?]|,\s|$)", text)
+                if m and not _NO_SWAP.search(m.group("a").split()[0]) and not re.search(
+                        r"(?i)\b(?:as|define|defined|=|is|what|of)\b", m.group("a")):
+                    options.append(lambda m=m: text[:m.start()] + f"{m.group('b')} divided into {m.group('a')}"
+                                   + text[m.end():])
+            else:
+                options.append(lambda pattern=pattern, word=word: _sub_once(pattern, word, text))
+    if (m := _SUM.search(text)) and not re.search(r"(?i)\b(?:defined|define|as|is|=|what|how|of|for)\b",
+                                                   m.group("a")) and not _NO_SWAP.search(m.group("b")) and \
+            not re.search(r"(?i)\band\b", m.group("b")):
+        options.append(lambda: text[:m.start()] + f"{m.group('b')} {m.group('op')} {m.group('a')}" + text[m.end():])
+    rng.shuffle(options)
+    for make in options:
+        if (new := make()) and new != text:
+            return new
+    return None
+
+
 TRANSFORMS: dict[str, Transform] = {"order": order, "operators": operators, "syntax": syntax, "units": units,
                                     "rounding": rounding, "periods": periods, "company": company,
-                                    "punctuation": punctuation, "name_period": name_period, "synonyms": synonyms}
+                                    "punctuation": punctuation, "name_period": name_period, "synonyms": synonyms,
+                                    "new_syntax": new_syntax}
 
 
 def load(sets: tuple[str, ...] = SETS) -> list[dict]:

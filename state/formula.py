@@ -108,6 +108,8 @@ class Formula(BaseModel):
     amount of money, or days."""
     times_100: bool = False
     """The expression itself multiplies by 100 (the result is already a percentage)."""
+    basis_points: bool = False
+    """The question asks the percentage in basis points: the answer states it so (1% = 100 bps), the percentage beside."""
     magnitudes: bool = False
     """The question asks each operand's magnitude ("each taken as a positive cost"): signs as printed are dropped."""
     problems: list[str] = Field(default_factory=list)

@@ -84,3 +84,17 @@ def test_seeded_and_reproducible() -> None:
     assert a == b and len(a) == 5 * len(dp.FAMILIES)
     assert dp.perturb(qs, seed=4, per_family=5) != a
     assert all(r["question"] != r["original"] and r["gold"] == next(q for q in qs if q["id"] == r["id"])["gold"] for r in a)
+
+
+def test_new_syntax_writes_the_same_definition_another_way() -> None:
+    outs = _all(dp.new_syntax, Q)
+    assert outs and all("total current assets" in o and "total current liabilities" in o for o in outs)
+    assert any("is given by" in o or "We compute" in o or "Read " in o or "here means" in o for o in outs)
+    assert all(not o.startswith("Define ") or "÷" in o or "as a fraction of" in o for o in outs)
+    named = {**Q, "question": "Acme's cash ratio, defined as cash divided by total current liabilities, for FY2024?"}
+    assert any(", i.e. " in o or "which we take to be" in o or "worked out as" in o for o in _all(dp.new_syntax, named))
+    total = {**Q, "unit": "usd_millions", "question": "Define gross debt as long-term debt plus current debt."}
+    assert any("current debt plus long-term debt" in o or "added to" in o for o in _all(dp.new_syntax, total))
+    # a label's own comma keeps the sum's operands in place
+    label = {**Q, "question": "Opex = (research and development + selling, general and administrative) / revenue."}
+    assert not any("selling + research" in o for o in _all(dp.new_syntax, label))

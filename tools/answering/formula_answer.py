@@ -99,7 +99,8 @@ def refusal(formula: Formula, info: Optional[dict], reasons: Optional[list[str]]
     shown = f" (the question's formula: {formula.name} = {expr_text(formula.expression, _named)})" \
         if formula.expression is not None and formula.source in ("question", "composed") else ""
     hint = (" Define it in the question (for example \"defined as total current assets divided by total current "
-            "liabilities\") to have it computed." if formula.source == "unknown" else "")
+            "liabilities\") to have it computed." if formula.source == "unknown" and any(
+                "is not a metric finrag knows" in p for p in why) else "")
     answer = f"{whose} {formula.name} was not computed{shown}: {'; '.join(why)}.{hint}"
     if found:
         answer += f" Found: {found}."
@@ -114,7 +115,16 @@ def answer_formula(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, in
     `facts.formula` must be set."""
     assert facts.formula is not None
     result = _answer(facts, tagged, doc_id, info, read_tables)
+    if facts.formula.basis_points:
+        result = dataclasses.replace(result, answer=in_basis_points(result.answer))
     return dataclasses.replace(result, question_formula=facts.formula)
+
+
+def in_basis_points(answer: str) -> str:
+    """The answer's first stated percentage ("was 12.34%") stated in basis points, the percentage beside it ("was
+    1,234 basis points (12.34%)")."""
+    return re.sub(r"\bwas (-?\d[\d,]*(?:\.\d+)?)%", lambda m: f"was {float(m.group(1).replace(',', '')) * 100:,.0f} basis "
+                  f"points ({m.group(1)}%)", answer, count=1)
 
 
 def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Optional[dict],

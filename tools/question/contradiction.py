@@ -2,6 +2,8 @@
 
 * **The answer's form asked and forbidden at once** ("give it as a ratio, not as a ratio", "in days and not in
   days"): `forbidden_form` names the form.
+* **One answer asked in two forms that measure different things at once** ("in USD millions as a percentage", "as a
+  ratio in days"): `mixed_forms` names them. Two forms joined by "and" / "or" / a comma ask two answers, no clash.
 * **The asked measure defined twice, differently** ("compute it as B / A, where the ratio is defined as A / B", or
   one name given two definitions): `clashes` names the two definitions. Two writings of one computation (the
   same operands and values, or one of them times 100) are no clash.
@@ -16,7 +18,7 @@ from typing import Optional
 from finrag.state.formula import BinOp, Expr, Number
 from finrag.tools.vocabulary.arithmetic import equivalent
 
-__all__ = ["clash", "clashes", "forbidden_form"]
+__all__ = ["clash", "clashes", "forbidden_form", "form_clash", "mixed_forms"]
 
 _FORM = r"(?:(?:an?|the)\s+)?(?P<form>percent(?:age)?s?|%|ratios?|multiples?|decimals?|fractions?|days|basis points|" \
         r"(?:usd\s+|\$\s*)?(?:millions|billions|thousands)|dollars)(?![\w%])(?!\s+of\b)"
@@ -44,6 +46,38 @@ def forbidden_form(question: str) -> Optional[str]:
         both = sorted(forbidden & asked)
         if both:
             return both[0]
+    return None
+
+
+_DIMENSION = {"millions": "amount", "billions": "amount", "thousands": "amount", "dollars": "amount", "days": "days"}
+"""What a form measures: an amount of money, days, or (any other form) a number without a unit."""
+_JOINED = re.compile(r"(?i)\b(?:and|or|then|also|plus|both|with|versus|vs)\b|[,;(]")
+
+
+def mixed_forms(question: str) -> Optional[tuple[str, str]]:
+    """Two forms one ask puts on the same answer that measure different things ("in USD millions as a percentage":
+    an amount is no percentage), or None; forms joined by a conjunction or a comma ask two answers."""
+    for sentence in _SENTENCE.split(question):
+        asked = list(_ASKED.finditer(sentence))
+        for a, b in zip(asked, asked[1:]):
+            fa, fb = _form(a.group("form")), _form(b.group("form"))
+            between = sentence[a.end():b.start()]
+            if _DIMENSION.get(fa, "number") != _DIMENSION.get(fb, "number") and len(between.split()) <= 2 and \
+                    not _JOINED.search(between):
+                return tuple(f"{'in' if _DIMENSION.get(f) else 'as'} {f}" for f in (fa, fb))  # type: ignore[return-value]
+    return None
+
+
+def form_clash(question: str) -> Optional[str]:
+    """What is said when the question asks its answer's form in a way no answer can meet (`forbidden_form`,
+    `mixed_forms`), or None."""
+    form = forbidden_form(question)
+    if form is not None:
+        return f"the question asks the answer as {form} and forbids {form}; finrag does not pick one"
+    mixed = mixed_forms(question)
+    if mixed is not None:
+        return f"the question asks one answer both {mixed[0]} and {mixed[1]}, which measure different things; finrag " \
+            "does not pick one"
     return None
 
 

@@ -5,8 +5,8 @@ or a metric-like name it neither defines nor finrag knows.
                "What is Boeing's FY2024 working capital ratio?")
     # Formula(name='working capital ratio', source='question', expression=... / ..., unit='ratio')
 
-* **A definition** is "define X as ...", "X, defined/computed/calculated/measured as ...", "where X = ...",
-  "X = ..." or "X := ..."; its words up to the end of the sentence are read into an expression
+* **A definition** is "define/read/treat X as ...", "X, defined/computed/calculated/measured as ...", "X is given by /
+  worked out as ...", "where X = ...", "X = ...", "X := ...", "X: ..." or, over arithmetic, "X here means / i.e. ..."; its words up to the end of the sentence are read into an expression
   (`formula_text.expression_of`). Several definitions may build on each other ("define EBITDA as ...; free cash
   flow as ...").
 * **The asked measure** is the definition the question's head names ("What is the working capital ratio"), with
@@ -33,7 +33,7 @@ from finrag.state.formula import (
     expr_unknowns,
 )
 from finrag.tools.question.asks import aggregate_of, decimals_asked, definition_head
-from finrag.tools.question.contradiction import clash, clashes, forbidden_form
+from finrag.tools.question.contradiction import clash, clashes, form_clash
 from finrag.tools.question.expr_checks import (
     dated,
     divides,
@@ -43,7 +43,7 @@ from finrag.tools.question.expr_checks import (
     zero_divisors,
 )
 from finrag.tools.question.expr_checks import times_100 as multiplies_by_100
-from finrag.tools.question.format_tail import strip_format
+from finrag.tools.question.format_tail import strip_format, unit_asked
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.listed import summed_list
@@ -79,7 +79,8 @@ _NAME_PERIOD = r"(?:,?\s+(?:for|in|during|at|as of|on|over)\s+(?:(?!\b(?:as|by|w
 """The period a defined name may carry before its definition ("Define Amazon's capex coverage for 2024 as ...", "Define
 X at the end of fiscal 2024 as ..."): it dates the question, it is no part of the name."""
 _DEFINE = [
-    re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate)\s+(?:the\s+|a\s+|an\s+)?"
+    re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate|read|treat|take|count|consider|"
+               rf"understand|reckon|work out)\s+(?:the\s+|a\s+|an\s+)?"
                rf"{_POSSESSOR}(?:(?:fy\s?|fiscal\s+(?:year\s+)?|(?:q[1-4]|h[12]|[369]m)\s*(?:fy\s?)?)?'?(?:\d{{4}}|\d\d)\s+)?{_NAME}{_NAME_PERIOD}\s+(?:as|to be|by)\s*:?\s+"
                rf"(?!an?\s+(?:percent|percentage|share|fraction|ratio)\b)(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:in|for|during|of|at|as of)\s+(?:(?!\bwhere\b)[^?.;]){{1,60}}?)?\s*,?\s*(?:here\s+)?(?:which\s+|that\s+)?(?:is\s+|being\s+|as\s+)?(?:here\s+)?(?:defined|computed|calculated|measured|"
@@ -89,23 +90,49 @@ _DEFINE = [
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+(?:(?!,\s*where\b)[^=?.;:]){{1,40}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?(?:\s+here)?\s*(?::=|=)\s*"
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
-    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?)?\s*:\s+(?P<rhs>[^:]*?)"
+    re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)"
+               rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?\s*:\s+(?P<rhs>[^:]*?)"
                rf"{_SENTENCE_END}"),
 ]
+_INTRODUCED = re.compile(
+    rf"(?i){_NAME}\s*,?\s*(?:here\s+)?(?:(?:is|are)\s+)?(?:here\s+)?(?:(?:given|worked out|arrived at|obtained|taken|"
+    rf"understood|reckoned|built|formed)\s+(?:as|by|using|from|to be)|which\s+(?:we|i|you|they|analysts)\s+(?:take|"
+    rf"treat|read|count|compute|calculate|define|work out|reckon|measure)\s+(?:to be|as))\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}")
+"""A definition introduced by a verb other than "defined as" ("X is given by A", "X, which we take to be A", "X, worked
+out as A"): as explicit as "X, defined as A" (words that are no arithmetic are said)."""
+_GLOSSED = re.compile(
+    rf"(?i){_NAME}\s*,?\s*(?:here\s+)?(?:(?:is|are)\s+)?(?:here\s+)?(?:means|denotes|stands for|i\.e\.,?|that is,?)"
+    rf"\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}")
+"""A definition written as a gloss ("X here means A", "X, i.e. A", "X stands for A"): read as one only when its words
+are arithmetic (like "where X = ..."); other words after "means" are no definition, never said as a broken one."""
+_DEFINE.insert(len(_DEFINE) - 2, _INTRODUCED)
+_DEFINE.insert(len(_DEFINE) - 2, _GLOSSED)
 _DEFINE.insert(1, re.compile(rf"(?i)(?<=,)\s+and\s+(?:the\s+)?{_NAME}\s+as\s*:?\s+(?P<rhs>.*?){_SENTENCE_END}"))
 """A second definition in a "define" list ("Define term debt as ..., and cash-to-debt as ...")."""
 _PERIOD_NAME = re.compile(r"(?:(?:the|this|that|current|prior|fiscal)\s+)?(?:quarter|year|period|month|half|ytd)")
 """A period word before a colon ("June 2025 quarter: A / B") names no measure: the definition is the asked one's."""
-_EXPLICIT = (0, 1, 2)
+_PERIOD_WORDS_NAME = re.compile(rf"(?i)(?:(?:the|this|that|current|prior|previous|last|same|next|first|second|third|fourth|"
+                                rf"fiscal|vs|versus|three|six|nine|twelve|months?|ended|ending|year|quarter|period|half|ytd|"
+                                rf"q[1-4]|[1-4]q|h[12]|fy\d*|\d+|{MONTH_WORDS})\s*)+")
+"""A name made of period and comparison words only ("first half", "vs three months ended june 28"): no measure's."""
+_READ_AS = {"read", "treat", "take", "count", "consider", "understand", "reckon", "work out"}
+"""Verbs that introduce a definition only as "<verb> X as A" (never "by": "take cash generated by ...")."""
+_EXPLICIT = (0, 1, 2, _DEFINE.index(_INTRODUCED))
 """The patterns that say outright that a definition follows ("define X as", "X, defined as"): words there that are
 not arithmetic are said, not skipped (unless they name what finrag already knows)."""
 _ANONYMOUS = {"it", "this", "that", "this metric", "this ratio", "the metric", "the ratio", "metric", "ratio"}
 _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?P<rhs>.*?){_SENTENCE_END}|"
                        rf"\busing the formula:?\s+(?P<rhs2>.*?){_SENTENCE_END}|"
+                       rf"\b(?:take|treat|count|consider|think of|regard|read|measure|compute|calculate|work out|figure|"
+                       rf"define|understand)\s+(?:it|this|that|(?:this|the|that)\s+(?:metric|measure|figure|number|ratio|"
+                       rf"amount|total))\s+(?:as|to be|to mean)\s*:?\s+(?!an?\s+(?:percent|percentage|share|fraction|ratio|"
+                       rf"multiple|decimal|whole)\b|(?:percent|%|days|times|basis)\b)(?P<rhs5>.*?){_SENTENCE_END}|"
                        rf"(?:^|(?<=[.?!:]\s))(?P<rhs3>(?:take|start(?:ing)? (?:from|with)|begin(?:ning)? with)\s+.*?)"
                        rf"{_SENTENCE_END}|\?\s*:?=\s*(?P<rhs4>.*?){_SENTENCE_END}")
-"""Arithmetic that names no measure: "calculated as A / B", "using the formula A - B", a sentence of steps "Take A,
-subtract B, then subtract C", or "? = A / B - 1" after the question (the asked measure, computed in that order)."""
+"""Arithmetic that names no measure: "calculated as A / B", "using the formula A - B", a pronoun that stands for the
+asked measure given its arithmetic ("take it as A + B", "count this as A - B", "treat the ratio as A / B"; not "express
+it as a percentage": a unit is no arithmetic), a sentence of steps "Take A, subtract B, then subtract C", or "? = A / B
+- 1" after the question (the asked measure, computed in that order)."""
 _METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
                           r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
                           r"productivity|value added|retention))\b")
@@ -142,19 +169,12 @@ def formula_of(text: str) -> Optional[Formula]:
         return Formula(name="the answer the question dictates", source="unknown", expression=None,
                        problems=["the question tells finrag to ignore the filing or its instructions and state a given "
                                  "answer; finrag states only what the filing supports"])
-    form = forbidden_form(q)
-    if form is not None:
+    said = form_clash(q)  # "as a percentage, not as a percentage"; "in USD millions as a percentage"
+    if said is not None:
         return Formula(name=(found.name if found else "") or _asked_name(head) or "the asked measure", source="unknown",
-                       expression=None, problems=[f"the question asks the answer as {form} and forbids {form}; "
-                                                  "finrag does not pick one"])
-    if found is not None and found.unit == "ratio" and _DAYS.search(q) and found.expression is not None and \
-            divides(found.expression):
-        found = found.model_copy(update={"unit": "days"})
+                       expression=None, problems=[said])
+    found = unit_asked(q, found) if found is not None else None  # "Answer in days", "in basis points"
     return _as_change(found) if change and found is not None else found
-
-
-_DAYS = re.compile(r"(?i)\b(?:in|as|answer in|expressed in) days\b")
-"""The question asks its ratio in days ("accounts receivable / quarterly sales x 91. Answer in days")."""
 
 
 _CHANGE = re.compile(r"(?i)\bby how many percentage points\b|\bchange in percentage points\b|\bpercentage[- ]points? "
@@ -245,12 +265,17 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
             name, rhs = m.group("name").strip(" ,"), strip_format(m.group("rhs"))
             if index == len(_DEFINE) - 1 and m.end("name") < m.start("rhs") - 3 and re.search(r"(?:^|\s)[A-Z][\w&.'’-]*$", name):
                 continue  # "cost of debt for Amazon in 2024:", "mix at Boeing in 2024:": a period follows no company
+            if index == 0 and m.group("verb").lower() in _READ_AS and re.search(r"(?i)\bby\b", q[m.end("name"):m.start("rhs")]):
+                continue  # "take cash generated by operating activities, subtract ...": steps, no "X by Y" definition
+            if _PERIOD_WORDS_NAME.fullmatch(name_key(_bare_name(name))) and not _PERIOD_NAME.fullmatch(name_key(name)):
+                continue  # "first-half 2025:", "same quarter last year, i.e.": a period names no measure
             if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
             key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
                 name_key(_bare_name(name))
-            explicit = index in _EXPLICIT and not (index == 0 and m.group("verb").lower() in ("compute", "calculate")
-                                                    and not _arithmetic_in(rhs))
+            explicit = index in _EXPLICIT and not (index == 0 and not m.group("verb").lower().endswith(("define", "defines"))
+                                                    and not _arithmetic_in(rhs)) and not (
+                rx is _INTRODUCED and re.search(r"\w", rhs) and not item_in_question(rhs))  # "guidance is given by management"
             rhs, step = _amount_step(key, rhs)
             if step:  # "total debt = A + B; divide by C": the division is the asked measure's step
                 steps.append(f"{name} {step}")
@@ -295,7 +320,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
     if not out and not problems:
         found = _NAMELESS.search(q)
         if found:
-            rhs = strip_format(found.group("rhs") or found.group("rhs2") or found.group("rhs3") or found.group("rhs4") or "")
+            rhs = strip_format(found.group("rhs") or found.group("rhs2") or found.group("rhs3") or found.group("rhs4") or
+                                found.group("rhs5") or "")
             expr, percent, n = expression_of(rhs, {})
             if expr is not None and n >= 2 and 0 < n <= MAX_TERMS and not (found.group("rhs3") and (
                     expr_unknowns(expr) or _head_reads(q))):  # steps the head's own arithmetic reads keep its reading

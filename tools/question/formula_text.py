@@ -26,14 +26,15 @@ __all__ = ["MAX_TERMS", "defined_in_place", "expression_of", "rewrite", "split_o
 MAX_TERMS = 50
 """The most operands a formula may have: a longer one is said to be too long, not computed."""
 
-_PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion)|as %|(?:in )?(?:%|percent(?:age)?)) of"
+_PERCENT_OF = r"(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|portion|multiple)|as %|(?:in )?(?:%|percent(?:age)?)) of"
 _OPS = re.compile(
     rf"(?i)(?P<div>\bdivided by\b|÷|(?<=\s)/(?=\s)|(?<=\w)/(?=\w)|(?<=[)⟩⟧])\s*/|/(?=\s*[(⟨])|(?<![\w-])over(?![\w-])(?!\s+(?:the\s+)?(?:fy\s*|fiscal\s+(?:year\s+)?|q[1-4]\s*)?'?\d{{2,4}}\b|\s+the\s+(?:past|last|next|prior|first|same|whole|full|fiscal|year|quarter|period|six|nine|three|twelve)\b)|\b{_PERCENT_OF}\b|\b(?:per|for (?:each|every)) (?:dollar|\$) of\b|\bdivide(?:d)? (?:it |that |this )?by\b|\b(?:relative|in relation|as a ratio) to\b(?!\s+(?:the\s+)?(?:(?:fy|fiscal|q[1-4]|year|quarter|period|prior|previous|same|last|first|second|third|fourth|six|nine|three|twelve)\b|'?\d)))"
     r"|(?P<mul>\bmultiplied by\b|(?<!\bin )(?<!\bas )\btimes\b|\*|×|(?<=\s)x(?=\s))"
     r"|(?P<add>\bplus\b|\+|\badded to\b|\btogether with\b)"
     r"|(?P<netof>,?\s*\bnet of\b(?!\s+\w+\s*(?:[,.;?)⟧⟩/*+]|\s[-–−]\s|$))(?!\s+(?:the\s+)?(?:current (?:portions?|"
     r"maturities)(?!\s+of\b)|accumulated|allowances?|unamortized|reserves?)\b))"
-    r"|(?P<sub>\bminus\b|\bless\b(?! than)|\bsubtract(?:ing|ed)?\b|\bafter deducting\b|\bdeducting\b|"
+    r"|(?P<sub>\bminus\b|\bless\b(?! than)|\b(?:after|by|when|once)\s+(?:subtracting|deducting|removing|taking away)\b|"
+    r"\bsubtract(?:ing|ed)?\b|\bdeducting\b|"
     r"(?<=\s)[-–−](?=\s))"
     r"|(?P<open>\(|⟨)|(?P<close>\)|⟩)")
 _SYMBOL = {"div": "/", "mul": "*", "add": "+", "sub": "-", "netof": "~"}
@@ -42,7 +43,7 @@ contra account ("debt, net of current portion", "PP&E, net of accumulated deprec
 current portion that says what it is of ("cash, net of the current portion of long-term debt") is an operand."""
 _SUM_OF = re.compile(r"(?i)\b(?:(?:the )?(?:sum|total) of|^(?:sum|add)(?: up)?|, (?:sum|add)(?: up)?)\s+(.+)$")
 _DIFFERENCE = re.compile(r"(?i)\b(?:the )?(?:difference|gap) between\s+(.+)$")
-_RATIO_OF = re.compile(r"(?i)\b(?:the )?ratio (?:of|between)\s+(.+)$")
+_RATIO_OF = re.compile(r"(?i)\b(?:the )?(?:ratio|quotient) (?:of|between)\s+(.+)$")
 _TAKE = re.compile(r"(?i)^\s*(?:take|start with|begin with)\s+(.+?)\s*,?\s+(?:and|then)\s+(divide|subtract|add|"
                    r"multiply)(?:\s+back)?\b(.*)$")
 

@@ -125,8 +125,16 @@ def _opening(phrase: str, defined: dict[str, Expr]) -> Optional[str]:
     phrase = phrase.strip(" ,")
     if _reads(phrase, defined) is not None:
         return phrase
+    asked = _ASKED_OPENING.sub("", phrase, count=1)
     return _operand_suffix(phrase, defined) or (phrase if label_like(phrase) and len(phrase.split()) <= 8 else None) \
-        or _label_after_boundary(phrase)
+        or _label_after_boundary(phrase) or (asked if asked != phrase and label_like(asked) and len(asked.split()) <= 8
+                                             else _label_after_boundary(asked) if asked != phrase else None)
+
+
+_ASKED_OPENING = re.compile(r"(?i)^\s*(?:what|how much)(?:'s|\s+(?:is|was|were|are|did|does|has|had))\s+(?:the\s+)?")
+"""A request's opening before the head's first operand ("What was Acme's", "How much is the"): the words after it are
+read as they would be without it, a name's possessive and a period still before the row's label. A question word
+that asks a count or a choice ("How many", "Which") opens no operand."""
 
 
 def _label_after_boundary(phrase: str) -> Optional[str]:

@@ -38,7 +38,11 @@ _PERIOD = re.compile(rf"(?i)\b(?:(?:for|in|during|over|of)\s+)?(?:the\s+)?(?:fir
                      r"\bbetween (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4} and (?:fy ?|fiscal (?:year )?)?['’]?\d{2,4}\b|"
                      r"\b(?:for|in|during|at|as of|over) (?:the )?(?:fiscal )?(?:year|period|quarter)(?: end(?:ed)?)?\b|"
                      r"\bq[1-4]\s*(?:fy\s*)?'?\d{2,4}\b|"
-                     r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b")
+                     r"\b(?:for|in|at) (?:fy|fiscal ?)?['’]?\d{2,4}\b|\bfy ?\d{2,4}\b|\b(?:19|20)\d{2}\b|"
+                     rf"\b(?:(?:at|as of|by)\s+)?(?:the\s+)?(?:end|close)\s+of\s+(?:the\s+)?(?=(?:fy\s*'?\d|fiscal\s+(?:year\s+)?"
+                     rf"(?:19|20)\d\d|q[1-4]|[1-4]q|[12]h|(?:19|20)\d\d|{MONTH_WORDS}))")
+"""A period written beside an operand; "at (the) end of FY23" is its date as much as "FY23" is (the words before a
+dated token are its preposition, never the operand's)."""
 _BEGIN = re.compile(r"(?i)\b(?:beginning(?: of (?:the )?(?:fiscal )?year)?|opening|start(?:ing)?(?: of (?:the )?(?:fiscal )?"
                     r"year)?|prior[- ](?:fiscal[- ])?year(?:[- ]end)?(?:'s)?|previous[- ](?:fiscal[- ])?year(?:[- ]end)?(?:'s)?|last year'?s?|"
                     r"year[- ]ago)(?!\w)")
@@ -180,13 +184,25 @@ def split_and(text: str, defined: dict[str, Expr], anchor: Optional[int] = None,
     """A list "A, B and C" split into the fewest operands, each the longest run of pieces that is one ("research and
     development", "depreciation and amortization (cash flow statement)" stay one); words finrag does not read stay
     one row's label unless `listed` (the question says it lists: "the sum of A and B")."""
-    pieces = [p for p in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if p.strip()]
+    parts = re.split(r"(\s*,\s*(?:and\s+)?|\s+and\s+)", text)
+    pieces, seps = parts[0::2], parts[1::2]
+    if not all(p.strip() for p in pieces):
+        pieces = [p for p in pieces if p.strip()]
+        seps = [" and "] * (len(pieces) - 1)
+
+    def run(i: int, j: int) -> Optional[str]:
+        """Pieces i..j-1 as one operand: as written, their commas kept ("selling, general and administrative"), or
+        joined by "and" ("cash, cash equivalents" as "cash and cash equivalents"); None when neither reads as one."""
+        written = pieces[i] + "".join(seps[k] + pieces[k + 1] for k in range(i, j - 1))
+        return next((t for t in (written, " and ".join(pieces[i:j]))
+                     if not isinstance(_resolve(_unglossed(t), defined, anchor), Unknown)), None)
+
     out: list[str] = []
     i = 0
     while i < len(pieces):
-        j = next((j for j in range(len(pieces), i, -1)
-                  if not isinstance(_resolve(_unglossed(" and ".join(pieces[i:j])), defined, anchor), Unknown)), i + 1)
-        out.append(" and ".join(pieces[i:j]))
+        j, text_ = next(((j, t) for j in range(len(pieces), i, -1) if (t := run(i, j)) is not None),
+                        (i + 1, pieces[i]))
+        out.append(text_)
         i = j
     if not listed and any(isinstance(_resolve(_unglossed(p), defined, anchor), Unknown) for p in out):
         # a row's own label ("proceeds from property and equipment sales and incentives"), unless the parts repeat
@@ -219,7 +235,8 @@ def _year_of(low: str) -> Optional[int]:
 SUBJECT = "@subject"
 """The key of `defined` that holds the measure a bare period operand refers to ("(current - prior) / prior" of "total
 revenues"; "(beginning + ending) / 2" of "average inventories")."""
-_PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for)\s+)?(?:the\s+)?(?:(?P<year>(?:fy|fiscal(?: year)?)?\s*'?(?:(?:19|20)\d\d|"
+_PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for|by)\s+)?(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?(?=fy|fiscal|"
+                          r"q[1-4]|'|\d|[a-z]{3,9}\.? \d))?(?:(?P<year>fy\s*'?\d\d\b|(?:fy|fiscal(?: year)?)?\s*'?(?:(?:19|20)\d\d|"
                           rf"'\d\d)|{MONTH_WORDS}\.? \d{{1,2}},? (?:19|20)\d\d)|"
                           r"q[1-4]\s*(?:fy\s*)?'?(?P<qyear>\d{2}|\d{4})|(?P<now>current|ending|closing|this year'?s?|"
                           r"current (?:year|period|quarter)|end of (?:the )?(?:year|period))|(?P<then>prior|previous|"

@@ -21,7 +21,9 @@ from finrag.tools.vocabulary.line_items import INCOME_ORDER
 
 __all__ = ["after", "bare_to", "distinct_parts", "fraction_roles", "framed"]
 
-_TO = re.compile(r"(?i)\s(?:relative to|in relation to|to|per dollar of|for (?:every|each) dollar of|per \$1 of)\s")
+_TO = re.compile(r"(?i)\s(?:relative to|in relation to|(?<!\badded\s)(?<!\bcompared\s)(?<!\bequal\s)(?<!\bapplied\s)"
+                 r"(?<!\bup\s)to|per dollar of|for (?:every|each) dollar of|per \$1 of)\s")
+"""The "to" of a ratio; the "to" of a verb ("added to", "compared to", "equal to", "applied to") belongs to that verb."""
 _LEAD = {"what", "is", "was", "are", "were", "the", "a", "an", "its", "their", "of", "for", "in", "to", "compute",
          "calculate", "give", "report", "find", "show", "and", "as", "at", "by", "with", "then", "using", "on", "from"}
 """Words that begin no operand but may stand before one ("What is the ...", "compute ...")."""

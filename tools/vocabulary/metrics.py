@@ -134,6 +134,8 @@ def metric_for(formula: Formula, decimals: Optional[int] = None) -> Metric:
     if same is not None and _required(same, formula.expression):  # an operand the question writes is never optional
         same = dataclasses.replace(same, inputs=inputs_of(formula.expression), expression=formula.expression,
                                    compute=computer(formula.expression, same.unit == "percent", formula.magnitudes))
+    if same is not None and decimals is not None:  # the rounding the question asks, whichever formula computes it
+        same = dataclasses.replace(same, decimals=decimals)
     if same is not None:  # the question defines the catalog's formula: the catalog's metric, under the question's name
         if formula.source == "composed" or any(re.search(p, formula.name, re.I) for p in same.question):
             return same  # composed as the catalog composes it ("EBIT as a percent of revenue"), or named as it is

@@ -12,7 +12,9 @@
   question that it found nothing of after that sentence's answer); else the sentence that
   answers the question's form (`prose.py`: a count, a date, a name, yes/no, drivers, a list); else the evidence
   sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when the reader is off),
-  led by "Not stated in the retrieved passages" when none of them mentions a thing the question names (`unstated.py`).
+  led by "Not stated in the retrieved passages" when none of them mentions a thing the question names, or no
+  sentence of them speaks of half of what it asks (`unstated.py`). Every form reads only the asked company's
+  passages where some are (`prose_units.own_contexts`: a corpus-wide search brings other companies' passages).
 * `fast_path_enabled`: with an LLM, whether a confident reader answer skips the generator call
   (`Configuration.fast_path`: 'auto' = on for the graphs that ask for it (HDRR), 'on', 'off').
 * `reader_context`: the reader's tables (and an iXBRL filing's tagged facts, as a structured block) as extra
@@ -33,6 +35,7 @@ from finrag.tools.answering.extractive import extractive_answer
 from finrag.tools.answering.kinds import Evidence
 from finrag.tools.answering.kinds import answer as answer_by_kind
 from finrag.tools.answering.prose import prose_answer
+from finrag.tools.answering.prose_units import own_contexts
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.sources import StorePages
 from finrag.tools.answering.unstated import Corpus, unstated_answer
@@ -132,6 +135,7 @@ def offline_answer(question: str, keywords: list[str], contexts: list[dict], res
     found = result is not None and (result.confident or bool(result.found))
     if figure and facts.form != "drivers" and (found or facts.form not in ("count", "date", "name")):
         return figure
+    contexts = own_contexts(question, contexts)  # only the asked company's passages answer, in every form
     prose = prose_answer(question, keywords, contexts, company, facts=facts)  # the sentence that answers the question's form
     if prose:
         return f"{prose}\n\n{figure}" if figure else prose

@@ -28,7 +28,7 @@ from finrag.tools.retrieval.vocabulary import STOPWORDS
 from finrag.tools.vocabulary.dates import MONTH_TOKENS
 from finrag.tools.vocabulary.synonyms import filing_words
 
-__all__ = ["asked_company_docs", "best_passage", "closest", "company_of_id", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
+__all__ = ["asked_company_docs", "own_contexts", "best_passage", "closest", "company_of_id", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
 _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading line joined to the sentence after it
 # words of a question's frame, not of its topic: periods, filings, and how it asks
@@ -88,6 +88,14 @@ def asked_company_docs(question: str, contexts: list[dict]) -> set[str]:
                                or any(_shortens(w, name) for w in initials)):
             out.add(doc)
     return out
+
+
+def own_contexts(question: str, contexts: list[dict]) -> list[dict]:
+    """The contexts of the company the question names (`asked_company_docs`) where some are, else all of them: a
+    corpus-wide search (CBR and its variants) brings other companies' passages, and a sentence of another company's
+    filing answers nothing for the asked one, whatever the question's form (a count, a date, a yes/no, a driver)."""
+    own = asked_company_docs(question, contexts)
+    return [c for c in contexts if str(c.get("doc_id") or "") in own] if own else contexts
 
 
 def _shortens(short: str, name: str) -> bool:

@@ -34,7 +34,7 @@ from finrag.tools.answering.prose_units import period_fit, quote, repeats, topic
 from finrag.tools.answering.yesno_answer import states_intention
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
-__all__ = ["CAUSE", "MeasureCoverage", "drivers_answer"]
+__all__ = ["ASKING", "CAUSE", "MeasureCoverage", "drivers_answer"]
 
 CAUSE = re.compile(
     r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
@@ -42,7 +42,7 @@ CAUSE = re.compile(
     r"result(?:ed|s)? from|attributable to|attributed to|caused by|because of|reflect(?:s|ed|ing)|owing to|"
     r"led by|on account of|associated with higher|associated with lower|benefit+ed from)\b")
 # words of asking for causes and of a change, which every sentence of a change holds or none does
-_ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
+ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
                      "reason", "reasons", "explain", "explains", "led", "lead", "factors", "factor", "contributed",
                      "primary", "main", "key", "major", "behind", "increase", "increased", "increases", "decrease",
                      "decreased", "decline", "declined", "change", "changed", "changes", "rise", "rose", "fall", "fell",
@@ -89,7 +89,7 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
     `company`: the words of the routed companies' names, no part of the measure."""
     if not contexts:
         return ""
-    measure = topic_words(question, contexts, also_drop=_ASKING | company)
+    measure = topic_words(question, contexts, also_drop=ASKING | company)
     of_measure = MeasureCoverage(measure or keywords, question)
     asked = _direction(question)
     units = list(covered_units(question, keywords, contexts))

@@ -8,7 +8,8 @@
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
-  what it could not find (for a drivers question after the sentence that names the causes, for a count, date or name
+  what it could not find (for a drivers question after the sentence that names the causes, for a yes/no question
+  that asks no judgement after the sentence that decides it (the figure alone when none does), for a count, date or name
   question that it found nothing of after that sentence's answer); else the sentence that
   answers the question's form (`prose.py`: a count, a date, a name, yes/no, drivers, a list); else the evidence
   sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when the reader is off),
@@ -133,10 +134,14 @@ def offline_answer(question: str, keywords: list[str], contexts: list[dict], res
     figure = result.answer if result is not None and result.kind in ("item", "metric") and result.answer else ""
     # a reader that found nothing only says so: the sentence a count, date or name question asks still leads
     found = result is not None and (result.confident or bool(result.found))
-    if figure and facts.form != "drivers" and (found or facts.form not in ("count", "date", "name")):
+    # a yes/no question asks the verdict, not the figure (a judgement's verdict is the reader's, from its figures)
+    verdict_first = facts.form == "yesno" and not facts.judgement
+    if figure and facts.form != "drivers" and not verdict_first and (found or facts.form not in ("count", "date", "name")):
         return figure
     contexts = own_contexts(question, contexts)  # only the asked company's passages answer, in every form
     prose = prose_answer(question, keywords, contexts, company, facts=facts)  # the sentence that answers the question's form
+    if figure and found and verdict_first and prose.startswith("Undecided"):
+        return figure  # no sentence decides it: the figure found is what the filing says of it
     if prose:
         return f"{prose}\n\n{figure}" if figure else prose
     if figure:

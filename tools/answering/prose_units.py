@@ -125,9 +125,10 @@ def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] =
 
 def form_topic(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:
     """A date question's topic when its content words are all of its frame ("When does Adobe's fiscal year end?"):
-    the frame words it writes ("fiscal", "year", "end"), without the asked company's and the question words."""
+    the frame words it writes ("fiscal", "year", "end"; "FY2017" writes "fiscal year"), without the asked company's and the question words."""
     drop = _asked_company(question, contexts) | company | {"when", "what", "which", "date", "day", "does", "did", "do"}
-    asked = re.split(r"\?\s+(?=\S)", question.strip())[0].lower()
+    # "FY2017" names the fiscal year it asks the end of ("adobe FY2017 end date?")
+    asked = re.sub(r"\bfy\s*'?\d{2,4}\b", "fiscal year", re.split(r"\?\s+(?=\S)", question.strip())[0].lower())
     return [w for w in dict.fromkeys(re.findall(r"[a-z][a-z-]+", asked)) if w in _FRAME and w not in drop
             and w not in ("of", "as", "per", "us", "company", "company's", "form", "report", "filing")]
 

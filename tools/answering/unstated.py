@@ -26,7 +26,8 @@ name the word is the initialism of (`initialism_of`: "PwC" for "PricewaterhouseC
 A question can also ask a thing written in common words ("Adobe's net promoter score", "the CEO's total
 compensation", "the ketchup market share in Brazil"): no word of it is a name, yet the passages may never speak of
 it. The second test (`unspoken`) reads the question's subject, its topic words (`prose_units.topic_words`, without
-the words that ask how much or how many), and asks whether any one sentence or table row of the passages
+the words that ask a form, `form_evidence.topic_of`: "how much", "when"; nor those that ask a change's causes,
+`drivers_answer.ASKING`: "what drove", "the decline"), and asks whether any one sentence or table row of the passages
 (`extractive.covered_units`) speaks of at least half of them (`form_evidence.TopicCover`: a word, its inflections,
 its letters written out, the filing's word for it; `form_evidence.MIN_COVER`, the share a count, date or name
 question's answering sentence must speak of too). A sentence that answers speaks of what is asked; passages whose
@@ -39,10 +40,11 @@ from __future__ import annotations
 import re
 from typing import Optional, Protocol, Sequence
 
+from finrag.tools.answering.drivers_answer import ASKING
 from finrag.tools.answering.extractive import covered_units
 from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.answering.prose_units import company_of_id, named_words, topic_words
-from finrag.tools.retrieval.form_evidence import MIN_COVER, SPELLED_OUT, TopicCover
+from finrag.tools.retrieval.form_evidence import MIN_COVER, SPELLED_OUT, TopicCover, topic_of
 
 __all__ = ["NAME_SPREAD", "RARE_PAGES", "initialism_of", "unmentioned", "unspoken", "unstated_answer"]
 
@@ -154,13 +156,10 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
     return {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index, w in initials)}
 
 
-_HOW = frozenset(("much", "many"))  # the words that ask an amount or a count: no part of what is asked
-
-
 def unspoken(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:
     """The question's topic words (see the module docstring) when no one sentence or table row of `contexts` speaks
     of at least half of them (`MIN_COVER`); [] when one does, or there is no topic or no context."""
-    topic = topic_words(question, contexts, also_drop=company | _HOW)
+    topic = topic_of(topic_words(question, contexts, also_drop=company | ASKING), ())
     if not topic or not contexts:
         return []
     cover = TopicCover(topic)

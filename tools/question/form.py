@@ -3,7 +3,8 @@
 A question's words say what its answer is, whatever the company or the measure:
 
 * `count` ("how many employees", "headcount", "number of stores"): a number with its noun;
-* `date` ("when", "on what date", "in which year"): a date;
+* `date` ("when", "on what date", "in which year", "since what year", or an event's date asked without a question
+  word: "Acme merger closing date?"): a date;
 * `name` ("who is the auditor", "which firm", "what city is ... headquartered in", "which exchange is ... listed
   on", "LMT's biggest customer"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
   "customer" (the answer is the party a share of sales is from);
@@ -32,7 +33,10 @@ _COUNTED = "|".join(w for w in (*WORKFORCE, *same_as("stores"), "stores") if " "
 _COUNT = re.compile(r"(?i)\bhow many\b|\bnumber of\b|\b[a-z]+ count\b|\bheadcount\b|"
                     rf"\b(?:{_COUNTED})\s+size\b|\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?(?:{_COUNTED})\b")
 _DATE = re.compile(r"(?i)^\s*(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
-                   r"as of what date\b)")
+                   r"as of what date\b|since (?:when|what (?:date|year|month)|which year)\b)"
+                   # an event's date asked without a question word: "<company> merger closing date?"
+                   r"|^(?!\s*(?:what|which|how|who|why|where|is|are|was|were|does|did|do)\b)[^?]*"
+                   r"\b(?!(?:that|this|the|a|an|such|any|each)\s)[a-z]{3,}\s+(?:date|day)\s*\??\s*$")
 # one name asked for: "who is/was/signed ...", "which firm ..." ("who are the customers" asks for a list)
 _WHO = re.compile(r"(?i)^\s*(?:who (?:is|was|signed|audits|audited|serves|served|leads|led|heads|headed)\b|"
                   r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive|company|entity|buyer|acquirer|"

@@ -101,3 +101,7 @@ def test_a_named_year_s_end_date_is_the_period_s_end_and_the_rule_answers_no_yea
     question = "When does Acme's fiscal year end?"
     answer = offline_answer(question, ["fiscal", "year", "end"], ctx, None, read_question(question))
     assert answer.startswith("Our fiscal year is a 52- or 53-week year"), answer
+    # in the present, a year in parentheses names the filing: the rule still answers
+    question = "When does Acme's fiscal year end? (FY2021 10-K)"
+    answer = offline_answer(question, ["fiscal", "year", "end"], ctx, None, read_question(question))
+    assert answer.startswith("Our fiscal year is a 52- or 53-week year"), answer

@@ -85,8 +85,10 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         return ""
     topic = topic_of(topic_words(question, contexts, also_drop=company), nouns)
     # a date question whose topic is its frame asks the fiscal year's end: of a year it names ("FY2017 end date"),
-    # that year's end date answers, a period's end; of none, the sentence that says when its years end
-    ends_year = not topic and form == "date" and bool(facts.years_written)
+    # that year's end date answers, a period's end; of none, or in the present ("When does its fiscal year end?
+    # (FY2019 10-K)": the year names the filing), the sentence that says when its years end
+    ends_year = (not topic and form == "date" and bool(facts.years_written)
+                 and not re.search(r"(?i)\b(?:does|do)\b", question))
     topic = topic or (form_topic(question, contexts, company) if form == "date" else [])
     ends_year = ends_year and "end" in topic
     cover = TopicCover(topic)

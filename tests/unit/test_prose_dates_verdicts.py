@@ -105,3 +105,16 @@ def test_a_named_year_s_end_date_is_the_period_s_end_and_the_rule_answers_no_yea
     question = "When does Acme's fiscal year end? (FY2021 10-K)"
     answer = offline_answer(question, ["fiscal", "year", "end"], ctx, None, read_question(question))
     assert answer.startswith("Our fiscal year is a 52- or 53-week year"), answer
+
+
+@pytest.mark.parametrize("question", [
+    "acme widgets segment revenue growth driver fy22",
+    "Acme services revenue growth - drivers?",
+    "acme gross margin decline: main reasons?",
+])
+def test_a_change_s_drivers_asked_without_a_question_word_are_drivers(question):
+    assert read_question(question).form == "drivers"
+
+
+def test_a_yes_no_about_a_driver_is_still_a_yes_no():
+    assert read_question("Is revenue growth a driver of margin?").form == "yesno"

@@ -8,7 +8,8 @@ A question's words say what its answer is, whatever the company or the measure:
 * `name` ("who is the auditor", "which firm", "what city is ... headquartered in", "which exchange is ... listed
   on", "LMT's biggest customer"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
   "customer" (the answer is the party a share of sales is from);
-* `drivers` ("what drove", "why", "the primary reasons for", "due to what"): the causes of a change, whatever the
+* `drivers` ("what drove", "why", "the primary reasons for", "due to what", "<measure> growth driver",
+  "<measure> growth - drivers?"): the causes of a change, whatever the
   measure ("why did the employee count fall" asks the causes, not the count);
 * `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", not an either-or, not "Could you list"): Yes
   or No and the sentence that decides it;
@@ -68,7 +69,10 @@ _DRIVERS = re.compile(
     r"(?i)\bwhat (?:drove|drives|driven|caused|causes|led to|leads to|explains?|accounts? for|contributed to)\b|\bwhy\b|"
     r"\b(?:drivers?|reasons?|causes?|factors?)\b[^?]{0,30}\b(?:for|of|behind|that (?:drove|caused|led to)|"
     r"contribut\w+ to|driving)\b|\bdue to what\b|\bwhat (?:was|were|is|are) (?:the )?(?:main |primary |key |major )?"
-    r"(?:drivers?|reasons?|causes?)\b|\bwhat was (?:it|this|that) due to\b|\battribut\w+ to what\b")
+    r"(?:drivers?|reasons?|causes?)\b|\bwhat was (?:it|this|that) due to\b|\battribut\w+ to what\b|"
+    # asked without a question word: "<measure> growth driver", "<measure> growth - drivers?"
+    r"\b(?:growth|increase|decline|decrease|change|rise|fall|drop|improvement)\s+(?:drivers?|reasons?|causes?)\b|"
+    r"[-–—:]\s*(?:the )?(?:main |key |primary )?(?:drivers?|reasons?|causes?)\s*\??\s*$")
 # several items asked: "what are the reportable segments", "list ...", "name the ...", "which brands does X sell"; the
 # plural is the object of "list/name/identify" itself ("identify the accounting firm that audited ... statements"
 # asks for one firm)

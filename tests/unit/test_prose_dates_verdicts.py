@@ -118,3 +118,7 @@ def test_a_change_s_drivers_asked_without_a_question_word_are_drivers(question):
 
 def test_a_yes_no_about_a_driver_is_still_a_yes_no():
     assert read_question("Is revenue growth a driver of margin?").form == "yesno"
+
+
+def test_headquarters_asked_by_its_letters_is_written_out():
+    assert TopicCover(["hq"])("Our corporate headquarters are in Springfield, Illinois.") == 1.0

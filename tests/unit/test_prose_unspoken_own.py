@@ -68,3 +68,14 @@ def test_a_count_from_another_company_s_filing_is_no_answer():
     # with no passage of the named company, the passages are all read (the answer says whose they are)
     assert own_contexts(question, [other]) == [other]
     assert offline_answer(question, ["employees"], [other], None, QuestionFacts(form="count", form_nouns=("employees",)))
+
+
+def test_a_long_question_s_subject_is_spoken_of_by_two_of_its_words():
+    # the scenario's words ("wound", "down", "sold", "holders") are topic words too: two of them in one sentence speak
+    # of the subject; half of seven would ask four
+    ctx = [_ctx("Total assets were $2.1 billion and total liabilities $1.4 billion at March 31, 2023.", page=3),
+           _ctx("Holders of common stock are entitled to one vote per share.", page=40)]
+    question = "If Acme wound down and sold all its assets to repay creditors, what could each holder of common stock receive?"
+    assert unspoken(question, ctx, frozenset({"acme"})) == []
+    # one word of a long topic is not enough
+    assert unspoken(question, [ctx[0]], frozenset({"acme"}))

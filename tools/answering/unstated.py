@@ -28,7 +28,8 @@ compensation", "the ketchup market share in Brazil"): no word of it is a name, y
 it. The second test (`unspoken`) reads the question's subject, its topic words (`prose_units.topic_words`, without
 the words that ask a form, `form_evidence.topic_of`: "how much", "when"; nor those that ask a change's causes,
 `drivers_answer.ASKING`: "what drove", "the decline"), and asks whether any one sentence or table row of the passages
-(`extractive.covered_units`) speaks of at least half of them (`form_evidence.TopicCover`: a word, its inflections,
+(`extractive.covered_units`) speaks of at least half of them, or of two (`SPOKEN_WORDS`) where they are more than
+four (a long question's scenario and instructions are words of its topic too) (`form_evidence.TopicCover`: a word, its inflections,
 its letters written out, the filing's word for it; `form_evidence.MIN_COVER`, the share a count, date or name
 question's answering sentence must speak of too). A sentence that answers speaks of what is asked; passages whose
 best sentence speaks of less ("net" of "net promoter score", "compensation" of "the CEO's total compensation")
@@ -37,6 +38,7 @@ closest passages, not as an answer.
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Optional, Protocol, Sequence
 
@@ -46,8 +48,9 @@ from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.answering.prose_units import company_of_id, named_words, topic_words
 from finrag.tools.retrieval.form_evidence import MIN_COVER, SPELLED_OUT, TopicCover, topic_of
 
-__all__ = ["NAME_SPREAD", "RARE_PAGES", "initialism_of", "unmentioned", "unspoken", "unstated_answer"]
+__all__ = ["NAME_SPREAD", "RARE_PAGES", "SPOKEN_WORDS", "initialism_of", "unmentioned", "unspoken", "unstated_answer"]
 
+SPOKEN_WORDS = 2  # a sentence speaking of this many of a long question's topic words speaks of its subject
 RARE_PAGES = 2  # a named word the filing writes on more pages than this is its common vocabulary
 NAME_SPREAD = 3  # a word the filings of more companies than this write is no name of one thing
 _HITS = 100  # the corpus' BM25 hits a word's spread is read from
@@ -158,13 +161,17 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
 
 def unspoken(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:
     """The question's topic words (see the module docstring) when no one sentence or table row of `contexts` speaks
-    of at least half of them (`MIN_COVER`); [] when one does, or there is no topic or no context."""
+    of at least half of them (`MIN_COVER`), or of `SPOKEN_WORDS` of a longer topic; [] when one does, or there is no
+    topic or no context."""
     topic = topic_of(topic_words(question, contexts, also_drop=company | ASKING), ())
     if not topic or not contexts:
         return []
     cover = TopicCover(topic)
     best = max((cover(unit) for _c, _s, _r, unit, _ctx in covered_units(question, topic, contexts)), default=0.0)
-    return [] if best >= MIN_COVER else topic
+    # half of the subject, or two of its words where the question is long (its scenario and instructions are words
+    # of its topic too: "If JPM liquidated all of its assets to pay its shareholders, how much could each get?")
+    need = min(math.ceil(len(topic) * MIN_COVER - 1e-9), SPOKEN_WORDS) / len(topic)
+    return [] if best >= need - 1e-9 else topic
 
 
 def unstated_answer(question: str, passages: str, contexts: list[dict], company: frozenset[str] = frozenset(),

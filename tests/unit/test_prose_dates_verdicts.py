@@ -122,3 +122,10 @@ def test_a_yes_no_about_a_driver_is_still_a_yes_no():
 
 def test_headquarters_asked_by_its_letters_is_written_out():
     assert TopicCover(["hq"])("Our corporate headquarters are in Springfield, Illinois.") == 1.0
+
+
+def test_a_reader_answer_that_states_its_own_verdict_decides_the_yes_no():
+    question = "Did Acme's total debt increase in 2022?"
+    own = "No. Acme's total debt decreased from $1,200 million in FY2021 to $1,150 million in FY2022 (-$50 million)."
+    ctx = [_ctx("We did not repurchase any debt securities in 2022, and no debt was issued.", page=45)]
+    assert offline_answer(question, ["total", "debt", "increase"], ctx, _figure(own), read_question(question)) == own

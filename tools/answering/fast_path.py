@@ -9,7 +9,7 @@
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
   what it could not find (for a drivers question after the sentence that names the causes, for a yes/no question
-  that asks no judgement after the sentence that decides it (the figure alone when none does), for a count, date or name
+  whose figure states no verdict of its own after the sentence that decides it (the figure alone when none does), for a count, date or name
   question that it found nothing of after that sentence's answer); else the sentence that
   answers the question's form (`prose.py`: a count, a date, a name, yes/no, drivers, a list); else the evidence
   sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when the reader is off),
@@ -134,8 +134,9 @@ def offline_answer(question: str, keywords: list[str], contexts: list[dict], res
     figure = result.answer if result is not None and result.kind in ("item", "metric") and result.answer else ""
     # a reader that found nothing only says so: the sentence a count, date or name question asks still leads
     found = result is not None and (result.confident or bool(result.found))
-    # a yes/no question asks the verdict, not the figure (a judgement's verdict is the reader's, from its figures)
-    verdict_first = facts.form == "yesno" and not facts.judgement
+    # a yes/no question asks the verdict, not a bare figure; the reader's answer that states its own verdict from
+    # its figures ("No. Its total debt decreased ...", a judgement's) decides it
+    verdict_first = facts.form == "yesno" and not facts.judgement and not re.match(r"(?:Yes|No)\b", figure)
     if figure and facts.form != "drivers" and not verdict_first and (found or facts.form not in ("count", "date", "name")):
         return figure
     contexts = own_contexts(question, contexts)  # only the asked company's passages answer, in every form

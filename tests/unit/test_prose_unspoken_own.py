@@ -79,3 +79,13 @@ def test_a_long_question_s_subject_is_spoken_of_by_two_of_its_words():
     assert unspoken(question, ctx, frozenset({"acme"})) == []
     # one word of a long topic is not enough
     assert unspoken(question, [ctx[0]], frozenset({"acme"}))
+
+
+def test_a_one_word_name_in_lower_case_or_with_a_digit_names_its_company():
+    bolt = _ctx("x", "BOLTWORKS_2022_10K", 3)
+    three = _ctx("x", "3M_2022_10K", 4)
+    target = _ctx("x", "TARGET_2022_10K", 5)
+    assert own_contexts("did boltworks pay a dividend in 2022?", [three, bolt]) == [bolt]
+    assert own_contexts("3M reportable segments 2022", [three, bolt]) == [three]
+    # a company whose name is a common English word is not named by the word in lower case
+    assert own_contexts("what target price did analysts set?", [target, bolt]) == [target, bolt]

@@ -129,3 +129,14 @@ def test_a_reader_answer_that_states_its_own_verdict_decides_the_yes_no():
     own = "No. Acme's total debt decreased from $1,200 million in FY2021 to $1,150 million in FY2022 (-$50 million)."
     ctx = [_ctx("We did not repurchase any debt securities in 2022, and no debt was issued.", page=45)]
     assert offline_answer(question, ["total", "debt", "increase"], ctx, _figure(own), read_question(question)) == own
+
+
+def test_a_risk_stated_as_a_possibility_is_no_cause_of_a_past_change():
+    from finrag.tools.answering.drivers_answer import drivers_answer
+    question = "What drove Acme's gross margin change in FY2022?"
+    risk = _ctx("While the Company strives to maintain margins through cost programs, it might experience losses as a "
+                "result of continued inflation.", page=18)
+    fact = _ctx("Gross margin decreased 120 basis points, primarily due to higher freight costs.", page=30)
+    assert drivers_answer(question, ["gross", "margin"], [risk], read_question(question)) == ""
+    answer = drivers_answer(question, ["gross", "margin"], [risk, fact], read_question(question))
+    assert answer.startswith("Primarily due to higher freight costs"), answer

@@ -83,6 +83,11 @@ def _direction(text: str) -> int:
     return -1 if down else 0
 
 
+# a modal of possibility in the clause whose change the causes explain: a risk stated, not a change that happened
+_POSSIBLE = re.compile(r"(?i)\b(?:might|may|could|would)\b")
+_ASKS_FUTURE = re.compile(r"(?i)\b(?:will|would|could|might|going to|expect\w*|outlook|future)\b")
+
+
 def drivers_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts,
                    company: frozenset[str] = frozenset()) -> str:
     """'<the causes> (the filing: "<sentence>") [doc, p. N]', then at most one more; '' when none names them.
@@ -102,6 +107,8 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         if found is None:
             continue
         subject, causes, stated = found
+        if _POSSIBLE.search(re.split(r"[,;]", stated)[-1]) and not _ASKS_FUTURE.search(question):
+            continue  # "it might experience losses as a result of inflation": a possibility, no past change's cause
         own = len(causes.split()) - 2  # the causes' words the sentence itself holds (a marker is about two words)
         if own < 2:  # "... was primarily due to:" ending the unit: the causes are the lines after it
             after = [u for _c, _s, r, u, _x in units[i + 1: i + 4] if r == rank]

@@ -89,3 +89,9 @@ def test_a_one_word_name_in_lower_case_or_with_a_digit_names_its_company():
     assert own_contexts("3M reportable segments 2022", [three, bolt]) == [three]
     # a company whose name is a common English word is not named by the word in lower case
     assert own_contexts("what target price did analysts set?", [target, bolt]) == [target, bolt]
+
+
+def test_a_corpus_wide_search_s_silence_is_not_said_to_be_the_filing_s():
+    # no routed company (CBR): the passages are whatever ranked, so they are shown as before
+    shown = "From the filings: Net income attributable to the Company rose to $412 million. [ACME_2022_10K, p. 5]"
+    assert unstated_answer("Acme customer satisfaction index for 2022", shown, _ACME) == shown

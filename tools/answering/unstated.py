@@ -34,7 +34,9 @@ its letters written out, the filing's word for it; `form_evidence.MIN_COVER`, th
 question's answering sentence must speak of too). A sentence that answers speaks of what is asked; passages whose
 best sentence speaks of less ("net" of "net promoter score", "compensation" of "the CEO's total compensation")
 speak of something else, and the answer says so first, naming the asked words, and shows them as the
-closest passages, not as an answer.
+closest passages, not as an answer. It reads a routed filing's passages only (`unstated_answer`'s `company`, the
+routed companies' words, given): a corpus-wide search's passages (CBR) are whatever ranked, and their silence says
+nothing of what the asked company's filing states.
 """
 from __future__ import annotations
 
@@ -182,7 +184,9 @@ def unstated_answer(question: str, passages: str, contexts: list[dict], company:
     missing = unmentioned(question, contexts, company, index)
     docs = ", ".join(dict.fromkeys(str(c.get("doc_id")) for c in contexts if c.get("doc_id")))
     if not missing:
-        topic = unspoken(question, contexts, company)
+        # of a routed filing's passages only (`company`: the routed companies' words): a corpus-wide search's passages
+        # are whatever ranked, and their silence says nothing of what the asked company's filing states
+        topic = unspoken(question, contexts, company) if company else []
         if not topic:
             return passages
         shown = re.sub(r"^(?:From the filings|Extractive answer, [^:]+): ", "", passages)

@@ -15,7 +15,9 @@ the EDGAR index by where its filing is. Measured, per form:
 * anywhere: every gold fact is somewhere in the answer;
 * evidence: a context of the gold filing covers the gold page (PDFs);
 * furniture: the answer quotes page furniture (`furniture.furniture_in`);
-* for the unanswerable ones: the answer says it did not find it (no sentence states it, or nothing retrieved).
+* for the unanswerable ones: the answer says it did not find it (no sentence states it, or nothing retrieved);
+* another company (`lead_other_company`, session 57): the answer's first sentence cites a filing of another company
+  than the gold filing's (a corpus-wide system, `--system cbr`, quoting another company's passage).
 """
 from __future__ import annotations
 
@@ -61,6 +63,13 @@ def lead_of(answer: str) -> str:
     return answer[: m.end()] if m and m.end() <= 900 else answer[:400]
 
 
+def lead_other_company(answer: str, doc: str) -> bool:
+    """Does the answer's first sentence cite a filing of another company than `doc`'s (the ids' first part)?"""
+    company = re.split(r"[_-]", doc)[0].lower()
+    return any(re.split(r"[_-]", d.strip())[0].lower() != company
+               for d in re.findall(r"\[([^,\]]+),\s*pp?\.", lead_of(answer)))
+
+
 def summarize(rows: list[dict]) -> dict:
     """The set's rates: overall (answerable questions) and per form."""
     forms: dict[str, list[dict]] = defaultdict(list)
@@ -75,6 +84,7 @@ def summarize(rows: list[dict]) -> dict:
     return {"questions": len(rows), "answerable": len(answerable),
                "lead_states": rate(answerable, "lead_states"), "anywhere": rate(answerable, "anywhere"),
                "evidence": rate(answerable, "evidence"), "furniture_answers": sum(r["furniture"] for r in rows),
+               "lead_other_company": sum(bool(r.get("lead_other_company")) for r in answerable),
                "unanswerable_said": rate(forms.get("unanswerable", []), "says_missing"),
                "by_form": {f: {"n": len(rs), "lead_states": rate(rs, "lead_states"), "anywhere": rate(rs, "anywhere"),
                                "evidence": rate(rs, "evidence")} for f, rs in sorted(forms.items())}}
@@ -123,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                      "routed": list(res["routing"]["routed_docs"]),
                      **scored(facts, answer),
                      "evidence": evidence, "furniture": furniture_in(answer),
+                     "lead_other_company": lead_other_company(answer, q["doc"]),
                      "says_missing": bool(_SAYS_MISSING.search(answer)), "answer": answer[:600]})
     summary = summarize(rows)
     print(json.dumps(summary, indent=1))

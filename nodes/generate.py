@@ -139,12 +139,20 @@ def _form_evidence(state: FinragState, cfg: Configuration, contexts: list[dict])
 
 
 def _company_words(state: FinragState, cfg: Configuration) -> frozenset[str]:
-    """The words of the routed companies' names, lower-cased ('amazon', 'com' of 'Amazon.com, Inc.')."""
+    """The words of the routed companies' names, lower-cased ('amazon', 'com' of 'Amazon.com, Inc.'), their tickers,
+    and the words the question named them by (the linker's accepted mention: "Square" for Block, "JNJ"): none is a
+    topic word of the question (a sentence of the filing calls its company "we" or "the Company")."""
     try:
         registry = registry_of(cfg)
     except Exception:  # no index: no names
         return frozenset()
-    return frozenset(w for d in state.get("routed_docs") or [] for w in re.findall(r"[a-z]{3,}", registry.name_of(d).lower()))
+    docs = list(state.get("routed_docs") or [])
+    keys = {registry.company_of(d) for d in docs} - {""}
+    named = [str(c.get("text") or "") for c in (cast(Optional[dict], state.get("extracted")) or {}).get("candidates") or []
+             if isinstance(c, dict) and c.get("key") in keys]
+    return frozenset([w for d in docs for w in re.findall(r"[a-z]{3,}", registry.name_of(d).lower())]
+                     + [w for text in named for w in re.findall(r"[a-z0-9&]{2,}", text.lower())]
+                     + [t.lower() for k in keys for t in registry.tickers_of(k)])
 
 
 def _index_of(cfg: Configuration) -> Optional[IndexReader]:

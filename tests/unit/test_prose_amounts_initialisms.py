@@ -104,8 +104,8 @@ def test_only_the_asked_company_s_passages_decide_a_yes_or_no():
     # corpus-wide search brings other companies' passages: Target's buyback decides nothing for Walmart (it had: the
     # Walmart filing among the contexts made "Walmart" the company, no topic word, and Target's sentence said "Yes")
     from finrag.state.question import QuestionFacts
+    from finrag.tools.answering.fast_path import offline_answer
     from finrag.tools.answering.prose_units import asked_company_docs
-    from finrag.tools.answering.yesno_answer import yesno_answer
     target = _ctx("During 2023 we repurchased 10.2 million shares of our common stock for a total of $1.5 billion.",
                   "TARGET_2023_10K", 30)
     walmart = _ctx("Our board approved a dividend of $2.28 per share for fiscal 2024, paid quarterly to our "
@@ -115,9 +115,9 @@ def test_only_the_asked_company_s_passages_decide_a_yes_or_no():
     assert asked_company_docs(question, [target, walmart]) == {"WALMART_2023_10K"}
     assert asked_company_docs("Does AMEX have an improving margin?", [walmart, amex]) == {"AMERICANEXPRESS_2022_10K"}
     assert asked_company_docs("Does the company pay a dividend?", [target, walmart]) == set()
-    answer = yesno_answer(question, ["repurchase", "shares"], [target, walmart], QuestionFacts())
+    answer = offline_answer(question, ["repurchase", "shares"], [target, walmart], None, QuestionFacts(form="yesno"))
     assert answer.startswith("Undecided"), answer
     own = _ctx("During fiscal 2023 we repurchased 29.1 million shares of our common stock for a total of $4.5 billion.",
                "WALMART_2023_10K", 41)
-    assert yesno_answer(question, ["repurchase", "shares"], [target, own], QuestionFacts()).startswith(
+    assert offline_answer(question, ["repurchase", "shares"], [target, own], None, QuestionFacts(form="yesno")).startswith(
         "Yes: During fiscal 2023 we repurchased 29.1 million shares")

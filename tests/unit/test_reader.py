@@ -333,7 +333,16 @@ def test_offline_answer_falls_back_to_evidence_and_extractive():
     assert ans.endswith("[D, p. 3]")  # the causes lead (issue 50), the sentence quoted and cited
     other = [{**contexts[0], "text": "Operating expenses increased primarily due to hiring in research teams."}]
     ans = offline_answer("What drove the gross margin change in FY2023?", ["gross", "margin", "change"], other, none)
-    assert ans.startswith("From the filings: Operating expenses increased")  # no cause of the asked measure: extractive
+    assert ans.startswith("From the filings: Operating expenses increased")  # corpus-wide (no routed company): extractive
+    ans = offline_answer("What drove the gross margin change in FY2023?", ["gross", "margin", "change"], other, none,
+                         company=frozenset({"acme"}))
+    # a routed filing's: no cause of the asked measure, no sentence speaks of it (session 57): said first, shown as such
+    assert ans.startswith("Not stated in the retrieved passages (D): no sentence of them speaks of half of what the "
+                          "question asks ('gross', 'margin')"), ans
+    assert ans.endswith("(not an answer): Operating expenses increased primarily due to hiring in research teams. [D, p. 3]")
+    near = [{**contexts[0], "text": "Gross margin was 41% of net sales, and operating expenses rose on hiring."}]
+    ans = offline_answer("What drove the gross margin change in FY2023?", ["gross", "margin", "change"], near, none)
+    assert ans.startswith("Extractive answer, the filing's own explanation: Gross margin was 41%"), ans  # it speaks of it
 
 
 def test_fmt_money_and_fast_path_setting():

@@ -34,7 +34,7 @@ from finrag.tools.answering.prose_units import period_fit, quote, repeats, topic
 from finrag.tools.answering.yesno_answer import states_intention
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 
-__all__ = ["CAUSE", "MeasureCoverage", "drivers_answer"]
+__all__ = ["ASKING", "CAUSE", "MeasureCoverage", "drivers_answer"]
 
 CAUSE = re.compile(
     r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
@@ -42,7 +42,7 @@ CAUSE = re.compile(
     r"result(?:ed|s)? from|attributable to|attributed to|caused by|because of|reflect(?:s|ed|ing)|owing to|"
     r"led by|on account of|associated with higher|associated with lower|benefit+ed from)\b")
 # words of asking for causes and of a change, which every sentence of a change holds or none does
-_ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
+ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
                      "reason", "reasons", "explain", "explains", "led", "lead", "factors", "factor", "contributed",
                      "primary", "main", "key", "major", "behind", "increase", "increased", "increases", "decrease",
                      "decreased", "decline", "declined", "change", "changed", "changes", "rise", "rose", "fall", "fell",
@@ -83,13 +83,18 @@ def _direction(text: str) -> int:
     return -1 if down else 0
 
 
+# a modal of possibility in the clause whose change the causes explain: a risk stated, not a change that happened
+_POSSIBLE = re.compile(r"(?i)\b(?:might|may|could|would)\b")
+_ASKS_FUTURE = re.compile(r"(?i)\b(?:will|would|could|might|going to|expect\w*|outlook|future)\b")
+
+
 def drivers_answer(question: str, keywords: list[str], contexts: list[dict], facts: QuestionFacts,
                    company: frozenset[str] = frozenset()) -> str:
     """'<the causes> (the filing: "<sentence>") [doc, p. N]', then at most one more; '' when none names them.
     `company`: the words of the routed companies' names, no part of the measure."""
     if not contexts:
         return ""
-    measure = topic_words(question, contexts, also_drop=_ASKING | company)
+    measure = topic_words(question, contexts, also_drop=ASKING | company)
     of_measure = MeasureCoverage(measure or keywords, question)
     asked = _direction(question)
     units = list(covered_units(question, keywords, contexts))
@@ -102,6 +107,8 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         if found is None:
             continue
         subject, causes, stated = found
+        if _POSSIBLE.search(re.split(r"[,;]", stated)[-1]) and not _ASKS_FUTURE.search(question):
+            continue  # "it might experience losses as a result of inflation": a possibility, no past change's cause
         own = len(causes.split()) - 2  # the causes' words the sentence itself holds (a marker is about two words)
         if own < 2:  # "... was primarily due to:" ending the unit: the causes are the lines after it
             after = [u for _c, _s, r, u, _x in units[i + 1: i + 4] if r == rank]

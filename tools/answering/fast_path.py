@@ -8,11 +8,14 @@
 * `cited_page_contexts` turns the statement pages the reader read beyond the context, and cited in its
   answer, into contexts (so `contexts` stay exactly what the answer was made from).
 * `offline_answer`: the reader's answer when it is confident, or when it tried and says what it found and
-  what it could not find (for a drivers question after the sentence that names the causes, for a count, date or name
+  what it could not find (for a drivers question after the sentence that names the causes, for a yes/no question
+  whose figure states no verdict of its own after the sentence that decides it (the figure alone when none does), for a count, date or name
   question that it found nothing of after that sentence's answer); else the sentence that
   answers the question's form (`prose.py`: a count, a date, a name, yes/no, drivers, a list); else the evidence
   sentences (yes/no, drivers, which); else the extractive answer (also the whole answer when the reader is off),
-  led by "Not stated in the retrieved passages" when none of them mentions a thing the question names (`unstated.py`).
+  led by "Not stated in the retrieved passages" when none of them mentions a thing the question names, or no
+  sentence of them speaks of half of what it asks (`unstated.py`). Every form reads only the asked company's
+  passages where some are (`prose_units.own_contexts`: a corpus-wide search brings other companies' passages).
 * `fast_path_enabled`: with an LLM, whether a confident reader answer skips the generator call
   (`Configuration.fast_path`: 'auto' = on for the graphs that ask for it (HDRR), 'on', 'off').
 * `reader_context`: the reader's tables (and an iXBRL filing's tagged facts, as a structured block) as extra
@@ -33,6 +36,7 @@ from finrag.tools.answering.extractive import extractive_answer
 from finrag.tools.answering.kinds import Evidence
 from finrag.tools.answering.kinds import answer as answer_by_kind
 from finrag.tools.answering.prose import prose_answer
+from finrag.tools.answering.prose_units import own_contexts
 from finrag.tools.answering.reader import ReaderResult
 from finrag.tools.answering.sources import StorePages
 from finrag.tools.answering.unstated import Corpus, unstated_answer
@@ -130,9 +134,15 @@ def offline_answer(question: str, keywords: list[str], contexts: list[dict], res
     figure = result.answer if result is not None and result.kind in ("item", "metric") and result.answer else ""
     # a reader that found nothing only says so: the sentence a count, date or name question asks still leads
     found = result is not None and (result.confident or bool(result.found))
-    if figure and facts.form != "drivers" and (found or facts.form not in ("count", "date", "name")):
+    # a yes/no question asks the verdict, not a bare figure; the reader's answer that states its own verdict from
+    # its figures ("No. Its total debt decreased ...", a judgement's) decides it
+    verdict_first = facts.form == "yesno" and not facts.judgement and not re.match(r"(?:Yes|No)\b", figure)
+    if figure and facts.form != "drivers" and not verdict_first and (found or facts.form not in ("count", "date", "name")):
         return figure
+    contexts = own_contexts(question, contexts)  # only the asked company's passages answer, in every form
     prose = prose_answer(question, keywords, contexts, company, facts=facts)  # the sentence that answers the question's form
+    if figure and found and verdict_first and prose.startswith("Undecided"):
+        return figure  # no sentence decides it: the figure found is what the filing says of it
     if prose:
         return f"{prose}\n\n{figure}" if figure else prose
     if figure:

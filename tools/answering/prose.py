@@ -73,7 +73,8 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
     2024") takes any such sentence, and a date question whose topic is its frame ("When does Adobe's fiscal year
     end?") speaks of that (`form_topic`). The one covering most of the topic leads, a sentence naming an asked
     year first (`period_fit`), a date that is a period's end ("the year ended December 31, 2018") last
-    (`period_date`: a date question asks an event's or a calendar's date, not a report's period), a sentence cut
+    (`period_date`: a date question asks an event's or a calendar's date, not a report's period; but a question
+    whose topic is its frame and that names a year, "Acme FY2021 end date?", asks that period's end), a sentence cut
     short by its chunk's start after a whole one (`cut_short`: "and 782 warehouses ... respectively" lost the
     subject and the order of its counts), and for a count whose topic is only its noun, the company's whole count
     before a part of it (`whole_count`)."""
@@ -82,8 +83,14 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         company = company | company_words(question, contexts)
     if form == "count" and not nouns:
         return ""
-    topic = topic_of(topic_words(question, contexts, also_drop=company), nouns) or (
-        form_topic(question, contexts, company) if form == "date" else [])
+    topic = topic_of(topic_words(question, contexts, also_drop=company), nouns)
+    # a date question whose topic is its frame asks the fiscal year's end: of a year it names ("FY2017 end date"),
+    # that year's end date answers, a period's end; of none, or in the present ("When does its fiscal year end?
+    # (FY2019 10-K)": the year names the filing), the sentence that says when its years end
+    ends_year = (not topic and form == "date" and bool(facts.years_written)
+                 and not re.search(r"(?i)\b(?:does|do)\b", question))
+    topic = topic or (form_topic(question, contexts, company) if form == "date" else [])
+    ends_year = ends_year and "end" in topic
     cover = TopicCover(topic)
     asked = frozenset(re.findall(r"[a-z]{3,}", question.lower())) if form == "name" else frozenset()  # no echo of it
     scored, holding = [], []
@@ -96,7 +103,8 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         near = max(on_topic, before * 0.8) if form == "name" else on_topic
         if near >= MIN_COVER and answer_piece(form, unit, nouns, company, asked) is not None:
             whole = 0.1 if form == "count" and not topic and whole_count(unit, nouns) else 0.0
-            holding.append((near + period_fit(unit, facts) - period_date(form, unit) + whole - cut_short(unit) + s - cov,
+            holding.append((near + period_fit(unit, facts) - (0.0 if ends_year else period_date(form, unit)) + whole
+                            - cut_short(unit) + s - cov,
                             rank, unit, ctx))
         before = max(on_topic, before * 0.8)
     if not scored:

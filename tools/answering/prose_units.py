@@ -25,11 +25,13 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label
 from finrag.tools.retrieval.form_evidence import SPELLED_OUT
 from finrag.tools.retrieval.vocabulary import STOPWORDS
+from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_TOKENS
 from finrag.tools.vocabulary.synonyms import filing_words
 
-__all__ = ["asked_company_docs", "best_passage", "closest", "company_of_id", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
+__all__ = ["asked_company_docs", "own_contexts", "best_passage", "closest", "company_of_id", "company_words", "form_topic", "named_words", "period_fit", "quote", "repeats", "topic_words"]
 
+NAME_ZIPF = 4.6  # a company's one-word name written in lower case names it when rarer in English than this (Zipf)
 _HEADING = re.compile(r"^(?:[A-Z][A-Z&'-]+ ){1,6}(?=[A-Z][a-z])")  # a heading line joined to the sentence after it
 # words of a question's frame, not of its topic: periods, filings, and how it asks
 _FRAME = frozenset(("fiscal", "year", "years", "fy", "quarter", "quarters", "annual", "report", "form", "filing",
@@ -75,19 +77,31 @@ def _asked_company(question: str, contexts: list[dict]) -> set[str]:
 def asked_company_docs(question: str, contexts: list[dict]) -> set[str]:
     """The contexts' filings of the company the question names: a capitalised word of the question (four letters or
     more, no stopword) opens the filing's id ('AMCOR' of 'AMCOR_2023_10K') or, five or more, is inside it ('Express'),
-    or a word in capitals is a ticker or initialism of it ("AMEX" of 'AMERICANEXPRESS_2022_10K'); empty when the
-    question names none of the contexts' companies."""
+    or a word in capitals is a ticker or initialism of it ("AMEX" of 'AMERICANEXPRESS_2022_10K'), or a word of any
+    case is the whole one-word id ("boeing", "3M") and no common English word (Zipf below `NAME_ZIPF`: "target",
+    "apple" are words); empty when the question names none of the contexts' companies."""
     caps = [w for w in (m.lower() for m in re.findall(r"\b[A-Z][A-Za-z&]{3,}", question)) if w not in STOPWORDS]
     initials = [w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", question)]
+    # the whole one-word name however written ("boeing", "3M"), unless a common English word ("target", "apple")
+    whole = {w.lower() for w in re.findall(r"[A-Za-z0-9&]{2,}", question)} - STOPWORDS
     out = set()
     for c in contexts:
         doc = str(c.get("doc_id") or "")
         name = company_of_id(doc)
         # a name word opens the id ('Pfizer' of 'PFIZER'), or a longer one is inside it ('Express' of 'AMERICANEXPRESS')
         if len(name) >= 3 and (any(name.startswith(w) or len(w) >= 5 and w in name for w in caps)
-                               or any(_shortens(w, name) for w in initials)):
+                               or any(_shortens(w, name) for w in initials)) or (
+                name in whole and (any(ch.isdigit() for ch in name) or zipf(name) < NAME_ZIPF)):
             out.add(doc)
     return out
+
+
+def own_contexts(question: str, contexts: list[dict]) -> list[dict]:
+    """The contexts of the company the question names (`asked_company_docs`) where some are, else all of them: a
+    corpus-wide search (CBR and its variants) brings other companies' passages, and a sentence of another company's
+    filing answers nothing for the asked one, whatever the question's form (a count, a date, a yes/no, a driver)."""
+    own = asked_company_docs(question, contexts)
+    return [c for c in contexts if str(c.get("doc_id") or "") in own] if own else contexts
 
 
 def _shortens(short: str, name: str) -> bool:
@@ -117,9 +131,10 @@ def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] =
 
 def form_topic(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:
     """A date question's topic when its content words are all of its frame ("When does Adobe's fiscal year end?"):
-    the frame words it writes ("fiscal", "year", "end"), without the asked company's and the question words."""
+    the frame words it writes ("fiscal", "year", "end"; "FY2017" writes "fiscal year"), without the asked company's and the question words."""
     drop = _asked_company(question, contexts) | company | {"when", "what", "which", "date", "day", "does", "did", "do"}
-    asked = re.split(r"\?\s+(?=\S)", question.strip())[0].lower()
+    # "FY2017" names the fiscal year it asks the end of ("adobe FY2017 end date?")
+    asked = re.sub(r"\bfy\s*'?\d{2,4}\b", "fiscal year", re.split(r"\?\s+(?=\S)", question.strip())[0].lower())
     return [w for w in dict.fromkeys(re.findall(r"[a-z][a-z-]+", asked)) if w in _FRAME and w not in drop
             and w not in ("of", "as", "per", "us", "company", "company's", "form", "report", "filing")]
 

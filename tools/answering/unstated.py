@@ -22,18 +22,37 @@ An amount is no name ("the $40B buyback program", "$10bn": the filing writes "$4
 candidate. Without an index the contexts alone decide. A context mentions a word when a word of its text starts with
 it ("robot" in "robots"), case aside, writes out what it abbreviates ("R&D": "research and development"), or writes a
 name the word is the initialism of (`initialism_of`: "PwC" for "PricewaterhouseCoopers LLP", "EY" for "Ernst & Young").
+
+A question can also ask a thing written in common words ("Adobe's net promoter score", "the CEO's total
+compensation", "the ketchup market share in Brazil"): no word of it is a name, yet the passages may never speak of
+it. The second test (`unspoken`) reads the question's subject, its topic words (`prose_units.topic_words`, without
+the words that ask a form, `form_evidence.topic_of`: "how much", "when"; nor those that ask a change's causes,
+`drivers_answer.ASKING`: "what drove", "the decline"), and asks whether any one sentence or table row of the passages
+(`extractive.covered_units`) speaks of at least half of them, or of two (`SPOKEN_WORDS`) where they are more than
+four (a long question's scenario and instructions are words of its topic too) (`form_evidence.TopicCover`: a word, its inflections,
+its letters written out, the filing's word for it; `form_evidence.MIN_COVER`, the share a count, date or name
+question's answering sentence must speak of too). A sentence that answers speaks of what is asked; passages whose
+best sentence speaks of less ("net" of "net promoter score", "compensation" of "the CEO's total compensation")
+speak of something else, and the answer says so first, naming the asked words, and shows them as the
+closest passages, not as an answer. It reads a routed filing's passages only (`unstated_answer`'s `company`, the
+routed companies' words, given): a corpus-wide search's passages (CBR) are whatever ranked, and their silence says
+nothing of what the asked company's filing states.
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Optional, Protocol, Sequence
 
+from finrag.tools.answering.drivers_answer import ASKING
+from finrag.tools.answering.extractive import covered_units
 from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.answering.prose_units import company_of_id, named_words, topic_words
-from finrag.tools.retrieval.form_evidence import SPELLED_OUT
+from finrag.tools.retrieval.form_evidence import MIN_COVER, SPELLED_OUT, TopicCover, topic_of
 
-__all__ = ["NAME_SPREAD", "RARE_PAGES", "initialism_of", "unmentioned", "unstated_answer"]
+__all__ = ["NAME_SPREAD", "RARE_PAGES", "SPOKEN_WORDS", "initialism_of", "unmentioned", "unspoken", "unstated_answer"]
 
+SPOKEN_WORDS = 2  # a sentence speaking of this many of a long question's topic words speaks of its subject
 RARE_PAGES = 2  # a named word the filing writes on more pages than this is its common vocabulary
 NAME_SPREAD = 3  # a word the filings of more companies than this write is no name of one thing
 _HITS = 100  # the corpus' BM25 hits a word's spread is read from
@@ -142,15 +161,39 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
     return {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index, w in initials)}
 
 
+def unspoken(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:
+    """The question's topic words (see the module docstring) when no one sentence or table row of `contexts` speaks
+    of at least half of them (`MIN_COVER`), or of `SPOKEN_WORDS` of a longer topic; [] when one does, or there is no
+    topic or no context."""
+    topic = topic_of(topic_words(question, contexts, also_drop=company | ASKING), ())
+    if not topic or not contexts:
+        return []
+    cover = TopicCover(topic)
+    best = max((cover(unit) for _c, _s, _r, unit, _ctx in covered_units(question, topic, contexts)), default=0.0)
+    # half of the subject, or two of its words where the question is long (its scenario and instructions are words
+    # of its topic too: "If JPM liquidated all of its assets to pay its shareholders, how much could each get?")
+    need = min(math.ceil(len(topic) * MIN_COVER - 1e-9), SPOKEN_WORDS) / len(topic)
+    return [] if best >= need - 1e-9 else topic
+
+
 def unstated_answer(question: str, passages: str, contexts: list[dict], company: frozenset[str] = frozenset(),
                     index: Optional[Corpus] = None) -> str:
     """`passages` (an extractive answer's quoted passages) led by the sentence that the retrieved passages do not
-    state what the question asks, when a name it asks about is in none of them (`unmentioned`); `passages`
-    unchanged otherwise."""
+    state what the question asks, when a name it asks about is in none of them (`unmentioned`) or no sentence of
+    them speaks of half of what it asks (`unspoken`); `passages` unchanged otherwise."""
     missing = unmentioned(question, contexts, company, index)
-    if not missing:
-        return passages
     docs = ", ".join(dict.fromkeys(str(c.get("doc_id")) for c in contexts if c.get("doc_id")))
+    if not missing:
+        # of a routed filing's passages only (`company`: the routed companies' words): a corpus-wide search's passages
+        # are whatever ranked, and their silence says nothing of what the asked company's filing states
+        topic = unspoken(question, contexts, company) if company else []
+        if not topic:
+            return passages
+        shown = re.sub(r"^(?:From the filings|Extractive answer, [^:]+): ", "", passages)
+        asked = ", ".join(f"'{w}'" for w in topic)
+        return (f"Not stated in the retrieved passages ({docs}): no sentence of them speaks of half of what the "
+                f"question asks ({asked}), so they do not answer it. The closest passages (not an "
+                f"answer): {shown}")
     said = "; ".join(f"'{w}'" + (f" (the filing writes it on {n} page{'s' if n > 1 else ''}, none retrieved)" if n
                                   else " (not in the filing)" if index is not None else "")
                      for w, n in missing.items())

@@ -31,7 +31,6 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.evidence import evidence_answer
 from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.prose_units import (
-    asked_company_docs,
     best_passage,
     named_words,
     period_fit,
@@ -152,16 +151,12 @@ def yesno_answer(question: str, keywords: list[str], contexts: list[dict], facts
     named = named_words(question, topic)
     coverage = _VerbCoverage(topic)
     least = min(_WORDS, len(topic)) / len(topic) - 1e-9 if topic else 0.0  # two of its words, at least
-    # a sentence of another company's filing decides nothing for the company the question names (corpus-wide search
-    # brings other companies' passages): where some passages are its filings', only theirs decide
-    own = asked_company_docs(question, contexts)
     scored = []
     for _cov, s, rank, unit, ctx in covered_units(question, topic, contexts):
         cov = coverage(unit)
         s += cov - _cov
         names = not named or any(re.search(rf"(?i)(?<![\w-]){re.escape(n)}", unit) for n in named)
-        decides = ((cov > _DECIDES and cov >= least) and names and _is_prose(unit)
-                   and (not own or str(ctx.get("doc_id") or "") in own))
+        decides = (cov > _DECIDES and cov >= least) and names and _is_prose(unit)
         scored.append((s + period_fit(unit, facts), rank, unit, ctx, decides))
     scored.sort(key=lambda t: (-t[0], t[1]))
     # a fact decides before an intention or expectation, and an act done ("the Company repurchased $95.0 billion")

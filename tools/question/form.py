@@ -3,11 +3,13 @@
 A question's words say what its answer is, whatever the company or the measure:
 
 * `count` ("how many employees", "headcount", "number of stores"): a number with its noun;
-* `date` ("when", "on what date", "in which year"): a date;
+* `date` ("when", "on what date", "in which year", "since what year", or an event's date asked without a question
+  word: "Acme merger closing date?"): a date;
 * `name` ("who is the auditor", "which firm", "what city is ... headquartered in", "which exchange is ... listed
   on", "LMT's biggest customer"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
   "customer" (the answer is the party a share of sales is from);
-* `drivers` ("what drove", "why", "the primary reasons for", "due to what"): the causes of a change, whatever the
+* `drivers` ("what drove", "why", "the primary reasons for", "due to what", "<measure> growth driver",
+  "<measure> growth - drivers?"): the causes of a change, whatever the
   measure ("why did the employee count fall" asks the causes, not the count);
 * `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", not an either-or, not "Could you list"): Yes
   or No and the sentence that decides it;
@@ -32,7 +34,10 @@ _COUNTED = "|".join(w for w in (*WORKFORCE, *same_as("stores"), "stores") if " "
 _COUNT = re.compile(r"(?i)\bhow many\b|\bnumber of\b|\b[a-z]+ count\b|\bheadcount\b|"
                     rf"\b(?:{_COUNTED})\s+size\b|\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?(?:{_COUNTED})\b")
 _DATE = re.compile(r"(?i)^\s*(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
-                   r"as of what date\b)")
+                   r"as of what date\b|since (?:when|what (?:date|year|month)|which year)\b)"
+                   # an event's date asked without a question word: "<company> merger closing date?"
+                   r"|^(?!\s*(?:what|which|how|who|why|where|is|are|was|were|does|did|do)\b)[^?]*"
+                   r"\b(?!(?:that|this|the|a|an|such|any|each)\s)[a-z]{3,}\s+(?:date|day)\s*\??\s*$")
 # one name asked for: "who is/was/signed ...", "which firm ..." ("who are the customers" asks for a list)
 _WHO = re.compile(r"(?i)^\s*(?:who (?:is|was|signed|audits|audited|serves|served|leads|led|heads|headed)\b|"
                   r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive|company|entity|buyer|acquirer|"
@@ -64,7 +69,10 @@ _DRIVERS = re.compile(
     r"(?i)\bwhat (?:drove|drives|driven|caused|causes|led to|leads to|explains?|accounts? for|contributed to)\b|\bwhy\b|"
     r"\b(?:drivers?|reasons?|causes?|factors?)\b[^?]{0,30}\b(?:for|of|behind|that (?:drove|caused|led to)|"
     r"contribut\w+ to|driving)\b|\bdue to what\b|\bwhat (?:was|were|is|are) (?:the )?(?:main |primary |key |major )?"
-    r"(?:drivers?|reasons?|causes?)\b|\bwhat was (?:it|this|that) due to\b|\battribut\w+ to what\b")
+    r"(?:drivers?|reasons?|causes?)\b|\bwhat was (?:it|this|that) due to\b|\battribut\w+ to what\b|"
+    # asked without a question word: "<measure> growth driver", "<measure> growth - drivers?"
+    r"\b(?:growth|increase|decline|decrease|change|rise|fall|drop|improvement)\s+(?:drivers?|reasons?|causes?)\b|"
+    r"[-–—:]\s*(?:the )?(?:main |key |primary )?(?:drivers?|reasons?|causes?)\s*\??\s*$")
 # several items asked: "what are the reportable segments", "list ...", "name the ...", "which brands does X sell"; the
 # plural is the object of "list/name/identify" itself ("identify the accounting firm that audited ... statements"
 # asks for one firm)

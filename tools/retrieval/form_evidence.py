@@ -53,7 +53,7 @@ def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
 # an officer's title and research and development are asked by their letters and written in words; a company's
 # headquarters are written as its filing's cover writes them, "principal executive offices"
 SPELLED_OUT = {"ceo": "chief executive officer", "cfo": "chief financial officer", "coo": "chief operating officer",
-            "cto": "chief technology officer", "r&d": "research and development",
+            "cto": "chief technology officer", "r&d": "research and development", "ipo": "initial public offering", "hq": "headquarter",
             "headquartered": "principal executive office", "headquarters": "principal executive office"}
 
 

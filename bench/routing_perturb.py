@@ -111,7 +111,7 @@ def company_forms(company: ScaleCompany, aliases: dict[str, list[str]], exchange
     short = (company.bench.short or alias or [spoken])[0]
     known = {legal, spoken, short, *company.bench.short, *alias, *tickers}
     return Forms(company.ticker, legal, short, exchanges.get(company.ticker, "NYSE"),
-                 sorted((k for k in known if k), key=len, reverse=True), spoken)
+                 sorted((k for k in known if k), key=lambda k: (-len(k), k)), spoken)  # one order whatever the hash seed
 
 
 def _legal_word(legal: str) -> str:

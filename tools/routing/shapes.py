@@ -31,7 +31,7 @@ from finrag.tools.routing.subject import GENERIC_SUBJECT
 from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["abbreviation_of_unknown", "generic_tail_of_unknown", "asked_of_group", "asked_of_named", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
+__all__ = ["abbreviation_of_unknown", "generic_tail_of_unknown", "asked_of_group", "asked_of_named", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "ends_many_names", "not_a_company_alone", "products_of_unknown",
            "veto_by_shape"]
 
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
@@ -173,6 +173,20 @@ def veto_by_shape(text: str, found: list[Candidate]) -> None:
             c.confidence, c.reason = 0.0, f"{c.reason}; '{c.text}' is {why}"
 
 
+def _known_over(known: Iterable[Candidate], start: int, end: int) -> list[Candidate]:
+    """The readings of a known company (a key, some confidence) that overlap text[start:end]."""
+    return [k for k in known if k.key and k.confidence > 0 and k.start < end and start < k.end]
+
+
+TAILS_OF_MANY = 10
+"""A word ends many registrants' names ('Holdings', 'Bancorp', 'Electronics') when it ends this many on the SEC list."""
+
+
+def ends_many_names(word: str, tails: dict[str, int]) -> bool:
+    """Whether `word` ends `TAILS_OF_MANY` registrants' names or more (`tails`: `registrants.name_tails`)."""
+    return tails.get(word.casefold(), 0) >= TAILS_OF_MANY
+
+
 def products_of_unknown(text: str, names: list[Candidate], known: list[Candidate]) -> None:
     """'SpaceX Starlink subscribers': a word derived from a registrant's name ('Starlink' of Starlink AI
     Acquisition) right after a capitalised word that is no English word or is written in camel case ('SpaceX',
@@ -184,7 +198,7 @@ def products_of_unknown(text: str, names: list[Candidate], known: list[Candidate
         m = _UNKNOWN_BEFORE.search(text[:c.start])
         if not m or (zipf(m.group(1)) >= 2.0 and not re.search(r"[a-z][A-Z]", m.group(1))):
             continue
-        owner = [k for k in known if k.key and k.confidence > 0 and k.start < m.end(1) and m.start(1) < k.end]
+        owner = _known_over(known, m.start(1), m.end(1))
         if not owner:
             c.set_aside(m.group(1), f"'{c.text}' right after '{m.group(1)}', a company the index does not hold: its "
                                     "product or unit")
@@ -210,7 +224,7 @@ def _unknown_run_before(text: str, start: int, known: list[Candidate]) -> str:
     if not words or any(w.lower() in _RUN_WORDS_OUT or _MONTH_WORD.match(w) or _PERIOD_WORD.match(w) for w in words):
         return ""
     run_start = start - len(m.group(1)) + m.group(1).find(words[0])
-    if any(k.key and k.confidence > 0 and k.start < start and run_start < k.end for k in known):
+    if _known_over(known, run_start, start):
         return ""
     if min(zipf(w) for w in words) >= (4.5 if len(words) > 1 else 3.0):
         return ""
@@ -231,7 +245,7 @@ def abbreviation_of_unknown(text: str, tickers: list[Candidate], known: list[Can
             continue
         run = _unknown_run_before(text, c.start, known)
         words = run.split()
-        if len(words) >= 2 and tails.get(words[-1].casefold(), 0) >= 10 and not line_item.search(run) \
+        if len(words) >= 2 and ends_many_names(words[-1], tails) and not line_item.search(run) \
                 and not any(re.search(r"[a-z][A-Z]", w) for w in words):
             c.set_aside(run, f"'{c.text}' right after '{run}', a company the index does not hold: its product or "
                              "metric")
@@ -242,7 +256,7 @@ def generic_tail_of_unknown(text: str, names: list[Candidate], tails: dict[str, 
     (`tails`: 'Bancorp', 'Holdings') read at the end of a run of capitalised words naming no known company is the
     run's last word, not that registrant: set aside (in place)."""
     for c in names:
-        if not (c.accepted and c.kind == "name" and " " not in c.text.strip()) or tails.get(c.text.casefold(), 0) < 10:
+        if not (c.accepted and c.kind == "name" and " " not in c.text.strip()) or not ends_many_names(c.text, tails):
             continue
         run = _unknown_run_before(text, c.start, [k for k in known if k is not c])
         if run:

@@ -50,6 +50,7 @@ from finrag.tools.routing.shapes import (
     calendar_word,
     generic_tail_of_unknown,
     products_of_unknown,
+    unknown_continuation,
     veto_by_shape,
 )
 from finrag.tools.routing.size import far_larger, size_rank
@@ -62,7 +63,7 @@ from finrag.tools.routing.subject import (
     owner_of_line_item,
     prominent,
 )
-from finrag.tools.routing.text import name_core, strip_accents, strip_legal_suffix
+from finrag.tools.routing.text import CASED_SUFFIX_WORD, name_core, strip_accents, strip_legal_suffix
 from finrag.tools.routing.ticker_score import (
     COMPARE_GLUE,
     POSSESSIVE,
@@ -348,6 +349,8 @@ class Linker:
         products_of_unknown(text, names, [*names, *tickers])
         abbreviation_of_unknown(text, tickers, [*names, *tickers], LINE_ITEM, name_tails())
         generic_tail_of_unknown(text, names, name_tails(), [*names, *tickers])
+        unknown_continuation(text, names, [*names, *tickers, *unknown], name_tails(),
+                             lambda w: bool(CASED_SUFFIX_WORD.fullmatch(w)))
         compared = bool(COMPARISON.search(text))
         if not compared:
             owner_of_line_item(text, unknown, [*names, *tickers], LINE_ITEM_NEXT)

@@ -36,10 +36,10 @@ __all__ = ["AUXILIARY_OPENS", "GENERIC_SUBJECT", "after_opening_item", "LINE_ITE
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
                     r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
-                    r"capital\s+expenditures?|eps|ebitda|dividends?|r\s*&\s*d|inventor(?:y|ies)|segments?|guidance|"
+                    r"capital\s+expenditures?|opex|eps|ebitda|dividends?|r\s*&\s*d|inventor(?:y|ies)|segments?|guidance|"
                     r"backlog|buybacks?|repurchases?|headcount|employees|comps|comparable\s+sales|volumes?|ratio|"
-                    r"bookings|deliveries|subscribers|users|growth|store\s+count)\b")
-"""A line item or an operating metric of a company's business."""
+                    r"bookings|deliveries|subscribers|users|growth|store\s+count|cash)\b")
+"""A line item or an operating metric of a company's business ('cash' by itself: the balance sheet's first line)."""
 PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|year)\w*|\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
 """A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
 SUBJECT_MARK = "the subject of a terse question"
@@ -89,7 +89,9 @@ _LEGAL_AFTER = re.compile(rf"(?i)^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?")
 _POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|my|our|your|its|their)\s+$")
 _SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
-_PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
+_PHRASE_END = re.compile(r"(?i)^\s*(?:[,?.!]|$|in\b|during\b|(?:fy|cy|q[1-4]|[1-4]q|h[12])?\s*['’]?\d{2,4}\b)")
+"""The end of the phrase "<line item> for|of|at <name>": punctuation, the end, 'in'/'during', or the period asked
+("capex guide for meta 2025", "margins at intel FY24")."""
 _ITEM_OF = re.compile(r"(?i)(?<=[a-z])\s+of\s+(?=[a-z])|(?<=\breturn)\s+on\s+(?=[a-z])")
 _PERIOD_PREPOSITION = re.compile(r"(?i)\b(?:at|as\s+of|in|for|on|during)\s+(?:the\s+)?(?=\d|fy|q[1-4]|[1-4]q|h[12]|"
                                  r"fiscal|year|quarter)")
@@ -99,6 +101,9 @@ AUXILIARY_OPENS = re.compile(r"(?i)(?:^\s*|[,;:?!.]\s*|\b(?:how|why|when|where|w
 cash did |", "what is |"): the one test of that place, read with `.search(text[:start])` by every rule about a word
 standing there (a lower-case name: `auxiliary_subject`, `business_subject`; a ticker in capitals: `ticker_score`)."""
 _VERB_AFTER = re.compile(r"^\s+[a-z]{3,}\b")
+_IMPERATIVE_OPENS = re.compile(r"(?i)^\s*(?:compare|show(?:\s+me)?|give\s+me|list|get|pull|chart|plot)\s+$")
+"""A request's imperative opening the question ("compare apple and microsoft capex"): no part of its subject, which
+opens the rest as it would open a terse question."""
 _COMMA_BEFORE = re.compile(r",\s*$")
 _CLAUSE_ALONE_AFTER = re.compile(r"^\s*(?:[,;?!]|\.?\s*$)")
 _CLAUSE_END = re.compile(r"[,;?!:]|\.(?:\s|$)")
@@ -152,7 +157,7 @@ def business_subject(text: str, start: int, end: int) -> str:
     if _POSSESSIVE.match(after) and not _ARTICLE_BEFORE.search(text[:start]) and METRIC.search(expand_shorthand(after)):
         return "a possessive after it, before a line item"
     rest = expand_shorthand(after)
-    if not text[:start].strip():
+    if not text[:start].strip() or _IMPERATIVE_OPENS.match(text[:start]):
         # the question's first clause ("nike Dec qtr gross margin, how many bps down?"), a comparison's glue
         # ("netflix compared to disney ...") taken as the glue it is
         clause = _COMPARISON_GLUE.sub(" vs ", _CLAUSE_END.split(rest, 1)[0])

@@ -5,6 +5,10 @@ open misses (cases of our own, none of a benchmark set's phrases):
   about cash ("how much cash did nike hold"), and after a request's imperative ("compare ford and tesla capex",
   "show me target comps"); after "for"/"at" a line item is asked of it with the period after it ("capex guide for
   meta 2025");
+* the distinctive head word of a large registrant's name in lower case ("delta", "cognizant") is the company by the
+  same rules of a question's subject as its whole name, but for opening a terse question (there it is as often the
+  adjective it is: "analog TXN revenue"); a finance abbreviation in capitals is the line item asked
+  "at"/"for" a name ("DSO and DPO at dell");
 * a typo of a name several registrants share is the far largest one's ("traget" is Target, not Target Group);
 * in a list of tickers in capitals, a ticker that is also a finance abbreviation is a member ("CRM, ADBE, INTU"),
   unless another abbreviation stands next to it (a list of metrics: "NII, ROE") or it ends the list;
@@ -22,7 +26,7 @@ from finrag.tools.routing.shapes import LISTED_TICKERS, listed_capitals
 from finrag.tools.routing.subject import business_subject
 
 NEEDED = ["AAPL", "AMZN", "MSFT", "TGT", "COST", "NKE", "F", "GM", "TSLA", "CRM", "ADBE", "INTU", "NOW", "JPM", "BAC",
-          "ACU", "DAL", "XOM", "CBDY"]
+          "ACU", "DAL", "XOM", "CBDY", "CTSH", "DELL", "TXN", "ADI"]
 
 reg, key = registry_fixtures(NEEDED)
 
@@ -39,6 +43,11 @@ reg, key = registry_fixtures(NEEDED)
     ("capex guide for tesla 2025", ["TSLA"]),                       # the period after the name ends the phrase
     ("margins at nike FY2023", ["NKE"]),
     ("traget comparable sales 2023", ["TGT"]),                      # a typo of the far larger registrant's name
+    ("trailing EBITDA for delta", ["DAL"]),                         # a large registrant's head word as the subject
+    ("did cognizant cut its guidance", ["CTSH"]),
+    ("revenue delta 2024", []),                                     # a head word that is no subject stays a word
+    ("analog TXN revenue 2023", ["TXN"]),                           # a head word opening the question: an adjective
+    ("DSO and DPO at dell FY2024", ["DELL"]),                       # abbreviations asked at the name
     ("Acme Robotics revenue 2024", []),                             # another company's name-word after the head
     ("Delta Therapeutics pipeline 2024", []),
     ("Acme United revenue 2024", ["ACU"]),                          # the registrant's own next word

@@ -77,6 +77,11 @@ def name_confidence(linker: "Linker", kind: str, toks: tuple[str, ...], surface:
         if toks in linker._ticker_heads and upper:
             return 0.0, f"'{surface}' is also its ticker: scored as a ticker, by context"
         if lower and z >= 2.5:
+            if (why := business_subject(text, start, end, opening=False)) or (
+                    z < 4.2 and (why := auxiliary_subject(text, start, end))):
+                # the distinctive word of a large registrant's name as a question's subject ("TTM EBITDA for delta"),
+                # not as the first word of a terse question ("analog TXN revenue")
+                return ACCEPT, f"head word '{surface}' in lower case: {why}; {SUBJECT_MARK}"
             return 0.0, f"head word '{surface}' in lower case"
         if upper and len(w) <= 4:
             return 0.8, f"distinctive head word '{surface}'"

@@ -149,15 +149,17 @@ def auxiliary_subject(text: str, start: int, end: int) -> str:
     return "the bare subject of the question's auxiliary"
 
 
-def business_subject(text: str, start: int, end: int) -> str:
-    """Why the lower-case word at text[start:end] is the subject of a business question ('' when it is not)."""
+def business_subject(text: str, start: int, end: int, opening: bool = True) -> str:
+    """Why the lower-case word at text[start:end] is the subject of a business question ('' when it is not);
+    `opening=False` leaves out the word that opens a terse question (a head word there, "analog", "royalty", is as
+    often the adjective it is)."""
     after = text[end:]
     if legal_form_after(text, end):
         return "a legal-form word after it"
     if _POSSESSIVE.match(after) and not _ARTICLE_BEFORE.search(text[:start]) and METRIC.search(expand_shorthand(after)):
         return "a possessive after it, before a line item"
     rest = expand_shorthand(after)
-    if not text[:start].strip() or _IMPERATIVE_OPENS.match(text[:start]):
+    if opening and (not text[:start].strip() or _IMPERATIVE_OPENS.match(text[:start])):
         # the question's first clause ("nike Dec qtr gross margin, how many bps down?"), a comparison's glue
         # ("netflix compared to disney ...") taken as the glue it is
         clause = _COMPARISON_GLUE.sub(" vs ", _CLAUSE_END.split(rest, 1)[0])
@@ -175,7 +177,9 @@ def business_subject(text: str, start: int, end: int) -> str:
         # "how much cash did nike return", "does visa expect": a singular common noun as a sentence's subject takes
         # an article ("did the apple ..."); bare, it is a name
         return "the bare subject of the question's verb"
-    if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):
+    if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and (
+            METRIC.search(expand_shorthand(text[:start])) or any(_abbreviation(w) for w in _WORD.findall(text[:start]))):
+        # a line item or a finance abbreviation in capitals asked "for"/"at" the name ("CF conversion at nike 2023")
         return "the subject of the line item the question asks for"
     if _COMMA_BEFORE.search(text[:start]) and _CLAUSE_ALONE_AFTER.match(after) \
             and METRIC.search(expand_shorthand(text[:start])):

@@ -3,8 +3,11 @@ open misses (cases of our own, none of a benchmark set's phrases):
 
 * a large registrant's name in lower case is the company when it is the bare subject of a question's verb asking
   about cash ("how much cash did nike hold"), and after a request's imperative ("compare ford and tesla capex",
-  "show me target comps"); after "for"/"at" a line item is asked of it with the period after it ("capex guide for
+  "show me target comps"), and listed with a company in a question that says it compares ("Toyota and ford recall
+  costs compared"); after "for"/"at" a line item is asked of it with the period after it ("capex guide for
   meta 2025");
+* a large registrant's lower-case ticker that is a rare word is one when compared with a company named in
+  capitals ("NSC vs csx"), as it was when compared with another lower-case ticker;
 * the distinctive head word of a large registrant's name in lower case ("delta", "cognizant") is the company by the
   same rules of a question's subject as its whole name, but for opening a terse question (there it is as often the
   adjective it is: "analog TXN revenue"); a finance abbreviation in capitals is the line item asked
@@ -26,7 +29,7 @@ from finrag.tools.routing.shapes import LISTED_TICKERS, listed_capitals
 from finrag.tools.routing.subject import business_subject
 
 NEEDED = ["AAPL", "AMZN", "MSFT", "TGT", "COST", "NKE", "F", "GM", "TSLA", "CRM", "ADBE", "INTU", "NOW", "JPM", "BAC",
-          "ACU", "DAL", "XOM", "CBDY", "CTSH", "DELL", "TXN", "ADI"]
+          "ACU", "DAL", "XOM", "CBDY", "CTSH", "DELL", "TXN", "ADI", "TM", "NSC", "CSX", "LOW"]
 
 reg, key = registry_fixtures(NEEDED)
 
@@ -37,6 +40,10 @@ reg, key = registry_fixtures(NEEDED)
     ("show me target comps 2024", ["TGT"]),
     ("compare apple and microsoft services revenue", ["AAPL", "MSFT"]),
     ("how much cash should a startup keep", []),                    # no company's name: nothing
+    ("Toyota and ford recall costs compared", ["TM", "F"]),         # listed in a question that says it compares
+    ("compare apple and orange juice prices", []),                  # no line item, no company named
+    ("NSC vs csx operating ratio 2024", ["CSX", "NSC"]),            # a rare lower-case ticker compared with a ticker
+    ("MSFT vs low growth software names", ["MSFT"]),                # a common word stays a word
     ("CRM, ADBE, INTU net revenue retention", ["CRM", "ADBE", "INTU"]),  # an abbreviation-ticker in a list
     ("GM, F and TSLA EV deliveries 2024", ["GM", "F", "TSLA"]),
     ("JPM, BAC, NII, ROE 2024", ["JPM", "BAC"]),                    # abbreviations side by side: metrics

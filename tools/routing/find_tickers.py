@@ -53,7 +53,7 @@ def find_tickers(linker: "Linker", text: str, taken: list[tuple[int, int]], name
     in_list = {s for _t, s, _e in listed}
     lone = [(t, s, e, why) for t, s, e, why in lower_tickers(  # 'msft azure growth': a lower-case ticker alone
         text, lambda t: t in linker.ticker_index, lambda t: prominent([t]),
-        lambda w: is_finance_abbreviation(w) or calendar_token(w), lambda s: opens(text, s))
+        lambda w: is_finance_abbreviation(w) or calendar_token(w), lambda s: opens(text, s), spans_named)
         if s not in in_list and not any(a <= s < b for a, b in taken)]
     spans += [(False, t, s, e) for t, s, e, _why in lone]
     alone = {s: why for _t, s, _e, why in lone}

@@ -235,14 +235,17 @@ def near_common_word(word: str, common: float = 4.0) -> bool:
     return any(zipf(e) >= common for e in edits - {word} if len(e) >= 3)
 
 
-def lower_tickers(text: str, is_ticker, large, excluded, opening=None) -> list[tuple[str, int, int, str]]:
+def lower_tickers(text: str, is_ticker, large, excluded, opening=None,
+                  named: Iterable[tuple[int, int]] = ()) -> list[tuple[str, int, int, str]]:
     """Tickers written alone in lower case ("msft azure growth", "lly q3 eps beat?", "inventory ... at amd"): a
     lower-case word that is a known ticker (`is_ticker`) of one of the largest registrants (`large`), no finance
     abbreviation or calendar word (`excluded`), and either no English word at all (Zipf below `_RARE_LOWER`) or a
     rare one (below 4) that is the subject of a business question (`business_subject`). Returns (TICKER, start, end,
     why) for each. A registrant of any size is read so when its ticker opens the question (`opening(start)`: "aple
     RevPAR 2024", "gsbd non-accruals") and is no English word at all: analysts open terse queries with the
-    ticker; unless it is one letter from a common word, which it may be a typo of ("unty", "aple")."""
+    ticker; unless it is one letter from a common word, which it may be a typo of ("unty", "aple"). A rare word
+    compared or listed with a lower-case ticker ("ko vs pep"), or with a company the question names in capitals
+    (`named`: the spans of its names and of its tickers that are no word, "UNP vs csx"), is one too."""
     out, rare = [], []
     for m in _LOWER_TOKEN.finditer(text):
         w = m.group(1)
@@ -260,11 +263,13 @@ def lower_tickers(text: str, is_ticker, large, excluded, opening=None) -> list[t
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word: {why}"))
         elif z < 4.0:
             rare.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word"))
+    anchors = [(s, e) for s, e in named]
     grown = True
-    while grown and out:  # "ko vs pep": a rare word compared or listed with a lower-case ticker is one too
+    while grown and (out or anchors):  # "ko vs pep": a rare word compared or listed with a lower-case ticker is one too
         grown = False
         for r in list(rare):
-            if any(_COMPARED_GAP.match(text[min(r[2], o[2]):max(r[1], o[1])]) for o in out):
+            if any(_COMPARED_GAP.match(text[min(r[2], e):max(r[1], s)]) for s, e in [*((o[1], o[2]) for o in out),
+                                                                                     *anchors]):
                 out.append((*r[:3], r[3] + ", compared or listed with a lower-case ticker"))
                 rare.remove(r)
                 grown = True
@@ -276,15 +281,22 @@ def _joined(gap: str, glue: re.Pattern[str], listed: bool) -> bool:
     return bool(glue.match(gap) or (listed and _LIST_GLUE.match(gap)))
 
 
+_COMPARING = re.compile(r"(?i)\bcompar(?:e|ed|ing|ison)\b")
+"""A question that says it compares ("compare ...", "... compared"): the companies it lists are the ones compared."""
+
+
 def compared_lower_names(text: str, names: list[Candidate], found: list[Candidate], glue: re.Pattern[str]) -> None:
     """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
     (a word compared with a company is one); so is one listed with it ("amazon and walmart") when the word is
-    rarer than `_LISTED_LOWER` in English ('walmart', not 'orange' in "apple and orange juice")."""
+    rarer than `_LISTED_LOWER` in English ('walmart', not 'orange' in "apple and orange juice"), or, whatever its
+    frequency, when the question says it compares and the name is one company's ("Toyota and ford EV losses
+    compared")."""
+    comparing = bool(_COMPARING.search(text))
     for c in names:
         if c.accepted or not c.key or c.kind not in ("name", "head") or "in lower case" not in c.reason \
                 or c.alternative_to or len(c.text) < 4:
             continue
-        rare = zipf(c.text) < _LISTED_LOWER
+        rare = zipf(c.text) < _LISTED_LOWER or (comparing and "shared by" not in c.reason)  # one company's name
         if any(o.accepted and o.key and o.key != c.key and (
                 (o.end <= c.start and _joined(text[o.end:c.start], glue, rare))
                 or (c.end <= o.start and _joined(text[c.end:o.start], glue, rare))) for o in found):

@@ -7,7 +7,8 @@ open misses (cases of our own, none of a benchmark set's phrases):
   costs compared"); after "for"/"at" a line item is asked of it with the period after it ("capex guide for
   meta 2025");
 * a large registrant's lower-case ticker that is a rare word is one when compared with a company named in
-  capitals ("NSC vs csx"), as it was when compared with another lower-case ticker;
+  capitals ("NSC vs csx"), as it was when compared with another lower-case ticker, and after the line item that
+  opens a terse question ("free cash flow ibm 2023"), as a lower-case name already was;
 * the distinctive head word of a large registrant's name in lower case ("delta", "cognizant") is the company by the
   same rules of a question's subject as its whole name, but for opening a terse question (there it is as often the
   adjective it is: "analog TXN revenue"); a finance abbreviation in capitals is the line item asked
@@ -29,7 +30,7 @@ from finrag.tools.routing.shapes import LISTED_TICKERS, listed_capitals
 from finrag.tools.routing.subject import business_subject
 
 NEEDED = ["AAPL", "AMZN", "MSFT", "TGT", "COST", "NKE", "F", "GM", "TSLA", "CRM", "ADBE", "INTU", "NOW", "JPM", "BAC",
-          "ACU", "DAL", "XOM", "CBDY", "CTSH", "DELL", "TXN", "ADI", "TM", "NSC", "CSX", "LOW"]
+          "ACU", "DAL", "XOM", "CBDY", "CTSH", "DELL", "TXN", "ADI", "TM", "NSC", "CSX", "LOW", "IBM", "ALL"]
 
 reg, key = registry_fixtures(NEEDED)
 
@@ -44,6 +45,8 @@ reg, key = registry_fixtures(NEEDED)
     ("compare apple and orange juice prices", []),                  # no line item, no company named
     ("NSC vs csx operating ratio 2024", ["CSX", "NSC"]),            # a rare lower-case ticker compared with a ticker
     ("MSFT vs low growth software names", ["MSFT"]),                # a common word stays a word
+    ("free cash flow ibm 2023", ["IBM"]),                           # a rare-word ticker after the opening item
+    ("net income all 2024", []),                                    # a common word after it stays a word
     ("CRM, ADBE, INTU net revenue retention", ["CRM", "ADBE", "INTU"]),  # an abbreviation-ticker in a list
     ("GM, F and TSLA EV deliveries 2024", ["GM", "F", "TSLA"]),
     ("JPM, BAC, NII, ROE 2024", ["JPM", "BAC"]),                    # abbreviations side by side: metrics

@@ -259,7 +259,8 @@ def lower_tickers(text: str, is_ticker, large, excluded, opening=None,
             continue
         if z < _RARE_LOWER:
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word"))
-        elif z < 4.0 and (why := business_subject(text, m.start(), m.end())):
+        elif z < 4.0 and ((why := business_subject(text, m.start(), m.end()))
+                          or (why := after_opening_item(text, m.start()))):  # "free cash flow ibm 2023"
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word: {why}"))
         elif z < 4.0:
             rare.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word"))

@@ -18,7 +18,9 @@ open misses (cases of our own, none of a benchmark set's phrases):
   unless another abbreviation stands next to it (a list of metrics: "NII, ROE") or it ends the list;
 * a registrant's name right before a capitalised company-name word that is not its own ("Acme Robotics", "Delta
   Therapeutics") names a company the index does not hold; a legal-form word ("Apple Inc") or a segment word in
-  common English ("Tesla Energy") keeps the registrant.
+  common English ("Tesla Energy") keeps the registrant;
+* a short word in capitals after a company the index does not hold, with no ticker context and not listed or
+  compared with it, is what is asked of that company ("Qorvantix Holdings MA plant"), not a second company.
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ from finrag.tools.routing.shapes import LISTED_TICKERS, listed_capitals
 from finrag.tools.routing.subject import business_subject
 
 NEEDED = ["AAPL", "AMZN", "MSFT", "TGT", "COST", "NKE", "F", "GM", "TSLA", "CRM", "ADBE", "INTU", "NOW", "JPM", "BAC",
-          "ACU", "DAL", "XOM", "CBDY", "CTSH", "DELL", "TXN", "ADI", "TM", "NSC", "CSX", "LOW", "IBM", "ALL"]
+          "ACU", "DAL", "XOM", "CBDY", "CTSH", "DELL", "TXN", "ADI", "TM", "NSC", "CSX", "LOW", "IBM", "ALL", "MA"]
 
 reg, key = registry_fixtures(NEEDED)
 
@@ -63,6 +65,10 @@ reg, key = registry_fixtures(NEEDED)
     ("Acme United revenue 2024", ["ACU"]),                          # the registrant's own next word
     ("Apple Inc revenue 2024", ["AAPL"]),                           # a legal-form word: its own
     ("Tesla Energy storage deployments 2024", ["TSLA"]),            # a segment word in common English
+    ("Qorvantix Holdings MA plant tax credits 2023", []),           # a short word in capitals asked of an unknown
+    ("Acme Robotics MA expansion 2024", []),
+    ("Qorvantix Holdings and MA revenue 2023", ["MA"]),             # listed with it: a company
+    ("Qorvantix Holdings vs MA margins 2023", ["MA"]),              # compared with it: a company
 ])
 def test_session57_principles(reg, key, question, gold):
     expect(reg, key, question, gold)

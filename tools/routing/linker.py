@@ -47,6 +47,7 @@ from finrag.tools.routing.shapes import (
     abbreviation_of_unknown,
     asked_of_group,
     asked_of_named,
+    asked_of_unknown,
     calendar_word,
     generic_tail_of_unknown,
     products_of_unknown,
@@ -349,11 +350,12 @@ class Linker:
         products_of_unknown(text, names, [*names, *tickers])
         abbreviation_of_unknown(text, tickers, [*names, *tickers], LINE_ITEM, name_tails())
         generic_tail_of_unknown(text, names, name_tails(), [*names, *tickers])
-        unknown_continuation(text, names, [*names, *tickers, *unknown], name_tails(),
-                             lambda w: bool(CASED_SUFFIX_WORD.fullmatch(w)))
+        unknown += unknown_continuation(text, names, [*names, *tickers, *unknown], name_tails(),
+                                        lambda w: bool(CASED_SUFFIX_WORD.fullmatch(w)))
         compared = bool(COMPARISON.search(text))
         if not compared:
             owner_of_line_item(text, unknown, [*names, *tickers], LINE_ITEM_NEXT)
+            asked_of_unknown(text, tickers, unknown)
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
         for c in unknown:
             if not c.key and known_named and c.confidence < 0.9:

@@ -31,7 +31,7 @@ from finrag.tools.routing.subject import GENERIC_SUBJECT
 from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["abbreviation_of_unknown", "generic_tail_of_unknown", "asked_of_group", "asked_of_named", "unknown_continuation", "LISTED_TICKERS", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "ends_many_names", "not_a_company_alone", "products_of_unknown",
+__all__ = ["abbreviation_of_unknown", "generic_tail_of_unknown", "asked_of_group", "asked_of_named", "asked_of_unknown", "unknown_continuation", "LISTED_TICKERS", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "ends_many_names", "not_a_company_alone", "products_of_unknown",
            "veto_by_shape"]
 
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
@@ -283,13 +283,14 @@ _COMPANY_WORD = 4.1
 
 
 def unknown_continuation(text: str, names: list[Candidate], others: list[Candidate], tails: dict[str, int],
-                         legal) -> None:
+                         legal) -> list[Candidate]:
     """'Acme Robotics', 'Apple Biosciences': a registrant's name (or a word of it) right before a capitalised
     company-name word (`_COMPANY_WORD`: ending many registrants' names, rare in English) that is not the next word of
     its own name names another company; when no registrant continues so (`continuation.py` reads those first), it
     is one the index does not hold: set aside (in place), with any reading of that word (`others`: 'Biosciences' as a
-    typo of a registrant's name). A legal-form word after the name ('Apple Inc') is its own,
-    and a segment word ('Tesla Energy', 'Apple Services') is common English."""
+    typo of a registrant's name), and returned as the company the index does not hold. A legal-form word after the
+    name ('Apple Inc') is its own, and a segment word ('Tesla Energy', 'Apple Services') is common English."""
+    found: list[Candidate] = []
     for c in names:
         if not (c.accepted and c.key and c.kind in ("name", "head", "prefix")) or not c.text[:1].isupper():
             continue
@@ -304,3 +305,24 @@ def unknown_continuation(text: str, names: list[Candidate], others: list[Candida
               "does not hold"
         for o in [c, *(o for o in others if o.accepted and o.start == c.end + 1)]:  # 'Biosciences' read alone too
             o.set_aside(f"{c.text} {word}", why)
+        found.append(Candidate(f"{c.text} {word}", "", False, 0.9, why, "unknown", f"{c.text} {word}", c.start,
+                               c.end + 1 + len(word)))
+    return found
+
+
+def asked_of_unknown(text: str, tickers: list[Candidate], unknown: list[Candidate]) -> None:
+    """'Zorblax Corporation HQ tax credits', 'Acme Robotics MOB NOI': the question's subject is a company the index
+    does not hold (an unknown name read with confidence, before the ticker); a short word in capitals after it, with
+    no ticker context (no '$', parentheses, 'ticker', possessive) and not listed with it ("Zorblax Corp and AAPL"),
+    is what is asked of that company (a metric, a unit, a place), not a second company: set aside (in place). The
+    caller leaves out comparisons, where every company named is routed or said to be missing."""
+    owners = [u for u in unknown if not u.key and u.kind == "unknown" and u.confidence >= 0.9]
+    for t in tickers:
+        if not (t.kind == "ticker" and t.accepted and t.key and t.text.isupper() and len(t.text) <= 3) \
+                or text[max(0, t.start - 1):t.start] == "$" or any(
+                    cue in t.reason for cue in ("ticker context", "parentheses", "next to 'ticker'", "possessive")):
+            continue
+        owner = next((u for u in owners if u.end <= t.start and not _LIST_GAP.match(text[u.end:t.start])), None)
+        if owner:
+            t.set_aside(owner.name, f"'{t.text}' after '{owner.text}', a company the index does not hold: what is "
+                                    "asked of it")

@@ -22,6 +22,11 @@ time (seeded: `--seed`):
   ("APPLE"), `punct_dropped` (a hyphen or a period dropped: "Coca Cola", "JP Morgan"), `dollar_ticker` ("$AAPL"),
   `item_lower_name` (one company: a line item, then the name in lower case, at the start: "revenue apple ..."),
   `ordinal_period` (an ordinal period right before the name: "3rd quarter Apple", "second half Apple");
+* session 57: `lower_name` (the name people use in lower case, in place: "apple", "home depot"), `lower_name_typo`
+  (a one-word name of six letters or more in lower case with two inner letters swapped: "nivdia"), `name_item` (a
+  line item in lower case right after the name: "Apple capex ..."), `unknown_sharing` (one company: the mention
+  replaced by its name's first word and a company-name word, "Apple Robotics", a company the index does not hold;
+  gold: no company; skipped when a registrant's name begins so);
 * `compare_glue` (two companies or more, written side by side): the glue between them ("and", ",", "vs.", "versus",
   "against", "&") swapped for another;
 * with words added right before or after it: `calendar` (Q3, FY24, "Dec qtr", 1H25, TTM ...) and `finance`
@@ -64,7 +69,12 @@ AROUND = ["calendar", "calendar_ticker", "finance", "finance_ticker"]
 WRITTEN = ["amp_and", "suffix_added", "suffix_dropped", "all_caps", "punct_dropped", "dollar_ticker",
            "item_lower_name", "ordinal_period"]
 GLUE = ["compare_glue"]
-FAMILIES = IN_PLACE + MOVED + AROUND + WRITTEN + GLUE
+# session 57: lower-case names in every place, a line item right after the name, typos in lower case, and a company
+# the index does not hold whose name begins with a registrant's word (gold: no company)
+LOWERED = ["lower_name", "lower_name_typo", "name_item", "unknown_sharing"]
+FAMILIES = IN_PLACE + MOVED + AROUND + WRITTEN + GLUE + LOWERED
+UNKNOWN_TAILS = ["Robotics", "Therapeutics", "Biosciences", "Pharmaceuticals", "Capital", "Ventures", "Labs",
+                 "Logistics", "Semiconductor", "Analytics"]
 ORDINAL_PERIODS = ["1st qtr", "2nd quarter", "3rd-quarter", "4th qtr", "first quarter", "second half", "third qtr",
                    "fourth-quarter", "1st half", "2nd half"]
 LOWER_ITEMS = ["revenue", "net income", "gross margin", "capex", "free cash flow", "operating income", "eps",
@@ -111,7 +121,7 @@ def company_forms(company: ScaleCompany, aliases: dict[str, list[str]], exchange
     short = (company.bench.short or alias or [spoken])[0]
     known = {legal, spoken, short, *company.bench.short, *alias, *tickers}
     return Forms(company.ticker, legal, short, exchanges.get(company.ticker, "NYSE"),
-                 sorted((k for k in known if k), key=len, reverse=True), spoken)
+                 sorted((k for k in known if k), key=lambda k: (-len(k), k)), spoken)  # one order whatever the hash seed
 
 
 def _legal_word(legal: str) -> str:
@@ -227,6 +237,22 @@ def perturb(question: str, span: tuple[int, int], forms: Forms, family: str, rng
         if len(rest.split()) < 2:
             return None
         return f"{rng.choice(LOWER_ITEMS)} {forms.short.lower()} {rest}"
+    if family == "lower_name":  # the name people use, in lower case, in its place
+        return question[:a] + forms.short.lower() + question[b:] if forms.short.lower() != forms.short else None
+    if family == "lower_name_typo":  # one word of six letters or more, lower case, two inner letters swapped
+        word = forms.short
+        if " " in word or len(word) < 6 or not word.isalpha():
+            return None
+        i = rng.randrange(1, len(word) - 2)
+        typo = (word[:i] + word[i + 1] + word[i] + word[i + 2:]).lower()
+        return None if typo == word.lower() else question[:a] + typo + question[b:]
+    if family == "name_item":  # the name, then a line item right after it
+        return question[:a] + forms.short + " " + rng.choice(LOWER_ITEMS) + " " + question[b:].lstrip()
+    if family == "unknown_sharing":  # another company: the name's first word and a company-name word
+        first = forms.short.split()[0]
+        if not first[:1].isupper() or len(first) < 3 or not first.isalpha():
+            return None
+        return question[:a] + first + " " + rng.choice(UNKNOWN_TAILS) + " " + question[b:].lstrip()
     if family in AROUND:
         kind, _, ticker = family.partition("_")
         text = question[:a] + forms.ticker + question[b:] if ticker else question
@@ -234,6 +260,12 @@ def perturb(question: str, span: tuple[int, int], forms: Forms, family: str, rng
         word = rng.choice(CALENDAR if kind == "calendar" else FINANCE)
         return _insert(text, a, word) if rng.random() < 0.5 else _insert(text, end, word)
     raise ValueError(family)
+
+
+def _registrant_begins(text: str, at: int, names: list[str]) -> bool:
+    """Whether the two words at `at` begin a registrant's name on the SEC list (then no company the index lacks)."""
+    two = " ".join(text[at:].split()[:2]).casefold()
+    return any(n.startswith(two) for n in names)
 
 
 def reglue(question: str, spans: list[tuple[int, int]], rng: random.Random) -> str | None:
@@ -275,6 +307,7 @@ def main(argv=None) -> int:
         for t in e.tickers:
             aliases[t] += e.names()
     exchanges = {t.replace("-", "."): r.exchange for r in load_registrants() for t in r.tickers}
+    names = [r.name.casefold() for r in load_registrants()]
 
     def routed(q: str) -> set[str]:
         res = registry.resolve(registry.link(q), q, default_year=2024)
@@ -308,12 +341,15 @@ def main(argv=None) -> int:
                                      "gold": sorted(gold), "routed": sorted(got), "exact": got == gold,
                                      "extra": bool(got - gold), "nowhere": not got, "base_exact": base})
                 continue
-            text = perturb(q["question"], span, company_forms(company, aliases, exchanges), family, rng)
-            if text is None:
+            if family == "unknown_sharing" and len(gold) > 1:
                 continue
+            text = perturb(q["question"], span, company_forms(company, aliases, exchanges), family, rng)
+            if text is None or (family == "unknown_sharing" and _registrant_begins(text, span[0], names)):
+                continue
+            want = set() if family == "unknown_sharing" else gold
             got = routed(text)
-            rows[family].append({"set": q["set"], "original": q["question"], "question": text, "gold": sorted(gold),
-                                 "routed": sorted(got), "exact": got == gold, "extra": bool(got - gold),
+            rows[family].append({"set": q["set"], "original": q["question"], "question": text, "gold": sorted(want),
+                                 "routed": sorted(got), "exact": got == want, "extra": bool(got - want),
                                  "nowhere": not got, "base_exact": base})
     summary = {}
     print(f"{len(questions)} labelled queries naming a company, {unfound} with no mention found (nicknames, "

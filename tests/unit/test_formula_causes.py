@@ -11,7 +11,7 @@ from finrag.tools.question.asks import decimals_asked
 from finrag.tools.question.formula import formula_of
 from finrag.tools.question.operand import resolve
 from finrag.tools.question.periods import years_written, ytd_months_named
-from finrag.tools.routing.linker import _DOLLAR_TICKER, _SCALE_AFTER_DOLLAR
+from finrag.tools.routing.find_tickers import DOLLAR_TICKER, SCALE_AFTER_DOLLAR
 
 
 def _read(q: str) -> str:
@@ -27,7 +27,7 @@ def _read(q: str) -> str:
     ("compare $nke with $dis", ["NKE", "DIS"]),  # a lower-case cashtag stays one
 ])
 def test_a_scale_after_the_dollar_sign_is_the_answers_unit_not_a_cashtag(text, tickers):
-    found = [m.group(1).upper() for m in _DOLLAR_TICKER.finditer(text) if not _SCALE_AFTER_DOLLAR.fullmatch(m.group(1))]
+    found = [m.group(1).upper() for m in DOLLAR_TICKER.finditer(text) if not SCALE_AFTER_DOLLAR.fullmatch(m.group(1))]
     assert found == tickers
 
 

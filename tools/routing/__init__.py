@@ -24,6 +24,8 @@ router_check.py: an LLM router's choice checked against the question (issue 34 c
 continuation.py: names that continue an indexed company's name into another registrant's (issue 48).
 registrants.py: the SEC's list of registrants with tickers (`data/sec_registrants.jsonl.gz`), as routing reads it.
 subject.py: a company name in lower case that is a common word, read as the company only as a question's subject.
+name_score.py: how sure a name span names its company (a part of the linker, `linker.py`).
+find_tickers.py: the question's ticker-shaped words read as registrants (a part of the linker, `linker.py`).
 ticker_score.py: how sure a word in capitals is a ticker (a part of the linker, `linker.py`).
 unknown.py: company-like mentions the index does not hold (a part of the linker, `linker.py`).
 peers.py: a comparison's bare common word read with the compared peer's name words (issue 48).

@@ -2,7 +2,8 @@
 
 `Linker(companies)` indexes every company's names (full names, aliases, the short names derived from
 its legal name in `names.py`) and tickers (ticker history included). `Linker.candidates(text)` then
-scores, with evidence rather than fixed lists:
+scores, with evidence rather than fixed lists (the index of names here; a name span scored in `name_score.py`,
+ticker-shaped words found in `find_tickers.py` and scored in `ticker_score.py`):
 
 * **names** (longest match first): how the span is written (capitalised, all lower case, all caps),
   how common the words are in English (`words.zipf`: "Target" the retailer vs "a target"), whether it
@@ -28,14 +29,15 @@ from __future__ import annotations
 import re
 
 from finrag.tools.routing.continuation import continued
+from finrag.tools.routing.find_tickers import find_tickers
 from finrag.tools.routing.mentions import (
     ACCEPT,
     ALTERNATIVE,
     EXCHANGE_BEFORE,
     Candidate,
     Company,
-    sentence_initial,
 )
+from finrag.tools.routing.name_score import AT_BEFORE, name_confidence
 from finrag.tools.routing.name_words import name_word_readings, name_words
 from finrag.tools.routing.names import blank_check, derived_names
 from finrag.tools.routing.peers import peer_readings, peer_tails
@@ -45,26 +47,20 @@ from finrag.tools.routing.shapes import (
     abbreviation_of_unknown,
     asked_of_group,
     asked_of_named,
-    calendar_token,
+    asked_of_unknown,
     calendar_word,
     generic_tail_of_unknown,
-    listed_capitals,
     products_of_unknown,
+    unknown_continuation,
     veto_by_shape,
 )
 from finrag.tools.routing.size import far_larger, size_rank
 from finrag.tools.routing.subject import (
-    GENERIC_SUBJECT,
     LINE_ITEM,
     LINE_ITEM_NEXT,
     SUBJECT_MARK,
-    after_opening_item,
-    auxiliary_subject,
-    business_subject,
     compared_lower_names,
     legal_form_after,
-    lower_ticker_list,
-    lower_tickers,
     owner_of_line_item,
     prominent,
 )
@@ -72,15 +68,11 @@ from finrag.tools.routing.text import CASED_SUFFIX_WORD, name_core, strip_accent
 from finrag.tools.routing.ticker_score import (
     COMPARE_GLUE,
     POSSESSIVE,
-    abbreviated_metric,
-    compared_tickers,
-    opens,
     ticker_context,
-    ticker_score,
 )
 from finrag.tools.routing.typos import Typos
-from finrag.tools.routing.unknown import unknown_names, unknown_ticker
-from finrag.tools.routing.words import english_penalty, is_finance_abbreviation, is_shouting, zipf
+from finrag.tools.routing.unknown import unknown_names
+from finrag.tools.routing.words import zipf
 from finrag.tools.sequences import uniq
 
 __all__ = ["ACCEPT", "ALTERNATIVE", "Candidate", "Company", "Linker"]
@@ -92,11 +84,6 @@ def comp_tickers(comp: "Company") -> list[str]:
     return [t.replace(".", "").replace("-", "") for t in comp.tickers]
 
 
-_TICKER_TOKEN = re.compile(r"(?<![\w&.\-$])(\$)?([A-Z]{1,5}(?:[.\-][A-Z])?)(?![\w&]|[.\-][A-Za-z0-9])")
-_DOLLAR_TICKER = re.compile(r"\$([A-Za-z]{1,5}(?:\.[A-Za-z])?)\b")
-# "$bn", "$mm", "USD bn": a scale written after the currency sign is the answer's unit, never a cashtag
-_SCALE_AFTER_DOLLAR = re.compile(r"(?i)(?:bn|b|mm|mn|m|k|mil|bil|thousands?|millions?|billions?)")
-_SCALE_BEFORE = re.compile(r"(?i)(?:\d|\bin|\busd)\s*$")  # "5,000 $M", "in $B": upper-case scales, never Macy's or a cashtag
 _TAG_COLON = re.compile(r"^\s*:\s*\$?[A-Za-z]")  # 'NASDAQ: PLTR': the exchange's name tags the ticker after it
 _POSSESSIVE_TAIL = re.compile(r"['’]s?$")
 _GENERIC_TAIL_NAME = re.compile(r"^[A-Za-z]+\s+(?:international|worldwide|global|holdings|group|systems|"
@@ -109,7 +96,6 @@ _TAIL_COMMON = 5.0
 _SIZED_ZIPF = 4.3
 """A head word shared by several registrants goes to a far larger one (`size.far_larger`: "Unity", "Intuitive",
 "Toyota") only when it is rarer than this in English ('Enterprise', 'Liberty', 'General' stay shared)."""
-_AT_BEFORE = re.compile(r"(?i)\bat\s+$")
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -201,78 +187,6 @@ class Linker:
         self._typos = Typos(self.alias_index, companies)
         self._peer_tails = peer_tails(companies)
 
-    # ------------------------------------------------------------------ names
-    def _name_confidence(self, kind: str, toks: tuple[str, ...], surface: str, text: str, start: int,
-                         end: int) -> tuple[float, str]:
-        words = [t for t in toks if t != "&"]
-        lower = surface == surface.lower()
-        upper = surface == surface.upper() and any(c.isalpha() for c in surface)
-        initial = sentence_initial(text, start)
-        if kind == "initialism":
-            form = self.initialism_forms.get(toks, "")
-            if surface.replace(" ", "") != form:
-                return 0.0, f"initialism {form} must be written in capitals"
-            if is_finance_abbreviation(form):
-                return 0.3, f"{form} is also a finance abbreviation"
-            return 0.85, f"initialism {form}"
-        if len(words) >= 2:
-            if lower and all(zipf(w) >= 4.5 for w in words):
-                if kind == "prefix":  # 'north america', 'all-in': a phrase, only the start of a longer name
-                    return 0.0, f"'{surface}': common words in lower case that only begin a name"
-                return 0.6, "common words in lower case"
-            if kind == "prefix" and all(zipf(w) >= 4.8 for w in words):
-                if not lower and (POSSESSIVE.match(text[end:end + 3]) or _AT_BEFORE.search(text[:start])
-                                  or LINE_ITEM_NEXT.match(text[end:end + 40])):
-                    return 0.75, f"prefix '{surface}' of common words, with a company cue ('at', a possessive, " \
-                                 "a line item after it)"
-                return 0.45, f"prefix '{surface}' of common words (a place or a phrase: 'North America')"
-            return 0.95 if kind == "name" else 0.9, f"{kind} '{surface}'"
-        w = words[0] if words else ""
-        z = zipf(w)
-        if len(w) <= 3 or any(c.isdigit() for c in w):
-            if w[:1].isdigit() and start > 0 and re.match(r"[$.,\d]", text[start - 1]):
-                return 0.0, f"'{surface}' is an amount"
-            if lower and kind == "name" and legal_form_after(text, end) and zipf(w) >= 2.5 and len(w) >= 3:
-                return ACCEPT, f"'{surface}' in lower case, a legal-form word after it; {SUBJECT_MARK}"
-            if lower:
-                return 0.0, f"'{surface}' in lower case (short names are case-sensitive)"
-            if upper and is_finance_abbreviation(surface):
-                return 0.35, f"'{surface}' is also a finance abbreviation"
-            return 0.9, f"short name '{surface}'"
-        if kind == "head" and toks in self._acronyms and not upper:
-            return 0.0, f"'{surface}': the name's acronym must be written in capitals"
-        if kind == "head":
-            if toks in self._ticker_heads and upper:
-                return 0.0, f"'{surface}' is also its ticker: scored as a ticker, by context"
-            if lower and z >= 2.5:
-                return 0.0, f"head word '{surface}' in lower case"
-            if upper and len(w) <= 4:
-                return 0.8, f"distinctive head word '{surface}'"
-            conf = 0.85 if z < 3.0 else 0.75 if z < 3.5 else 0.65 if z < 4.0 else (0.55 if initial else 0.6)
-            return conf, f"distinctive head word '{surface}'"
-        if lower:
-            if z < 3.5:
-                return 0.8, f"'{surface}' is not an English word"
-            if z < 4.2:  # 'visa requirements': a common word is a company only with a company cue
-                if POSSESSIVE.match(text[end:end + 3]) or re.match(rf"\s*,?\s*{CASED_SUFFIX_WORD.pattern}\b",
-                                                                      text[end:end + 16]):
-                    return 0.55, f"'{surface}' in lower case, a rare English word, with a company cue"
-            if kind == "name" and ((why := business_subject(text, start, end))
-                                   or (z < 4.2 and (why := auxiliary_subject(text, start, end)))):
-                return ACCEPT, f"'{surface}' in lower case, an English word: {why}; {SUBJECT_MARK}"
-            if z < 4.2 and kind == "name" and (why := after_opening_item(text, start)):
-                return 0.55, f"'{surface}' in lower case, a rare English word: {why}; {SUBJECT_MARK}"
-            if z < 4.2:
-                return 0.4, f"'{surface}' in lower case, an English word without a company cue"
-            return 0.0, f"'{surface}' in lower case is an English word"
-        if upper and len(w) >= 4:
-            return (0.9 if z < 4.5 else 0.6), f"'{surface}' in capitals"
-        if z < 3.5:
-            return 0.95, f"name '{surface}'"
-        if z < 4.5:
-            return 0.85, f"name '{surface}'"
-        return (0.6 if initial else 0.75), f"capitalised '{surface}', also an English word"
-
     def _find_names(self, text: str) -> list[Candidate]:
         toks = _tokens(text)
         out: list[Candidate] = []
@@ -300,7 +214,7 @@ class Linker:
                 context = (calendar or bool(other_ticker)) and ticker_context(text, start, end,
                                                                                     text[start - 1:start] == "$")
                 for ckey, kind in sorted(entries.items(), key=lambda kv: (self._KIND_RANK.get(kv[1], 9), kv[0])):
-                    conf, why = self._name_confidence(kind, key, surface, text, start, end)
+                    conf, why = name_confidence(self, kind, key, surface, text, start, end)
                     if SUBJECT_MARK in why and not prominent(self.companies[ckey].tickers):
                         conf, why = 0.0, f"'{surface}' in lower case: {ckey} is not among the largest registrants"
                     if conf > 0 and calendar and not context:
@@ -358,7 +272,7 @@ class Linker:
     def _name_cue(text: str, start: int, end: int) -> bool:
         """A possessive or a legal form after a name, 'at' before it, or a line item right after it."""
         return bool(POSSESSIVE.match(text[end:end + 3]) or legal_form_after(text, end)
-                    or _AT_BEFORE.search(text[:start]) or LINE_ITEM_NEXT.match(text[end:end + 40]))
+                    or AT_BEFORE.search(text[:start]) or LINE_ITEM_NEXT.match(text[end:end + 40]))
 
     def _caps_ticker(self, surface: str) -> str:
         """The ticker a one-word surface written in capitals is ('LULU' of "LULU's"), else ''."""
@@ -408,69 +322,6 @@ class Linker:
             c.confidence *= 0.8
             c.reason += f" (shared by {len(found)} companies)"
 
-    # ---------------------------------------------------------------- tickers
-    def _find_tickers(self, text: str, taken: list[tuple[int, int]], named: set[str]) -> list[Candidate]:
-        shouting = is_shouting(text)
-        out = []
-        spans_named = list(taken) + [(m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)
-                                     if m.group(2) in self.ticker_index and not english_penalty(m.group(2))
-                                     and not is_finance_abbreviation(m.group(2)) and len(m.group(2)) >= 2]
-        spans = [(m.group(1) == "$", m.group(2), m.start(2), m.end(2)) for m in _TICKER_TOKEN.finditer(text)
-                 if not (m.group(1) and _SCALE_AFTER_DOLLAR.fullmatch(m.group(2)) and _SCALE_BEFORE.search(text[:m.start()]))]
-        spans += [(True, m.group(1).upper(), m.start(1), m.end(1)) for m in _DOLLAR_TICKER.finditer(text)
-                  if not m.group(1).isupper() and not _SCALE_AFTER_DOLLAR.fullmatch(m.group(1))]
-        listed = lower_ticker_list(text, lambda t: t in self.ticker_index, lambda w: zipf(w) < 3.5)
-        spans += [(False, t, s, e) for t, s, e in listed if not any(a <= s < b for a, b in taken)]
-        in_list = {s for _t, s, _e in listed}
-        lone = [(t, s, e, why) for t, s, e, why in lower_tickers(  # 'msft azure growth': a lower-case ticker alone
-            text, lambda t: t in self.ticker_index, lambda t: prominent([t]),
-            lambda w: is_finance_abbreviation(w) or calendar_token(w), lambda s: opens(text, s))
-            if s not in in_list and not any(a <= s < b for a, b in taken)]
-        spans += [(False, t, s, e) for t, s, e, _why in lone]
-        alone = {s: why for _t, s, _e, why in lone}
-        known = [(tick, s, e) for _d, tick, s, e in spans if not any(a <= s < b for a, b in taken)
-                 and (self.ticker_index.get(tick.replace("-", ".")) or self.ticker_index.get(tick.replace("-", "")))]
-        # a finance abbreviation right after another ticker is the metric asked of it ("CRM ARR", "GM ASR")
-        known = [k for i, k in enumerate(known) if not (i and is_finance_abbreviation(k[0])
-                                                        and not text[known[i - 1][2]:k[1]].strip())]
-        sole = (not named and not taken and len(known) == 1 and not GENERIC_SUBJECT.search(text)
-                and bool(LINE_ITEM.search(rest := text[:known[0][1]] + " " + text[known[0][2]:])
-                         or abbreviated_metric(rest)))
-        for dollar, tick, s, e in spans:
-            if any(a <= s < b for a, b in taken):
-                continue
-            norm = tick.replace("-", ".")
-            keys = self.ticker_index.get(norm) or self.ticker_index.get(norm.replace(".", ""))
-            if calendar_word(text, s, e) and not ticker_context(text, s, e, dollar):
-                continue  # 'Dec vs Nov', 'Q2', 'FY': a calendar word is never a ticker by itself
-            if keys:
-                conf, why = ticker_score(norm, dollar, text, s, e, shouting, named, keys, spans_named,
-                                               sole_subject=sole)
-                if s in in_list:
-                    conf, why = max(conf, 0.7), "one of a list of tickers written in lower case"
-                elif s in alone:
-                    conf, why = 0.6, alone[s]
-                core = norm.split(".")[0]
-                subject = bool(POSSESSIVE.match(text[e:e + 3])) or opens(text, s) \
-                    or e >= len(text.strip().rstrip("?.!"))
-                context = ticker_context(text, s, e, dollar)
-                wordish = not context and (bool(english_penalty(core)) or is_finance_abbreviation(core)
-                                           or len(core) == 1 or zipf(core) >= 3.0 or bool(LINE_ITEM.match(text, s)))
-                wordish = wordish and s not in in_list and s not in alone
-                weak = wordish or (not context and not subject and s not in in_list) or s in alone
-                for ckey in sorted(keys, key=lambda k: (not self.companies[k].in_registry, k)):
-                    comp = self.companies[ckey]
-                    c = conf * (0.8 if len(keys) > 1 else 1.0)
-                    out.append(Candidate(comp.name or ckey, ckey, comp.in_registry, c, f"ticker {norm}: {why}",
-                                         "ticker", tick, s, e, ticker=norm, weak=weak, wordish=wordish))
-            else:
-                unknown = unknown_ticker(norm, dollar, text, s, e, shouting)
-                if unknown:
-                    out.append(unknown)
-        compared_tickers(text, out)
-        listed_capitals(text, out, is_finance_abbreviation, ACCEPT)
-        return out
-
     # ------------------------------------------------------------------- all
     def candidates(self, text: str) -> list[Candidate]:
         """Every candidate, accepted or not, in order of appearance."""
@@ -481,7 +332,7 @@ class Linker:
         accepted = [c for c in names if c.accepted]
         taken = [(c.start, c.end) for c in accepted]
         named = {c.key for c in accepted}
-        tickers = self._find_tickers(text, taken, named)
+        tickers = find_tickers(self, text, taken, named)
         veto_by_shape(text, tickers)
         asked_of_named(text, tickers, names)
         asked_of_group(text, tickers)
@@ -499,9 +350,12 @@ class Linker:
         products_of_unknown(text, names, [*names, *tickers])
         abbreviation_of_unknown(text, tickers, [*names, *tickers], LINE_ITEM, name_tails())
         generic_tail_of_unknown(text, names, name_tails(), [*names, *tickers])
+        unknown += unknown_continuation(text, names, [*names, *tickers, *unknown], name_tails(),
+                                        lambda w: bool(CASED_SUFFIX_WORD.fullmatch(w)))
         compared = bool(COMPARISON.search(text))
         if not compared:
             owner_of_line_item(text, unknown, [*names, *tickers], LINE_ITEM_NEXT)
+            asked_of_unknown(text, tickers, unknown)
         known_named = any(c.accepted and c.key for c in [*names, *tickers, *unknown])
         for c in unknown:
             if not c.key and known_named and c.confidence < 0.9:

@@ -24,6 +24,7 @@ import re
 from typing import Mapping
 
 from finrag.tools.routing.mentions import Candidate, Company
+from finrag.tools.routing.shapes import LISTED_TICKERS
 from finrag.tools.routing.size import far_larger, size_rank
 from finrag.tools.routing.ticker_score import LISTED_BETWEEN, after_legal_form
 from finrag.tools.routing.words import is_finance_abbreviation, zipf
@@ -83,7 +84,7 @@ def _linked(text: str, a: Candidate, b: Candidate, starts: set[int]) -> bool:
     if not _GLUE.match(gap):
         return False
     abbreviation = any(c.kind in ("ticker", "initialism") and is_finance_abbreviation(c.text)
-                       and LISTED_BETWEEN not in c.reason for c in (a, b))
+                       and LISTED_BETWEEN not in c.reason and LISTED_TICKERS not in c.reason for c in (a, b))
     return not abbreviation or bool(re.search(r"[A-Za-z&/]", gap))  # "vs FCF, AbbVie": a comma lists no abbreviation
 
 

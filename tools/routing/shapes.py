@@ -31,7 +31,7 @@ from finrag.tools.routing.subject import GENERIC_SUBJECT
 from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.dates import MONTH_RE
 
-__all__ = ["abbreviation_of_unknown", "generic_tail_of_unknown", "asked_of_group", "asked_of_named", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "not_a_company_alone", "products_of_unknown",
+__all__ = ["abbreviation_of_unknown", "generic_tail_of_unknown", "asked_of_group", "asked_of_named", "asked_of_unknown", "unknown_continuation", "LISTED_TICKERS", "listed_capitals", "only_capitals", "calendar_token", "calendar_word", "ends_many_names", "not_a_company_alone", "products_of_unknown",
            "veto_by_shape"]
 
 _COMPOUND_BEFORE = re.compile(r"[A-Za-z0-9]-$")
@@ -139,29 +139,41 @@ def only_capitals(text: str, start: int, end: int) -> bool:
 
 
 _LIST_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+|&\s+)?|&\s*|/\s*|and\s+)$")
+LISTED_TICKERS = "one of a list of tickers"
+"""Marks a ticker `listed_capitals` read as one of a list: ranking links it to the others, an abbreviation included."""
 
 
 def listed_capitals(text: str, tickers: list[Candidate], abbreviation, accept: float) -> None:
     """'JPM, BAC, WFC, C and GS': in a list of three or more known tickers in capitals joined by commas, 'and', '&'
-    or '/', two of them accepted and no word ('JPM', 'WFC'), every member is a ticker, a letter or a word among
-    them included ('C', 'GS'); finance abbreviations (`abbreviation`) break the list. Changed in place."""
+    or '/', two of them accepted and no finance abbreviation (`abbreviation`), one of those no word ('JPM', 'WFC'),
+    every member is a ticker, a letter or a word among them included ('C', 'GS'). A finance abbreviation is a member
+    too ("CRM, NOW, WDAY", "GM, F, TSLA"), unless another abbreviation stands next to it in the list ("NII, ROE"
+    are metrics listed) or it ends the list ("AAPL, MSFT and IT": as likely what is asked of them). Changed in
+    place."""
     known = sorted((t for t in tickers if t.kind == "ticker" and t.key and t.text.isupper()), key=lambda t: t.start)
     runs: list[list[Candidate]] = []
     for t in known:
         if runs and runs[-1][-1].start == t.start:
             runs[-1].append(t)  # another company of the same ticker
-        elif runs and runs[-1][-1].end <= t.start and _LIST_GAP.match(text[runs[-1][-1].end:t.start]) \
-                and not abbreviation(t.text):
+        elif runs and runs[-1][-1].end <= t.start and _LIST_GAP.match(text[runs[-1][-1].end:t.start]):
             runs[-1].append(t)
-        elif not abbreviation(t.text):
+        else:
             runs.append([t])
     for run in runs:
-        if len({t.start for t in run}) < 3 or sum(1 for t in run if t.accepted and not t.wordish) < 2:
+        starts = sorted({t.start for t in run})
+        abbreviated = [abbreviation(text[s:next(t.end for t in run if t.start == s)]) for s in starts]
+        if any(a and b for a, b in zip(abbreviated, abbreviated[1:])):
+            run = [t for t in run if not abbreviation(t.text)]  # a list of metrics among them: tickers only
+        elif abbreviated and abbreviated[-1]:
+            run = [t for t in run if t.start != starts[-1]]  # "AAPL, MSFT and IT": what is asked of the list
+        plain = [t for t in run if not abbreviation(t.text)]
+        if len({t.start for t in run}) < 3 or sum(1 for t in plain if t.accepted) < 2 \
+                or not any(t.accepted and not t.wordish for t in plain):
             continue
         for t in run:
             if not t.accepted and t.confidence > 0:
                 t.confidence = accept + 0.05
-                t.reason += ", one of a list of tickers"
+                t.reason += f", {LISTED_TICKERS}"
 
 
 def veto_by_shape(text: str, found: list[Candidate]) -> None:
@@ -171,6 +183,20 @@ def veto_by_shape(text: str, found: list[Candidate]) -> None:
         if c.confidence > 0 and c.key and "ticker context" not in c.reason \
                 and (why := not_a_company_alone(text, c.start, c.end)):
             c.confidence, c.reason = 0.0, f"{c.reason}; '{c.text}' is {why}"
+
+
+def _known_over(known: Iterable[Candidate], start: int, end: int) -> list[Candidate]:
+    """The readings of a known company (a key, some confidence) that overlap text[start:end]."""
+    return [k for k in known if k.key and k.confidence > 0 and k.start < end and start < k.end]
+
+
+TAILS_OF_MANY = 10
+"""A word ends many registrants' names ('Holdings', 'Bancorp', 'Electronics') when it ends this many on the SEC list."""
+
+
+def ends_many_names(word: str, tails: dict[str, int]) -> bool:
+    """Whether `word` ends `TAILS_OF_MANY` registrants' names or more (`tails`: `registrants.name_tails`)."""
+    return tails.get(word.casefold(), 0) >= TAILS_OF_MANY
 
 
 def products_of_unknown(text: str, names: list[Candidate], known: list[Candidate]) -> None:
@@ -184,7 +210,7 @@ def products_of_unknown(text: str, names: list[Candidate], known: list[Candidate
         m = _UNKNOWN_BEFORE.search(text[:c.start])
         if not m or (zipf(m.group(1)) >= 2.0 and not re.search(r"[a-z][A-Z]", m.group(1))):
             continue
-        owner = [k for k in known if k.key and k.confidence > 0 and k.start < m.end(1) and m.start(1) < k.end]
+        owner = _known_over(known, m.start(1), m.end(1))
         if not owner:
             c.set_aside(m.group(1), f"'{c.text}' right after '{m.group(1)}', a company the index does not hold: its "
                                     "product or unit")
@@ -210,7 +236,7 @@ def _unknown_run_before(text: str, start: int, known: list[Candidate]) -> str:
     if not words or any(w.lower() in _RUN_WORDS_OUT or _MONTH_WORD.match(w) or _PERIOD_WORD.match(w) for w in words):
         return ""
     run_start = start - len(m.group(1)) + m.group(1).find(words[0])
-    if any(k.key and k.confidence > 0 and k.start < start and run_start < k.end for k in known):
+    if _known_over(known, run_start, start):
         return ""
     if min(zipf(w) for w in words) >= (4.5 if len(words) > 1 else 3.0):
         return ""
@@ -231,7 +257,7 @@ def abbreviation_of_unknown(text: str, tickers: list[Candidate], known: list[Can
             continue
         run = _unknown_run_before(text, c.start, known)
         words = run.split()
-        if len(words) >= 2 and tails.get(words[-1].casefold(), 0) >= 10 and not line_item.search(run) \
+        if len(words) >= 2 and ends_many_names(words[-1], tails) and not line_item.search(run) \
                 and not any(re.search(r"[a-z][A-Z]", w) for w in words):
             c.set_aside(run, f"'{c.text}' right after '{run}', a company the index does not hold: its product or "
                              "metric")
@@ -242,9 +268,61 @@ def generic_tail_of_unknown(text: str, names: list[Candidate], tails: dict[str, 
     (`tails`: 'Bancorp', 'Holdings') read at the end of a run of capitalised words naming no known company is the
     run's last word, not that registrant: set aside (in place)."""
     for c in names:
-        if not (c.accepted and c.kind == "name" and " " not in c.text.strip()) or tails.get(c.text.casefold(), 0) < 10:
+        if not (c.accepted and c.kind == "name" and " " not in c.text.strip()) or not ends_many_names(c.text, tails):
             continue
         run = _unknown_run_before(text, c.start, [k for k in known if k is not c])
         if run:
             c.set_aside(f"{run} {c.text}", f"'{c.text}' ends the name '{run} {c.text}', a company the index does "
                                            "not hold")
+
+
+_NAME_WORD_AFTER = re.compile(r"^ ([A-Z][a-z]{3,})\b(?![-'’])")
+_COMPANY_WORD = 4.1
+"""A word that ends many registrants' names and is rarer than this in English ('Robotics', 'Therapeutics',
+'Bancorp', 'Holdings'; not 'Energy' or 'Services', which also name a company's own segment) is a company-name word."""
+
+
+def unknown_continuation(text: str, names: list[Candidate], others: list[Candidate], tails: dict[str, int],
+                         legal) -> list[Candidate]:
+    """'Acme Robotics', 'Apple Biosciences': a registrant's name (or a word of it) right before a capitalised
+    company-name word (`_COMPANY_WORD`: ending many registrants' names, rare in English) that is not the next word of
+    its own name names another company; when no registrant continues so (`continuation.py` reads those first), it
+    is one the index does not hold: set aside (in place), with any reading of that word (`others`: 'Biosciences' as a
+    typo of a registrant's name), and returned as the company the index does not hold. A legal-form word after the
+    name ('Apple Inc') is its own, and a segment word ('Tesla Energy', 'Apple Services') is common English."""
+    found: list[Candidate] = []
+    for c in names:
+        if not (c.accepted and c.key and c.kind in ("name", "head", "prefix")) or not c.text[:1].isupper():
+            continue
+        m = _NAME_WORD_AFTER.match(text[c.end:c.end + 40])
+        if not m:
+            continue
+        word = m.group(1)
+        own = {w.casefold().strip(",.") for w in c.name.split()}
+        if word.casefold() in own or legal(word) or not ends_many_names(word, tails) or zipf(word) >= _COMPANY_WORD:
+            continue
+        why = f"'{c.text} {word}': a company-name word after '{c.text}', not {c.name}'s own: a company the index " \
+              "does not hold"
+        for o in [c, *(o for o in others if o.accepted and o.start == c.end + 1)]:  # 'Biosciences' read alone too
+            o.set_aside(f"{c.text} {word}", why)
+        found.append(Candidate(f"{c.text} {word}", "", False, 0.9, why, "unknown", f"{c.text} {word}", c.start,
+                               c.end + 1 + len(word)))
+    return found
+
+
+def asked_of_unknown(text: str, tickers: list[Candidate], unknown: list[Candidate]) -> None:
+    """'Zorblax Corporation HQ tax credits', 'Acme Robotics MOB NOI': the question's subject is a company the index
+    does not hold (an unknown name read with confidence, before the ticker); a short word in capitals after it, with
+    no ticker context (no '$', parentheses, 'ticker', possessive) and not listed with it ("Zorblax Corp and AAPL"),
+    is what is asked of that company (a metric, a unit, a place), not a second company: set aside (in place). The
+    caller leaves out comparisons, where every company named is routed or said to be missing."""
+    owners = [u for u in unknown if not u.key and u.kind == "unknown" and u.confidence >= 0.9]
+    for t in tickers:
+        if not (t.kind == "ticker" and t.accepted and t.key and t.text.isupper() and len(t.text) <= 3) \
+                or text[max(0, t.start - 1):t.start] == "$" or any(
+                    cue in t.reason for cue in ("ticker context", "parentheses", "next to 'ticker'", "possessive")):
+            continue
+        owner = next((u for u in owners if u.end <= t.start and not _LIST_GAP.match(text[u.end:t.start])), None)
+        if owner:
+            t.set_aside(owner.name, f"'{t.text}' after '{owner.text}', a company the index does not hold: what is "
+                                    "asked of it")

@@ -36,10 +36,10 @@ __all__ = ["AUXILIARY_OPENS", "GENERIC_SUBJECT", "after_opening_item", "LINE_ITE
 
 METRIC = re.compile(r"(?i)\b(?:(?:total\s+|net\s+|operating\s+|gross\s+)?(?:revenues?|sales|income|profit|earnings|"
                     r"margins?|assets|liabilities|debt|equity|expenses?|loss(?:es)?)|cash\s+flows?|capex|"
-                    r"capital\s+expenditures?|eps|ebitda|dividends?|r\s*&\s*d|inventor(?:y|ies)|segments?|guidance|"
+                    r"capital\s+expenditures?|opex|eps|ebitda|dividends?|r\s*&\s*d|inventor(?:y|ies)|segments?|guidance|"
                     r"backlog|buybacks?|repurchases?|headcount|employees|comps|comparable\s+sales|volumes?|ratio|"
-                    r"bookings|deliveries|subscribers|users|growth|store\s+count)\b")
-"""A line item or an operating metric of a company's business."""
+                    r"bookings|deliveries|subscribers|users|growth|store\s+count|cash)\b")
+"""A line item or an operating metric of a company's business ('cash' by itself: the balance sheet's first line)."""
 PERIOD = re.compile(r"(?i)(?:\b(?:q[1-4]|[1-4]q|h[12]|fy|cy|ytd|ttm|ltm|quarter|year)\w*|\b(?:19|20)\d{2}\b|['’]\d{2}\b)")
 """A fiscal period: a quarter, a half, a fiscal or calendar year, a year."""
 SUBJECT_MARK = "the subject of a terse question"
@@ -89,7 +89,9 @@ _LEGAL_AFTER = re.compile(rf"(?i)^\s*,?\s*(?:{SUFFIX_WORDS})\b\.?")
 _POSSESSIVE = re.compile(r"^['’]s?(?=\s|$)")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|my|our|your|its|their)\s+$")
 _SUBJECT_END = re.compile(r"(?i)\b(?:for|of|at)\s+$")
-_PHRASE_END = re.compile(r"^\s*(?:[,?.!]|$|in\b|during\b)")
+_PHRASE_END = re.compile(r"(?i)^\s*(?:[,?.!]|$|in\b|during\b|(?:fy|cy|q[1-4]|[1-4]q|h[12])?\s*['’]?\d{2,4}\b)")
+"""The end of the phrase "<line item> for|of|at <name>": punctuation, the end, 'in'/'during', or the period asked
+("capex guide for meta 2025", "margins at intel FY24")."""
 _ITEM_OF = re.compile(r"(?i)(?<=[a-z])\s+of\s+(?=[a-z])|(?<=\breturn)\s+on\s+(?=[a-z])")
 _PERIOD_PREPOSITION = re.compile(r"(?i)\b(?:at|as\s+of|in|for|on|during)\s+(?:the\s+)?(?=\d|fy|q[1-4]|[1-4]q|h[12]|"
                                  r"fiscal|year|quarter)")
@@ -99,6 +101,9 @@ AUXILIARY_OPENS = re.compile(r"(?i)(?:^\s*|[,;:?!.]\s*|\b(?:how|why|when|where|w
 cash did |", "what is |"): the one test of that place, read with `.search(text[:start])` by every rule about a word
 standing there (a lower-case name: `auxiliary_subject`, `business_subject`; a ticker in capitals: `ticker_score`)."""
 _VERB_AFTER = re.compile(r"^\s+[a-z]{3,}\b")
+_IMPERATIVE_OPENS = re.compile(r"(?i)^\s*(?:compare|show(?:\s+me)?|give\s+me|list|get|pull|chart|plot)\s+$")
+"""A request's imperative opening the question ("compare apple and microsoft capex"): no part of its subject, which
+opens the rest as it would open a terse question."""
 _COMMA_BEFORE = re.compile(r",\s*$")
 _CLAUSE_ALONE_AFTER = re.compile(r"^\s*(?:[,;?!]|\.?\s*$)")
 _CLAUSE_END = re.compile(r"[,;?!:]|\.(?:\s|$)")
@@ -144,15 +149,17 @@ def auxiliary_subject(text: str, start: int, end: int) -> str:
     return "the bare subject of the question's auxiliary"
 
 
-def business_subject(text: str, start: int, end: int) -> str:
-    """Why the lower-case word at text[start:end] is the subject of a business question ('' when it is not)."""
+def business_subject(text: str, start: int, end: int, opening: bool = True) -> str:
+    """Why the lower-case word at text[start:end] is the subject of a business question ('' when it is not);
+    `opening=False` leaves out the word that opens a terse question (a head word there, "analog", "royalty", is as
+    often the adjective it is)."""
     after = text[end:]
     if legal_form_after(text, end):
         return "a legal-form word after it"
     if _POSSESSIVE.match(after) and not _ARTICLE_BEFORE.search(text[:start]) and METRIC.search(expand_shorthand(after)):
         return "a possessive after it, before a line item"
     rest = expand_shorthand(after)
-    if not text[:start].strip():
+    if opening and (not text[:start].strip() or _IMPERATIVE_OPENS.match(text[:start])):
         # the question's first clause ("nike Dec qtr gross margin, how many bps down?"), a comparison's glue
         # ("netflix compared to disney ...") taken as the glue it is
         clause = _COMPARISON_GLUE.sub(" vs ", _CLAUSE_END.split(rest, 1)[0])
@@ -170,7 +177,9 @@ def business_subject(text: str, start: int, end: int) -> str:
         # "how much cash did nike return", "does visa expect": a singular common noun as a sentence's subject takes
         # an article ("did the apple ..."); bare, it is a name
         return "the bare subject of the question's verb"
-    if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and METRIC.search(expand_shorthand(text[:start])):
+    if _SUBJECT_END.search(text[:start]) and _PHRASE_END.match(after) and (
+            METRIC.search(expand_shorthand(text[:start])) or any(_abbreviation(w) for w in _WORD.findall(text[:start]))):
+        # a line item or a finance abbreviation in capitals asked "for"/"at" the name ("CF conversion at nike 2023")
         return "the subject of the line item the question asks for"
     if _COMMA_BEFORE.search(text[:start]) and _CLAUSE_ALONE_AFTER.match(after) \
             and METRIC.search(expand_shorthand(text[:start])):
@@ -226,14 +235,17 @@ def near_common_word(word: str, common: float = 4.0) -> bool:
     return any(zipf(e) >= common for e in edits - {word} if len(e) >= 3)
 
 
-def lower_tickers(text: str, is_ticker, large, excluded, opening=None) -> list[tuple[str, int, int, str]]:
+def lower_tickers(text: str, is_ticker, large, excluded, opening=None,
+                  named: Iterable[tuple[int, int]] = ()) -> list[tuple[str, int, int, str]]:
     """Tickers written alone in lower case ("msft azure growth", "lly q3 eps beat?", "inventory ... at amd"): a
     lower-case word that is a known ticker (`is_ticker`) of one of the largest registrants (`large`), no finance
     abbreviation or calendar word (`excluded`), and either no English word at all (Zipf below `_RARE_LOWER`) or a
     rare one (below 4) that is the subject of a business question (`business_subject`). Returns (TICKER, start, end,
     why) for each. A registrant of any size is read so when its ticker opens the question (`opening(start)`: "aple
     RevPAR 2024", "gsbd non-accruals") and is no English word at all: analysts open terse queries with the
-    ticker; unless it is one letter from a common word, which it may be a typo of ("unty", "aple")."""
+    ticker; unless it is one letter from a common word, which it may be a typo of ("unty", "aple"). A rare word
+    compared or listed with a lower-case ticker ("ko vs pep"), or with a company the question names in capitals
+    (`named`: the spans of its names and of its tickers that are no word, "UNP vs csx"), is one too."""
     out, rare = [], []
     for m in _LOWER_TOKEN.finditer(text):
         w = m.group(1)
@@ -247,15 +259,18 @@ def lower_tickers(text: str, is_ticker, large, excluded, opening=None) -> list[t
             continue
         if z < _RARE_LOWER:
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case is no English word"))
-        elif z < 4.0 and (why := business_subject(text, m.start(), m.end())):
+        elif z < 4.0 and ((why := business_subject(text, m.start(), m.end()))
+                          or (why := after_opening_item(text, m.start()))):  # "free cash flow ibm 2023"
             out.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word: {why}"))
         elif z < 4.0:
             rare.append((w.upper(), m.start(), m.end(), f"'{w}' in lower case, a rare word"))
+    anchors = [(s, e) for s, e in named]
     grown = True
-    while grown and out:  # "ko vs pep": a rare word compared or listed with a lower-case ticker is one too
+    while grown and (out or anchors):  # "ko vs pep": a rare word compared or listed with a lower-case ticker is one too
         grown = False
         for r in list(rare):
-            if any(_COMPARED_GAP.match(text[min(r[2], o[2]):max(r[1], o[1])]) for o in out):
+            if any(_COMPARED_GAP.match(text[min(r[2], e):max(r[1], s)]) for s, e in [*((o[1], o[2]) for o in out),
+                                                                                     *anchors]):
                 out.append((*r[:3], r[3] + ", compared or listed with a lower-case ticker"))
                 rare.remove(r)
                 grown = True
@@ -267,15 +282,22 @@ def _joined(gap: str, glue: re.Pattern[str], listed: bool) -> bool:
     return bool(glue.match(gap) or (listed and _LIST_GLUE.match(gap)))
 
 
+_COMPARING = re.compile(r"(?i)\bcompar(?:e|ed|ing|ison)\b")
+"""A question that says it compares ("compare ...", "... compared"): the companies it lists are the ones compared."""
+
+
 def compared_lower_names(text: str, names: list[Candidate], found: list[Candidate], glue: re.Pattern[str]) -> None:
     """'uber vs lyft': a company name in lower case compared with a company the question names is a company too
     (a word compared with a company is one); so is one listed with it ("amazon and walmart") when the word is
-    rarer than `_LISTED_LOWER` in English ('walmart', not 'orange' in "apple and orange juice")."""
+    rarer than `_LISTED_LOWER` in English ('walmart', not 'orange' in "apple and orange juice"), or, whatever its
+    frequency, when the question says it compares and the name is one company's ("Toyota and ford EV losses
+    compared")."""
+    comparing = bool(_COMPARING.search(text))
     for c in names:
         if c.accepted or not c.key or c.kind not in ("name", "head") or "in lower case" not in c.reason \
                 or c.alternative_to or len(c.text) < 4:
             continue
-        rare = zipf(c.text) < _LISTED_LOWER
+        rare = zipf(c.text) < _LISTED_LOWER or (comparing and "shared by" not in c.reason)  # one company's name
         if any(o.accepted and o.key and o.key != c.key and (
                 (o.end <= c.start and _joined(text[o.end:c.start], glue, rare))
                 or (c.end <= o.start and _joined(text[c.end:o.start], glue, rare))) for o in found):

@@ -8,7 +8,7 @@ from typing import Mapping, Optional
 
 from finrag.tools.routing.mentions import Candidate, Company
 from finrag.tools.routing.names import blank_check
-from finrag.tools.routing.size import PROMINENT_RANK, size_rank
+from finrag.tools.routing.size import PROMINENT_RANK, far_larger, size_rank
 from finrag.tools.routing.words import zipf
 
 __all__ = ["Typos"]
@@ -91,7 +91,17 @@ class Typos:
         near = [t for n in (len(w) - 1, len(w), len(w) + 1) for t in self._by_len.get(n, ())]
         hits = {k for t, _d, _i in process.extract(w, near, scorer=OSA.distance, score_cutoff=1, limit=None)
                 for k in self.alias_index[self._names[t]]}
+        hits = self._far_largest(hits)
         return self._candidate(cand, hits.pop(), 0.65) if len(hits) == 1 else None
+
+    def _far_largest(self, hits: set[str]) -> set[str]:
+        """Several registrants one edit away ('traget': Target and Target Group): the one far larger than every other
+        (`size.far_larger`), as the typo of the name everyone writes; else all of them (no reading)."""
+        if len(hits) < 2:
+            return hits
+        rank = {k: size_rank(self.companies[k].tickers) for k in hits}
+        large = [k for k in hits if far_larger(rank[k], [rank[o] for o in hits if o != k])]
+        return {large[0]} if large else hits
 
     def opening_typo(self, text: str, taken: list[tuple[int, int]]) -> list[Candidate]:
         """The question's first word, capitalised as every first word is, and rare in English (no run of

@@ -45,3 +45,20 @@ def test_no_break_spaces_are_spaces():
     corning = ("Corning\u00a0did\u00a0not\u00a0have\u00a0any\u00a0amounts\u00a0outstanding.\n\u00a0\n\u00a0\n41\n\n"
                "Table\u00a0of\u00a0Contents\n\u00a0\nShare Repurchases\n")
     assert "Contents" not in without_furniture(corning) and "\n41\n" not in without_furniture(corning)
+
+
+def test_a_running_footer_with_its_page_number_after_spaces_is_furniture():
+    # the shape of a real footer line (NIKE 2023 10-K): the year, the form, then the page number after spaces
+    assert without_furniture("Total assets\n$ 37,531\n2023 FORM 10-K   57    \n\nCash") == "Total assets\n$ 37,531\n\nCash"
+    assert without_furniture("Acme Corp | 2024 Form 10-Q | 12") == ""
+    assert without_furniture("We filed our 2023 Form 10-K on July 20.") == "We filed our 2023 Form 10-K on July 20."
+
+
+def test_no_quoted_row_is_a_header_of_years_or_a_window_s_cut_start():
+    from finrag.tools.answering.extractive import _units
+
+    window = "nts and commitments (Note 9)\n14\nCash and equivalents\n$ 7,441\n$ 8,574\n(Dollars in millions)\n2024\n2023\n"
+    units = _units(window, True)
+    assert "Cash and equivalents $ 7,441 $ 8,574" in units
+    assert not any(u.startswith(("nts and", "(Dollars in millions)")) for u in units), units
+    assert "Revenues 2024 51,217" in _units("Revenues 2024\n51,217\n", False)  # a row dated in its label stays

@@ -26,6 +26,7 @@ _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 _LABEL = re.compile(r"[A-Za-z]{3}")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 @functools.lru_cache(maxsize=4096)  # pure, and read for every context chunk of every question: remembered
@@ -55,18 +56,23 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
             parts[0] = parts[0][1:]
         if runs[-1] and not re.search(r"[.!?;]\W*$", parts[-1][-1] if parts[-1] else "."):
             parts[-1] = parts[-1][:-1]
+    elif window and parts and parts[0] and runs[0] and parts[0][0][:1].islower():
+        parts[0] = parts[0][1:]  # the window's one piece begins inside a word or a sentence: a cut piece
     sentences = [sent for part in parts for sent in part]
     units = [s.strip() for s in sentences if 25 <= len(s.strip()) <= 600]
     for i, line in enumerate(lines):
         if not _LABEL.search(line) or len(line) > 160:
+            continue
+        if window and i == 0 and line[:1].islower():  # the window's cut start: the end of a word or a label
             continue
         row = [line]
         for nxt in lines[i + 1 : i + 5]:
             if not nxt or _LABEL.search(nxt.replace("million", "").replace("$", "")) or len(nxt) > 40:
                 break
             row.append(nxt)
-        if _NUM.search(" ".join(row)):
-            units.append(" ".join(row))
+        cells = _NUM.findall(" ".join(row[1:]))
+        if _NUM.search(" ".join(row)) and not (cells and all(_YEAR.fullmatch(n) for n in cells)):
+            units.append(" ".join(row))  # not a label over cells that are only years: a table's header
     return tuple(units)
 
 

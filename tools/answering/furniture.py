@@ -21,7 +21,7 @@ _FURNITURE_LINE = re.compile(
     r"|(?:tm|sm|\(r\)|\(tm\)|\(sm\)|[®™℠©])(?:[ \t\u00a0]+(?:tm|sm|\(r\)|\(tm\)|[®™℠©]))*"  # marks alone
     r"|\([a-z]{1,2}\)(?:,?[ \t\u00a0]*\([a-z]{1,2}\))*"              # footnote letters alone: (a), (a), (b)
     r"|(?:.{0,60}\|[ \t\u00a0]*)?(?:19|20)\d\d[ \t\u00a0]+(?:annual report|form[ \t\u00a0]+10-?[kq])"
-    r"(?:[ \t\u00a0]*\|[ \t\u00a0]*\d{1,3})?"                        # running footers: "Apple Inc. | 2022 Form 10-K | 33"
+    r"(?:[ \t\u00a0]*\|?[ \t\u00a0]*\d{1,3})?"                       # running footers: "Apple Inc. | 2022 Form 10-K | 33", "2023 FORM 10-K 57"
     rf"){_SP}$")
 _PAGE_NUMBER = re.compile(rf"^{_SP}(?:page{_SP})?\d{{1,3}}{_SP}$", re.I)
 _CELL = re.compile(r"[\s$(),.%\u00a0\d-]*\d[\s$(),.%\u00a0\d-]*")  # a line that is a table cell's number

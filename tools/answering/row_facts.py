@@ -10,6 +10,11 @@ A row item (`line_items.ROW`) is matched against each fact's displayed row label
   revenues"; the same label tagged `...Expenses` is "... expenses");
 * or, for a hidden fact, the concept's words are the operand's in any order ("MarketableSecuritiesNoncurrent" is
   "non-current marketable securities");
+* or, scored (`label_cover`), the operand's words and the row's cover each other once stemmed and the
+  shorthand written out: every operand word is in the label or the concept's name ("payments for acquisition of
+  PP&E" is "Payments for acquisition of property, plant and equipment", PaymentsToAcquirePropertyPlantAndEquipment;
+  "dividends and dividend equivalents paid" is "Payments for dividends and dividend equivalents"), and most of the
+  label's words are the operand's; below that cover the operand is missing, never another row;
 * or, failing all of those, for an operand that reads as no line item, the one row whose label holds all of the
   operand's words (two or more) and fewer more: the operand written short, its object named by the operand before it ("purchases of property and equipment,
   net of proceeds from sales and incentives" reads "Proceeds from property and equipment sales and incentives").
@@ -27,7 +32,7 @@ from typing import Optional
 from finrag.tools.answering.fact_sources.xbrl import CONCEPTS, PREFIX, RowBinding
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, ROW, match_score
 
-__all__ = ["RowBinding", "bind_row", "words_of"]
+__all__ = ["RowBinding", "bind_row", "label_cover", "stem", "words_of"]
 
 
 _FILLER = {"total", "net", "and", "&", "of", "the", "for", "from", "in", "on", "to", "a", "an"}
@@ -49,6 +54,58 @@ def words_of(text: str) -> set[str]:
     return out
 
 
+_SHORTHAND = {"pp&e": "property plant equipment", "ppe": "property plant equipment",
+              "sbc": "stock based compensation", "d&a": "depreciation amortization", "r&d": "research development",
+              "sg&a": "selling general administrative", "capex": "capital expenditure", "opex": "operating expense"}
+_IRREGULAR = {"paid": "pay", "sold": "sell", "bought": "buy", "made": "make", "spent": "spend", "spending": "spend"}
+_SUFFIXES = ("itions", "ations", "ition", "ation", "ments", "ment", "ings", "ing", "ed", "es", "s", "e")
+
+
+def stem(word: str) -> str:
+    """A word's stem for matching an operand to a label: "acquisition" -> "acquis", "acquire" -> "acquir",
+    "payments" -> "pay", "paid" -> "pay", "repurchases" -> "repurchas"."""
+    w = _IRREGULAR.get(word, word)
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            return w[:-len(suf)]
+    return w
+
+
+def _same(a: str, b: str) -> bool:
+    """Two stems of one word: equal, or one a prefix of the other but for its last letter, five letters shared at
+    least ("acquis" ~ "acquir"; "interest" and "internal" are not)."""
+    if a == b:
+        return True
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= 5 and n >= min(len(a), len(b)) - 1
+
+
+def stems_of(text: str) -> list[str]:
+    """The content words' stems, the shorthand written out first ("payments for PP&E" -> pay, property, plant,
+    equipment)."""
+    t = " ".join(_SHORTHAND.get(w, w) for w in re.findall(r"[a-z0-9&]+", text.lower().replace("’", "'")))
+    return sorted({stem(w) for w in words_of(t)})
+
+
+def label_cover(operand: str, label: str, concept: str = "") -> float:
+    """How well a row covers the operand: 0 unless every operand word is the label's or the concept name's (stemmed,
+    shorthand written out); then the share of the label's words that are the operand's ("Repurchases of Class A
+    common stock" covers "repurchases of common stock" at 3/4)."""
+    want, lab = stems_of(operand), stems_of(label)
+    have = lab + (stems_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", concept.partition(":")[2])))
+                  if concept else [])
+    if not want or not lab or not all(any(_same(w, h) for h in have) for w in want):
+        return 0.0
+    return sum(any(_same(x, w) for w in want) for x in lab) / len(lab)
+
+
+_COVER = 0.75  # the least share of the label's words an operand must name: below it the row is another measure
+
+
 def _camel(concept: str) -> set[str]:
     local = concept.partition(":")[2]
     return words_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", local)))
@@ -66,6 +123,8 @@ def _score(item: str, fact: dict, want: set[str], like: str = "") -> float:
             return 0.85  # "Cloud services and license support" (Revenues...) for "... support revenues"
     elif want and _camel(concept) == want:
         return 0.9  # a hidden fact: its concept's words are the operand's
+    if row and (cover := label_cover(" ".join(sorted(want)), row, concept)) >= _COVER:
+        return 0.6 + 0.2 * cover  # scored: the same words stemmed, the shorthand written out; below the cover, none
     if not like and row and len(want) >= 2 and want <= (label := words_of(row)) and len(label - want) < len(want):
         return _SHORT  # the operand written short ("proceeds from sales and incentives" after "purchases of
         # property and equipment"): all its words in the label, a few more; read only when one row alone holds them

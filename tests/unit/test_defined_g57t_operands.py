@@ -1,0 +1,51 @@
+"""Session 57's tuned round (issue 47), each principle on made-up companies and wordings of its own: an operand is
+matched to the filing's rows by a score over stemmed words with the shorthand written out (the concept's name adding
+words), and missing below the cover, never another row."""
+from __future__ import annotations
+
+import pytest
+
+from finrag.tools.answering.row_facts import bind_row, label_cover, stem
+from finrag.tools.vocabulary.line_items import row_item_name
+
+
+def _flows(*rows: tuple[str, str]) -> dict:
+    facts = [{"concept": c, "row": r, "context": "d", "value": 1.0} for c, r in rows]
+    return {"facts": facts, "contexts": {"d": {"start": "2023-01-01", "end": "2023-12-31"}}}
+
+
+@pytest.mark.parametrize("a, b", [("acquisition", "acquire"), ("repurchases", "repurchase"), ("paid", "payments"),
+                                  ("issuance", "issuances"), ("proceeds", "proceed")])
+def test_one_word_in_two_forms_has_one_stem(a: str, b: str) -> None:
+    assert label_cover(a, b) == 1.0, (stem(a), stem(b))
+
+
+@pytest.mark.parametrize("a, b", [("interest", "internal"), ("income", "incentive"), ("deposits", "depreciation")])
+def test_words_sharing_a_beginning_are_not_one_word(a: str, b: str) -> None:
+    assert label_cover(a, b) == 0.0
+
+
+def test_shorthand_is_written_out_and_the_concept_name_adds_words() -> None:
+    assert label_cover("cash spent buying PP&E", "Cash spent buying property, plant and equipment") == 1.0
+    assert label_cover("SBC expense", "Stock-based compensation expense") == 1.0
+    # "vessels" is no word of the label, but of the concept's name
+    assert label_cover("outlays on vessels", "Outlays", "glx:OutlaysOnVessels") == 1.0
+    assert label_cover("outlays on vessels", "Outlays", "glx:OutlaysOther") == 0.0
+
+
+def test_a_row_is_read_by_its_stemmed_words() -> None:
+    tagged = _flows(("glx:PaymentsToAcquireVessels", "Payments for acquisition of vessels"),
+                    ("glx:ProceedsFromSaleOfVessels", "Proceeds from sale of vessels"))
+    binding = bind_row(tagged, row_item_name("vessel acquisitions paid"))
+    assert binding is not None and binding.concepts == ["glx:PaymentsToAcquireVessels"]
+    binding = bind_row(tagged, row_item_name("proceeds of vessel sales"))
+    assert binding is not None and binding.concepts == ["glx:ProceedsFromSaleOfVessels"]
+
+
+def test_an_operand_the_rows_do_not_cover_is_missing_never_another_row() -> None:
+    tagged = _flows(("glx:PaymentsOfDividends", "Payments for dividends and dividend equivalents"),
+                    ("glx:DividendsDeclared", "Dividends and dividend equivalents declared"))
+    binding = bind_row(tagged, row_item_name("dividend equivalents remitted to holders"))
+    assert binding is None
+    binding = bind_row(tagged, row_item_name("dividends and dividend equivalents paid"))
+    assert binding is not None and binding.concepts == ["glx:PaymentsOfDividends"]

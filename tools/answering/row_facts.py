@@ -152,8 +152,8 @@ def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = No
     if not scored:
         return []
     top = max(scored.values())
-    if top == _SHORT and len(scored) > 1:
-        return []  # an operand written short that several rows' labels hold: no one of them is the asked row
+    if (top == _SHORT and len(scored) > 1) or (top < 0.85 and sum(s == top for s in scored.values()) > 1):
+        return []  # an operand written short, or scored, that several rows cover alike: no one of them is the asked row
     best = sorted((c for c, s in scored.items() if s == top), key=lambda c: not c.startswith(PREFIX))
     preferred = [c for c in (PREFIX + c for c in CONCEPTS.get(like, ())) if c in best]
     return preferred or best

@@ -124,7 +124,7 @@ def _score(item: str, fact: dict, want: set[str], like: str = "") -> float:
     elif want and _camel(concept) == want:
         return 0.9  # a hidden fact: its concept's words are the operand's
     if row and (cover := label_cover(" ".join(sorted(want)), row, concept)) >= _COVER:
-        return 0.6 + 0.2 * cover  # scored: the same words stemmed, the shorthand written out; below the cover, none
+        return 0.6 + 0.15 * cover  # scored (below every label match, 0.8 and up): the same words stemmed, the shorthand written out; below the cover, none
     if not like and row and len(want) >= 2 and want <= (label := words_of(row)) and len(label - want) < len(want):
         return _SHORT  # the operand written short ("proceeds from sales and incentives" after "purchases of
         # property and equipment"): all its words in the label, a few more; read only when one row alone holds them
@@ -152,7 +152,7 @@ def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = No
     if not scored:
         return []
     top = max(scored.values())
-    if (top == _SHORT and len(scored) > 1) or (top < 0.85 and sum(s == top for s in scored.values()) > 1):
+    if (top == _SHORT and len(scored) > 1) or (_SHORT < top < 0.8 and sum(s == top for s in scored.values()) > 1):
         return []  # an operand written short, or scored, that several rows cover alike: no one of them is the asked row
     best = sorted((c for c, s in scored.items() if s == top), key=lambda c: not c.startswith(PREFIX))
     preferred = [c for c in (PREFIX + c for c in CONCEPTS.get(like, ())) if c in best]

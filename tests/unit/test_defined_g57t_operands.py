@@ -49,3 +49,22 @@ def test_an_operand_the_rows_do_not_cover_is_missing_never_another_row() -> None
     assert binding is None
     binding = bind_row(tagged, row_item_name("dividends and dividend equivalents paid"))
     assert binding is not None and binding.concepts == ["glx:PaymentsOfDividends"]
+
+
+@pytest.mark.parametrize("q, first, second", [
+    ("Globex, FY2024: add back depreciation and amortization to operating income. What total?",
+     "operating_income", "depreciation_amortization"),
+    ("For Initech's 2023, adding stock-based compensation to net income, what do you get in $ millions?",
+     "net_income", "stock_based_compensation"),
+])
+def test_add_back_b_to_a_is_a_plus_b(q: str, first: str, second: str) -> None:
+    from finrag.state.formula import BinOp, expr_items
+    from finrag.tools.question.formula import formula_of
+    f = formula_of(q)
+    assert f is not None and isinstance(f.expression, BinOp) and f.expression.op == "+", f
+    assert [i for i, _o in expr_items(f.expression)] == [first, second]
+
+
+def test_add_with_no_known_operands_is_no_arithmetic() -> None:
+    from finrag.tools.question.formula import formula_of
+    assert formula_of("Did Globex add a new plant to its network in 2024?") is None

@@ -68,3 +68,26 @@ def test_add_back_b_to_a_is_a_plus_b(q: str, first: str, second: str) -> None:
 def test_add_with_no_known_operands_is_no_arithmetic() -> None:
     from finrag.tools.question.formula import formula_of
     assert formula_of("Did Globex add a new plant to its network in 2024?") is None
+
+
+def test_a_list_item_the_row_lacks_is_read_but_never_a_qualifier_or_modifier() -> None:
+    assert label_cover("design, testing and tooling", "Design and testing", "glx:DesignAndTestingExpense") >= 0.8
+    assert label_cover("harbor segment revenue", "Segment revenue") == 0.0  # a modifier: another measure
+    assert label_cover("lease liabilities, noncurrent", "Lease liabilities") == 0.0  # a qualifier
+
+
+@pytest.mark.parametrize("q", [
+    "Hooli tooling growth: (tooling outlays fiscal 2024 / tooling outlays fiscal 2023) - 1, as a percent",
+    "Hooli tooling growth, first nine months of 2025 over 2024: (9M'25 tooling outlays / 9M'24) - 1",
+    "Hooli tooling growth = (tooling outlays FY2024 / FY2023) - 1",
+])
+def test_a_growth_of_a_row_named_once_is_this_period_over_the_last(q: str) -> None:
+    from finrag.state.formula import BinOp, Unknown
+    from finrag.tools.question.formula import formula_of
+    f = formula_of(q)
+    assert f is not None and f.source == "question" and not f.problems, f
+    ratio = f.expression.left if isinstance(f.expression, BinOp) else None
+    assert isinstance(ratio, BinOp) and ratio.op == "/", f
+    assert isinstance(ratio.left, Unknown) and isinstance(ratio.right, Unknown)
+    assert ratio.left.phrase == ratio.right.phrase == "tooling outlays"
+    assert (ratio.left.offset, ratio.right.offset) == (0, -1)

@@ -91,19 +91,31 @@ def stems_of(text: str) -> list[str]:
     return sorted({stem(w) for w in words_of(t)})
 
 
+_QUALIFIERS = {"current", "noncurrent", "long", "short", "term", "gross", "deferred", "accrued", "other", "prior",
+               "foreign", "domestic", "international", "federal", "state", "unrealized", "realized", "diluted", "basic"}
+
+
 def label_cover(operand: str, label: str, concept: str = "") -> float:
-    """How well a row covers the operand: 0 unless every operand word is the label's or the concept name's (stemmed,
-    shorthand written out); then the share of the label's words that are the operand's ("Repurchases of Class A
-    common stock" covers "repurchases of common stock" at 3/4)."""
+    """How well a row covers the operand, 0 to 1: the harmonic mean of the share of the operand's words the label or
+    the concept's name holds (stemmed, shorthand written out) and the share of the label's words the operand holds.
+    A word the row lacks counts only as one item of the operand's list ("research, development and engineering" is
+    the row "Research and development"); a qualifier or a modifier it lacks ("non-current", "cloud segment
+    revenue") makes the row another measure: 0."""
     want, lab = stems_of(operand), stems_of(label)
     have = lab + (stems_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", concept.partition(":")[2])))
                   if concept else [])
-    if not want or not lab or not all(any(_same(w, h) for h in have) for w in want):
+    if not want or not lab:
         return 0.0
-    return sum(any(_same(x, w) for w in want) for x in lab) / len(lab)
+    lacked = [w for w in want if not any(_same(w, h) for h in have)]
+    listed = {stem(w) for w in re.findall(r"(?i)(?:,|\band)\s+([a-z]+)(?=\s*(?:$|,|\band\b))", operand)}  # a list's item
+    if any(w in _QUALIFIERS or w not in listed for w in lacked) or len(lacked) * 3 > len(want):
+        return 0.0
+    c = 1 - len(lacked) / len(want)
+    p = sum(any(_same(x, w) for w in want) for x in lab) / len(lab)
+    return 2 * c * p / (c + p) if c + p else 0.0
 
 
-_COVER = 0.75  # the least share of the label's words an operand must name: below it the row is another measure
+_COVER = 0.8  # the least cover: below it the row is another measure, and the operand is missing
 
 
 def _camel(concept: str) -> set[str]:
@@ -123,7 +135,8 @@ def _score(item: str, fact: dict, want: set[str], like: str = "") -> float:
             return 0.85  # "Cloud services and license support" (Revenues...) for "... support revenues"
     elif want and _camel(concept) == want:
         return 0.9  # a hidden fact: its concept's words are the operand's
-    if row and (cover := label_cover(" ".join(sorted(want)), row, concept)) >= _COVER:
+    if row and (cover := label_cover(item[len(ROW):].partition("@")[0] if item.startswith(ROW) else item, row,
+                                     concept)) >= _COVER:
         return 0.6 + 0.15 * cover  # scored (below every label match, 0.8 and up): the same words stemmed, the shorthand written out; below the cover, none
     if not like and row and len(want) >= 2 and want <= (label := words_of(row)) and len(label - want) < len(want):
         return _SHORT  # the operand written short ("proceeds from sales and incentives" after "purchases of

@@ -78,6 +78,9 @@ _NAME_PERIOD = r"(?:,?\s+(?:for|in|during|at|as of|on|over)\s+(?:(?!\b(?:as|by|w
                r"(?:(?!\b(?:as|by|where)\b)[^=?.;:]){0,30}?,?)?"
 """The period a defined name may carry before its definition ("Define Amazon's capex coverage for 2024 as ...", "Define
 X at the end of fiscal 2024 as ..."): it dates the question, it is no part of the name."""
+_COMMA_PERIOD = r",\s+(?=[^=?.;:]{0,80}?\b(?:19|20)\d\d\b[^=?.;:]{0,40}:)(?:the\s+)?(?:first|second|third|fourth|last|three|six|" \
+                r"nine|twelve|fiscal|fy|full|q[1-4]|h[12])\b[^=?.;:]{0,80}?"
+"""A period after a comma before a defined name's colon ("X growth, first six months of 2025 over 2024: A / B - 1")."""
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate|read|treat|take|count|consider|"
                rf"understand|reckon|work out)\s+(?:the\s+|a\s+|an\s+)?"
@@ -91,7 +94,7 @@ _DEFINE = [
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)"
-               rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?\s*:\s+(?P<rhs>[^:]*?)"
+               rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*|{_COMMA_PERIOD})?\s*:\s+(?P<rhs>[^:]*?)"
                rf"{_SENTENCE_END}"),
 ]
 _INTRODUCED = re.compile(

@@ -91,3 +91,18 @@ def test_a_growth_of_a_row_named_once_is_this_period_over_the_last(q: str) -> No
     assert isinstance(ratio.left, Unknown) and isinstance(ratio.right, Unknown)
     assert ratio.left.phrase == ratio.right.phrase == "tooling outlays"
     assert (ratio.left.offset, ratio.right.offset) == (0, -1)
+
+
+def test_the_registrants_own_name_in_a_label_is_no_extra_word() -> None:
+    own = frozenset({"globex"})
+    label = "Total equity attributable to holders of Globex Corporation"
+    assert label_cover("equity attributable to holders", label, own=own) > label_cover(
+        "equity attributable to holders", "Equity attributable to holders of affiliates", own=own)
+    assert label_cover("equity attributable to holders", label, own=own) == 1.0
+
+
+def test_a_defined_name_may_say_what_it_uses_before_its_colon() -> None:
+    from finrag.tools.question.formula import formula_of
+    f = formula_of("initech return on assets 2024 using average assets: net income / ((total assets at end of 2023 + "
+                   "at end of 2024) / 2)")
+    assert f is not None and f.expression is not None and "return on assets" in f.name, f

@@ -95,13 +95,15 @@ _QUALIFIERS = {"current", "noncurrent", "long", "short", "term", "gross", "defer
                "foreign", "domestic", "international", "federal", "state", "unrealized", "realized", "diluted", "basic"}
 
 
-def label_cover(operand: str, label: str, concept: str = "") -> float:
+def label_cover(operand: str, label: str, concept: str = "", own: frozenset[str] = frozenset()) -> float:
     """How well a row covers the operand, 0 to 1: the harmonic mean of the share of the operand's words the label or
     the concept's name holds (stemmed, shorthand written out) and the share of the label's words the operand holds.
     A word the row lacks counts only as one item of the operand's list ("research, development and engineering" is
     the row "Research and development"); a qualifier or a modifier it lacks ("non-current", "cloud segment
-    revenue") makes the row another measure: 0."""
-    want, lab = stems_of(operand), stems_of(label)
+    revenue") makes the row another measure: 0. `own`: the registrant's name's stems, no extra words of a label ("Total
+    equity attributable to shareowners of The Coca-Cola Company" is the consolidated row)."""
+    want = stems_of(operand)
+    lab = [w for w in stems_of(label) if (w not in own and w not in _FORMS) or w in want]
     have = lab + (stems_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", concept.partition(":")[2])))
                   if concept else [])
     if not want or not lab:
@@ -123,7 +125,17 @@ def _camel(concept: str) -> set[str]:
     return words_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", local)))
 
 
-def _score(item: str, fact: dict, want: set[str], like: str = "") -> float:
+def _own_name(tagged: dict) -> frozenset[str]:
+    """The stems of the registrant's name ("COCA COLA CO" -> coca, cola), but for the company-form words."""
+    name = str((tagged.get("dei") or {}).get("EntityRegistrantName") or "")
+    return frozenset(stems_of(name)) - _FORMS
+
+
+_FORMS = frozenset(stem(w) for w in ("co", "inc", "corp", "corporation", "company", "ltd", "plc", "llc", "lp"))
+"""A company's form in its name: no words of a measure ("... of The Coca-Cola Company")."""
+
+
+def _score(item: str, fact: dict, want: set[str], like: str = "", own: frozenset[str] = frozenset()) -> float:
     row = str(fact.get("row") or "")
     concept = str(fact.get("concept", ""))
     if row:
@@ -136,7 +148,7 @@ def _score(item: str, fact: dict, want: set[str], like: str = "") -> float:
     elif want and _camel(concept) == want:
         return 0.9  # a hidden fact: its concept's words are the operand's
     if row and (cover := label_cover(item[len(ROW):].partition("@")[0] if item.startswith(ROW) else item, row,
-                                     concept)) >= _COVER:
+                                     concept, own)) >= _COVER:
         return 0.6 + 0.15 * cover  # scored (below every label match, 0.8 and up): the same words stemmed, the shorthand written out; below the cover, none
     if not like and row and len(want) >= 2 and want <= (label := words_of(row)) and len(label - want) < len(want):
         return _SHORT  # the operand written short ("proceeds from sales and incentives" after "purchases of
@@ -147,7 +159,8 @@ def _score(item: str, fact: dict, want: set[str], like: str = "") -> float:
 _SHORT = 0.5
 
 
-def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = None) -> list[str]:
+def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = None,
+          own: frozenset[str] = frozenset()) -> list[str]:
     want = words_of(item[len(ROW):].partition("@")[0])
     scored: dict[str, float] = {}
     flow = LINE_ITEMS[like].flow if like in LINE_ITEMS else None
@@ -159,7 +172,7 @@ def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = No
         if like in LINE_ITEMS and str(f.get("concept", "")).endswith("Disclosure"):
             continue  # a note's fair-value table ("LiabilitiesFairValueDisclosure" on its "Total liabilities" row) is
             # no line of the statements: Coca-Cola prints no total liabilities, and that is said, not another measure
-        s = _score(item, f, want, like)
+        s = _score(item, f, want, like, own)
         if s:
             scored[str(f["concept"])] = max(scored.get(str(f["concept"]), 0.0), s)
     if not scored:
@@ -175,14 +188,15 @@ def _best(facts: list[dict], item: str, like: str, contexts: Optional[dict] = No
 def bind_row(tagged: dict, item: str, like: str = "") -> Optional[RowBinding]:
     """The concepts and facts the row item reads (see the module docstring), or None when the filing shows no such
     row."""
-    concepts = _best(tagged.get("facts") or [], item, like, tagged.get("contexts"))
+    own = _own_name(tagged)
+    concepts = _best(tagged.get("facts") or [], item, like, tagged.get("contexts"), own)
     if concepts:
         return RowBinding(concepts, tagged)
     if like in LINE_ITEMS and LINE_ITEMS[like].statement == "balance":
         return None  # a balance-sheet line is the consolidated one, never an investee's or a segment's (Coca-Cola's
         # equity-method investees' "Total liabilities"): without a consolidated row it is said missing
     members = tagged.get("member_facts") or []
-    concepts = _best(members, item, like, tagged.get("member_contexts"))
+    concepts = _best(members, item, like, tagged.get("member_contexts"), own)
     if not concepts:
         return None
     contexts = tagged.get("member_contexts") or {}
@@ -190,7 +204,7 @@ def bind_row(tagged: dict, item: str, like: str = "") -> Optional[RowBinding]:
     # the member whose row it is: the one displayed on the matching row most often
     counts: dict[str, int] = {}
     for f in members:
-        if str(f.get("concept")) in concepts and _score(item, f, want, like):
+        if str(f.get("concept")) in concepts and _score(item, f, want, like, own):
             key = str((contexts.get(f.get("context")) or {}).get("member", ""))
             counts[key] = counts.get(key, 0) + 1
     member = max(counts, key=lambda k: counts[k]) if counts else ""

@@ -94,7 +94,8 @@ _DEFINE = [
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)"
-               rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*|{_COMMA_PERIOD})?\s*:\s+(?P<rhs>[^:]*?)"
+               rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*|{_COMMA_PERIOD})?(?:\s+(?:using|with|on|based on)\s+(?:an?\s+|the\s+)?"
+               rf"(?:average|avg\.?|mean|ending|year-end|beginning)\s+[\w\s'’-]{{1,30}}?)?\s*:\s+(?P<rhs>[^:]*?)"
                rf"{_SENTENCE_END}"),
 ]
 _INTRODUCED = re.compile(

@@ -36,6 +36,8 @@ def _first_word(text: str) -> str:
 def _restates(before: str, body: str) -> bool:
     """Is the parenthesis's first operand one written before the last operand of `before`?"""
     word = _first_word(body)
+    if re.search(r"(?i)(?:[-+/*÷=×]|\b(?:x|times|minus|plus|less|over|divided by|multiplied by)\b)\s*$", before):
+        return False  # "A x (B / C)": a parenthesis right after an operator is the last operand
     ops = list(_OPERATOR.finditer(before))
     if not word or not ops or len(word) < 3 or not before[ops[-1].end():].strip():
         return False  # "A / (B + C)": a parenthesis right after an operator is the last operand, grouped

@@ -3,6 +3,8 @@ matched to the filing's rows by a score over stemmed words with the shorthand wr
 words), and missing below the cover, never another row."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from finrag.tools.answering.row_facts import bind_row, label_cover, stem
@@ -106,3 +108,35 @@ def test_a_defined_name_may_say_what_it_uses_before_its_colon() -> None:
     f = formula_of("initech return on assets 2024 using average assets: net income / ((total assets at end of 2023 + "
                    "at end of 2024) / 2)")
     assert f is not None and f.expression is not None and "return on assets" in f.name, f
+
+
+@pytest.mark.parametrize("q", [
+    "Initech FY2024: compute core profit = operating income x (core profit / operating income).",
+    "Define Hooli's clean earnings as net income times (clean earnings / net income). What is it for 2023?",
+])
+def test_a_definition_through_itself_after_an_operator_is_circular(q: str) -> None:
+    from finrag.tools.question.formula import formula_of
+    f = formula_of(q)
+    assert f is not None and f.expression is None and any("in terms of itself" in p for p in f.problems), f
+
+
+def test_a_parenthesis_restating_the_arithmetic_is_still_dropped() -> None:
+    from finrag.tools.question.restated import restated
+    assert restated("Globex 2024: R&D as a share of revenue (R&D / revenue). 1 dp") == \
+        "Globex 2024: R&D as a share of revenue. 1 dp"
+    assert "(core profit / operating income)" in restated("core profit = operating income x (core profit / operating income).")
+
+
+@pytest.mark.parametrize("text, form, fy, said", [
+    ("Globex full-year 2025 operating margin from its March 2025 10-Q", "10Q", 2025, True),
+    ("Globex operating margin for the twelve months ended December 2025", "10Q", 2025, True),
+    ("Globex full-year 2024 operating margin", "10Q", 2025, False),   # an earlier year: its comparative columns
+    ("Globex operating margin for the three months ended March 2025", "10Q", 2025, False),
+    ("Globex full-year 2025 operating margin", "10K", 2025, False),
+])
+def test_a_full_fiscal_year_a_10q_does_not_cover_is_said(text: str, form: str, fy: int, said: bool) -> None:
+    from finrag.state.question import QuestionFacts
+    from finrag.tools.answering.formula_answer import year_not_covered
+    facts = QuestionFacts(text=text, years_written=[int(y) for y in re.findall(r"20\d\d", text)])
+    why = year_not_covered(facts, {"form": form, "fiscal_year": fy, "period_end": "2025-03-31"})
+    assert bool(why) is said, why

@@ -293,7 +293,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 problems.append(f"the question's definition of {name} ('{rhs[:80]}') is not arithmetic over line items "
                                 "of a filing")
                 continue
-            if index >= len(_DEFINE) - 2 and (expr is None or not arithmetic or any(
+            if index >= len(_DEFINE) - 2 and (expr is None or not arithmetic or re.search(
+                    r"(?i)\b(?:defined|computed|calculated|measured)\s+as\b", rhs) or any(
                     not label_like(_qualified_out(u)) for u in expr_unknowns(expr))):
                 continue  # "Name: words", "Name is words" define only when arithmetic over line items or rows
             taken.append(m.span())

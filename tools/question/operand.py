@@ -337,7 +337,9 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
         again = _resolve(fixed, defined, anchor)
         if not isinstance(again, Unknown):
             return again
-    if dated is not None and anchor is not None and 0 <= anchor - dated <= 2 and low != text.lower():
+    if dated is not None and anchor is not None and 0 <= anchor - dated <= 2 and low != text.lower() and \
+            len(set(re.findall(r"(?:19|20)\d\d|'\d\d\b", text))) == 1 and \
+            not re.search(r"(?i)\b(?:between|from|through|since|until|change|growth|increase|decrease)\b", text):
         return Unknown(phrase=cleaned, offset=dated - anchor)  # "operating outlays FY2023": a row at its own period
     return Unknown(phrase=text)
 

@@ -140,3 +140,15 @@ def test_a_full_fiscal_year_a_10q_does_not_cover_is_said(text: str, form: str, f
     facts = QuestionFacts(text=text, years_written=[int(y) for y in re.findall(r"20\d\d", text)])
     why = year_not_covered(facts, {"form": form, "fiscal_year": fy, "period_end": "2025-03-31"})
     assert bool(why) is said, why
+
+
+def test_a_restating_parenthesis_may_spell_its_operand_otherwise() -> None:
+    from finrag.tools.question.restated import restated
+    q = "hooli modelling expense as a share of total revenue for FY2024 (modeling / revenue), percent, 1 dp"
+    assert restated(q) == "hooli modelling expense as a share of total revenue for FY2024, percent, 1 dp"
+
+
+def test_the_filers_ticker_in_an_operand_is_no_word_of_the_row() -> None:
+    own = frozenset({"hooli", "hool"})
+    assert label_cover("hool tooling outlays", "Tooling outlays", own=own) == 1.0
+    assert label_cover("hool tooling outlays", "Tooling outlays") == 0.0

@@ -102,7 +102,7 @@ def label_cover(operand: str, label: str, concept: str = "", own: frozenset[str]
     the row "Research and development"); a qualifier or a modifier it lacks ("non-current", "cloud segment
     revenue") makes the row another measure: 0. `own`: the registrant's name's stems, no extra words of a label ("Total
     equity attributable to shareowners of The Coca-Cola Company" is the consolidated row)."""
-    want = stems_of(operand)
+    want = [w for w in stems_of(operand) if w not in own] or stems_of(operand)  # "AMZN fulfillment": the filer's
     lab = [w for w in stems_of(label) if (w not in own and w not in _FORMS) or w in want]
     have = lab + (stems_of(" ".join(re.findall(r"[A-Z][a-z0-9]*|[a-z0-9]+", concept.partition(":")[2])))
                   if concept else [])
@@ -126,8 +126,11 @@ def _camel(concept: str) -> set[str]:
 
 
 def _own_name(tagged: dict) -> frozenset[str]:
-    """The stems of the registrant's name ("COCA COLA CO" -> coca, cola), but for the company-form words."""
-    name = str((tagged.get("dei") or {}).get("EntityRegistrantName") or "")
+    """The stems of the registrant's name and ticker ("COCA COLA CO", "KO" -> coca, cola, ko), but for the company-form
+    words."""
+    dei = tagged.get("dei") or {}
+    symbols = dei.get("TradingSymbol") or []
+    name = " ".join([str(dei.get("EntityRegistrantName") or ""), *([symbols] if isinstance(symbols, str) else symbols)])
     return frozenset(stems_of(name)) - _FORMS
 
 

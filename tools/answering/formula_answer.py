@@ -44,7 +44,7 @@ from finrag.tools.vocabulary.arithmetic import Undefined, evaluate
 from finrag.tools.vocabulary.line_items import ROW, line_item, row_item_name
 from finrag.tools.vocabulary.metrics import METRICS, Metric, metric_for
 
-__all__ = ["answer_formula", "computable", "refusal", "with_rows"]
+__all__ = ["answer_formula", "computable", "refusal", "with_rows", "year_not_covered"]
 
 
 def computable(formula: Optional[Formula]) -> bool:
@@ -133,6 +133,9 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
     assert formula is not None
     if not computable(formula):
         return refusal(formula, info)
+    uncovered = year_not_covered(facts, info or {})
+    if uncovered:
+        return refusal(formula, info, [uncovered])
     formula = with_rows(formula)
     info = info or {}
     if _names_the_company(formula.name, str(info.get("company") or "")):  # "Meta: R&D relative to revenue"
@@ -172,6 +175,25 @@ def _answer(facts: QuestionFacts, tagged: Optional[dict], doc_id: str, info: Opt
     if worded.confident:
         return worded
     return _said_if_declined(read_tables(metric, table_facts), formula, metric, info)
+
+
+_FULL_YEAR = re.compile(r"(?i)\b(?:full[- ](?:fiscal[- ])?year|(?:entire|whole) (?:fiscal )?year|(?:12|twelve)[- ]months? "
+                        r"(?:ended|ending|through|to)\b)")
+
+
+def year_not_covered(facts: QuestionFacts, info: dict) -> str:
+    """Why the routed filing cannot answer the full fiscal year the question asks ("" when it can): a 10-Q reports
+    its quarter and year to date, never the whole of a fiscal year that has not ended, and another period is never
+    stated in its place."""
+    fy = info.get("fiscal_year")
+    if str(info.get("form") or "") != "10Q" or not fy or not _FULL_YEAR.search(facts.text):
+        return ""
+    asked = max(facts.years_written or facts.years or [0])
+    if asked < int(fy):
+        return ""
+    end = info.get("period_end") or "its quarter"
+    return (f"the question asks the full fiscal year {asked}, and the filing is a 10-Q for the period ended {end}, "
+            "which does not report that year; another period is not stated in its place")
 
 
 def _said_if_declined(result: ReaderResult, formula: Formula, metric: Metric, info: dict) -> ReaderResult:

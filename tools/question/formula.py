@@ -78,6 +78,9 @@ _NAME_PERIOD = r"(?:,?\s+(?:for|in|during|at|as of|on|over)\s+(?:(?!\b(?:as|by|w
                r"(?:(?!\b(?:as|by|where)\b)[^=?.;:]){0,30}?,?)?"
 """The period a defined name may carry before its definition ("Define Amazon's capex coverage for 2024 as ...", "Define
 X at the end of fiscal 2024 as ..."): it dates the question, it is no part of the name."""
+_COMMA_PERIOD = r",\s+(?=[^=?.;:]{0,80}?\b(?:19|20)\d\d\b[^=?.;:]{0,40}:)(?:the\s+)?(?:first|second|third|fourth|last|three|six|" \
+                r"nine|twelve|fiscal|fy|full|q[1-4]|h[12])\b[^=?.;:]{0,80}?"
+"""A period after a comma before a defined name's colon ("X growth, first six months of 2025 over 2024: A / B - 1")."""
 _DEFINE = [
     re.compile(rf"(?i)\b(?P<verb>define|defines|let's define|we define|compute|calculate|read|treat|take|count|consider|"
                rf"understand|reckon|work out)\s+(?:the\s+|a\s+|an\s+)?"
@@ -91,7 +94,8 @@ _DEFINE = [
                rf"(?P<rhs>.*?){_SENTENCE_END}"),
     re.compile(rf"(?i)(?:^|(?<=[.?!]\s)){_NAME}\s+is\s+(?P<rhs>[^:]*?){_SENTENCE_END}"),
     re.compile(rf"(?i){_NAME}(?:\s+(?:for|in|at|as of|during)\s+{_A_PERIOD}[^=?.;:]{{0,30}}?|(?<!\bvs)(?<!\bversus)(?<!\bthan)"
-               rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*)?\s*:\s+(?P<rhs>[^:]*?)"
+               rf"(?<!\bfrom)(?<!\bto)\s+{_A_PERIOD}[\w']*|{_COMMA_PERIOD})?(?:\s+(?:using|with|on|based on)\s+(?:an?\s+|the\s+)?"
+               rf"(?:average|avg\.?|mean|ending|year-end|beginning)\s+[\w\s'’-]{{1,30}}?)?\s*:\s+(?P<rhs>[^:]*?)"
                rf"{_SENTENCE_END}"),
 ]
 _INTRODUCED = re.compile(
@@ -289,7 +293,8 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 problems.append(f"the question's definition of {name} ('{rhs[:80]}') is not arithmetic over line items "
                                 "of a filing")
                 continue
-            if index >= len(_DEFINE) - 2 and (expr is None or not arithmetic or any(
+            if index >= len(_DEFINE) - 2 and (expr is None or not arithmetic or re.search(
+                    r"(?i)\b(?:defined|computed|calculated|measured)\s+as\b", rhs) or any(
                     not label_like(_qualified_out(u)) for u in expr_unknowns(expr))):
                 continue  # "Name: words", "Name is words" define only when arithmetic over line items or rows
             taken.append(m.span())

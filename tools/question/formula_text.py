@@ -257,14 +257,14 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
     text = rewrite(_roles_dated(" ".join(text.split())), defined)
     percent = bool(re.search(r"(?i)\b(?:as an? |in )?(?:%|percent(?:age)?|share) of\b", text))  # a fraction: a ratio
     tokens = defined_in_place(split_operators(text))
-    years = [y for w in re.findall(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\b[1-4][qh]\s*'?\d\d\b|\bq[1-4]\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
+    years = [y for w in re.findall(r"(?i)\b(?:fy\s*)?(?:19|20)\d\d\b|\b[1-4][qh]\s*'?\d\d\b|\b(?:q[1-4]|h[12]|[369]m)\s*'\d\d\b|\bfy\s*'?\d\d\b", text)
              if (y := year_number(w)) is not None]
     anchor = max(years) if years else None
     n = sum(1 for k, _v in tokens if k == "phrase")
     if n == 0 or n > MAX_TERMS:
         return None, percent, n
     at = [0]
-    last: list[Optional[Item]] = [None]
+    last: list[Optional[Item | Unknown]] = [None]
 
     def peek() -> tuple[str, str]:
         return tokens[at[0]] if at[0] < len(tokens) else ("end", "")
@@ -301,7 +301,7 @@ def expression_of(text: str, defined: Optional[dict[str, Expr]] = None) -> tuple
             return inner
         if kind == "phrase":  # a bare period ("at Dec 31, 2024") is the operand before it at that period
             got = resolve(value, {**defined, SUBJECT: last[0]} if last[0] is not None else defined, anchor)
-            if isinstance(got, Item):
+            if isinstance(got, (Item, Unknown)):  # a row finrag has no name for is a subject too ("(X FY25 / FY24) - 1")
                 last[0] = got.model_copy(update={"offset": 0})
             return got
         return None

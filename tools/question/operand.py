@@ -71,13 +71,19 @@ def clean_phrase(phrase: str) -> str:
     return _clean(phrase)
 
 
+_FISCAL = re.compile(r"(?i)(?<![\w'])(?<!\bof\s)(?<!\bthe\s)(?<!\bbetween\s)(?<!\band\s)(?<!\bfrom\s)(?<!\bto\s)(?:(?:in|for|during)\s+)?(?:fiscal(?:\s+year)?|fy|q[1-4]|h[12]|[369]m|[1-4][qh])\s*"
+                     r"(?:fy\s*)?(?:'\d\d|(?:19|20)?\d\d)(?![\w'])")
+
+
 def _clean(phrase: str) -> str:
     t = re.sub(r"⟦[^⟧]*⟧", " ", phrase).replace("’", "'").strip(" .,;:?!\"'")
     t = re.sub(r"(?i)^(?:the|a|an|its|their|[\w&.-]+'s?)\s+(?=\w)", "", t) if re.match(r"(?i)^(?:the|a|an|its|their)\b", t) \
         else re.sub(r"^[A-Z][\w&.-]*'s?\s+", "", t)  # "Apple's net income": the company's name is no operand word
+    t = _FISCAL.sub(" ", t)  # "fiscal 2024", "H1'25", "FY23" (not "end of FY23", `_PERIOD`'s): the period's words
     t = _PERIOD.sub(" ", t)  # the period first: "on the June 30, 2025 balance sheet" is where, once undated
     t = _WHERE.sub(" ", " ".join(t.split()))
     t = _PERIOD.sub(" ", t)
+    t = _FISCAL.sub(" ", t)  # what is left of a period: "fiscal 2024", "H1'25", "FY23" are no words of the operand
     return re.sub(r"\s+,", ",", " ".join(t.split())).strip(" .,;:")
 
 
@@ -120,6 +126,8 @@ def resolve(phrase: str, defined: dict[str, Expr], anchor: Optional[int] = None)
                 for p in parts[1:]:
                     total = BinOp(op="+", left=total, right=_resolve(p, defined, anchor))
                 return total
+        if got.offset or (_year_of(text.lower()) is not None and _year_of(got.phrase.lower()) is None):
+            return got  # a row dated in its own words ("operating outlays FY2023"): its words, at that period
         return Unknown(phrase=text or phrase.strip() or "(nothing)")
     return got
 
@@ -244,6 +252,10 @@ _PERIOD_ONLY = re.compile(r"(?i)^(?:(?:at|as of|on|for|by)\s+)?(?:the\s+)?(?:(?:
                           r"(?:year|period)))(?:\s+(?:period|year|quarter|balance|value|figure|amount))?$")
 
 
+_HALF_ONLY = re.compile(r"(?i)^(?:h[12]|[1-4][qh]|[369]m)\s*(?:fy\s*)?'?(?:\d{2}|\d{4})$")
+"""A half or nine months alone ("H1'24", "9M 2023"): a bare period as `_PERIOD_ONLY`'s quarters are."""
+
+
 def year_number(text: str) -> Optional[int]:
     """A year written "2024", "FY24", "'24", "Q2'25" or "2Q25" (as 2025), else None."""
     m = re.search(r"((?:19|20)\d\d)|'(\d\d)\b|\bfy\s*(\d\d)\b|q[1-4]\s*'?(\d\d)\b|\b[1-4][qh]\s*'?(\d\d)\b", text.lower())
@@ -257,18 +269,20 @@ def year_number(text: str) -> Optional[int]:
 def _period_operand(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Optional[Expr]:
     """A bare period ("2023", "prior", "beginning", "Q2'24") as the subject measure at that period."""
     subject = defined.get(SUBJECT)
-    m = _PERIOD_ONLY.match(text.strip(" .,;:?()"))
-    if not isinstance(subject, Item) or not m:
+    m = _PERIOD_ONLY.match(text.strip(" .,;:?()")) or _HALF_ONLY.match(text.strip(" .,;:?()"))
+    if not isinstance(subject, (Item, Unknown)) or not m:
         return None
-    if m.group("now"):
+    if m.groupdict().get("now"):
         offset = 0
-    elif m.group("then"):
+    elif m.groupdict().get("then"):
         offset = -1
     else:
         year = year_number(text)
         if year is None or anchor is None or not 0 <= anchor - year <= 2:
             return None
         offset = year - anchor
+    if isinstance(subject, Unknown):  # a row finrag has no name for keeps its words, for the filing's rows
+        return subject.model_copy(update={"offset": offset, "phrase": _clean(subject.phrase) or subject.phrase})
     return subject.model_copy(update={"offset": offset, "phrase": text.strip()})
 
 
@@ -323,6 +337,10 @@ def _resolve(text: str, defined: dict[str, Expr], anchor: Optional[int]) -> Expr
         again = _resolve(fixed, defined, anchor)
         if not isinstance(again, Unknown):
             return again
+    if dated is not None and anchor is not None and 0 <= anchor - dated <= 2 and low != text.lower() and \
+            len(set(re.findall(r"(?:19|20)\d\d|'\d\d\b", text))) == 1 and \
+            not re.search(r"(?i)\b(?:between|from|through|since|until|change|growth|increase|decrease)\b", text):
+        return Unknown(phrase=cleaned, offset=dated - anchor)  # "operating outlays FY2023": a row at its own period
     return Unknown(phrase=text)
 
 

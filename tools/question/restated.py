@@ -22,7 +22,7 @@ _ATTRIBUTED = re.compile(r"(?i)\s*,?\s+(?:the way|as|how)\s+(?:they|the company|
                          r"\s*,?\s+(?:by|per|using)\s+(?:their|its|the company's|management's|[A-Z][\w&.-]*'s?)\s+"
                          r"(?:own\s+)?definition\s*:\s*")
 _PAREN = re.compile(r"\s*\((?P<ie>(?:i\.\s?e\.|ie\b|that is|namely)[,:]?\s*)?(?P<body>[^()]*)\)"
-                    r"(?=\s*(?:[.?;]|$|,\s*(?:\d|round|in\b|as\b|to\b|give|answer|express)))")
+                    r"(?=\s*(?:[.?;]|$|,\s*(?:\d|round|in\b|as\b|to\b|give|answer|express|percent|%|pct\b|expressed|stated)))")
 _OPERATOR = re.compile(r"(?i)\b(?:of|less|minus|plus|over|by|to|and|net of|divided by|times|from)\b|[-+/*÷=]|\s[x×]\s")
 _ARITHMETIC = re.compile(r"(?i)[+/*÷=×]|\s[-x]\s|\b(?:minus|plus|less|divided|times|over)\b")
 """Arithmetic in a parenthesis; a hyphen inside a word ("non-current") is none."""
@@ -36,11 +36,14 @@ def _first_word(text: str) -> str:
 def _restates(before: str, body: str) -> bool:
     """Is the parenthesis's first operand one written before the last operand of `before`?"""
     word = _first_word(body)
+    if re.search(r"(?i)(?:[-+/*÷=×]|\b(?:x|times|minus|plus|less|over|divided by|multiplied by)\b)\s*$", before):
+        return False  # "A x (B / C)": a parenthesis right after an operator is the last operand
     ops = list(_OPERATOR.finditer(before))
     if not word or not ops or len(word) < 3 or not before[ops[-1].end():].strip():
         return False  # "A / (B + C)": a parenthesis right after an operator is the last operand, grouped
     earlier, last = before[:ops[-1].start()], before[ops[-1].end():]
-    return bool(re.search(rf"(?i)\b{re.escape(word)}", earlier)) and not re.search(rf"(?i)\b{re.escape(word)}", last)
+    root = re.escape(word[:5]) if len(word) >= 7 else re.escape(word)  # "fulfillment" restates "fulfilment"
+    return bool(re.search(rf"(?i)\b{root}", earlier)) and not re.search(rf"(?i)\b{root}", last)
 
 
 def restated(q: str) -> str:

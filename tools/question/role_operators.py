@@ -223,11 +223,13 @@ _FRAMES = [
     (re.compile(r"(?i)\bhow much (?P<a>.+?) (?:did|does|do|was|is|were)\b[^?.;]*?\b(?:per|for (?:every|each)) (?:dollar|\$1) "
                 r"of (?P<b>.+?)(?=[?.,;]|$)"), "/", False),
     (re.compile(r"(?i)\bdivide (?P<a>(?!(?:it|that|this|the result)\b).+?) by (?P<b>.+?)(?=[?.,;]|$)"), "/", False),
+    (re.compile(r"(?i)\badd(?:ing)? (?:back )?(?P<b>(?!(?:it|that|this|the result)\b)[^;:?]+?) (?:back )?(?:to|onto) "
+                r"(?P<a>.+?)(?=[?.,;]|$)"), "+", False),
     (re.compile(r"(?i)\b(?P<a>[^,;:?]+?) in excess of (?P<b>.+?)(?=[?.,;]|$)"), "-", True),
     (re.compile(r"(?i)\b(?P<a>[^,;:?]+?) (?:vs\.?|versus) (?P<b>[^,;:?]+?) ratio\b"), "/", True),
 ]
 """Arithmetic framed by words around its operands: "how many times did A cover B", "what multiple of B was A", "how
-much A did it make for every dollar of B", "divide A by B", "A vs. B ratio" (A / B), "A in excess of B" (A - B);
+much A did it make for every dollar of B", "divide A by B", "add (back) B to A" (A + B), "A vs. B ratio" (A / B), "A in excess of B" (A - B);
 True where the frame begins at A (the words before A stay)."""
 
 
@@ -242,6 +244,8 @@ def framed(text: str, defined: dict[str, Expr]) -> str:
         if a is None or b is None:
             continue
         start = m.start("a") + m.group("a").rfind(a) if infix else m.start()
+        if op == "+":  # "add back B to A": both grouped, so the words before stay no part of A
+            return f"{text[:start]}⟨{a}⟩ + ⟨{b}⟩{text[m.end():]}"
         return f"{text[:start]}{_grouped(a, text)} {op} {_grouped(b, text)}{text[m.end():]}"
     return text
 

@@ -77,3 +77,23 @@ def banks():
 def test_a_compared_common_word_is_the_far_larger_peer(banks, question, gold):
     reg, key = banks
     expect(reg, key, question, gold)
+
+
+@pytest.fixture(scope="module")
+def typos():
+    from support.scale_routing import scale_registry, ticker_key
+    needed = ["LMT", "GM", "F", "PM"]
+    reg = scale_registry(needed)
+    return reg, ticker_key(reg, needed)
+
+
+@pytest.mark.parametrize("question, gold", [
+    ("Lockhed Martn backlog 2024", ["LMT"]),                 # a typo in each word of a large registrant's name
+    ("Lockhed Martn Sikorsky revenue 2024", ["LMT"]),        # the name with typos, then what is asked of it
+    ("Genral Motars EV losses 2024", ["GM"]),
+    ("Lockheed Martin Sikorsky revenue 2024", ["LMT"]),      # written right: the name, then its unit
+    ("Fork Motr recall costs", []),                          # words under five letters: no typo read
+])
+def test_a_typo_in_each_word_of_a_large_registrants_name(typos, question, gold):
+    reg, key = typos
+    expect(reg, key, question, gold)

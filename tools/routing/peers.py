@@ -17,6 +17,7 @@ import re
 from typing import Iterable, Mapping
 
 from finrag.tools.routing.mentions import ACCEPT, Candidate, Company
+from finrag.tools.routing.size import far_larger, size_rank
 from finrag.tools.routing.text import name_core
 
 __all__ = ["PEER_CONFIDENCE", "peer_readings", "peer_tails"]
@@ -60,6 +61,21 @@ def _same_words(a: str, b: str) -> bool:
     return len(os.path.commonprefix([a, b])) >= max(_MIN_STEM, min(len(a), len(b)) - 1)
 
 
+def _plain_word_name(c: Candidate, word: str) -> bool:
+    """Whether a reading of the word is only a registrant's whole name that is a common English word, capitalised
+    ("Citizens" of Citizens, Inc.): the word a comparison's peer may read as a far larger registrant's name."""
+    return c.kind == "name" and c.text == word and "also an English word" in c.reason
+
+
+def _one(match: set[str], companies: Mapping[str, Company]) -> str:
+    """The one registrant of `match`, or the far larger of several (`size.far_larger`: "Citizens" with a bank's
+    "Financial" continues as Citizens Financial Group, not as Citizens Financial Services); '' when none."""
+    if len(match) == 1:
+        return next(iter(match))
+    ranks = {k: size_rank(companies[k].tickers) for k in match}
+    return next((k for k in match if far_larger(ranks[k], [ranks[o] for o in match if o != k])), "")
+
+
 def peer_readings(text: str, found: Iterable[Candidate], tails: Mapping[str, list[tuple[str, str]]],
                   companies: Mapping[str, Company]) -> list[Candidate]:
     """The readings of a comparison's bare capitalised words completed by a named peer's words (module docstring)."""
@@ -73,16 +89,20 @@ def peer_readings(text: str, found: Iterable[Candidate], tails: Mapping[str, lis
         for item in _ITEM.finditer(text, run.start(), run.end()):
             word = item.group(0)
             glued = _GLUE_BEFORE.search(text, run.start(), item.start()) or _GLUE_AFTER.match(text, item.end())
-            if not glued or word.isupper() or any(c.start < item.end() and item.start() < c.end and c.confidence > 0
-                                                    for c in found):
+            over = [c for c in found if c.start < item.end() and item.start() < c.end and c.confidence > 0]
+            if not glued or word.isupper() or any(not _plain_word_name(c, word) for c in over):
                 continue
             for peer_key, own in peer_tail.items():
                 match = {k for k, t in tails.get(word.lower(), ())
                          if k != peer_key and any(_same_words(t, tail) for tail in own)}
-                if len(match) != 1:
+                key = _one(match, companies)
+                if not key or (over and not all(c.key != key and far_larger(size_rank(companies[key].tickers), [
+                        size_rank(companies[c.key].tickers) if c.key in companies else None]) for c in over)):
                     continue
-                key = match.pop()
                 comp = companies[key]
+                for c in over:  # "Citizens" alone is Citizens, Inc.; compared with banks, Citizens Financial Group
+                    c.set_aside(comp.name or key, f"'{word}' compared with {companies[peer_key].name} continues as "
+                                                  "a far larger registrant's name")
                 out.append(Candidate(comp.name or key, key, comp.in_registry, PEER_CONFIDENCE,
                                      f"'{word}' compared with {companies[peer_key].name}: the registrant whose name "
                                      f"continues '{word}' with the peer's words", "name", word, item.start(), item.end()))

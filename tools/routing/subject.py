@@ -29,6 +29,8 @@ from finrag.tools.routing.mentions import ACCEPT, Candidate
 from finrag.tools.routing.size import PROMINENT_RANK, size_rank
 from finrag.tools.routing.text import SUFFIX_WORDS
 from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, zipf
+from finrag.tools.vocabulary.line_items import item_in_question
+from finrag.tools.vocabulary.metrics import metric_in_question
 
 __all__ = ["AUXILIARY_OPENS", "GENERIC_SUBJECT", "after_opening_item", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
            "auxiliary_subject", "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
@@ -136,7 +138,10 @@ def after_opening_item(text: str, start: int) -> str:
         METRIC.fullmatch(item)) else ""
 
 
-_AFTER_SUBJECT = re.compile(r"^(?:\s+[a-z][\w\-]*|\s*(?:[,?.!]|$)|\s+(?:in|during|for)\b)")
+_AFTER_SUBJECT = re.compile(r"^(?:\s+[a-z][\w\-]*|\s+\d|\s+[A-Z][\w\-]*|\s*(?:[,?.!]|$))")
+"""What may follow the bare subject of an auxiliary: a word (its verb: "did boeing pay"), a model number or a
+product ("was boeing 737 MAX production halted", "is apple Vision Pro ..."), or the end of its clause: whatever
+follows, the name stands where the auxiliary's subject stands."""
 
 
 def auxiliary_subject(text: str, start: int, end: int) -> str:
@@ -147,6 +152,52 @@ def auxiliary_subject(text: str, start: int, end: int) -> str:
     if not AUXILIARY_OPENS.search(text[:start]) or not _AFTER_SUBJECT.match(text[end:]):
         return ""
     return "the bare subject of the question's auxiliary"
+
+
+_HEAD_WORDS = 4
+"""How many words after a name make the head of the rest of the question: a line item is a few words long."""
+_HEAD_TOKEN = re.compile(r"\s*(?:([A-Za-z][\w\-'’&]*(?:/[A-Za-z][\w\-]*)*|\d[\d,.]*[a-z%]?)|(\S))")
+_HEAD_GLUE = frozenset({"&", "/"})
+EVENT = re.compile(r"(?i)\b(?:acquisitions?|merger|deal|takeover|buyout|spin-?off|divestitures?|ipo|lawsuits?|"
+                   r"litigation|settlement|layoffs?|recalls?)\b")
+"""A corporate event of a company's business ("<name> tracfone deal", "<name> layoffs 2023"): asked of the company
+as a line item is."""
+
+
+def _head_of_rest(rest: str) -> str:
+    """Why the name before `rest` opens a business question by its head ('' when it does not): the few words right
+    after it, up to the first word of a sentence (a preposition, a verb, a question word) or a punctuation mark,
+    name a line item, a metric, a period, a finance abbreviation or a corporate event (the linker's own words, or
+    a line item or catalog metric finrag's vocabulary reads: "accounts receivable turnover") ("<name> net cash position at
+    end of FY2024, defined as ...", "<name> worldwide headcount as of ..."). What decides is the head, not the whole
+    clause: a question goes on after its head in whatever words it likes. The head's first word must be in lower
+    case, a period, a number or a finance abbreviation: a word in capitals there is another company's name or
+    ticker ("<word> XYZ revenue"), the name before it its adjective."""
+    words: list[str] = []
+    pos = 0
+    while len(words) < _HEAD_WORDS:
+        m = _HEAD_TOKEN.match(rest, pos)
+        if not m:
+            break
+        pos = m.end()
+        if m.group(2) is not None:
+            if m.group(2) in _HEAD_GLUE:
+                continue
+            break
+        w = m.group(1)
+        if w.lower() in QUESTION_WORDS - _LINE_ITEM_WORDS:
+            break
+        words.append(w)
+    if not words:
+        return ""
+    first = words[0]
+    if first != first.lower() and not (_abbreviation(first) or PERIOD.fullmatch(first)):
+        return ""
+    head = " ".join(words)
+    if METRIC.search(expand_shorthand(head)) or PERIOD.search(head) or EVENT.search(head) or any(
+            _abbreviation(w) for w in words) or item_in_question(head) or metric_in_question(head):
+        return "the head of the rest names a line item, a metric, a period or an event"
+    return ""
 
 
 def business_subject(text: str, start: int, end: int, opening: bool = True) -> str:
@@ -171,7 +222,7 @@ def business_subject(text: str, start: int, end: int, opening: bool = True) -> s
         if words and not any(w.lower() in QUESTION_WORDS - _GLUE - _LINE_ITEM_WORDS for w in words) and (
                 METRIC.search(clause) or PERIOD.search(clause) or any(_abbreviation(w) for w in words)):
             return "it opens a terse question about a line item or a period"
-        return ""
+        return _head_of_rest(rest)
     if AUXILIARY_OPENS.search(text[:start]) and _VERB_AFTER.match(after) and (
             METRIC.search(expand_shorthand(text)) or PERIOD.search(text)):
         # "how much cash did nike return", "does visa expect": a singular common noun as a sentence's subject takes

@@ -25,6 +25,7 @@ class Typos:
         for name in self._names:
             self._by_len.setdefault(len(name), []).append(name)
         self._blanked: Optional[dict[tuple[str, ...], list[tuple[str, ...]]]] = None
+        self._by_initials: Optional[dict[tuple[str, ...], list[tuple[str, ...]]]] = None
 
     def _names_blanked(self) -> dict[tuple[str, ...], list[tuple[str, ...]]]:
         """Every full name of two words or more, keyed by itself with one word of five letters or more blanked."""
@@ -37,11 +38,12 @@ class Typos:
                             self._blanked.setdefault((*t[:i], "", *t[i + 1:]), []).append(t)
         return self._blanked
 
-    def _candidate(self, cand: Candidate, ckey: str, confidence: float) -> Optional[Candidate]:
+    def _candidate(self, cand: Candidate, ckey: str, confidence: float, how: str = "one typo from"
+                   ) -> Optional[Candidate]:
         comp = self.companies[ckey]
         if blank_check(comp):  # a blank-check company's whole name names it, not a near miss of a word it begins with
             return None
-        return Candidate(comp.name or ckey, ckey, comp.in_registry, confidence, f"'{cand.text}' is one typo from "
+        return Candidate(comp.name or ckey, ckey, comp.in_registry, confidence, f"'{cand.text}' is {how} "
                          f"'{comp.name}'", "fuzzy", cand.text, cand.start, cand.end)
 
     def fuzzy_words(self, cand: Candidate) -> Optional[Candidate]:
@@ -49,7 +51,8 @@ class Typos:
         Mobil'): every other word as the name writes it, the one word (five letters or more) one edit off."""
         from rapidfuzz.distance import OSA
 
-        words = tuple(re.findall(r"[\w&]+", cand.text.casefold()))
+        spans = list(re.finditer(r"[\w&]+", cand.text))
+        words = tuple(m.group(0).casefold() for m in spans)
         if len(words) < 2:
             return None
         hits = set()
@@ -57,7 +60,37 @@ class Typos:
             for t in self._names_blanked().get((*words[:i], "", *words[i + 1:]), ()):
                 if OSA.distance(w, t[i]) == 1 and w[:1] == t[i][:1]:
                     hits |= {k for k, kind in self.alias_index[t].items() if kind == "name"}
-        return self._candidate(cand, hits.pop(), 0.65) if len(hits) == 1 else None
+        if len(hits) == 1:
+            return self._candidate(cand, hits.pop(), 0.65)
+        if hits:
+            return None
+        for n in range(len(words), 1, -1):  # the longest leading run of the words that is a name with typos
+            hits = self._far_largest(self._typo_in_each(words[:n]))
+            if len(hits) == 1:
+                end = spans[n - 1].end()
+                part = Candidate(cand.text[:end], text=cand.text[:end], start=cand.start, end=cand.start + end)
+                return self._candidate(part, hits.pop(), 0.65, "a typo in each word of")
+        return None
+
+    def _typo_in_each(self, words: tuple[str, ...]) -> set[str]:
+        """A large registrant's name of two words or more, each word of five letters or more written one edit off
+        or as the name writes it, and at least one off ("Phillip Moris", and "Phillip Morris Zyn": the name, then
+        what is asked of it): a typo in each of two words of a name everyone writes, read only as a prominent
+        registrant's (`PROMINENT_RANK`), the far larger one when several are near."""
+        from rapidfuzz.distance import OSA
+
+        if self._by_initials is None:
+            self._by_initials = {}
+            for t, kinds in self.alias_index.items():
+                if len(t) >= 2 and "name" in kinds.values() and all(w.isalpha() for w in t):
+                    self._by_initials.setdefault(tuple(w[0] for w in t), []).append(t)
+        hits: set[str] = set()
+        for t in self._by_initials.get(tuple(w[:1] for w in words), ()):
+            off = [OSA.distance(w, n) for w, n in zip(words, t)]
+            if any(off) and all(d == 0 or (d == 1 and len(n) >= 5 and len(w) >= 5) for d, w, n in zip(off, words, t)):
+                hits |= {k for k, kind in self.alias_index[t].items() if kind == "name"
+                         and (rank := size_rank(self.companies[k].tickers)) is not None and rank < PROMINENT_RANK}
+        return hits
 
     def dropped_letter(self, cand: Candidate) -> Optional[Candidate]:
         """A large registrant's one-word name of five letters or more with one letter dropped, written capitalised

@@ -18,6 +18,11 @@ the index at hand (`index`) it is a name only where it is one:
   companies' filings, and an initialism no filing writes ("net PPNE", "FCF", "DPO") is the question's own
   abbreviation of what the filings write out (a name written as a name, "Optimus", may be written by none).
 
+A common word of the topic (written in lower case: "the monthly churn rate", "the ketchup market share") is the
+thing asked too when the routed filing writes it on no page at all (with the index at hand, and no retrieved passage
+mentioning it, and no name of it missing already; a verb's or an adverb's form, "improving", "sharply", says how it moved, not what): a filing that never writes "churn" states no churn rate, whatever passage ranked. A word the filing
+writes even once may be paraphrased by what was retrieved, and is left to the test below.
+
 An amount is no name ("the $40B buyback program", "$10bn": the filing writes "$40.0 billion"), so it is never a
 candidate. Without an index the contexts alone decide. A context mentions a word when a word of its text starts with
 it ("robot" in "robots"), case aside, writes out what it abbreviates ("R&D": "research and development"), or writes a
@@ -56,6 +61,8 @@ SPOKEN_WORDS = 2  # a sentence speaking of this many of a long question's topic 
 RARE_PAGES = 2  # a named word the filing writes on more pages than this is its common vocabulary
 NAME_SPREAD = 3  # a word the filings of more companies than this write is no name of one thing
 _HITS = 100  # the corpus' BM25 hits a word's spread is read from
+_VERB_FORM = re.compile(r"(?:ing|ed|ly)$")  # "improving", "declined", "sharply": how it moved, not the thing asked
+_COMMON_MIN = 4  # a common word shorter than this is a particle or an abbreviation, never the thing asked
 
 
 class _Hit(Protocol):
@@ -149,16 +156,27 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
     # an initialism is written with two capitals or more ("PwC", "EY"), not as a word ("Dojo")
     initials = {w.lower() for w in re.findall(r"\b[A-Za-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\b", question)}
     missing = {w: 0 for w in named if not _mentions(w, text, w in initials)}
-    if not missing or index is None:
+    # a common word of the topic no context writes ("churn", "ketchup"): a candidate only if the filing writes it nowhere
+    # (names first: a common word is read only where no name is missing; the form's words, "how much", are no topic)
+    common = [w for w in topic_of(topic_words(question, contexts, also_drop=company | ASKING), ())
+              if not missing and w not in named and w not in company and w.isalpha() and len(w) >= _COMMON_MIN
+              and w not in SPELLED_OUT and w not in ASKING and not _VERB_FORM.search(w)
+              and not _mentions(w, text)] if index is not None else []
+    if not (missing or common) or index is None:
         return missing
+    unwritten = dict.fromkeys(common, 0)
     for doc in dict.fromkeys(str(c.get("doc_id")) for c in contexts if c.get("doc_id")):
         try:
             pages = list(index.pages_of(doc))
         except Exception:  # pages not readable: the contexts decide
+            unwritten = {}
             continue
         for w in missing:
             missing[w] += sum(_mentions(w, page, w in initials) for page in pages)
-    return {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index, w in initials)}
+        for w in unwritten:
+            unwritten[w] += sum(_mentions(w, page) for page in pages)
+    named_out = {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index, w in initials)}
+    return {**named_out, **{w: 0 for w, n in unwritten.items() if n == 0}}
 
 
 def unspoken(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:

@@ -108,33 +108,47 @@ class _Hit:
 
 
 class _Index:
-    def __init__(self, pages: dict[str, list[str]]):
-        self.pages = pages
+    """A filing's pages, and how many companies' filings the corpus search finds a word in (`spread`, default 9)."""
+
+    def __init__(self, pages: dict[str, list[str]], spread: dict[str, int] | None = None):
+        self.pages, self.spread = pages, spread or {}
 
     def pages_of(self, doc_id: str) -> list[str]:
         return self.pages.get(doc_id, [])
 
     def search_fts(self, query, k=20, doc_ids=None, variant="base"):
-        return [_Hit(f"co{i}_2022_10K") for i in range(9)][:k]
+        return [_Hit(f"co{i}_2022_10K") for i in range(self.spread.get(query, 9))][:k]
 
 
 _DOC = "GLOBEX_2022_10K"
 _CTX = [{"chunk_id": None, "doc_id": _DOC, "page_start": 40, "page_end": 40, "score": 1.0,
          "text": "Our effective tax rate was 21% in 2022. Monthly subscription fees rose."}]
+_PAGES = {_DOC: ["Our effective tax rate was 21% in 2022.", "Monthly subscription fees rose."]}
 
 
-def test_a_common_word_the_filing_writes_nowhere_is_said_unanswered():
+def test_a_specialised_word_the_filing_writes_nowhere_is_said_unanswered():
     question = "what was globex's monthly attrition rate in 2022"
-    index = _Index({_DOC: ["Our effective tax rate was 21% in 2022.", "Monthly subscription fees rose."]})
+    index = _Index(_PAGES, {"attrition": 2})
     assert unmentioned(question, _CTX, frozenset({"globex"}), index) == {"attrition": 0}
     answer = unstated_answer(question, "From the filings: x", _CTX, frozenset({"globex"}), index)
     assert answer.startswith("Not stated in the retrieved passages: none of them mentions 'attrition' (not in the filing)")
 
 
-def test_a_common_word_the_filing_writes_somewhere_or_a_verb_form_is_left_to_the_passages():
-    question = "what was globex's monthly attrition rate in 2022"
-    index = _Index({_DOC: ["Customer attrition remained low."]})
+@pytest.mark.parametrize("question, spread", [
+    ("what was globex's monthly attrition rate in 2022", 9),  # many companies write it: common vocabulary
+    ("what was globex's monthly atrittion rate in 2022", 0),  # no filing writes it: the question's typo
+    ("did globex do a buyback in 2022?", 2),  # a filing may write it otherwise ("repurchase")
+    ("who bought globex's subscription unit in 2022?", 2),  # a verb, not the thing asked
+    ("globex subscription fees improving in 2022?", 2),
+])
+def test_a_word_common_misspelt_paraphrased_or_a_verb_is_left_to_the_passages(question, spread):
+    words = ("attrition", "atrittion", "buyback", "bought", "improving")
+    index = _Index(_PAGES, dict.fromkeys(words, spread))
     assert unmentioned(question, _CTX, frozenset({"globex"}), index) == {}
-    improving = "globex subscription fees improving in 2022?"
-    assert unmentioned(improving, _CTX, frozenset({"globex"}), _Index({_DOC: ["fees"]})) == {}
+
+
+def test_a_word_the_filing_writes_somewhere_is_left_to_the_passages():
+    question = "what was globex's monthly attrition rate in 2022"
+    index = _Index({_DOC: ["Customer attrition remained low."]}, {"attrition": 2})
+    assert unmentioned(question, _CTX, frozenset({"globex"}), index) == {}
     assert unmentioned(question, _CTX, frozenset({"globex"})) == {}  # without the index: names only

@@ -20,8 +20,12 @@ the index at hand (`index`) it is a name only where it is one:
 
 A common word of the topic (written in lower case: "the monthly churn rate", "the ketchup market share") is the
 thing asked too when the routed filing writes it on no page at all (with the index at hand, and no retrieved passage
-mentioning it, and no name of it missing already; a verb's or an adverb's form, "improving", "sharply", says how it moved, not what): a filing that never writes "churn" states no churn rate, whatever passage ranked. A word the filing
-writes even once may be paraphrased by what was retrieved, and is left to the test below.
+mentioning it, and no name of it missing already) and the corpus writes it in the filings of one to `NAME_SPREAD`
+companies: a filing that never writes "churn" states no churn rate, whatever passage ranked. Not a candidate: a word
+the filing writes even once (what was retrieved may paraphrase it), a word with synonyms a filing writes instead
+(`vocabulary.synonyms`: "buyback", "employes"), a word no filing writes (a typo: "segmnets") or many companies'
+filings write (common vocabulary: "intensive"), a verb's or an adverb's form ("improving", "bought", "sharply": how
+or what was done, not the thing asked).
 
 An amount is no name ("the $40B buyback program", "$10bn": the filing writes "$40.0 billion"), so it is never a
 candidate. Without an index the contexts alone decide. A context mentions a word when a word of its text starts with
@@ -53,7 +57,9 @@ from finrag.tools.answering.drivers_answer import ASKING
 from finrag.tools.answering.extractive import covered_units
 from finrag.tools.answering.furniture import without_furniture
 from finrag.tools.answering.prose_units import company_of_id, named_words, topic_words
+from finrag.tools.answering.yesno_answer import IRREGULAR_FORMS
 from finrag.tools.retrieval.form_evidence import MIN_COVER, SPELLED_OUT, TopicCover, topic_of
+from finrag.tools.vocabulary.synonyms import same_as
 
 __all__ = ["NAME_SPREAD", "RARE_PAGES", "SPOKEN_WORDS", "initialism_of", "unmentioned", "unspoken", "unstated_answer"]
 
@@ -160,8 +166,8 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
     # (names first: a common word is read only where no name is missing; the form's words, "how much", are no topic)
     common = [w for w in topic_of(topic_words(question, contexts, also_drop=company | ASKING), ())
               if not missing and w not in named and w not in company and w.isalpha() and len(w) >= _COMMON_MIN
-              and w not in SPELLED_OUT and w not in ASKING and not _VERB_FORM.search(w)
-              and not _mentions(w, text)] if index is not None else []
+              and w not in SPELLED_OUT and w not in ASKING and not _VERB_FORM.search(w) and w not in IRREGULAR_FORMS
+              and not same_as(w) and not _mentions(w, text)] if index is not None else []
     if not (missing or common) or index is None:
         return missing
     unwritten = dict.fromkeys(common, 0)
@@ -176,7 +182,8 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
         for w in unwritten:
             unwritten[w] += sum(_mentions(w, page) for page in pages)
     named_out = {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index, w in initials)}
-    return {**named_out, **{w: 0 for w, n in unwritten.items() if n == 0}}
+    # a word of few companies' filings (the corpus writes it: no typo; not everyone's: no common vocabulary)
+    return {**named_out, **{w: 0 for w, n in unwritten.items() if n == 0 and _a_name_of_the_corpus(w, index, True)}}
 
 
 def unspoken(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:

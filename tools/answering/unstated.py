@@ -24,8 +24,9 @@ mentioning it, and no name of it missing already) and the corpus writes it in th
 companies: a filing that never writes "churn" states no churn rate, whatever passage ranked. Not a candidate: a word
 the filing writes even once (what was retrieved may paraphrase it), a word with synonyms a filing writes instead
 (`vocabulary.synonyms`: "buyback", "employes"), a word no filing writes (a typo: "segmnets") or many companies'
-filings write (common vocabulary: "intensive"), a verb's or an adverb's form ("improving", "bought", "sharply": how
-or what was done, not the thing asked).
+filings write (common vocabulary: "intensive"), an everyday English word (as common as `prose_units.NAME_ZIPF` or
+more: "worst", "bought" describe, they name no thing), a word a line item reads ("topline": the filing writes
+"revenue"), a verb's or an adverb's form ("improving", "sharply": how it moved, not the thing asked).
 
 An amount is no name ("the $40B buyback program", "$10bn": the filing writes "$40.0 billion"), so it is never a
 candidate. Without an index the contexts alone decide. A context mentions a word when a word of its text starts with
@@ -56,9 +57,11 @@ from typing import Optional, Protocol, Sequence
 from finrag.tools.answering.drivers_answer import ASKING
 from finrag.tools.answering.extractive import covered_units
 from finrag.tools.answering.furniture import without_furniture
-from finrag.tools.answering.prose_units import company_of_id, named_words, topic_words
+from finrag.tools.answering.prose_units import NAME_ZIPF, company_of_id, named_words, topic_words
 from finrag.tools.answering.yesno_answer import IRREGULAR_FORMS
+from finrag.tools.question.measure import measure
 from finrag.tools.retrieval.form_evidence import MIN_COVER, SPELLED_OUT, TopicCover, topic_of
+from finrag.tools.routing.words import zipf
 from finrag.tools.vocabulary.synonyms import same_as
 
 __all__ = ["NAME_SPREAD", "RARE_PAGES", "SPOKEN_WORDS", "initialism_of", "unmentioned", "unspoken", "unstated_answer"]
@@ -167,7 +170,8 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
     common = [w for w in topic_of(topic_words(question, contexts, also_drop=company | ASKING), ())
               if not missing and w not in named and w not in company and w.isalpha() and len(w) >= _COMMON_MIN
               and w not in SPELLED_OUT and w not in ASKING and not _VERB_FORM.search(w) and w not in IRREGULAR_FORMS
-              and not same_as(w) and not _mentions(w, text)] if index is not None else []
+              and not same_as(w) and zipf(w) < NAME_ZIPF and measure(w, w) == (None, None)
+              and not _mentions(w, text)] if index is not None else []
     if not (missing or common) or index is None:
         return missing
     unwritten = dict.fromkeys(common, 0)

@@ -10,7 +10,8 @@ def test_a_ratios_inputs_are_read_from_its_computation():
     r = ReaderResult(answer="Formula: x = a / b. Inputs: total revenue FY2021 = $5,000 million ('Revenue') [ACME_2021_10K, "
                             "p. 3]; capital expenditure FY2021 = $900 million ('Purchases of equipment') [ACME_2021_10K, "
                             "p. 9]. Result: 18.0%.", confident=True, kind="metric", value=18.0)
-    assert _inputs_brief(r) == "total revenue $5,000 million, capital expenditure $900 million"
+    assert _inputs_brief(r) == "total revenue $5,000 million ($5.0 billion), capital expenditure $900 million"
+    assert _inputs_brief(r, billions=False) == "total revenue $5,000 million, capital expenditure $900 million"
     assert _inputs_brief(ReaderResult(answer="Result: 18.0%.", confident=True, kind="metric")) == ""
     growth = ReaderResult(answer="Inputs: total revenue FY2020 = $800 million ('Revenue') [ACME_2021_10K, p. 3]; total "
                                  "revenue FY2021 = $860 million ('Revenue') [ACME_2021_10K, p. 3]. Result: 7.5%.",

@@ -77,7 +77,20 @@ _INPUT = re.compile(r"(?:^\s*|;\s*)([A-Za-z][\w&%,' -]*?) ((?:FY|Q[1-4] )\d{4})[
                     r"(\(?-?\$?[\d,.]+\)?(?: (?:million|billion|thousand))?)")
 
 
-def _inputs_brief(result: ReaderResult) -> str:
+def _with_billions(value: str) -> str:
+    """An amount in millions of a billion or more, also in billions as a filing's prose rounds it ("$20,286 million"
+    -> "$20,286 million ($20.3 billion)"): the sentence that states the figure writes it so."""
+    m = re.fullmatch(r"([-(]*)\$?([-(]*)([\d,]+(?:\.\d+)?)\)? million", value.strip())
+    if not m:
+        return value
+    amount = float(m.group(3).replace(",", ""))
+    if amount < 1000:
+        return value
+    sign = "-" if m.group(1) or m.group(2) else ""
+    return f"{value} ({sign}${amount / 1000:,.1f} billion)"
+
+
+def _inputs_brief(result: ReaderResult, billions: bool = True) -> str:
     """The inputs of a computed figure, as its answer lists them after "Inputs:" ("capital expenditure $442 million,
     total revenue $17,606 million"): a ratio judged is shown with the amounts it divides, which the filing states."""
     at = result.answer.find("Inputs:")
@@ -87,6 +100,7 @@ def _inputs_brief(result: ReaderResult) -> str:
     text = text[:m.start()] if (m := re.search(r"\. (?:Result|Average|Values)\b", text)) else text
     found = _INPUT.findall(text)
     names = [name.strip() for name, _period, _value in found]
+    found = [(name, period, _with_billions(value) if billions else value) for name, period, value in found]
     # an input read for two periods ("total revenue" of a growth) is named with its period
     return ", ".join(uniq(f"{name}{f' {period}' if names.count(name) > 1 else ''} {value}"
                           for name, (_n, period, value) in zip(names, found)))
@@ -216,7 +230,9 @@ def _trend(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     v0, v1 = float(computed[before].value or 0.0), float(computed[last].value or 0.0)
     better = v1 != v0 and (v1 > v0) == high
     yesno = facts.yesno or facts.form == "yesno"  # "Based on FY2023, is ... improving?" asks yes or no too
-    verdict = ("Yes" if better else "No") if yesno else ("Improved" if better else "Declined" if v1 != v0
+    worse = v1 != v0 and not better
+    asked = worse if judgement.worse else better  # "is it getting worse?" is answered Yes when it got worse
+    verdict = ("Yes" if asked else "No") if yesno else ("Improved" if better else "Declined" if v1 != v0
                                                                  else "Unchanged")
     cites = [_cites(computed[y]) for y, _v in values]
     same = len(set(cites)) == 1  # one statement page for every year: cited once
@@ -229,11 +245,16 @@ def _trend(judgement: Judgement, facts: QuestionFacts, info: dict, measure: Meas
     moved = "rose" if v1 > v0 else "fell" if v1 < v0 else "was unchanged"
     change = (f"{moved} from {_value_text(metric, v0)} in {period_label(before, quarter)} to {_value_text(metric, v1)} "
               f"in {period_label(last, quarter)} ({delta})")
-    text = (f"{verdict}: {_words(judgement, better, info, metric)}: it {change}." if yesno else
+    # the two years' amounts the metric divides, which the filing states ("operating income $11,987 million")
+    amounts = [f"{period_label(y, quarter)} {inputs}" for y in (before, last)
+               if (inputs := _inputs_brief(computed[y], billions=False))]
+    change += f". From: {'; '.join(amounts)}" if amounts else ""
+    text = (f"{verdict}: {_words(judgement, asked, info, metric)}: it {change}." if yesno else
             f"{verdict}: {possessive(str(info.get('company') or ''), 'The company')} {metric.display} {change}.")
     text += f" By fiscal year: {series}." + _direction_words(values, high)
-    text += (f" This is a judgement, not a figure the filing states: a metric is read as improving when its latest "
-             f"year is better than the year before ({'higher' if high else 'lower'} is better for {metric.display}).")
+    text += (f" This is a judgement, not a figure the filing states: a metric is read as "
+             f"{'getting worse' if judgement.worse else 'improving'} when its latest "
+             f"year is {'worse' if judgement.worse else 'better'} than the year before ({'higher' if high else 'lower'} is better for {metric.display}).")
     text += f" Figures ({period_label(last, quarter)}): {_figures(computed[last])}"
     found = [f for _y, r in shown for f in r.found]
     pages = uniq(p for _y, r in shown for p in r.pages_added)

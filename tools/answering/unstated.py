@@ -18,6 +18,16 @@ the index at hand (`index`) it is a name only where it is one:
   companies' filings, and an initialism no filing writes ("net PPNE", "FCF", "DPO") is the question's own
   abbreviation of what the filings write out (a name written as a name, "Optimus", may be written by none).
 
+A common word of the topic (written in lower case: "the monthly churn rate", "the ketchup market share") is the
+thing asked too when the routed filing writes it on no page at all (with the index at hand, and no retrieved passage
+mentioning it, and no name of it missing already) and the corpus writes it in the filings of one to `NAME_SPREAD`
+companies: a filing that never writes "churn" states no churn rate, whatever passage ranked. Not a candidate: a word
+the filing writes even once (what was retrieved may paraphrase it), a word with synonyms a filing writes instead
+(`vocabulary.synonyms`: "buyback", "employes"), a word no filing writes (a typo: "segmnets") or many companies'
+filings write (common vocabulary: "intensive"), an everyday English word (as common as `prose_units.NAME_ZIPF` or
+more: "worst", "bought" describe, they name no thing), a word a line item reads ("topline": the filing writes
+"revenue"), a verb's or an adverb's form ("improving", "sharply": how it moved, not the thing asked).
+
 An amount is no name ("the $40B buyback program", "$10bn": the filing writes "$40.0 billion"), so it is never a
 candidate. Without an index the contexts alone decide. A context mentions a word when a word of its text starts with
 it ("robot" in "robots"), case aside, writes out what it abbreviates ("R&D": "research and development"), or writes a
@@ -47,8 +57,12 @@ from typing import Optional, Protocol, Sequence
 from finrag.tools.answering.drivers_answer import ASKING
 from finrag.tools.answering.extractive import covered_units
 from finrag.tools.answering.furniture import without_furniture
-from finrag.tools.answering.prose_units import company_of_id, named_words, topic_words
+from finrag.tools.answering.prose_units import NAME_ZIPF, company_of_id, named_words, topic_words
+from finrag.tools.answering.yesno_answer import IRREGULAR_FORMS
+from finrag.tools.question.measure import measure
 from finrag.tools.retrieval.form_evidence import MIN_COVER, SPELLED_OUT, TopicCover, topic_of
+from finrag.tools.routing.words import zipf
+from finrag.tools.vocabulary.synonyms import same_as
 
 __all__ = ["NAME_SPREAD", "RARE_PAGES", "SPOKEN_WORDS", "initialism_of", "unmentioned", "unspoken", "unstated_answer"]
 
@@ -56,6 +70,8 @@ SPOKEN_WORDS = 2  # a sentence speaking of this many of a long question's topic 
 RARE_PAGES = 2  # a named word the filing writes on more pages than this is its common vocabulary
 NAME_SPREAD = 3  # a word the filings of more companies than this write is no name of one thing
 _HITS = 100  # the corpus' BM25 hits a word's spread is read from
+_VERB_FORM = re.compile(r"(?:ing|ed|ly)$")  # "improving", "declined", "sharply": how it moved, not the thing asked
+_COMMON_MIN = 4  # a common word shorter than this is a particle or an abbreviation, never the thing asked
 
 
 class _Hit(Protocol):
@@ -149,16 +165,29 @@ def unmentioned(question: str, contexts: list[dict], company: frozenset[str] = f
     # an initialism is written with two capitals or more ("PwC", "EY"), not as a word ("Dojo")
     initials = {w.lower() for w in re.findall(r"\b[A-Za-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\b", question)}
     missing = {w: 0 for w in named if not _mentions(w, text, w in initials)}
-    if not missing or index is None:
+    # a common word of the topic no context writes ("churn", "ketchup"): a candidate only if the filing writes it nowhere
+    # (names first: a common word is read only where no name is missing; the form's words, "how much", are no topic)
+    common = [w for w in topic_of(topic_words(question, contexts, also_drop=company | ASKING), ())
+              if not missing and w not in named and w not in company and w.isalpha() and len(w) >= _COMMON_MIN
+              and w not in SPELLED_OUT and w not in ASKING and not _VERB_FORM.search(w) and w not in IRREGULAR_FORMS
+              and not same_as(w) and zipf(w) < NAME_ZIPF and measure(w, w) == (None, None)
+              and not _mentions(w, text)] if index is not None else []
+    if not (missing or common) or index is None:
         return missing
+    unwritten = dict.fromkeys(common, 0)
     for doc in dict.fromkeys(str(c.get("doc_id")) for c in contexts if c.get("doc_id")):
         try:
             pages = list(index.pages_of(doc))
         except Exception:  # pages not readable: the contexts decide
+            unwritten = {}
             continue
         for w in missing:
             missing[w] += sum(_mentions(w, page, w in initials) for page in pages)
-    return {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index, w in initials)}
+        for w in unwritten:
+            unwritten[w] += sum(_mentions(w, page) for page in pages)
+    named_out = {w: n for w, n in missing.items() if n <= RARE_PAGES and _a_name_of_the_corpus(w, index, w in initials)}
+    # a word of few companies' filings (the corpus writes it: no typo; not everyone's: no common vocabulary)
+    return {**named_out, **{w: 0 for w, n in unwritten.items() if n == 0 and _a_name_of_the_corpus(w, index, True)}}
 
 
 def unspoken(question: str, contexts: list[dict], company: frozenset[str] = frozenset()) -> list[str]:

@@ -41,7 +41,7 @@ from finrag.tools.answering.prose_units import (
 from finrag.tools.retrieval.vocabulary import KeywordCoverage
 from finrag.tools.vocabulary.synonyms import filing_words, same_as
 
-__all__ = ["asked_verb", "decides_no", "states_act", "states_intention", "yesno_answer"]
+__all__ = ["IRREGULAR_FORMS", "asked_verb", "decides_no", "states_act", "states_intention", "yesno_answer"]
 
 _CLAUSES = re.compile(r";|,\s+(?:and|but|while|whereas|although|though|except)\b|\bexcept\b|\bhowever\b")
 _NEGATION = re.compile(r"(?i)\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b|\bno longer\b")
@@ -59,6 +59,8 @@ _IRREGULAR = {"pay": ("paid",), "buy": ("bought",), "sell": ("sold",), "make": (
               "write": ("wrote", "written"), "run": ("ran",), "go": ("went", "gone"), "do": ("did", "done"),
               "issue": ("issued",), "get": ("got", "gotten"), "find": ("found",), "sit": ("sat",), "bear": ("bore", "borne"),
               "undertake": ("undertook", "undertaken"), "withdraw": ("withdrew", "withdrawn"), "forgo": ("forwent", "forgone")}
+IRREGULAR_FORMS = frozenset({w for verb, forms in _IRREGULAR.items() for w in (verb, *forms)})
+"""The irregular verbs and their past forms ("buy", "bought"): a verb of a question, never a thing it names."""
 _DECIDES = 0.5  # a deciding sentence speaks of more than this share of the topic words (most of them)
 _WORDS = 2  # and at least this many of them (one word of two decides nothing: "capital-intensive business")
 

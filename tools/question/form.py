@@ -11,8 +11,8 @@ A question's words say what its answer is, whatever the company or the measure:
 * `drivers` ("what drove", "why", "the primary reasons for", "due to what", "<measure> growth driver",
   "<measure> growth - drivers?"): the causes of a change, whatever the
   measure ("why did the employee count fall" asks the causes, not the count);
-* `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", not an either-or, not "Could you list"): Yes
-  or No and the sentence that decides it;
+* `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", "<topic> - yes or no?", "<topic> - improving
+  in 2020?", not an either-or, not "Could you list"): Yes or No and the sentence that decides it;
 * `list` ("what are the reportable segments", "list the major products", "which brands does it sell"): the items;
 * `''`: another form (a figure, a ranking, an open question).
 
@@ -60,8 +60,14 @@ _WHERE = re.compile(r"(?i)^\s*(?:where\s+(?:is|are|was|were|does|did)\b[^?]*\b(?
 # the auxiliary verb opens the question, or its main clause after a short opening phrase ("At the time of its 2019
 # 10-K, was ...", "Per the 10-K, does ..."), or after its topic set off by a dash or a colon ("acme dividends - did
 # they pay any?"); "Could you list ..." is a request, not a yes/no
+# A question that asks "yes or no" outright is one whatever its words ("acme buybacks in 2021 - yes or no?"), and so is a
+# topic set off by a dash or a colon and then a verbless predicate, a participle ("acme operating margin - improving
+# in 2020?", "... - getting worse?"): the auxiliary is left out, not the question
 _YESNO = re.compile(r"(?i)^\s*(?:[^,?]{3,60}(?:,|\s[-–—:]|:))?\s*(?:does|did|do|is|are|has|have|had|was|were|can|could|will|would|should)\b"
-                    r"(?!\s+(?:you|we|i)\b)")
+                    r"(?!\s+(?:you|we|i)\b)|"
+                    r"^[^?]*\byes or no\b|^[^?]*\b(?:yes|y)/(?:no|n)\b|"
+                    r"^[^?]{3,80}?\s[-–—:]\s*(?!(?:including|excluding|based|adjusted|related|reported|ended|ending|"
+                    r"restated|expected|estimated|annualized)\b)(?:[a-z]{3,}(?:ing|ed)|still)\b[^?]*\?\s*$")
 _EITHER_OR = re.compile(r"(?i)\b(?:improved|increased?|grown|grew|risen|higher|up) or (?:declined|decreased?|fallen|lower|"
                         r"worsened|down)\b")
 # the causes of a change asked: "what drove", "why did", "the primary reasons for", "what factors contributed to"

@@ -151,6 +151,7 @@ def formula_of(text: str) -> Optional[Formula]:
     """The question's formula (see the module docstring), or None when it defines, composes and names none."""
     q = restated(summed_list(" ".join(text.replace("’", "'").split())))
     q = re.sub(r"(?i)\bvs\.", "vs", q)  # "vs." ends no sentence
+    q = _FORM_TAIL.sub("?", q)  # "acme buybacks - yes or no?": the dash sets off the form asked, no minus
     change = bool(_CHANGE.search(q)) or aggregate_of(definition_head(q)) == "change"
     q = _SAME.sub("", q)  # "..., minus the same ratio in 2023": the change is asked, the clause read
     q, missing = _roles_defined(q)
@@ -181,6 +182,8 @@ def formula_of(text: str) -> Optional[Formula]:
     return _as_change(found) if change and found is not None else found
 
 
+_FORM_TAIL = re.compile(r"(?i)\s*[-–—:,]?\s*\b(?:yes or no|yes/no|y/n)\b\s*\??\s*$")
+"""A tail that asks the answer's form, set off by a dash or a colon ("... in 2021 - yes or no?"): no operand."""
 _CHANGE = re.compile(r"(?i)\bby how many percentage points\b|\bchange in percentage points\b|\bpercentage[- ]points? "
                      r"change\b|\bchange\b[^.?]*\bin (?:percentage )?points\b|\b(?:(?:19|20)\d\d|current) minus "
                      r"(?:(?:19|20)\d\d|prior)\b|\b(?:minus|less|subtract(?:ing)?) the same (?:ratio|metric|measure|"

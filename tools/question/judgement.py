@@ -6,7 +6,14 @@
   from the question without the judgement's own words ("high growth" is no "increase") is none, 'healthy' or
   'positive';
 * a **trend** judgement asks whether a named metric that has a better direction improves ("Does Amcor have an
-  improving gross margin profile?", "Has the quick ratio improved or declined?").
+  improving gross margin profile?", "Has the quick ratio improved or declined?") or gets worse ("is its operating
+  margin deteriorating?": the catalog entry's `asks`, its verdict read the other way).
+
+A judgement's measure may be named by the judgement's own words rather than a metric's name (`implied_metric`):
+"profitability" is a margin ("operating profitability": the operating margin, "gross profitability": the gross
+margin, else the net margin), and "margins" with no other qualifier than its owner ("Acme's margins", "its
+margins") are the gross margin, the first margin an income statement shows. A margin qualified by another word
+("the International margins": a segment's) is not the company's, and implies none.
 
 Read from the question's first sentence ("If X is not a useful metric, say so" instructs).
 """
@@ -19,9 +26,24 @@ from finrag.tools.question.asks import direction_of
 from finrag.tools.vocabulary.catalog import CATALOG
 from finrag.tools.vocabulary.judgements import JUDGEMENTS
 
-__all__ = ["judgement_of"]
+__all__ = ["implied_metric", "judgement_of"]
 
-_COMPARATIVE = re.compile(r"(?i)\bthan\b|\bcompared (?:to|with)\b|\bversus\b|\bvs\.?(?!\w)|\brelative to\b")
+# "relative to revenue", "compared to its sales" name a ratio's denominator ("capex heavy relative to revenue"), not a comparison
+_COMPARATIVE = re.compile(r"(?i)\bthan\b|\bversus\b|\bvs\.?(?!\w)|"
+                          r"\b(?:relative to|compared (?:to|with))\b(?!\s+(?:its\s+|their\s+|the\s+)?(?:total\s+)?"
+                          r"(?:revenues?|sales|assets|equity)\b)")
+_OWNER = r"(?:^|\b(?:its|their|the)\s+|[\w.&-]+(?:'s|’s|s'|s’)\s+)"
+_PROFITABILITY = re.compile(r"(?i)\b(?:(operating|gross)\s+)?profitability\b")
+_MARGINS = re.compile(rf"(?i){_OWNER}margins?\b(?!\s+(?:of|on|for)\b)")
+
+
+def implied_metric(text: str) -> Optional[str]:
+    """The catalog metric a judgement's own words name when no metric's name is written (see the module docstring):
+    'operating_margin' for "operating profitability", 'gross_margin' for "Acme's margins", None otherwise."""
+    first = re.split(r"\?\s+(?=\S)", text.strip())[0]
+    if m := _PROFITABILITY.search(first):
+        return {"operating": "operating_margin", "gross": "gross_margin"}.get((m.group(1) or "").lower(), "net_margin")
+    return "gross_margin" if _MARGINS.search(first) else None
 
 
 def judgement_of(text: str, metric: Optional[str], yesno: bool) -> Optional[str]:
@@ -31,7 +53,8 @@ def judgement_of(text: str, metric: Optional[str], yesno: bool) -> Optional[str]
     first = re.split(r"\?\s+(?=\S)", text.strip())[0]
     direction = direction_of(first, yesno)
     for j in JUDGEMENTS.values():  # a trend first: "an improving liquidity profile" asks a trend
-        if j.mode == "trend" and direction == j.direction and metric in CATALOG and CATALOG[metric].good:
+        if (j.mode == "trend" and metric in CATALOG and CATALOG[metric].good
+                and (direction == j.direction if j.direction else yesno and any(rx.search(first) for rx in j.asks))):
             return j.name
     if not yesno or _COMPARATIVE.search(first):
         return None

@@ -16,7 +16,7 @@ from finrag.state.question import QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
 from finrag.tools.question.form import answer_form, form_nouns
 from finrag.tools.question.formula import formula_of
-from finrag.tools.question.judgement import judgement_of
+from finrag.tools.question.judgement import implied_metric, judgement_of
 from finrag.tools.question.measure import cover_fact, measure, member_cue, word_forms
 from finrag.tools.question.ranking import ranking_of
 from finrag.tools.question.section_intent import question_scope
@@ -50,7 +50,12 @@ def _read(text: str) -> QuestionFacts:
     metric, line_item = measure(q, head)
     ranking = ranking_of(head)
     form = answer_form(q, figure=metric is not None or line_item is not None, ranking=ranking is not None)
-    return QuestionFacts(judgement=judgement_of(q, metric, yesno or form == "yesno"),metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
+    judgement = judgement_of(q, metric, yesno or form == "yesno")
+    if judgement is None and metric is None and line_item is None and (implied := implied_metric(q)):
+        # a judgement's measure named by its own words ("operating profitability", "Acme's margins")
+        judgement = judgement_of(q, implied, yesno or form == "yesno")
+        metric = implied if judgement is not None else None
+    return QuestionFacts(judgement=judgement, metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
         ranking=ranking, form=form, form_nouns=list(form_nouns(q, form)),
         words=word_forms(q),
         text=text, head=head, years=years, periods=named_periods, dates=dates, month_quarters=periods.month_quarters(q),

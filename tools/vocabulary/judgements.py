@@ -68,6 +68,8 @@ class Judgement:
     direction: str = ""
     needs_named: bool = False
     tests: tuple[Test, ...] = ()
+    worse: bool = False
+    """A trend read the other way: Yes when the latest year is worse ("is its margin getting worse?")."""
 
 
 def _test(name: str, spec: dict) -> Test:
@@ -93,7 +95,8 @@ def _load() -> dict[str, Judgement]:
             raise ValueError(f"judgement catalog entry {name!r}: a level judgement needs tests, a mode level or trend")
         out[name] = Judgement(name=name, yes=spec["yes"], no=spec["no"], mode=cast(Mode, mode),
                               asks=tuple(re.compile(p, re.I) for p in spec.get("asks", ())),
-                              direction=spec.get("direction", ""), needs_named=spec.get("needs") == NAMED, tests=tests)
+                              direction=spec.get("direction", ""), needs_named=spec.get("needs") == NAMED, tests=tests,
+                              worse=spec.get("reads", "better") == "worse")
     return out
 
 

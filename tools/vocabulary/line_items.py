@@ -55,7 +55,7 @@ def _items() -> dict[str, LineItem]:
     items = [
         L("revenue", "total revenue", "income",
           (r"total (?:net )?revenues?(?: and other income)?", r"(?:total )?net revenues?", r"total net sales(?: and revenue)?",
-           r"net sales(?: and revenues?)?", r"revenues?", r"(?:net )?operating revenues?", r"total revenues?, net",
+           r"net sales(?: and revenues?)?", r"revenues?", r"(?:total )?(?:net )?operating revenues?", r"total revenues?, net",
            r"sales to customers", r"revenues?, net", r"net sales and operating revenues", r"sales"),
           (r"\b(?:total |net )?revenues?\b", r"\bnet sales\b", r"\btop ?line\b", r"\bsales\b"),
           exclude=(r"cost of", r"per share", r"deferred", r"unearned", r"%", r"percent", r"growth")),

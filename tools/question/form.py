@@ -31,8 +31,11 @@ __all__ = ["answer_form", "form_nouns"]
 
 # a workforce's or a store count's size is its count ("total workforce size", "the size of its workforce")
 _COUNTED = "|".join(w for w in (*WORKFORCE, *same_as("stores"), "stores") if " " not in w)
+# "total employees" is their count, not a cost of them ("total employee compensation" is a figure)
+_TOTAL_COUNTED = rf"\btotal\s+(?:number\s+of\s+)?(?:{_COUNTED})\b(?!\s+(?:compensation|costs?|benefits?|expenses?|pay))"
 _COUNT = re.compile(r"(?i)\bhow many\b|\bnumber of\b|\b[a-z]+ count\b|\bheadcount\b|"
-                    rf"\b(?:{_COUNTED})\s+size\b|\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?(?:{_COUNTED})\b")
+                    rf"\b(?:{_COUNTED})\s+size\b|\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?(?:{_COUNTED})\b|"
+                    rf"{_TOTAL_COUNTED}")
 _DATE = re.compile(r"(?i)^\s*(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
                    r"as of what date\b|since (?:when|what (?:date|year|month)|which year)\b)"
                    # an event's date asked without a question word: "<company> merger closing date?"
@@ -93,7 +96,11 @@ _MEASURE_NOUN = re.compile(r"(?i)(?:revenues|sales|earnings|expenses|costs|asset
 # "152,700 employees"; "store count" / "2,858 stores"): `vocabulary.synonyms`
 _NOUN_AFTER = re.compile(r"(?i)\b(?:how many|number of)\s+(?:(?:full|part)-time\s+(?:and\s+(?:full|part)-time\s+)?|total\s+|"
                          r"retail\s+|active\s+)?([a-z][a-z-]+)")
-_NOUN_BEFORE = re.compile(rf"(?i)\b([a-z]+)\s+count\b|\b({_COUNTED})\s+size\b")
+_NOUN_BEFORE = re.compile(rf"(?i)\b([a-z]+)\s+count\b|\b({_COUNTED})\s+size\b|\btotal\s+({_COUNTED})\b")
+# the words after "how many" / "number of" up to the counted noun: a company's name may come first ("the number
+# of Acme Foods stores"): the noun is the first word of a class the filings count in (`vocabulary.synonyms`), else the
+# first plural word, else the first word
+_AFTER_WORDS = re.compile(r"(?i)\b(?:how many|number of)\s+((?:[\w.&'’-]+\s+){0,4}[\w.&'’-]+)")
 # the size of a workforce is its count ("Lockheed's total workforce size", "the size of its workforce")
 _SIZE_OF = re.compile(rf"(?i)\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?({_COUNTED})\b()")
 
@@ -166,9 +173,24 @@ def form_nouns(text: str, form: str) -> tuple[str, ...]:
     if form != "count":
         return ()
     m = _NOUN_AFTER.search(text) or _NOUN_BEFORE.search(text) or _SIZE_OF.search(text)
-    noun = ((m.group(1) or m.group(2)).lower() if m else "headcount" if re.search(r"(?i)headcount", text) else "")
+    noun = (next(g for g in m.groups() if g).lower() if m else "headcount" if re.search(r"(?i)headcount", text) else "")
+    if m is not None and m.re is _NOUN_AFTER:
+        noun = _counted_noun(text) or noun
     if noun == "employee":
         noun = "employees"
     if not noun:
         return ()
     return tuple(dict.fromkeys((noun, noun.rstrip("s"), *same_as(noun))))
+
+
+def _counted_noun(text: str) -> str:
+    """The noun "how many" / "number of" counts, past a company's name before it ("number of Acme Foods stores" ->
+    'stores'): the first of the next five words that is a word filings count in (`_COUNTED`), else the first plural
+    one (four letters or more: not "us"), else ''."""
+    m = _AFTER_WORDS.search(text)
+    if not m:
+        return ""
+    words = [w.lower().strip(".,;:?()'’") for w in m.group(1).split()]
+    counted = set(_COUNTED.split("|"))
+    return next((w for w in words if w in counted), "") or next(
+        (w for w in words if len(w) >= 4 and w.endswith("s") and not w.endswith("ss") and w.isalpha()), "")

@@ -22,6 +22,7 @@ from finrag.state.question import QuestionFacts
 from finrag.state.schema import RetrievedChunk
 from finrag.tools.retrieval.vocabulary import SENTENCE_END, STOPWORDS, stem
 from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, CUSTOMER_SHAPE_WORDS, answer_piece
+from finrag.tools.vocabulary.dates import MONTH_TOKENS
 from finrag.tools.vocabulary.synonyms import same_as
 
 __all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "as_context", "form_evidence", "topic_of", "unread_chunks"]
@@ -37,13 +38,14 @@ MIN_COVER = 0.5  # the share of the topic a sentence must speak of
 
 
 def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
-    """The keywords a sentence answering the question speaks of (see the module docstring)."""
+    """The keywords a sentence answering the question speaks of (see the module docstring); a month names the
+    period asked ("headcount dec 2021"), as a year does, not what the sentence speaks of ("may" is a verb)."""
     noun_stems = {stem(w.lower()) for noun in nouns for w in noun.split()}
     shape = CUSTOMER_SHAPE_WORDS if "customer" in nouns else frozenset()  # a customer's rank and share: its shape
     out = []
     for k in keywords:
         low = k.lower().removesuffix("'s").removesuffix("’s")
-        if (low in STOPWORDS or low in _FORM_WORDS or low in shape or any(ch.isdigit() for ch in low) or len(low) < 2
+        if (low in STOPWORDS or low in _FORM_WORDS or low in MONTH_TOKENS - {"may"} or low in shape or any(ch.isdigit() for ch in low) or len(low) < 2
                 or stem(low) in noun_stems or low in out):
             continue
         out.append(low)
@@ -75,7 +77,7 @@ class TopicCover:
     def __call__(self, text: str) -> float:
         if not self.probes:
             return 1.0
-        low = text.lower()
+        low = " ".join(text.lower().split())  # PDF text writes no-break spaces between words ("around \xa0the")
         return sum(1 for p in self.probes if p.search(low)) / len(self.probes)
 
 

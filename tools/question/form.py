@@ -36,15 +36,19 @@ _TOTAL_COUNTED = rf"\btotal\s+(?:number\s+of\s+)?(?:{_COUNTED})\b(?!\s+(?:compen
 _COUNT = re.compile(r"(?i)\bhow many\b|\bnumber of\b|\b[a-z]+ count\b|\bheadcount\b|"
                     rf"\b(?:{_COUNTED})\s+size\b|\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?(?:{_COUNTED})\b|"
                     rf"{_TOTAL_COUNTED}")
-_DATE = re.compile(r"(?i)^\s*(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
-                   r"as of what date\b|since (?:when|what (?:date|year|month)|which year)\b)"
+_OPENING = r"(?:[^,?]{3,60}(?:,|\s[-–—:]|:)\s*)?"  # a short opening phrase: "Acme FY2024 10-K: ", "Acme FY21 - "
+_DATE = re.compile(r"(?i)^\s*" + _OPENING +  # "Acme FY2024 10-K: since when"
+                   r"(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
+                   r"as of what date\b|since (?:when|what (?:date|year|month)|which year)\b|"
+                   # a tenure asked by its length is asked by its start: "how long has X audited Acme" / "since 1921"
+                   r"how long (?:has|have|had)\b)"
                    # an event's date asked without a question word: "<company> merger closing date?"
                    r"|^(?!\s*(?:what|which|how|who|why|where|is|are|was|were|does|did|do)\b)[^?]*"
                    r"\b(?!(?:that|this|the|a|an|such|any|each)\s)[a-z]{3,}\s+(?:date|day)\s*\??\s*$")
 # one name asked for: "who is/was/signed ...", "which firm ..." ("who are the customers" asks for a list)
-_WHO = re.compile(r"(?i)^\s*(?:who (?:is|was|signed|audits|audited|serves|served|leads|led|heads|headed)\b|"
+_WHO = re.compile(r"(?i)^\s*" + _OPENING + r"(?:who\b(?!\s+(?:are|were)\b)|"  # "who became ...", "who signed ..."; "who are" asks a list
                   r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive|company|entity|buyer|acquirer|"
-                  r"purchaser|bank|director|officer)\b|"
+                  r"purchaser|bank|director|officer|customer)\b(?!s)|"
                   r"what (?:is|was) the name of\b|name the (?:auditor|ceo|cfo|chief)\b)")
 # one thing named by its kind: "What city is Apple headquartered in?", "Which exchange is META's stock listed on?",
 # "Which foundry did AMD ...": a singular noun after "which"/"what", then a verb; not a figure's noun ("what
@@ -87,7 +91,9 @@ _LIST = re.compile(
     rf"^\s*(?:which|what)\s+(?:(?:of\s+)?[\w.&'’-]+(?:'s|’s)\s+)?{_NOUN}\s+(?:did|does|do|has|have|had|are|were|was|is|"
     rf"make up|comprise)\b|"
     rf"^\s*(?:who|what|which)\s+(?:are|were)\s+(?:the\s+)?(?:(?:[\w.&-]+\s+){{0,3}}[\w.&-]+(?:'s|’s|s'|s’)\s+)?{_NOUN}|"
-    rf"^[^?]*?\b(?:reportable|operating|business) {_NOUN}\s*(?:\?|\b(?:19|20)\d\d\b|\(|$)")
+    # a noun phrase that names the list and its period: "Acme reportable segments in the 2020 10-K", "acme segments fy2020"
+    rf"^[^?]*?\b(?:(?:reportable|operating|business) {_NOUN}|(segments|divisions))\s*"
+    rf"(?:\?|\b(?:fy|cy)?\s*'?(?:19|20)?\d\d\b|\(|$|(?:in|of|for|per|as of)\s+(?:the\s+|its\s+|fiscal\s+|fy\s*)?(?:19|20)\d\d\b)")
 # a list's noun is a thing, not the figure of a measure ("what were the total revenues": one figure)
 _MEASURE_NOUN = re.compile(r"(?i)(?:revenues|sales|earnings|expenses|costs|assets|liabilities|margins|rates|ratios|"
                            r"flows|amounts|figures|totals|values|numbers|years|periods|days|months|quarters|"

@@ -8,7 +8,8 @@ a chunk holds evidence when one of its sentences holds an answer of the question
 (`vocabulary.answer_shapes.answer_piece`) and speaks of the question's topic (`topic_of`: its keywords without the
 company's words, the years and the words that ask the form itself: "how", "many", the asked noun; `TopicCover`:
 a word or its derivation). The best
-`limit` such chunks not in the context yet join it, best first: a sentence covering more of the topic, then one
+`limit` such chunks not in the context yet join it, best first: for a tenure asked ("since what year has X been its
+auditor") a sentence that says since when ("since 2002"), then a sentence covering more of the topic, then one
 naming an asked year, then the earlier chunk. A question whose topic is only its form ("Meta's headcount at the end
 of 2024") takes the sentences that state the form with the asked year, if any.
 """
@@ -21,7 +22,13 @@ from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.state.schema import RetrievedChunk
 from finrag.tools.retrieval.vocabulary import SENTENCE_END, STOPWORDS, stem
-from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, CUSTOMER_SHAPE_WORDS, answer_piece
+from finrag.tools.vocabulary.answer_shapes import (
+    ANSWER_FORMS,
+    CUSTOMER_SHAPE_WORDS,
+    answer_piece,
+    asks_since,
+    since_date,
+)
 from finrag.tools.vocabulary.dates import MONTH_TOKENS
 from finrag.tools.vocabulary.synonyms import same_as
 
@@ -29,7 +36,7 @@ __all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "as_context", "form_evidenc
 
 # the words that ask a count, a date or a name, not what it is of
 _FORM_WORDS = frozenset((
-    "how", "many", "much", "number", "count", "size", "headcount", "total", "roughly", "approximately", "about", "when",
+    "how", "many", "much", "long", "since", "early", "late", "mid", "number", "count", "size", "headcount", "total", "roughly", "approximately", "about", "when",
     "date", "day", "month", "year", "years", "fiscal", "fy", "who", "whom", "which", "what", "name", "named",
     "end", "ended", "ending", "as", "of", "per", "according", "report", "form", "filing", "10-k", "10-q", "10",
     "k", "q", "latest", "current", "currently", "work", "works", "worked", "working", "employ", "employs",
@@ -92,6 +99,7 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
     topic = topic_of(keywords, nouns)
     cover = TopicCover(topic)
     years = [str(y) for y in facts.years_written]
+    tenure = facts.form == "date" and asks_since(facts.text)  # "since what year ...": a sentence "... since 2002" first
     found: list[tuple[float, int, int, RetrievedChunk]] = []
     for doc in doc_ids:
         for place, chunk in unread_chunks(store, doc, contexts):
@@ -103,12 +111,12 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
                 cov = cover(sentence)
                 if cov < MIN_COVER:
                     continue
-                key = (cov, int(any(y in sentence for y in years)))
+                key = (int(tenure and since_date(sentence)), cov, int(any(y in sentence for y in years)))
                 best = key if best is None or key > best else best
             if best is not None:
-                found.append((best[0], best[1], -place, chunk))
-    found.sort(key=lambda t: (-t[0], -t[1], -t[2]))
-    return [as_context(chunk) for _cov, _year, _place, chunk in found[:limit]]
+                found.append((*best, -place, chunk))
+    found.sort(key=lambda t: (-t[0], -t[1], -t[2], -t[3]))
+    return [as_context(chunk) for *_key, chunk in found[:limit]]
 
 
 def unread_chunks(store: IndexReader, doc_id: str, contexts: Sequence[dict]) -> Iterator[tuple[int, RetrievedChunk]]:

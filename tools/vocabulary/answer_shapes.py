@@ -26,7 +26,8 @@ from typing import Optional
 
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 
-__all__ = ["ANSWER_FORMS", "CUSTOMER_SHAPE_WORDS", "PLACE_KINDS", "answer_piece", "period_date", "whole_count"]
+__all__ = ["ANSWER_FORMS", "CUSTOMER_SHAPE_WORDS", "PLACE_KINDS", "answer_piece", "asks_since", "period_date", "since_date",
+           "whole_count"]
 
 ANSWER_FORMS = ("count", "date", "name")
 # the kinds of a place a name question asks ("what city", "where ... headquartered"): its answer is a place
@@ -107,6 +108,22 @@ def period_date(form: str, unit: str) -> float:
     unit = " ".join(unit.split())
     m = _A_DATE.search(unit)
     return 0.15 if m and _PERIOD_DATE.search(unit[max(0, m.start() - 12): m.start()]) else 0.0
+
+
+# a tenure asked: since when, since what year, how long has/have (an auditor, an officer, a dividend paid)
+_ASKS_SINCE = re.compile(r"(?i)\bsince (?:when|what|which)\b|\bhow long (?:has|have|had)\b")
+# a tenure stated: "We have served as the Company's auditor since 2002", "has paid dividends since March 1987"
+_SINCE = re.compile(rf"(?i)\bsince (?:(?:{MONTH_WORDS})\.? (?:\d{{1,2}},? )?)?(?:19|20)\d\d\b")
+
+
+def asks_since(question: str) -> bool:
+    """Does the question ask when a tenure began ("Since what year has X been ...", "how long has X audited ...")?"""
+    return _ASKS_SINCE.search(question) is not None
+
+
+def since_date(unit: str) -> bool:
+    """Does `unit` state when a tenure began ("... auditor since 2002", "since March 1987")?"""
+    return _SINCE.search(" ".join(unit.split())) is not None
 
 
 def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[str] = frozenset(),

@@ -28,6 +28,9 @@ _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _LABEL = re.compile(r"[A-Za-z]{3}")
 
 
+_BULLETS = re.compile(r"\s*[•\u2022●▪]\s*")
+
+
 @functools.lru_cache(maxsize=4096)  # pure, and read for every context chunk of every question: remembered
 def _units(text: str, window: bool = False) -> tuple[str, ...]:
     """Candidate answer units: sentences (PDF lines re-joined) and table rows.
@@ -39,7 +42,8 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
     before its first sentence end and after its last are pieces of sentences ("Loss from operations were
     benefits of $811 million", issue 34 case 11) and are not offered; the neighbouring chunk, which overlaps
     this one, holds them whole. Page furniture (page numbers, "Table of Contents", trademark marks, running
-    footers: `furniture.without_furniture`) is no part of any unit.
+    footers: `furniture.without_furniture`) is no part of any unit. A run of bullets too long for one unit (a
+    summary whose items end in semicolons) is cut into its bullets.
     """
     lines = [ln.strip() for ln in without_furniture(text).splitlines()]
     # a table's row ("Products | 37.2% | 36.5%") is no part of a sentence: the prose between rows is read apart
@@ -56,6 +60,10 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
         if runs[-1] and not re.search(r"[.!?;]\W*$", parts[-1][-1] if parts[-1] else "."):
             parts[-1] = parts[-1][:-1]
     sentences = [sent for part in parts for sent in part]
+    # a bulleted summary whose items end in semicolons reads as one sentence too long to be a unit: its bullets are
+    # ("• Gross margin percentage decreased seven basis points, driven primarily by ...;")
+    sentences = [piece for sent in sentences
+                 for piece in (_BULLETS.split(sent) if len(sent.strip()) > 600 else (sent,))]
     units = [s.strip() for s in sentences if 25 <= len(s.strip()) <= 600]
     for i, line in enumerate(lines):
         if not _LABEL.search(line) or len(line) > 160:

@@ -30,6 +30,9 @@ __all__ = ["list_answer", "list_evidence", "listed_items"]
 
 _INTRO = re.compile(r"(?i)(?::|[—–]|\b(?:are|were|include|includes|included|including|consist(?:s|ed)? of|comprise[sd]?|"
                     r"comprising|as follows|namely|such as|is comprised of|are comprised of)\b:?)\s*")
+# a colon after a short clause that describes the counted noun ("four business segments organized based on the
+# nature of products and services offered: A, B, ...")
+_LATE_COLON = re.compile(r"[^.:;]{0,100}:\s*")
 _APPOSITION = re.compile(r"\s*,\s*(?=[A-Z])")
 _DESCRIBED = re.compile(r",?\s+(?:which|that|including)\b|[—–:;]|(?<=[a-z)\]])\.(?=\s|$)")
 _SEPARATOR = re.compile(r"\s*(?:;|,|•)\s*(?:and\s+|or\s+)?")
@@ -54,7 +57,8 @@ def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[
             rest = text[m.end():]
             said = _HOW_MANY.search(text[max(0, m.start() - 40): m.start()])
             # items in apposition to a noun that says how many ("two reportable segments, Flexibles and Rigid Packaging")
-            intro = _INTRO.search(rest[:60]) or (_APPOSITION.match(rest) if said else None)
+            intro = (_INTRO.search(rest[:60]) or (_APPOSITION.match(rest) if said else None)
+                     or (_LATE_COLON.match(rest) if said else None))
             if intro is None:
                 continue
             most = _COUNT.get(said.group(1).lower(), int(said.group(1)) if said.group(1).isdigit() else 99) if said else 99
@@ -126,12 +130,11 @@ def list_answer(question: str, nouns: tuple[str, ...], keywords: list[str], cont
     for rank, ctx in enumerate(contexts):
         text = " ".join(without_furniture(str(ctx.get("text") or "")).split())
         for sentence, items, counted in listed_items(text, nouns):
-            candidates.append((counted, coverage(sentence) + 0.02 * (len(contexts) - rank) / len(contexts), rank,
-                               sentence, items, ctx))
+            candidates.append((counted, coverage(sentence), rank, sentence, items, ctx))
     if not candidates:
         return ""
     # one that says how many, then covers the question best, then spells its items out ("Missiles and Fire Control
-    # (MFC)" says more than "MFC"), then the earliest context
+    # (MFC)" says more than "MFC", whatever the contexts' order), then the earliest context
     candidates.sort(key=lambda t: (not t[0], -round(t[1], 1), -len(" ".join(t[4])), t[2]))
     _counted, _s, _r, sentence, items, ctx = candidates[0]
     return f"{'; '.join(items)} (the filing: \"{quote(sentence)}\") {context_label(ctx)}"

@@ -117,6 +117,7 @@ def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] =
     company = _asked_company(question, contexts) - {"gross", "net", "operating"}
     # its first sentence ("If X is not useful, say so" is no topic), in the filing's words ("buy back": "repurchase")
     asked = filing_words(re.split(r"\?\s+(?=\S)", question.strip())[0])
+    asked = re.sub(r"(?i)\b(full|part)\s+time\b", r"\1-time", asked)  # "full time" is written "full-time"
     # "in early 2022", "by mid-2021", "late FY2020": the period asked, as its year is
     asked = re.sub(r"(?i)\b(?:early|late|mid)[\s-]+(?=(?:fy|cy)?\s*'?(?:19|20)?\d\d\b)", " ", asked)
     out: list[str] = []

@@ -104,8 +104,7 @@ _NOUN_AFTER = re.compile(r"(?i)\b(?:how many|number of)\s+(?:(?:full|part)-time\
                          r"retail\s+|active\s+)?([a-z][a-z-]+)")
 _NOUN_BEFORE = re.compile(rf"(?i)\b([a-z]+)\s+count\b|\b({_COUNTED})\s+size\b|\btotal\s+({_COUNTED})\b")
 # the words after "how many" / "number of" up to the counted noun: a company's name may come first ("the number
-# of Acme Foods stores"): the noun is the first word of a class the filings count in (`vocabulary.synonyms`), else the
-# first plural word, else the first word
+# of Acme Foods stores"): the noun is the first word of a class the filings count in (`vocabulary.synonyms`)
 _AFTER_WORDS = re.compile(r"(?i)\b(?:how many|number of)\s+((?:[\w.&'’-]+\s+){0,4}[\w.&'’-]+)")
 # the size of a workforce is its count ("Lockheed's total workforce size", "the size of its workforce")
 _SIZE_OF = re.compile(rf"(?i)\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?({_COUNTED})\b()")
@@ -191,12 +190,12 @@ def form_nouns(text: str, form: str) -> tuple[str, ...]:
 
 def _counted_noun(text: str) -> str:
     """The noun "how many" / "number of" counts, past a company's name before it ("number of Acme Foods stores" ->
-    'stores'): the first of the next five words that is a word filings count in (`_COUNTED`), else the first plural
-    one (four letters or more: not "us"), else ''."""
+    'stores', "number of full time employees" -> 'employees'): the first of the next five words that is a word
+    filings count a workforce or stores in (`_COUNTED`), else '' (the first word is then the noun: a product's or
+    a brand's name, "how many Zeta Cloud subscribers", must be written by the answer's sentence)."""
     m = _AFTER_WORDS.search(text)
     if not m:
         return ""
     words = [w.lower().strip(".,;:?()'’") for w in m.group(1).split()]
     counted = set(_COUNTED.split("|"))
-    return next((w for w in words if w in counted), "") or next(
-        (w for w in words if len(w) >= 4 and w.endswith("s") and not w.endswith("ss") and w.isalpha()), "")
+    return next((w for w in words if w in counted), "")

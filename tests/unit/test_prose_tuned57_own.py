@@ -181,3 +181,18 @@ def test_a_bulleted_summary_too_long_for_one_unit_is_read_by_its_bullets():
                         "company's operations" for i in range(8))
     units = _units(f"Highlights for 2023 included: {bullets}.")
     assert any(u.startswith("Item 3 increased 3%") for u in units), units
+
+
+def test_a_label_attributed_to_someone_is_no_change_s_cause():
+    question = "What drove Widgetco's operating margin change in 2023?"
+    ctx = [_ctx("Operating income margin and earnings per share attributable to Widgetco common shareholders:", page=20),
+           _ctx("Business segment operating income margins decreased year-on-year due to higher litigation costs.",
+                page=21)]
+    answer = drivers_answer(question, ["operating", "margin"], ctx, read_question(question), frozenset({"widgetco"}))
+    assert answer.startswith("Due to higher litigation costs"), answer
+
+
+def test_a_named_party_is_not_who_opens_a_bare_who_question():
+    # "who bought ..." stays an open question (a buyer's name has no legal form to read it by)
+    assert read_question("Who bought Widgetco's snack brands in 2022?").form != "name"
+    assert read_question("Per Widgetco's 2023 8-K, which director retired?").form != "name"

@@ -123,10 +123,13 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         opening = quote(before or unit)[:40]
         fit += 0.1 * of_measure(opening) if any(w[:5] in opening.lower() for w in measure) else 0.0
         fit -= 0.2 if _qualified(stated, measure, question) else 0.0
+        # a change stated before the causes ("margins decreased ... due to"), not a label that is attributed to someone
+        # ("Operating income margin and earnings per share attributable to common shareholders")
+        fit -= 0.3 if not _CHANGED.search(f"{before} {stated}") else 0.0
         fit -= 0.3 if states_intention(stated, question, measure) else 0.0  # an outlook is no past change's cause
         # a line cut mid-sentence after the whole sentence that holds it (not a whole sentence of causes that the
         # chunk's next sentence follows, cut: "... due to an increase in customer incentives. Las Vegas Strip")
-        fit -= 0.2 if _ends_cut(unit) and not _WHOLE_BEFORE.search(unit[CAUSE.search(unit).end():]) else 0.0
+        fit -= 0.2 if _ends_cut(unit) and not _WHOLE_BEFORE.search(_after_cause(unit)) else 0.0
         # the change the question states ("net sales fell ~5%") is the one whose causes it asks: "decreased 4.9%"
         fit += 0.3 if sizes and any(_near(p, q) for p in _percents(f"{before} {stated}") for q in sizes) else 0.0
         candidates.append((subject + fit, s, rank, unit, causes, ctx))
@@ -249,7 +252,16 @@ def _causes_of(unit: str, of_measure: Callable[[str], float], before: str = "") 
     return subject, causes.rstrip("."), unit[: marker.start()]  # a bullet after the causes begins another statement
 
 
+_CHANGED = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|gr[eo]w\w*|ris[ei]\w*|rose|declin\w*|fell|fall\w*|drop\w*|"
+                      r"higher|lower|improv\w*|contract\w*|reduc\w*|chang\w*|impact\w*|affect\w*|benefit\w*|"
+                      r"offset|up|down|expan\w*|deteriorat\w*)\b|\d\s*(?:%|percent|basis points)")
 _WHOLE_BEFORE = re.compile(r"[a-z0-9)%][.!?]\s+[A-Z]")  # a sentence's end, then the next one's start
+
+
+def _after_cause(unit: str) -> str:
+    """The text of `unit` after its cause marker (all of it without one)."""
+    m = CAUSE.search(unit)
+    return unit[m.end():] if m else unit
 
 
 def _clause_before(text: str) -> str:

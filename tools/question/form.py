@@ -46,7 +46,10 @@ _DATE = re.compile(r"(?i)^\s*" + _OPENING +  # "Acme FY2024 10-K: since when"
                    r"|^(?!\s*(?:what|which|how|who|why|where|is|are|was|were|does|did|do)\b)[^?]*"
                    r"\b(?!(?:that|this|the|a|an|such|any|each)\s)[a-z]{3,}\s+(?:date|day)\s*\??\s*$")
 # one name asked for: "who is/was/signed ...", "which firm ..." ("who are the customers" asks for a list)
-_WHO = re.compile(r"(?i)^\s*" + _OPENING + r"(?:who\b(?!\s+(?:are|were)\b)|"  # "who became ...", "who signed ..."; "who are" asks a list
+# one name asked for after its topic set off by a dash or a colon ("Acme FY21 - which customer ...")
+_WHO = re.compile(r"(?i)^\s*(?:[^,?]{3,60}(?:\s[-–—:]|:)\s*)?"
+                  r"(?:who (?:is|was|signed|audits|audited|serves|served|leads|led|heads|headed|became|becomes|succeeded|"
+                  r"replaced)\b|"
                   r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive|company|entity|buyer|acquirer|"
                   r"purchaser|bank|director|officer|customer)\b(?!s)|"
                   r"what (?:is|was) the name of\b|name the (?:auditor|ceo|cfo|chief)\b)")

@@ -100,10 +100,10 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
     cover = TopicCover(topic)
     years = [str(y) for y in facts.years_written]
     tenure = facts.form == "date" and asks_since(facts.text)  # "since what year ...": a sentence "... since 2002" first
-    found: list[tuple[float, int, int, RetrievedChunk]] = []
+    found: list[tuple[int, float, int, int, RetrievedChunk]] = []
     for doc in doc_ids:
         for place, chunk in unread_chunks(store, doc, contexts):
-            best = None
+            best: tuple[int, float, int] | None = None
             lines = [ln for ln in chunk.text.splitlines() if 20 <= len(ln) <= 300]  # a table's row: a name, age, title
             for sentence in [*SENTENCE_END.split(" ".join(chunk.text.split())), *lines]:
                 if len(sentence) > 600 or answer_piece(facts.form, sentence, nouns, own) is None:
@@ -116,7 +116,7 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
             if best is not None:
                 found.append((*best, -place, chunk))
     found.sort(key=lambda t: (-t[0], -t[1], -t[2], -t[3]))
-    return [as_context(chunk) for *_key, chunk in found[:limit]]
+    return [as_context(t[4]) for t in found[:limit]]
 
 
 def unread_chunks(store: IndexReader, doc_id: str, contexts: Sequence[dict]) -> Iterator[tuple[int, RetrievedChunk]]:

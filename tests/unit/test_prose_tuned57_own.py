@@ -196,3 +196,12 @@ def test_a_named_party_is_not_who_opens_a_bare_who_question():
     # "who bought ..." stays an open question (a buyer's name has no legal form to read it by)
     assert read_question("Who bought Widgetco's snack brands in 2022?").form != "name"
     assert read_question("Per Widgetco's 2023 8-K, which director retired?").form != "name"
+
+
+def test_a_count_s_change_is_asked_by_its_counts_and_a_cut_number_opens_no_unit():
+    from finrag.tools.answering.prose import cut_short
+    assert cut_short("5 Outlet Centers in fiscal 2024.") == 0.1 and cut_short("We had 812 stores.") == 0.0
+    question = "Was there any change in the number of Widgetco stores between 2022 and 2023?"
+    ctx = [_ctx("As of December 31, 2023, we operated 812 stores, compared with 790 stores a year earlier.", page=7)]
+    answer = offline_answer(question, ["change", "stores"], ctx, None, read_question(question), frozenset({"widgetco"}))
+    assert answer.startswith("As of December 31, 2023, we operated 812 stores"), answer

@@ -33,11 +33,15 @@ from finrag.tools.vocabulary.answer_shapes import answer_piece, asks_since, peri
 __all__ = ["cut_short", "form_answer", "prose_answer"]
 
 
+_CHANGE_WORDS = frozenset(("change", "changes", "changed", "difference", "increase", "increased", "decrease",
+                           "decreased", "between"))
+
+
 def cut_short(unit: str) -> float:
-    """0.1 when `unit` opens in the middle of a sentence (its first word lower case, or a conjunction: the chunk
-    began there, so its subject and what it enumerates "respectively" are lost); 0.0 otherwise."""
+    """0.1 when `unit` opens in the middle of a sentence (its first word lower case, a conjunction, or a number
+    before a capitalised word, "5 Outlet Centers in fiscal 2024.": the chunk began there, so its subject and what it enumerates "respectively" are lost); 0.0 otherwise."""
     head = unit.lstrip(" \t\n•●-–—")
-    return 0.1 if re.match(r"(?:[a-z]|(?:and|or|but|respectively)\b)", head) else 0.0
+    return 0.1 if re.match(r"(?:[a-z]|(?:and|or|but|respectively)\b|\d[\d,.]* [A-Z])", head) else 0.0
 
 
 def prose_answer(question: str, keywords: list[str], contexts: list[dict], company_words: frozenset[str] = frozenset(),
@@ -84,7 +88,9 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         company = company | company_words(question, contexts)
     if form == "count" and not nouns:
         return ""
-    topic = topic_of(topic_words(question, contexts, also_drop=company), nouns)
+    # a count's change is asked by its counts ("any change in the number of stores"): no sentence writes "change"
+    drop = company | (_CHANGE_WORDS if form == "count" else frozenset())
+    topic = topic_of(topic_words(question, contexts, also_drop=drop), nouns)
     # a date question whose topic is its frame asks the fiscal year's end: of a year it names ("FY2017 end date"),
     # that year's end date answers, a period's end; of none, or in the present ("When does its fiscal year end?
     # (FY2019 10-K)": the year names the filing), the sentence that says when its years end

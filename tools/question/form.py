@@ -2,18 +2,21 @@
 
 A question's words say what its answer is, whatever the company or the measure:
 
-* `count` ("how many employees", "headcount", "number of stores"): a number with its noun;
-* `date` ("when", "on what date", "in which year", "since what year", or an event's date asked without a question
-  word: "Acme merger closing date?"): a date;
+* `count` ("how many employees", "headcount", "number of stores", "total employees"): a number with its noun (past
+  a company's name: "number of Acme Foods stores" counts stores);
+* `date` ("when", "on what date", "in which year", "since what year", "how long has", also after a short opening
+  phrase, "Acme FY2024 10-K: since when ...", or an event's date asked without a question word: "Acme merger closing
+  date?"): a date;
 * `name` ("who is the auditor", "which firm", "what city is ... headquartered in", "which exchange is ... listed
-  on", "LMT's biggest customer"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
+  on", "LMT's biggest customer", "Acme FY21 - which customer is over 10% of sales"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
   "customer" (the answer is the party a share of sales is from);
 * `drivers` ("what drove", "why", "the primary reasons for", "due to what", "<measure> growth driver",
   "<measure> growth - drivers?"): the causes of a change, whatever the
   measure ("why did the employee count fall" asks the causes, not the count);
 * `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", not an either-or, not "Could you list"): Yes
   or No and the sentence that decides it;
-* `list` ("what are the reportable segments", "list the major products", "which brands does it sell"): the items;
+* `list` ("what are the reportable segments", "list the major products", "which brands does it sell", "acme segments
+  fy2020"): the items;
 * `''`: another form (a figure, a ranking, an open question).
 
 `answer_form(text, figure=...)` reads it once for `QuestionFacts.form`; `form_nouns(text, form)` the words the

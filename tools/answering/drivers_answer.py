@@ -32,14 +32,17 @@ from finrag.state.question import QuestionFacts
 from finrag.tools.answering.extractive import context_label, covered_units
 from finrag.tools.answering.prose_units import period_fit, quote, repeats, topic_words
 from finrag.tools.answering.yesno_answer import states_intention
-from finrag.tools.retrieval.vocabulary import KeywordCoverage
+from finrag.tools.retrieval.vocabulary import STOPWORDS, KeywordCoverage
 
 __all__ = ["ASKING", "CAUSE", "MeasureCoverage", "drivers_answer"]
 
+# an adverb may stand inside the marker as well as before it: "driven primarily by", "due mainly to"
+_ADVERB = r"(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly|in large part)"
 CAUSE = re.compile(
     r"(?i)\b(?:(?:primarily|mainly|largely|partly|partially|principally|substantially|mostly)\s+)?"
-    r"(?:driven by|due (?:primarily |mainly |largely |principally |in part |partly )?to|as a result of|resulting from|"
-    r"result(?:ed|s)? from|attributable to|attributed to|caused by|because of|reflect(?:s|ed|ing)|owing to|"
+    rf"(?:driven (?:{_ADVERB} )?by|due (?:{_ADVERB} |in part )?to|as a result of|resulting (?:{_ADVERB} )?from|"
+    rf"result(?:ed|s)? (?:{_ADVERB} )?from|attributable (?:{_ADVERB} )?to|attributed (?:{_ADVERB} )?to|"
+    rf"caused (?:{_ADVERB} )?by|because of|reflect(?:s|ed|ing)|owing to|"
     r"led by|on account of|associated with higher|associated with lower|benefit+ed from)\b")
 # words of asking for causes and of a change, which every sentence of a change holds or none does
 ASKING = frozenset(("why", "drove", "drive", "drives", "driven", "driver", "drivers", "caused", "cause", "causes",
@@ -120,8 +123,13 @@ def drivers_answer(question: str, keywords: list[str], contexts: list[dict], fac
         opening = quote(before or unit)[:40]
         fit += 0.1 * of_measure(opening) if any(w[:5] in opening.lower() for w in measure) else 0.0
         fit -= 0.2 if _qualified(stated, measure, question) else 0.0
+        # a change stated before the causes ("margins decreased ... due to"), not a label that is attributed to someone
+        # ("Operating income margin and earnings per share attributable to common shareholders")
+        fit -= 0.3 if not _CHANGED.search(f"{before} {stated}") else 0.0
         fit -= 0.3 if states_intention(stated, question, measure) else 0.0  # an outlook is no past change's cause
-        fit -= 0.2 if _ends_cut(unit) else 0.0  # a line cut mid-sentence after the whole sentence that holds it
+        # a line cut mid-sentence after the whole sentence that holds it (not a whole sentence of causes that the
+        # chunk's next sentence follows, cut: "... due to an increase in customer incentives. Las Vegas Strip")
+        fit -= 0.2 if _ends_cut(unit) and not _WHOLE_BEFORE.search(_after_cause(unit)) else 0.0
         # the change the question states ("net sales fell ~5%") is the one whose causes it asks: "decreased 4.9%"
         fit += 0.3 if sizes and any(_near(p, q) for p in _percents(f"{before} {stated}") for q in sizes) else 0.0
         candidates.append((subject + fit, s, rank, unit, causes, ctx))
@@ -160,15 +168,25 @@ def _without_owner(question: str) -> str:
     return re.sub(r"\b(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*(?:'s|’s|s'|s’)", "", question.split(None, 1)[-1])
 
 
+# the words before a measure that say it is the company's whole one, or its change, not a part of it
+_PLAIN = frozenset(("the", "our", "total", "consolidated", "its", "net", "gross", "overall", "reported", "neutral",
+                    "company", "annual", "fiscal", "higher", "lower", "increased", "decreased", "increase", "decrease",
+                    "decline", "change", "growth", "in", "of", "and", "that", "this", "these", "which", "while", "as"))
+
+
 def _qualified(stated: str, measure: list[str], question: str) -> bool:
-    """Is the measure the sentence states a qualified one the question does not ask: a capitalised word right before
-    its first word that the question does not write ("Organic Net Sales decreased" for "net sales", "Adjusted
-    Operating Income" for "operating income")?"""
+    """Is the measure the sentence states a qualified one the question does not ask: a word right before its first
+    word that the question does not write and that is no plain word of the whole ("Organic Net Sales decreased" for
+    "net sales", "Adjusted Operating Income" for "operating income", "footwear revenues" for "revenue", "segment gross
+    margin" for "gross margin"; not "our", "total", "consolidated")?"""
     if not measure:
         return False
-    m = re.search(rf"\b([A-Z][a-z]+)\s+{re.escape(measure[0][:5])}", stated, re.I)
-    return bool(m and m.group(1)[0].isupper() and not re.search(rf"(?i)\b{re.escape(m.group(1))}\b", question)
-                and m.group(1).lower() not in ("the", "our", "total", "consolidated", "its", "net", "gross"))
+    m = re.search(rf"\b([A-Za-z][a-z]+)\s+{re.escape(measure[0][:5])}", stated, re.I)
+    if not m or re.search(rf"(?i)\b{re.escape(m.group(1))}\b", question):
+        return False
+    word = m.group(1).lower()
+    # a part of the measure named in lower case ("footwear revenues", "segment gross margin") is qualified too
+    return word not in STOPWORDS and word not in _PLAIN
 
 
 _ANAPHOR = re.compile(r"(?i)^\W*(?:(?:for|in) [^,]{3,40},\s*)?(?:(?:the|this|these|that|such) (?:increases?|decreases?|"
@@ -221,13 +239,36 @@ def _causes_of(unit: str, of_measure: Callable[[str], float], before: str = "") 
         stated = unit[comma + 2:]
         subject = of_measure(stated)
         return (subject, " ".join(unit[marker.start(): comma].split()), stated) if subject >= _MEASURED else None
-    subject = of_measure(f"{before} {unit[: marker.start()]}")  # an anaphor's change: the sentence before's
+    # the clause before the marker, not a table the unit holds before its sentence ("... REVPAR 147 146 143 Las Vegas
+    # Strip Resorts food and beverage revenue decreased 1% ... driven by": the table's words are no subject)
+    head = _clause_before(unit[: marker.start()])
+    subject = of_measure(f"{before} {head}")  # an anaphor's change: the sentence before's
     if subject < _MEASURED:
         return None
     bullets = [b.strip(" ;") for b in _BULLET.split(" ".join(unit[marker.start():].split()))]
     if len(bullets) > 1 and len(bullets[0].split()) - len(marker.group(0).split()) < 2:
         return subject, f"{bullets[0].rstrip(': ')}: {'; '.join(b for b in bullets[1:] if b)}", unit[: marker.start()]
-    return subject, bullets[0].rstrip("."), unit[: marker.start()]  # a bullet after the causes begins another statement
+    causes = re.split(r"(?<=[a-z0-9)%])[.!?]\s+(?=[A-Z])", bullets[0])[0]  # up to its sentence's end
+    return subject, causes.rstrip("."), unit[: marker.start()]  # a bullet after the causes begins another statement
+
+
+_CHANGED = re.compile(r"(?i)\b(?:increas\w*|decreas\w*|gr[eo]w\w*|ris[ei]\w*|rose|declin\w*|fell|fall\w*|drop\w*|"
+                      r"higher|lower|improv\w*|contract\w*|reduc\w*|chang\w*|impact\w*|affect\w*|benefit\w*|"
+                      r"offset|up|down|expan\w*|deteriorat\w*)\b|\d\s*(?:%|percent|basis points)")
+_WHOLE_BEFORE = re.compile(r"[a-z0-9)%][.!?]\s+[A-Z]")  # a sentence's end, then the next one's start
+
+
+def _after_cause(unit: str) -> str:
+    """The text of `unit` after its cause marker (all of it without one)."""
+    m = CAUSE.search(unit)
+    return unit[m.end():] if m else unit
+
+
+def _clause_before(text: str) -> str:
+    """The words of `text` after its last run of figures (a table's row of three numbers or more: "147 146 143"), or
+    all of it."""
+    runs = list(re.finditer(r"(?:[$(]?\s?\d[\d,.]*%?\)?\s+){3,}", text))
+    return text[runs[-1].end():] if runs else text
 
 
 def _around(unit: str, measure: list[str], of_measure: Callable[[str], float]) -> str:

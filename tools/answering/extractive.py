@@ -29,6 +29,9 @@ _LABEL = re.compile(r"[A-Za-z]{3}")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
+_BULLETS = re.compile(r"\s*[•\u2022●▪]\s*")
+
+
 @functools.lru_cache(maxsize=4096)  # pure, and read for every context chunk of every question: remembered
 def _units(text: str, window: bool = False) -> tuple[str, ...]:
     """Candidate answer units: sentences (PDF lines re-joined) and table rows.
@@ -40,7 +43,8 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
     before its first sentence end and after its last are pieces of sentences ("Loss from operations were
     benefits of $811 million", issue 34 case 11) and are not offered; the neighbouring chunk, which overlaps
     this one, holds them whole. Page furniture (page numbers, "Table of Contents", trademark marks, running
-    footers: `furniture.without_furniture`) is no part of any unit.
+    footers: `furniture.without_furniture`) is no part of any unit. A run of bullets too long for one unit (a
+    summary whose items end in semicolons) is cut into its bullets.
     """
     lines = [ln.strip() for ln in without_furniture(text).splitlines()]
     # a table's row ("Products | 37.2% | 36.5%") is no part of a sentence: the prose between rows is read apart
@@ -59,6 +63,10 @@ def _units(text: str, window: bool = False) -> tuple[str, ...]:
     elif window and parts and parts[0] and runs[0] and parts[0][0][:1].islower():
         parts[0] = parts[0][1:]  # the window's one piece begins inside a word or a sentence: a cut piece
     sentences = [sent for part in parts for sent in part]
+    # a bulleted summary whose items end in semicolons reads as one sentence too long to be a unit: its bullets are
+    # ("• Gross margin percentage decreased seven basis points, driven primarily by ...;")
+    sentences = [piece for sent in sentences
+                 for piece in (_BULLETS.split(sent) if len(sent.strip()) > 600 else (sent,))]
     units = [s.strip() for s in sentences if 25 <= len(s.strip()) <= 600]
     for i, line in enumerate(lines):
         if not _LABEL.search(line) or len(line) > 160:

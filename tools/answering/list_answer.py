@@ -5,7 +5,8 @@ often with how many there are ("four reportable segments"), then the items, afte
 "include", "consist of", "comprising", "as follows", or, after a noun that says how many, a comma
 ("two reportable segments, Flexibles and Rigid Packaging"), separated by commas, semicolons or bullets (a last "and" kept
 with its item: "Safety and Industrial" is one, unless the filing says one item more: "three segments, A, B and
-C"). A sentence enumerates when at least three items follow its noun (two
+C"; a clause after as many items as it says ends them: "five segments: A, B, C, D and E, and operates 119
+plants"). A sentence enumerates when at least three items follow its noun (two
 when it says how many, and never more than it says), each a name (a few words, no figure: a table's row is no list).
 Of those, the one that says how many (a number word right before the noun), then the one that covers the question
 best, then the one that spells its items out, then the context's earliest, leads. A context's text is read whole
@@ -29,6 +30,9 @@ __all__ = ["list_answer", "list_evidence", "listed_items"]
 
 _INTRO = re.compile(r"(?i)(?::|[—–]|\b(?:are|were|include|includes|included|including|consist(?:s|ed)? of|comprise[sd]?|"
                     r"comprising|as follows|namely|such as|is comprised of|are comprised of)\b:?)\s*")
+# a colon after a short clause that describes the counted noun ("four business segments organized based on the
+# nature of products and services offered: A, B, ...")
+_LATE_COLON = re.compile(r"[^.:;]{0,100}:\s*")
 _APPOSITION = re.compile(r"\s*,\s*(?=[A-Z])")
 _DESCRIBED = re.compile(r",?\s+(?:which|that|including)\b|[—–:;]|(?<=[a-z)\]])\.(?=\s|$)")
 _SEPARATOR = re.compile(r"\s*(?:;|,|•)\s*(?:and\s+|or\s+)?")
@@ -53,7 +57,8 @@ def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[
             rest = text[m.end():]
             said = _HOW_MANY.search(text[max(0, m.start() - 40): m.start()])
             # items in apposition to a noun that says how many ("two reportable segments, Flexibles and Rigid Packaging")
-            intro = _INTRO.search(rest[:60]) or (_APPOSITION.match(rest) if said else None)
+            intro = (_INTRO.search(rest[:60]) or (_APPOSITION.match(rest) if said else None)
+                     or (_LATE_COLON.match(rest) if said else None))
             if intro is None:
                 continue
             most = _COUNT.get(said.group(1).lower(), int(said.group(1)) if said.group(1).isdigit() else 99) if said else 99
@@ -70,6 +75,8 @@ def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[
                 pieces = re.split(r"\s+and\s+", body, maxsplit=1)
             items = [re.sub(r"^(?:and|or)\s+", "", i.strip(_STRIP)) for i in pieces]
             items = [i for i in items if i]
+            if said and items and not all(_NAME.fullmatch(i) for i in items):
+                items = _as_many_as_said(items, most)  # "five segments: A, B, C, D and E, and manufactures at 119 plants"
             if not items or not all(_NAME.fullmatch(i) for i in items):  # a table's numbers, or clauses
                 continue
             if len(items) == most - 1 and " and " in items[-1]:  # "three segments, A, B and C": the last "and" parts two
@@ -83,6 +90,21 @@ def listed_items(text: str, nouns: tuple[str, ...]) -> Iterator[tuple[str, list[
                 begin = stop + 2 if stop >= 0 else 0
                 end = m.end() + intro.end() + len(body)
                 yield text[begin: end + 1].strip(), items[:12], bool(said)
+
+
+def _as_many_as_said(items: list[str], most: int) -> list[str]:
+    """The first `most` items of an enumeration that says how many, when a clause follows them in the same sentence
+    ("five reportable segments: A, B, C, D and E, and manufactures products at 119 plants"): its first `most` pieces,
+    or its first `most - 1` with the last parted at its "and" ("D and E"), when those are names; else `items`."""
+    head = items[:most]
+    if len(head) == most and all(_NAME.fullmatch(i) for i in head):
+        return head
+    head = items[: most - 1]
+    if len(head) == most - 1 and " and " in head[-1]:
+        head = [*head[:-1], *head[-1].rsplit(" and ", 1)]
+        if all(_NAME.fullmatch(i) for i in head):
+            return head
+    return items
 
 
 def _bullet_heads(tail: str, most: int) -> tuple[list[str], int] | None:
@@ -108,12 +130,11 @@ def list_answer(question: str, nouns: tuple[str, ...], keywords: list[str], cont
     for rank, ctx in enumerate(contexts):
         text = " ".join(without_furniture(str(ctx.get("text") or "")).split())
         for sentence, items, counted in listed_items(text, nouns):
-            candidates.append((counted, coverage(sentence) + 0.02 * (len(contexts) - rank) / len(contexts), rank,
-                               sentence, items, ctx))
+            candidates.append((counted, coverage(sentence), rank, sentence, items, ctx))
     if not candidates:
         return ""
     # one that says how many, then covers the question best, then spells its items out ("Missiles and Fire Control
-    # (MFC)" says more than "MFC"), then the earliest context
+    # (MFC)" says more than "MFC", whatever the contexts' order), then the earliest context
     candidates.sort(key=lambda t: (not t[0], -round(t[1], 1), -len(" ".join(t[4])), t[2]))
     _counted, _s, _r, sentence, items, ctx = candidates[0]
     return f"{'; '.join(items)} (the filing: \"{quote(sentence)}\") {context_label(ctx)}"

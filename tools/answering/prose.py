@@ -28,16 +28,20 @@ from finrag.tools.answering.prose_units import (
 from finrag.tools.answering.yesno_answer import yesno_answer
 from finrag.tools.question import read_question
 from finrag.tools.retrieval.form_evidence import MIN_COVER, TopicCover, topic_of
-from finrag.tools.vocabulary.answer_shapes import answer_piece, period_date, whole_count
+from finrag.tools.vocabulary.answer_shapes import answer_piece, asks_since, period_date, since_date, whole_count
 
 __all__ = ["cut_short", "form_answer", "prose_answer"]
 
 
+_CHANGE_WORDS = frozenset(("change", "changes", "changed", "difference", "increase", "increased", "decrease",
+                           "decreased", "between"))
+
+
 def cut_short(unit: str) -> float:
-    """0.1 when `unit` opens in the middle of a sentence (its first word lower case, or a conjunction: the chunk
-    began there, so its subject and what it enumerates "respectively" are lost); 0.0 otherwise."""
+    """0.1 when `unit` opens in the middle of a sentence (its first word lower case, a conjunction, or a number
+    before a capitalised word, "5 Outlet Centers in fiscal 2024.": the chunk began there, so its subject and what it enumerates "respectively" are lost); 0.0 otherwise."""
     head = unit.lstrip(" \t\n•●-–—")
-    return 0.1 if re.match(r"(?:[a-z]|(?:and|or|but|respectively)\b)", head) else 0.0
+    return 0.1 if re.match(r"(?:[a-z]|(?:and|or|but|respectively)\b|\d[\d,.]* [A-Z])", head) else 0.0
 
 
 def prose_answer(question: str, keywords: list[str], contexts: list[dict], company_words: frozenset[str] = frozenset(),
@@ -73,7 +77,8 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
     2024") takes any such sentence, and a date question whose topic is its frame ("When does Adobe's fiscal year
     end?") speaks of that (`form_topic`). The one covering most of the topic leads, a sentence naming an asked
     year first (`period_fit`), a date that is a period's end ("the year ended December 31, 2018") last
-    (`period_date`: a date question asks an event's or a calendar's date, not a report's period; but a question
+    (`period_date`: a date question asks an event's or a calendar's date, not a report's period; a tenure asked,
+    "since what year" or "how long has", is answered by the sentence that says since when: "auditor since 2002"; but a question
     whose topic is its frame and that names a year, "Acme FY2021 end date?", asks that period's end), a sentence cut
     short by its chunk's start after a whole one (`cut_short`: "and 782 warehouses ... respectively" lost the
     subject and the order of its counts), and for a count whose topic is only its noun, the company's whole count
@@ -83,7 +88,9 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         company = company | company_words(question, contexts)
     if form == "count" and not nouns:
         return ""
-    topic = topic_of(topic_words(question, contexts, also_drop=company), nouns)
+    # a count's change is asked by its counts ("any change in the number of stores"): no sentence writes "change"
+    drop = company | (_CHANGE_WORDS if form == "count" else frozenset())
+    topic = topic_of(topic_words(question, contexts, also_drop=drop), nouns)
     # a date question whose topic is its frame asks the fiscal year's end: of a year it names ("FY2017 end date"),
     # that year's end date answers, a period's end; of none, or in the present ("When does its fiscal year end?
     # (FY2019 10-K)": the year names the filing), the sentence that says when its years end
@@ -93,6 +100,7 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
     ends_year = ends_year and "end" in topic
     cover = TopicCover(topic)
     asked = frozenset(re.findall(r"[a-z]{3,}", question.lower())) if form == "name" else frozenset()  # no echo of it
+    tenure = form == "date" and asks_since(question)
     scored, holding = [], []
     passage, before = -1, 0.0  # the topic coverage of the passage so far, fading by sentence: a name often follows the sentence that asks
     for cov, s, rank, unit, ctx in covered_units(question, keywords, contexts):
@@ -103,6 +111,7 @@ def form_answer(question: str, form: str, nouns: tuple[str, ...], keywords: list
         near = max(on_topic, before * 0.8) if form == "name" else on_topic
         if near >= MIN_COVER and answer_piece(form, unit, nouns, company, asked) is not None:
             whole = 0.1 if form == "count" and not topic and whole_count(unit, nouns) else 0.0
+            whole += 0.3 if tenure and since_date(unit) else 0.0  # "since what year ...": "... since 2002"
             holding.append((near + period_fit(unit, facts) - (0.0 if ends_year else period_date(form, unit)) + whole
                             - cut_short(unit) + s - cov,
                             rank, unit, ctx))

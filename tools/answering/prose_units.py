@@ -117,11 +117,15 @@ def topic_words(question: str, contexts: list[dict], also_drop: frozenset[str] =
     company = _asked_company(question, contexts) - {"gross", "net", "operating"}
     # its first sentence ("If X is not useful, say so" is no topic), in the filing's words ("buy back": "repurchase")
     asked = filing_words(re.split(r"\?\s+(?=\S)", question.strip())[0])
+    asked = re.sub(r"(?i)\b(full|part)\s+time\b", r"\1-time", asked)  # "full time" is written "full-time"
+    # "in early 2022", "by mid-2021", "late FY2020": the period asked, as its year is
+    asked = re.sub(r"(?i)\b(?:early|late|mid)[\s-]+(?=(?:fy|cy)?\s*'?(?:19|20)?\d\d\b)", " ", asked)
     out: list[str] = []
     for tok in re.findall(r"[a-z0-9][a-z0-9&-]*", asked.lower().replace("’", "'")):
         tok = tok.strip("-")
         if (len(tok) < 2 or tok in STOPWORDS or tok in _FRAME or tok in also_drop or tok in company
                 or ("-" in tok and all(part in _FRAME for part in tok.split("-")))  # "year-end", "fiscal-year"
+                or ("-" in tok and all(part in company or part in also_drop for part in tok.split("-")))  # "coca-cola"
                 or re.fullmatch(r"(?:fy|q|ye|cy)?(?:19|20)\d\d|(?:fy|q|ye|cy)\d+|\d{1,2}|\d+-[kq]", tok)):
             continue
         if tok not in out:

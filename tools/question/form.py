@@ -2,18 +2,21 @@
 
 A question's words say what its answer is, whatever the company or the measure:
 
-* `count` ("how many employees", "headcount", "number of stores"): a number with its noun;
-* `date` ("when", "on what date", "in which year", "since what year", or an event's date asked without a question
-  word: "Acme merger closing date?"): a date;
+* `count` ("how many employees", "headcount", "number of stores", "total employees"): a number with its noun (past
+  a company's name: "number of Acme Foods stores" counts stores);
+* `date` ("when", "on what date", "in which year", "since what year", "how long has", also after a short opening
+  phrase, "Acme FY2024 10-K: since when ...", or an event's date asked without a question word: "Acme merger closing
+  date?"): a date;
 * `name` ("who is the auditor", "which firm", "what city is ... headquartered in", "which exchange is ... listed
-  on", "LMT's biggest customer"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
+  on", "LMT's biggest customer", "Acme FY21 - which customer is over 10% of sales"): one name; `form_nouns` gives the kind of place asked (`PLACE_KINDS`: "city") or
   "customer" (the answer is the party a share of sales is from);
 * `drivers` ("what drove", "why", "the primary reasons for", "due to what", "<measure> growth driver",
   "<measure> growth - drivers?"): the causes of a change, whatever the
   measure ("why did the employee count fall" asks the causes, not the count);
 * `yesno` ("Does ...", "Did ...", "At the time of its 10-K, was ...", "<topic> - yes or no?", "<topic> - improving
   in 2020?", not an either-or, not "Could you list"): Yes or No and the sentence that decides it;
-* `list` ("what are the reportable segments", "list the major products", "which brands does it sell"): the items;
+* `list` ("what are the reportable segments", "list the major products", "which brands does it sell", "acme segments
+  fy2020"): the items;
 * `''`: another form (a figure, a ranking, an open question).
 
 `answer_form(text, figure=...)` reads it once for `QuestionFacts.form`; `form_nouns(text, form)` the words the
@@ -31,17 +34,27 @@ __all__ = ["answer_form", "form_nouns"]
 
 # a workforce's or a store count's size is its count ("total workforce size", "the size of its workforce")
 _COUNTED = "|".join(w for w in (*WORKFORCE, *same_as("stores"), "stores") if " " not in w)
+# "total employees" is their count, not a cost of them ("total employee compensation" is a figure)
+_TOTAL_COUNTED = rf"\btotal\s+(?:number\s+of\s+)?(?:{_COUNTED})\b(?!\s+(?:compensation|costs?|benefits?|expenses?|pay))"
 _COUNT = re.compile(r"(?i)\bhow many\b|\bnumber of\b|\b[a-z]+ count\b|\bheadcount\b|"
-                    rf"\b(?:{_COUNTED})\s+size\b|\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?(?:{_COUNTED})\b")
-_DATE = re.compile(r"(?i)^\s*(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
-                   r"as of what date\b|since (?:when|what (?:date|year|month)|which year)\b)"
+                    rf"\b(?:{_COUNTED})\s+size\b|\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?(?:{_COUNTED})\b|"
+                    rf"{_TOTAL_COUNTED}")
+_OPENING = r"(?:[^,?]{3,60}(?:,|\s[-–—:]|:)\s*)?"  # a short opening phrase: "Acme FY2024 10-K: ", "Acme FY21 - "
+_DATE = re.compile(r"(?i)^\s*" + _OPENING +  # "Acme FY2024 10-K: since when"
+                   r"(?:when\b|on what date\b|what (?:date|day|year)\b|in (?:what|which) (?:month|year)\b|"
+                   r"as of what date\b|since (?:when|what (?:date|year|month)|which year)\b|"
+                   # a tenure asked by its length is asked by its start: "how long has X audited Acme" / "since 1921"
+                   r"how long (?:has|have|had)\b)"
                    # an event's date asked without a question word: "<company> merger closing date?"
                    r"|^(?!\s*(?:what|which|how|who|why|where|is|are|was|were|does|did|do)\b)[^?]*"
                    r"\b(?!(?:that|this|the|a|an|such|any|each)\s)[a-z]{3,}\s+(?:date|day)\s*\??\s*$")
 # one name asked for: "who is/was/signed ...", "which firm ..." ("who are the customers" asks for a list)
-_WHO = re.compile(r"(?i)^\s*(?:who (?:is|was|signed|audits|audited|serves|served|leads|led|heads|headed)\b|"
+# one name asked for after its topic set off by a dash or a colon ("Acme FY21 - which customer ...")
+_WHO = re.compile(r"(?i)^\s*(?:[^,?]{3,60}(?:\s[-–—:]|:)\s*)?"
+                  r"(?:who (?:is|was|signed|audits|audited|serves|served|leads|led|heads|headed|became|becomes|succeeded|"
+                  r"replaced)\b|"
                   r"which (?:firm|accounting firm|audit(?:or|ing firm)|person|executive|company|entity|buyer|acquirer|"
-                  r"purchaser|bank|director|officer)\b|"
+                  r"purchaser|bank|director|officer|customer)\b(?!s)|"
                   r"what (?:is|was) the name of\b|name the (?:auditor|ceo|cfo|chief)\b)")
 # one thing named by its kind: "What city is Apple headquartered in?", "Which exchange is META's stock listed on?",
 # "Which foundry did AMD ...": a singular noun after "which"/"what", then a verb; not a figure's noun ("what
@@ -90,7 +103,9 @@ _LIST = re.compile(
     rf"^\s*(?:which|what)\s+(?:(?:of\s+)?[\w.&'’-]+(?:'s|’s)\s+)?{_NOUN}\s+(?:did|does|do|has|have|had|are|were|was|is|"
     rf"make up|comprise)\b|"
     rf"^\s*(?:who|what|which)\s+(?:are|were)\s+(?:the\s+)?(?:(?:[\w.&-]+\s+){{0,3}}[\w.&-]+(?:'s|’s|s'|s’)\s+)?{_NOUN}|"
-    rf"^[^?]*?\b(?:reportable|operating|business) {_NOUN}\s*(?:\?|\b(?:19|20)\d\d\b|\(|$)")
+    # a noun phrase that names the list and its period: "Acme reportable segments in the 2020 10-K", "acme segments fy2020"
+    rf"^[^?]*?\b(?:(?:reportable|operating|business) {_NOUN}|(segments|divisions))\s*"
+    rf"(?:\?|\b(?:fy|cy)?\s*'?(?:19|20)?\d\d\b|\(|$|(?:in|of|for|per|as of)\s+(?:the\s+|its\s+|fiscal\s+|fy\s*)?(?:19|20)\d\d\b)")
 # a list's noun is a thing, not the figure of a measure ("what were the total revenues": one figure)
 _MEASURE_NOUN = re.compile(r"(?i)(?:revenues|sales|earnings|expenses|costs|assets|liabilities|margins|rates|ratios|"
                            r"flows|amounts|figures|totals|values|numbers|years|periods|days|months|quarters|"
@@ -99,7 +114,10 @@ _MEASURE_NOUN = re.compile(r"(?i)(?:revenues|sales|earnings|expenses|costs|asset
 # "152,700 employees"; "store count" / "2,858 stores"): `vocabulary.synonyms`
 _NOUN_AFTER = re.compile(r"(?i)\b(?:how many|number of)\s+(?:(?:full|part)-time\s+(?:and\s+(?:full|part)-time\s+)?|total\s+|"
                          r"retail\s+|active\s+)?([a-z][a-z-]+)")
-_NOUN_BEFORE = re.compile(rf"(?i)\b([a-z]+)\s+count\b|\b({_COUNTED})\s+size\b")
+_NOUN_BEFORE = re.compile(rf"(?i)\b([a-z]+)\s+count\b|\b({_COUNTED})\s+size\b|\btotal\s+({_COUNTED})\b")
+# the words after "how many" / "number of" up to the counted noun: a company's name may come first ("the number
+# of Acme Foods stores"): the noun is the first word of a class the filings count in (`vocabulary.synonyms`)
+_AFTER_WORDS = re.compile(r"(?i)\b(?:how many|number of)\s+((?:[\w.&'’-]+\s+){0,4}[\w.&'’-]+)")
 # the size of a workforce is its count ("Lockheed's total workforce size", "the size of its workforce")
 _SIZE_OF = re.compile(rf"(?i)\bsize of (?:the |its |their |our |[\w.&'’-]+(?:'s|’s) )?(?:total )?({_COUNTED})\b()")
 
@@ -172,9 +190,24 @@ def form_nouns(text: str, form: str) -> tuple[str, ...]:
     if form != "count":
         return ()
     m = _NOUN_AFTER.search(text) or _NOUN_BEFORE.search(text) or _SIZE_OF.search(text)
-    noun = ((m.group(1) or m.group(2)).lower() if m else "headcount" if re.search(r"(?i)headcount", text) else "")
+    noun = (next(g for g in m.groups() if g).lower() if m else "headcount" if re.search(r"(?i)headcount", text) else "")
+    if m is not None and m.re is _NOUN_AFTER:
+        noun = _counted_noun(text) or noun
     if noun == "employee":
         noun = "employees"
     if not noun:
         return ()
     return tuple(dict.fromkeys((noun, noun.rstrip("s"), *same_as(noun))))
+
+
+def _counted_noun(text: str) -> str:
+    """The noun "how many" / "number of" counts, past a company's name before it ("number of Acme Foods stores" ->
+    'stores', "number of full time employees" -> 'employees'): the first of the next five words that is a word
+    filings count a workforce or stores in (`_COUNTED`), else '' (the first word is then the noun: a product's or
+    a brand's name, "how many Zeta Cloud subscribers", must be written by the answer's sentence)."""
+    m = _AFTER_WORDS.search(text)
+    if not m:
+        return ""
+    words = [w.lower().strip(".,;:?()'’") for w in m.group(1).split()]
+    counted = set(_COUNTED.split("|"))
+    return next((w for w in words if w in counted), "")

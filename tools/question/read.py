@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Optional
 
 from finrag.state.configuration import MAX_QUESTION_CHARS
-from finrag.state.question import QuestionFacts, QuestionScope
+from finrag.state.question import CoverFact, QuestionFacts, QuestionScope
 from finrag.tools.question import asks, cues, periods
 from finrag.tools.question.form import answer_form, form_nouns
 from finrag.tools.question.formula import formula_of
@@ -55,7 +56,7 @@ def _read(text: str) -> QuestionFacts:
         # a judgement's measure named by its own words ("operating profitability", "Acme's margins")
         judgement = judgement_of(q, implied, yesno or form == "yesno")
         metric = implied if judgement is not None else None
-    return QuestionFacts(judgement=judgement, metric=metric, line_item=line_item, cover=cover_fact(q), member_cue=member_cue(head),
+    return QuestionFacts(judgement=judgement, metric=metric, line_item=line_item, cover=_cover(q, form), member_cue=member_cue(head),
         ranking=ranking, form=form, form_nouns=list(form_nouns(q, form)),
         words=word_forms(q),
         text=text, head=head, years=years, periods=named_periods, dates=dates, month_quarters=periods.month_quarters(q),
@@ -80,3 +81,10 @@ def read_question(text: object) -> QuestionFacts:
     if not isinstance(text, str) or not text.strip():
         return QuestionFacts(text=text if isinstance(text, str) else "")
     return _read(text[:MAX_QUESTION_CHARS])
+
+
+def _cover(q: str, form: str) -> Optional[CoverFact]:
+    """The cover fact asked, but not the auditor's name when the question asks a date ("Since what year has KPMG been
+    Acme's auditor?", "how long has EY audited Acme": the year its tenure began, which the auditor's report states)."""
+    cover = cover_fact(q)
+    return None if cover == "auditor" and form == "date" else cover

@@ -8,7 +8,8 @@ a chunk holds evidence when one of its sentences holds an answer of the question
 (`vocabulary.answer_shapes.answer_piece`) and speaks of the question's topic (`topic_of`: its keywords without the
 company's words, the years and the words that ask the form itself: "how", "many", the asked noun; `TopicCover`:
 a word or its derivation). The best
-`limit` such chunks not in the context yet join it, best first: a sentence covering more of the topic, then one
+`limit` such chunks not in the context yet join it, best first: for a tenure asked ("since what year has X been its
+auditor") a sentence that says since when ("since 2002"), then a sentence covering more of the topic, then one
 naming an asked year, then the earlier chunk. A question whose topic is only its form ("Meta's headcount at the end
 of 2024") takes the sentences that state the form with the asked year, if any.
 """
@@ -21,14 +22,21 @@ from finrag.state.index_reader import IndexReader
 from finrag.state.question import QuestionFacts
 from finrag.state.schema import RetrievedChunk
 from finrag.tools.retrieval.vocabulary import SENTENCE_END, STOPWORDS, stem
-from finrag.tools.vocabulary.answer_shapes import ANSWER_FORMS, CUSTOMER_SHAPE_WORDS, answer_piece
+from finrag.tools.vocabulary.answer_shapes import (
+    ANSWER_FORMS,
+    CUSTOMER_SHAPE_WORDS,
+    answer_piece,
+    asks_since,
+    since_date,
+)
+from finrag.tools.vocabulary.dates import MONTH_TOKENS
 from finrag.tools.vocabulary.synonyms import same_as
 
 __all__ = ["MIN_COVER", "SPELLED_OUT", "TopicCover", "as_context", "form_evidence", "topic_of", "unread_chunks"]
 
 # the words that ask a count, a date or a name, not what it is of
 _FORM_WORDS = frozenset((
-    "how", "many", "much", "number", "count", "size", "headcount", "total", "roughly", "approximately", "about", "when",
+    "how", "many", "much", "long", "since", "early", "late", "mid", "number", "count", "size", "headcount", "total", "roughly", "approximately", "about", "when",
     "date", "day", "month", "year", "years", "fiscal", "fy", "who", "whom", "which", "what", "name", "named",
     "end", "ended", "ending", "as", "of", "per", "according", "report", "form", "filing", "10-k", "10-q", "10",
     "k", "q", "latest", "current", "currently", "work", "works", "worked", "working", "employ", "employs",
@@ -37,13 +45,14 @@ MIN_COVER = 0.5  # the share of the topic a sentence must speak of
 
 
 def topic_of(keywords: Sequence[str], nouns: Sequence[str]) -> list[str]:
-    """The keywords a sentence answering the question speaks of (see the module docstring)."""
+    """The keywords a sentence answering the question speaks of (see the module docstring); a month names the
+    period asked ("headcount dec 2021"), as a year does, not what the sentence speaks of ("may" is a verb)."""
     noun_stems = {stem(w.lower()) for noun in nouns for w in noun.split()}
     shape = CUSTOMER_SHAPE_WORDS if "customer" in nouns else frozenset()  # a customer's rank and share: its shape
     out = []
     for k in keywords:
         low = k.lower().removesuffix("'s").removesuffix("’s")
-        if (low in STOPWORDS or low in _FORM_WORDS or low in shape or any(ch.isdigit() for ch in low) or len(low) < 2
+        if (low in STOPWORDS or low in _FORM_WORDS or low in MONTH_TOKENS - {"may"} or low in shape or any(ch.isdigit() for ch in low) or len(low) < 2
                 or stem(low) in noun_stems or low in out):
             continue
         out.append(low)
@@ -75,7 +84,7 @@ class TopicCover:
     def __call__(self, text: str) -> float:
         if not self.probes:
             return 1.0
-        low = text.lower()
+        low = " ".join(text.lower().split())  # PDF text writes no-break spaces between words ("around \xa0the")
         return sum(1 for p in self.probes if p.search(low)) / len(self.probes)
 
 
@@ -90,10 +99,11 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
     topic = topic_of(keywords, nouns)
     cover = TopicCover(topic)
     years = [str(y) for y in facts.years_written]
-    found: list[tuple[float, int, int, RetrievedChunk]] = []
+    tenure = facts.form == "date" and asks_since(facts.text)  # "since what year ...": a sentence "... since 2002" first
+    found: list[tuple[int, float, int, int, RetrievedChunk]] = []
     for doc in doc_ids:
         for place, chunk in unread_chunks(store, doc, contexts):
-            best = None
+            best: tuple[int, float, int] | None = None
             lines = [ln for ln in chunk.text.splitlines() if 20 <= len(ln) <= 300]  # a table's row: a name, age, title
             for sentence in [*SENTENCE_END.split(" ".join(chunk.text.split())), *lines]:
                 if len(sentence) > 600 or answer_piece(facts.form, sentence, nouns, own) is None:
@@ -101,12 +111,12 @@ def form_evidence(store: IndexReader, doc_ids: Sequence[str], facts: QuestionFac
                 cov = cover(sentence)
                 if cov < MIN_COVER:
                     continue
-                key = (cov, int(any(y in sentence for y in years)))
+                key = (int(tenure and since_date(sentence)), cov, int(any(y in sentence for y in years)))
                 best = key if best is None or key > best else best
             if best is not None:
-                found.append((best[0], best[1], -place, chunk))
-    found.sort(key=lambda t: (-t[0], -t[1], -t[2]))
-    return [as_context(chunk) for _cov, _year, _place, chunk in found[:limit]]
+                found.append((*best, -place, chunk))
+    found.sort(key=lambda t: (-t[0], -t[1], -t[2], -t[3]))
+    return [as_context(t[4]) for t in found[:limit]]
 
 
 def unread_chunks(store: IndexReader, doc_id: str, contexts: Sequence[dict]) -> Iterator[tuple[int, RetrievedChunk]]:

@@ -26,7 +26,8 @@ from typing import Optional
 
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 
-__all__ = ["ANSWER_FORMS", "CUSTOMER_SHAPE_WORDS", "PLACE_KINDS", "answer_piece", "period_date", "whole_count"]
+__all__ = ["ANSWER_FORMS", "CUSTOMER_SHAPE_WORDS", "PLACE_KINDS", "answer_piece", "asks_since", "period_date", "since_date",
+           "whole_count"]
 
 ANSWER_FORMS = ("count", "date", "name")
 # the kinds of a place a name question asks ("what city", "where ... headquartered"): its answer is a place
@@ -76,6 +77,8 @@ _CUSTOMER_SUBJECT = re.compile(r"((?:[A-Z][\w.&'’-]*)(?: [A-Z][\w.&'’-]*){0,
 
 
 _LEGAL = frozenset(("the", "llp", "llc", "inc", "corporation", "company"))
+# words that with a legal form name a kind of company, no one ("Public Company" of the PCAOB's name, "Parent Company")
+_GENERIC = frozenset(("public", "private", "parent", "holding", "operating", "registrant", "reporting", "subsidiary"))
 
 
 _WHOLE = re.compile(r"(?i)\btotal\b|\bworldwide\b|\bglobal\b|\bin all\b|"
@@ -107,6 +110,25 @@ def period_date(form: str, unit: str) -> float:
     unit = " ".join(unit.split())
     m = _A_DATE.search(unit)
     return 0.15 if m and _PERIOD_DATE.search(unit[max(0, m.start() - 12): m.start()]) else 0.0
+
+
+# a tenure asked: since when, since what year, how long has/have (an auditor, an officer, a dividend paid)
+# or the start of a role: "When did X become CEO", "when did Y join the company" ("CEO since April 2005")
+_ASKS_SINCE = re.compile(r"(?i)\bsince (?:when|what|which)\b|\bhow long (?:has|have|had)\b|"
+                         r"\bwhen (?:did|has|had)\b[^?]{0,60}?\b(?:become|join|start|begin|take over|assume)\b")
+# a tenure stated: "We have served as the Company's auditor since 2002", "has paid dividends since March 1987"
+_SINCE = re.compile(rf"(?i)\bsince (?:(?:{MONTH_WORDS})\.? (?:\d{{1,2}},? )?)?(?:19|20)\d\d\b")
+
+
+def asks_since(question: str) -> bool:
+    """Does the question ask when a tenure began ("Since what year has X been ...", "how long has X audited ...",
+    "When did X become CEO")?"""
+    return _ASKS_SINCE.search(question) is not None
+
+
+def since_date(unit: str) -> bool:
+    """Does `unit` state when a tenure began ("... auditor since 2002", "since March 1987")?"""
+    return _SINCE.search(" ".join(unit.split())) is not None
 
 
 def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[str] = frozenset(),
@@ -145,7 +167,7 @@ def answer_piece(form: str, unit: str, nouns: tuple[str, ...], own: frozenset[st
     for m in _A_NAME.finditer(unit):  # a name, not the asked company's own ("Pfizer Inc." in its auditor's report)
         words = set(re.findall(r"[a-z]{3,}", m.group(0).lower()))
         initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", m.group(0)) if w.lower() not in _LEGAL).lower()
-        if own and (words & own or initials in own) or asked and words <= asked | _LEGAL:
-            continue
+        if own and (words & own or initials in own) or asked and words <= asked | _LEGAL or words <= _LEGAL | _GENERIC:
+            continue  # the asked company, an echo of the question, or no one's name ("Public Company", "The Company")
         return m.group(0)
     return None

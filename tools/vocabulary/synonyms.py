@@ -2,7 +2,9 @@
 
 A question is written in a reader's words, a filing in its own: "workforce", "headcount", "people" are written
 "employees"; "buy back" is written "repurchase"; debt "coming due" is written "maturing"; a dividend paid "without a
-break" is the "333rd consecutive" one; a deal's "closing" is the day it was "consummated" or "completed"; "store count" is counted in "stores", "locations", "restaurants". Each class
+break" is the "333rd consecutive" one; a deal's "closing" is the day it was "consummated" or "completed"; "store count" is counted in "stores", "locations", "restaurants"; a "global" workforce is the one "around the
+globe" or "worldwide"; a business "bought" or "bought out" is an "acquisition", a "stake" in it an "ownership
+interest". Each class
 below is one thing and the words (or short phrases) that name it in filings and in questions; its first word is the
 one filings write most.
 
@@ -31,6 +33,9 @@ _CLASSES: tuple[tuple[str, ...], ...] = (
     ("maturing", "maturities", "coming due", "come due", "comes due", "falling due", "fall due", "becoming due"),
     ("consecutive", "uninterrupted", "without a break", "without interruption", "unbroken"),
     ("stores", "locations", "restaurants", "warehouses", "outlets", "shops"),
+    ("acquisition", "acquire", "buy", "bought", "buy out", "bought out", "buyout"),  # a business bought ("purchases" of PP&E: no)
+    ("ownership interest", "stake", "equity interest", "equity stake"),  # a share of a business owned
+    ("worldwide", "global", "globally", "around the world", "around the globe", "world-wide"),  # the whole, every country
     ("completed", "consummated", "closing", "closed"),  # a transaction's closing: "we consummated the merger"
 )
 _INFLECTIONS = ("", "s", "es", "d", "ed", "ing")

@@ -18,6 +18,7 @@ listed.py: a bulleted list of parts that the question then sums, written as the 
 measure.py: the measure a question asks for.
 operand.py: one operand of a formula written in words, resolved.
 unnamed_measure.py: a measure asked to decimals whose name nothing finrag reads names (said unknown).
+unknown_metric.py: a metric-like name the question neither defines nor finrag knows (said unknown), and the names a head asks for.
 spelling.py: a typo inside an operand, corrected against the words of the catalog's line items.
 role_operators.py: arithmetic written by where the operands stand ("A to B", "A after B", a numerator and a
     denominator named by role), not by an operator word.

@@ -32,7 +32,7 @@ from finrag.state.formula import (
     Unknown,
     expr_unknowns,
 )
-from finrag.tools.question.asks import aggregate_of, decimals_asked, definition_head
+from finrag.tools.question.asks import aggregate_of, definition_head
 from finrag.tools.question.contradiction import clash, clashes, form_clash
 from finrag.tools.question.expr_checks import (
     dated,
@@ -47,11 +47,15 @@ from finrag.tools.question.format_tail import strip_format, unit_asked
 from finrag.tools.question.formula_text import MAX_TERMS, expression_of, rewrite, split_operators
 from finrag.tools.question.head_arithmetic import arithmetic, label_like
 from finrag.tools.question.listed import summed_list
-from finrag.tools.question.measure import cover_fact
 from finrag.tools.question.operand import SUBJECT, clean_phrase, name_key, resolve, shifted
 from finrag.tools.question.restated import restated
 from finrag.tools.question.role_operators import fraction_roles
-from finrag.tools.question.unnamed_measure import asked_measure
+from finrag.tools.question.unknown_metric import (
+    asked_name,
+    bare_name,
+    catalog_named,
+    unknown_metric,
+)
 from finrag.tools.vocabulary.catalog import CATALOG, parse_formula
 from finrag.tools.vocabulary.dates import MONTH_WORDS
 from finrag.tools.vocabulary.line_items import LINE_ITEMS, item_in_question
@@ -137,11 +141,6 @@ _NAMELESS = re.compile(rf"(?i)\b(?:calculated|computed|defined|measured) as\s+(?
 asked measure given its arithmetic ("take it as A + B", "count this as A - B", "treat the ratio as A / B"; not "express
 it as a percentage": a unit is no arithmetic), a sentence of steps "Take A, subtract B, then subtract C", or "? = A / B
 - 1" after the question (the asked measure, computed in that order)."""
-_METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
-                          r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
-                          r"productivity|value added|retention))\b")
-_OWN_MEASURE = re.compile(r"(?i)\b(?:efficiency|productivity|value added|retention)$")
-"""Metric nouns that make a measure of their own whatever line item stands before them ("net revenue retention")."""
 _PERCENT = re.compile(r"(?i)\bas an? (?:percent(?:age)?|%)|\bin percent(?:age)?s?\b|\bexpress(?:ed)? (?:it )?as an? "
                       r"percent|\bpercent(?:age)?\b|\bpct\b|\bper ?cent\b|%")
 """A percentage asked ("as a share of" asks one too; "as a fraction of" asks a ratio)."""
@@ -169,14 +168,14 @@ def formula_of(text: str) -> Optional[Formula]:
     if definitions or problems:
         found: Optional[Formula] = _defined(q, head, definitions, spans, problems, asks_percent, subject)
     else:
-        found = _composed(head, asks_percent, subject) or _unknown(head)
+        found = _composed(head, asks_percent, subject) or unknown_metric(head)
     if found is None and _DICTATED.search(q):
         return Formula(name="the answer the question dictates", source="unknown", expression=None,
                        problems=["the question tells finrag to ignore the filing or its instructions and state a given "
                                  "answer; finrag states only what the filing supports"])
     said = form_clash(q)  # "as a percentage, not as a percentage"; "in USD millions as a percentage"
     if said is not None:
-        return Formula(name=(found.name if found else "") or _asked_name(head) or "the asked measure", source="unknown",
+        return Formula(name=(found.name if found else "") or asked_name(head) or "the asked measure", source="unknown",
                        expression=None, problems=[said])
     found = unit_asked(q, found) if found is not None else None  # "Answer in days", "in basis points"
     return _as_change(found) if change and found is not None else found
@@ -206,7 +205,7 @@ def _roles_defined(q: str) -> tuple[str, Optional[Formula]]:
                       r"determine)\s+", "", sentence)
     sentence = re.sub(r"(?i),?\s+(?:(?:is\s+)?(?:defined|computed|calculated|measured)\s+)?as\s+(?:an?\s+|the\s+)?"
                       r"(?:ratio|fraction|quotient)(?:\s+with)?\s*$", "", sentence)  # "X, defined as a ratio with ..."
-    name = _bare_name(re.sub(r"(?i)\s+(?:for|in|of|at|during|as of|over|from)\s+.*$", "", sentence).strip(" ,:;")).strip(" ,:;") or \
+    name = bare_name(re.sub(r"(?i)\s+(?:for|in|of|at|during|as of|over|from)\s+.*$", "", sentence).strip(" ,:;")).strip(" ,:;") or \
         "the ratio"
     words = name.split()
     if numerator is None:
@@ -274,12 +273,12 @@ def _definitions(q: str, known: Optional[dict[str, Expr]] = None
                 continue  # "cost of debt for Amazon in 2024:", "mix at Boeing in 2024:": a period follows no company
             if index == 0 and m.group("verb").lower() in _READ_AS and re.search(r"(?i)\bby\b", q[m.end("name"):m.start("rhs")]):
                 continue  # "take cash generated by operating activities, subtract ...": steps, no "X by Y" definition
-            if _PERIOD_WORDS_NAME.fullmatch(name_key(_bare_name(name))) and not _PERIOD_NAME.fullmatch(name_key(name)):
+            if _PERIOD_WORDS_NAME.fullmatch(name_key(bare_name(name))) and not _PERIOD_NAME.fullmatch(name_key(name)):
                 continue  # "first-half 2025:", "same quarter last year, i.e.": a period names no measure
             if re.search(r"(?i)\b(?:divided|multiplied|plus|minus|less|times|over)$", name):
                 continue  # "compute net income divided by revenue": arithmetic, not a name defined "by" something
             key = "" if name_key(name) in _ANONYMOUS or _PERIOD_NAME.fullmatch(name_key(name)) else \
-                name_key(_bare_name(name))
+                name_key(bare_name(name))
             explicit = index in _EXPLICIT and not (index == 0 and not m.group("verb").lower().endswith(("define", "defines"))
                                                     and not _arithmetic_in(rhs)) and not (
                 rx is _INTRODUCED and re.search(r"\w", rhs) and not item_in_question(rhs))  # "guidance is given by management"
@@ -355,8 +354,6 @@ def _head_reads(q: str) -> bool:
     return found is not None and not expr_unknowns(found[0])
 
 
-_WRITES_ARITHMETIC = re.compile(r"(?i)[=/÷]|\b(?:defined|computed|calculated|divided|minus|plus|over)\b")
-"""A question that writes arithmetic defines (or tries to define) its measure: never "a metric it does not define"."""
 
 
 def _qualified_out(phrase: str) -> str:
@@ -390,7 +387,7 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
     ("EBITDA less capex"), else the catalog metric the head names with the question's definitions in its formula
     ("EBITDA margin" with EBITDA defined), else the definition the head names, else the last one."""
     if problems:
-        name = next((k for k in definitions if k), "") or _asked_name(head) or "the metric"
+        name = next((k for k in definitions if k), "") or asked_name(head) or "the metric"
         return Formula(name=name, source="question", expression=None, problems=problems)
     exprs = {**(subject or {}), **{k: v[0] for k, v in definitions.items() if k}}
     rhs = "; ".join(f"{k or 'it'} = {v[1]}" for k, v in definitions.items())
@@ -413,7 +410,7 @@ def _defined(q: str, head: str, definitions: dict[str, tuple[Expr, str, bool, in
         # "Calculate it as ...": the definition without a name is the question's measure
         key = "" if "" in definitions else (named[-1] if named else _root(definitions))
         expr, _rhs, percent, _n = definitions[key]
-        name = key or _asked_name(head) or (composed_name(head, exprs) if key == "" else "") or _catalog_named(head) \
+        name = key or asked_name(head) or (composed_name(head, exprs) if key == "" else "") or catalog_named(head) \
             or "the metric"
     times_100 = multiplies_by_100(expr)
     unit = unit_of(name, expr, asks_percent or percent, times_100)
@@ -533,71 +530,7 @@ def _averaged(head: str) -> Optional[Formula]:
                    definition=m.group(0), unit="currency")
 
 
-def _unknown(head: str) -> Optional[Formula]:
-    """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
-    asked = _METRIC_NOUN.search(head)
-    worded = bool(re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|"
-                            r"tell)\b", head) or (decimals_asked(head) is not None
-                                                                      and not _WRITES_ARITHMETIC.search(head)))
-    if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?", head[asked.end():])):
-        return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
-    qualified = _QUALIFIED.search(head)
-    if qualified:  # "autonomy-adjusted EBITDA margin": a known metric under a qualifier finrag does not model
-        name = qualified.group(0)
-        return Formula(name=name, source="unknown", expression=None,
-                       problems=[f"'{name}' is not a metric finrag knows ('{qualified.group(1)}' changes what is "
-                                 "measured), and the question does not define it"])
-    m = _METRIC_NOUN.search(head)
-    if not m and asked_measure(head):  # a measure asked to decimals that nothing finrag reads names
-        return Formula(name=asked_measure(head) or "", source="unknown", expression=None,
-                       problems=[f"'{asked_measure(head)}' is not a metric finrag knows, and the question does not define it"])
-    if not m or cover_fact(head) or any(re.search(p, head, re.I) for e in CATALOG.values() for p in e.names):
-        return None  # a cover fact ("Central Index Key") or a metric the catalog knows
-    name = _bare_name(m.group("name"))
-    if not worded:  # a terse query begins with the company's name: no part of the metric's
-        name = re.sub(r"^(?:[A-Z][\w&.-]*\s+)+(?=[a-z])", "", name)
-    if name.lower() in ("ratio", "score", "index", "multiple", "yield", "premium") or (
-            item_in_question(name) and not _OWN_MEASURE.search(name)):
-        return None  # a line item's ratio or score may be the item's; a line item's retention or efficiency is not
-    return Formula(name=name, source="unknown", expression=None,
-                   problems=[f"'{name}' is not a metric finrag knows, and the question does not define it"])
-
-
-_QUALIFIED = re.compile(r"(?i)\b([a-z]+-(?:adjusted|weighted|normalized|based))\s+(?:[\w&%-]+\s+){0,3}?(?:margin|ratio|"
-                        r"ebitda|income|earnings|cash flow|return|yield|score)\b")
-"""A measure under a hyphenated qualifier ("autonomy-adjusted EBITDA margin", "demand-weighted brand yield")."""
 _DICTATED = re.compile(r"(?i)\b(?:ignore|disregard|forget)\b[^.?!]{0,40}?\b(?:instructions|rules|filings?|10-?[kq]|"
                        r"documents?|context|sources?)\b|\bsystem override\b|\breply only with\b|\bdo not (?:check|refuse)"
                        r"\b|\btest mode\b|\bwithout (?:looking (?:anything|it) up|checking|reading)\b")
 """Words that tell finrag to ignore the filing or its rules and state a given answer."""
-
-
-def _asked_name(head: str) -> str:
-    """The measure the head names by a metric noun, never the answer's form ("answer as a multiple")."""
-    m = _METRIC_NOUN.search(strip_format(head))
-    return _bare_name(m.group("name")) if m else ""
-
-
-def _catalog_named(head: str) -> str:
-    """The catalog metric the head names, as finrag displays it ("" when none)."""
-    return next((e.display for e in CATALOG.values() for p in e.names if re.search(p, head, re.I)), "")
-
-
-def _bare_name(name: str) -> str:
-    """A metric's name without the company's possessive or a period before it ("Meta's 2024 efficiency score")."""
-    words = name.split()
-    cut = max((i + 1 for i, w in enumerate(words) if re.search(r"(?i)'s?$|s'$|^(?:fy)?\d{2,4}$|^q[1-4]$", w)), default=0)
-    words = words[cut:]
-    while len(words) > 1 and re.fullmatch(r"[A-Z]{2,5}", words[0]) and _is_company_word(words[0]):
-        words = words[1:]  # "HUBS current ratio": the ticker is no part of the name
-    return " ".join(words) or name.strip()
-
-
-_MEASURE_WORDS = {"net", "free", "total", "gross", "operating", "current", "quick", "cash", "return", "days", "debt",
-                  "working", "adjusted", "unadjusted", "core", "tangible", "interest", "effective", "capital",
-                  "inventory", "asset", "assets", "equity", "dividend", "fixed", "long-term", "short-term"}
-
-
-def _is_company_word(word: str) -> bool:
-    """A capitalized word that names no measure (not "EBITDA", "ROA", "Net", "Free")."""
-    return bool(expr_unknowns(resolve(word, {}))) and word.lower() not in _MEASURE_WORDS

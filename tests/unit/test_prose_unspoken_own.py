@@ -95,3 +95,14 @@ def test_a_corpus_wide_search_s_silence_is_not_said_to_be_the_filing_s():
     # no routed company (CBR): the passages are whatever ranked, so they are shown as before
     shown = "From the filings: Net income attributable to the Company rose to $412 million. [ACME_2022_10K, p. 5]"
     assert unstated_answer("Acme customer satisfaction index for 2022", shown, _ACME) == shown
+
+
+def test_the_asked_company_is_read_from_a_mixed_case_initialism_and_a_two_word_id():
+    from finrag.tools.answering.prose_units import asked_company_docs, company_of_id
+
+    assert company_of_id("KLINE_KLINE_2023Q2_EARNINGS") == "klinekline"
+    assert company_of_id("acme.10-Q") == "acme" and company_of_id("3M_2022_10K") == "3m"
+    contexts = [{"doc_id": "KLINE_KLINE_2023Q2_EARNINGS"}, {"doc_id": "ZENITH_2023_10K"}, {"doc_id": "NORDCO_2022_10K"}]
+    # "KnK" (two capitals, mixed case) is an initialism of Kline & Kline, never of another company's filing
+    assert asked_company_docs("Did KnK's margin rise in Q2 2023?", contexts) == {"KLINE_KLINE_2023Q2_EARNINGS"}
+    assert asked_company_docs("Did margins rise in Q2 2023?", contexts) == set()

@@ -19,6 +19,7 @@ words, and the closest passage shown when no sentence answers.
 """
 from __future__ import annotations
 
+import itertools
 import re
 
 from finrag.state.question import QuestionFacts
@@ -55,8 +56,10 @@ def company_words(question: str, contexts: list[dict]) -> frozenset[str]:
 
 def company_of_id(doc_id: str) -> str:
     """The company word of a filing's id, lower case ('americanexpress' of 'AMERICANEXPRESS_2022_10K', 'aapl' of
-    'aapl-10-k-2024-11-01')."""
-    return re.split(r"[_-]", doc_id)[0].lower()
+    'aapl-10-k-2024-11-01', 'johnsonjohnson' of 'JOHNSON_JOHNSON_2023Q2_EARNINGS': the parts before the period)."""
+    parts = re.split(r"[_.-]", doc_id)
+    words = list(itertools.takewhile(lambda p: not re.match(r"\d{2}", p), parts[1:]))
+    return "".join([parts[0], *words]).lower()
 
 
 def _id_words(contexts: list[dict]) -> set[str]:
@@ -81,7 +84,8 @@ def asked_company_docs(question: str, contexts: list[dict]) -> set[str]:
     case is the whole one-word id ("boeing", "3M") and no common English word (Zipf below `NAME_ZIPF`: "target",
     "apple" are words); empty when the question names none of the contexts' companies."""
     caps = [w for w in (m.lower() for m in re.findall(r"\b[A-Z][A-Za-z&]{3,}", question)) if w not in STOPWORDS]
-    initials = [w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", question)]
+    # a ticker or initialism in capitals, or with two capitals in mixed case ("JnJ", "AmEx")
+    initials = [w.lower() for w in re.findall(r"\b(?:[A-Z]{2,5}|(?=\w*[A-Z]\w*[A-Z])[A-Z][A-Za-z]{1,4})\b", question)]
     # the whole one-word name however written ("boeing", "3M"), unless a common English word ("target", "apple")
     whole = {w.lower() for w in re.findall(r"[A-Za-z0-9&]{2,}", question)} - STOPWORDS
     out = set()

@@ -97,3 +97,22 @@ def typos():
 def test_a_typo_in_each_word_of_a_large_registrants_name(typos, question, gold):
     reg, key = typos
     expect(reg, key, question, gold)
+
+
+@pytest.fixture(scope="module")
+def heads():
+    from support.scale_routing import scale_registry, ticker_key
+    needed = ["DAL", "ADI", "CTSH"]
+    reg = scale_registry(needed)
+    return reg, ticker_key(reg, needed)
+
+
+@pytest.mark.parametrize("question, gold", [
+    ("how much did delta spend on jet fuel in 2023", ["DAL"]),          # a head word after an auxiliary, a period asked
+    ("did cognizant cut its revenue guidance", ["CTSH"]),                # ... a line item asked
+    ("how does delta hedging protect an options book", []),              # a term of art: no business asked of it
+    ("why does analog filtering reduce noise", []),
+])
+def test_a_head_word_after_an_auxiliary_names_the_company_only_in_a_business_question(heads, question, gold):
+    reg, key = heads
+    expect(reg, key, question, gold)

@@ -16,6 +16,7 @@ from finrag.tools.routing.subject import (
     LINE_ITEM_NEXT,
     SUBJECT_MARK,
     after_opening_item,
+    asks_business,
     auxiliary_subject,
     business_subject,
     legal_form_after,
@@ -78,9 +79,10 @@ def name_confidence(linker: "Linker", kind: str, toks: tuple[str, ...], surface:
             return 0.0, f"'{surface}' is also its ticker: scored as a ticker, by context"
         if lower and z >= 2.5:
             if (why := business_subject(text, start, end, opening=False)) or (
-                    z < 4.2 and (why := auxiliary_subject(text, start, end))):
+                    z < 4.2 and asks_business(text) and (why := auxiliary_subject(text, start, end))):
                 # the distinctive word of a large registrant's name as a question's subject ("TTM EBITDA for delta"),
-                # not as the first word of a terse question ("analog TXN revenue")
+                # not as the first word of a terse question ("analog TXN revenue"); after an auxiliary only in a
+                # question about a business ("how does delta hedging work" asks of a term of art, not of an airline)
                 return ACCEPT, f"head word '{surface}' in lower case: {why}; {SUBJECT_MARK}"
             return 0.0, f"head word '{surface}' in lower case"
         if upper and len(w) <= 4:

@@ -32,7 +32,7 @@ from finrag.tools.routing.words import QUESTION_WORDS, is_finance_abbreviation, 
 from finrag.tools.vocabulary.line_items import item_in_question
 from finrag.tools.vocabulary.metrics import metric_in_question
 
-__all__ = ["AUXILIARY_OPENS", "GENERIC_SUBJECT", "after_opening_item", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
+__all__ = ["AUXILIARY_OPENS", "asks_business", "GENERIC_SUBJECT", "after_opening_item", "LINE_ITEM", "LINE_ITEM_NEXT", "PROMINENT_RANK", "SUBJECT_MARK", "asks_its_line_item",
            "auxiliary_subject", "business_subject", "compared_lower_names", "legal_form_after", "lower_ticker_list", "lower_tickers",
            "owner_of_line_item", "prominent"]
 
@@ -144,6 +144,11 @@ product ("was boeing 737 MAX production halted", "is apple Vision Pro ..."), or 
 follows, the name stands where the auxiliary's subject stands."""
 
 
+def asks_business(text: str) -> bool:
+    """Does the question ask of a company's business: a line item or metric, or a fiscal period, anywhere in it?"""
+    return bool(METRIC.search(expand_shorthand(text)) or PERIOD.search(text))
+
+
 def auxiliary_subject(text: str, start: int, end: int) -> str:
     """Why the lower-case word at text[start:end] is the subject of a question's auxiliary ('' when it is not): right
     after an auxiliary that opens the question or its clause ("did boeing pay ...", "how much did verizon spend
@@ -224,7 +229,7 @@ def business_subject(text: str, start: int, end: int, opening: bool = True) -> s
             return "it opens a terse question about a line item or a period"
         return _head_of_rest(rest)
     if AUXILIARY_OPENS.search(text[:start]) and _VERB_AFTER.match(after) and (
-            METRIC.search(expand_shorthand(text)) or PERIOD.search(text)):
+            asks_business(text)):
         # "how much cash did nike return", "does visa expect": a singular common noun as a sentence's subject takes
         # an article ("did the apple ..."); bare, it is a name
         return "the bare subject of the question's verb"

@@ -62,6 +62,11 @@ def company_of_id(doc_id: str) -> str:
     return "".join([parts[0], *words]).lower()
 
 
+_INITIALISM = re.compile(r"\b(?:[A-Z]{2,5}|(?=\w*[A-Z]\w*[A-Z])[A-Z][A-Za-z]{1,4})\b")
+"""A ticker or initialism the question writes: in capitals ("AMEX", "LMT"), or with two capitals in mixed case
+("JnJ", "AmEx"); it names a filing's company when it shortens the id's name (`_shortens`)."""
+
+
 def _id_words(contexts: list[dict]) -> set[str]:
     return {w for c in contexts for w in re.findall(r"[a-z0-9]{2,}", company_of_id(str(c.get("doc_id") or "")))}
 
@@ -73,7 +78,7 @@ def _asked_company(question: str, contexts: list[dict]) -> set[str]:
     out = {w.lower() for m in re.finditer(r"\b([A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})(?:'s|’s|s')", question)
            for w in [m.group(1), *re.split(r"[\s-]+", m.group(1))]}
     out |= {w.lower() for w in re.findall(r"\b[A-Z][A-Za-z]{1,}", question) if any(w.lower() in i for i in ids)}
-    out |= {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", question) if any(_shortens(w.lower(), i) for i in ids)}
+    out |= {w.lower() for w in _INITIALISM.findall(question) if any(_shortens(w.lower(), i) for i in ids)}
     return out | ids
 
 
@@ -84,8 +89,7 @@ def asked_company_docs(question: str, contexts: list[dict]) -> set[str]:
     case is the whole one-word id ("boeing", "3M") and no common English word (Zipf below `NAME_ZIPF`: "target",
     "apple" are words); empty when the question names none of the contexts' companies."""
     caps = [w for w in (m.lower() for m in re.findall(r"\b[A-Z][A-Za-z&]{3,}", question)) if w not in STOPWORDS]
-    # a ticker or initialism in capitals, or with two capitals in mixed case ("JnJ", "AmEx")
-    initials = [w.lower() for w in re.findall(r"\b(?:[A-Z]{2,5}|(?=\w*[A-Z]\w*[A-Z])[A-Z][A-Za-z]{1,4})\b", question)]
+    initials = [w.lower() for w in _INITIALISM.findall(question)]
     # the whole one-word name however written ("boeing", "3M"), unless a common English word ("target", "apple")
     whole = {w.lower() for w in re.findall(r"[A-Za-z0-9&]{2,}", question)} - STOPWORDS
     out = set()

@@ -18,15 +18,15 @@ from finrag.tools.question.unnamed_measure import asked_measure
 from finrag.tools.vocabulary.catalog import CATALOG
 from finrag.tools.vocabulary.line_items import item_in_question
 
-__all__ = ["METRIC_NOUN", "WRITES_ARITHMETIC", "asked_name", "bare_name", "catalog_named", "unknown_metric"]
+__all__ = ["asked_name", "bare_name", "catalog_named", "unknown_metric"]
 
-METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
+_METRIC_NOUN = re.compile(r"(?i)\b(?P<name>(?:(?!(?:what|is|was|the|a|an|its|their|of|for|in|and|s)\b)[\w&'’/-]+\s+){0,4}"
                           r"[\w-]*?(?:ratio|score|index|multiple|coefficient|quotient|yield|premium|efficiency|"
                           r"productivity|value added|retention))\b")
 _OWN_MEASURE = re.compile(r"(?i)\b(?:efficiency|productivity|value added|retention)$")
 """Metric nouns that make a measure of their own whatever line item stands before them ("net revenue retention")."""
 
-WRITES_ARITHMETIC = re.compile(r"(?i)[=/÷]|\b(?:defined|computed|calculated|divided|minus|plus|over)\b")
+_WRITES_ARITHMETIC = re.compile(r"(?i)[=/÷]|\b(?:defined|computed|calculated|divided|minus|plus|over)\b")
 """A question that writes arithmetic defines (or tries to define) its measure: never "a metric it does not define"."""
 
 
@@ -36,10 +36,10 @@ _QUALIFIED = re.compile(r"(?i)\b([a-z]+-(?:adjusted|weighted|normalized|based))\
 
 def unknown_metric(head: str) -> Optional[Formula]:
     """A ratio, score, index or multiple the head asks for that the catalog does not know and no line item is."""
-    asked = METRIC_NOUN.search(head)
+    asked = _METRIC_NOUN.search(head)
     worded = bool(re.search(r"(?i)^(?:\W*\w+\W+){0,4}?(?:what|how|calculate|compute|give|report|estimate|find|determine|"
                             r"tell)\b", head) or (decimals_asked(head) is not None
-                                                                      and not WRITES_ARITHMETIC.search(head)))
+                                                                      and not _WRITES_ARITHMETIC.search(head)))
     if not worded and not (asked and re.match(r"\s*(?:(?:for|in|of|during|at)\s+[^?.;:]{1,40})?\?", head[asked.end():])):
         return None  # asked without a question word: a terse query that ends with the measure ("X's Q2 2025 Y quotient?")
     qualified = _QUALIFIED.search(head)
@@ -48,7 +48,7 @@ def unknown_metric(head: str) -> Optional[Formula]:
         return Formula(name=name, source="unknown", expression=None,
                        problems=[f"'{name}' is not a metric finrag knows ('{qualified.group(1)}' changes what is "
                                  "measured), and the question does not define it"])
-    m = METRIC_NOUN.search(head)
+    m = _METRIC_NOUN.search(head)
     if not m and asked_measure(head):  # a measure asked to decimals that nothing finrag reads names
         return Formula(name=asked_measure(head) or "", source="unknown", expression=None,
                        problems=[f"'{asked_measure(head)}' is not a metric finrag knows, and the question does not define it"])
@@ -66,7 +66,7 @@ def unknown_metric(head: str) -> Optional[Formula]:
 
 def asked_name(head: str) -> str:
     """The measure the head names by a metric noun, never the answer's form ("answer as a multiple")."""
-    m = METRIC_NOUN.search(strip_format(head))
+    m = _METRIC_NOUN.search(strip_format(head))
     return bare_name(m.group("name")) if m else ""
 
 
